@@ -1,0 +1,147 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The only reader of process.env (house style, habit 1). Parsed once at start-up; a wrong value
+ * stops the server with a message that names the variable.
+ */
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'on', 'off', 'yes', 'no'], {
+      error: 'must be one of true, false, on, off, 1, 0, yes, no',
+    })
+    .optional()
+    .transform((v) => (v === undefined ? fallback : ['true', '1', 'on', 'yes'].includes(v)));
+
+const port = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      const n = Number(v);
+      if (!/^\d+$/.test(v) || n > 65535) {
+        ctx.addIssue({ code: 'custom', message: 'must be a whole number from 0 to 65535' });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const positiveInt = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      if (!/^\d+$/.test(v) || Number(v) < 1) {
+        ctx.addIssue({ code: 'custom', message: 'must be a whole number of at least 1' });
+        return z.NEVER;
+      }
+      return Number(v);
+    });
+
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+  .transform((v) => v.replace(/\/+$/, ''));
+
+const EnvSchema = z.object({
+  NODE_ENV: z
+    .enum(['development', 'production', 'test'], {
+      error: 'must be development, production or test',
+    })
+    .default('development'),
+  HOST: z.string().min(1, 'must not be empty').default('0.0.0.0'),
+  PORT: port(3000),
+  DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// connection URL')
+    .optional(),
+  PUBLIC_BASE_URL: httpUrl.optional(),
+  COMPANY_NAME: z.string().trim().min(1, 'must not be empty').max(80, 'must be at most 80 characters').default('Bagspace'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('info'),
+  APP_STORE_URL: httpUrl.default('https://www.apple.com/nz/app-store/'),
+  GOOGLE_PLAY_URL: httpUrl.default('https://play.google.com/store/apps'),
+  SEED_DEMO_CONTENT: bool(true),
+  RATE_LIMITS: z
+    .enum(['on', 'off'], { error: 'must be on or off' })
+    .default('on')
+    .transform((v) => v === 'on'),
+  TRUST_PROXY: bool(false),
+  REGISTRATIONS_PER_IP_PER_HOUR: positiveInt(5),
+  STORAGE: z.enum(['local', 's3'], { error: 'must be local or s3' }).default('local'),
+  S3_ENDPOINT: httpUrl.optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_BUCKET: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool(true),
+});
+
+export type Config = ReturnType<typeof buildConfig>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function buildConfig(env: z.infer<typeof EnvSchema>) {
+  const dataDir = path.resolve(env.DATA_DIR);
+  const localUrl = `http://localhost:${env.PORT}`;
+  return {
+    env: env.NODE_ENV,
+    isProduction: env.NODE_ENV === 'production',
+    host: env.HOST,
+    port: env.PORT,
+    dataDir,
+    database: env.DATABASE_URL
+      ? ({ kind: 'postgres', url: env.DATABASE_URL } as const)
+      : ({ kind: 'pglite', dir: path.join(dataDir, 'db') } as const),
+    publicBaseUrl: env.PUBLIC_BASE_URL ?? localUrl,
+    companyName: env.COMPANY_NAME,
+    logLevel: env.LOG_LEVEL,
+    appStoreUrl: env.APP_STORE_URL,
+    googlePlayUrl: env.GOOGLE_PLAY_URL,
+    seedDemoContent: env.SEED_DEMO_CONTENT,
+    rateLimits: env.RATE_LIMITS,
+    trustProxy: env.TRUST_PROXY,
+    registrationsPerIpPerHour: env.REGISTRATIONS_PER_IP_PER_HOUR,
+    storage:
+      env.STORAGE === 's3'
+        ? ({
+            kind: 's3',
+            endpoint: env.S3_ENDPOINT,
+            region: env.S3_REGION,
+            bucket: env.S3_BUCKET as string,
+            accessKeyId: env.S3_ACCESS_KEY_ID,
+            secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: env.S3_FORCE_PATH_STYLE,
+          } as const)
+        : ({ kind: 'local', dir: path.join(dataDir, 'files') } as const),
+  };
+}
+
+/** Parses the environment; throws ConfigError naming every wrong variable. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  // Empty strings mean "not set": a blank line in an env file must not override a default.
+  const env = Object.fromEntries(
+    Object.keys(EnvSchema.shape).map((key) => [key, source[key] === '' ? undefined : source[key]]),
+  );
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      const value = env[name];
+      return `  ${name} ${issue.message}${value === undefined ? '' : ` (got "${value}")`}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  if (parsed.data.STORAGE === 's3' && !parsed.data.S3_BUCKET) {
+    throw new ConfigError('Invalid configuration:\n  S3_BUCKET must be set when STORAGE=s3');
+  }
+  return buildConfig(parsed.data);
+}

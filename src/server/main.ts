@@ -1,0 +1,91 @@
+import path from 'node:path';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/connection.ts';
+import { type DataDirLock, DataDirLockedError, lockDataDir } from './db/data-dir-lock.ts';
+import { seedContent } from './db/seed.ts';
+import { BUILD_DIR, loadProductionBuild, type WebHandlerOptions } from './web/web-handler.ts';
+
+/**
+ * Reads the configuration, opens the database, serves, and shuts down gracefully on SIGTERM/SIGINT.
+ * Every failure at start-up ends the process with a readable message and a non-zero exit code.
+ */
+async function main() {
+  const config = loadConfig();
+  let lock: DataDirLock | undefined;
+  if (config.database.kind === 'pglite') lock = lockDataDir(config.dataDir);
+
+  const database = await openDatabase(config.database);
+  if (await seedContent(database.db, { companyName: config.companyName, demo: config.seedDemoContent })) {
+    console.log(JSON.stringify({ level: 30, time: Date.now(), msg: 'seeded a new database with content' }));
+  }
+
+  let web: Omit<WebHandlerOptions, 'contextFor'>;
+  let closeDev: (() => Promise<void>) | undefined;
+  if (config.env === 'development') {
+    const { createServer } = await import('vite');
+    const vite = await createServer({ server: { middlewareMode: true }, appType: 'custom' });
+    closeDev = () => vite.close();
+    web = {
+      mode: 'development',
+      build: () => vite.ssrLoadModule('virtual:react-router/server-build') as never,
+      devMiddleware: vite.middlewares,
+    };
+  } else {
+    web = { mode: 'production', build: await loadProductionBuild(), clientDir: path.join(BUILD_DIR, 'client') };
+  }
+
+  const app = await buildApp({
+    config,
+    database,
+    web,
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+    },
+  });
+  if (!config.rateLimits) app.log.warn('RATE_LIMITS=off: every rate limit is disabled. Never run like this in production.');
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await app.close();
+      await closeDev?.();
+      await database.close();
+    } finally {
+      lock?.release();
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await database.close();
+    lock?.release();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const local = `http://localhost:${port}`;
+  console.log(`\n  ${config.companyName} is running at ${local}${config.publicBaseUrl !== `http://localhost:${config.port}` ? ` (public URL ${config.publicBaseUrl})` : ''}`);
+  console.log(`  Database: ${config.database.kind === 'pglite' ? `embedded (PGlite) in ${config.database.dir}` : 'PostgreSQL'}\n`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+    console.error(`\n${error.message}\n`);
+  } else if ((error as NodeJS.ErrnoException)?.code === 'EADDRINUSE') {
+    console.error(`\nPort ${(error as { port?: number }).port ?? ''} is already in use. Stop the other program or set PORT to a free port.\n`);
+  } else {
+    console.error('\nThe server could not start:', error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,61 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../errors.ts';
+
+/**
+ * Deny by default (AZ-01): every route declares who may call it, and the app refuses to start with
+ * a route that does not. The principal is resolved from the database on every request that needs it,
+ * so a role change or a disabled account takes effect at once.
+ */
+export const ACCESS_POLICIES = ['public', 'user', 'verified', 'admin'] as const;
+export type AccessPolicy = (typeof ACCESS_POLICIES)[number];
+
+export interface Principal {
+  userId: string;
+  email: string;
+  role: 'user' | 'admin';
+  emailVerified: boolean;
+  sessionId: string;
+}
+
+export type PrincipalResolver = (request: FastifyRequest) => Promise<Principal | null>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: AccessPolicy;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+export class UndeclaredAccessError extends Error {
+  override name = 'UndeclaredAccessError';
+}
+
+export const accessPlugin = fp<{ resolvePrincipal: PrincipalResolver }>(async function accessPlugin(app: FastifyInstance, options) {
+  app.decorateRequest('principal', null);
+
+  app.addHook('onRoute', (route) => {
+    const access = (route.config as { access?: unknown } | undefined)?.access;
+    if (!ACCESS_POLICIES.includes(access as AccessPolicy)) {
+      throw new UndeclaredAccessError(
+        `Route ${String(route.method)} ${route.url} declares no access policy (config.access must be one of ${ACCESS_POLICIES.join(', ')}).`,
+      );
+    }
+  });
+
+  app.addHook('preHandler', async (request) => {
+    const access = request.routeOptions.config.access ?? 'admin';
+    request.principal = await options.resolvePrincipal(request);
+    if (access === 'public') return;
+    const principal = request.principal;
+    if (!principal) throw new AppError('UNAUTHENTICATED', 'Please sign in to continue.');
+    if (access === 'verified' && !principal.emailVerified) {
+      throw new AppError('PERMISSION_DENIED', 'The email associated with this account has not been verified!');
+    }
+    if (access === 'admin' && principal.role !== 'admin') {
+      throw new AppError('PERMISSION_DENIED', 'You do not have permission to do that.');
+    }
+  });
+});

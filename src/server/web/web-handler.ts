@@ -1,0 +1,107 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import { createRequestListener } from '@react-router/node';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { RouterContextProvider, type ServerBuild } from 'react-router';
+import type { RequestContextValue } from '../../web/lib/request-context.ts';
+
+/**
+ * Serves the React Router app (server-rendered pages) and its built assets from one Fastify
+ * catch-all. Security headers set by Fastify hooks are copied onto the raw response before the
+ * reply is handed to React Router.
+ */
+export interface WebHandlerOptions {
+  /** The built server bundle, or a loader for it (Vite's in development). */
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  /** build/client, served as static files; absent in development, where Vite serves assets. */
+  clientDir?: string;
+  mode: 'production' | 'development';
+  contextFor(request: FastifyRequest, reply: FastifyReply): Promise<RequestContextValue>;
+  /** Express-style middleware run before the app (Vite's dev server). */
+  devMiddleware?: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, next: () => void) => void;
+}
+
+type EntryWithContext = { requestContext: Parameters<RouterContextProvider['set']>[0] };
+
+export const BUILD_DIR = path.resolve('build');
+
+export async function loadProductionBuild(buildDir = BUILD_DIR): Promise<ServerBuild> {
+  const file = path.join(buildDir, 'server', 'index.js');
+  if (!fs.existsSync(file)) {
+    throw new Error(`The web app is not built (${file} is missing). Run "npm run build" or "npm start".`);
+  }
+  return (await import(pathToFileURL(file).href)) as ServerBuild;
+}
+
+function listFiles(dir: string, prefix = ''): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? listFiles(path.join(dir, entry.name), `${prefix}/${entry.name}`)
+      : [`${prefix}/${entry.name}`],
+  );
+}
+
+export async function webHandler(app: FastifyInstance, options: WebHandlerOptions) {
+  const store = new AsyncLocalStorage<RequestContextValue>();
+  const loadBuild = typeof options.build === 'function' ? options.build : async () => options.build as ServerBuild;
+
+  const listener = createRequestListener({
+    mode: options.mode,
+    build: loadBuild,
+    getLoadContext: async () => {
+      const build = await loadBuild();
+      const value = store.getStore();
+      if (!value) throw new Error('request context missing');
+      const provider = new RouterContextProvider();
+      provider.set((build.entry.module as unknown as EntryWithContext).requestContext, value);
+      return provider;
+    },
+  });
+
+  // Built assets: a fixed set, known at start-up; hashed files under /assets never change.
+  const staticFiles = new Set(options.clientDir && fs.existsSync(options.clientDir) ? listFiles(options.clientDir) : []);
+  if (options.clientDir) {
+    await app.register(fastifyStatic, { root: options.clientDir, serve: false });
+  }
+
+  app.route({
+    method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    url: '/*',
+    config: { access: 'public' },
+    schema: { hide: true },
+    handler: async (request, reply) => {
+      const pathname = request.url.split('?')[0] ?? '/';
+      if ((request.method === 'GET' || request.method === 'HEAD') && staticFiles.has(pathname)) {
+        const immutable = pathname.startsWith('/assets/');
+        return reply.sendFile(pathname.slice(1), {
+          immutable,
+          maxAge: immutable ? 31536000 * 1000 : 3600 * 1000,
+          dotfiles: 'deny',
+        });
+      }
+      const context = await options.contextFor(request, reply);
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined) reply.raw.setHeader(name, value as string);
+      }
+      reply.hijack();
+      await store.run(context, async () => {
+        const run = () =>
+          new Promise<void>((resolve) => {
+            reply.raw.once('close', () => resolve());
+            listener(request.raw, reply.raw);
+          });
+        if (options.devMiddleware) {
+          await new Promise<void>((resolve) => {
+            options.devMiddleware!(request.raw, reply.raw, () => run().then(resolve));
+            reply.raw.once('close', () => resolve());
+          });
+        } else {
+          await run();
+        }
+      });
+    },
+  });
+}

@@ -1,0 +1,32 @@
+import type { MetaDescriptor } from 'react-router';
+
+export interface RootData {
+  site: { companyName: string; publicBaseUrl: string; appStoreUrl: string; googlePlayUrl: string };
+  user: { email: string; role: 'user' | 'admin'; emailVerified: boolean } | null;
+}
+
+type MatchesWithRoot = ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>;
+
+export function rootDataFrom(matches: MatchesWithRoot): RootData | undefined {
+  return matches.find((m) => m?.id === 'root')?.loaderData as RootData | undefined;
+}
+
+/** Title, description and canonical link for a page (each page has its own). */
+export function pageMeta(
+  matches: MatchesWithRoot,
+  page: { title: string; description: string; path: string },
+): MetaDescriptor[] {
+  const root = rootDataFrom(matches);
+  const company = root?.site.companyName ?? 'Bagspace';
+  const base = root?.site.publicBaseUrl ?? '';
+  const title = page.title.replaceAll('{company}', company);
+  const description = page.description.replaceAll('{company}', company);
+  return [
+    { title },
+    { name: 'description', content: description },
+    { property: 'og:title', content: title },
+    { property: 'og:description', content: description },
+    { property: 'og:type', content: 'website' },
+    { tagName: 'link', rel: 'canonical', href: `${base}${page.path}` },
+  ];
+}

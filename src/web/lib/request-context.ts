@@ -1,0 +1,38 @@
+import { createContext as createReactContext, useContext } from 'react';
+import { createContext } from 'react-router';
+import type { Faq, FaqType, LegalLinks } from '../../contracts/content.ts';
+
+/**
+ * What the server hands to route loaders (set per request by the Fastify web handler).
+ * The web app sees services through this narrow interface, never the database.
+ */
+export interface SiteInfo {
+  companyName: string;
+  publicBaseUrl: string;
+  appStoreUrl: string;
+  googlePlayUrl: string;
+}
+
+export interface WebServices {
+  listFaqs(type: FaqType): Promise<Faq[]>;
+  findLegalLinks(): Promise<LegalLinks | null>;
+}
+
+export interface SignedInUser {
+  email: string;
+  role: 'user' | 'admin';
+  emailVerified: boolean;
+}
+
+export interface RequestContextValue {
+  site: SiteInfo;
+  services: WebServices;
+  nonce: string;
+  user: SignedInUser | null;
+}
+
+export const requestContext = createContext<RequestContextValue>();
+
+/** The CSP nonce of this response; empty in the browser, where scripts are already trusted. */
+export const NonceContext = createReactContext('');
+export const useNonce = () => useContext(NonceContext);

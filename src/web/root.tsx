@@ -1,0 +1,79 @@
+import type { ReactNode } from 'react';
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from 'react-router';
+import type { Route } from './+types/root';
+import { SiteFooter } from './components/layout/site-footer.tsx';
+import { SiteHeader } from './components/layout/site-header.tsx';
+import { NotFound } from './components/layout/not-found.tsx';
+import type { RootData } from './lib/page-meta.ts';
+import { requestContext, useNonce } from './lib/request-context.ts';
+import './styles/app.css';
+
+export function loader({ context }: Route.LoaderArgs): RootData {
+  const { site, user } = context.get(requestContext);
+  return { site, user };
+}
+
+// Root data (company name, who is signed in) changes only with a sign-in or sign-out, which reload.
+export function shouldRevalidate() {
+  return false;
+}
+
+export const links: Route.LinksFunction = () => [
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+];
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  const data = useRouteLoaderData<RootData>('root');
+  const companyName = data?.site.companyName ?? 'Bagspace';
+  return (
+    <html lang="en-NZ">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0b3a5b" />
+        <Meta />
+        <Links />
+        <noscript>
+          <link rel="stylesheet" href="/noscript.css" />
+        </noscript>
+      </head>
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <SiteHeader companyName={companyName} signedIn={Boolean(data?.user)} />
+        <main id="main" tabIndex={-1}>
+          {children}
+        </main>
+        <SiteFooter companyName={companyName} />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  return (
+    <section className="page page--narrow">
+      <h1>Something went wrong</h1>
+      <p>We could not show this page. Please try again in a moment.</p>
+    </section>
+  );
+}
