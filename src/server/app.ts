@@ -10,6 +10,7 @@ import { contentRoutes } from './modules/content/content.routes.ts';
 import { createContentRepository } from './modules/content/content.repository.ts';
 import { createContentService } from './modules/content/content.service.ts';
 import { accessPlugin } from './plugins/access.ts';
+import { crossSitePlugin } from './plugins/cross-site.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { seoRoutes } from './web/seo.ts';
@@ -48,6 +49,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     https: config.publicBaseUrl.startsWith('https://'),
     reportOnly: config.env === 'development',
   });
+  await app.register(crossSitePlugin, { allowedOrigins: [config.publicBaseUrl] });
   await app.register(accessPlugin, { resolvePrincipal: async () => null });
   await app.register(fastifySwagger, {
     openapi: {
@@ -61,6 +63,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
 
+  // Services shared by the modules below (each module owns its routes, service and repository).
+  // (create the shared rate limiter here with createRateLimiter from ./security/rate-limiter.ts)
   const content = createContentService(createContentRepository(database.db));
 
   await app.register(async (api) => {

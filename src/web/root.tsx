@@ -16,6 +16,7 @@ import { NotFound } from './components/layout/not-found.tsx';
 import type { RootData } from './lib/page-meta.ts';
 import { requestContext, useNonce } from './lib/request-context.ts';
 import './styles/app.css';
+import './styles/forms.css';
 
 export function loader({ context }: Route.LoaderArgs): RootData {
   const { site, user } = context.get(requestContext);

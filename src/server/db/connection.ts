@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -102,4 +102,10 @@ async function openPostgres(target: { url: string; poolSize?: number }): Promise
       await pool.end();
     },
   };
+}
+
+/** Runs raw SQL and returns its rows, whichever driver is underneath (both answer `{ rows }`). */
+export async function queryRows<T>(db: AppDatabase, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
 }

@@ -1,0 +1,55 @@
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * End-to-end tests in Debian's Chromium against the app started like `npm start`, on a fresh data
+ * directory. The workers inherit E2E_DATA_DIR, so tests can read the mail outbox.
+ */
+const port = Number(process.env.E2E_PORT ?? 4310);
+process.env.E2E_DATA_DIR ??= path.resolve('.tmp', `e2e-${process.pid}`);
+const dataDir = process.env.E2E_DATA_DIR;
+export const baseURL = `http://localhost:${port}`;
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: [['list'], ['json', { outputFile: '.tmp/playwright-report.json' }]],
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
+  },
+  projects: [
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } },
+  ],
+  webServer: {
+    command: `rm -rf "${dataDir}" && node scripts/start.ts`,
+    url: `${baseURL}/readyz`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      NODE_ENV: 'production',
+      PUBLIC_BASE_URL: baseURL,
+      REGISTRATIONS_PER_IP_PER_HOUR: '1000',
+      LOG_LEVEL: 'warn',
+    },
+  },
+});

@@ -1,0 +1,81 @@
+/**
+ * `npm test`: builds what is missing, then runs the unit tests, the integration suites on PGlite and
+ * (when a server is reachable, or always in CI) PostgreSQL, and the browser tests in Chromium.
+ * In CI (CI=true) or with REQUIRE_POSTGRES=1 / REQUIRE_E2E=1, a suite that cannot run fails the run.
+ * Ends with one line: "tests: N passed, N failed, N skipped".
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { isPostgresReachable, POSTGRES_ADMIN_URL } from '../tests/support/postgres.ts';
+import { ensureBuild } from './ensure-build.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
+const flag = (name: string) => ['1', 'true', 'yes'].includes(String(process.env[name] ?? '').toLowerCase());
+const ci = flag('CI');
+const requirePostgres = ci || flag('REQUIRE_POSTGRES');
+const requireE2e = ci || flag('REQUIRE_E2E');
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const problems: string[] = [];
+const totals = { passed: 0, failed: 0, skipped: 0 };
+fs.mkdirSync(path.join(root, '.tmp'), { recursive: true });
+
+ensureBuild();
+
+const projects = ['unit', 'pglite'];
+if (await isPostgresReachable()) {
+  projects.push('postgres');
+} else if (requirePostgres) {
+  problems.push(`The PostgreSQL suite is mandatory here but no server answers at ${POSTGRES_ADMIN_URL}.`);
+} else {
+  console.warn(`\n! PostgreSQL suite skipped: no server at ${POSTGRES_ADMIN_URL} (CI runs it).\n`);
+}
+
+const vitestReport = path.join(root, '.tmp', 'vitest-report.json');
+fs.rmSync(vitestReport, { force: true });
+const vitest = spawnSync(
+  bin('vitest'),
+  ['run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`],
+  { cwd: root, stdio: 'inherit' },
+);
+if (fs.existsSync(vitestReport)) {
+  const report = JSON.parse(fs.readFileSync(vitestReport, 'utf8')) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    numTodoTests: number;
+  };
+  totals.passed += report.numPassedTests;
+  totals.failed += report.numFailedTests;
+  totals.skipped += report.numPendingTests + report.numTodoTests;
+}
+if (vitest.status !== 0) problems.push(`vitest exited with status ${vitest.status}.`);
+
+if (fs.existsSync(chromium)) {
+  const e2eReport = path.join(root, '.tmp', 'playwright-report.json');
+  fs.rmSync(e2eReport, { force: true });
+  const e2e = spawnSync(bin('playwright'), ['test'], { cwd: root, stdio: 'inherit' });
+  if (fs.existsSync(e2eReport)) {
+    const stats = (JSON.parse(fs.readFileSync(e2eReport, 'utf8')) as {
+      stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+    }).stats;
+    totals.passed += stats.expected + stats.flaky;
+    totals.failed += stats.unexpected;
+    totals.skipped += stats.skipped;
+    if (requireE2e && stats.expected + stats.flaky === 0) problems.push('The browser suite ran no test.');
+  } else {
+    problems.push('The browser suite produced no report.');
+  }
+  if (e2e.status !== 0) problems.push(`playwright exited with status ${e2e.status}.`);
+} else if (requireE2e) {
+  problems.push(`The browser suite is mandatory here but Chromium is missing at ${chromium} (apt-get install -y chromium).`);
+} else {
+  console.warn(`\n! Browser suite skipped: no Chromium at ${chromium} (apt-get install -y chromium).\n`);
+}
+
+console.log('');
+for (const problem of problems) console.error(`✗ ${problem}`);
+console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(problems.length > 0 || totals.failed > 0 ? 1 : 0);

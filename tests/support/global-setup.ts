@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { TestProject } from 'vitest/node';
+import { openDatabase } from '../../src/server/db/connection.ts';
+import { createDatabase, dropDatabase, isPostgresReachable, POSTGRES_ADMIN_URL, randomDatabaseName, withAdminClient } from './postgres.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgliteTemplate: string;
+    postgresTemplate: string;
+    postgresRunPrefix: string;
+  }
+}
+
+/**
+ * Migrates one template database per run; every test file then starts from a copy of it
+ * (a PGlite data-dir dump, or PostgreSQL's CREATE DATABASE … TEMPLATE).
+ */
+export default async function setup(project: TestProject) {
+  if (project.name === 'pglite') {
+    const database = await openDatabase({ kind: 'pglite' });
+    const client = (database.db as unknown as { $client: PGlite }).$client;
+    const dump = await client.dumpDataDir('gzip');
+    await database.close();
+    const file = path.resolve('.tmp', `pglite-template-${process.pid}.tar.gz`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+    project.provide('pgliteTemplate', file);
+    return () => fs.rmSync(file, { force: true });
+  }
+
+  if (!(await isPostgresReachable())) {
+    throw new Error(`The PostgreSQL suite needs a server at ${POSTGRES_ADMIN_URL} (set TEST_POSTGRES_URL to use another).`);
+  }
+  const prefix = randomDatabaseName('bagspace_test');
+  const template = `${prefix}_tpl`;
+  const database = await openDatabase({ kind: 'postgres', url: await createDatabase(template) });
+  await database.close();
+  project.provide('postgresTemplate', template);
+  project.provide('postgresRunPrefix', prefix);
+  return async () => {
+    const names = await withAdminClient(async (c) =>
+      (await c.query<{ datname: string }>('select datname from pg_database where datname like $1', [`${prefix}%`])).rows,
+    );
+    for (const { datname } of names) await dropDatabase(datname);
+  };
+}

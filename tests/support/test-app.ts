@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/server/app.ts';
+import { type Config, loadConfig } from '../../src/server/config.ts';
+import { type DatabaseHandle, openDatabase } from '../../src/server/db/connection.ts';
+import { seedContent } from '../../src/server/db/seed.ts';
+import { BUILD_DIR, loadProductionBuild } from '../../src/server/web/web-handler.ts';
+import { createDatabase, databaseUrl, dropDatabase, randomDatabaseName } from './postgres.ts';
+
+export const testDatabaseKind = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
+
+export interface TestDatabase {
+  database: DatabaseHandle;
+  /** Set for PostgreSQL: other processes (a second app instance) can connect to it. */
+  url?: string;
+  close(): Promise<void>;
+}
+
+/** A fresh, migrated database for one test file, of the kind this project runs (PGlite or PostgreSQL). */
+export async function openTestDatabase(): Promise<TestDatabase> {
+  if (testDatabaseKind === 'postgres') {
+    const name = randomDatabaseName(inject('postgresRunPrefix'));
+    const url = await createDatabase(name, inject('postgresTemplate'));
+    const database = await openDatabase({ kind: 'postgres', url });
+    return {
+      database,
+      url: databaseUrl(name),
+      async close() {
+        await database.close();
+        await dropDatabase(name);
+      },
+    };
+  }
+  const template = new Blob([fs.readFileSync(inject('pgliteTemplate'))]);
+  const database = await openDatabase({ kind: 'pglite', loadDataDir: template });
+  return { database, close: () => database.close() };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  config: Config;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app on a fresh database, called through `inject`. `web: true` serves the pages from the
+ * production build (npm test builds it first).
+ */
+export async function createTestApp(options: { env?: Record<string, string>; web?: boolean; seed?: boolean } = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-test-'));
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ...options.env });
+  const test = await openTestDatabase();
+  if (options.seed ?? true) await seedContent(test.database.db, { companyName: config.companyName, demo: true });
+  const app = await buildApp({
+    config,
+    database: test.database,
+    web: options.web
+      ? { mode: 'production', build: await loadProductionBuild(), clientDir: path.join(BUILD_DIR, 'client') }
+      : undefined,
+  });
+  await app.ready();
+  return {
+    app,
+    database: test.database,
+    config,
+    dataDir,
+    async close() {
+      await app.close();
+      await test.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
