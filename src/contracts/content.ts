@@ -1,9 +1,11 @@
-import { z } from 'zod';
+/**
+ * Content contracts the pages need: plain constants and parsers, no zod, so the public pages ship
+ * no validation library. The zod schemas for the API are in content.schemas.ts.
+ */
 
 /** FAQ types as stored (spec §3). The switch button for 'traveller' reads "Traveler" (spec §2). */
 export const FAQ_TYPES = ['general', 'sender', 'traveller'] as const;
-export const FaqTypeSchema = z.enum(FAQ_TYPES);
-export type FaqType = z.infer<typeof FaqTypeSchema>;
+export type FaqType = (typeof FAQ_TYPES)[number];
 export const DEFAULT_FAQ_TYPE: FaqType = 'general';
 
 export const FAQ_TYPE_LABELS: Record<FaqType, { button: string; title: string }> = {
@@ -12,26 +14,23 @@ export const FAQ_TYPE_LABELS: Record<FaqType, { button: string; title: string }>
   traveller: { button: 'Traveler', title: 'Traveller FAQ' },
 };
 
-/** Reads a FAQ type from a URL parameter; anything unknown falls back to the default tab. */
-export function parseFaqType(value: string | null | undefined): FaqType {
-  const parsed = FaqTypeSchema.safeParse(value);
-  return parsed.success ? parsed.data : DEFAULT_FAQ_TYPE;
+export interface Faq {
+  id: number;
+  type: FaqType;
+  title: string;
+  content: string;
 }
 
-export const FaqQuerySchema = z.object({ type: FaqTypeSchema });
+const isOneOf = <T extends string>(values: readonly T[], value: unknown): value is T =>
+  typeof value === 'string' && (values as readonly string[]).includes(value);
 
-export const FaqSchema = z.object({
-  id: z.number().int(),
-  type: FaqTypeSchema,
-  title: z.string(),
-  content: z.string(),
-});
-export type Faq = z.infer<typeof FaqSchema>;
-export const FaqListSchema = z.object({ faqs: z.array(FaqSchema) });
+/** Reads a FAQ type from a URL parameter; anything unknown falls back to the default tab. */
+export function parseFaqType(value: string | null | undefined): FaqType {
+  return isOneOf(FAQ_TYPES, value) ? value : DEFAULT_FAQ_TYPE;
+}
 
 export const LEGAL_DOCUMENTS = ['terms', 'privacy'] as const;
-export const LegalDocumentSchema = z.enum(LEGAL_DOCUMENTS);
-export type LegalDocument = z.infer<typeof LegalDocumentSchema>;
+export type LegalDocument = (typeof LEGAL_DOCUMENTS)[number];
 export const DEFAULT_LEGAL_DOCUMENT: LegalDocument = 'terms';
 export const LEGAL_DOCUMENT_LABELS: Record<LegalDocument, string> = {
   terms: 'Terms and Conditions',
@@ -39,10 +38,11 @@ export const LEGAL_DOCUMENT_LABELS: Record<LegalDocument, string> = {
 };
 
 export function parseLegalDocument(value: string | null | undefined): LegalDocument {
-  const parsed = LegalDocumentSchema.safeParse(value);
-  return parsed.success ? parsed.data : DEFAULT_LEGAL_DOCUMENT;
+  return isOneOf(LEGAL_DOCUMENTS, value) ? value : DEFAULT_LEGAL_DOCUMENT;
 }
 
 /** The `legal/links` settings document (spec §3). */
-export const LegalLinksSchema = z.object({ terms: z.string(), privacy: z.string() });
-export type LegalLinks = z.infer<typeof LegalLinksSchema>;
+export interface LegalLinks {
+  terms: string;
+  privacy: string;
+}

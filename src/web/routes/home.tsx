@@ -116,16 +116,18 @@ export default function Home() {
       </section>
 
       <section className="section" aria-labelledby="partners-title">
-        <div className="section__inner partner-cta">
-          <div>
-            <h2 id="partners-title" className="section__title">
-              Are you a logistics company?
-            </h2>
-            <p>Partner with {company} to reach customers and travellers across the country.</p>
+        <div className="section__inner">
+          <div className="partner-cta">
+            <div>
+              <h2 id="partners-title" className="section__title">
+                Are you a logistics company?
+              </h2>
+              <p>Partner with {company} to reach customers and travellers across the country.</p>
+            </div>
+            <Link className="button button--primary" to="/register">
+              Register your company
+            </Link>
           </div>
-          <Link className="button button--primary" to="/register">
-            Register your company
-          </Link>
         </div>
       </section>
     </>

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { FaqListSchema, FaqQuerySchema, LegalDocumentSchema, LegalLinksSchema } from '../../../contracts/content.ts';
+import { FaqListSchema, FaqQuerySchema, LegalDocumentSchema, LegalLinksSchema } from '../../../contracts/content.schemas.ts';
 import { ErrorBodySchema } from '../../../contracts/errors.ts';
 import type { ContentService } from './content.service.ts';
 import { renderDocumentPage } from './document-html.ts';

@@ -1,4 +1,5 @@
-import { type Faq, type FaqType, type LegalLinks, LegalLinksSchema } from '../../../contracts/content.ts';
+import type { Faq, FaqType, LegalLinks } from '../../../contracts/content.ts';
+import { LegalLinksSchema } from '../../../contracts/content.schemas.ts';
 import { AppError } from '../../errors.ts';
 import type { ContentRepository, HostedDocument } from './content.repository.ts';
 

@@ -1,0 +1,49 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('has working defaults: port 3000, ./data, the embedded database, Bagspace', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.dataDir).toBe(path.resolve('data'));
+    expect(config.database).toEqual({ kind: 'pglite', dir: path.resolve('data', 'db') });
+    expect(config.companyName).toBe('Bagspace');
+    expect(config.publicBaseUrl).toBe('http://localhost:3000');
+    expect(config.rateLimits).toBe(true);
+    expect(config.storage.kind).toBe('local');
+  });
+
+  it('uses PostgreSQL when DATABASE_URL is set', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://app@db.internal:5432/bagspace' });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://app@db.internal:5432/bagspace' });
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ PORT: '', COMPANY_NAME: '' }).port).toBe(3000);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT must be a whole number from 0 to 65535 (got "abc")'],
+    [{ PORT: '70000' }, 'PORT must be a whole number from 0 to 65535'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must be a postgres:// or postgresql:// connection URL'],
+    [{ PUBLIC_BASE_URL: 'ftp://example.com' }, 'PUBLIC_BASE_URL must be an http:// or https:// URL'],
+    [{ RATE_LIMITS: 'maybe' }, 'RATE_LIMITS must be on or off (got "maybe")'],
+    [{ NODE_ENV: 'staging' }, 'NODE_ENV must be development, production or test'],
+    [{ REGISTRATIONS_PER_IP_PER_HOUR: '0' }, 'REGISTRATIONS_PER_IP_PER_HOUR must be a whole number of at least 1'],
+    [{ STORAGE: 's3' }, 'S3_BUCKET must be set when STORAGE=s3'],
+  ])('stops with a message naming the wrong variable: %o', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('names every wrong variable at once', () => {
+    try {
+      loadConfig({ PORT: 'x', LOG_LEVEL: 'loud' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as Error).message).toContain('PORT');
+      expect((error as Error).message).toContain('LOG_LEVEL');
+    }
+  });
+});

@@ -1,0 +1,43 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+export const PUBLIC_PAGES = ['/', '/about', '/faqs', '/faqs?type=traveller', '/legal', '/legal?doc=privacy', '/no-such-page'];
+export const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 900 } } as const;
+
+/** Collects what a careful reviewer watches in DevTools: errors, CSP violations, foreign requests. */
+export function watchPage(page: Page, origin: string) {
+  const problems: string[] = [];
+  const foreign: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (msg) => {
+    const text = msg.text();
+    // A 404 page legitimately logs its own 404 response.
+    if (msg.type() === 'error' && !text.includes('status of 404')) problems.push(`console error: ${text}`);
+    if (/Content Security Policy|Content-Security-Policy/i.test(text)) problems.push(`CSP: ${text}`);
+  });
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('about:')) foreign.push(url);
+  });
+  return { problems, foreign };
+}
+
+export async function cspViolations(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []);
+}
+
+/** Registers a listener for CSP violation events before any page script runs. */
+export async function recordCspViolations(page: Page) {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __csp: string[] };
+    w.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+}
+
+export async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'])
+    .analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}

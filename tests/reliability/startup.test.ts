@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startServer } from '../support/server-process.ts';
+import { openTestDatabase, testDatabaseKind } from '../support/test-app.ts';
+
+const dataDirs: string[] = [];
+function freshDataDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-start-'));
+  dataDirs.push(dir);
+  return dir;
+}
+afterAll(() => dataDirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+describe.runIf(testDatabaseKind === 'pglite')('start-up on the embedded database', () => {
+  it('seeds demo content into an empty data dir, serves it, and stops cleanly on SIGTERM', async () => {
+    const dataDir = freshDataDir();
+    const server = startServer({ DATA_DIR: dataDir, PORT: '0' });
+    const url = await server.ready;
+    const faqs = await (await fetch(`${url}/api/faqs?type=general`)).json();
+    expect(faqs.faqs.length).toBeGreaterThan(2);
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(true);
+    expect(await server.stop('SIGTERM')).toBe(0);
+    expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
+
+    // A restart keeps the data and does not seed twice.
+    const again = startServer({ DATA_DIR: dataDir, PORT: '0' });
+    const url2 = await again.ready;
+    const faqs2 = await (await fetch(`${url2}/api/faqs?type=general`)).json();
+    expect(faqs2.faqs.length).toBe(faqs.faqs.length);
+    expect(again.output()).not.toContain('seeded');
+    await again.stop();
+  });
+
+  it('refuses a second server on the same DATA_DIR with a clear message', async () => {
+    const dataDir = freshDataDir();
+    const first = startServer({ DATA_DIR: dataDir, PORT: '0' });
+    await first.ready;
+    const second = startServer({ DATA_DIR: dataDir, PORT: '0' });
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toContain(`is already using the data directory ${dataDir}`);
+    // The first one is unharmed.
+    const url = await first.ready;
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    await first.stop();
+  });
+
+  it('stops at start-up with a message naming a wrong setting', async () => {
+    const server = startServer({ DATA_DIR: freshDataDir(), PORT: 'eighty' });
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toContain('Invalid configuration');
+    expect(server.output()).toContain('PORT must be a whole number from 0 to 65535 (got "eighty")');
+  });
+
+  it('writes JSON logs that carry the request id it returns', async () => {
+    const server = startServer({ DATA_DIR: freshDataDir(), PORT: '0', LOG_LEVEL: 'info' });
+    const url = await server.ready;
+    const res = await fetch(`${url}/api/faqs?type=general`);
+    const id = res.headers.get('x-request-id');
+    expect(id).toBeTruthy();
+    await server.stop();
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l));
+    expect(lines.some((l) => l.reqId === id && l.msg === 'request completed')).toBe(true);
+  });
+});
+
+describe.runIf(testDatabaseKind === 'postgres')('start-up on PostgreSQL', () => {
+  it('uses DATABASE_URL instead of the embedded database', async () => {
+    const db = await openTestDatabase();
+    try {
+      const dataDir = freshDataDir();
+      const server = startServer({ DATA_DIR: dataDir, PORT: '0', DATABASE_URL: db.url! });
+      const url = await server.ready;
+      expect(server.output()).toContain('Database: PostgreSQL');
+      expect((await (await fetch(`${url}/api/faqs?type=sender`)).json()).faqs.length).toBeGreaterThan(0);
+      expect(fs.existsSync(path.join(dataDir, 'db'))).toBe(false);
+      expect(await server.stop()).toBe(0);
+    } finally {
+      await db.close();
+    }
+  });
+});
