@@ -10,6 +10,11 @@ process.env.E2E_DATA_DIR ??= path.resolve('.tmp', `e2e-${process.pid}`);
 const dataDir = process.env.E2E_DATA_DIR;
 export const baseURL = `http://localhost:${port}`;
 
+// An admin for the support tests, made with the real CLI before the server starts (there is no
+// other way to become admin, by design). Fresh credentials each run; the workers inherit them.
+process.env.E2E_ADMIN_EMAIL ??= `ops-${process.pid}@example.nz`;
+process.env.E2E_ADMIN_PASSWORD ??= `Harbour-${process.pid}-${Date.now().toString(36)}-kite`;
+
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -37,7 +42,9 @@ export default defineConfig({
     { name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } },
   ],
   webServer: {
-    command: `rm -rf "${dataDir}" && node scripts/start.ts`,
+    command:
+      `rm -rf "${dataDir}" && node scripts/cli.ts create-user --admin ` +
+      `--email "${process.env.E2E_ADMIN_EMAIL}" --password "${process.env.E2E_ADMIN_PASSWORD}" && node scripts/start.ts`,
     url: `${baseURL}/readyz`,
     reuseExistingServer: false,
     timeout: 120_000,
@@ -49,6 +56,10 @@ export default defineConfig({
       NODE_ENV: 'production',
       PUBLIC_BASE_URL: baseURL,
       REGISTRATIONS_PER_IP_PER_HOUR: '1000',
+      // Every browser test signs in from 127.0.0.1: the per-address limits would make one test's
+      // failed sign-ins (the throttling test) block the others. Per-account limits stay at their defaults.
+      LOGIN_FAILURES_PER_IP: '1000',
+      ACCOUNT_REQUESTS_PER_IP_PER_HOUR: '1000',
       LOG_LEVEL: 'warn',
     },
   },

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { FAQ_TYPES, LEGAL_DOCUMENTS } from './content.ts';
 
 export const FaqTypeSchema = z.enum(FAQ_TYPES);

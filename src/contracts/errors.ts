@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /**
  * Error codes of the callable protocol (spec §8) and their HTTP statuses (DESIGN §4).

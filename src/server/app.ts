@@ -12,7 +12,36 @@ import { createContentService } from './modules/content/content.service.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { crossSitePlugin } from './plugins/cross-site.ts';
 import { errorsPlugin } from './plugins/errors.ts';
+import { createSessionResolver, sessionsPlugin } from './plugins/sessions.ts';
+import { createMailer } from './mail/mailer.ts';
+import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
+import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { createAccountsService } from './modules/accounts/accounts.service.ts';
+import { createRateLimiter } from './security/rate-limiter.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
+import { createPartnersRepository } from './modules/partners/partners.repository.ts';
+import { partnersRoutes } from './modules/partners/partners.routes.ts';
+import { createPartnersService } from './modules/partners/partners.service.ts';
+import { createStorage } from './storage/create-storage.ts';
+import { createSupportLive } from './modules/support/support.live.ts';
+import { createSupportRepository } from './modules/support/support.repository.ts';
+import { supportRoutes } from './modules/support/support.routes.ts';
+import { createSupportService } from './modules/support/support.service.ts';
+import { createEventBus } from './realtime/event-bus.ts';
+import { createAccountAdmin } from './modules/accounts/accounts.admin.ts';
+import { createAuditRepository } from './modules/admin/audit.repository.ts';
+import { auditRoutes } from './modules/admin/audit.routes.ts';
+import { createAuditService } from './modules/admin/audit.service.ts';
+import { routeTablePlugin } from './modules/admin/route-table.ts';
+import { createUsersRepository } from './modules/admin/users.repository.ts';
+import { usersAdminRoutes } from './modules/admin/users.routes.ts';
+import { createUsersAdminService } from './modules/admin/users.service.ts';
+import { createContentAdminRepository } from './modules/content/content.admin.repository.ts';
+import { contentAdminRoutes } from './modules/content/content.admin.routes.ts';
+import { createContentAdminService } from './modules/content/content.admin.service.ts';
+import { createReviewRepository } from './modules/partners/partners.review.repository.ts';
+import { reviewRoutes } from './modules/partners/partners.review.routes.ts';
+import { createReviewService } from './modules/partners/partners.review.service.ts';
 import { seoRoutes } from './web/seo.ts';
 import { type WebHandlerOptions, webHandler } from './web/web-handler.ts';
 
@@ -41,6 +70,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 200 },
     return503OnClosing: true,
   });
+  app.setNotFoundHandler((_request, reply) =>
+    reply.status(404).send({ error: { status: 'NOT_FOUND', message: GENERIC_MESSAGES.notFound } }),
+  );
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -50,7 +82,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reportOnly: config.env === 'development',
   });
   await app.register(crossSitePlugin, { allowedOrigins: [config.publicBaseUrl] });
-  await app.register(accessPlugin, { resolvePrincipal: async () => null });
+
+  // Services shared by the modules below (each module owns its routes, service and repository).
+  const rateLimiter = createRateLimiter(database.db, { enabled: config.rateLimits });
+  const mailer = createMailer({ ...config.mail, logger: app.log });
+  const accounts = createAccountsService({
+    repository: createAccountsRepository(database.db),
+    mailer,
+    limiter: rateLimiter,
+    settings: config,
+    logger: app.log,
+  });
+  app.addHook('onClose', async () => {
+    await accounts.drain();
+    await mailer.close();
+  });
+
+  // Who is asking: the session cookie or bearer token, looked up in the database on every request.
+  const resolvePrincipal = createSessionResolver((token) => accounts.resolveSession(token), config.sessions.cookieName);
+  await app.register(accessPlugin, { resolvePrincipal });
+  await app.register(routeTablePlugin);
+  await app.register(sessionsPlugin, { ...config.sessions });
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -63,9 +115,48 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
 
-  // Services shared by the modules below (each module owns its routes, service and repository).
-  // (create the shared rate limiter here with createRateLimiter from ./security/rate-limiter.ts)
   const content = createContentService(createContentRepository(database.db));
+  const storage = createStorage(config.storage);
+  app.addHook('onClose', () => storage.close());
+  const partners = createPartnersService({
+    repository: createPartnersRepository(database.db),
+    storage,
+    limiter: rateLimiter,
+    registrationsPerIpPerHour: config.registrationsPerIpPerHour,
+    log: app.log,
+  });
+
+  // Live updates: one LISTEN per process feeds every open stream (DESIGN §4, §6).
+  const bus = createEventBus(database, app.log);
+  await bus.start();
+  const supportRepository = createSupportRepository(database.db);
+  const support = createSupportService({
+    repository: supportRepository,
+    limiter: rateLimiter,
+    ticketsPerUserPerHour: config.support.ticketsPerUserPerHour,
+  });
+  const live = createSupportLive({ bus, repository: supportRepository, log: app.log });
+
+  // The admin console (issue 6): every admin mutation is written to the audit log.
+  const audit = createAuditService(createAuditRepository(database.db));
+  const review = createReviewService({
+    repository: createReviewRepository(database.db),
+    mailer,
+    mail: { companyName: config.companyName, publicBaseUrl: config.publicBaseUrl },
+    audit,
+    log: app.log,
+  });
+  const contentAdmin = createContentAdminService({ repository: createContentAdminRepository(database.db), audit });
+  const usersAdmin = createUsersAdminService({
+    repository: createUsersRepository(database.db),
+    accountAdmin: createAccountAdmin(createAccountsRepository(database.db)),
+    accounts,
+    audit,
+  });
+  app.addHook('onClose', async () => {
+    live.close();
+    await bus.stop();
+  });
 
   await app.register(async (api) => {
     api.get('/healthz', { config: { access: 'public' }, schema: { hide: true } }, async () => ({ status: 'ok' }));
@@ -79,6 +170,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
     api.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
     await contentRoutes(api, { content, companyName: config.companyName });
+    await api.register(partnersRoutes, { partners });
+    await api.register(accountsRoutes, { accounts, cookieName: config.sessions.cookieName });
+    await api.register(supportRoutes, {
+      support,
+      live,
+      resolvePrincipal,
+      streamsPerSession: config.support.streamsPerSession,
+      heartbeatMs: config.support.heartbeatMs,
+      audit,
+    });
+    await api.register(reviewRoutes, { review });
+    await api.register(contentAdminRoutes, { content: contentAdmin });
+    await api.register(usersAdminRoutes, { users: usersAdmin });
+    await api.register(auditRoutes, { audit });
     await seoRoutes(api, { publicBaseUrl: config.publicBaseUrl });
     api.all('/api/*', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) =>
       reply.status(404).send({ error: { status: 'NOT_FOUND', message: GENERIC_MESSAGES.notFound } }),
@@ -109,6 +214,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
                 request.log.error({ err: error }, 'could not read legal/links');
                 return null;
               }),
+            findCompanyLinks: () =>
+              content.findSetting('companies/links').then(
+                (value) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : null),
+                (error: unknown) => {
+                  // A failed read is only logged (spec §7); the register page works without it.
+                  request.log.error({ err: error }, 'could not read companies/links');
+                  return null;
+                },
+              ),
           },
         }),
       });

@@ -81,6 +81,29 @@ const EnvSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: bool(true),
+  // Accounts and mail (issue 4; docs/decisions/041-sessions.md).
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^/\s]+/, 'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587')
+    .optional(),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .regex(/^(?:[^<>@]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, 'must be an address, e.g. no-reply@example.com or "Bagspace <no-reply@example.com>"')
+    .optional(),
+  SESSION_IDLE_MINUTES: positiveInt(60),
+  SESSION_ABSOLUTE_HOURS: positiveInt(12),
+  SESSION_COOKIE_SAMESITE: z.enum(['lax', 'strict'], { error: 'must be lax or strict' }).default('lax'),
+  LOGIN_FAILURES_PER_ACCOUNT: positiveInt(10),
+  LOGIN_FAILURES_PER_IP: positiveInt(10),
+  LOGIN_WINDOW_MINUTES: positiveInt(15),
+  ACCOUNT_EMAILS_PER_HOUR: positiveInt(5),
+  ACCOUNT_REQUESTS_PER_IP_PER_HOUR: positiveInt(30),
+  ALLOW_UNSAFE_DURABILITY: bool(false),
+  // Support tickets and live streams (issue 5).
+  TICKETS_PER_USER_PER_HOUR: positiveInt(10),
+  STREAMS_PER_SESSION: positiveInt(100),
+  SSE_HEARTBEAT_SECONDS: positiveInt(15),
 });
 
 export type Config = ReturnType<typeof buildConfig>;
@@ -92,6 +115,7 @@ export class ConfigError extends Error {
 function buildConfig(env: z.infer<typeof EnvSchema>) {
   const dataDir = path.resolve(env.DATA_DIR);
   const localUrl = `http://localhost:${env.PORT}`;
+  const publicBaseUrl = env.PUBLIC_BASE_URL ?? localUrl;
   return {
     env: env.NODE_ENV,
     isProduction: env.NODE_ENV === 'production',
@@ -101,7 +125,7 @@ function buildConfig(env: z.infer<typeof EnvSchema>) {
     database: env.DATABASE_URL
       ? ({ kind: 'postgres', url: env.DATABASE_URL } as const)
       : ({ kind: 'pglite', dir: path.join(dataDir, 'db') } as const),
-    publicBaseUrl: env.PUBLIC_BASE_URL ?? localUrl,
+    publicBaseUrl,
     companyName: env.COMPANY_NAME,
     logLevel: env.LOG_LEVEL,
     appStoreUrl: env.APP_STORE_URL,
@@ -122,6 +146,32 @@ function buildConfig(env: z.infer<typeof EnvSchema>) {
             forcePathStyle: env.S3_FORCE_PATH_STYLE,
           } as const)
         : ({ kind: 'local', dir: path.join(dataDir, 'files') } as const),
+    mail: {
+      smtpUrl: env.SMTP_URL,
+      from: env.MAIL_FROM ?? `"${env.COMPANY_NAME.replaceAll('"', '')}" <no-reply@${new URL(publicBaseUrl).hostname}>`,
+      outboxDir: path.join(dataDir, 'outbox'),
+    },
+    sessions: {
+      idleMs: env.SESSION_IDLE_MINUTES * 60_000,
+      absoluteMs: env.SESSION_ABSOLUTE_HOURS * 3_600_000,
+      // `__Host-` needs Secure, which a browser only keeps over https; plain-http localhost drops both (DESIGN §5).
+      cookieName: publicBaseUrl.startsWith('https://') ? '__Host-session' : 'session',
+      cookieSecure: publicBaseUrl.startsWith('https://'),
+      sameSite: env.SESSION_COOKIE_SAMESITE,
+    },
+    loginThrottle: {
+      perAccount: env.LOGIN_FAILURES_PER_ACCOUNT,
+      perIp: env.LOGIN_FAILURES_PER_IP,
+      windowMs: env.LOGIN_WINDOW_MINUTES * 60_000,
+    },
+    accountEmailsPerHour: env.ACCOUNT_EMAILS_PER_HOUR,
+    accountRequestsPerIpPerHour: env.ACCOUNT_REQUESTS_PER_IP_PER_HOUR,
+    allowUnsafeDurability: env.ALLOW_UNSAFE_DURABILITY,
+    support: {
+      ticketsPerUserPerHour: env.TICKETS_PER_USER_PER_HOUR,
+      streamsPerSession: env.STREAMS_PER_SESSION,
+      heartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
+    },
   };
 }
 
@@ -139,6 +189,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       return `  ${name} ${issue.message}${value === undefined ? '' : ` (got "${value}")`}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  if (parsed.data.SESSION_ABSOLUTE_HOURS * 60 < parsed.data.SESSION_IDLE_MINUTES) {
+    throw new ConfigError(
+      'Invalid configuration:\n  SESSION_ABSOLUTE_HOURS must be at least as long as SESSION_IDLE_MINUTES ' +
+        `(got ${parsed.data.SESSION_ABSOLUTE_HOURS} hours and ${parsed.data.SESSION_IDLE_MINUTES} minutes)`,
+    );
   }
   if (parsed.data.STORAGE === 's3' && !parsed.data.S3_BUCKET) {
     throw new ConfigError('Invalid configuration:\n  S3_BUCKET must be set when STORAGE=s3');

@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/connection.ts';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from './db/data-dir-lock.ts';
+import { assertDurable, findDurabilityProblems, UnsafeDurabilityError } from './db/durability.ts';
 import { seedContent } from './db/seed.ts';
 import { BUILD_DIR, loadProductionBuild, type WebHandlerOptions } from './web/web-handler.ts';
 
@@ -16,6 +17,15 @@ async function main() {
   if (config.database.kind === 'pglite') lock = lockDataDir(config.dataDir);
 
   const database = await openDatabase(config.database);
+  if (config.allowUnsafeDurability) {
+    const problems = await findDurabilityProblems(database);
+    if (problems.length > 0) console.warn(`WARNING: running with unsafe durability settings: ${problems.join('; ')}`);
+  } else {
+    await assertDurable(database).catch(async (error: unknown) => {
+      await database.close();
+      throw error;
+    });
+  }
   if (await seedContent(database.db, { companyName: config.companyName, demo: config.seedDemoContent })) {
     console.log(JSON.stringify({ level: 30, time: Date.now(), msg: 'seeded a new database with content' }));
   }
@@ -75,12 +85,14 @@ async function main() {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const local = `http://localhost:${port}`;
-  console.log(`\n  ${config.companyName} is running at ${local}${config.publicBaseUrl !== `http://localhost:${config.port}` ? ` (public URL ${config.publicBaseUrl})` : ''}`);
-  console.log(`  Database: ${config.database.kind === 'pglite' ? `embedded (PGlite) in ${config.database.dir}` : 'PostgreSQL'}\n`);
+  const publicNote = config.publicBaseUrl !== `http://localhost:${config.port}` ? ` (public URL ${config.publicBaseUrl})` : '';
+  const databaseNote = config.database.kind === 'pglite' ? `embedded (PGlite) in ${config.database.dir}` : 'PostgreSQL';
+  // One write, so whoever waits for the URL line also has the rest.
+  console.log(`\n  Database: ${databaseNote}\n  ${config.companyName} is running at ${local}${publicNote}\n`);
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof UnsafeDurabilityError) {
     console.error(`\n${error.message}\n`);
   } else if ((error as NodeJS.ErrnoException)?.code === 'EADDRINUSE') {
     console.error(`\nPort ${(error as { port?: number }).port ?? ''} is already in use. Stop the other program or set PORT to a free port.\n`);

@@ -52,7 +52,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <a className="skip-link" href="#main">
           Skip to content
         </a>
-        <SiteHeader companyName={companyName} signedIn={Boolean(data?.user)} />
+        <SiteHeader companyName={companyName} signedIn={Boolean(data?.user)} isAdmin={data?.user?.role === 'admin'} />
         <main id="main" tabIndex={-1}>
           {children}
         </main>

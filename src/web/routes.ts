@@ -5,5 +5,32 @@ export default [
   route('about', 'routes/about.tsx'),
   route('faqs', 'routes/faqs.tsx'),
   route('legal', 'routes/legal.tsx'),
+  route('register', 'routes/register.tsx'),
+  // Accounts (issue 4): every /support route shows the login screen until a verified user signs in.
+  route('support', 'routes/support.tsx', [
+    // Support (issue 5): the ticket list answers /support and any unknown mode.
+    index('routes/support-tickets.tsx', { id: 'support-index' }),
+    route('create-ticket', 'routes/support-create-ticket.tsx'),
+    route('ticket/:ticketId', 'routes/support-ticket.tsx'),
+    route(':mode', 'routes/support-tickets.tsx', { id: 'support-mode' }),
+    route(':mode/:ticketId', 'routes/support-tickets.tsx', { id: 'support-mode-ticket' }),
+  ]),
+  route('signup', 'routes/signup.tsx'),
+  route('verify-email', 'routes/verify-email.tsx'),
+  route('forgot-password', 'routes/forgot-password.tsx'),
+  route('reset-password', 'routes/reset-password.tsx'),
+  route('account/password', 'routes/account-password.tsx'),
+  // Admin console (issue 6): the login screen for visitors, "not allowed" for signed-in non-admins.
+  route('admin', 'routes/admin.tsx', [
+    index('routes/admin-home.tsx'),
+    route('support', 'routes/admin-support.tsx'),
+    route('support/:ticketId', 'routes/admin-ticket.tsx'),
+    route('partners', 'routes/admin-partners.tsx'),
+    route('partners/:companyId', 'routes/admin-partner.tsx'),
+    route('faqs', 'routes/admin-faqs.tsx'),
+    route('legal', 'routes/admin-legal.tsx'),
+    route('users', 'routes/admin-users.tsx'),
+    route('audit', 'routes/admin-audit.tsx'),
+  ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

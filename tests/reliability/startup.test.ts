@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../support/server-process.ts';
+import { withAdminClient } from '../support/postgres.ts';
 import { openTestDatabase, testDatabaseKind } from '../support/test-app.ts';
 
 const dataDirs: string[] = [];
@@ -81,6 +82,26 @@ describe.runIf(testDatabaseKind === 'postgres')('start-up on PostgreSQL', () => 
       expect((await (await fetch(`${url}/api/faqs?type=sender`)).json()).faqs.length).toBeGreaterThan(0);
       expect(fs.existsSync(path.join(dataDir, 'db'))).toBe(false);
       expect(await server.stop()).toBe(0);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe.runIf(testDatabaseKind === 'postgres')('durability settings (DATA-01)', () => {
+  it('refuses to start on a PostgreSQL that would lose acknowledged writes, unless told otherwise', async () => {
+    const db = await openTestDatabase();
+    try {
+      const name = new URL(db.url!).pathname.slice(1);
+      await withAdminClient((c) => c.query(`alter database "${name}" set synchronous_commit = off`));
+      const refused = startServer({ DATA_DIR: freshDataDir(), PORT: '0', DATABASE_URL: db.url! });
+      expect(await refused.exited).toBe(1);
+      expect(refused.output()).toContain('PostgreSQL could lose acknowledged writes: synchronous_commit is off (needs on)');
+
+      const allowed = startServer({ DATA_DIR: freshDataDir(), PORT: '0', DATABASE_URL: db.url!, ALLOW_UNSAFE_DURABILITY: 'true' });
+      await allowed.ready;
+      expect(allowed.output()).toContain('WARNING: running with unsafe durability settings');
+      expect(await allowed.stop()).toBe(0);
     } finally {
       await db.close();
     }

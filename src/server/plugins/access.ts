@@ -45,8 +45,10 @@ export const accessPlugin = fp<{ resolvePrincipal: PrincipalResolver }>(async fu
     }
   });
 
-  app.addHook('preHandler', async (request) => {
-    const access = request.routeOptions.config.access ?? 'admin';
+  // Before validation, so an anonymous caller learns nothing from a malformed body or id (401, not 400).
+  app.addHook('preValidation', async (request) => {
+    // The not-found handler is no route of ours and serves only "not found"; anything else undeclared is denied.
+    const access = request.routeOptions.config.access ?? (request.is404 ? 'public' : 'admin');
     request.principal = await options.resolvePrincipal(request);
     if (access === 'public') return;
     const principal = request.principal;

@@ -16,6 +16,8 @@ export interface SiteInfo {
 export interface WebServices {
   listFaqs(type: FaqType): Promise<Faq[]>;
   findLegalLinks(): Promise<LegalLinks | null>;
+  /** The `companies/links` settings document, read once by the register page (spec §3); null when it cannot be read. */
+  findCompanyLinks(): Promise<Record<string, unknown> | null>;
 }
 
 export interface SignedInUser {

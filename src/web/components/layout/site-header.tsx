@@ -12,7 +12,7 @@ export const NAV_LINKS = [
   { to: '/support', label: 'Support' },
 ] as const;
 
-export function SiteHeader({ companyName, signedIn }: { companyName: string; signedIn: boolean }) {
+export function SiteHeader({ companyName, signedIn, isAdmin }: { companyName: string; signedIn: boolean; isAdmin: boolean }) {
   const [open, setOpen] = useState(false);
   const location = useLocation();
   // A chosen link closes the menu on narrow screens.
@@ -44,6 +44,13 @@ export function SiteHeader({ companyName, signedIn }: { companyName: string; sig
                 </NavLink>
               </li>
             ))}
+            {isAdmin ? (
+              <li>
+                <NavLink to="/admin" className="site-nav__link">
+                  Admin
+                </NavLink>
+              </li>
+            ) : null}
             {signedIn ? (
               <li>
                 <SignOutButton />

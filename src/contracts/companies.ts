@@ -1,0 +1,216 @@
+import { z } from './zod.ts';
+
+/**
+ * Partner registration (spec §2 /register, §3 company record, §5, §8, §9): the rules and messages,
+ * written once and used by the form in the browser and by `POST /api/companies`.
+ */
+
+export const COMPANY_MESSAGES = {
+  companyNameRequired: 'Company name is required',
+  // The spec gives no wording for the minimum lengths of company name and Address 1
+  // (docs/decisions/010-registration-rules.md).
+  companyNameTooShort: 'Company name must be at least 3 characters',
+  companyNameTooLong: 'Company name must be at most 120 characters',
+  addressRequired: 'Address 1 is required',
+  addressTooShort: 'Address 1 must be at least 5 characters',
+  addressTooLong: 'Address 1 must be at most 200 characters',
+  streetTooLong: 'Address 2 must be at most 200 characters',
+  phoneRequired: 'Phone number is required',
+  phoneDigits: 'Phone number must be between 7 and 14 digits',
+  contactNameAlphabetic: 'Contact person name must only contain alphabetic characters',
+  contactNameTooShort: 'Contact person name must be at least 3 characters',
+  contactNameTooLong: 'Contact person name must be at most 100 characters',
+  jobTitleAlphabetic: 'Job title must only contain alphabetic characters',
+  jobTitleTooShort: 'Job title must be at least 3 characters',
+  jobTitleTooLong: 'Job title must be at most 100 characters',
+  emailInvalid: 'Invalid email format',
+  fileTooLarge: 'File size should be less than 10MB',
+  fileUnsupported: 'Unsupported File Format',
+  duplicateEmail: 'Email already exists. Please use a different email.',
+  duplicateName: 'Company name already exists. Please use a different name.',
+  duplicatePhone: 'Phone number already exists. Please use a different phone number.',
+  submitted: 'Company Profile submitted successfully!',
+  submitFailed: 'Error submitting form. Please try again.',
+  invalidForm: 'Some fields are not valid.',
+  duplicateCompany: 'A company with these details is already registered.',
+  unexpectedField: 'This field is not part of the registration form.',
+  fieldTooLong: 'This value is too long.',
+  notMultipart: 'Send the registration as multipart/form-data.',
+  unreadableForm: 'The form could not be read. Please try again.',
+  tooManyParts: 'The registration has too many fields or files.',
+  tooManyRegistrations: 'Too many registrations have been sent from your network. Please try again in an hour.',
+  licenseNotFound: 'This company has no commercial license on file.',
+} as const;
+
+/** The spec's limits (§9). */
+export const COMPANY_LIMITS = {
+  companyNameMin: 3,
+  companyNameMax: 120,
+  addressMin: 5,
+  addressMax: 200,
+  streetMax: 200,
+  personMin: 3,
+  personMax: 100,
+  emailMax: 254,
+  /** 10 MB: exactly this many bytes is accepted, one more is refused. */
+  licenseMaxBytes: 10_485_760,
+} as const;
+
+export const PHONE_PATTERN = /^\d{7,14}$/;
+/** Letters (any script, with their combining marks, so "Tāne" counts) and spaces. */
+export const ALPHABETIC_PATTERN = /^[\p{L}\p{M} ]+$/u;
+
+/** A required text field: absent, empty and blank all read as "required". */
+function requiredText(messages: { required: string; min: string; max: string }, min: number, max: number) {
+  return z
+    .string({ error: messages.required })
+    .trim()
+    .min(1, { error: messages.required, abort: true })
+    .max(max, { error: messages.max, abort: true })
+    .min(min, messages.min);
+}
+
+/** An optional text field: absent, empty or blank becomes null (spec §5: "An empty value becomes null"). */
+function optionalText(rules: z.ZodType<string, string>) {
+  return z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? value : null))
+    .pipe(rules.nullable());
+}
+
+function personText(messages: { alphabetic: string; min: string; max: string }) {
+  return optionalText(
+    z
+      .string()
+      .max(COMPANY_LIMITS.personMax, { error: messages.max, abort: true })
+      .regex(ALPHABETIC_PATTERN, messages.alphabetic)
+      .min(COMPANY_LIMITS.personMin, messages.min),
+  );
+}
+
+const phone = z.string().regex(PHONE_PATTERN, COMPANY_MESSAGES.phoneDigits);
+
+/**
+ * The registration fields, named as the company record (spec §3). Values are trimmed; the
+ * optional ones become null when empty. The file (`commercialLicense`) is checked separately,
+ * from its size and its bytes.
+ */
+export const CompanyRegistrationSchema = z.strictObject({
+  companyName: requiredText(
+    {
+      required: COMPANY_MESSAGES.companyNameRequired,
+      min: COMPANY_MESSAGES.companyNameTooShort,
+      max: COMPANY_MESSAGES.companyNameTooLong,
+    },
+    COMPANY_LIMITS.companyNameMin,
+    COMPANY_LIMITS.companyNameMax,
+  ),
+  phoneNumber: z
+    .string({ error: COMPANY_MESSAGES.phoneRequired })
+    .trim()
+    .min(1, { error: COMPANY_MESSAGES.phoneRequired, abort: true })
+    .regex(PHONE_PATTERN, COMPANY_MESSAGES.phoneDigits),
+  address: requiredText(
+    {
+      required: COMPANY_MESSAGES.addressRequired,
+      min: COMPANY_MESSAGES.addressTooShort,
+      max: COMPANY_MESSAGES.addressTooLong,
+    },
+    COMPANY_LIMITS.addressMin,
+    COMPANY_LIMITS.addressMax,
+  ),
+  street: optionalText(z.string().max(COMPANY_LIMITS.streetMax, COMPANY_MESSAGES.streetTooLong)),
+  contactPersonName: personText({
+    alphabetic: COMPANY_MESSAGES.contactNameAlphabetic,
+    min: COMPANY_MESSAGES.contactNameTooShort,
+    max: COMPANY_MESSAGES.contactNameTooLong,
+  }),
+  contactPersonJobTitle: personText({
+    alphabetic: COMPANY_MESSAGES.jobTitleAlphabetic,
+    min: COMPANY_MESSAGES.jobTitleTooShort,
+    max: COMPANY_MESSAGES.jobTitleTooLong,
+  }),
+  contactPersonPhoneNumber: optionalText(phone),
+  contactPersonEmail: optionalText(
+    z
+      .string()
+      .max(COMPANY_LIMITS.emailMax, { error: COMPANY_MESSAGES.emailInvalid, abort: true })
+      .pipe(z.email(COMPANY_MESSAGES.emailInvalid)),
+  ),
+});
+export type CompanyRegistrationInput = z.input<typeof CompanyRegistrationSchema>;
+export type CompanyRegistration = z.output<typeof CompanyRegistrationSchema>;
+
+export type CompanyTextField = keyof typeof CompanyRegistrationSchema.shape;
+export const COMPANY_TEXT_FIELDS = Object.keys(CompanyRegistrationSchema.shape) as CompanyTextField[];
+export const LICENSE_FIELD = 'commercialLicense';
+export type CompanyFormField = CompanyTextField | typeof LICENSE_FIELD;
+
+/** The first message for each field that breaks a rule; empty when the input is valid. */
+export function companyFieldErrors(input: Partial<Record<CompanyTextField, string>>): Partial<Record<CompanyTextField, string>> {
+  const parsed = CompanyRegistrationSchema.safeParse(input);
+  const errors: Partial<Record<CompanyTextField, string>> = {};
+  if (parsed.success) return errors;
+  for (const issue of parsed.error.issues) {
+    const field = issue.path[0] as CompanyTextField | undefined;
+    if (field && !(field in errors)) errors[field] = issue.message;
+  }
+  return errors;
+}
+
+/** The first message for one field's value, or null when it is valid. */
+export function companyFieldError(field: CompanyTextField, value: string): string | null {
+  const parsed = CompanyRegistrationSchema.shape[field].safeParse(value);
+  return parsed.success ? null : (parsed.error.issues[0]?.message ?? null);
+}
+
+/**
+ * The commercial licence file. The picker offers more types than are accepted (spec §2, §5): the
+ * label lists them all, validation allows only JPEG and PNG, decided from the file's first bytes.
+ */
+export const LICENSE_PICKER_TYPES = ['jpg', 'jpeg', 'png', 'pdf', 'tiff', 'gif'] as const;
+export const LICENSE_PICKER_ACCEPT = LICENSE_PICKER_TYPES.map((ext) => `.${ext}`).join(',');
+/** Enough leading bytes to recognise both accepted formats. */
+export const LICENSE_SNIFF_BYTES = 8;
+
+export interface LicenseType {
+  ext: 'jpg' | 'png';
+  contentType: 'image/jpeg' | 'image/png';
+}
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/** JPEG or PNG from the magic bytes; null for anything else, whatever its name or declared type. */
+export function detectLicenseType(head: Uint8Array): LicenseType | null {
+  if (head.length < LICENSE_SNIFF_BYTES) return null;
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return { ext: 'jpg', contentType: 'image/jpeg' };
+  if (PNG_SIGNATURE.every((byte, i) => head[i] === byte)) return { ext: 'png', contentType: 'image/png' };
+  return null;
+}
+
+/** The company record as the API shows it (spec §3); internal columns never leave the server. */
+export const CompanySchema = z.object({
+  id: z.uuid(),
+  companyName: z.string(),
+  street: z.string().nullable(),
+  address: z.string(),
+  phoneNumber: z.string(),
+  contactPersonName: z.string().nullable(),
+  contactPersonJobTitle: z.string().nullable(),
+  contactPersonPhoneNumber: z.string().nullable(),
+  contactPersonEmail: z.string().nullable(),
+  commercialLicenseUrl: z.string().nullable(),
+  verified: z.number().int(),
+  isBanned: z.boolean(),
+  isEmailSend: z.boolean(),
+  lastUpdated: z.string(),
+});
+export type Company = z.infer<typeof CompanySchema>;
+
+export const CompanyRegistrationResultSchema = z.object({ id: z.uuid(), company: CompanySchema });
+export type CompanyRegistrationResult = z.infer<typeof CompanyRegistrationResultSchema>;
+
+/** The `companies/links` settings document (spec §3): read once on the register page, never shown. */
+export const CompanyLinksSchema = z.record(z.string(), z.unknown());

@@ -1,0 +1,120 @@
+import { z } from './zod.ts';
+
+/** Support tickets and messages (spec §2–§5, §7–§9). Every user-facing string lives here. */
+
+export const TICKET_REASONS = [
+  { value: 'General', label: 'General Enquiry' },
+  { value: 'Incident', label: 'Incident Report' },
+  { value: 'Deactivation', label: 'Account Deactivation' },
+] as const;
+export const TICKET_REASON_VALUES = ['General', 'Incident', 'Deactivation'] as const;
+export type TicketReason = (typeof TICKET_REASON_VALUES)[number];
+
+export function reasonLabel(reason: string): string {
+  return TICKET_REASONS.find((r) => r.value === reason)?.label ?? reason;
+}
+
+/** A generous bound: the spec gives only a 10-character hint, but an unbounded body is an abuse vector. */
+export const MESSAGE_MAX_LENGTH = 5000;
+export const MESSAGE_HINT_LENGTH = 10;
+
+export const SUPPORT_TEXT = {
+  listTitle: 'Support Tickets List',
+  newTicket: 'New Ticket',
+  openTickets: 'Open Tickets',
+  closedTickets: 'Closed Tickets',
+  noOpen: 'You do not have any open tickets',
+  noClosed: 'You do not have any closed tickets',
+  columns: ['Ticket Number', 'Reason', 'Date of Submission', 'Last Message'] as const,
+  createTitle: 'Contact us',
+  messageHint: 'must be at least 10 characters',
+  fieldRequired: 'Field Required',
+  ticketTitle: 'Support Ticket',
+  loading: 'Loading...',
+  ticketMissing: 'Ticket does not exist',
+  myTickets: 'My Tickets',
+  replyRejected: 'You can no longer send a message in this ticket. Please create a new ticket!',
+  createFailed: (message: string) => `An error occured: ${message}`,
+  tooManyTickets: 'You have opened a lot of tickets recently. Please wait a while before opening another one.',
+  tooManyStreams: 'Too many live connections are open for this session. Close some tabs and try again.',
+} as const;
+
+/** Dates are shown in the en-NZ locale, in New Zealand time (spec §9). */
+export function formatNzDateTime(iso: string): string {
+  return new Intl.DateTimeFormat('en-NZ', {
+    timeZone: 'Pacific/Auckland',
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  }).format(new Date(iso));
+}
+
+const messageBody = z
+  .string({ error: SUPPORT_TEXT.fieldRequired })
+  .trim()
+  .min(1, SUPPORT_TEXT.fieldRequired)
+  .max(MESSAGE_MAX_LENGTH, `Messages can be at most ${MESSAGE_MAX_LENGTH} characters long`);
+
+export const TicketReasonSchema = z.enum(TICKET_REASON_VALUES, { error: SUPPORT_TEXT.fieldRequired });
+
+/** The callable protocol (DESIGN §4): POST /api/functions/createSupportTicket { data: {...} }. */
+export const CreateTicketSchema = z.object({ reason: TicketReasonSchema, message: messageBody });
+export const CreateTicketCallSchema = z.object({ data: CreateTicketSchema });
+export const CreateTicketResultSchema = z.object({
+  result: z.object({ ticketId: z.uuid(), ticketNo: z.number().int() }),
+});
+
+export const TicketSchema = z.object({
+  id: z.uuid(),
+  ticketNo: z.number().int(),
+  reason: TicketReasonSchema,
+  open: z.boolean(),
+  creationDate: z.string(),
+  lastMessage: z.string(),
+});
+export type Ticket = z.infer<typeof TicketSchema>;
+export const TicketListSchema = z.object({ tickets: z.array(TicketSchema) });
+
+export const MessageSchema = z.object({
+  /** Also the live event id: streams resume after it. */
+  id: z.number().int(),
+  messageBody: z.string(),
+  timestamp: z.string(),
+  admin: z.boolean(),
+  /** Written by the caller (labelled "Me"). */
+  mine: z.boolean(),
+});
+export type Message = z.infer<typeof MessageSchema>;
+export const MessageListSchema = z.object({ messages: z.array(MessageSchema) });
+export const TicketWithMessagesSchema = z.object({ ticket: TicketSchema, messages: z.array(MessageSchema) });
+
+export const ReplySchema = z.object({
+  messageBody: messageBody,
+  /** Chosen by the client for each message, so a retried send is stored once. */
+  clientId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{8,64}$/, 'clientId must be 8 to 64 letters, digits, - or _')
+    .optional(),
+});
+export const ReplyResultSchema = z.object({ message: MessageSchema });
+
+export const TicketListQuerySchema = z.object({
+  open: z.enum(['true', 'false'], { error: 'open must be true or false' }).default('true').transform((v) => v === 'true'),
+});
+export const TicketParamsSchema = z.object({ ticketId: z.string().max(64) });
+
+/** Admin view: every user's tickets, with who asked and whether we have answered. */
+export const AdminTicketSchema = TicketSchema.extend({
+  userEmail: z.string(),
+  /** The newest message is the user's: it is waiting for us. */
+  unanswered: z.boolean(),
+});
+export type AdminTicket = z.infer<typeof AdminTicketSchema>;
+export const AdminTicketListSchema = z.object({ tickets: z.array(AdminTicketSchema) });
+export const AdminTicketListQuerySchema = TicketListQuerySchema.extend({
+  q: z.string().trim().max(200).optional(),
+});
+export const AdminMessageSchema = MessageSchema.extend({ authorEmail: z.string().nullable() });
+export const AdminTicketWithMessagesSchema = z.object({ ticket: AdminTicketSchema, messages: z.array(AdminMessageSchema) });
+
+/** Live events (Server-Sent Events): names and payloads. */
+export const LIVE_EVENTS = { tickets: 'tickets', message: 'message', ticket: 'ticket' } as const;

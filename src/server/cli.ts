@@ -1,0 +1,135 @@
+import { parseArgs } from 'node:util';
+import type { User } from '../contracts/auth.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/connection.ts';
+import { type DataDirLock, DataDirLockedError, lockDataDir } from './db/data-dir-lock.ts';
+import { AppError } from './errors.ts';
+import { createAccountAdmin } from './modules/accounts/accounts.admin.ts';
+import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
+
+/**
+ * `npm run cli -- <command>` (DESIGN §4b): administers accounts on the configured database. On the
+ * embedded database it takes the server's lock, so it refuses to run beside a server; on PostgreSQL
+ * it runs at any time. Returns the exit code; every failure is one readable line.
+ */
+export const USAGE = `Usage: npm run cli -- <command> [options]
+
+Commands:
+  create-user   --email E --password P [--admin] [--unverified]   create an account (verified unless --unverified)
+  set-password  --email E --password P                            set a password; ends every session of the account
+  verify-email  --email E                                         mark the email address verified
+  set-role      --email E --role user|admin                       change the role
+  disable-user  --email E                                         disable the account; ends every session at once
+  enable-user   --email E                                         enable a disabled account
+
+Options:
+  --password-stdin   read the password from standard input instead of --password (keeps it out of shell history)
+
+The database is the one the server uses: DATABASE_URL, or the embedded one in DATA_DIR (default ./data).
+There is no default account: create the first admin with create-user --admin.`;
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+  readStdin(): Promise<string>;
+}
+
+class UsageError extends Error {}
+
+const describe = (user: User) => `${user.email} (${user.role}, ${user.emailVerified ? 'verified' : 'not verified'})`;
+
+export async function runCli(argv: string[], env: Record<string, string | undefined>, io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    io.out(USAGE);
+    return command ? 0 : 1;
+  }
+  let lock: DataDirLock | undefined;
+  let close: (() => Promise<void>) | undefined;
+  try {
+    const { values } = (() => {
+      try {
+        return parseArgs({
+          args: rest,
+          strict: true,
+          options: {
+            email: { type: 'string' },
+            password: { type: 'string' },
+            'password-stdin': { type: 'boolean' },
+            role: { type: 'string' },
+            admin: { type: 'boolean' },
+            unverified: { type: 'boolean' },
+          },
+        });
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+    })();
+    const known = ['create-user', 'set-password', 'verify-email', 'set-role', 'disable-user', 'enable-user'];
+    if (!known.includes(command)) throw new UsageError(`Unknown command "${command}".`);
+    if (!values.email) throw new UsageError(`${command} needs --email.`);
+    const needsPassword = command === 'create-user' || command === 'set-password';
+    let password = values.password;
+    if (needsPassword && values['password-stdin']) password = (await io.readStdin()).replace(/\r?\n$/, '');
+    if (needsPassword && !password) throw new UsageError(`${command} needs --password or --password-stdin.`);
+    if (command === 'set-role' && !values.role) throw new UsageError('set-role needs --role user or --role admin.');
+
+    const config = loadConfig(env);
+    if (config.database.kind === 'pglite') lock = lockDataDir(config.dataDir);
+    const database = await openDatabase(config.database);
+    close = () => database.close();
+    const admin = createAccountAdmin(createAccountsRepository(database.db));
+
+    switch (command) {
+      case 'create-user': {
+        const user = await admin.createUser({
+          email: values.email,
+          password,
+          role: values.admin ? 'admin' : 'user',
+          verified: !values.unverified,
+        });
+        io.out(`Created ${describe(user)}.`);
+        break;
+      }
+      case 'set-password': {
+        const { user, endedSessions } = await admin.setPassword({ email: values.email, password });
+        io.out(`Set the password of ${user.email}; ended ${endedSessions} session(s).`);
+        break;
+      }
+      case 'verify-email':
+        io.out(`Verified ${describe(await admin.verifyEmail({ email: values.email }))}.`);
+        break;
+      case 'set-role':
+        io.out(`Role set: ${describe(await admin.setRole({ email: values.email, role: values.role }))}.`);
+        break;
+      case 'disable-user': {
+        const { user, endedSessions } = await admin.disableUser({ email: values.email });
+        io.out(`Disabled ${user.email}; ended ${endedSessions} session(s).`);
+        break;
+      }
+      case 'enable-user':
+        io.out(`Enabled ${(await admin.enableUser({ email: values.email })).email}.`);
+        break;
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof DataDirLockedError) {
+      io.err(
+        `${error.message}\nThe command line cannot use the embedded database while a server runs on it. ` +
+          'Stop the server and try again (with PostgreSQL, DATABASE_URL, it can run at any time).',
+      );
+    } else if (error instanceof ConfigError || error instanceof AppError) {
+      io.err(error.message);
+    } else {
+      io.err(`The command failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return 1;
+  } finally {
+    await close?.().catch(() => {});
+    lock?.release();
+  }
+}

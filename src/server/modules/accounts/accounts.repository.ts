@@ -1,0 +1,241 @@
+import { and, eq, gt, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import type { AppDatabase } from '../../db/connection.ts';
+import { notifySql } from '../../realtime/event-bus.ts';
+import { emailTokens, sessions, users } from '../../db/schema.ts';
+
+/** SQL for users, sessions and one-time email tokens. Rows stay here; services map them to DTOs. */
+export type Role = 'user' | 'admin';
+export type EmailTokenPurpose = 'verify-email' | 'reset-password';
+
+export interface UserRow {
+  id: string;
+  email: string;
+  passwordHash: string;
+  emailVerifiedAt: Date | null;
+  role: Role;
+  disabledAt: Date | null;
+}
+
+export interface ActiveSession {
+  tokenHash: string;
+  userId: string;
+  email: string;
+  role: Role;
+  emailVerified: boolean;
+  expiresAt: Date;
+}
+
+/** last_seen_at is written at most once a minute per session, not on every request. */
+const TOUCH_AFTER_MS = 60_000;
+
+const userColumns = {
+  id: users.id,
+  email: users.email,
+  passwordHash: users.passwordHash,
+  emailVerifiedAt: users.emailVerifiedAt,
+  role: users.role,
+  disabledAt: users.disabledAt,
+};
+
+const ago = (ms: number) => sql`now() - make_interval(secs => ${ms / 1000})`;
+
+export function createAccountsRepository(db: AppDatabase) {
+  /** Tells every app instance that this user's sessions changed, so their live streams re-check at once. */
+  const sessionsEnded = (userId: string) => db.execute(notifySql({ type: 'sessions.ended', userId }));
+
+  return {
+    async findUserByEmail(email: string): Promise<UserRow | null> {
+      const [row] = await db.select(userColumns).from(users).where(eq(users.email, email));
+      return (row as UserRow | undefined) ?? null;
+    },
+
+    async findUserById(id: string): Promise<UserRow | null> {
+      const [row] = await db.select(userColumns).from(users).where(eq(users.id, id));
+      return (row as UserRow | undefined) ?? null;
+    },
+
+    /** Null when the email is taken: the unique index decides, so two sign-ups cannot race. */
+    async insertUser(values: { email: string; passwordHash: string; role: Role; verified: boolean }): Promise<UserRow | null> {
+      const [row] = await db
+        .insert(users)
+        .values({
+          email: values.email,
+          passwordHash: values.passwordHash,
+          role: values.role,
+          emailVerifiedAt: values.verified ? sql`now()` : null,
+        })
+        .onConflictDoNothing({ target: users.email })
+        .returning(userColumns);
+      return (row as UserRow | undefined) ?? null;
+    },
+
+    async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+      await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
+    },
+
+    async markEmailVerified(userId: string): Promise<void> {
+      await db
+        .update(users)
+        .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
+        .where(eq(users.id, userId));
+    },
+
+    async setRole(userId: string, role: Role): Promise<void> {
+      await db.update(users).set({ role }).where(eq(users.id, userId));
+      // Open admin streams of a demoted user must stop now, not at their next check.
+      await sessionsEnded(userId);
+    },
+
+    async setDisabled(userId: string, disabled: boolean): Promise<void> {
+      await db
+        .update(users)
+        .set({ disabledAt: disabled ? sql`coalesce(${users.disabledAt}, now())` : null })
+        .where(eq(users.id, userId));
+      if (disabled) await sessionsEnded(userId);
+    },
+
+    async insertSession(values: { tokenHash: string; userId: string; absoluteMs: number }): Promise<Date> {
+      const [row] = await db
+        .insert(sessions)
+        .values({
+          tokenHash: values.tokenHash,
+          userId: values.userId,
+          expiresAt: sql`now() + make_interval(secs => ${values.absoluteMs / 1000})`,
+        })
+        .returning({ expiresAt: sessions.expiresAt });
+      return row!.expiresAt;
+    },
+
+    /**
+     * The session and its user as they are now: role, verified flag and disabled state come from
+     * the users table on every request (AUTH-08), never from the session row or the token.
+     */
+    async findActiveSession(tokenHash: string, idleMs: number): Promise<ActiveSession | null> {
+      const [row] = await db
+        .select({
+          tokenHash: sessions.tokenHash,
+          userId: users.id,
+          email: users.email,
+          role: users.role,
+          emailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
+          expiresAt: sessions.expiresAt,
+          stale: sql<boolean>`${sessions.lastSeenAt} < ${ago(TOUCH_AFTER_MS)}`,
+        })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(
+          and(
+            eq(sessions.tokenHash, tokenHash),
+            gt(sessions.expiresAt, sql`now()`),
+            gt(sessions.lastSeenAt, ago(idleMs)),
+            isNull(users.disabledAt),
+          ),
+        );
+      if (!row) {
+        // An expired session is deleted when it is next presented (SES-06), not merely ignored.
+        await db
+          .delete(sessions)
+          .where(
+            and(
+              eq(sessions.tokenHash, tokenHash),
+              or(lte(sessions.expiresAt, sql`now()`), lte(sessions.lastSeenAt, ago(idleMs))),
+            ),
+          );
+        return null;
+      }
+      if (row.stale) {
+        await db.update(sessions).set({ lastSeenAt: sql`now()` }).where(eq(sessions.tokenHash, tokenHash));
+      }
+      return {
+        tokenHash: row.tokenHash,
+        userId: row.userId,
+        email: row.email,
+        role: row.role as Role,
+        emailVerified: Boolean(row.emailVerified),
+        expiresAt: row.expiresAt,
+      };
+    },
+
+    async deleteSession(tokenHash: string): Promise<void> {
+      const [ended] = await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash)).returning({ userId: sessions.userId });
+      if (ended) await sessionsEnded(ended.userId);
+    },
+
+    /** Ends every session of a user, or every one but `keepTokenHash`. */
+    async deleteSessionsOfUser(userId: string, keepTokenHash?: string): Promise<number> {
+      const rows = await db
+        .delete(sessions)
+        .where(and(eq(sessions.userId, userId), keepTokenHash ? ne(sessions.tokenHash, keepTokenHash) : undefined))
+        .returning({ tokenHash: sessions.tokenHash });
+      if (rows.length > 0) await sessionsEnded(userId);
+      return rows.length;
+    },
+
+    /** Housekeeping at sign-in: a user's sessions that can no longer be used. */
+    async deleteExpiredSessionsOfUser(userId: string, idleMs: number): Promise<void> {
+      await db
+        .delete(sessions)
+        .where(
+          and(eq(sessions.userId, userId), or(lte(sessions.expiresAt, sql`now()`), lte(sessions.lastSeenAt, ago(idleMs)))),
+        );
+    },
+
+    /** Issues a token and withdraws the user's earlier unused ones of the same purpose (AUTH-07). */
+    async replaceEmailToken(values: { userId: string; purpose: EmailTokenPurpose; tokenHash: string; ttlMs: number }): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tx
+          .delete(emailTokens)
+          .where(and(eq(emailTokens.userId, values.userId), eq(emailTokens.purpose, values.purpose), isNull(emailTokens.usedAt)));
+        await tx.insert(emailTokens).values({
+          tokenHash: values.tokenHash,
+          userId: values.userId,
+          purpose: values.purpose,
+          expiresAt: sql`now() + make_interval(secs => ${values.ttlMs / 1000})`,
+        });
+      });
+    },
+
+    /** Whose a still-valid token is, without using it up (to check a new password before spending the link). */
+    async findEmailTokenUser(tokenHash: string, purpose: EmailTokenPurpose): Promise<UserRow | null> {
+      const [row] = await db
+        .select(userColumns)
+        .from(emailTokens)
+        .innerJoin(users, eq(users.id, emailTokens.userId))
+        .where(
+          and(
+            eq(emailTokens.tokenHash, tokenHash),
+            eq(emailTokens.purpose, purpose),
+            isNull(emailTokens.usedAt),
+            gt(emailTokens.expiresAt, sql`now()`),
+          ),
+        );
+      return (row as UserRow | undefined) ?? null;
+    },
+
+    /** Single use, in one statement: two clicks on one link cannot both succeed. */
+    async consumeEmailToken(tokenHash: string, purpose: EmailTokenPurpose): Promise<string | null> {
+      const [row] = await db
+        .update(emailTokens)
+        .set({ usedAt: sql`now()` })
+        .where(
+          and(
+            eq(emailTokens.tokenHash, tokenHash),
+            eq(emailTokens.purpose, purpose),
+            isNull(emailTokens.usedAt),
+            gt(emailTokens.expiresAt, sql`now()`),
+          ),
+        )
+        .returning({ userId: emailTokens.userId });
+      return row?.userId ?? null;
+    },
+
+    /** After a reset, any other reset link still in a mailbox stops working. */
+    async withdrawEmailTokens(userId: string, purpose: EmailTokenPurpose): Promise<void> {
+      await db
+        .delete(emailTokens)
+        .where(and(eq(emailTokens.userId, userId), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt)));
+    },
+  };
+}
+
+export type AccountsRepository = ReturnType<typeof createAccountsRepository>;

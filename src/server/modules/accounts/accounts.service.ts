@@ -1,0 +1,277 @@
+import {
+  AUTH_MESSAGES,
+  RESET_PASSWORD_TOKEN_HOURS,
+  tooManySignInsMessage,
+  type User,
+  VERIFY_EMAIL_TOKEN_HOURS,
+} from '../../../contracts/auth.ts';
+import { AppError } from '../../errors.ts';
+import type { Mailer, MailMessage } from '../../mail/mailer.ts';
+import type { Principal } from '../../plugins/access.ts';
+import type { RateLimiter } from '../../security/rate-limiter.ts';
+import { type AccountMailContext, alreadyRegisteredMail, passwordChangedMail, resetPasswordMail, verifyEmailMail } from './accounts.mail.ts';
+import type { AccountsRepository, UserRow } from './accounts.repository.ts';
+import { burnPasswordCheck, findPasswordProblem, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
+import { createToken, hashToken, isTokenShaped } from './tokens.ts';
+
+/**
+ * The account rules: sign-in with throttling, sessions, sign-up, verification and password reset.
+ * Answers that could reveal whether an email has an account are the same either way
+ * (docs/decisions/042-enumeration-safe-accounts.md); mail goes out after the answer, in the
+ * background, so timing tells nothing either.
+ */
+export interface AccountsSettings extends AccountMailContext {
+  sessions: { idleMs: number; absoluteMs: number };
+  loginThrottle: { perAccount: number; perIp: number; windowMs: number };
+  accountEmailsPerHour: number;
+  accountRequestsPerIpPerHour: number;
+}
+
+export interface AccountsLogger {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+export interface SignedIn {
+  user: User;
+  token: string;
+  tokenHash: string;
+  expiresAt: Date;
+}
+
+const HOUR = 3_600_000;
+
+export function toUserDto(row: Pick<UserRow, 'id' | 'email' | 'role'> & { emailVerified: boolean }): User {
+  return { id: row.id, email: row.email, role: row.role, emailVerified: row.emailVerified };
+}
+
+export function createAccountsService(deps: {
+  repository: AccountsRepository;
+  mailer: Mailer;
+  limiter: RateLimiter;
+  settings: AccountsSettings;
+  logger: AccountsLogger;
+}) {
+  const { repository: repo, mailer, limiter, settings, logger } = deps;
+  const pending = new Set<Promise<void>>();
+
+  /** Work that must not delay (or shape) the answer; awaited by `drain` at shutdown. */
+  function inBackground(what: string, work: () => Promise<void>) {
+    const task = work()
+      .catch((error: unknown) => logger.error({ err: error }, `${what} failed`))
+      .finally(() => pending.delete(task));
+    pending.add(task);
+  }
+
+  const send = (message: MailMessage) => mailer.send(message);
+
+  async function issueEmailToken(user: UserRow, purpose: 'verify-email' | 'reset-password'): Promise<string> {
+    const token = createToken();
+    const hours = purpose === 'verify-email' ? VERIFY_EMAIL_TOKEN_HOURS : RESET_PASSWORD_TOKEN_HOURS;
+    await repo.replaceEmailToken({ userId: user.id, purpose, tokenHash: hashToken(token), ttlMs: hours * HOUR });
+    return token;
+  }
+
+  const sendVerification = (user: UserRow) =>
+    inBackground('verification mail', async () => send(verifyEmailMail(settings, user.email, await issueEmailToken(user, 'verify-email'))));
+
+  /** Per network address, for every account request that sends mail or spends a link. */
+  const limitIp = (ip: string) =>
+    limiter.consume(
+      { key: `account:ip:${ip}`, limit: settings.accountRequestsPerIpPerHour, windowMs: HOUR },
+      AUTH_MESSAGES.tooManyRequests,
+    );
+  /** Per address asked about, whether or not it has an account, so the limit reveals nothing. */
+  const limitMailsTo = (email: string) =>
+    limiter.consume({ key: `account:mail:${email}`, limit: settings.accountEmailsPerHour, windowMs: HOUR }, AUTH_MESSAGES.tooManyMailRequests);
+
+  const loginRules = (email: string, ip: string) => ({
+    account: { key: `login:account:${email}`, limit: settings.loginThrottle.perAccount, windowMs: settings.loginThrottle.windowMs },
+    ip: { key: `login:ip:${ip}`, limit: settings.loginThrottle.perIp, windowMs: settings.loginThrottle.windowMs },
+  });
+
+  const throttled = (retryAfterSeconds: number) =>
+    new AppError('RESOURCE_EXHAUSTED', tooManySignInsMessage(retryAfterSeconds), {
+      headers: { 'retry-after': String(retryAfterSeconds) },
+    });
+
+  /**
+   * Counts one password attempt against the account before it is checked, so fifty concurrent
+   * guesses cannot all be evaluated (AUTH-05); a success clears the account's count again.
+   * The address counts failures only, so one office behind one IP can still sign in.
+   */
+  async function startPasswordAttempt(email: string, ip: string) {
+    const rules = loginRules(email, ip);
+    const byIp = await limiter.peek(rules.ip);
+    if (!byIp.allowed) throw throttled(byIp.retryAfterSeconds);
+    const byAccount = await limiter.hit(rules.account);
+    if (!byAccount.allowed) throw throttled(byAccount.retryAfterSeconds);
+    return {
+      async failed() {
+        await limiter.hit(rules.ip);
+      },
+      async succeeded() {
+        await limiter.reset(rules.account.key);
+      },
+    };
+  }
+
+  async function checkNewPassword(password: string, email: string, field: string) {
+    const problem = findPasswordProblem(password, email);
+    if (problem) throw new AppError('INVALID_ARGUMENT', problem, { fields: { [field]: problem } });
+  }
+
+  async function createSession(user: UserRow): Promise<SignedIn> {
+    await repo.deleteExpiredSessionsOfUser(user.id, settings.sessions.idleMs);
+    const token = createToken();
+    const tokenHash = hashToken(token);
+    const expiresAt = await repo.insertSession({ tokenHash, userId: user.id, absoluteMs: settings.sessions.absoluteMs });
+    return { user: toUserDto({ ...user, emailVerified: user.emailVerifiedAt !== null }), token, tokenHash, expiresAt };
+  }
+
+  return {
+    /** Signs in; the session that came with the request (if any) is ended first (rotation, SES-04). */
+    async login(input: { email: string; password: string; ip: string; previousTokenHash?: string }): Promise<SignedIn> {
+      const attempt = await startPasswordAttempt(input.email, input.ip);
+      const user = await repo.findUserByEmail(input.email);
+      const valid = user && !user.disabledAt ? await verifyPassword(user.passwordHash, input.password) : (await burnPasswordCheck(input.password), false);
+      if (!user || !valid) {
+        await attempt.failed();
+        logger.info({ ip: input.ip, reason: user ? 'wrong password' : 'unknown email' }, 'sign-in failed');
+        throw new AppError('UNAUTHENTICATED', AUTH_MESSAGES.invalidCredentials);
+      }
+      await attempt.succeeded();
+      if (needsRehash(user.passwordHash)) await repo.setPasswordHash(user.id, await hashPassword(input.password));
+      if (input.previousTokenHash) await repo.deleteSession(input.previousTokenHash);
+      // Spec §6: an unverified user is signed out at once, so no session is issued at all. The state
+      // is revealed only after a correct password.
+      if (!user.emailVerifiedAt) throw new AppError('PERMISSION_DENIED', AUTH_MESSAGES.unverified);
+      const signedIn = await createSession(user);
+      logger.info({ userId: user.id, ip: input.ip }, 'signed in');
+      return signedIn;
+    },
+
+    async logout(tokenHash: string): Promise<void> {
+      await repo.deleteSession(tokenHash);
+    },
+
+    /** The principal behind a presented token, read from the database now; null when none is valid. */
+    async resolveSession(token: string): Promise<Principal | null> {
+      if (!isTokenShaped(token)) return null;
+      const session = await repo.findActiveSession(hashToken(token), settings.sessions.idleMs);
+      if (!session) return null;
+      return {
+        userId: session.userId,
+        email: session.email,
+        role: session.role,
+        emailVerified: session.emailVerified,
+        sessionId: session.tokenHash,
+      };
+    },
+
+    async getUser(userId: string): Promise<User> {
+      const user = await repo.findUserById(userId);
+      if (!user) throw new AppError('UNAUTHENTICATED', AUTH_MESSAGES.signInRequired);
+      return toUserDto({ ...user, emailVerified: user.emailVerifiedAt !== null });
+    },
+
+    async signUp(input: { email: string; password: string; ip: string }): Promise<string> {
+      await limitIp(input.ip);
+      await limitMailsTo(input.email);
+      await checkNewPassword(input.password, input.email, 'password');
+      // Hashed before looking the email up, so a taken email answers exactly as slowly as a new one.
+      const passwordHash = await hashPassword(input.password);
+      const created = await repo.insertUser({ email: input.email, passwordHash, role: 'user', verified: false });
+      if (created) {
+        logger.info({ userId: created.id }, 'account created');
+        sendVerification(created);
+        return AUTH_MESSAGES.signupAccepted;
+      }
+      const existing = await repo.findUserByEmail(input.email);
+      if (existing && !existing.disabledAt) {
+        // The password of an existing account is never changed here: that would let anyone pre-set
+        // the password of an account whose owner has not verified it yet.
+        if (existing.emailVerifiedAt) inBackground('already-registered mail', () => send(alreadyRegisteredMail(settings, existing.email)));
+        else sendVerification(existing);
+      }
+      return AUTH_MESSAGES.signupAccepted;
+    },
+
+    async resendVerification(input: { email: string; ip: string }): Promise<string> {
+      await limitIp(input.ip);
+      await limitMailsTo(input.email);
+      const user = await repo.findUserByEmail(input.email);
+      if (user && !user.disabledAt && !user.emailVerifiedAt) sendVerification(user);
+      return AUTH_MESSAGES.verificationSent;
+    },
+
+    async verifyEmail(input: { token: string; ip: string }): Promise<string> {
+      await limitIp(input.ip);
+      const userId = await repo.consumeEmailToken(hashToken(input.token), 'verify-email');
+      if (!userId) throw new AppError('INVALID_ARGUMENT', AUTH_MESSAGES.tokenInvalid);
+      await repo.markEmailVerified(userId);
+      logger.info({ userId }, 'email verified');
+      return AUTH_MESSAGES.emailVerified;
+    },
+
+    async forgotPassword(input: { email: string; ip: string }): Promise<string> {
+      await limitIp(input.ip);
+      await limitMailsTo(input.email);
+      const user = await repo.findUserByEmail(input.email);
+      if (user && !user.disabledAt) {
+        inBackground('reset mail', async () => send(resetPasswordMail(settings, user.email, await issueEmailToken(user, 'reset-password'))));
+      }
+      return AUTH_MESSAGES.resetRequested;
+    },
+
+    /** A reset ends every session (AUTH-10); following the link also proves the mailbox, so it verifies. */
+    async resetPassword(input: { token: string; password: string; ip: string }): Promise<string> {
+      await limitIp(input.ip);
+      const tokenHash = hashToken(input.token);
+      const owner = await repo.findEmailTokenUser(tokenHash, 'reset-password');
+      if (!owner || owner.disabledAt) throw new AppError('INVALID_ARGUMENT', AUTH_MESSAGES.tokenInvalid);
+      await checkNewPassword(input.password, owner.email, 'password');
+      const passwordHash = await hashPassword(input.password);
+      const userId = await repo.consumeEmailToken(tokenHash, 'reset-password');
+      if (userId !== owner.id) throw new AppError('INVALID_ARGUMENT', AUTH_MESSAGES.tokenInvalid);
+      await repo.setPasswordHash(owner.id, passwordHash);
+      await repo.markEmailVerified(owner.id);
+      const ended = await repo.deleteSessionsOfUser(owner.id);
+      await repo.withdrawEmailTokens(owner.id, 'reset-password');
+      logger.info({ userId: owner.id, endedSessions: ended }, 'password reset');
+      inBackground('password-changed mail', () => send(passwordChangedMail(settings, owner.email)));
+      return AUTH_MESSAGES.passwordReset;
+    },
+
+    /** Needs the current password (AUTH-03); ends every other session, keeps this one. */
+    async changePassword(input: { principal: Principal; currentPassword: string; newPassword: string; ip: string }): Promise<string> {
+      const user = await repo.findUserById(input.principal.userId);
+      if (!user) throw new AppError('UNAUTHENTICATED', AUTH_MESSAGES.signInRequired);
+      const attempt = await startPasswordAttempt(user.email, input.ip);
+      if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
+        await attempt.failed();
+        throw new AppError('INVALID_ARGUMENT', AUTH_MESSAGES.currentPasswordWrong, {
+          fields: { currentPassword: AUTH_MESSAGES.currentPasswordWrong },
+        });
+      }
+      await attempt.succeeded();
+      if (input.currentPassword === input.newPassword) {
+        throw new AppError('INVALID_ARGUMENT', AUTH_MESSAGES.newPasswordSameAsOld, { fields: { newPassword: AUTH_MESSAGES.newPasswordSameAsOld } });
+      }
+      await checkNewPassword(input.newPassword, user.email, 'newPassword');
+      await repo.setPasswordHash(user.id, await hashPassword(input.newPassword));
+      const ended = await repo.deleteSessionsOfUser(user.id, input.principal.sessionId);
+      logger.info({ userId: user.id, endedSessions: ended }, 'password changed');
+      inBackground('password-changed mail', () => send(passwordChangedMail(settings, user.email)));
+      return AUTH_MESSAGES.passwordChanged;
+    },
+
+    /** Waits for mail still being sent (graceful shutdown, tests). */
+    async drain(): Promise<void> {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
+  };
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;

@@ -1,0 +1,55 @@
+import { AUDIT_PAGE_SIZE, type AuditAction, type AuditEntry, type AuditTarget } from '../../../contracts/admin.ts';
+import type { AuditRepository } from './audit.repository.ts';
+
+/** Who did it: the signed-in admin (the request's principal). */
+export interface AuditActor {
+  userId: string;
+  email: string;
+}
+
+export interface AuditRecord {
+  actor: AuditActor;
+  action: AuditAction;
+  targetType: AuditTarget;
+  targetId: string | number | null;
+  /** What a reader needs to understand the change later: names, before and after, the reason. */
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Every admin mutation writes one entry, after it succeeded (docs/decisions/060-admin-console.md).
+ * The actor's email is copied into the row, so the log still names them after their account is gone.
+ */
+export function createAuditService(repository: AuditRepository) {
+  return {
+    async record(entry: AuditRecord): Promise<void> {
+      await repository.insert({
+        actorId: entry.actor.userId,
+        actorEmail: entry.actor.email,
+        action: entry.action,
+        targetType: entry.targetType,
+        targetId: entry.targetId === null ? null : String(entry.targetId),
+        details: entry.details ?? null,
+      });
+    },
+
+    async list(filter: { before?: number; targetType?: AuditTarget; targetId?: string }): Promise<{ entries: AuditEntry[]; nextBefore: number | null }> {
+      const rows = await repository.list({ ...filter, limit: AUDIT_PAGE_SIZE + 1 });
+      const page = rows.slice(0, AUDIT_PAGE_SIZE);
+      return {
+        entries: page.map((row) => ({
+          id: row.id,
+          at: row.at.toISOString(),
+          actorEmail: row.actorEmail,
+          action: row.action,
+          targetType: row.targetType,
+          targetId: row.targetId,
+          details: row.details,
+        })),
+        nextBefore: rows.length > AUDIT_PAGE_SIZE ? page.at(-1)!.id : null,
+      };
+    },
+  };
+}
+
+export type AuditService = ReturnType<typeof createAuditService>;

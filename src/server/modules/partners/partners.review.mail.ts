@@ -1,0 +1,45 @@
+import { renderMail } from '../../mail/layout.ts';
+import type { MailMessage } from '../../mail/mailer.ts';
+
+/**
+ * The decision mails to an applicant. Subjects carry only our own name: what the applicant typed
+ * (company name, and the admin's reason) goes in the body, escaped by the layout, never into a
+ * header (IN-06).
+ */
+export interface ReviewMailContext {
+  companyName: string;
+  publicBaseUrl: string;
+}
+
+export function approvalMail(ctx: ReviewMailContext, to: string, applicant: string): MailMessage {
+  return {
+    to,
+    subject: `Your ${ctx.companyName} partner application is approved`,
+    ...renderMail({
+      companyName: ctx.companyName,
+      heading: 'Your partner application is approved',
+      paragraphs: [
+        `Good news: we have approved the application of ${applicant} to become a ${ctx.companyName} logistics partner.`,
+        'Our partnerships team will contact you shortly about the next steps.',
+      ],
+      notes: [`Questions? Reply through our support page: ${ctx.publicBaseUrl}/support`],
+    }),
+  };
+}
+
+export function rejectionMail(ctx: ReviewMailContext, to: string, applicant: string, reason: string): MailMessage {
+  return {
+    to,
+    subject: `About your ${ctx.companyName} partner application`,
+    ...renderMail({
+      companyName: ctx.companyName,
+      heading: 'We could not approve your partner application',
+      paragraphs: [
+        `Thank you for applying. We have reviewed the application of ${applicant} and cannot approve it at this time.`,
+        `The reason: ${reason}`,
+        'You are welcome to apply again, with the same company details, once this is resolved:',
+      ],
+      action: { label: 'Apply again', url: `${ctx.publicBaseUrl}/register` },
+    }),
+  };
+}

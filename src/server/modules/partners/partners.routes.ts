@@ -1,0 +1,110 @@
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { COMPANY_LIMITS, COMPANY_MESSAGES, CompanyRegistrationResultSchema } from '../../../contracts/companies.ts';
+import { ErrorBodySchema } from '../../../contracts/errors.ts';
+import { AppError } from '../../errors.ts';
+import type { FormPart, PartnersService } from './partners.service.ts';
+
+/**
+ * Multipart limits for the registration form (UP-06): eight text fields and one file, so a little
+ * headroom and no more. A file is cut one byte past the licence limit, which is how the service
+ * tells "exactly 10 MB" from "too large" without reading further.
+ */
+export const REGISTRATION_MULTIPART_LIMITS = {
+  fieldNameSize: 100,
+  fieldSize: 10 * 1024,
+  fields: 20,
+  files: 1,
+  parts: 25,
+  headerPairs: 20,
+  fileSize: COMPANY_LIMITS.licenseMaxBytes + 1,
+} as const;
+
+const PARSER_LIMIT_CODES = new Set(['FST_PARTS_LIMIT', 'FST_FILES_LIMIT', 'FST_FIELDS_LIMIT']);
+
+/** The request's parts in the service's terms; the parser's own failures become 400s in the error shape. */
+async function* formParts(request: FastifyRequest): AsyncGenerator<FormPart> {
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        yield { type: 'file', fieldname: part.fieldname, filename: part.filename, file: part.file };
+      } else {
+        yield {
+          type: 'field',
+          fieldname: part.fieldname,
+          value: part.value,
+          valueTruncated: part.valueTruncated,
+          fieldnameTruncated: part.fieldnameTruncated,
+        };
+      }
+    }
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && PARSER_LIMIT_CODES.has(code)) {
+      throw new AppError('INVALID_ARGUMENT', COMPANY_MESSAGES.tooManyParts);
+    }
+    if (code === 'FST_PROTO_VIOLATION') throw new AppError('INVALID_ARGUMENT', COMPANY_MESSAGES.invalidForm);
+    // A malformed or cut-off body.
+    throw new AppError('INVALID_ARGUMENT', COMPANY_MESSAGES.unreadableForm);
+  }
+}
+
+export async function partnersRoutes(app: FastifyInstance, options: { partners: PartnersService }) {
+  const { partners } = options;
+  // Registered here, so only these routes accept multipart bodies.
+  await app.register(fastifyMultipart, { limits: REGISTRATION_MULTIPART_LIMITS, throwFileSizeLimit: false });
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.post('/api/companies', {
+    config: { access: 'public' },
+    schema: {
+      tags: ['partners'],
+      summary: 'Apply to become a partner company',
+      description:
+        'multipart/form-data with the text fields companyName, phoneNumber, address (Address 1), street (Address 2), ' +
+        'contactPersonName, contactPersonJobTitle, contactPersonPhoneNumber, contactPersonEmail, and an optional file ' +
+        'part commercialLicense (JPEG or PNG, at most 10485760 bytes). Field errors come back under error.fields; ' +
+        'duplicates answer 409.',
+      consumes: ['multipart/form-data'],
+      response: {
+        201: CompanyRegistrationResultSchema,
+        400: ErrorBodySchema,
+        409: ErrorBodySchema,
+        429: ErrorBodySchema,
+      },
+    },
+    handler: async (request, reply) => {
+      if (!request.isMultipart()) throw new AppError('INVALID_ARGUMENT', COMPANY_MESSAGES.notMultipart);
+      await partners.requireRegistrationAllowance(request.ip);
+      const result = await partners.register(formParts(request));
+      return reply.status(201).header('cache-control', 'no-store').send(result);
+    },
+  });
+
+  // The licence is served only to admins, only as a download (UP-05).
+  api.get('/api/admin/companies/:companyId/license', {
+    config: { access: 'admin' },
+    schema: {
+      tags: ['admin'],
+      summary: "Download a company's commercial license",
+      params: z.object({ companyId: z.uuid() }),
+      response: { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema },
+    },
+    handler: async (request, reply) => {
+      const license = await partners.openLicense(request.params.companyId);
+      reply.headers({
+        'content-type': license.contentType,
+        'content-disposition': `attachment; filename="${license.filename}"`,
+        'content-security-policy': "default-src 'none'; sandbox",
+        'x-content-type-options': 'nosniff',
+        'cross-origin-resource-policy': 'same-origin',
+        'cache-control': 'no-store',
+      });
+      if (license.size !== undefined) reply.header('content-length', license.size);
+      // A stream is sent as is; the response schemas above describe the JSON errors only.
+      return reply.send(license.body as never);
+    },
+  });
+}

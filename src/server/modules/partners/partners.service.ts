@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  type Company,
+  COMPANY_MESSAGES,
+  COMPANY_TEXT_FIELDS,
+  type CompanyRegistration,
+  type CompanyRegistrationResult,
+  CompanyRegistrationSchema,
+  type CompanyTextField,
+  LICENSE_FIELD,
+} from '../../../contracts/companies.ts';
+import { AppError } from '../../errors.ts';
+import type { RateLimiter } from '../../security/rate-limiter.ts';
+import type { FileStorage } from '../../storage/storage.ts';
+import { companyKeys } from './company-keys.ts';
+import { type LicenseOutcome, receiveLicense } from './license-upload.ts';
+import { type CompanyRow, type ConflictKind, type PartnersRepository, UNIQUE_CONSTRAINTS } from './partners.repository.ts';
+
+/** One part of a multipart form, whatever parsed it. */
+export type FormPart =
+  | { type: 'field'; fieldname: string; value: unknown; valueTruncated: boolean; fieldnameTruncated: boolean }
+  | { type: 'file'; fieldname: string; filename: string; file: Readable };
+
+export interface PartnersServiceOptions {
+  repository: PartnersRepository;
+  storage: FileStorage;
+  limiter: RateLimiter;
+  registrationsPerIpPerHour: number;
+  log: FastifyBaseLogger;
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+const TEXT_FIELDS = new Set<string>(COMPANY_TEXT_FIELDS);
+
+/** Duplicate messages in the spec's order (§5): email (only if given), then name, then phone. */
+const CONFLICT_ORDER: Array<{ kind: ConflictKind; field: CompanyTextField; message: string }> = [
+  { kind: 'email', field: 'contactPersonEmail', message: COMPANY_MESSAGES.duplicateEmail },
+  { kind: 'name', field: 'companyName', message: COMPANY_MESSAGES.duplicateName },
+  { kind: 'phone', field: 'phoneNumber', message: COMPANY_MESSAGES.duplicatePhone },
+];
+
+/** The admin-only download route for a company's licence (served by partners.routes.ts). */
+export function licenseUrl(companyId: string): string {
+  return `/api/admin/companies/${companyId}/license`;
+}
+
+export function toCompany(row: CompanyRow): Company {
+  return { ...row, lastUpdated: row.lastUpdated.toISOString() };
+}
+
+/** The Postgres unique-violation (SQLSTATE 23505) inside a driver or ORM error, if that is what it is. */
+function uniqueViolation(error: unknown): { constraint: string | undefined } | null {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === '23505') return { constraint: (e as { constraint?: string }).constraint };
+  }
+  return null;
+}
+
+function duplicateError(kinds: Set<ConflictKind>): AppError | null {
+  const first = CONFLICT_ORDER.find((c) => kinds.has(c.kind));
+  if (!first) return null;
+  return new AppError('ALREADY_EXISTS', COMPANY_MESSAGES.duplicateCompany, { fields: { [first.field]: first.message } });
+}
+
+export function createPartnersService(options: PartnersServiceOptions) {
+  const { repository, storage, limiter, log } = options;
+
+  /** Reads every part: text fields into `values`, the licence into storage; problems per field. */
+  async function readForm(companyId: string, parts: AsyncIterable<FormPart>) {
+    const values: Partial<Record<CompanyTextField, string>> = {};
+    const problems: Record<string, string> = {};
+    let license: LicenseOutcome = { kind: 'none' };
+    let sawLicense = false;
+    try {
+      for await (const part of parts) {
+        if (part.type === 'file') {
+          if (part.fieldname !== LICENSE_FIELD || sawLicense) {
+            problems[part.fieldname] = COMPANY_MESSAGES.unexpectedField;
+            for await (const _chunk of part.file) {
+              // Read and discard, so the parser reaches the parts after it.
+            }
+            continue;
+          }
+          sawLicense = true;
+          license = await receiveLicense(storage, companyId, part.file, part.filename);
+          if (license.kind === 'refused') problems[LICENSE_FIELD] = license.message;
+          continue;
+        }
+        const name = part.fieldname;
+        if (part.fieldnameTruncated || (!TEXT_FIELDS.has(name) && name !== LICENSE_FIELD)) {
+          problems[name] = COMPANY_MESSAGES.unexpectedField;
+        } else if (name === LICENSE_FIELD) {
+          // An empty text part is what some clients send for "no file chosen"; anything else is not a file.
+          if (part.value !== '' || sawLicense) problems[name] = COMPANY_MESSAGES.fileUnsupported;
+        } else if (name in values || name in problems) {
+          problems[name] = COMPANY_MESSAGES.unexpectedField;
+        } else if (part.valueTruncated) {
+          problems[name] = COMPANY_MESSAGES.fieldTooLong;
+        } else {
+          values[name as CompanyTextField] = String(part.value);
+        }
+      }
+    } catch (error) {
+      if (license.kind === 'stored') await removeQuietly(license.key);
+      throw error;
+    }
+    return { values, problems, license };
+  }
+
+  async function removeQuietly(key: string) {
+    await storage.delete(key).catch((error: unknown) => {
+      // The key names a company that was never saved; a cleanup job can find it by that.
+      log.error({ err: error, key }, 'could not delete the licence of a failed registration');
+    });
+  }
+
+  async function save(companyId: string, company: CompanyRegistration, license: LicenseOutcome): Promise<CompanyRow> {
+    const keys = companyKeys(company);
+    // The checks give the right message in the spec's order; the unique indexes are the guarantee.
+    const known = duplicateError(await repository.findConflicts(keys));
+    if (known) throw known;
+    const stored = license.kind === 'stored' ? license : null;
+    try {
+      return await repository.insertCompany({
+        id: companyId,
+        ...company,
+        ...keys,
+        commercialLicenseUrl: stored ? licenseUrl(companyId) : null,
+        commercialLicenseKey: stored ? stored.key : null,
+        lastUpdated: new Date(),
+      });
+    } catch (error) {
+      const violation = uniqueViolation(error);
+      if (!violation) throw error;
+      // A concurrent registration won the race. Ask again so the message follows the spec's order;
+      // the constraint name is the fallback if the winner has since been rejected.
+      const raced = duplicateError(await repository.findConflicts(keys));
+      if (raced) throw raced;
+      const kind = UNIQUE_CONSTRAINTS[violation.constraint as keyof typeof UNIQUE_CONSTRAINTS] ?? 'name';
+      throw duplicateError(new Set([kind]))!;
+    }
+  }
+
+  return {
+    /** Counts a registration attempt from this address; past the hourly limit, 429 with Retry-After. */
+    async requireRegistrationAllowance(ip: string): Promise<void> {
+      await limiter.consume(
+        { key: `registration:ip:${ip}`, limit: options.registrationsPerIpPerHour, windowMs: HOUR_MS },
+        COMPANY_MESSAGES.tooManyRegistrations,
+      );
+    },
+
+    /**
+     * Registers a company from a multipart form (spec §5): the same schema as the form, the licence
+     * checked while it streams, duplicates refused. A registration that fails leaves no file.
+     */
+    async register(parts: AsyncIterable<FormPart>): Promise<CompanyRegistrationResult> {
+      const companyId = randomUUID();
+      const { values, problems, license } = await readForm(companyId, parts);
+      try {
+        const parsed = CompanyRegistrationSchema.safeParse(values);
+        if (!parsed.success) {
+          for (const issue of parsed.error.issues) {
+            const field = String(issue.path[0] ?? '_');
+            problems[field] ??= issue.message;
+          }
+        }
+        if (!parsed.success || Object.keys(problems).length > 0) {
+          throw new AppError('INVALID_ARGUMENT', COMPANY_MESSAGES.invalidForm, { fields: problems });
+        }
+        const row = await save(companyId, parsed.data, license);
+        return { id: row.id, company: toCompany(row) };
+      } catch (error) {
+        if (license.kind === 'stored') await removeQuietly(license.key);
+        throw error;
+      }
+    },
+
+    /** The licence file of a company, for the admin download. */
+    async openLicense(companyId: string) {
+      const key = await repository.findLicenseKey(companyId);
+      if (!key) throw new AppError('NOT_FOUND', COMPANY_MESSAGES.licenseNotFound);
+      const object = await storage.get(key);
+      if (!object) throw new AppError('NOT_FOUND', COMPANY_MESSAGES.licenseNotFound);
+      const ext = key.endsWith('.png') ? 'png' : 'jpg';
+      return {
+        body: object.body,
+        size: object.size,
+        contentType: ext === 'png' ? 'image/png' : 'image/jpeg',
+        filename: `licence-${companyId}.${ext}`,
+      };
+    },
+  };
+}
+
+export type PartnersService = ReturnType<typeof createPartnersService>;

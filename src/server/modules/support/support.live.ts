@@ -1,0 +1,229 @@
+import type { DomainEvent, EventBus } from '../../realtime/event-bus.ts';
+import type { EventStream } from '../../realtime/sse.ts';
+import { toAdminMessageDto, toAdminTicketDto, toMessageDto, toTicketDto } from './support.service.ts';
+import type { MessageRow, SupportRepository } from './support.repository.ts';
+import { LIVE_EVENTS } from '../../../contracts/support.ts';
+
+/**
+ * Live support updates for every open stream of this process.
+ *
+ * One feed per ticket reads new messages once per event and hands each subscriber the ones after
+ * the last id it was sent, so a subscriber never misses or repeats a message: the database is the
+ * source of truth and an event is only a nudge to read it. A viewer's right to see the ticket is
+ * checked when it subscribes, again before delivery when the last check is older than `authTtlMs`,
+ * on every heartbeat, and at once when that user's sessions end.
+ */
+export interface LiveViewer {
+  userId: string;
+  admin: boolean;
+  /** True while the viewer's session is still valid and still allowed to see this stream. */
+  authorize(): Promise<boolean>;
+}
+
+interface Subscriber {
+  viewer: LiveViewer;
+  stream: EventStream;
+  lastSent: number;
+  checkedAt: number;
+}
+
+interface Feed {
+  subscribers: Set<Subscriber>;
+  busy: boolean;
+  again: boolean;
+}
+
+interface ListSubscriber {
+  viewer: LiveViewer;
+  stream: EventStream;
+  refresh(): Promise<void>;
+  timer?: NodeJS.Timeout;
+}
+
+const PAGE = 1000;
+
+export function createSupportLive(options: {
+  bus: EventBus;
+  repository: SupportRepository;
+  log: { error(obj: object, msg: string): void };
+  authTtlMs?: number;
+  listDebounceMs?: number;
+}) {
+  const { repository, log } = options;
+  const authTtlMs = options.authTtlMs ?? 5000;
+  const listDebounceMs = options.listDebounceMs ?? 25;
+  const feeds = new Map<string, Feed>();
+  const userLists = new Map<string, Set<ListSubscriber>>();
+  const adminLists = new Set<ListSubscriber>();
+  /** Every live subscription of a user, to re-check them all when their sessions end. */
+  const byUser = new Map<string, Set<() => Promise<void>>>();
+
+  function track(userId: string, recheck: () => Promise<void>): () => void {
+    let set = byUser.get(userId);
+    if (!set) byUser.set(userId, (set = new Set()));
+    set.add(recheck);
+    return () => {
+      set.delete(recheck);
+      if (set.size === 0) byUser.delete(userId);
+    };
+  }
+
+  async function stillAllowed(sub: { viewer: LiveViewer; stream: EventStream; checkedAt?: number }, force = false) {
+    if (sub.stream.closed) return false;
+    if (!force && sub.checkedAt !== undefined && Date.now() - sub.checkedAt < authTtlMs) return true;
+    let allowed = false;
+    try {
+      allowed = await sub.viewer.authorize();
+    } catch (error) {
+      log.error({ err: error }, 'live authorization check failed');
+    }
+    if (!allowed) {
+      sub.stream.close();
+      return false;
+    }
+    sub.checkedAt = Date.now();
+    return true;
+  }
+
+  function send(sub: Subscriber, row: MessageRow) {
+    const dto = sub.viewer.admin ? toAdminMessageDto(row, sub.viewer.userId) : toMessageDto(row, sub.viewer.userId);
+    sub.stream.send(LIVE_EVENTS.message, dto, row.id);
+    sub.lastSent = row.id;
+  }
+
+  async function pump(ticketId: string) {
+    const feed = feeds.get(ticketId);
+    if (!feed) return;
+    if (feed.busy) {
+      feed.again = true;
+      return;
+    }
+    feed.busy = true;
+    try {
+      do {
+        feed.again = false;
+        const subscribers = [...feed.subscribers].filter((s) => !s.stream.closed);
+        if (subscribers.length === 0) break;
+        let after = Math.min(...subscribers.map((s) => s.lastSent));
+        for (;;) {
+          const rows = await repository.listMessages(ticketId, after);
+          for (const sub of subscribers) {
+            if (!rows.some((r) => r.id > sub.lastSent)) continue;
+            if (!(await stillAllowed(sub))) continue;
+            for (const row of rows) if (row.id > sub.lastSent) send(sub, row);
+          }
+          if (rows.length < PAGE) break;
+          after = rows[rows.length - 1]!.id;
+        }
+      } while (feed.again);
+    } catch (error) {
+      log.error({ err: error, ticketId }, 'live message delivery failed');
+    } finally {
+      feed.busy = false;
+    }
+  }
+
+  async function pushTicketState(ticketId: string) {
+    const feed = feeds.get(ticketId);
+    if (!feed || feed.subscribers.size === 0) return;
+    try {
+      const ticket = await repository.findAdminTicket(ticketId);
+      if (!ticket) return;
+      for (const sub of feed.subscribers) {
+        if (!(await stillAllowed(sub))) continue;
+        sub.stream.send(LIVE_EVENTS.ticket, sub.viewer.admin ? toAdminTicketDto(ticket) : toTicketDto(ticket));
+      }
+    } catch (error) {
+      log.error({ err: error, ticketId }, 'live ticket update failed');
+    }
+  }
+
+  function scheduleRefresh(sub: ListSubscriber) {
+    if (sub.timer) return;
+    sub.timer = setTimeout(() => {
+      sub.timer = undefined;
+      void (async () => {
+        if (!(await stillAllowed(sub, true))) return;
+        await sub.refresh().catch((error: unknown) => log.error({ err: error }, 'live list refresh failed'));
+      })();
+    }, listDebounceMs);
+  }
+
+  function onEvent(event: DomainEvent) {
+    if (event.type === 'sessions.ended') {
+      for (const recheck of byUser.get(event.userId) ?? []) void recheck();
+      return;
+    }
+    if (event.type === 'message.created') void pump(event.ticketId);
+    if (event.type === 'ticket.updated') void pushTicketState(event.ticketId);
+    for (const sub of userLists.get(event.userId) ?? []) scheduleRefresh(sub);
+    for (const sub of adminLists) scheduleRefresh(sub);
+  }
+  const unsubscribe = options.bus.subscribe(onEvent);
+
+  return {
+    /** Streams a ticket's messages after `afterId`, then every new one, then state changes. */
+    async watchTicket(ticketId: string, viewer: LiveViewer, afterId: number, stream: EventStream) {
+      let feed = feeds.get(ticketId);
+      if (!feed) feeds.set(ticketId, (feed = { subscribers: new Set(), busy: false, again: false }));
+      const sub: Subscriber = { viewer, stream, lastSent: afterId, checkedAt: Date.now() };
+      feed.subscribers.add(sub);
+      const untrack = track(viewer.userId, async () => {
+        await stillAllowed(sub, true);
+      });
+      stream.onClose(() => {
+        untrack();
+        feed.subscribers.delete(sub);
+        if (feed.subscribers.size === 0 && !feed.busy) feeds.delete(ticketId);
+      });
+      await pushTicketState(ticketId);
+      await pump(ticketId);
+    },
+
+    /** Streams snapshots of a list (the user's own tickets, or the admin inbox) whenever it may have changed. */
+    async watchList(viewer: LiveViewer, stream: EventStream, load: () => Promise<unknown>, scope: 'own' | 'all') {
+      const sub: ListSubscriber = {
+        viewer,
+        stream,
+        refresh: async () => stream.send(LIVE_EVENTS.tickets, await load()),
+      };
+      if (scope === 'all') adminLists.add(sub);
+      else {
+        let set = userLists.get(viewer.userId);
+        if (!set) userLists.set(viewer.userId, (set = new Set()));
+        set.add(sub);
+      }
+      const untrack = track(viewer.userId, async () => {
+        await stillAllowed(sub, true);
+      });
+      stream.onClose(() => {
+        untrack();
+        clearTimeout(sub.timer);
+        adminLists.delete(sub);
+        const set = userLists.get(viewer.userId);
+        set?.delete(sub);
+        if (set?.size === 0) userLists.delete(viewer.userId);
+      });
+      await sub.refresh();
+    },
+
+    /** Re-checks a stream's viewer (heartbeats call this). */
+    async recheck(viewer: LiveViewer, stream: EventStream) {
+      await stillAllowed({ viewer, stream }, true);
+    },
+
+    stats() {
+      let tickets = 0;
+      for (const feed of feeds.values()) tickets += feed.subscribers.size;
+      let lists = adminLists.size;
+      for (const set of userLists.values()) lists += set.size;
+      return { ticketStreams: tickets, listStreams: lists, feeds: feeds.size };
+    },
+
+    close() {
+      unsubscribe();
+    },
+  };
+}
+
+export type SupportLive = ReturnType<typeof createSupportLive>;

@@ -1,0 +1,210 @@
+import { sql } from 'drizzle-orm';
+import { type AppDatabase, queryRows } from '../../db/connection.ts';
+import { EVENTS_CHANNEL } from '../../realtime/event-bus.ts';
+
+/**
+ * Tickets and messages. Rules that concurrency could break live in single statements:
+ * - a reply is inserted only through `UPDATE … WHERE open` on its ticket, so a close and a reply
+ *   cannot interleave, and replies to one ticket are serialised on its row lock: message ids (the
+ *   live event ids) therefore rise in commit order within a ticket, which makes resuming after an
+ *   id loss-free;
+ * - every change notifies listeners in the same statement, so the event fires exactly on commit.
+ */
+
+export interface TicketRow {
+  id: string;
+  ticketNo: number;
+  reason: string;
+  open: boolean;
+  creationDate: string;
+  lastMessage: string;
+  userId: string;
+}
+
+export interface AdminTicketRow extends TicketRow {
+  userEmail: string;
+  unanswered: boolean;
+}
+
+export interface MessageRow {
+  id: number;
+  ticketId: string;
+  messageBody: string;
+  timestamp: string;
+  admin: boolean;
+  userId: string;
+  authorEmail: string | null;
+}
+
+const iso = (value: unknown) => new Date(value as string).toISOString();
+
+type RawTicket = { id: string; ticket_no: number; reason: string; open: boolean; creation_date: unknown; last_message: unknown; user_id: string };
+const toTicket = (r: RawTicket): TicketRow => ({
+  id: r.id,
+  ticketNo: Number(r.ticket_no),
+  reason: r.reason,
+  open: r.open,
+  creationDate: iso(r.creation_date),
+  lastMessage: iso(r.last_message),
+  userId: r.user_id,
+});
+
+type RawMessage = { id: unknown; ticket_id: string; message_body: string; timestamp: unknown; admin: boolean; user_id: string; author_email?: string | null };
+const toMessage = (r: RawMessage): MessageRow => ({
+  id: Number(r.id),
+  ticketId: r.ticket_id,
+  messageBody: r.message_body,
+  timestamp: iso(r.timestamp),
+  admin: r.admin,
+  userId: r.user_id,
+  authorEmail: r.author_email ?? null,
+});
+
+const TICKET_COLUMNS = sql`t.id, t.ticket_no, t.reason, t.open, t.creation_date, t.last_message, t.user_id`;
+
+/** LIKE pattern for a user's search text: wildcards in it are literal. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export function createSupportRepository(db: AppDatabase) {
+  return {
+    async createTicket(userId: string, reason: string, message: string): Promise<{ ticketId: string; ticketNo: number; messageId: number }> {
+      const [row] = await queryRows<{ id: string; ticket_no: number; message_id: unknown }>(
+        db,
+        sql`
+        with t as (
+          insert into support_tickets (user_id, reason) values (${userId}, ${reason})
+          returning id, ticket_no, user_id, creation_date
+        ), m as (
+          insert into ticket_messages (ticket_id, message_body, user_id, admin, timestamp)
+          select t.id, ${message}, t.user_id, false, t.creation_date from t
+          returning id
+        )
+        select t.id, t.ticket_no, m.id as message_id,
+          pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.created', 'ticketId', t.id, 'userId', t.user_id)::text)
+        from t, m`,
+      );
+      return { ticketId: row!.id, ticketNo: Number(row!.ticket_no), messageId: Number(row!.message_id) };
+    },
+
+    async listTicketsOfUser(userId: string, open: boolean): Promise<TicketRow[]> {
+      const rows = await queryRows<RawTicket>(
+        db,
+        sql`select ${TICKET_COLUMNS} from support_tickets t
+            where t.user_id = ${userId} and t.open = ${open}
+            order by t.last_message desc, t.ticket_no desc limit 500`,
+      );
+      return rows.map(toTicket);
+    },
+
+    /** One ticket; with `ownerId`, only if that user owns it (ownership is part of the query). */
+    async findTicket(ticketId: string, ownerId: string | null): Promise<TicketRow | null> {
+      const [row] = await queryRows<RawTicket>(
+        db,
+        sql`select ${TICKET_COLUMNS} from support_tickets t
+            where t.id = ${ticketId} and (${ownerId}::uuid is null or t.user_id = ${ownerId}::uuid)`,
+      );
+      return row ? toTicket(row) : null;
+    },
+
+    async findAdminTicket(ticketId: string): Promise<AdminTicketRow | null> {
+      const [row] = await this.listAdminTickets({ ticketId });
+      return row ?? null;
+    },
+
+    async listAdminTickets(filter: { open?: boolean; search?: string; ticketId?: string }): Promise<AdminTicketRow[]> {
+      const search = filter.search?.replace(/^#/, '').trim() || null;
+      const rows = await queryRows<RawTicket & { user_email: string; last_admin: boolean | null }>(
+        db,
+        sql`select ${TICKET_COLUMNS}, u.email as user_email, lm.admin as last_admin
+            from support_tickets t
+            join users u on u.id = t.user_id
+            left join lateral (
+              select admin from ticket_messages where ticket_id = t.id order by id desc limit 1
+            ) lm on true
+            where (${filter.open ?? null}::boolean is null or t.open = ${filter.open ?? null}::boolean)
+              and (${filter.ticketId ?? null}::uuid is null or t.id = ${filter.ticketId ?? null}::uuid)
+              and (${search}::text is null
+                   or t.ticket_no::text = ${search}::text
+                   or u.email ilike ${search ? likePattern(search) : null}::text)
+            order by t.last_message desc, t.ticket_no desc limit 200`,
+      );
+      return rows.map((r) => ({ ...toTicket(r), userEmail: r.user_email, unanswered: r.last_admin === false }));
+    },
+
+    /** Messages of a ticket after an id, oldest first. Ownership is checked by the caller first. */
+    async listMessages(ticketId: string, afterId: number): Promise<MessageRow[]> {
+      const rows = await queryRows<RawMessage>(
+        db,
+        sql`select m.id, m.ticket_id, m.message_body, m.timestamp, m.admin, m.user_id, u.email as author_email
+            from ticket_messages m left join users u on u.id = m.user_id
+            where m.ticket_id = ${ticketId} and m.id > ${afterId}
+            order by m.id limit 1000`,
+      );
+      return rows.map(toMessage);
+    },
+
+    async findMessageByClientId(ticketId: string, clientId: string): Promise<MessageRow | null> {
+      const [row] = await queryRows<RawMessage>(
+        db,
+        sql`select m.id, m.ticket_id, m.message_body, m.timestamp, m.admin, m.user_id, u.email as author_email
+            from ticket_messages m left join users u on u.id = m.user_id
+            where m.ticket_id = ${ticketId} and m.client_id = ${clientId}`,
+      );
+      return row ? toMessage(row) : null;
+    },
+
+    /**
+     * Stores a message only if the ticket is open (and, for a user, owned by them), in one
+     * statement. Returns null when nothing was stored: closed, not found, or a retried clientId.
+     */
+    async insertMessage(input: {
+      ticketId: string;
+      authorId: string;
+      ownerId: string | null;
+      admin: boolean;
+      body: string;
+      clientId: string | null;
+    }): Promise<MessageRow | null> {
+      const [row] = await queryRows<RawMessage>(
+        db,
+        sql`
+        with t as (
+          update support_tickets set last_message = clock_timestamp()
+          where id = ${input.ticketId} and open
+            and (${input.ownerId}::uuid is null or user_id = ${input.ownerId}::uuid)
+            and (${input.clientId}::text is null or not exists (
+              select 1 from ticket_messages where ticket_id = ${input.ticketId} and client_id = ${input.clientId}::text))
+          returning id, user_id, last_message
+        ), m as (
+          -- The message time is the ticket's new last-message time, taken after the row lock.
+          insert into ticket_messages (ticket_id, message_body, user_id, admin, client_id, timestamp)
+          select t.id, ${input.body}, ${input.authorId}, ${input.admin}, ${input.clientId}::text, t.last_message from t
+          on conflict (ticket_id, client_id) where client_id is not null do nothing
+          returning id, ticket_id, message_body, timestamp, admin, user_id
+        )
+        select m.*, (select email from users where id = m.user_id) as author_email,
+          pg_notify(${EVENTS_CHANNEL}, json_build_object(
+            'type', 'message.created', 'ticketId', m.ticket_id, 'userId', t.user_id, 'messageId', m.id)::text)
+        from m join t on t.id = m.ticket_id`,
+      );
+      return row ? toMessage(row) : null;
+    },
+
+    /** Opens or closes a ticket; notifies only when the state changed. */
+    async setOpen(ticketId: string, open: boolean): Promise<TicketRow | null> {
+      const [changed] = await queryRows<RawTicket>(
+        db,
+        sql`
+        with t as (
+          update support_tickets set open = ${open} where id = ${ticketId} and open <> ${open}
+          returning id, ticket_no, reason, open, creation_date, last_message, user_id
+        )
+        select t.*, pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', t.id, 'userId', t.user_id)::text)
+        from t`,
+      );
+      return changed ? toTicket(changed) : this.findTicket(ticketId, null);
+    },
+  };
+}
+
+export type SupportRepository = ReturnType<typeof createSupportRepository>;

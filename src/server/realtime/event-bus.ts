@@ -1,0 +1,72 @@
+import { sql } from 'drizzle-orm';
+import type { AppDatabase, DatabaseHandle } from '../db/connection.ts';
+
+/**
+ * Domain events that cross app instances through PostgreSQL LISTEN/NOTIFY (DESIGN §1, §6).
+ * Writers notify inside the statement or transaction that makes the change, so an event is
+ * delivered exactly when the change commits and never for a rolled-back one. Payloads carry ids
+ * only; listeners read the data itself from the database, so a lost or merged notification can
+ * never lose data, only delay it until the next event or heartbeat.
+ */
+export const EVENTS_CHANNEL = 'bagspace_events';
+
+export type DomainEvent =
+  | { type: 'ticket.created'; ticketId: string; userId: string }
+  | { type: 'ticket.updated'; ticketId: string; userId: string }
+  | { type: 'message.created'; ticketId: string; userId: string; messageId: number }
+  /** Sessions ended (sign-out, password change, disabled account): live streams re-check at once. */
+  | { type: 'sessions.ended'; userId: string };
+
+export type EventHandler = (event: DomainEvent) => void;
+
+export interface EventBus {
+  start(): Promise<void>;
+  subscribe(handler: EventHandler): () => void;
+  /** Notifies outside any transaction (for changes already committed). */
+  publish(event: DomainEvent): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function notifySql(event: DomainEvent) {
+  return sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(event)})`;
+}
+
+export function createEventBus(database: DatabaseHandle, log: { error(obj: object, msg: string): void }): EventBus {
+  const handlers = new Set<EventHandler>();
+  let unlisten: (() => Promise<void>) | undefined;
+  const db: AppDatabase = database.db;
+
+  return {
+    async start() {
+      if (unlisten) return;
+      unlisten = await database.listen(EVENTS_CHANNEL, (payload) => {
+        let event: DomainEvent;
+        try {
+          event = JSON.parse(payload) as DomainEvent;
+        } catch (error) {
+          log.error({ err: error }, 'ignored a malformed event');
+          return;
+        }
+        for (const handler of handlers) {
+          try {
+            handler(event);
+          } catch (error) {
+            log.error({ err: error, event }, 'event handler failed');
+          }
+        }
+      });
+    },
+    subscribe(handler) {
+      handlers.add(handler);
+      return () => handlers.delete(handler);
+    },
+    async publish(event) {
+      await db.execute(notifySql(event));
+    },
+    async stop() {
+      handlers.clear();
+      await unlisten?.();
+      unlisten = undefined;
+    },
+  };
+}

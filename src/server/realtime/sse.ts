@@ -1,0 +1,75 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * A Server-Sent Events response on a hijacked Fastify reply. Each event may carry an `id:`; the
+ * browser's EventSource sends the last one back as `Last-Event-ID` when it reconnects.
+ */
+export interface EventStream {
+  send(event: string, data: unknown, id?: number | string): void;
+  /** Ends the stream from the server side. */
+  close(): void;
+  readonly closed: boolean;
+  onClose(listener: () => void): void;
+}
+
+export function openEventStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: { heartbeatMs: number; retryMs?: number; onHeartbeat?: () => void },
+): EventStream {
+  const res = reply.raw;
+  // Security headers set by the hooks travel with the hijacked response.
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) res.setHeader(name, value as string);
+  }
+  reply.hijack();
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    connection: 'keep-alive',
+    // Proxies such as nginx must pass events through as they come.
+    'x-accel-buffering': 'no',
+  });
+  res.write(`retry: ${options.retryMs ?? 2000}\n\n`);
+
+  const listeners: Array<() => void> = [];
+  let closed = false;
+  const heartbeat = setInterval(() => {
+    if (closed) return;
+    res.write(': heartbeat\n\n');
+    options.onHeartbeat?.();
+  }, options.heartbeatMs);
+  heartbeat.unref();
+
+  const finish = () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    for (const listener of listeners.splice(0)) listener();
+  };
+  request.raw.on('close', finish);
+  res.on('close', finish);
+  res.on('error', finish);
+
+  return {
+    send(event, data, id) {
+      if (closed) return;
+      const lines = [`event: ${event}`];
+      if (id !== undefined) lines.push(`id: ${id}`);
+      for (const line of JSON.stringify(data).split('\n')) lines.push(`data: ${line}`);
+      res.write(`${lines.join('\n')}\n\n`);
+    },
+    close() {
+      if (closed) return;
+      res.end();
+      finish();
+    },
+    get closed() {
+      return closed;
+    },
+    onClose(listener) {
+      if (closed) listener();
+      else listeners.push(listener);
+    },
+  };
+}

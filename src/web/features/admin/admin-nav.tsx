@@ -1,0 +1,28 @@
+import { NavLink } from 'react-router';
+import { ADMIN_TEXT } from '../../../contracts/admin.ts';
+
+export const ADMIN_SECTIONS = [
+  { to: '/admin/support', label: ADMIN_TEXT.nav.support, about: 'Every user’s tickets, live: answer, close and reopen.' },
+  { to: '/admin/partners', label: ADMIN_TEXT.nav.partners, about: 'Review logistics companies: approve, reject, ban.' },
+  { to: '/admin/faqs', label: ADMIN_TEXT.nav.faqs, about: 'Add, edit, delete and reorder the public FAQ entries.' },
+  { to: '/admin/legal', label: ADMIN_TEXT.nav.legal, about: 'The Terms and Privacy links and our own documents.' },
+  { to: '/admin/users', label: ADMIN_TEXT.nav.users, about: 'Find accounts; resend verification, disable, change roles.' },
+  { to: '/admin/audit', label: ADMIN_TEXT.nav.audit, about: 'Who did what, when, and to which record.' },
+] as const;
+
+/** The console's own navigation: a row of links on a phone, a column beside the page on a desktop. */
+export function AdminNav() {
+  return (
+    <nav className="admin-nav" aria-label="Admin">
+      <ul className="admin-nav__list">
+        {ADMIN_SECTIONS.map((section) => (
+          <li key={section.to}>
+            <NavLink to={section.to} className="admin-nav__link">
+              {section.label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

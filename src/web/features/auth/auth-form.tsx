@@ -1,0 +1,81 @@
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { type z } from 'zod';
+import { fieldErrors } from '../../../contracts/auth.ts';
+import { type ApiResult, postJson } from './auth-client.ts';
+
+/**
+ * What every account form does: check the fields with the shared schema, post them, and show the
+ * server's field messages under the fields or its message above the button.
+ */
+export function useAuthForm<S extends z.ZodType, R>(options: {
+  schema: S;
+  url: string;
+  /** The API body made from the checked form values (e.g. without the confirmation). */
+  body(values: z.output<S>): unknown;
+  onSuccess(data: R, values: z.output<S>): void;
+}) {
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const values = Object.fromEntries(new FormData(event.currentTarget).entries());
+    const parsed = options.schema.safeParse(values);
+    if (!parsed.success) {
+      setFields(fieldErrors(parsed.error));
+      setError(null);
+      return;
+    }
+    setFields({});
+    setError(null);
+    setBusy(true);
+    const result: ApiResult<R> = await postJson<R>(options.url, options.body(parsed.data));
+    setBusy(false);
+    if (result.ok) {
+      options.onSuccess(result.data, parsed.data);
+    } else if (Object.keys(result.fields).length > 0) {
+      setFields(result.fields);
+    } else {
+      setError(result.message);
+    }
+  }
+
+  return { fields, error, busy, onSubmit };
+}
+
+export function FormError({ message }: { message: string | null }) {
+  if (!message) return null;
+  return (
+    <div className="alert alert--error" role="alert">
+      <p>{message}</p>
+    </div>
+  );
+}
+
+/** The frame of the account pages: a centred card with a heading. */
+export function AuthCard({ eyebrow, title, lead, children }: { eyebrow: string; title: string; lead?: ReactNode; children: ReactNode }) {
+  return (
+    <div className="auth-page">
+      <div className="form-card auth-card">
+        <header className="auth-card__header">
+          <p className="eyebrow">{eyebrow}</p>
+          <h1 className="auth-card__title">{title}</h1>
+          {lead ? <p className="auth-card__lead">{lead}</p> : null}
+        </header>
+        {children}
+      </div>
+    </div>
+  );
+}
+
+export function SuccessPanel({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <div className="alert alert--success auth-success" role="status">
+      <div>
+        <p className="auth-success__title">{title}</p>
+        {children}
+      </div>
+    </div>
+  );
+}

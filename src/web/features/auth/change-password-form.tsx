@@ -1,0 +1,49 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { ChangePasswordFormSchema, PASSWORD_MIN_LENGTH } from '../../../contracts/auth.ts';
+import { AuthCard, FormError, SuccessPanel, useAuthForm } from './auth-form.tsx';
+import { TextField } from './text-field.tsx';
+import '../../styles/auth.css';
+
+export function ChangePasswordForm({ email }: { email: string }) {
+  const [done, setDone] = useState<string | null>(null);
+  const form = useAuthForm({
+    schema: ChangePasswordFormSchema,
+    url: '/api/auth/change-password',
+    body: ({ currentPassword, newPassword }) => ({ currentPassword, newPassword }),
+    onSuccess: (data: { message: string }) => setDone(data.message),
+  });
+  return (
+    <AuthCard eyebrow="Account" title="Change your password" lead={<>Signed in as <strong>{email}</strong>.</>}>
+      {done ? (
+        <SuccessPanel title="Password changed">
+          <p>{done}</p>
+          <p>
+            <Link to="/support">Back to support</Link>
+          </p>
+        </SuccessPanel>
+      ) : (
+        <form className="form" method="post" noValidate onSubmit={form.onSubmit} aria-label="Change your password">
+          <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+          <TextField label="Current password" name="currentPassword" type="password" autoComplete="current-password" required error={form.fields.currentPassword} />
+          <TextField
+            label="New password"
+            name="newPassword"
+            type="password"
+            autoComplete="new-password"
+            required
+            hint={`At least ${PASSWORD_MIN_LENGTH} characters. Other devices will be signed out.`}
+            error={form.fields.newPassword}
+          />
+          <TextField label="Confirm new password" name="confirmPassword" type="password" autoComplete="new-password" required error={form.fields.confirmPassword} />
+          <FormError message={form.error} />
+          <div className="form__actions">
+            <button type="submit" className="button button--primary" disabled={form.busy}>
+              {form.busy ? 'Saving…' : 'Change password'}
+            </button>
+          </div>
+        </form>
+      )}
+    </AuthCard>
+  );
+}

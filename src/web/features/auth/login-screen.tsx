@@ -1,0 +1,118 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { AUTH_MESSAGES, fieldErrors, LoginRequestSchema, type LoginResponse } from '../../../contracts/auth.ts';
+import { MessageBox } from '../../components/ui/message-box.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { postJson } from './auth-client.ts';
+import { AuthCard } from './auth-form.tsx';
+import { TextField } from './text-field.tsx';
+import '../../styles/auth.css';
+
+type Failure = { kind: 'error' | 'throttled'; message: string } | { kind: 'unverified'; email: string };
+type Resend = { state: 'idle' | 'sending' } | { state: 'done' | 'failed'; message: string };
+
+/**
+ * The login screen of every /support route (spec §2): Email, Password, Login; a blocking spinner
+ * while signing in; failures in a message box with an error icon and a Close button.
+ */
+export function LoginScreen({ signedInUnverified }: { signedInUnverified?: string }) {
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<Failure | null>(
+    signedInUnverified ? { kind: 'unverified', email: signedInUnverified } : null,
+  );
+  const [resend, setResend] = useState<Resend>({ state: 'idle' });
+  const emailRef = useRef<HTMLInputElement>(null);
+
+  // A user whose address is (no longer) verified is signed out at once (spec §6).
+  useEffect(() => {
+    if (signedInUnverified) void fetch('/api/auth/logout', { method: 'POST', credentials: 'same-origin' });
+  }, [signedInUnverified]);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const parsed = LoginRequestSchema.safeParse({ email: form.get('email'), password: form.get('password') });
+    if (!parsed.success) {
+      setFields(fieldErrors(parsed.error));
+      return;
+    }
+    setFields({});
+    setBusy(true);
+    const result = await postJson<LoginResponse>('/api/auth/login', { email: parsed.data.email, password: parsed.data.password });
+    if (result.ok) {
+      // Every part of the page (navigation included) is rendered again for the signed-in user.
+      window.location.reload();
+      return;
+    }
+    setBusy(false);
+    setResend({ state: 'idle' });
+    if (result.status === 403 && result.message === AUTH_MESSAGES.unverified) {
+      setFailure({ kind: 'unverified', email: parsed.data.email });
+    } else if (result.status === 400 && Object.keys(result.fields).length > 0) {
+      setFields(result.fields);
+    } else {
+      setFailure({ kind: result.status === 429 ? 'throttled' : 'error', message: result.message });
+    }
+  }
+
+  async function sendVerification(email: string) {
+    setResend({ state: 'sending' });
+    const result = await postJson<{ message: string }>('/api/auth/resend-verification', { email });
+    setResend(result.ok ? { state: 'done', message: result.data.message } : { state: 'failed', message: result.message });
+  }
+
+  const close = () => {
+    setFailure(null);
+    emailRef.current?.focus();
+  };
+
+  return (
+    <>
+      <AuthCard eyebrow="Support" title="Sign in to get help" lead="Sign in with a verified email address to see your tickets and chat with our team.">
+        <form className="form" method="post" noValidate onSubmit={onSubmit} inert={busy} aria-label="Sign in">
+          <TextField ref={emailRef} label="Email" name="email" type="email" autoComplete="username" inputMode="email" required error={fields.email} />
+          <TextField label="Password" name="password" type="password" autoComplete="current-password" required error={fields.password} />
+          <div className="form__actions auth-card__actions">
+            <button type="submit" className="button button--primary auth-card__submit" disabled={busy}>
+              Login
+            </button>
+            <Link to="/forgot-password" className="auth-card__aside">
+              Forgot your password?
+            </Link>
+          </div>
+        </form>
+        <p className="auth-card__footer">
+          New here? <Link to="/signup">Create an account</Link>
+        </p>
+      </AuthCard>
+
+      {busy ? <Spinner label="Signing in…" /> : null}
+
+      <MessageBox
+        open={failure !== null}
+        title={failure?.kind === 'unverified' ? 'Email not verified' : failure?.kind === 'throttled' ? 'Please wait' : 'Sign-in failed'}
+        message={failure?.kind === 'unverified' ? AUTH_MESSAGES.unverified : (failure?.message ?? '')}
+        onClose={close}
+      >
+        {failure?.kind === 'unverified' ? (
+          resend.state === 'done' || resend.state === 'failed' ? (
+            <p role="status">{resend.message}</p>
+          ) : (
+            <>
+              <p>Open the link in the email we sent you, or ask for a new one.</p>
+              <button
+                type="button"
+                className="button button--ghost"
+                disabled={resend.state === 'sending'}
+                onClick={() => void sendVerification(failure.email)}
+              >
+                {resend.state === 'sending' ? 'Sending…' : 'Send a new verification email'}
+              </button>
+            </>
+          )
+        ) : null}
+      </MessageBox>
+    </>
+  );
+}

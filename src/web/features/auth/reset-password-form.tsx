@@ -1,0 +1,54 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { PASSWORD_MIN_LENGTH, ResetPasswordFormSchema } from '../../../contracts/auth.ts';
+import { AuthCard, FormError, SuccessPanel, useAuthForm } from './auth-form.tsx';
+import { useOneTimeToken } from './one-time-token.ts';
+import { TextField } from './text-field.tsx';
+import '../../styles/auth.css';
+
+export function ResetPasswordForm() {
+  const token = useOneTimeToken();
+  const [done, setDone] = useState<string | null>(null);
+  const form = useAuthForm({
+    schema: ResetPasswordFormSchema,
+    url: '/api/auth/reset-password',
+    body: ({ password }) => ({ token, password }),
+    onSuccess: (data: { message: string }) => setDone(data.message),
+  });
+  return (
+    <AuthCard eyebrow="Account" title="Choose a new password" lead="Choosing a new password signs you out on every device.">
+      {done ? (
+        <SuccessPanel title="Password changed">
+          <p>{done}</p>
+          <p>
+            <Link to="/support">Sign in to support</Link>
+          </p>
+        </SuccessPanel>
+      ) : (
+        <form className="form" method="post" noValidate onSubmit={form.onSubmit} aria-label="Choose a new password">
+          <TextField
+            label="New password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+            error={form.fields.password}
+          />
+          <TextField label="Confirm new password" name="confirmPassword" type="password" autoComplete="new-password" required error={form.fields.confirmPassword} />
+          <FormError message={form.error ?? form.fields.token ?? null} />
+          {form.error || form.fields.token ? (
+            <p>
+              <Link to="/forgot-password">Ask for a new reset link</Link>
+            </p>
+          ) : null}
+          <div className="form__actions">
+            <button type="submit" className="button button--primary" disabled={form.busy}>
+              {form.busy ? 'Saving…' : 'Set new password'}
+            </button>
+          </div>
+        </form>
+      )}
+    </AuthCard>
+  );
+}

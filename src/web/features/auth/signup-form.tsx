@@ -1,0 +1,52 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { PASSWORD_MIN_LENGTH, SignupFormSchema } from '../../../contracts/auth.ts';
+import { AuthCard, FormError, SuccessPanel, useAuthForm } from './auth-form.tsx';
+import { TextField } from './text-field.tsx';
+import '../../styles/auth.css';
+
+export function SignupForm() {
+  const [sent, setSent] = useState<{ email: string; message: string } | null>(null);
+  const form = useAuthForm({
+    schema: SignupFormSchema,
+    url: '/api/auth/signup',
+    body: ({ email, password }) => ({ email, password }),
+    onSuccess: (data: { message: string }, values) => setSent({ email: values.email, message: data.message }),
+  });
+
+  return (
+    <AuthCard eyebrow="Create an account" title="Join and get support" lead="One account lets you contact our support team. We will email you a link to confirm your address.">
+      {sent ? (
+        <SuccessPanel title="Check your inbox">
+          <p>{sent.message}</p>
+          <p>
+            We sent it to <strong>{sent.email}</strong>. Once confirmed, <Link to="/support">sign in to support</Link>.
+          </p>
+        </SuccessPanel>
+      ) : (
+        <form className="form" method="post" noValidate onSubmit={form.onSubmit} aria-label="Create an account">
+          <TextField label="Email" name="email" type="email" autoComplete="email" inputMode="email" required error={form.fields.email} />
+          <TextField
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            hint={`At least ${PASSWORD_MIN_LENGTH} characters. A few unrelated words make a strong, memorable password.`}
+            error={form.fields.password}
+          />
+          <TextField label="Confirm password" name="confirmPassword" type="password" autoComplete="new-password" required error={form.fields.confirmPassword} />
+          <FormError message={form.error} />
+          <div className="form__actions">
+            <button type="submit" className="button button--primary" disabled={form.busy}>
+              {form.busy ? 'Creating account…' : 'Create account'}
+            </button>
+          </div>
+        </form>
+      )}
+      <p className="auth-card__footer">
+        Already have an account? <Link to="/support">Sign in</Link>
+      </p>
+    </AuthCard>
+  );
+}

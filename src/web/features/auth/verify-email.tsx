@@ -1,0 +1,83 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { AUTH_MESSAGES } from '../../../contracts/auth.ts';
+import { InlineSpinner } from '../../components/ui/spinner.tsx';
+import { postJson } from './auth-client.ts';
+import { AuthCard, FormError, SuccessPanel, useAuthForm } from './auth-form.tsx';
+import { EmailRequestSchema } from '../../../contracts/auth.ts';
+import { useOneTimeToken } from './one-time-token.ts';
+import { TextField } from './text-field.tsx';
+import '../../styles/auth.css';
+
+type State = { step: 'checking' } | { step: 'verified'; message: string } | { step: 'failed'; message: string };
+
+/**
+ * The page a verification link opens. Only this page's POST uses the token, so a mail scanner that
+ * fetches the link (a GET) cannot spend it.
+ */
+export function VerifyEmail() {
+  const token = useOneTimeToken();
+  const [state, setState] = useState<State>({ step: 'checking' });
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    if (!token) {
+      setState({ step: 'failed', message: AUTH_MESSAGES.tokenInvalid });
+      return;
+    }
+    void postJson<{ message: string }>('/api/auth/verify-email', { token }).then((result) =>
+      setState(result.ok ? { step: 'verified', message: result.data.message } : { step: 'failed', message: result.message }),
+    );
+  }, [token]);
+
+  return (
+    <AuthCard eyebrow="Account" title="Confirm your email address">
+      {state.step === 'checking' ? <InlineSpinner label="Confirming your email address…" /> : null}
+      {state.step === 'verified' ? (
+        <SuccessPanel title="Email address confirmed">
+          <p>{state.message}</p>
+          <p>
+            <Link to="/support" className="button button--primary">
+              Sign in to support
+            </Link>
+          </p>
+        </SuccessPanel>
+      ) : null}
+      {state.step === 'failed' ? <ResendVerification message={state.message} /> : null}
+    </AuthCard>
+  );
+}
+
+function ResendVerification({ message }: { message: string }) {
+  const [sent, setSent] = useState<string | null>(null);
+  const form = useAuthForm({
+    schema: EmailRequestSchema,
+    url: '/api/auth/resend-verification',
+    body: (values) => values,
+    onSuccess: (data: { message: string }) => setSent(data.message),
+  });
+  return (
+    <>
+      <div className="alert alert--error" role="alert">
+        <p>{message}</p>
+      </div>
+      {sent ? (
+        <SuccessPanel title="Check your inbox">
+          <p>{sent}</p>
+        </SuccessPanel>
+      ) : (
+        <form className="form auth-card__section" method="post" noValidate onSubmit={form.onSubmit} aria-label="Send a new verification link">
+          <TextField label="Email" name="email" type="email" autoComplete="email" inputMode="email" required error={form.fields.email} />
+          <FormError message={form.error} />
+          <div className="form__actions">
+            <button type="submit" className="button button--primary" disabled={form.busy}>
+              {form.busy ? 'Sending…' : 'Send a new link'}
+            </button>
+          </div>
+        </form>
+      )}
+    </>
+  );
+}

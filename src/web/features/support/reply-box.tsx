@@ -1,0 +1,107 @@
+import { useId, useRef, useState } from 'react';
+import { MESSAGE_MAX_LENGTH, type Message, SUPPORT_TEXT } from '../../../contracts/support.ts';
+
+type SendResult<M> = { ok: true; message: M } | { ok: false; error: string; closed?: boolean };
+
+async function sendReply<M extends Message>(postUrl: string, messageBody: string, clientId: string): Promise<SendResult<M>> {
+  try {
+    const res = await fetch(postUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      credentials: 'same-origin',
+      body: JSON.stringify({ messageBody, clientId }),
+    });
+    const body = (await res.json().catch(() => null)) as { message?: M; error?: { message: string } } | null;
+    if (res.ok && body?.message) return { ok: true, message: body.message };
+    if (res.status === 409) return { ok: false, error: SUPPORT_TEXT.replyRejected, closed: true };
+    return { ok: false, error: body?.error?.message ?? 'Your message was not sent. Please try again.' };
+  } catch {
+    return { ok: false, error: 'Your message was not sent: check your connection and press Send again.' };
+  }
+}
+
+function newClientId(): string {
+  return typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
+/**
+ * The reply box of an open ticket. Enter sends, Shift+Enter starts a new line. A message that
+ * could not be sent stays in the box, and a retry reuses its client id, so the server stores it once.
+ * It posts to the user's reply endpoint of `ticketId`, or to `postUrl` (the admin console's).
+ */
+export function ReplyBox<M extends Message = Message>({
+  ticketId,
+  postUrl,
+  onSent,
+  onClosed,
+}: {
+  ticketId: string;
+  postUrl?: string;
+  onSent(message: M): void;
+  onClosed(): void;
+}) {
+  const [text, setText] = useState('');
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const pending = useRef<{ text: string; clientId: string } | null>(null);
+  const inputId = useId();
+  const blank = text.trim() === '';
+
+  async function send() {
+    if (blank || sending) return;
+    const body = text.trim();
+    if (pending.current?.text !== body) pending.current = { text: body, clientId: newClientId() };
+    setSending(true);
+    setError(null);
+    const result = await sendReply<M>(postUrl ?? `/api/support/tickets/${ticketId}/messages`, body, pending.current.clientId);
+    setSending(false);
+    if (result.ok) {
+      pending.current = null;
+      setText('');
+      onSent(result.message);
+    } else {
+      setError(result.error);
+      if (result.closed) onClosed();
+    }
+  }
+
+  return (
+    <form
+      className="reply-box"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void send();
+      }}
+    >
+      <label htmlFor={inputId} className="visually-hidden">
+        Your message
+      </label>
+      <textarea
+        id={inputId}
+        className="textarea reply-box__input"
+        rows={1}
+        maxLength={MESSAGE_MAX_LENGTH}
+        placeholder="Write a message"
+        value={text}
+        aria-describedby={error ? `${inputId}-error` : undefined}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+            e.preventDefault();
+            void send();
+          }
+        }}
+      />
+      <button type="submit" className="button button--primary reply-box__send" disabled={blank || sending} aria-label="Send">
+        <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+          <path d="M4 12 20 4l-6 16-3-7-7-1Z" />
+        </svg>
+      </button>
+      {error ? (
+        <p id={`${inputId}-error`} className="field__error reply-box__error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}

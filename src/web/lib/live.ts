@@ -1,0 +1,93 @@
+import { useEffect, useRef, useState } from 'react';
+
+/**
+ * Subscribes to a Server-Sent Events stream for as long as the component is mounted. The browser's
+ * EventSource reconnects by itself after a dropped connection and sends `Last-Event-ID`, so the
+ * server replays what was missed. When a connection is refused outright (EventSource then gives
+ * up: the server restarted, the session ended, the ticket is gone), the hook asks `onRefused`
+ * whether to keep trying, and retries with a growing pause, or at once when the browser comes back
+ * online. Handlers may see an event twice across reconnects: callers drop duplicates by id.
+ */
+export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'closed';
+
+export function useLiveStream(
+  url: string | null,
+  handlers: Record<string, (data: unknown, id: string) => void>,
+  options: { onRefused?: () => Promise<boolean> } = {},
+): LiveStatus {
+  const [status, setStatus] = useState<LiveStatus>('connecting');
+  const handlersRef = useRef(handlers);
+  handlersRef.current = handlers;
+  const refusedRef = useRef(options.onRefused);
+  refusedRef.current = options.onRefused;
+
+  useEffect(() => {
+    if (!url) return;
+    let source: EventSource | undefined;
+    let lastId = '';
+    let stopped = false;
+    let retryTimer: ReturnType<typeof setTimeout> | undefined;
+    let pause = 1000;
+
+    const connect = () => {
+      if (stopped) return;
+      // After a hard failure the browser forgets the last id: carry it in the URL instead.
+      const target = lastId ? `${url}${url.includes('?') ? '&' : '?'}after=${encodeURIComponent(lastId)}` : url;
+      source = new EventSource(target, { withCredentials: true });
+      source.onopen = () => {
+        pause = 1000;
+        setStatus('live');
+      };
+      source.onerror = () => {
+        if (source?.readyState !== EventSource.CLOSED) {
+          setStatus('reconnecting');
+          return;
+        }
+        setStatus('reconnecting');
+        void (refusedRef.current?.() ?? Promise.resolve(true)).then((keepTrying) => {
+          if (stopped) return;
+          if (!keepTrying) {
+            setStatus('closed');
+            return;
+          }
+          clearTimeout(retryTimer);
+          retryTimer = setTimeout(connect, pause);
+          pause = Math.min(pause * 2, 30_000);
+        });
+      };
+      for (const name of Object.keys(handlersRef.current)) {
+        source.addEventListener(name, (event) => {
+          const message = event as MessageEvent<string>;
+          if (message.lastEventId) lastId = message.lastEventId;
+          handlersRef.current[name]?.(JSON.parse(message.data), message.lastEventId);
+        });
+      }
+    };
+
+    // When the browser knows it is offline the stream is dead whatever the socket says: drop it, and
+    // reconnect (resuming after the last id) the moment the network is back.
+    const onOnline = () => {
+      if (source?.readyState !== EventSource.CLOSED) return;
+      clearTimeout(retryTimer);
+      retryTimer = undefined;
+      connect();
+    };
+    const onOffline = () => {
+      source?.close();
+      clearTimeout(retryTimer);
+      setStatus('reconnecting');
+    };
+    window.addEventListener('online', onOnline);
+    window.addEventListener('offline', onOffline);
+    connect();
+    return () => {
+      stopped = true;
+      clearTimeout(retryTimer);
+      window.removeEventListener('online', onOnline);
+      window.removeEventListener('offline', onOffline);
+      source?.close();
+    };
+  }, [url]);
+
+  return status;
+}

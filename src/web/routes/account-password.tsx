@@ -1,0 +1,35 @@
+import { Link } from 'react-router';
+import { AuthCard } from '../features/auth/auth-form.tsx';
+import { ChangePasswordForm } from '../features/auth/change-password-form.tsx';
+import { pageMeta } from '../lib/page-meta.ts';
+import { requestContext } from '../lib/request-context.ts';
+import type { Route } from './+types/account-password';
+
+export function loader({ context }: Route.LoaderArgs) {
+  const { user } = context.get(requestContext);
+  return { email: user?.email ?? null };
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta(matches, {
+    title: 'Change your password | {company}',
+    description: 'Change the password of your {company} account.',
+    path: '/account/password',
+  }),
+  { name: 'robots', content: 'noindex' },
+];
+
+export default function AccountPassword({ loaderData }: Route.ComponentProps) {
+  if (!loaderData.email) {
+    return (
+      <AuthCard eyebrow="Account" title="Change your password" lead="Please sign in first.">
+        <p>
+          <Link to="/support" className="button button--primary">
+            Sign in
+          </Link>
+        </p>
+      </AuthCard>
+    );
+  }
+  return <ChangePasswordForm email={loaderData.email} />;
+}

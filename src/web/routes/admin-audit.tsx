@@ -1,0 +1,78 @@
+import { Link, useSearchParams } from 'react-router';
+import { ADMIN_TEXT, type AuditEntry } from '../../contracts/admin.ts';
+import { formatNzDateTime } from '../../contracts/support.ts';
+import { useApiData } from '../features/admin/admin-api.ts';
+import { AuditDetails, AuditRecord, auditWhat } from '../features/admin/audit-view.tsx';
+import { LoadState } from '../features/admin/load-state.tsx';
+import '../styles/support.css';
+
+export const meta = () => [{ title: `${ADMIN_TEXT.nav.audit} | ${ADMIN_TEXT.title}` }, { name: 'robots', content: 'noindex' }];
+
+const COLUMNS = ['When', 'Who', 'What', 'Record', 'Details'] as const;
+
+/** /admin/audit: every admin action, newest first, a page at a time. */
+export default function AdminAudit() {
+  const [params] = useSearchParams();
+  const before = Number.parseInt(params.get('before') ?? '', 10);
+  const { state, reload } = useApiData<{ entries: AuditEntry[]; nextBefore: number | null }>(
+    `/api/admin/audit${Number.isFinite(before) && before > 0 ? `?before=${before}` : ''}`,
+  );
+
+  return (
+    <section className="admin-page" aria-labelledby="audit-title">
+      <div className="admin-page__header">
+        <h1 id="audit-title">{ADMIN_TEXT.nav.audit}</h1>
+        <button type="button" className="button button--ghost admin-button--small" onClick={reload}>
+          Refresh
+        </button>
+      </div>
+      <LoadState state={state} onRetry={reload}>
+        {({ entries, nextBefore }) => (
+          <>
+            {entries.length === 0 ? (
+              <p className="empty-state">Nothing has been done in the console yet.</p>
+            ) : (
+              <div className="table-wrap">
+                <table className="ticket-table admin-table admin-audit">
+                  <caption className="visually-hidden">Admin actions, newest first</caption>
+                  <thead>
+                    <tr>
+                      {COLUMNS.map((column) => (
+                        <th key={column} scope="col">
+                          {column}
+                        </th>
+                      ))}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {entries.map((entry) => (
+                      <tr key={entry.id}>
+                        <td data-label={COLUMNS[0]}>
+                          <time dateTime={entry.at}>{formatNzDateTime(entry.at)}</time>
+                        </td>
+                        <td data-label={COLUMNS[1]} className="admin-table__email">
+                          {entry.actorEmail ?? 'A removed account'}
+                        </td>
+                        <td data-label={COLUMNS[2]}>{auditWhat(entry)}</td>
+                        <td data-label={COLUMNS[3]}>
+                          <AuditRecord entry={entry} />
+                        </td>
+                        <td data-label={COLUMNS[4]}>
+                          <AuditDetails entry={entry} />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+            <nav className="admin-pager" aria-label="Pages of the audit log">
+              {Number.isFinite(before) ? <Link to="/admin/audit">Newest entries</Link> : null}
+              {nextBefore !== null ? <Link to={`/admin/audit?before=${nextBefore}`}>Older entries</Link> : null}
+            </nav>
+          </>
+        )}
+      </LoadState>
+    </section>
+  );
+}

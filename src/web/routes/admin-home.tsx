@@ -1,0 +1,24 @@
+import { Link } from 'react-router';
+import { ADMIN_TEXT } from '../../contracts/admin.ts';
+import { ADMIN_SECTIONS } from '../features/admin/admin-nav.tsx';
+
+export const meta = () => [{ title: ADMIN_TEXT.title }, { name: 'robots', content: 'noindex' }];
+
+/** /admin: where each part of the console is. */
+export default function AdminHome() {
+  return (
+    <section className="admin-page" aria-labelledby="admin-home-title">
+      <h1 id="admin-home-title">{ADMIN_TEXT.title}</h1>
+      <ul className="admin-cards">
+        {ADMIN_SECTIONS.map((section) => (
+          <li key={section.to} className="admin-card">
+            <h2 className="admin-card__title">
+              <Link to={section.to}>{section.label}</Link>
+            </h2>
+            <p>{section.about}</p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

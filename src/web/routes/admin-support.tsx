@@ -1,0 +1,107 @@
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { ADMIN_TEXT } from '../../contracts/admin.ts';
+import { type AdminTicket, formatNzDateTime, reasonLabel } from '../../contracts/support.ts';
+import { FilterSwitch, SearchForm } from '../features/admin/filter-switch.tsx';
+import { LiveIndicator } from '../features/support/live-indicator.tsx';
+import { useLiveStream } from '../lib/live.ts';
+import '../styles/support.css';
+
+export const meta = () => [{ title: `${ADMIN_TEXT.nav.support} | ${ADMIN_TEXT.title}` }, { name: 'robots', content: 'noindex' }];
+
+const STATUS_OPTIONS = [
+  { value: 'open', label: 'Open' },
+  { value: 'closed', label: 'Closed' },
+] as const;
+
+const COLUMNS = ['Ticket Number', 'User', 'Reason', 'Date of Submission', 'Last Message', 'Status'] as const;
+
+/** /admin/support: every user's tickets, newest last message first, kept up to date live. */
+export default function AdminSupportInbox() {
+  const [params] = useSearchParams();
+  const status = params.get('status') === 'closed' ? 'closed' : 'open';
+  const q = params.get('q')?.trim() ?? '';
+  const query = `open=${status === 'open'}${q ? `&q=${encodeURIComponent(q)}` : ''}`;
+  const [snapshot, setSnapshot] = useState<{ query: string; tickets: AdminTicket[] } | null>(null);
+  const live = useLiveStream(
+    `/api/admin/support/tickets/stream?${query}`,
+    { tickets: (data) => setSnapshot({ query, tickets: (data as { tickets: AdminTicket[] }).tickets }) },
+    {
+      onRefused: async () => {
+        // Signed out or no longer an admin: the layout says so after a reload.
+        const res = await fetch(`/api/admin/support/tickets?${query}`, { credentials: 'same-origin' }).catch(() => null);
+        if (res?.status === 401 || res?.status === 403) {
+          window.location.reload();
+          return false;
+        }
+        return true;
+      },
+    },
+  );
+  const tickets = snapshot?.query === query ? snapshot.tickets : null;
+  const waiting = tickets?.filter((t) => t.unanswered).length ?? 0;
+
+  return (
+    <section className="admin-page" aria-labelledby="inbox-title">
+      <div className="admin-page__header">
+        <h1 id="inbox-title">{ADMIN_TEXT.nav.support}</h1>
+        <LiveIndicator status={live} />
+      </div>
+      <div className="admin-toolbar">
+        <FilterSwitch name="status" label="Which tickets" options={STATUS_OPTIONS} value={status} keep={{ q }} />
+        <SearchForm label="Search tickets by number or user email" value={q} placeholder="Ticket number or email" keep={{ status }} />
+      </div>
+      {tickets === null ? (
+        <p className="support-muted" role="status">
+          Loading...
+        </p>
+      ) : (
+        <>
+          <p className="admin-summary" role="status">
+            {tickets.length} {status} {tickets.length === 1 ? 'ticket' : 'tickets'}
+            {status === 'open' ? `, ${waiting} unanswered` : ''}
+            {q ? ` matching “${q}”` : ''}
+          </p>
+          {tickets.length === 0 ? (
+            <p className="empty-state">{q ? ADMIN_TEXT.noMatchingTickets : status === 'open' ? ADMIN_TEXT.noOpenTickets : ADMIN_TEXT.noClosedTickets}</p>
+          ) : (
+            <div className="table-wrap">
+              <table className="ticket-table admin-table">
+                <caption className="visually-hidden">{status === 'open' ? 'Open tickets' : 'Closed tickets'}, newest last message first</caption>
+                <thead>
+                  <tr>
+                    {COLUMNS.map((column) => (
+                      <th key={column} scope="col">
+                        {column}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {tickets.map((ticket) => (
+                    <tr key={ticket.id} className={ticket.unanswered && ticket.open ? 'admin-table__row--waiting' : undefined}>
+                      <td data-label={COLUMNS[0]}>
+                        <Link to={`/admin/support/${ticket.id}`} className="ticket-table__link">
+                          #{ticket.ticketNo}
+                        </Link>
+                      </td>
+                      <td data-label={COLUMNS[1]} className="admin-table__email">
+                        {ticket.userEmail}
+                      </td>
+                      <td data-label={COLUMNS[2]}>{reasonLabel(ticket.reason)}</td>
+                      <td data-label={COLUMNS[3]}>{formatNzDateTime(ticket.creationDate)}</td>
+                      <td data-label={COLUMNS[4]}>{formatNzDateTime(ticket.lastMessage)}</td>
+                      <td data-label={COLUMNS[5]}>
+                        {ticket.unanswered ? <span className="badge badge--waiting">{ADMIN_TEXT.unanswered}</span> : <span className="badge">Answered</span>}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+import { Link, Outlet } from 'react-router';
+import { ADMIN_TEXT } from '../../contracts/admin.ts';
+import { AdminNav } from '../features/admin/admin-nav.tsx';
+import { LoginScreen } from '../features/auth/login-screen.tsx';
+import { pageMeta } from '../lib/page-meta.ts';
+import { requestContext } from '../lib/request-context.ts';
+import type { Route } from './+types/admin';
+import '../styles/auth.css';
+import '../styles/admin.css';
+
+/**
+ * Every /admin route: the support login screen unless a verified user is signed in, and for a
+ * signed-in user who is not an admin, a plain "not allowed" and nothing else (no admin page mounts,
+ * so no admin API is even called). The role comes from the database on every request.
+ */
+export function loader({ context }: Route.LoaderArgs) {
+  const { user } = context.get(requestContext);
+  return { user };
+}
+
+// Who is signed in changes only with a sign-in or sign-out, which reload the page.
+export function shouldRevalidate() {
+  return false;
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta(matches, { title: `${ADMIN_TEXT.title} | {company}`, description: 'The {company} support and operations console.', path: '/admin' }),
+  { name: 'robots', content: 'noindex' },
+];
+
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  const { user } = loaderData;
+  if (!user || !user.emailVerified) {
+    return <LoginScreen signedInUnverified={user && !user.emailVerified ? user.email : undefined} />;
+  }
+  if (user.role !== 'admin') {
+    return (
+      <section className="page page--narrow admin-denied" aria-labelledby="admin-denied-title">
+        <p className="eyebrow">{ADMIN_TEXT.title}</p>
+        <h1 id="admin-denied-title">{ADMIN_TEXT.notAllowedTitle}</h1>
+        <p>{ADMIN_TEXT.notAllowed}</p>
+        <p>
+          Signed in as <strong>{user.email}</strong>. Looking for help? <Link to="/support">Go to Support</Link>.
+        </p>
+      </section>
+    );
+  }
+  return (
+    <div className="admin-shell">
+      <header className="admin-shell__header">
+        <p className="eyebrow admin-shell__eyebrow">
+          <Link to="/admin">{ADMIN_TEXT.title}</Link>
+        </p>
+        <p className="admin-shell__who">
+          Signed in as <strong>{user.email}</strong>
+        </p>
+      </header>
+      <div className="admin-shell__body">
+        <AdminNav />
+        <div className="admin-shell__main">
+          <Outlet />
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+import { useId, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { MESSAGE_HINT_LENGTH, SUPPORT_TEXT, TICKET_REASONS } from '../../contracts/support.ts';
+import { MessageBox } from '../components/ui/message-box.tsx';
+import { callFunction, CallableError } from '../lib/callable.ts';
+import type { Route } from './+types/support-create-ticket';
+import '../styles/support.css';
+
+export const meta: Route.MetaFunction = () => [{ title: 'Contact us' }, { name: 'robots', content: 'noindex' }];
+
+/** /support/create-ticket: the 'Contact us' form; the ticket opens on success. */
+export default function CreateTicket() {
+  const navigate = useNavigate();
+  const [reason, setReason] = useState('');
+  const [message, setMessage] = useState('');
+  const [touched, setTouched] = useState({ reason: false, message: false });
+  const [submitting, setSubmitting] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const reasonId = useId();
+  const messageId = useId();
+
+  const reasonMissing = reason === '';
+  const messageMissing = message.trim() === '';
+
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    setTouched({ reason: true, message: true });
+    if (reasonMissing || messageMissing || submitting) return;
+    setSubmitting(true);
+    try {
+      const result = await callFunction<{ ticketId: string; ticketNo: number }>('createSupportTicket', { reason, message });
+      navigate(`/support/ticket/${result.ticketId}`);
+    } catch (error) {
+      setFailure(SUPPORT_TEXT.createFailed(error instanceof CallableError ? error.message : String(error)));
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <section className="support-panel" aria-labelledby="contact-title">
+      <p className="support-back">
+        <Link to="/support/">{SUPPORT_TEXT.myTickets}</Link>
+      </p>
+      <h2 id="contact-title">{SUPPORT_TEXT.createTitle}</h2>
+      <form className="form form-card" noValidate onSubmit={submit} aria-busy={submitting}>
+        <p className="field__hint">
+          <span className="field__required" aria-hidden="true">*</span> {SUPPORT_TEXT.fieldRequired}
+        </p>
+        <div className="field">
+          <label className="field__label" htmlFor={reasonId}>
+            Reason<span className="field__required" aria-hidden="true">*</span>
+          </label>
+          <select
+            id={reasonId}
+            className="select"
+            required
+            value={reason}
+            aria-invalid={touched.reason && reasonMissing}
+            aria-describedby={touched.reason && reasonMissing ? `${reasonId}-error` : undefined}
+            onChange={(e) => setReason(e.target.value)}
+            onBlur={() => setTouched((t) => ({ ...t, reason: true }))}
+          >
+            <option value="" disabled>
+              Choose a reason
+            </option>
+            {TICKET_REASONS.map((r) => (
+              <option key={r.value} value={r.value}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+          {touched.reason && reasonMissing ? (
+            <p id={`${reasonId}-error`} className="field__error">
+              {SUPPORT_TEXT.fieldRequired}
+            </p>
+          ) : null}
+        </div>
+        <div className="field">
+          <label className="field__label" htmlFor={messageId}>
+            Message<span className="field__required" aria-hidden="true">*</span>
+          </label>
+          <textarea
+            id={messageId}
+            className="textarea textarea--grow"
+            required
+            rows={4}
+            value={message}
+            aria-invalid={touched.message && messageMissing}
+            aria-describedby={`${messageId}-hint${touched.message && messageMissing ? ` ${messageId}-error` : ''}`}
+            onChange={(e) => setMessage(e.target.value)}
+            onBlur={() => setTouched((t) => ({ ...t, message: true }))}
+          />
+          <p id={`${messageId}-hint`} className={`field__hint${message.trim().length > 0 && message.trim().length < MESSAGE_HINT_LENGTH ? ' field__hint--warn' : ''}`}>
+            {SUPPORT_TEXT.messageHint}
+          </p>
+          {touched.message && messageMissing ? (
+            <p id={`${messageId}-error`} className="field__error">
+              {SUPPORT_TEXT.fieldRequired}
+            </p>
+          ) : null}
+        </div>
+        <div className="form__actions">
+          <button type="submit" className="button button--primary" disabled={submitting}>
+            {submitting ? 'Submitting...' : 'Submit'}
+          </button>
+        </div>
+      </form>
+      <MessageBox open={failure !== null} title="Your ticket was not sent" message={failure} onClose={() => setFailure(null)} />
+    </section>
+  );
+}

@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { formatNzDateTime, reasonLabel, SUPPORT_TEXT, type Ticket } from '../../contracts/support.ts';
+import { SwitchButtons } from '../components/ui/switch-buttons.tsx';
+import { LiveIndicator } from '../features/support/live-indicator.tsx';
+import { useLiveStream } from '../lib/live.ts';
+import type { Route } from './+types/support-tickets';
+import '../styles/support.css';
+
+export const meta: Route.MetaFunction = () => [{ title: 'Support Tickets' }, { name: 'robots', content: 'noindex' }];
+
+const STATUS_OPTIONS = [
+  { value: 'open', label: SUPPORT_TEXT.openTickets },
+  { value: 'closed', label: SUPPORT_TEXT.closedTickets },
+] as const;
+
+/** /support and any unknown mode: the signed-in user's tickets, kept up to date live. */
+export default function SupportTickets() {
+  const [params] = useSearchParams();
+  const status = params.get('status') === 'closed' ? 'closed' : 'open';
+  const [tickets, setTickets] = useState<{ status: string; list: Ticket[] } | null>(null);
+  const live = useLiveStream(`/api/support/tickets/stream?open=${status === 'open'}`, {
+    tickets: (data) => setTickets({ status, list: (data as { tickets: Ticket[] }).tickets }),
+  });
+  const list = tickets?.status === status ? tickets.list : null;
+
+  return (
+    <section className="support-panel" aria-labelledby="tickets-title">
+      <div className="support-panel__header">
+        <h2 id="tickets-title">{SUPPORT_TEXT.listTitle}</h2>
+        <Link className="button button--primary" to="/support/create-ticket">
+          {SUPPORT_TEXT.newTicket}
+        </Link>
+      </div>
+      <div className="support-panel__toolbar">
+        <SwitchButtons name="status" label="Which tickets" options={STATUS_OPTIONS} value={status} />
+        <LiveIndicator status={live} />
+      </div>
+      {list === null ? (
+        <p className="support-muted" role="status">
+          {SUPPORT_TEXT.loading}
+        </p>
+      ) : list.length === 0 ? (
+        <p className="empty-state">{status === 'open' ? SUPPORT_TEXT.noOpen : SUPPORT_TEXT.noClosed}</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="ticket-table">
+            <caption className="visually-hidden">{status === 'open' ? SUPPORT_TEXT.openTickets : SUPPORT_TEXT.closedTickets}</caption>
+            <thead>
+              <tr>
+                {SUPPORT_TEXT.columns.map((column) => (
+                  <th key={column} scope="col">
+                    {column}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((ticket) => (
+                <tr key={ticket.id}>
+                  <td data-label={SUPPORT_TEXT.columns[0]}>
+                    <Link to={`/support/ticket/${ticket.id}`} className="ticket-table__link">
+                      #{ticket.ticketNo}
+                    </Link>
+                  </td>
+                  <td data-label={SUPPORT_TEXT.columns[1]}>{reasonLabel(ticket.reason)}</td>
+                  <td data-label={SUPPORT_TEXT.columns[2]}>{formatNzDateTime(ticket.creationDate)}</td>
+                  <td data-label={SUPPORT_TEXT.columns[3]}>{formatNzDateTime(ticket.lastMessage)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

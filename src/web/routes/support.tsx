@@ -1,0 +1,47 @@
+import { Link, Outlet } from 'react-router';
+import { LoginScreen } from '../features/auth/login-screen.tsx';
+import { pageMeta } from '../lib/page-meta.ts';
+import { requestContext } from '../lib/request-context.ts';
+import type { Route } from './+types/support';
+import '../styles/auth.css';
+
+/**
+ * Every /support route (spec §2): the login screen unless a user with a verified email is signed
+ * in. Who is signed in comes from the server (the session, read from the database per request).
+ */
+export function loader({ context }: Route.LoaderArgs) {
+  const { user } = context.get(requestContext);
+  return { user };
+}
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
+  ...pageMeta(matches, {
+    title: loaderData?.user?.emailVerified ? 'Support | {company}' : 'Sign in to Support | {company}',
+    description: 'Contact the {company} support team about deliveries, trips, payments and your account.',
+    path: '/support',
+  }),
+  { name: 'robots', content: 'noindex' },
+];
+
+export default function SupportLayout({ loaderData }: Route.ComponentProps) {
+  const { user } = loaderData;
+  if (!user || !user.emailVerified) {
+    return <LoginScreen signedInUnverified={user && !user.emailVerified ? user.email : undefined} />;
+  }
+  return (
+    <div className="support-shell">
+      <header className="support-shell__header">
+        <div>
+          <h1>Support</h1>
+          <p className="support-shell__welcome">
+            Welcome back, <strong>{user.email}</strong>.
+          </p>
+        </div>
+        <nav className="support-shell__account" aria-label="Account">
+          <Link to="/account/password">Change password</Link>
+        </nav>
+      </header>
+      <Outlet />
+    </div>
+  );
+}

@@ -1,0 +1,500 @@
+import { randomBytes } from 'node:crypto';
+import { crc32, deflateSync } from 'node:zlib';
+import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { ADMIN_TEXT, COMPANY_REVIEW_MESSAGES, FAQ_MESSAGES, LEGAL_MESSAGES } from '../../src/contracts/admin.ts';
+import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
+import { readOutbox, waitForMails } from '../support/mail.ts';
+import { adminApi, newEmail, newPassword, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+import { cspViolations, expectNoAxeViolations, recordCspViolations, VIEWPORTS, watchPage } from './support.ts';
+
+/**
+ * The admin console as the support and operations team uses it, in Chromium against the real
+ * server: sign-in and refusal, the live support inbox, partner review with its mails, FAQs, legal
+ * documents, users and the audit log.
+ */
+
+const dataDir = process.env.E2E_DATA_DIR!;
+const ADMIN = { email: process.env.E2E_ADMIN_EMAIL!, password: process.env.E2E_ADMIN_PASSWORD! };
+const adminNav = (page: Page) => page.getByRole('navigation', { name: 'Admin' });
+const bubbles = (page: Page) => page.getByRole('log', { name: 'Messages' }).getByRole('listitem');
+
+async function signInAsAdmin(page: Page, path = '/admin') {
+  await page.goto(path);
+  await signInOnLoginScreen(page, ADMIN.email, ADMIN.password);
+  await expect(adminNav(page)).toBeVisible();
+}
+
+/** A second browser (its own cookies) signed in as someone else. */
+async function otherBrowser(browser: Browser, baseURL: string) {
+  const context = await browser.newContext({ baseURL });
+  return { context, page: await context.newPage() };
+}
+
+/** A real (decodable) 2×2 PNG, so the licence image must actually render. */
+function realPng(): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(2, 0);
+  header.writeUInt32BE(2, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const rows = Buffer.from([0, 200, 30, 30, 30, 30, 200, 0, 30, 200, 30, 240, 240, 240]);
+  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+function newCompany(withEmail = true) {
+  const tag = randomBytes(3).toString('hex');
+  const digits = String(parseInt(tag, 16)).padStart(8, '0').slice(-8);
+  return {
+    companyName: `Southern Couriers ${tag}`,
+    phoneNumber: `021${digits}`,
+    address: '7 Cashel Street, Christchurch 8011',
+    street: 'Level 2',
+    contactPersonName: 'Hemi Walker',
+    contactPersonJobTitle: 'Director',
+    contactPersonPhoneNumber: `027${digits}`,
+    contactPersonEmail: withEmail ? `hemi.${tag}@southerncouriers.co.nz` : '',
+  };
+}
+type Company = ReturnType<typeof newCompany>;
+
+async function apply(request: APIRequestContext, company: Company, licence?: Buffer) {
+  const res = await request.post('/api/companies', {
+    multipart: { ...company, ...(licence ? { commercialLicense: { name: 'licence.png', mimeType: 'image/png', buffer: licence } } : {}) },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()).id as string;
+}
+
+test.describe('who may use the console', () => {
+  test('visitors get the login screen, users a plain refusal with no admin data, admins the console', async ({ page, browser, request, baseURL }) => {
+    const adminCalls: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/admin')) adminCalls.push(r.url());
+    });
+    await page.goto('/admin/support');
+    await expect(page.getByRole('heading', { level: 1, name: 'Sign in to get help' })).toBeVisible();
+    await expect(adminNav(page)).toHaveCount(0);
+
+    const user = await verifiedAccount(request);
+    await signInOnLoginScreen(page, user.email, user.password);
+    await expect(page.getByRole('heading', { level: 1, name: ADMIN_TEXT.notAllowedTitle })).toBeVisible();
+    await expect(page.getByText(ADMIN_TEXT.notAllowed)).toBeVisible();
+    await expect(adminNav(page)).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: ADMIN_TEXT.nav.support })).toHaveCount(0);
+    expect(adminCalls).toEqual([]);
+    // Its API says the same.
+    expect((await page.request.get('/api/admin/support/tickets?open=true')).status()).toBe(403);
+
+    const admin = await otherBrowser(browser, baseURL!);
+    await signInAsAdmin(admin.page);
+    await expect(admin.page.getByRole('heading', { level: 1, name: ADMIN_TEXT.title })).toBeVisible();
+    for (const label of Object.values(ADMIN_TEXT.nav)) {
+      await adminNav(admin.page).getByRole('link', { name: label }).click();
+      await expect(admin.page.getByRole('heading', { level: 1, name: label })).toBeVisible();
+      await expect(adminNav(admin.page).getByRole('link', { name: label })).toHaveAttribute('aria-current', 'page');
+    }
+    await admin.context.close();
+  });
+});
+
+test.describe('support inbox', () => {
+  test('a new ticket and the user’s replies arrive live; answers, closing and reopening reach the user live', async ({ page, browser, baseURL }) => {
+    test.setTimeout(90_000);
+    await recordCspViolations(page);
+    const watched = watchPage(page, baseURL!);
+    await signInAsAdmin(page, '/admin/support');
+    await expect(page.getByRole('heading', { level: 1, name: ADMIN_TEXT.nav.support })).toBeVisible();
+    await expect(page.getByText('Live', { exact: true })).toBeVisible();
+
+    // The user opens a ticket in their own browser; it appears in the inbox without a reload.
+    const customer = await otherBrowser(browser, baseURL!);
+    const account = await verifiedAccount(customer.context.request);
+    await customer.page.goto('/support');
+    await signInOnLoginScreen(customer.page, account.email, account.password);
+    await expect(customer.page.getByRole('heading', { name: SUPPORT_TEXT.listTitle })).toBeVisible();
+    const created = await customer.page.request.post('/api/functions/createSupportTicket', { data: { data: { reason: 'Incident', message: 'My suitcase handle broke in transit.' } } });
+    expect(created.status()).toBe(200);
+    const { ticketId, ticketNo } = (await created.json()).result as { ticketId: string; ticketNo: number };
+
+    const row = page.getByRole('row').filter({ hasText: account.email });
+    await expect(row).toBeVisible({ timeout: 3000 });
+    await expect(row).toContainText(`#${ticketNo}`);
+    await expect(row).toContainText('Incident Report');
+    await expect(row).toContainText(ADMIN_TEXT.unanswered);
+
+    // Search by email, then by ticket number.
+    const search = page.getByRole('searchbox', { name: 'Search tickets by number or user email' });
+    await search.fill(account.email.toUpperCase());
+    await search.press('Enter');
+    await expect(page).toHaveURL(/q=/);
+    await expect(page.getByRole('row')).toHaveCount(2);
+    await search.fill(String(ticketNo));
+    await search.press('Enter');
+    await expect(page.getByRole('row')).toHaveCount(2);
+    await expect(page.getByRole('row').nth(1)).toContainText(`#${ticketNo}`);
+    await search.fill('nobody-at-all@example.nz');
+    await search.press('Enter');
+    await expect(page.getByText(ADMIN_TEXT.noMatchingTickets)).toBeVisible();
+    await search.fill(String(ticketNo));
+    await search.press('Enter');
+    await page.getByRole('link', { name: `#${ticketNo}` }).click();
+
+    // The thread: the user's message is labelled with their email.
+    await expect(page.getByRole('heading', { level: 1, name: `Ticket #${ticketNo}` })).toBeVisible();
+    await expect(bubbles(page)).toHaveCount(1);
+    await expect(bubbles(page).first()).toContainText(account.email);
+    await expect(bubbles(page).first()).toContainText('My suitcase handle broke in transit.');
+
+    // The user writes from their ticket page; the admin sees it live.
+    await customer.page.goto(`/support/ticket/${ticketId}`);
+    await expect(bubbles(customer.page)).toHaveCount(1);
+    await customer.page.getByLabel('Your message').fill('I have photos if you need them.');
+    await customer.page.getByLabel('Your message').press('Enter');
+    await expect(bubbles(page)).toHaveCount(2, { timeout: 3000 });
+    await expect(bubbles(page).last()).toContainText('I have photos if you need them.');
+
+    // The admin answers with Enter; the user sees it live, labelled Admin.
+    const box = page.getByLabel('Your message');
+    await expect(page.getByRole('button', { name: 'Send' })).toBeDisabled();
+    await box.fill('Yes please, send them here.');
+    await box.press('Enter');
+    await expect(box).toHaveValue('');
+    await expect(bubbles(page)).toHaveCount(3);
+    await expect(bubbles(page).last()).toContainText('Admin');
+    await expect(bubbles(customer.page)).toHaveCount(3, { timeout: 3000 });
+    await expect(bubbles(customer.page).last()).toContainText('Admin');
+    await expect(bubbles(customer.page).last()).toContainText('Yes please, send them here.');
+
+    // Closing takes the user's reply box away live; reopening brings it back.
+    await page.getByRole('button', { name: ADMIN_TEXT.closeTicket }).click();
+    await expect(page.getByRole('button', { name: ADMIN_TEXT.reopenTicket })).toBeVisible();
+    await expect(box).toBeHidden();
+    await expect(customer.page.getByLabel('Your message')).toBeHidden({ timeout: 3000 });
+    await expect(customer.page.getByText(SUPPORT_TEXT.replyRejected)).toBeVisible();
+    await page.getByRole('button', { name: ADMIN_TEXT.reopenTicket }).click();
+    await expect(page.getByRole('button', { name: ADMIN_TEXT.closeTicket })).toBeVisible();
+    await expect(customer.page.getByLabel('Your message')).toBeVisible({ timeout: 3000 });
+
+    // Back in the inbox the ticket is answered; closed tickets have their own filter.
+    await page.getByRole('link', { name: ADMIN_TEXT.nav.support }).first().click();
+    await expect(page.getByRole('row').filter({ hasText: account.email })).toContainText('Answered');
+    await page.getByRole('button', { name: 'Closed' }).click();
+    await expect(page).toHaveURL(/status=closed/);
+    await expect(page.getByRole('row').filter({ hasText: account.email })).toHaveCount(0);
+
+    expect(await cspViolations(page)).toEqual([]);
+    expect(watched.problems).toEqual([]);
+    expect(watched.foreign).toEqual([]);
+    await customer.context.close();
+  });
+});
+
+test.describe('partner applications', () => {
+  test('approve emails the contact; reject needs a reason and frees the details; ban and unban', async ({ page, request }) => {
+    test.setTimeout(90_000);
+    const approved = newCompany();
+    const approvedId = await apply(request, approved, realPng());
+    const rejected = newCompany();
+    const rejectedId = await apply(request, rejected);
+
+    await signInAsAdmin(page, '/admin/partners');
+    await expect(page.getByRole('button', { name: /^Pending \(\d+\)$/ })).toHaveAttribute('aria-pressed', 'true');
+    await page.getByRole('searchbox', { name: 'Search applications' }).fill(approved.companyName);
+    await page.getByRole('searchbox', { name: 'Search applications' }).press('Enter');
+    await page.getByRole('link', { name: approved.companyName }).click();
+    await expect(page).toHaveURL(new RegExp(`/admin/partners/${approvedId}$`));
+
+    // Every field, and the licence image served by the admin-only download.
+    await expect(page.getByRole('heading', { level: 1, name: approved.companyName })).toBeVisible();
+    for (const value of [approved.phoneNumber, approved.address, approved.street, approved.contactPersonName, approved.contactPersonJobTitle, approved.contactPersonPhoneNumber, approved.contactPersonEmail]) {
+      await expect(page.locator('.admin-fields').getByText(value, { exact: true })).toBeVisible();
+    }
+    const image = page.getByRole('img', { name: `Commercial license of ${approved.companyName}` });
+    await expect(image).toBeVisible();
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
+
+    await page.getByRole('button', { name: ADMIN_TEXT.approve }).click();
+    await expect(page.getByText(`Approved. We emailed ${approved.contactPersonEmail}.`)).toBeVisible();
+    await expect(page.locator('.admin-fields').getByText('Verified', { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: ADMIN_TEXT.approve })).toHaveCount(0);
+    const [mail] = await waitForMails(dataDir, approved.contactPersonEmail);
+    expect(mail!.subject).toBe('Your Bagspace partner application is approved');
+    expect(mail!.text).toContain(approved.companyName);
+    await expect(page.getByRole('region', { name: 'History' }).getByText('Approved a partner application')).toBeVisible();
+
+    // Ban and unban.
+    await page.getByRole('button', { name: ADMIN_TEXT.ban }).click();
+    await expect(page.getByText('The company is banned.')).toBeVisible();
+    await page.getByRole('link', { name: ADMIN_TEXT.nav.partners }).first().click();
+    await page.getByRole('button', { name: /^Banned \(\d+\)$/ }).click();
+    await page.getByRole('link', { name: approved.companyName }).click();
+    await page.getByRole('button', { name: ADMIN_TEXT.unban }).click();
+    await expect(page.getByText('The ban is lifted.')).toBeVisible();
+
+    // Reject: the reason is required, then mailed; the same details may apply again.
+    await page.goto(`/admin/partners/${rejectedId}`);
+    await page.getByRole('button', { name: ADMIN_TEXT.reject }).click();
+    await page.getByRole('button', { name: 'Reject application' }).click();
+    await expect(page.getByText(COMPANY_REVIEW_MESSAGES.reasonRequired)).toBeVisible();
+    await page.getByLabel('Reason').fill('Your commercial license is missing.');
+    await page.getByRole('button', { name: 'Reject application' }).click();
+    await expect(page.getByText(`Rejected. We emailed ${rejected.contactPersonEmail}.`)).toBeVisible();
+    await expect(page.locator('.admin-fields').getByText('Your commercial license is missing.')).toBeVisible();
+    const [rejection] = await waitForMails(dataDir, rejected.contactPersonEmail);
+    expect(rejection!.text).toContain('Your commercial license is missing.');
+    await apply(request, rejected);
+
+    // No contact email: the admin is told.
+    const silent = newCompany(false);
+    const silentId = await apply(request, silent);
+    const before = (await readOutbox(dataDir)).length;
+    await page.goto(`/admin/partners/${silentId}`);
+    await expect(page.getByText(ADMIN_TEXT.noContactEmailYet)).toBeVisible();
+    await page.getByRole('button', { name: ADMIN_TEXT.approve }).click();
+    await expect(page.getByText(`Approved. ${ADMIN_TEXT.noContactEmail}`)).toBeVisible();
+    expect((await readOutbox(dataDir)).length).toBe(before);
+  });
+});
+
+test.describe('FAQs', () => {
+  test('entries added, edited, reordered and deleted show on the public FAQ page at once', async ({ page, browser, baseURL }) => {
+    test.setTimeout(90_000);
+    const tag = randomBytes(3).toString('hex');
+    const first = `Can I send plants ${tag}?`;
+    const second = `Can I send a bicycle ${tag}?`;
+    await signInAsAdmin(page, '/admin/faqs');
+    await page.getByRole('button', { name: 'Sender' }).click();
+    await expect(page.getByRole('heading', { name: 'Sender FAQ' })).toBeVisible();
+
+    const add = page.getByRole('form', { name: 'Add an entry' });
+    await expect(add.getByLabel('Type')).toHaveValue('sender');
+    await add.getByRole('button', { name: 'Save' }).click();
+    await expect(add.getByText(FAQ_MESSAGES.titleRequired)).toBeVisible();
+    await expect(add.getByText(FAQ_MESSAGES.contentRequired)).toBeVisible();
+    for (const title of [first, second]) {
+      await add.getByLabel('Title').fill(title);
+      await add.getByLabel('Content').fill(`Answer about ${title}`);
+      await add.getByRole('button', { name: 'Save' }).click();
+      await expect(page.getByText(`Added “${title}”.`)).toBeVisible();
+      await expect(add.getByLabel('Title')).toHaveValue('');
+    }
+
+    const visitor = await otherBrowser(browser, baseURL!);
+    const publicTitles = async () => {
+      await visitor.page.goto('/faqs?type=sender');
+      return visitor.page.getByRole('heading', { level: 3 }).allInnerTexts();
+    };
+    let titles = await publicTitles();
+    expect(titles.indexOf(first)).toBeGreaterThanOrEqual(0);
+    expect(titles.indexOf(second)).toBe(titles.indexOf(first) + 1);
+
+    await page.getByRole('button', { name: `Move up “${second}”` }).click();
+    await expect(page.getByText(`Moved “${second}” up.`)).toBeVisible();
+    titles = await publicTitles();
+    expect(titles.indexOf(first)).toBe(titles.indexOf(second) + 1);
+
+    await page.getByRole('button', { name: `Edit “${first}”` }).click();
+    const edit = page.getByRole('form', { name: `Edit “${first}”` });
+    await edit.getByLabel('Title').fill(`Can I send houseplants ${tag}?`);
+    await edit.getByLabel('Content').fill('Only within the North Island.');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText(`Saved “Can I send houseplants ${tag}?”.`)).toBeVisible();
+    await visitor.page.goto('/faqs?type=sender');
+    await expect(visitor.page.getByRole('heading', { name: `Can I send houseplants ${tag}?` })).toBeVisible();
+    await expect(visitor.page.getByRole('heading', { name: first })).toHaveCount(0);
+    await visitor.page.getByRole('button', { name: `Can I send houseplants ${tag}?` }).click();
+    await expect(visitor.page.getByText('Only within the North Island.')).toBeVisible();
+
+    for (const title of [`Can I send houseplants ${tag}?`, second]) {
+      await page.getByRole('button', { name: `Delete “${title}”` }).click();
+      await page.getByRole('button', { name: 'Yes, delete it' }).click();
+      await expect(page.getByText(`Deleted “${title}”.`)).toBeVisible();
+    }
+    titles = await publicTitles();
+    expect(titles.filter((t) => t.includes(tag))).toEqual([]);
+    await visitor.context.close();
+  });
+});
+
+test.describe('legal documents', () => {
+  test('links must be https or our own paths; edited document text is served at once', async ({ page, baseURL }) => {
+    test.setTimeout(60_000);
+    const admin = await adminApi(baseURL!);
+    const original = ((await (await admin.get('/api/admin/legal')).json()).documents as Array<{ slug: string; title: string; body: string }>).find((d) => d.slug === 'privacy')!;
+    try {
+      await signInAsAdmin(page, '/admin/legal');
+      const links = page.getByRole('form', { name: 'Links on the legal page' });
+      const terms = links.getByLabel('Terms and Conditions link');
+      await expect(terms).toHaveValue('/documents/terms');
+      for (const bad of ['javascript:alert(1)', 'http://example.com/terms', '//evil.example/terms']) {
+        await terms.fill(bad);
+        await links.getByRole('button', { name: 'Save' }).click();
+        await expect(links.getByText(LEGAL_MESSAGES.linkInvalid)).toBeVisible();
+      }
+      await terms.fill('/documents/terms');
+      await links.getByRole('button', { name: 'Save' }).click();
+      await expect(links.getByText('Saved. The legal page shows these links now.')).toBeVisible();
+
+      const privacy = page.getByRole('form', { name: 'Our Privacy Policy' });
+      await privacy.getByLabel('Text').fill(`${original.body}\n\n## Contacting our privacy officer\nWrite to privacy@example.nz <any time>.`);
+      await privacy.getByRole('button', { name: 'Save' }).click();
+      await expect(privacy.getByText('Saved. /documents/privacy shows the new text now.')).toBeVisible();
+      await page.goto('/documents/privacy');
+      await expect(page.getByRole('heading', { level: 2, name: 'Contacting our privacy officer' })).toBeVisible();
+      await expect(page.getByText('Write to privacy@example.nz <any time>.')).toBeVisible();
+    } finally {
+      await admin.put('/api/admin/documents/privacy', { data: { title: original.title, body: original.body } });
+      await admin.dispose();
+    }
+  });
+});
+
+test.describe('users', () => {
+  test('find an account, disable it (signed out at once), enable it, make and remove admin; never yourself', async ({ page, browser, baseURL }) => {
+    test.setTimeout(90_000);
+    const member = await otherBrowser(browser, baseURL!);
+    const account = await verifiedAccount(member.context.request);
+    await member.page.goto('/support');
+    await signInOnLoginScreen(member.page, account.email, account.password);
+    await expect(member.page.getByRole('heading', { name: SUPPORT_TEXT.listTitle })).toBeVisible();
+
+    await signInAsAdmin(page, '/admin/users');
+    const find = async (email: string) => {
+      await page.getByRole('searchbox', { name: 'Find accounts by email' }).fill(email);
+      await page.getByRole('searchbox', { name: 'Find accounts by email' }).press('Enter');
+      await expect(page.getByRole('row').filter({ hasText: email })).toBeVisible();
+      return page.getByRole('row').filter({ hasText: email });
+    };
+
+    const self = await find(ADMIN.email);
+    await expect(self).toContainText('This is you');
+    await expect(self.getByRole('button')).toHaveCount(0);
+
+    let row = await find(account.email);
+    await expect(row).toContainText('Yes');
+    await expect(row).toContainText('User');
+    await expect(row).toContainText('Active');
+    await row.getByRole('button', { name: `Disable ${account.email}` }).click();
+    await row.getByRole('button', { name: 'Yes, disable' }).click();
+    await expect(page.getByText(`${account.email} is disabled and signed out everywhere.`)).toBeVisible();
+    await expect(row).toContainText('Disabled');
+    await member.page.reload();
+    await expect(member.page.getByRole('heading', { level: 1, name: 'Sign in to get help' })).toBeVisible();
+
+    await row.getByRole('button', { name: `Enable ${account.email}` }).click();
+    await expect(row).toContainText('Active');
+    await row.getByRole('button', { name: `Make admin ${account.email}` }).click();
+    await row.getByRole('button', { name: 'Yes, make admin' }).click();
+    await expect(page.getByText(`${account.email} is now an admin.`)).toBeVisible();
+    await member.page.goto('/admin');
+    await signInOnLoginScreen(member.page, account.email, account.password);
+    await expect(adminNav(member.page)).toBeVisible();
+
+    row = await find(account.email);
+    await row.getByRole('button', { name: `Remove admin ${account.email}` }).click();
+    await expect(page.getByText(`${account.email} is no longer an admin.`)).toBeVisible();
+    await member.page.reload();
+    await expect(member.page.getByRole('heading', { level: 1, name: ADMIN_TEXT.notAllowedTitle })).toBeVisible();
+
+    // An account that never confirmed its address gets a new verification mail.
+    const unconfirmed = newEmail('unconfirmed');
+    expect((await member.context.request.post('/api/auth/signup', { data: { email: unconfirmed, password: newPassword() } })).status()).toBe(202);
+    await waitForMails(dataDir, unconfirmed, 1);
+    row = await find(unconfirmed);
+    await expect(row).toContainText('No');
+    await row.getByRole('button', { name: `Resend verification ${unconfirmed}` }).click();
+    await expect(page.getByText(`A new verification email is on its way to ${unconfirmed}.`)).toBeVisible();
+    await waitForMails(dataDir, unconfirmed, 2);
+    await member.context.close();
+  });
+});
+
+test.describe('audit log', () => {
+  test('lists each admin action with who, what, when and the record, newest first, page by page', async ({ page, baseURL }) => {
+    test.setTimeout(60_000);
+    const admin = await adminApi(baseURL!);
+    const tag = randomBytes(3).toString('hex');
+    for (let i = 0; i < 13; i++) {
+      const res = await admin.post('/api/admin/faqs', { data: { type: 'traveller', title: `Audit probe ${tag} ${i}`, content: 'Temporary' } });
+      expect(res.status()).toBe(201);
+      expect((await admin.delete(`/api/admin/faqs/${(await res.json()).faq.id}`)).status()).toBe(200);
+    }
+    await admin.dispose();
+
+    await signInAsAdmin(page, '/admin/audit');
+    const rows = page.getByRole('row').filter({ hasText: `Audit probe ${tag} 12` });
+    await expect(rows).toHaveCount(2);
+    await expect(rows.first()).toContainText('Deleted a FAQ entry');
+    await expect(rows.last()).toContainText('Added a FAQ entry');
+    await expect(rows.first()).toContainText(ADMIN.email);
+    await expect(rows.first().locator('time')).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}T/);
+
+    await page.getByRole('link', { name: 'Older entries' }).click();
+    await expect(page).toHaveURL(/before=\d+/);
+    await expect(page.getByRole('row').filter({ hasText: `Audit probe ${tag} 0` }).first()).toBeVisible();
+    await page.getByRole('link', { name: 'Newest entries' }).click();
+    await expect(rows).toHaveCount(2);
+  });
+});
+
+for (const [label, viewport] of Object.entries(VIEWPORTS)) {
+  test(`the admin pages pass axe at ${label} width`, async ({ page, request, browser, baseURL }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize(viewport);
+    const companyId = await apply(request, newCompany(), realPng());
+    const customer = await verifiedAccount(request);
+    const login = await browser.newContext({ baseURL });
+    const customerPage = await login.newPage();
+    await customerPage.goto('/support');
+    await signInOnLoginScreen(customerPage, customer.email, customer.password);
+    await expect(customerPage.getByRole('heading', { name: SUPPORT_TEXT.listTitle })).toBeVisible();
+    const created = await customerPage.request.post('/api/functions/createSupportTicket', { data: { data: { reason: 'General', message: 'Checking the console layout.' } } });
+    const { ticketId } = (await created.json()).result as { ticketId: string };
+    // Something in the audit log, however this test is run.
+    const api = await adminApi(baseURL!);
+    const probe = await api.post('/api/admin/faqs', { data: { type: 'traveller', title: 'Layout probe', content: 'Temporary' } });
+    expect((await api.delete(`/api/admin/faqs/${(await probe.json()).faq.id}`)).status()).toBe(200);
+    await api.dispose();
+
+    // The refusals first.
+    await customerPage.setViewportSize(viewport);
+    await customerPage.goto('/admin');
+    await expect(customerPage.getByRole('heading', { name: ADMIN_TEXT.notAllowedTitle })).toBeVisible();
+    await expectNoAxeViolations(customerPage);
+    await login.close();
+    await page.goto('/admin');
+    await expectNoAxeViolations(page);
+
+    await signInOnLoginScreen(page, ADMIN.email, ADMIN.password);
+    await expect(adminNav(page)).toBeVisible();
+    const pages: Array<[string, () => Promise<void>]> = [
+      ['/admin', () => expect(page.getByRole('heading', { level: 1, name: ADMIN_TEXT.title })).toBeVisible()],
+      ['/admin/support', () => expect(page.getByRole('row').filter({ hasText: customer.email })).toBeVisible()],
+      [`/admin/support/${ticketId}`, () => expect(bubbles(page)).toHaveCount(1)],
+      ['/admin/partners', () => expect(page.getByRole('row').nth(1)).toBeVisible()],
+      [`/admin/partners/${companyId}`, () => expect(page.getByRole('region', { name: 'History' })).toBeVisible()],
+      ['/admin/faqs', () => expect(page.getByRole('list', { name: /General FAQ entries/ })).toBeVisible()],
+      ['/admin/legal', () => expect(page.getByRole('form', { name: 'Our Privacy Policy' })).toBeVisible()],
+      [`/admin/users?q=${encodeURIComponent(customer.email)}`, () => expect(page.getByRole('row').filter({ hasText: customer.email })).toBeVisible()],
+      ['/admin/audit', () => expect(page.getByRole('row').nth(1)).toBeVisible()],
+    ];
+    for (const [path, ready] of pages) {
+      await page.goto(path);
+      await ready();
+      await expectNoAxeViolations(page);
+    }
+    // The reject form and a confirmation are part of the pages too.
+    await page.goto(`/admin/partners/${companyId}`);
+    await page.getByRole('button', { name: ADMIN_TEXT.reject }).click();
+    await page.getByRole('button', { name: 'Reject application' }).click();
+    await expect(page.getByText(COMPANY_REVIEW_MESSAGES.reasonRequired)).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+}

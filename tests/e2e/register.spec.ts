@@ -1,0 +1,338 @@
+import { randomBytes } from 'node:crypto';
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations, recordCspViolations, cspViolations, VIEWPORTS, watchPage } from './support.ts';
+
+/**
+ * /register as a logistics company would use it: the spec's form, messages, button rules and
+ * alerts (spec §2, §5, §8), in Chromium against the real server and database.
+ */
+
+const TITLE = 'Logistic Company Partner Registration';
+
+function newCompany() {
+  const tag = randomBytes(3).toString('hex');
+  const digits = String(parseInt(tag, 16)).padStart(8, '0').slice(-8);
+  return {
+    companyName: `Kiwi Haulage ${tag}`,
+    phoneNumber: `022${digits}`,
+    address: '48 Station Road, Hamilton 3204',
+    street: 'Unit 2',
+    contactPersonName: 'Mere Tūhoe',
+    contactPersonJobTitle: 'Fleet Manager',
+    contactPersonPhoneNumber: `027${digits}`,
+    contactPersonEmail: `mere.${tag}@kiwihaulage.co.nz`,
+  };
+}
+type Company = ReturnType<typeof newCompany>;
+
+const png = (size = 2048) => {
+  const bytes = Buffer.alloc(size, 0x2a);
+  Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex').copy(bytes);
+  return bytes;
+};
+const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n%%EOF\n');
+
+const LABELS: Record<keyof Company, string> = {
+  companyName: 'Company name',
+  phoneNumber: 'Phone number',
+  address: 'Address 1',
+  street: 'Address 2 (optional)',
+  contactPersonName: 'Contact person name (optional)',
+  contactPersonJobTitle: 'Contact person job title (optional)',
+  contactPersonPhoneNumber: 'Contact person phone number (optional)',
+  contactPersonEmail: 'Contact person email (optional)',
+};
+const LICENSE_LABEL = 'Commercial license (jpg, jpeg, png, pdf, tiff, gif) (optional)';
+
+const field = (page: Page, name: keyof Company) => page.getByRole('textbox', { name: LABELS[name], exact: true });
+const licenseInput = (page: Page) => page.getByLabel(LICENSE_LABEL, { exact: true });
+const submitButton = (page: Page) => page.getByRole('button', { name: /^Submit/ });
+
+/** The message under a field, found the way assistive technology finds it: through aria-describedby. */
+async function expectFieldError(input: Locator, message: string) {
+  await expect(input).toHaveAttribute('aria-invalid', 'true');
+  const describedBy = (await input.getAttribute('aria-describedby')) ?? '';
+  const errorId = describedBy.split(' ').find((id) => id.endsWith('-error'));
+  expect(errorId, `aria-describedby="${describedBy}" names no error`).toBeTruthy();
+  await expect(input.page().locator(`[id="${errorId}"]`)).toHaveText(message);
+  await expect(input).toHaveAccessibleDescription(new RegExp(message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+}
+
+async function expectNoFieldError(input: Locator) {
+  await expect(input).toHaveAttribute('aria-invalid', 'false');
+  expect((await input.getAttribute('aria-describedby')) ?? '').not.toMatch(/-error/);
+}
+
+async function openForm(page: Page) {
+  await page.goto('/register');
+  // Typing before the app has hydrated would be lost; the form says when it is live.
+  await expect(page.locator('form[data-hydrated="true"]')).toBeVisible();
+}
+
+async function fillCompany(page: Page, company: Partial<Company>) {
+  for (const [name, value] of Object.entries(company) as Array<[keyof Company, string]>) await field(page, name).fill(value);
+}
+
+/** Collects browser alerts, accepting each one as a user would. */
+function collectAlerts(page: Page): string[] {
+  const alerts: string[] = [];
+  page.on('dialog', async (dialog) => {
+    alerts.push(`${dialog.type()}: ${dialog.message()}`);
+    await dialog.accept();
+  });
+  return alerts;
+}
+
+/** Registers a company straight through the API, as another applicant would have done earlier. */
+async function registerThroughApi(page: Page, company: Company) {
+  const res = await page.request.post('/api/companies', { multipart: company });
+  expect(res.status()).toBe(201);
+  return (await res.json()) as { id: string; company: { commercialLicenseUrl: string | null } };
+}
+
+test.describe('partner registration (/register)', () => {
+  test('is server-rendered: the title and every labelled field are in the first HTML', async ({ request }) => {
+    const res = await request.get('/register');
+    expect(res.status()).toBe(200);
+    const html = await res.text();
+    expect(html).toContain(`<h1 id="register-title">${TITLE}</h1>`);
+    for (const name of ['companyName', 'phoneNumber', 'address', 'street', 'contactPersonName', 'contactPersonJobTitle', 'contactPersonPhoneNumber', 'contactPersonEmail', 'commercialLicense']) {
+      expect(html).toContain(`name="${name}"`);
+    }
+    expect(html).toContain('accept=".jpg,.jpeg,.png,.pdf,.tiff,.gif"');
+    expect(html).toMatch(/<button type="submit"[^>]*disabled=""[^>]*>Submit<\/button>/);
+    expect(html).not.toMatch(/style="/);
+  });
+
+  test('shows the labelled form with the license picker offering the spec’s types', async ({ page, baseURL }) => {
+    const watch = watchPage(page, baseURL!);
+    await recordCspViolations(page);
+    await openForm(page);
+    await expect(page).toHaveTitle(`${TITLE} | Bagspace`);
+    await expect(page.getByRole('heading', { level: 1, name: TITLE })).toBeVisible();
+    for (const name of Object.keys(LABELS) as Array<keyof Company>) await expect(field(page, name)).toBeVisible();
+    await expect(licenseInput(page)).toHaveAttribute('type', 'file');
+    await expect(licenseInput(page)).toHaveAttribute('accept', '.jpg,.jpeg,.png,.pdf,.tiff,.gif');
+    for (const name of ['companyName', 'phoneNumber', 'address'] as const) await expect(field(page, name)).toHaveAttribute('aria-required', 'true');
+    await expect(submitButton(page)).toHaveText('Submit');
+    await expect(submitButton(page)).toBeDisabled();
+    expect(await cspViolations(page)).toEqual([]);
+    expect(watch.problems).toEqual([]);
+    expect(watch.foreign).toEqual([]);
+  });
+
+  test('every validation message of spec §5 shows under its field as the user types, and clears when fixed', async ({ page }) => {
+    await openForm(page);
+    const cases: Array<[keyof Company, string, string, string]> = [
+      ['companyName', 'Ki', 'Company name must be at least 3 characters', 'Kiwi Haulage'],
+      ['companyName', '', 'Company name is required', 'Kiwi Haulage'],
+      ['address', '48 S', 'Address 1 must be at least 5 characters', '48 Station Road'],
+      ['address', '', 'Address 1 is required', '48 Station Road'],
+      ['phoneNumber', '', 'Phone number is required', '0221234567'],
+      ['phoneNumber', '022123', 'Phone number must be between 7 and 14 digits', '0221234567'],
+      ['phoneNumber', '022 123 4567', 'Phone number must be between 7 and 14 digits', '0221234567'],
+      ['contactPersonName', 'Mere 2', 'Contact person name must only contain alphabetic characters', 'Mere Tūhoe'],
+      ['contactPersonName', 'Me', 'Contact person name must be at least 3 characters', 'Mere'],
+      ['contactPersonJobTitle', 'Manager #1', 'Job title must only contain alphabetic characters', 'Fleet Manager'],
+      ['contactPersonJobTitle', 'GM', 'Job title must be at least 3 characters', 'General Manager'],
+      ['contactPersonPhoneNumber', '12345', 'Phone number must be between 7 and 14 digits', '0271234567'],
+      ['contactPersonEmail', 'mere@', 'Invalid email format', 'mere@kiwihaulage.co.nz'],
+    ];
+    for (const [name, bad, message, good] of cases) {
+      const input = field(page, name);
+      // "Required" needs a change to an empty value: type something first, then clear it.
+      if (bad === '') await input.fill('x');
+      await input.fill(bad);
+      await expectFieldError(input, message);
+      await input.fill(good);
+      await expectNoFieldError(input);
+    }
+    // Optional fields may be left empty again without a message.
+    await field(page, 'contactPersonName').fill('');
+    await expectNoFieldError(field(page, 'contactPersonName'));
+  });
+
+  test('the license is checked by size and by its bytes, whatever its name says', async ({ page }) => {
+    await openForm(page);
+    const input = licenseInput(page);
+    await input.setInputFiles({ name: 'licence.png', mimeType: 'image/png', buffer: png(10 * 1024 * 1024 + 1) });
+    await expectFieldError(input, 'File size should be less than 10MB');
+    await input.setInputFiles({ name: 'licence.png', mimeType: 'image/png', buffer: PDF });
+    await expectFieldError(input, 'Unsupported File Format');
+    await input.setInputFiles({ name: 'licence.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1') });
+    await expectFieldError(input, 'Unsupported File Format');
+    await input.setInputFiles({ name: 'licence.png', mimeType: 'image/png', buffer: png(10 * 1024 * 1024) });
+    await expectNoFieldError(input);
+  });
+
+  test('Submit is enabled only once company name, address and phone number are valid', async ({ page }) => {
+    await openForm(page);
+    const button = submitButton(page);
+    await field(page, 'companyName').fill('Kiw');
+    await field(page, 'address').fill('48 Station Road');
+    await expect(button).toBeDisabled();
+    await field(page, 'phoneNumber').fill('123456');
+    await expect(button).toBeDisabled();
+    await field(page, 'phoneNumber').fill('1234567');
+    await expect(button).toBeEnabled();
+    await field(page, 'phoneNumber').fill('123456789012345');
+    await expect(button).toBeDisabled();
+    await field(page, 'phoneNumber').fill('12345678901234');
+    await expect(button).toBeEnabled();
+    await field(page, 'companyName').fill('Ki');
+    await expect(button).toBeDisabled();
+    await field(page, 'companyName').fill('Kiwi');
+    await field(page, 'address').fill('48 S');
+    await expect(button).toBeDisabled();
+    await field(page, 'address').fill('48 St');
+    await expect(button).toBeEnabled();
+    // Errors elsewhere do not hold Submit back, but stop the sending and are pointed out.
+    await field(page, 'contactPersonEmail').fill('mere@');
+    await expect(button).toBeEnabled();
+    let posted = false;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/companies')) posted = true;
+    });
+    await button.click();
+    await expect(field(page, 'contactPersonEmail')).toBeFocused();
+    await expectFieldError(field(page, 'contactPersonEmail'), 'Invalid email format');
+    expect(posted).toBe(false);
+  });
+
+  test('a successful application says so in an alert, resets the form and reloads the page', async ({ page }) => {
+    const alerts = collectAlerts(page);
+    await openForm(page);
+    const company = newCompany();
+    await fillCompany(page, company);
+    await licenseInput(page).setInputFiles({ name: 'licence.png', mimeType: 'image/png', buffer: png(50_000) });
+    // Hold the answer back a moment so "Submitting...." can be seen.
+    await page.route('**/api/companies', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await route.continue();
+    });
+    await page.evaluate(() => ((window as unknown as { beforeReload: boolean }).beforeReload = true));
+    await submitButton(page).click();
+    await expect(submitButton(page)).toHaveText('Submitting....');
+    await expect(submitButton(page)).toBeDisabled();
+
+    await expect.poll(() => alerts).toEqual(['alert: Company Profile submitted successfully!']);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { beforeReload?: boolean }).beforeReload).catch(() => 'navigating'))
+      .toBeUndefined();
+    await expect(page.locator('form[data-hydrated="true"]')).toBeVisible();
+    for (const name of Object.keys(LABELS) as Array<keyof Company>) await expect(field(page, name)).toHaveValue('');
+    await expect(submitButton(page)).toHaveText('Submit');
+    await expect(submitButton(page)).toBeDisabled();
+
+    // It was stored: the same company name is now taken.
+    await page.unroute('**/api/companies');
+    await fillCompany(page, { ...newCompany(), companyName: company.companyName });
+    await submitButton(page).click();
+    await expectFieldError(field(page, 'companyName'), 'Company name already exists. Please use a different name.');
+  });
+
+  test('duplicates show under their fields in the spec’s order: email, then name, then phone', async ({ page }) => {
+    const alerts = collectAlerts(page);
+    const existing = newCompany();
+    await openForm(page);
+    await registerThroughApi(page, existing);
+    const fresh = newCompany();
+
+    await fillCompany(page, existing);
+    await submitButton(page).click();
+    await expectFieldError(field(page, 'contactPersonEmail'), 'Email already exists. Please use a different email.');
+    await expect(field(page, 'contactPersonEmail')).toBeFocused();
+    await expect(submitButton(page)).toBeEnabled();
+
+    await field(page, 'contactPersonEmail').fill(fresh.contactPersonEmail);
+    await expectNoFieldError(field(page, 'contactPersonEmail'));
+    await submitButton(page).click();
+    await expectFieldError(field(page, 'companyName'), 'Company name already exists. Please use a different name.');
+    // A message on the company name holds Submit back until the name changes.
+    await expect(submitButton(page)).toBeDisabled();
+
+    await field(page, 'companyName').fill(fresh.companyName);
+    await submitButton(page).click();
+    await expectFieldError(field(page, 'phoneNumber'), 'Phone number already exists. Please use a different phone number.');
+    expect(alerts).toEqual([]);
+
+    await field(page, 'phoneNumber').fill(fresh.phoneNumber);
+    await submitButton(page).click();
+    await expect.poll(() => alerts).toEqual(['alert: Company Profile submitted successfully!']);
+  });
+
+  test('a failed submission alerts "Error submitting form. Please try again." and re-enables Submit', async ({ page }) => {
+    const alerts = collectAlerts(page);
+    await openForm(page);
+    await fillCompany(page, newCompany());
+    await page.route('**/api/companies', (route) => route.abort('connectionreset'));
+    await submitButton(page).click();
+    await expect.poll(() => alerts).toEqual(['alert: Error submitting form. Please try again.']);
+    await expect(submitButton(page)).toHaveText('Submit');
+    await expect(submitButton(page)).toBeEnabled();
+
+    // Too many registrations from one network: the alert, and the server's reason on the page.
+    await page.route('**/api/companies', (route) =>
+      route.fulfill({
+        status: 429,
+        headers: { 'retry-after': '3600' },
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { status: 'RESOURCE_EXHAUSTED', message: 'Too many registrations have been sent from your network. Please try again in an hour.' } }),
+      }),
+    );
+    await submitButton(page).click();
+    await expect.poll(() => alerts).toHaveLength(2);
+    expect(alerts[1]).toBe('alert: Error submitting form. Please try again.');
+    await expect(page.getByRole('alert')).toHaveText('Too many registrations have been sent from your network. Please try again in an hour.');
+    await expect(submitButton(page)).toBeEnabled();
+  });
+
+  test('the server refuses what a tampered form would send, under the right field', async ({ page }) => {
+    const alerts = collectAlerts(page);
+    await openForm(page);
+    await fillCompany(page, newCompany());
+    // Remove the browser's checks by swapping the chosen file after the check ran.
+    await licenseInput(page).setInputFiles({ name: 'licence.png', mimeType: 'image/png', buffer: png() });
+    await page.route('**/api/companies', async (route) => {
+      const body = route.request().postDataBuffer()!;
+      const tampered = Buffer.from(body.toString('latin1').replace('\x89PNG\r\n\x1a\n', '%PDF-1.7'), 'latin1');
+      await route.continue({ postData: tampered });
+    });
+    await submitButton(page).click();
+    await expect.poll(() => alerts).toEqual(['alert: Error submitting form. Please try again.']);
+    await expectFieldError(licenseInput(page), 'Unsupported File Format');
+  });
+
+  test('the stored license is no public file: only admins may download it', async ({ page }) => {
+    const { company } = await registerThroughApi(page, newCompany());
+    expect(company.commercialLicenseUrl).toBeNull();
+    const withFile = await page.request.post('/api/companies', {
+      multipart: { ...newCompany(), commercialLicense: { name: 'l.png', mimeType: 'image/png', buffer: png() } },
+    });
+    const created = (await withFile.json()) as { id: string; company: { commercialLicenseUrl: string } };
+    expect(created.company.commercialLicenseUrl).toBe(`/api/admin/companies/${created.id}/license`);
+    expect((await page.request.get(created.company.commercialLicenseUrl)).status()).toBe(401);
+    for (const path of [`/commercialLicenses/${created.id}.png`, `/files/commercialLicenses/${created.id}.png`, `/data/files/commercialLicenses/${created.id}.png`]) {
+      const res = await page.request.get(path);
+      expect(res.status(), path).toBe(404);
+      expect(res.headers()['content-type']).toContain('text/html');
+    }
+  });
+
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    test(`passes axe (WCAG 2.2 A/AA) and fits the screen on ${name}, empty and with errors`, async ({ page }, testInfo) => {
+      await page.setViewportSize(viewport);
+      await openForm(page);
+      await expectNoAxeViolations(page);
+      await field(page, 'companyName').fill('x');
+      await field(page, 'companyName').fill('');
+      await field(page, 'phoneNumber').fill('12');
+      await field(page, 'contactPersonEmail').fill('mere@');
+      await licenseInput(page).setInputFiles({ name: 'x.png', mimeType: 'image/png', buffer: PDF });
+      await expectFieldError(licenseInput(page), 'Unsupported File Format');
+      await expectNoAxeViolations(page);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      await page.screenshot({ path: testInfo.outputPath(`register-${name}.png`), fullPage: true });
+    });
+  }
+});

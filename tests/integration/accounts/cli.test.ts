@@ -1,0 +1,182 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_MESSAGES } from '../../../src/contracts/auth.ts';
+import { buildApp } from '../../../src/server/app.ts';
+import { loadConfig } from '../../../src/server/config.ts';
+import { type DatabaseHandle, openDatabase } from '../../../src/server/db/connection.ts';
+import { ROOT, startServer } from '../../support/server-process.ts';
+import { openTestDatabase, type TestDatabase, testDatabaseKind } from '../../support/test-app.ts';
+
+/**
+ * The command line as an operator runs it (a child process), against the database kind under test:
+ * the embedded database in a DATA_DIR, or a PostgreSQL database that a running app also uses.
+ */
+let dataDir: string;
+let pg: TestDatabase | undefined;
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-cli-'));
+  if (testDatabaseKind === 'postgres') pg = await openTestDatabase();
+});
+afterAll(async () => {
+  await pgApp?.app.close();
+  await pg?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const cliEnv = () => ({ DATA_DIR: dataDir, ...(pg ? { DATABASE_URL: pg.url! } : {}) });
+
+function cli(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'scripts/cli.ts'), ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...cliEnv(), ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdin.end(options.stdin ?? '');
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/**
+ * Runs `work` against the app on the CLI's database. The embedded database is opened only around
+ * the work (the CLI cannot run beside it); PostgreSQL stays open, as in production.
+ */
+let pgApp: { app: FastifyInstance } | undefined;
+async function withApp<T>(work: (app: FastifyInstance) => Promise<T>): Promise<T> {
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', ...cliEnv() });
+  if (pg) {
+    pgApp ??= { app: await buildApp({ config, database: pg.database }) };
+    return work(pgApp.app);
+  }
+  const database: DatabaseHandle = await openDatabase(config.database);
+  const app = await buildApp({ config, database });
+  try {
+    return await work(app);
+  } finally {
+    await app.close();
+    await database.close();
+  }
+}
+
+const login = (app: FastifyInstance, email: string, password: string) =>
+  app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+const sessionOf = (app: FastifyInstance, cookie: string) =>
+  app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: `session=${cookie}` } });
+
+// Each command is a fresh Node process (about 1–3 s on 2 busy cores), so these tests get more time.
+describe('npm run cli', { timeout: 120_000 }, () => {
+  it('create-user makes a verified account that can sign in at once; --admin makes an admin', async () => {
+    const res = await cli(['create-user', '--email', 'Ops@Example.nz', '--password', 'Kauri-Tree-2049', '--admin']);
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.stdout.trim()).toBe('Created ops@example.nz (admin, verified).');
+    await withApp(async (app) => {
+      const signIn = await login(app, 'ops@example.nz', 'Kauri-Tree-2049');
+      expect(signIn.statusCode).toBe(200);
+      expect(signIn.json().user).toMatchObject({ email: 'ops@example.nz', role: 'admin', emailVerified: true });
+    });
+  });
+
+  it('create-user --unverified makes an account that is signed out with the spec message until verify-email', async () => {
+    const res = await cli(['create-user', '--email', 'new@example.nz', '--password-stdin', '--unverified'], { stdin: 'Pohutukawa-Summer-7\n' });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('new@example.nz (user, not verified)');
+    await withApp(async (app) => {
+      const signIn = await login(app, 'new@example.nz', 'Pohutukawa-Summer-7');
+      expect(signIn.statusCode).toBe(403);
+      expect(signIn.json().error.message).toBe(AUTH_MESSAGES.unverified);
+    });
+    expect((await cli(['verify-email', '--email', 'new@example.nz'])).code).toBe(0);
+    await withApp(async (app) => expect((await login(app, 'new@example.nz', 'Pohutukawa-Summer-7')).statusCode).toBe(200));
+  });
+
+  it('set-password ends the sessions of the account and the new password works', async () => {
+    expect((await cli(['create-user', '--email', 'pw@example.nz', '--password', 'Old-Harbour-Bridge-1'])).code).toBe(0);
+    const cookie = await withApp(async (app) => (await login(app, 'pw@example.nz', 'Old-Harbour-Bridge-1')).cookies[0]!.value);
+    const res = await cli(['set-password', '--email', 'pw@example.nz', '--password', 'New-Harbour-Bridge-2']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('ended 1 session(s)');
+    await withApp(async (app) => {
+      expect((await sessionOf(app, cookie)).statusCode).toBe(401);
+      expect((await login(app, 'pw@example.nz', 'Old-Harbour-Bridge-1')).statusCode).toBe(401);
+      expect((await login(app, 'pw@example.nz', 'New-Harbour-Bridge-2')).statusCode).toBe(200);
+    });
+  });
+
+  it('set-role changes what the next request sees, without signing in again', async () => {
+    expect((await cli(['create-user', '--email', 'role@example.nz', '--password', 'Tui-Song-Morning'])).code).toBe(0);
+    const cookie = await withApp(async (app) => (await login(app, 'role@example.nz', 'Tui-Song-Morning')).cookies[0]!.value);
+    expect((await cli(['set-role', '--email', 'role@example.nz', '--role', 'admin'])).stdout).toContain('role@example.nz (admin, verified)');
+    await withApp(async (app) => expect((await sessionOf(app, cookie)).json().user.role).toBe('admin'));
+    const bad = await cli(['set-role', '--email', 'role@example.nz', '--role', 'owner']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('role: must be user or admin');
+  });
+
+  it('disable-user refuses the old cookie at once and stops sign-in; enable-user lets the account back in', async () => {
+    expect((await cli(['create-user', '--email', 'gone@example.nz', '--password', 'Weka-Stole-My-Keys'])).code).toBe(0);
+    const cookie = await withApp(async (app) => {
+      const res = await login(app, 'gone@example.nz', 'Weka-Stole-My-Keys');
+      expect((await sessionOf(app, res.cookies[0]!.value)).statusCode).toBe(200);
+      return res.cookies[0]!.value;
+    });
+    const res = await cli(['disable-user', '--email', 'gone@example.nz']);
+    expect(res.code).toBe(0);
+    expect(res.stdout.trim()).toBe('Disabled gone@example.nz; ended 1 session(s).');
+    await withApp(async (app) => {
+      expect((await sessionOf(app, cookie)).statusCode).toBe(401);
+      expect((await login(app, 'gone@example.nz', 'Weka-Stole-My-Keys')).statusCode).toBe(401);
+    });
+    expect((await cli(['enable-user', '--email', 'gone@example.nz'])).code).toBe(0);
+    await withApp(async (app) => expect((await login(app, 'gone@example.nz', 'Weka-Stole-My-Keys')).statusCode).toBe(200));
+  });
+
+  it('fails with a readable message and a non-zero code', async () => {
+    const cases: Array<[string[], number, string]> = [
+      [[], 1, 'Usage: npm run cli'],
+      [['launch-rockets'], 2, 'Unknown command "launch-rockets".'],
+      [['create-user', '--password', 'Kauri-Tree-2049'], 2, 'create-user needs --email.'],
+      [['create-user', '--email', 'x@example.nz'], 2, 'create-user needs --password or --password-stdin.'],
+      [['create-user', '--email', 'x@example.nz', '--pasword', 'typo'], 2, "Unknown option '--pasword'"],
+      [['create-user', '--email', 'not-an-email', '--password', 'Kauri-Tree-2049'], 1, 'email: Invalid email format'],
+      [['create-user', '--email', 'x@example.nz', '--password', 'short'], 1, 'password: Password must be at least 8 characters'],
+      [['create-user', '--email', 'x@example.nz', '--password', 'Password123'], 1, AUTH_MESSAGES.passwordTooCommon],
+      [['create-user', '--email', 'ops@example.nz', '--password', 'Kauri-Tree-2049'], 1, 'An account for ops@example.nz already exists.'],
+      [['disable-user', '--email', 'nobody@example.nz'], 1, 'There is no account for nobody@example.nz.'],
+    ];
+    for (const [args, code, message] of cases) {
+      const res = await cli(args);
+      expect(res.code, args.join(' ')).toBe(code);
+      expect(res.stdout + res.stderr, args.join(' ')).toContain(message);
+      expect(res.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    }
+    const config = await cli(['verify-email', '--email', 'ops@example.nz'], { env: { DATABASE_URL: 'mysql://nope' } });
+    expect(config.code).toBe(1);
+    expect(config.stderr).toContain('DATABASE_URL must be a postgres:// or postgresql:// connection URL');
+  });
+});
+
+describe.runIf(testDatabaseKind === 'pglite')('npm run cli beside a running server (embedded database)', { timeout: 120_000 }, () => {
+  it('refuses to open the database while the server holds it, saying what to do, and works once it stops', async () => {
+    const server = startServer({ DATA_DIR: dataDir, PORT: '0', PUBLIC_BASE_URL: 'http://localhost:4399' });
+    try {
+      await server.ready;
+      const res = await cli(['verify-email', '--email', 'ops@example.nz']);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain(`is already using the data directory ${dataDir}`);
+      expect(res.stderr).toContain('The command line cannot use the embedded database while a server runs on it.');
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+    expect((await cli(['verify-email', '--email', 'ops@example.nz'])).code).toBe(0);
+  });
+});

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, signIn, withCookie } from '../../support/accounts.ts';
+import { createTestApp, type TestApp } from '../../support/test-app.ts';
+
+/** The account pages as the server renders them (the production build; npm test builds it first). */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ web: true });
+});
+afterAll(() => t.close());
+
+const get = (url: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...headers } });
+
+describe('server-rendered account pages', () => {
+  it.each(['/support', '/support/create-ticket', '/support/ticket/123'])('%s renders the login screen for a visitor, not indexed', async (path) => {
+    const res = await get(path);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('Sign in to get help');
+    expect(res.body).toMatch(/<label[^>]*>Email<\/label>/);
+    expect(res.body).toMatch(/<label[^>]*>Password<\/label>/);
+    expect(res.body).toMatch(/<button type="submit"[^>]*>Login<\/button>/);
+    expect(res.body).toContain('<meta name="robots" content="noindex"/>');
+    expect(res.body).not.toContain('Sign Out');
+  });
+
+  it('renders the support area and Sign Out for a verified user, uncached and without the token', async () => {
+    const user = await createUser(t);
+    const cookie = await signIn(t, user.email, user.password);
+    const res = await get('/support', withCookie(t, cookie));
+    expect(res.body).toContain(`Welcome back, <strong>${user.email}</strong>`);
+    expect(res.body).toContain('Sign Out');
+    expect(res.body).not.toContain('Sign in to get help');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body).not.toContain(cookie);
+  });
+
+  it('sends no Referer from pages that carry a one-time token', async () => {
+    for (const path of ['/verify-email?token=abc', '/reset-password?token=abc']) {
+      const res = await get(path);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+    }
+    expect((await get('/signup')).headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  });
+
+  it.each([
+    ['/signup', 'Join and get support'],
+    ['/forgot-password', 'Forgot your password?'],
+    ['/reset-password', 'Choose a new password'],
+    ['/verify-email', 'Confirm your email address'],
+    ['/account/password', 'Change your password'],
+  ])('%s renders its heading', async (path, heading) => {
+    const res = await get(path);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain(heading);
+  });
+});

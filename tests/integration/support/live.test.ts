@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postJson } from '../../support/accounts.ts';
+import { openSse, type SseEvent } from '../../support/sse-client.ts';
+import { supportUser, type SupportUser } from '../../support/support.ts';
+import { createTestApp, type TestApp } from '../../support/test-app.ts';
+
+let t: TestApp;
+let base: string;
+let alice: SupportUser;
+let bob: SupportUser;
+let admin: SupportUser;
+beforeAll(async () => {
+  // Heartbeats every 15 s (the default): a stream that ends sooner was ended by the sessions.ended event.
+  t = await createTestApp({ env: { TICKETS_PER_USER_PER_HOUR: '10000', STREAMS_PER_SESSION: '5' } });
+  base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  [alice, bob, admin] = await Promise.all([supportUser(t), supportUser(t), supportUser(t, { role: 'admin' })]);
+});
+afterAll(() => t.close());
+
+const cookie = (u: SupportUser) => ({ cookie: u.headers.cookie });
+const bodies = (events: SseEvent[]) => events.filter((e) => e.event === 'message').map((e) => (e.data as { messageBody: string }).messageBody);
+
+describe('a ticket’s live messages', () => {
+  it('delivers an admin answer to the user’s and the admin’s open pages within a second', async () => {
+    const { ticketId } = await alice.createTicket('General', 'Where is my parcel?');
+    const userStream = await openSse(`${base}/api/support/tickets/${ticketId}/messages/stream`, cookie(alice));
+    const adminStream = await openSse(`${base}/api/support/tickets/${ticketId}/messages/stream`, cookie(admin));
+    expect(userStream.status).toBe(200);
+    await userStream.waitFor((e) => bodies(e).length === 1);
+    await adminStream.waitFor((e) => bodies(e).length === 1);
+
+    const sentAt = Date.now();
+    await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'It is on its way.' });
+    await userStream.waitFor((e) => bodies(e).includes('It is on its way.'), 1000);
+    await adminStream.waitFor((e) => bodies(e).includes('It is on its way.'), 1000);
+    expect(Date.now() - sentAt).toBeLessThan(1000);
+
+    const answer = userStream.events.find((e) => e.event === 'message' && bodies([e])[0] === 'It is on its way.')!;
+    expect(answer.data).toMatchObject({ admin: true, mine: false });
+    expect(answer.id).toBe(String((answer.data as { id: number }).id));
+    userStream.close();
+    adminStream.close();
+  });
+
+  it('resumes after a dropped connection with everything missed, exactly once', async () => {
+    const { ticketId } = await alice.createTicket('General', 'Message one');
+    const url = `${base}/api/support/tickets/${ticketId}/messages/stream`;
+    const first = await openSse(url, cookie(alice));
+    await first.waitFor((e) => bodies(e).length === 1);
+    await alice.post(`/api/support/tickets/${ticketId}/messages`, { messageBody: 'Message two' });
+    await first.waitFor((e) => bodies(e).length === 2);
+    const lastId = first.events.filter((e) => e.event === 'message').at(-1)!.id!;
+    first.close();
+
+    // While the user is offline, both sides keep writing.
+    await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'Message three' });
+    await alice.post(`/api/support/tickets/${ticketId}/messages`, { messageBody: 'Message four' });
+    await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'Message five' });
+
+    const resumed = await openSse(url, { ...cookie(alice), 'last-event-id': lastId });
+    await resumed.waitFor((e) => bodies(e).length === 3);
+    await alice.post(`/api/support/tickets/${ticketId}/messages`, { messageBody: 'Message six' });
+    await resumed.waitFor((e) => bodies(e).length === 4);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(bodies(resumed.events)).toEqual(['Message three', 'Message four', 'Message five', 'Message six']);
+    const ids = resumed.events.filter((e) => e.event === 'message').map((e) => Number(e.id));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(ids[0]).toBeGreaterThan(Number(lastId));
+    resumed.close();
+  });
+
+  it('tells the page live when the ticket closes', async () => {
+    const { ticketId } = await alice.createTicket();
+    const stream = await openSse(`${base}/api/support/tickets/${ticketId}/messages/stream`, cookie(alice));
+    await stream.waitFor((e) => e.some((x) => x.event === 'ticket' && (x.data as { open: boolean }).open));
+    await admin.post(`/api/admin/support/tickets/${ticketId}/close`);
+    await stream.waitFor((e) => e.some((x) => x.event === 'ticket' && !(x.data as { open: boolean }).open), 1000);
+    stream.close();
+  });
+
+  it('refuses other users, anonymous callers and other sites before anything is sent', async () => {
+    const { ticketId } = await alice.createTicket();
+    const url = `${base}/api/support/tickets/${ticketId}/messages/stream`;
+    const other = await openSse(url, cookie(bob));
+    expect(other.status).toBe(404);
+    expect(other.events).toEqual([]);
+    expect((await openSse(url)).status).toBe(401);
+    expect((await openSse(url, { ...cookie(alice), origin: 'https://evil.example' })).status).toBe(403);
+    expect((await openSse(url, { ...cookie(alice), 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+  });
+
+  it('stops the stream when the session ends', async () => {
+    const carol = await supportUser(t);
+    const { ticketId } = await carol.createTicket();
+    const stream = await openSse(`${base}/api/support/tickets/${ticketId}/messages/stream`, cookie(carol));
+    await stream.waitFor((e) => bodies(e).length === 1);
+    expect((await postJson(t, '/api/auth/logout', {}, carol.headers)).statusCode).toBeLessThan(300);
+    const endedInTime = await Promise.race([stream.ended.then(() => true), new Promise((r) => setTimeout(() => r(false), 2000))]);
+    expect(endedInTime).toBe(true);
+    await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'After sign-out' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(bodies(stream.events)).not.toContain('After sign-out');
+  });
+
+  it('limits the open streams of one session', async () => {
+    const dave = await supportUser(t);
+    const { ticketId } = await dave.createTicket();
+    const url = `${base}/api/support/tickets/${ticketId}/messages/stream`;
+    const open = await Promise.all(Array.from({ length: 5 }, () => openSse(url, cookie(dave))));
+    expect(open.map((s) => s.status)).toEqual([200, 200, 200, 200, 200]);
+    const extra = await openSse(url, cookie(dave));
+    expect(extra.status).toBe(429);
+    open[0]!.close();
+    await new Promise((r) => setTimeout(r, 100));
+    const again = await openSse(url, cookie(dave));
+    expect(again.status).toBe(200);
+    [...open, again].forEach((s) => s.close());
+  });
+});
+
+describe('the live ticket list', () => {
+  it('updates on a new ticket, a new message and a close, without a reload', async () => {
+    const erin = await supportUser(t);
+    const stream = await openSse(`${base}/api/support/tickets/stream?open=true`, cookie(erin));
+    const latest = () => (stream.events.filter((e) => e.event === 'tickets').at(-1)?.data as { tickets: Array<{ id: string; open: boolean }> } | undefined)?.tickets;
+    await stream.waitFor(() => latest()?.length === 0);
+    const first = await erin.createTicket('General', 'First');
+    await stream.waitFor(() => latest()?.length === 1, 1000);
+    const second = await erin.createTicket('Incident', 'Second');
+    await stream.waitFor(() => latest()?.[0]?.id === second.ticketId, 1000);
+    await admin.post(`/api/admin/support/tickets/${first.ticketId}/messages`, { messageBody: 'Answer to the first' });
+    await stream.waitFor(() => latest()?.[0]?.id === first.ticketId, 1000);
+    await admin.post(`/api/admin/support/tickets/${first.ticketId}/close`);
+    await stream.waitFor(() => latest()?.length === 1 && latest()?.[0]?.id === second.ticketId, 1000);
+    // Another user's activity never reaches this list.
+    await bob.createTicket();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(latest()!.map((x) => x.id)).toEqual([second.ticketId]);
+    stream.close();
+  });
+});
+
+describe('races', () => {
+  it('gives 200 concurrent ticket creations 200 distinct numbers', async () => {
+    const users = await Promise.all(Array.from({ length: 4 }, () => supportUser(t)));
+    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => users[i % 4]!.createTicket('General', `Concurrent ${i}`)));
+    expect(new Set(results.map((r) => r.ticketNo)).size).toBe(200);
+    expect(new Set(results.map((r) => r.ticketId)).size).toBe(200);
+  });
+
+  it('never stores a reply after the close committed (100 close-versus-reply races)', async () => {
+    for (let i = 0; i < 100; i++) {
+      const { ticketId } = await alice.createTicket('General', `Race ${i}`);
+      const [reply] = await Promise.all([
+        alice.post(`/api/support/tickets/${ticketId}/messages`, { messageBody: `Reply ${i}` }),
+        admin.post(`/api/admin/support/tickets/${ticketId}/close`),
+      ]);
+      expect([200, 409]).toContain(reply.statusCode);
+      const messages = (await admin.get(`/api/admin/support/tickets/${ticketId}`)).json().messages;
+      // An accepted reply is stored; a refused one is not: never "accepted but lost" or "refused but stored".
+      expect(messages).toHaveLength(reply.statusCode === 200 ? 2 : 1);
+      const late = await alice.post(`/api/support/tickets/${ticketId}/messages`, { messageBody: 'Too late' });
+      expect(late.statusCode).toBe(409);
+    }
+  });
+});

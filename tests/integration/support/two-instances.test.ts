@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createAccountAdmin } from '../../../src/server/modules/accounts/accounts.admin.ts';
+import { createAccountsRepository } from '../../../src/server/modules/accounts/accounts.repository.ts';
+import { strongPassword, uniqueEmail } from '../../support/accounts.ts';
+import { startServer, type ServerProcess } from '../../support/server-process.ts';
+import { openSse } from '../../support/sse-client.ts';
+import { openTestDatabase, testDatabaseKind } from '../../support/test-app.ts';
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+async function signIn(base: string, email: string, password: string): Promise<string> {
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  expect(res.status).toBe(200);
+  return res.headers.getSetCookie()[0]!.split(';')[0]!;
+}
+
+describe.runIf(testDatabaseKind === 'postgres')('two app instances on one PostgreSQL', () => {
+  it('delivers a message posted through one instance to a stream opened on the other', async () => {
+    const db = await openTestDatabase();
+    cleanups.push(() => db.close());
+    const accounts = createAccountAdmin(createAccountsRepository(db.database.db));
+    const user = { email: uniqueEmail(), password: strongPassword() };
+    const admin = { email: uniqueEmail('admin'), password: strongPassword() };
+    await accounts.createUser({ ...user, verified: true, role: 'user' });
+    await accounts.createUser({ ...admin, verified: true, role: 'admin' });
+
+    const servers: ServerProcess[] = [];
+    for (let i = 0; i < 2; i++) {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bagspace-instance-${i}-`));
+      const server = startServer({ DATABASE_URL: db.url!, DATA_DIR: dataDir, PORT: '0' });
+      servers.push(server);
+      cleanups.push(async () => {
+        await server.stop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      });
+    }
+    const [baseA, baseB] = await Promise.all(servers.map((s) => s.ready));
+
+    const userCookie = await signIn(baseA!, user.email, user.password);
+    const adminCookie = await signIn(baseB!, admin.email, admin.password);
+    const created = await fetch(`${baseA}/api/functions/createSupportTicket`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: userCookie },
+      body: JSON.stringify({ data: { reason: 'General', message: 'Hello from instance A' } }),
+    });
+    const { ticketId } = (await created.json()).result;
+
+    // The user watches on instance A; the admin answers through instance B.
+    const stream = await openSse(`${baseA}/api/support/tickets/${ticketId}/messages/stream`, { cookie: userCookie });
+    await stream.waitFor((e) => e.filter((x) => x.event === 'message').length === 1);
+    const answer = await fetch(`${baseB}/api/admin/support/tickets/${ticketId}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: adminCookie },
+      body: JSON.stringify({ messageBody: 'Answered from instance B' }),
+    });
+    expect(answer.status).toBe(200);
+    await stream.waitFor((e) => e.some((x) => (x.data as { messageBody?: string }).messageBody === 'Answered from instance B'), 2000);
+
+    // And the other way round: the admin watches on B, the user replies on A.
+    const adminStream = await openSse(`${baseB}/api/support/tickets/${ticketId}/messages/stream`, { cookie: adminCookie });
+    await adminStream.waitFor((e) => e.filter((x) => x.event === 'message').length === 2);
+    await fetch(`${baseA}/api/support/tickets/${ticketId}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: userCookie },
+      body: JSON.stringify({ messageBody: 'Thanks, seen on A' }),
+    });
+    await adminStream.waitFor((e) => e.some((x) => (x.data as { messageBody?: string }).messageBody === 'Thanks, seen on A'), 2000);
+    stream.close();
+    adminStream.close();
+  });
+});

@@ -1,0 +1,48 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { parseMail, type ReadMail } from './mail.ts';
+
+/** A real SMTP server on 127.0.0.1 (random port) that keeps what it receives, for SMTP_URL mode tests. */
+export interface SmtpSink {
+  url: string;
+  messages: Array<ReadMail & { envelopeTo: string[] }>;
+  waitFor(to: string, count?: number, timeoutMs?: number): Promise<ReadMail[]>;
+  close(): Promise<void>;
+}
+
+export async function startSmtpSink(): Promise<SmtpSink> {
+  const messages: SmtpSink['messages'] = [];
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    authOptional: true,
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        parseMail(Buffer.concat(chunks))
+          .then((mail) => {
+            messages.push({ ...mail, envelopeTo: session.envelope.rcptTo.map((r) => r.address) });
+            callback();
+          })
+          .catch(callback);
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    async waitFor(to, count = 1, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = messages.filter((m) => m.envelopeTo.includes(to));
+        if (found.length >= count) return found;
+        if (Date.now() > deadline) throw new Error(`expected ${count} mail(s) to ${to} over SMTP, got ${found.length}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
