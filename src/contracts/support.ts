@@ -57,7 +57,13 @@ const messageBody = z
 export const TicketReasonSchema = z.enum(TICKET_REASON_VALUES, { error: SUPPORT_TEXT.fieldRequired });
 
 /** The callable protocol (DESIGN §4): POST /api/functions/createSupportTicket { data: {...} }. */
-export const CreateTicketSchema = z.object({ reason: TicketReasonSchema, message: messageBody });
+/** Chosen by the client for each ticket or message it sends, so a retried send is stored once. */
+const clientIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, 'clientId must be 8 to 64 letters, digits, - or _')
+  .optional();
+
+export const CreateTicketSchema = z.object({ reason: TicketReasonSchema, message: messageBody, clientId: clientIdSchema });
 export const CreateTicketCallSchema = z.object({ data: CreateTicketSchema });
 export const CreateTicketResultSchema = z.object({
   result: z.object({ ticketId: z.uuid(), ticketNo: z.number().int() }),
@@ -89,11 +95,7 @@ export const TicketWithMessagesSchema = z.object({ ticket: TicketSchema, message
 
 export const ReplySchema = z.object({
   messageBody: messageBody,
-  /** Chosen by the client for each message, so a retried send is stored once. */
-  clientId: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{8,64}$/, 'clientId must be 8 to 64 letters, digits, - or _')
-    .optional(),
+  clientId: clientIdSchema,
 });
 export const ReplyResultSchema = z.object({ message: MessageSchema });
 

@@ -85,6 +85,8 @@ const EnvSchema = z.object({
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\/[^/\s]+/, 'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587')
+    // Checked here so a bad URL stops start-up with this message, never with an error echoing the password.
+    .refine((v) => URL.canParse(v) && new URL(v).hostname !== '', 'must be a valid URL, e.g. smtp://user:pass@mail.example.com:587')
     .optional(),
   MAIL_FROM: z
     .string()
@@ -107,6 +109,9 @@ const EnvSchema = z.object({
 });
 
 export type Config = ReturnType<typeof buildConfig>;
+
+/** Variables whose values may hold credentials (user:password@ in a URL). */
+const SECRET_VARIABLES = new Set(['DATABASE_URL', 'SMTP_URL']);
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -186,7 +191,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]);
       const value = env[name];
-      return `  ${name} ${issue.message}${value === undefined ? '' : ` (got "${value}")`}`;
+      // Values that may carry credentials are never echoed (LOG-02): the name is enough to fix them.
+      const secret = SECRET_VARIABLES.has(name) || /SECRET|PASSWORD|KEY/.test(name);
+      return `  ${name} ${issue.message}${value === undefined || secret ? '' : ` (got "${value}")`}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }

@@ -5,6 +5,7 @@ import { openDatabase } from './db/connection.ts';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from './db/data-dir-lock.ts';
 import { assertDurable, findDurabilityProblems, UnsafeDurabilityError } from './db/durability.ts';
 import { seedContent } from './db/seed.ts';
+import { loggerOptions } from './logging.ts';
 import { BUILD_DIR, loadProductionBuild, type WebHandlerOptions } from './web/web-handler.ts';
 
 /**
@@ -49,10 +50,7 @@ async function main() {
     config,
     database,
     web,
-    logger: {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-    },
+    logger: loggerOptions(config.logLevel),
   });
   if (!config.rateLimits) app.log.warn('RATE_LIMITS=off: every rate limit is disabled. Never run like this in production.');
 

@@ -161,9 +161,12 @@ export const supportTickets = pgTable(
     open: boolean('open').notNull().default(true),
     creationDate: timestamptz('creation_date').notNull().defaultNow(),
     lastMessage: timestamptz('last_message').notNull().defaultNow(),
+    /** Chosen by the client for each new ticket, so a retried creation is stored once (DATA-05). */
+    clientId: text('client_id'),
   },
   (t) => [
     uniqueIndex('support_tickets_ticket_no_uq').on(t.ticketNo),
+    uniqueIndex('support_tickets_client_id_uq').on(t.userId, t.clientId).where(sql`${t.clientId} is not null`),
     index('support_tickets_user_idx').on(t.userId, t.open, t.lastMessage),
     index('support_tickets_open_idx').on(t.open, t.lastMessage),
     check('support_tickets_reason_check', sql`${t.reason} in ('General', 'Incident', 'Deactivation')`),

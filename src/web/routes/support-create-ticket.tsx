@@ -1,8 +1,9 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { MESSAGE_HINT_LENGTH, SUPPORT_TEXT, TICKET_REASONS } from '../../contracts/support.ts';
 import { MessageBox } from '../components/ui/message-box.tsx';
 import { callFunction, CallableError } from '../lib/callable.ts';
+import { newClientId } from '../lib/client-id.ts';
 import type { Route } from './+types/support-create-ticket';
 import '../styles/support.css';
 
@@ -16,6 +17,8 @@ export default function CreateTicket() {
   const [touched, setTouched] = useState({ reason: false, message: false });
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  // Submitting the same text again after a failure reuses the id: a ticket the server did store is not stored twice.
+  const attempt = useRef<{ key: string; clientId: string } | null>(null);
   const reasonId = useId();
   const messageId = useId();
 
@@ -28,7 +31,10 @@ export default function CreateTicket() {
     if (reasonMissing || messageMissing || submitting) return;
     setSubmitting(true);
     try {
-      const result = await callFunction<{ ticketId: string; ticketNo: number }>('createSupportTicket', { reason, message });
+      const key = `${reason}\n${message}`;
+      if (attempt.current?.key !== key) attempt.current = { key, clientId: newClientId() };
+      const { clientId } = attempt.current;
+      const result = await callFunction<{ ticketId: string; ticketNo: number }>('createSupportTicket', { reason, message, clientId });
       navigate(`/support/ticket/${result.ticketId}`);
     } catch (error) {
       setFailure(SUPPORT_TEXT.createFailed(error instanceof CallableError ? error.message : String(error)));

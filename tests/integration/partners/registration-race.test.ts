@@ -1,14 +1,25 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPANY_MESSAGES } from '../../../src/contracts/companies.ts';
+import { recordFigure } from '../../support/figures.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from '../../support/test-app.ts';
 import { companiesNamed, pngOf, registerAtOnce, storedFiles, validCompany } from './registration-helpers.ts';
 
 let t: TestApp;
+const figures = { bursts: 0, attempts: 0, companiesCreated: 0, controlDuplicates: 0 };
 beforeAll(async () => {
   t = await createTestApp({ env: { REGISTRATIONS_PER_IP_PER_HOUR: '10000' } });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  recordFigure('races-registration', { checks: ['DATA-03', 'IN-02'], label: 'Duplicate registrations', values: figures });
+  await t.close();
+});
+
+function count(responses: Array<{ statusCode: number }>) {
+  figures.bursts += 1;
+  figures.attempts += responses.length;
+  figures.companiesCreated += responses.filter((r) => r.statusCode === 201).length;
+}
 
 const DUPLICATE_MESSAGES: string[] = [COMPANY_MESSAGES.duplicateEmail, COMPANY_MESSAGES.duplicateName, COMPANY_MESSAGES.duplicatePhone];
 
@@ -16,6 +27,7 @@ describe(`concurrent identical registrations (${testDatabaseKind})`, () => {
   it('20 at once create exactly one company; the other 19 get the duplicate message in the spec’s order', async () => {
     const input = validCompany();
     const responses = await registerAtOnce(t, Array.from({ length: 20 }, () => ({ fields: input })));
+    count(responses);
     expect(responses.map((r) => r.statusCode).sort()).toEqual([201, ...Array<number>(19).fill(409)]);
     for (const res of responses.filter((r) => r.statusCode === 409)) {
       // The email was given, so it is the first duplicate every loser is told about.
@@ -31,6 +43,7 @@ describe(`concurrent identical registrations (${testDatabaseKind})`, () => {
       t,
       Array.from({ length: 20 }, () => ({ fields: input, file: { bytes: pngOf(20_000), name: 'licence.png', type: 'image/png' } })),
     );
+    count(responses);
     expect(responses.map((r) => r.statusCode).sort()).toEqual([201, ...Array<number>(19).fill(409)]);
     expect(await companiesNamed(t, input.companyName)).toHaveLength(1);
     const winner = responses.find((r) => r.statusCode === 201)!.json().id;
@@ -49,6 +62,7 @@ describe(`concurrent identical registrations (${testDatabaseKind})`, () => {
         },
       })),
     );
+    count(responses);
     expect(responses.filter((r) => r.statusCode === 201)).toHaveLength(1);
     for (const res of responses.filter((r) => r.statusCode !== 201)) {
       expect(res.statusCode).toBe(409);
@@ -66,6 +80,7 @@ describe(`concurrent identical registrations (${testDatabaseKind})`, () => {
       const input = validCompany();
       const responses = await registerAtOnce(bare, Array.from({ length: 20 }, () => ({ fields: input })));
       const created = responses.filter((r) => r.statusCode === 201).length;
+      figures.controlDuplicates += created - 1;
       expect(created).toBeGreaterThan(1);
       expect(await companiesNamed(bare, input.companyName)).toHaveLength(created);
       for (const res of responses.filter((r) => r.statusCode !== 201)) {

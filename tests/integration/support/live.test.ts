@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordFigure } from '../../support/figures.ts';
 import { postJson } from '../../support/accounts.ts';
 import { openSse, type SseEvent } from '../../support/sse-client.ts';
 import { supportUser, type SupportUser } from '../../support/support.ts';
@@ -141,11 +142,53 @@ describe('the live ticket list', () => {
 });
 
 describe('races', () => {
+  const figures = { ticketCreations: 0, distinctNumbers: 0, closeReplyRaces: 0, repliesStoredAfterClose: 0, idempotentSends: 0, rowsStored: 0 };
+  afterAll(() =>
+    recordFigure('races-support', {
+      checks: ['DATA-03', 'AZ-05', 'DATA-05'],
+      label: 'Support races',
+      values: figures,
+    }),
+  );
+
   it('gives 200 concurrent ticket creations 200 distinct numbers', async () => {
     const users = await Promise.all(Array.from({ length: 4 }, () => supportUser(t)));
     const results = await Promise.all(Array.from({ length: 200 }, (_, i) => users[i % 4]!.createTicket('General', `Concurrent ${i}`)));
+    figures.ticketCreations = results.length;
+    figures.distinctNumbers = new Set(results.map((r) => r.ticketNo)).size;
     expect(new Set(results.map((r) => r.ticketNo)).size).toBe(200);
     expect(new Set(results.map((r) => r.ticketId)).size).toBe(200);
+  });
+
+  it('stores a ticket sent 20 times at once with one clientId once, and answers every try with it', async () => {
+    const carol = await supportUser(t);
+    const send = () =>
+      carol.post('/api/functions/createSupportTicket', { data: { reason: 'Incident', message: 'Sent on a flaky train', clientId: 'ticket-9d2c41' } });
+    const responses = await Promise.all(Array.from({ length: 20 }, send));
+    expect(responses.map((r) => r.statusCode)).toEqual(Array<number>(20).fill(200));
+    expect(new Set(responses.map((r) => r.json().result.ticketId)).size).toBe(1);
+    const listed = (await carol.get('/api/support/tickets?open=true')).json().tickets;
+    expect(listed).toHaveLength(1);
+    const { ticketId } = responses[0]!.json().result;
+    expect((await carol.get(`/api/support/tickets/${ticketId}/messages`)).json().messages).toHaveLength(1);
+    // The same clientId from another user is theirs alone: it creates their own ticket.
+    const dave = await supportUser(t);
+    const theirs = await dave.post('/api/functions/createSupportTicket', { data: { reason: 'General', message: 'Mine', clientId: 'ticket-9d2c41' } });
+    expect(theirs.json().result.ticketId).not.toBe(ticketId);
+    figures.idempotentSends += 20;
+    figures.rowsStored += listed.length;
+  });
+
+  it('stores a message sent 20 times at once with one clientId once', async () => {
+    const { ticketId } = await alice.createTicket('General', 'Idempotent replies');
+    const send = () => alice.post(`/api/support/tickets/${ticketId}/messages`, { messageBody: 'Twenty tries', clientId: 'reply-5e8f0a7b' });
+    const responses = await Promise.all(Array.from({ length: 20 }, send));
+    expect(responses.map((r) => r.statusCode)).toEqual(Array<number>(20).fill(200));
+    expect(new Set(responses.map((r) => r.json().message.id)).size).toBe(1);
+    const messages = (await alice.get(`/api/support/tickets/${ticketId}/messages`)).json().messages;
+    expect(messages).toHaveLength(2);
+    figures.idempotentSends += 20;
+    figures.rowsStored += messages.length - 1;
   });
 
   it('never stores a reply after the close committed (100 close-versus-reply races)', async () => {
@@ -159,6 +202,8 @@ describe('races', () => {
       const messages = (await admin.get(`/api/admin/support/tickets/${ticketId}`)).json().messages;
       // An accepted reply is stored; a refused one is not: never "accepted but lost" or "refused but stored".
       expect(messages).toHaveLength(reply.statusCode === 200 ? 2 : 1);
+      figures.closeReplyRaces += 1;
+      figures.repliesStoredAfterClose += messages.length - (reply.statusCode === 200 ? 2 : 1);
       const late = await alice.post(`/api/support/tickets/${ticketId}/messages`, { messageBody: 'Too late' });
       expect(late.statusCode).toBe(409);
     }

@@ -67,12 +67,22 @@ const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}
 
 export function createSupportRepository(db: AppDatabase) {
   return {
-    async createTicket(userId: string, reason: string, message: string): Promise<{ ticketId: string; ticketNo: number; messageId: number }> {
+    /**
+     * Creates a ticket with its first message in one statement. With a `clientId` the user already
+     * used, nothing is stored and null is returned (the caller answers with that earlier ticket).
+     */
+    async createTicket(
+      userId: string,
+      reason: string,
+      message: string,
+      clientId: string | null = null,
+    ): Promise<{ ticketId: string; ticketNo: number; messageId: number } | null> {
       const [row] = await queryRows<{ id: string; ticket_no: number; message_id: unknown }>(
         db,
         sql`
         with t as (
-          insert into support_tickets (user_id, reason) values (${userId}, ${reason})
+          insert into support_tickets (user_id, reason, client_id) values (${userId}, ${reason}, ${clientId}::text)
+          on conflict (user_id, client_id) where client_id is not null do nothing
           returning id, ticket_no, user_id, creation_date
         ), m as (
           insert into ticket_messages (ticket_id, message_body, user_id, admin, timestamp)
@@ -83,7 +93,16 @@ export function createSupportRepository(db: AppDatabase) {
           pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.created', 'ticketId', t.id, 'userId', t.user_id)::text)
         from t, m`,
       );
-      return { ticketId: row!.id, ticketNo: Number(row!.ticket_no), messageId: Number(row!.message_id) };
+      return row ? { ticketId: row.id, ticketNo: Number(row.ticket_no), messageId: Number(row.message_id) } : null;
+    },
+
+    /** The ticket a user created with this clientId, if any. */
+    async findTicketByClientId(userId: string, clientId: string): Promise<{ ticketId: string; ticketNo: number } | null> {
+      const [row] = await queryRows<{ id: string; ticket_no: number }>(
+        db,
+        sql`select id, ticket_no from support_tickets where user_id = ${userId} and client_id = ${clientId}`,
+      );
+      return row ? { ticketId: row.id, ticketNo: Number(row.ticket_no) } : null;
     },
 
     async listTicketsOfUser(userId: string, open: boolean): Promise<TicketRow[]> {

@@ -75,13 +75,21 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
     getOwnTicket,
     getAnyTicket,
 
-    async createTicket(userId: string, input: { reason: string; message: string }) {
+    /** A retry with the same clientId answers with the ticket the first attempt created (DATA-05). */
+    async createTicket(userId: string, input: { reason: string; message: string; clientId?: string | undefined }) {
+      const clientId = input.clientId ?? null;
+      const earlier = clientId ? await repository.findTicketByClientId(userId, clientId) : null;
+      if (earlier) return earlier;
       await limiter.consume(
         { key: `tickets:user:${userId}`, limit: ticketsPerUserPerHour, windowMs: 60 * 60 * 1000 },
         SUPPORT_TEXT.tooManyTickets,
       );
-      const { ticketId, ticketNo } = await repository.createTicket(userId, input.reason, input.message);
-      return { ticketId, ticketNo };
+      const created = await repository.createTicket(userId, input.reason, input.message, clientId);
+      if (created) return { ticketId: created.ticketId, ticketNo: created.ticketNo };
+      // Another attempt with this clientId committed first: answer with its ticket.
+      const winner = await repository.findTicketByClientId(userId, clientId!);
+      if (!winner) throw new Error('a ticket insert stored nothing and no ticket has its clientId');
+      return winner;
     },
 
     async listTickets(userId: string, open: boolean): Promise<Ticket[]> {

@@ -1,5 +1,6 @@
 import { useId, useRef, useState } from 'react';
 import { MESSAGE_MAX_LENGTH, type Message, SUPPORT_TEXT } from '../../../contracts/support.ts';
+import { newClientId } from '../../lib/client-id.ts';
 
 type SendResult<M> = { ok: true; message: M } | { ok: false; error: string; closed?: boolean };
 
@@ -20,9 +21,6 @@ async function sendReply<M extends Message>(postUrl: string, messageBody: string
   }
 }
 
-function newClientId(): string {
-  return typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
-}
 
 /**
  * The reply box of an open ticket. Enter sends, Shift+Enter starts a new line. A message that

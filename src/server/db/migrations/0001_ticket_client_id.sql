@@ -1,0 +1,2 @@
+ALTER TABLE "support_tickets" ADD COLUMN "client_id" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "support_tickets_client_id_uq" ON "support_tickets" USING btree ("user_id","client_id") WHERE "support_tickets"."client_id" is not null;

@@ -1,0 +1,48 @@
+import type { FastifyServerOptions } from 'fastify';
+
+/** Query parameters whose values are secrets (email-link tokens); their values never reach a log (LOG-02). */
+const SECRET_QUERY_PARAMS = /^(token|code|password|secret|key|sig|signature)$/i;
+
+/** The URL as logged: secret query values replaced, everything else kept for tracing. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const query = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name);
+      } catch {
+        // A malformed name is logged as sent.
+      }
+      return eq >= 0 && SECRET_QUERY_PARAMS.test(decoded) ? `${name}=[redacted]` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, q)}?${query}`;
+}
+
+/**
+ * Pino options for the server: structured JSON lines (pino escapes CR/LF, LOG-03), UTC epoch times,
+ * no credentials (cookies, Authorization, Set-Cookie) and no email-link tokens in URLs (LOG-02).
+ */
+export function loggerOptions(level: string): NonNullable<FastifyServerOptions['logger']> {
+  return {
+    level,
+    redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+    serializers: {
+      req(request: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number }; id?: string }) {
+        return {
+          method: request.method,
+          url: redactUrl(request.url),
+          host: request.host,
+          remoteAddress: request.ip,
+          remotePort: request.socket?.remotePort,
+        };
+      },
+    },
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * LOG-02 (ASVS5 16.2.5, FreeScout GHSA-7wcq-2qmv-mvcm): no secret a user or operator gives the
+ * server ever appears in its log. A real server process (as `npm start` runs it, at debug level)
+ * goes through every flow that handles a secret; then its whole output is searched for each one.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redactUrl } from '../../src/server/logging.ts';
+import { strongPassword, uniqueEmail } from '../support/accounts.ts';
+import { recordFigure } from '../support/figures.ts';
+import { linkIn, tokenFrom, waitForMails } from '../support/mail.ts';
+import { startServer, type ServerProcess } from '../support/server-process.ts';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
+import { openTestDatabase, testDatabaseKind, type TestDatabase } from '../support/test-app.ts';
+
+describe('redactUrl', () => {
+  it('hides the values of secret query parameters and keeps the rest', () => {
+    expect(redactUrl('/verify-email?token=abc')).toBe('/verify-email?token=[redacted]');
+    expect(redactUrl('/x?a=1&TOKEN=abc&b=2')).toBe('/x?a=1&TOKEN=[redacted]&b=2');
+    expect(redactUrl('/x?%74oken=abc')).toBe('/x?%74oken=[redacted]');
+    expect(redactUrl('/faqs?type=sender')).toBe('/faqs?type=sender');
+    expect(redactUrl('/x?%E0%A4%A=1')).toBe('/x?%E0%A4%A=1');
+  });
+});
+
+describe.runIf(testDatabaseKind === 'pglite')('secrets in the server log (LOG-02)', () => {
+  let server: ServerProcess;
+  let base: string;
+  let dataDir: string;
+  const secrets = new Map<string, string>();
+  const keep = (label: string, value: string) => {
+    expect(value.length).toBeGreaterThanOrEqual(8);
+    secrets.set(label, value);
+    return value;
+  };
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-logs-'));
+    server = startServer({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'debug', PUBLIC_BASE_URL: 'http://localhost:3999' });
+    base = await server.ready;
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const post = (url: string, body: unknown, cookie?: string) =>
+    fetch(`${base}${url}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+      body: JSON.stringify(body),
+    });
+
+  it('never logs a password, session token, email-link token or bearer token', async () => {
+    const email = uniqueEmail('logs');
+    const password = keep('sign-up password', strongPassword());
+    expect((await post('/api/auth/signup', { email, password })).status).toBeLessThan(300);
+
+    const [verifyMail] = await waitForMails(dataDir, email, 1);
+    const verifyLink = linkIn(verifyMail!, 'http://localhost:3999/verify-email');
+    const verifyToken = keep('verification token', tokenFrom(verifyLink));
+    // The page the link opens (the token travels in its URL) and the POST that consumes it.
+    expect((await fetch(`${base}/verify-email?token=${verifyToken}`)).status).toBe(200);
+    expect((await post('/api/auth/verify-email', { token: verifyToken })).status).toBe(200);
+
+    keep('wrong password', `Wrong-${strongPassword()}`);
+    expect((await post('/api/auth/login', { email, password: secrets.get('wrong password') })).status).toBe(401);
+    const login = await post('/api/auth/login', { email, password });
+    expect(login.status).toBe(200);
+    const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+    keep('session cookie', cookie.split('=')[1]!);
+
+    const bearer = await post('/api/auth/login', { email, password, session: 'token' });
+    const token = keep('bearer token', (await bearer.json()).session.token as string);
+    expect((await fetch(`${base}/api/auth/session`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+
+    const newPassword = keep('changed password', strongPassword());
+    expect((await post('/api/auth/change-password', { currentPassword: password, newPassword }, cookie)).status).toBe(200);
+
+    expect((await post('/api/auth/forgot-password', { email })).status).toBeLessThan(300);
+    const mails = await waitForMails(dataDir, email, 2);
+    const resetToken = keep('reset token', tokenFrom(linkIn(mails.at(-1)!, 'http://localhost:3999/reset-password')));
+    expect((await fetch(`${base}/reset-password?token=${resetToken}`)).status).toBe(200);
+    const resetPassword = keep('reset password', strongPassword());
+    expect((await post('/api/auth/reset-password', { token: resetToken, password: resetPassword })).status).toBe(200);
+    // A malformed body that carries a password is logged as a validation failure, without it.
+    expect((await post('/api/auth/login', { email: 'not-an-email', password: resetPassword })).status).toBe(400);
+
+    await server.stop();
+    const log = server.output();
+    // The log is real: it holds the requests made above, one JSON object per line.
+    expect(log).toContain('/api/auth/login');
+    expect(log).toContain('/verify-email?token=[redacted]');
+    const leaks = [...secrets].filter(([, value]) => log.includes(value)).map(([label]) => label);
+    recordFigure('log-secrets', {
+      checks: ['LOG-02', 'LOG-03'],
+      label: 'Secrets in logs',
+      values: { secretsCreated: secrets.size, logBytes: log.length, occurrences: leaks.length },
+    });
+    expect(leaks).toEqual([]);
+  }, 60_000);
+});
+
+describe.runIf(testDatabaseKind === 'postgres')('SMTP credentials in the server log (LOG-02)', () => {
+  let sink: SmtpSink;
+  let db: TestDatabase;
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    db = await openTestDatabase();
+  });
+  afterAll(async () => {
+    await sink?.close();
+    await db?.close();
+  });
+
+  it('never logs the SMTP password, whether mail is accepted or refused', async () => {
+    const smtpPassword = `Smtp-${strongPassword()}`;
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-logs-'));
+    // A port nothing listens on: every send fails, and the failure is logged.
+    const dead = startServer({
+      DATABASE_URL: db.url!,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      LOG_LEVEL: 'debug',
+      SMTP_URL: `smtp://mailer:${smtpPassword}@127.0.0.1:1`,
+    });
+    const live = startServer({
+      DATABASE_URL: db.url!,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      LOG_LEVEL: 'debug',
+      SMTP_URL: `smtp://mailer:${smtpPassword}@${new URL(sink.url).host}`,
+    });
+    try {
+      for (const server of [dead, live]) {
+        const base = await server.ready;
+        const res = await fetch(`${base}/api/auth/signup`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: uniqueEmail('smtp'), password: strongPassword() }),
+        });
+        expect(res.status).toBeLessThan(300);
+      }
+      await expect.poll(() => sink.messages.length, { timeout: 10_000 }).toBeGreaterThan(0);
+      await expect.poll(() => dead.output(), { timeout: 10_000 }).toMatch(/mail/i);
+    } finally {
+      await Promise.all([dead.stop(), live.stop()]);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+    const log = dead.output() + live.output();
+    expect(log).not.toContain(smtpPassword);
+    // A URL that does not parse stops start-up naming the variable, not echoing the password.
+    const bad = startServer({ DATABASE_URL: db.url!, DATA_DIR: dataDir, PORT: '0', SMTP_URL: `smtp://mailer:${smtpPassword}@127.0.0.1:x` });
+    expect(await bad.exited).not.toBe(0);
+    expect(bad.output()).toContain('SMTP_URL');
+    expect(bad.output()).not.toContain(smtpPassword);
+  }, 60_000);
+});
