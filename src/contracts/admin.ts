@@ -149,9 +149,12 @@ export const LEGAL_MESSAGES = {
   documentMissing: 'That document does not exist.',
 } as const;
 
-/** Anything but printable characters (controls, spaces, line breaks): never part of a link we accept. */
+/**
+ * Anything but printable characters (controls, spaces, line breaks, a lone UTF-16 surrogate, which
+ * the settings document cannot even store): never part of a link we accept.
+ */
 // eslint-disable-next-line no-control-regex
-const UNPRINTABLE = /[\u0000-\u0020\u007f-\u00a0\u2028\u2029\ufeff]/;
+const UNPRINTABLE = /[\u0000-\u0020\u007f-\u00a0\u2028\u2029\ufeff]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const PROBE_ORIGIN = 'https://origin.invalid';
 
 /**

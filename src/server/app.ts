@@ -9,6 +9,7 @@ import type { DatabaseHandle } from './db/connection.ts';
 import { contentRoutes } from './modules/content/content.routes.ts';
 import { createContentRepository } from './modules/content/content.repository.ts';
 import { createContentService } from './modules/content/content.service.ts';
+import { contentCachePlugin, createContentCache } from './modules/content/content.cache.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { crossSitePlugin } from './plugins/cross-site.ts';
 import { errorsPlugin } from './plugins/errors.ts';
@@ -51,13 +52,31 @@ export interface AppOptions {
   /** How pages are served; omitted in API-only tests. */
   web?: Omit<WebHandlerOptions, 'contextFor'>;
   logger?: FastifyServerOptions['logger'];
+  /** How long a request's body may take to arrive; tests shorten it (default REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number;
 }
 
+/**
+ * A request (headers and body) must arrive within this, or the connection is answered 408 and
+ * closed (UP-06: a body drip-fed a byte at a time must not hold a connection and a half-written
+ * upload forever). Fastify's default is 0, no limit at all; this is Node's own default, enough for
+ * a 10 MB licence over a slow mobile uplink. Responses (live streams) are not limited by it.
+ */
+export const REQUEST_TIMEOUT_MS = 300_000;
+
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Live support delivery of this process (tests run its sweep). */
+    supportLive: import('./modules/support/support.live.ts').SupportLive;
+  }
+}
 
 /** Builds the whole app (plugins, modules, web handler); never listens (house style: fastify/demo). */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const app = Fastify({
     logger: options.logger ?? false,
     trustProxy: config.trustProxy,
@@ -66,9 +85,42 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const incoming = req.headers['x-request-id'];
       return config.trustProxy && typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    bodyLimit: 1024 * 1024,
+    // JSON bodies are capped at 100 kB (IN-07: 413 beyond). Multipart uploads have their own limits;
+    // the one route that needs more (a 200,000-character legal document) raises its own.
+    bodyLimit: 100_000,
     routerOptions: { maxParamLength: 200 },
     return503OnClosing: true,
+    // A malformed (%-encoding) or over-long path parameter is refused by the router itself: answer in
+    // the DESIGN §4 error shape too, not Fastify's own (found by the fuzz).
+    frameworkErrors: (error, _request, reply) => {
+      void reply
+        .code((error.statusCode === 414 ? 414 : 400) as never)
+        .send({ error: { status: 'INVALID_ARGUMENT', message: 'This address is malformed or too long.' } } as never);
+    },
+    // What Node's HTTP parser refuses before Fastify sees it (too slow, headers or address too large,
+    // unreadable) is answered in the same shape, with Fastify's statuses (found by the fuzz).
+    clientErrorHandler: (error, socket) => {
+      const code = (error as { code?: string }).code;
+      if (code === 'ECONNRESET' || socket.destroyed) return;
+      const [status, reason, errorCode, message] =
+        code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout', 'DEADLINE_EXCEEDED', 'The request took too long to arrive.']
+          : code === 'HPE_HEADER_OVERFLOW'
+            ? [431, 'Request Header Fields Too Large', 'INVALID_ARGUMENT', 'The address or the request headers are too large.']
+            : [400, 'Bad Request', 'INVALID_ARGUMENT', 'The request could not be read.'];
+      const body = JSON.stringify({ error: { status: errorCode, message } });
+      if (socket.writable) {
+        socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\n\r\n${body}`);
+      }
+      socket.destroy(error);
+    },
+    requestTimeout,
+    http: {
+      // Node enforces requestTimeout only while headersTimeout (60 s by default) is not longer.
+      headersTimeout: Math.min(60_000, requestTimeout),
+      // …and looks for timed-out requests on this interval (30 s by default).
+      connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(requestTimeout / 4))),
+    },
   });
   app.setNotFoundHandler((_request, reply) =>
     reply.status(404).send({ error: { status: 'NOT_FOUND', message: GENERIC_MESSAGES.notFound } }),
@@ -115,7 +167,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
 
-  const content = createContentService(createContentRepository(database.db));
+  // Public content is kept in memory until an admin edits it (docs/performance.md).
+  const contentCache = createContentCache(database, app.log);
+  await contentCache.start();
+  app.addHook('onClose', () => contentCache.stop());
+  await app.register(contentCachePlugin, { cache: contentCache });
+  const content = createContentService(createContentRepository(database.db), contentCache);
   const storage = createStorage(config.storage);
   app.addHook('onClose', () => storage.close());
   const partners = createPartnersService({
@@ -136,6 +193,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ticketsPerUserPerHour: config.support.ticketsPerUserPerHour,
   });
   const live = createSupportLive({ bus, repository: supportRepository, log: app.log });
+  app.decorate('supportLive', live);
 
   // The admin console (issue 6): every admin mutation is written to the audit log.
   const audit = createAuditService(createAuditRepository(database.db));
@@ -200,6 +258,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(async (web) => {
       await webHandler(web, {
         ...options.web!,
+        pageCache: {
+          paths: new Set(['/', '/about', '/faqs', '/legal', '/register']),
+          cookieName: config.sessions.cookieName,
+          onInvalidate: (listener) => contentCache.onInvalidate(listener),
+        },
         contextFor: async (request, reply): Promise<RequestContextValue> => ({
           site,
           nonce: reply.cspNonce,

@@ -6,6 +6,10 @@ import { type DataDirLock, DataDirLockedError, lockDataDir } from './db/data-dir
 import { assertDurable, findDurabilityProblems, UnsafeDurabilityError } from './db/durability.ts';
 import { seedContent } from './db/seed.ts';
 import { loggerOptions } from './logging.ts';
+import { sweepOrphanLicenses } from './modules/partners/license-sweep.ts';
+import { createPartnersRepository } from './modules/partners/partners.repository.ts';
+import { createStorage } from './storage/create-storage.ts';
+import { removeStalePartialUploads } from './storage/local-storage.ts';
 import { BUILD_DIR, loadProductionBuild, type WebHandlerOptions } from './web/web-handler.ts';
 
 /**
@@ -54,6 +58,24 @@ async function main() {
   });
   if (!config.rateLimits) app.log.warn('RATE_LIMITS=off: every rate limit is disabled. Never run like this in production.');
 
+  // After a crash (UP-07, DATA-02): licence files whose registration never committed, and partial
+  // uploads. Safe while registrations run (see license-sweep.ts). Local disk is swept before serving;
+  // S3 after, so that an S3 outage (retried for minutes) does not hold up the start.
+  const sweep = async () => {
+    const storage = createStorage(config.storage);
+    try {
+      await sweepOrphanLicenses({ storage, repository: createPartnersRepository(database.db), log: app.log });
+      // With the embedded database this process owns DATA_DIR alone (the lock above), so every
+      // partial upload is stale; otherwise another instance may be uploading into it right now.
+      if (config.storage.kind === 'local') await removeStalePartialUploads(config.storage.dir, lock ? 0 : 60 * 60 * 1000);
+    } catch (error) {
+      app.log.error({ err: error }, 'could not sweep the storage for files left by a crash');
+    } finally {
+      await storage.close();
+    }
+  };
+  if (config.storage.kind === 'local') await sweep();
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -61,8 +83,13 @@ async function main() {
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
+    // A keep-alive connection whose response ends during the close stays open until keepAliveTimeout
+    // (Node closes idle connections once, when the close starts), so app.close() outlasted the force
+    // timer under load: exit 1 with the database never closed (DATA-06). Close them as they go idle.
+    const idle = setInterval(() => app.server.closeIdleConnections(), 50);
     try {
       await app.close();
+      clearInterval(idle);
       await closeDev?.();
       await database.close();
     } finally {
@@ -80,6 +107,7 @@ async function main() {
     lock?.release();
     throw error;
   }
+  if (config.storage.kind !== 'local') void sweep();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const local = `http://localhost:${port}`;

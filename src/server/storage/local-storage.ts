@@ -10,6 +10,35 @@ import { assertStorageKey, assertStoragePrefix, type FileStorage, type StoragePa
 /** Partial uploads are written here and renamed into place when complete; keys never start with a dot. */
 const TEMP_DIR = '.partial';
 
+/**
+ * Removes partial uploads that a crash left in `root`/.partial (the upload never completed, so
+ * nothing refers to them) once they are older than `olderThanMs`: 0 when this process owns the
+ * folder alone, longer than any upload can take when other instances may be writing there.
+ */
+export async function removeStalePartialUploads(root: string, olderThanMs: number): Promise<number> {
+  const dir = path.join(path.resolve(root), TEMP_DIR);
+  let names: string[];
+  try {
+    names = await fsp.readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
+  let removed = 0;
+  const cutoff = Date.now() - olderThanMs;
+  for (const name of names) {
+    const file = path.join(dir, name);
+    try {
+      if ((await fsp.stat(file)).mtimeMs > cutoff) continue;
+      await fsp.rm(file, { force: true });
+      removed++;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return removed;
+}
+
 /** Files on local disk under `root` (DATA_DIR/files), outside any directory the app serves. */
 export function createLocalStorage(root: string): FileStorage {
   const resolvedRoot = path.resolve(root);

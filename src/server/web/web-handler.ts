@@ -5,8 +5,9 @@ import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { createRequestListener } from '@react-router/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { RouterContextProvider, type ServerBuild } from 'react-router';
+import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
 import type { RequestContextValue } from '../../web/lib/request-context.ts';
+import { type CachedPage, type PageCacheOptions, createPageCache } from './page-cache.ts';
 
 /**
  * Serves the React Router app (server-rendered pages) and its built assets from one Fastify
@@ -21,7 +22,13 @@ export interface WebHandlerOptions {
   mode: 'production' | 'development';
   contextFor(request: FastifyRequest, reply: FastifyReply): Promise<RequestContextValue>;
   /** Express-style middleware run before the app (Vite's dev server). */
-  devMiddleware?: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, next: () => void) => void;
+  devMiddleware?: (
+    req: import('node:http').IncomingMessage,
+    res: import('node:http').ServerResponse,
+    next: () => void,
+  ) => void;
+  /** Keeps whole anonymous pages of these paths in memory until content changes (page-cache.ts). */
+  pageCache?: PageCacheOptions;
 }
 
 type EntryWithContext = { requestContext: Parameters<RouterContextProvider['set']>[0] };
@@ -37,11 +44,13 @@ export async function loadProductionBuild(buildDir = BUILD_DIR): Promise<ServerB
 }
 
 function listFiles(dir: string, prefix = ''): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? listFiles(path.join(dir, entry.name), `${prefix}/${entry.name}`)
-      : [`${prefix}/${entry.name}`],
-  );
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) =>
+      entry.isDirectory()
+        ? listFiles(path.join(dir, entry.name), `${prefix}/${entry.name}`)
+        : [`${prefix}/${entry.name}`],
+    );
 }
 
 export async function webHandler(app: FastifyInstance, options: WebHandlerOptions) {
@@ -62,10 +71,33 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
   });
 
   // Built assets: a fixed set, known at start-up; hashed files under /assets never change.
-  const staticFiles = new Set(options.clientDir && fs.existsSync(options.clientDir) ? listFiles(options.clientDir) : []);
+  const staticFiles = new Set(
+    options.clientDir && fs.existsSync(options.clientDir) ? listFiles(options.clientDir) : [],
+  );
   if (options.clientDir) {
-    await app.register(fastifyStatic, { root: options.clientDir, serve: false });
+    // The build writes .br and .gz beside each text asset (vite.config.ts); they are sent as is.
+    await app.register(fastifyStatic, { root: options.clientDir, serve: false, preCompressed: true });
   }
+
+  const pages = options.pageCache ? createPageCache(options.pageCache) : null;
+  const renderToString = createRequestHandler(loadBuild, options.mode);
+  /** Renders a page in full (not streamed) for the cache; the page's own nonce becomes a placeholder. */
+  const renderForCache = async (request: FastifyRequest, reply: FastifyReply): Promise<CachedPage> => {
+    const build = await loadBuild();
+    const provider = new RouterContextProvider();
+    provider.set(
+      (build.entry.module as unknown as EntryWithContext).requestContext,
+      await options.contextFor(request, reply),
+    );
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+      else if (value !== undefined) headers.set(name, value);
+    }
+    const url = new URL(request.url, `${request.protocol}://${request.headers.host ?? 'localhost'}`);
+    const response = await renderToString(new Request(url, { method: 'GET', headers }), provider);
+    return pages!.fromResponse(response, reply.cspNonce);
+  };
 
   app.route({
     method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
@@ -81,6 +113,10 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
           maxAge: immutable ? 31536000 * 1000 : 3600 * 1000,
           dotfiles: 'deny',
         });
+      }
+      if (pages?.accepts(request)) {
+        const page = await pages.get(request, () => renderForCache(request, reply));
+        return pages.send(request, reply, page);
       }
       const context = await options.contextFor(request, reply);
       for (const [name, value] of Object.entries(reply.getHeaders())) {

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordFigure } from '../../support/figures.ts';
 import { postJson } from '../../support/accounts.ts';
@@ -68,6 +69,24 @@ describe('a ticket’s live messages', () => {
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(ids[0]).toBeGreaterThan(Number(lastId));
     resumed.close();
+  });
+
+  it('delivers a message whose announcement was lost, on the next sweep, exactly once', async () => {
+    const { ticketId } = await alice.createTicket('General', 'Announcements can be lost');
+    const stream = await openSse(`${base}/api/support/tickets/${ticketId}/messages/stream`, cookie(alice));
+    await stream.waitFor((e) => bodies(e).length === 1);
+    // Stored as a post stores it, but never announced: as if the posting process died after its commit.
+    await t.database.db.execute(
+      sql`insert into ticket_messages (ticket_id, message_body, user_id, admin) values (${ticketId}, 'Never announced', ${admin.id}, true)`,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    expect(bodies(stream.events)).toEqual(['Announcements can be lost']);
+    await t.app.supportLive.sweep();
+    await stream.waitFor((e) => bodies(e).length === 2);
+    await t.app.supportLive.sweep();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(bodies(stream.events)).toEqual(['Announcements can be lost', 'Never announced']);
+    stream.close();
   });
 
   it('tells the page live when the ticket closes', async () => {

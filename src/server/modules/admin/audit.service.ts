@@ -17,6 +17,16 @@ export interface AuditRecord {
 }
 
 /**
+ * jsonb refuses what text columns quietly store: a lone UTF-16 surrogate (text keeps U+FFFD) and
+ * U+0000. Details quote the admin's input (a rejection reason), and the entry is written after the
+ * change committed, so quoting must never fail it: such characters become U+FFFD (found by the fuzz).
+ */
+// eslint-disable-next-line no-control-regex
+const UNSTORABLE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u0000/g;
+const storable = (details: Record<string, unknown>): Record<string, unknown> =>
+  JSON.parse(JSON.stringify(details, (_key, value: unknown) => (typeof value === 'string' ? value.replace(UNSTORABLE, '\uFFFD') : value)));
+
+/**
  * Every admin mutation writes one entry, after it succeeded (docs/decisions/060-admin-console.md).
  * The actor's email is copied into the row, so the log still names them after their account is gone.
  */
@@ -29,7 +39,7 @@ export function createAuditService(repository: AuditRepository) {
         action: entry.action,
         targetType: entry.targetType,
         targetId: entry.targetId === null ? null : String(entry.targetId),
-        details: entry.details ?? null,
+        details: entry.details ? storable(entry.details) : null,
       });
     },
 

@@ -83,6 +83,8 @@ export async function contentAdminRoutes(app: FastifyInstance, options: { conten
 
   api.put('/api/admin/documents/:slug', {
     config: { access: 'admin' },
+    // A document may hold 200,000 characters, several bytes each once JSON-escaped: above the app's 100 kB.
+    bodyLimit: 1024 * 1024,
     schema: {
       tags: ['admin'],
       summary: 'Edit one of our hosted legal documents (plain text; blank line = paragraph, "## " = heading)',

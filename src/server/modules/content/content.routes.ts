@@ -18,7 +18,8 @@ export async function contentRoutes(app: FastifyInstance, options: { content: Co
       querystring: FaqQuerySchema,
       response: { 200: FaqListSchema, 400: ErrorBodySchema },
     },
-    handler: async (request) => ({ faqs: await content.listFaqs(request.query.type) }),
+    // Serialised once per content change (content.cache.ts); a string is sent as is.
+    handler: async (request, reply) => reply.type('application/json; charset=utf-8').send((await content.faqsJson(request.query.type)) as never),
   });
 
   api.get('/api/legal/links', {

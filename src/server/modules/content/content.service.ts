@@ -1,18 +1,29 @@
 import type { Faq, FaqType, LegalLinks } from '../../../contracts/content.ts';
 import { LegalLinksSchema } from '../../../contracts/content.schemas.ts';
 import { AppError } from '../../errors.ts';
+import type { ContentCache } from './content.cache.ts';
 import type { ContentRepository, HostedDocument } from './content.repository.ts';
 
-export function createContentService(repository: ContentRepository) {
+/** Reads public content; with a cache, the FAQ lists are read once until an admin edits content. */
+export function createContentService(repository: ContentRepository, cache?: ContentCache) {
+  const cached = <T>(key: string, load: () => Promise<T>): Promise<T> => (cache ? cache.get(key, load) : load());
+
   return {
     async listFaqs(type: FaqType): Promise<Faq[]> {
-      const rows = await repository.listFaqsByType(type);
-      return rows.map((row) => ({ id: row.id, type, title: row.title, content: row.content }));
+      return cached(`faqs:${type}`, async () => {
+        const rows = await repository.listFaqsByType(type);
+        return rows.map((row) => ({ id: row.id, type, title: row.title, content: row.content }));
+      });
+    },
+
+    /** `GET /api/faqs` as sent: serialised once per content change. */
+    async faqsJson(type: FaqType): Promise<string> {
+      return cached(`faqs-json:${type}`, async () => JSON.stringify({ faqs: await this.listFaqs(type) }));
     },
 
     /** The `legal/links` document, or null when it is missing or malformed. */
     async findLegalLinks(): Promise<LegalLinks | null> {
-      const parsed = LegalLinksSchema.safeParse(await repository.findSetting('legal/links'));
+      const parsed = LegalLinksSchema.safeParse(await this.findSetting('legal/links'));
       return parsed.success ? parsed.data : null;
     },
 
@@ -22,6 +33,7 @@ export function createContentService(repository: ContentRepository) {
       return links;
     },
 
+    // Settings are read per request: the pages that show them are kept whole by the page cache.
     async findSetting(key: string): Promise<unknown> {
       return repository.findSetting(key);
     },

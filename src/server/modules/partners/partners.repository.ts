@@ -1,4 +1,4 @@
-import { and, eq, ne, or, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { AppDatabase } from '../../db/connection.ts';
 import { companies } from '../../db/schema.ts';
 
@@ -69,6 +69,16 @@ export const UNIQUE_CONSTRAINTS = {
 } as const;
 export type ConflictKind = (typeof UNIQUE_CONSTRAINTS)[keyof typeof UNIQUE_CONSTRAINTS];
 
+/**
+ * UP-07: a licence file is stored before its company row commits, so a crash in between leaves a
+ * file no company holds, which the start-up sweep removes (licence-sweep.ts). Both sides take this
+ * transaction lock on the company id, so the sweep can never remove the file of a registration
+ * that is about to commit: whichever goes second sees what the first did.
+ */
+const LICENSE_LOCK_NAMESPACE = 7_241_010;
+const lockCompanyId = (tx: Pick<AppDatabase, 'execute'>, companyId: string) =>
+  tx.execute(sql`select pg_advisory_xact_lock(${LICENSE_LOCK_NAMESPACE}, hashtext(${companyId}))`);
+
 export function createPartnersRepository(db: AppDatabase) {
   return {
     /** Which of the keys a live (not rejected) company already holds. */
@@ -89,13 +99,51 @@ export function createPartnersRepository(db: AppDatabase) {
       return found;
     },
 
-    /** Inserts a new application (verified 0, not banned, no email sent); unique indexes decide races. */
-    async insertCompany(company: NewCompany): Promise<CompanyRow> {
-      const [row] = await db
-        .insert(companies)
-        .values({ ...company, verified: 0, isBanned: false, isEmailSend: false })
-        .returning(publicColumns);
-      return row!;
+    /**
+     * Inserts a new application (verified 0, not banned, no email sent); unique indexes decide races.
+     * With a licence, `licenseStillThere` runs under the company id's lock, just before the insert:
+     * if the sweep removed the file meanwhile, it throws and nothing is inserted.
+     */
+    async insertCompany(company: NewCompany, licenseStillThere?: () => Promise<void>): Promise<CompanyRow> {
+      const values = { ...company, verified: 0, isBanned: false, isEmailSend: false };
+      if (!company.commercialLicenseKey) {
+        const [row] = await db.insert(companies).values(values).returning(publicColumns);
+        return row!;
+      }
+      return db.transaction(async (tx) => {
+        await lockCompanyId(tx, company.id);
+        await licenseStillThere?.();
+        const [row] = await tx.insert(companies).values(values).returning(publicColumns);
+        return row!;
+      });
+    },
+
+    /** Of these storage keys, the ones some company holds. */
+    async heldLicenseKeys(keys: string[]): Promise<Set<string>> {
+      if (keys.length === 0) return new Set();
+      const rows = await db
+        .select({ key: companies.commercialLicenseKey })
+        .from(companies)
+        .where(inArray(companies.commercialLicenseKey, keys));
+      return new Set(rows.map((r) => r.key!));
+    },
+
+    /**
+     * Runs `remove` under the company id's lock if, then, no company holds `key`; true if it ran.
+     * The lock makes this and a registration's insert of the same id take turns.
+     */
+    async removeIfUnheld(companyId: string, key: string, remove: () => Promise<void>): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        await lockCompanyId(tx, companyId);
+        const [held] = await tx
+          .select({ id: companies.id })
+          .from(companies)
+          .where(eq(companies.commercialLicenseKey, key))
+          .limit(1);
+        if (held) return false;
+        await remove();
+        return true;
+      });
     },
 
     /** The storage key of a company's licence: undefined when there is no such company. */

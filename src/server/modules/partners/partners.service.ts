@@ -123,14 +123,22 @@ export function createPartnersService(options: PartnersServiceOptions) {
     if (known) throw known;
     const stored = license.kind === 'stored' ? license : null;
     try {
-      return await repository.insertCompany({
-        id: companyId,
-        ...company,
-        ...keys,
-        commercialLicenseUrl: stored ? licenseUrl(companyId) : null,
-        commercialLicenseKey: stored ? stored.key : null,
-        lastUpdated: new Date(),
-      });
+      return await repository.insertCompany(
+        {
+          id: companyId,
+          ...company,
+          ...keys,
+          commercialLicenseUrl: stored ? licenseUrl(companyId) : null,
+          commercialLicenseKey: stored ? stored.key : null,
+          lastUpdated: new Date(),
+        },
+        // UP-07: the start-up sweep of a starting instance may have taken the file for an orphan.
+        stored
+          ? async () => {
+              if (!(await storage.exists(stored.key))) throw new AppError('UNAVAILABLE', COMPANY_MESSAGES.submitFailed);
+            }
+          : undefined,
+      );
     } catch (error) {
       const violation = uniqueViolation(error);
       if (!violation) throw error;

@@ -12,6 +12,10 @@ import { LIVE_EVENTS } from '../../../contracts/support.ts';
  * source of truth and an event is only a nudge to read it. A viewer's right to see the ticket is
  * checked when it subscribes, again before delivery when the last check is older than `authTtlMs`,
  * on every heartbeat, and at once when that user's sessions end.
+ *
+ * A message is announced right after its commit (support.repository.ts); should that announcement
+ * be lost (the posting process died in between), a sweep every `sweepMs` compares each watched
+ * ticket's newest message id with what its subscribers were sent, and delivers what is missing.
  */
 export interface LiveViewer {
   userId: string;
@@ -48,6 +52,7 @@ export function createSupportLive(options: {
   log: { error(obj: object, msg: string): void };
   authTtlMs?: number;
   listDebounceMs?: number;
+  sweepMs?: number;
 }) {
   const { repository, log } = options;
   const authTtlMs = options.authTtlMs ?? 5000;
@@ -107,11 +112,13 @@ export function createSupportLive(options: {
         let after = Math.min(...subscribers.map((s) => s.lastSent));
         for (;;) {
           const rows = await repository.listMessages(ticketId, after);
-          for (const sub of subscribers) {
-            if (!rows.some((r) => r.id > sub.lastSent)) continue;
-            if (!(await stillAllowed(sub))) continue;
-            for (const row of rows) if (row.id > sub.lastSent) send(sub, row);
-          }
+          // Rights are re-checked for every due subscriber at once, not one after another: with 100
+          // viewers on a ticket, a sequential check made the last one wait for 99 lookups first.
+          const due = subscribers.filter((sub) => rows.some((r) => r.id > sub.lastSent));
+          const allowed = await Promise.all(due.map((sub) => stillAllowed(sub)));
+          due.forEach((sub, i) => {
+            if (allowed[i]) for (const row of rows) if (row.id > sub.lastSent) send(sub, row);
+          });
           if (rows.length < PAGE) break;
           after = rows[rows.length - 1]!.id;
         }
@@ -160,6 +167,24 @@ export function createSupportLive(options: {
     for (const sub of adminLists) scheduleRefresh(sub);
   }
   const unsubscribe = options.bus.subscribe(onEvent);
+
+  /** Delivers messages whose announcement never arrived: one query for every watched ticket. */
+  async function sweep() {
+    const behind = new Map<string, number>();
+    for (const [ticketId, feed] of feeds) {
+      const open = [...feed.subscribers].filter((s) => !s.stream.closed);
+      if (open.length > 0) behind.set(ticketId, Math.min(...open.map((s) => s.lastSent)));
+    }
+    if (behind.size === 0) return;
+    try {
+      const latest = await repository.latestMessageIds([...behind.keys()]);
+      for (const [ticketId, newest] of latest) if (newest > (behind.get(ticketId) ?? newest)) void pump(ticketId);
+    } catch (error) {
+      log.error({ err: error }, 'live sweep failed');
+    }
+  }
+  const sweepTimer = setInterval(() => void sweep(), options.sweepMs ?? 10_000);
+  sweepTimer.unref();
 
   return {
     /** Streams a ticket's messages after `afterId`, then every new one, then state changes. */
@@ -220,7 +245,11 @@ export function createSupportLive(options: {
       return { ticketStreams: tickets, listStreams: lists, feeds: feeds.size };
     },
 
+    /** Runs the missed-announcement sweep now (tests; the timer runs it every `sweepMs`). */
+    sweep,
+
     close() {
+      clearInterval(sweepTimer);
       unsubscribe();
     },
   };

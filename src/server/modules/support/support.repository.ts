@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type AppDatabase, queryRows } from '../../db/connection.ts';
-import { EVENTS_CHANNEL } from '../../realtime/event-bus.ts';
+import { EVENTS_CHANNEL, notifyAfterCommitSql } from '../../realtime/event-bus.ts';
 
 /**
  * Tickets and messages. Rules that concurrency could break live in single statements:
@@ -8,7 +8,9 @@ import { EVENTS_CHANNEL } from '../../realtime/event-bus.ts';
  *   cannot interleave, and replies to one ticket are serialised on its row lock: message ids (the
  *   live event ids) therefore rise in commit order within a ticket, which makes resuming after an
  *   id loss-free;
- * - every change notifies listeners in the same statement, so the event fires exactly on commit.
+ * - every change notifies listeners in the same statement, so the event fires exactly on commit;
+ *   a message post, the hot path, notifies by a statement of its own right after its commit
+ *   (notifyAfterCommitSql, docs/performance.md).
  */
 
 export interface TicketRow {
@@ -59,6 +61,8 @@ const toMessage = (r: RawMessage): MessageRow => ({
   userId: r.user_id,
   authorEmail: r.author_email ?? null,
 });
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const TICKET_COLUMNS = sql`t.id, t.ticket_no, t.reason, t.open, t.creation_date, t.last_message, t.user_id`;
 
@@ -162,6 +166,18 @@ export function createSupportRepository(db: AppDatabase) {
       return rows.map(toMessage);
     },
 
+    /** The newest message id of each of these tickets (tickets without messages are left out). */
+    async latestMessageIds(ticketIds: string[]): Promise<Map<string, number>> {
+      const ids = ticketIds.filter((id) => UUID.test(id));
+      if (ids.length === 0) return new Map();
+      const rows = await queryRows<{ ticket_id: string; id: unknown }>(
+        db,
+        sql`select ticket_id, max(id) as id from ticket_messages
+            where ticket_id = any(${`{${ids.join(',')}}`}::uuid[]) group by ticket_id`,
+      );
+      return new Map(rows.map((r) => [r.ticket_id, Number(r.id)]));
+    },
+
     async findMessageByClientId(ticketId: string, clientId: string): Promise<MessageRow | null> {
       const [row] = await queryRows<RawMessage>(
         db,
@@ -184,7 +200,7 @@ export function createSupportRepository(db: AppDatabase) {
       body: string;
       clientId: string | null;
     }): Promise<MessageRow | null> {
-      const [row] = await queryRows<RawMessage>(
+      const [row] = await queryRows<RawMessage & { owner_id: string }>(
         db,
         sql`
         with t as (
@@ -201,12 +217,19 @@ export function createSupportRepository(db: AppDatabase) {
           on conflict (ticket_id, client_id) where client_id is not null do nothing
           returning id, ticket_id, message_body, timestamp, admin, user_id
         )
-        select m.*, (select email from users where id = m.user_id) as author_email,
-          pg_notify(${EVENTS_CHANNEL}, json_build_object(
-            'type', 'message.created', 'ticketId', m.ticket_id, 'userId', t.user_id, 'messageId', m.id)::text)
+        select m.*, (select email from users where id = m.user_id) as author_email, t.user_id as owner_id
         from m join t on t.id = m.ticket_id`,
       );
-      return row ? toMessage(row) : null;
+      if (!row) return null;
+      const message = toMessage(row);
+      // Announced once committed, by a statement of its own: a NOTIFY inside this durable write
+      // would let only one message commit reach the disk at a time (notifyAfterCommitSql). A failed
+      // announcement loses nothing: subscribers read the database on the ticket's next event or
+      // when they reconnect.
+      await db
+        .execute(notifyAfterCommitSql({ type: 'message.created', ticketId: message.ticketId, userId: row.owner_id, messageId: message.id }))
+        .catch(() => {});
+      return message;
     },
 
     /** Opens or closes a ticket; notifies only when the state changed. */

@@ -1,0 +1,103 @@
+/**
+ * Bench data: a fresh PostgreSQL database per run (dropped afterwards), accounts made with the
+ * same code the CLI uses, tickets made with the app's own repository, sessions from the real
+ * sign-in route.
+ */
+import { randomBytes } from 'node:crypto';
+import { type DatabaseHandle, openDatabase } from '../../src/server/db/connection.ts';
+import { createAccountAdmin } from '../../src/server/modules/accounts/accounts.admin.ts';
+import { createAccountsRepository } from '../../src/server/modules/accounts/accounts.repository.ts';
+import {
+  createDatabase,
+  dropDatabase,
+  isPostgresReachable,
+  POSTGRES_ADMIN_URL,
+  randomDatabaseName,
+} from '../../tests/support/postgres.ts';
+
+export { isPostgresReachable, POSTGRES_ADMIN_URL };
+
+export interface BenchDatabase {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+export async function createBenchDatabase(): Promise<BenchDatabase> {
+  const name = randomDatabaseName('bagspace_bench');
+  const url = await createDatabase(name);
+  return { name, url, drop: () => dropDatabase(name) };
+}
+
+export const PASSWORD = `Harbour-${randomBytes(4).toString('hex')}-bench-kite`;
+
+export interface Account {
+  email: string;
+  id: string;
+}
+
+/** Opens the bench database in this process (the server has migrated it already). */
+export async function openBenchDatabase(url: string): Promise<DatabaseHandle> {
+  return openDatabase({ kind: 'postgres', url, poolSize: 4 });
+}
+
+export async function createAccounts(
+  database: DatabaseHandle,
+  prefix: string,
+  count: number,
+  role: 'user' | 'admin' = 'user',
+): Promise<Account[]> {
+  const admin = createAccountAdmin(createAccountsRepository(database.db));
+  const accounts: Account[] = [];
+  for (let i = 0; i < count; i++) {
+    const email = `${prefix}-${i}-${randomBytes(3).toString('hex')}@bench.example.nz`;
+    const user = await admin.createUser({ email, password: PASSWORD, role, verified: true });
+    accounts.push({ email, id: user.id });
+  }
+  return accounts;
+}
+
+/** Opens tickets through the API (the callable the support page uses), a few at a time. */
+export async function createTickets(
+  base: string,
+  token: string,
+  count: number,
+  message = 'My parcel has not arrived yet.',
+): Promise<string[]> {
+  const ids: string[] = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < count) {
+        const i = next++;
+        const res = await fetch(`${base}/api/functions/createSupportTicket`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ data: { reason: 'General', message: `${message} (${i + 1})` } }),
+        });
+        if (res.status !== 200) throw new Error(`ticket creation failed: ${res.status} ${await res.text()}`);
+        ids[i] = ((await res.json()) as { result: { ticketId: string } }).result.ticketId;
+      }
+    }),
+  );
+  return ids;
+}
+
+/** Signs in through the API; returns a bearer token (`session: "token"`) and the cookie form. */
+export async function signIn(
+  base: string,
+  email: string,
+): Promise<{ token: string; cookie: string; bearer: Record<string, string> }> {
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD, session: 'token' }),
+  });
+  if (res.status !== 200) throw new Error(`sign-in of ${email} failed: ${res.status} ${await res.text()}`);
+  const body = (await res.json()) as { session: { token: string } };
+  return {
+    token: body.session.token,
+    cookie: `session=${body.session.token}`,
+    bearer: { authorization: `Bearer ${body.session.token}` },
+  };
+}

@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+
+function statusField(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return kb * 1024;
+}
+
+/** Resident memory of a process, from /proc (Linux), in bytes. */
+export function rssOf(pid: number): number {
+  return statusField(pid, 'VmRSS');
+}
+
+/** Peak resident memory since the process started or since `resetPeak`. */
+export function peakRssOf(pid: number): number {
+  return statusField(pid, 'VmHWM');
+}
+
+/**
+ * Resets the kernel's peak-RSS mark (VmHWM) to the current RSS: `echo 5 > /proc/PID/clear_refs`
+ * (Linux 4.0+; needs to own the process). Returns false where that is not allowed.
+ */
+export function resetPeak(pid: number): boolean {
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return peakRssOf(pid) <= rssOf(pid) + 64 * 1024;
+  } catch {
+    return false;
+  }
+}
+
+/** Polls RSS every millisecond or so until stopped; returns the highest value seen. */
+export function pollPeak(pid: number): { stop(): number } {
+  let peak = rssOf(pid);
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssOf(pid));
+    } catch {
+      // the process ended
+    }
+  }, 1);
+  return {
+    stop() {
+      clearInterval(timer);
+      return peak;
+    },
+  };
+}
+
+export const MB = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+
+export function median(values: number[]): number {
+  const sorted = [...values].filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

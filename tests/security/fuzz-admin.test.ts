@@ -1,0 +1,109 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAQ_TYPES } from '../../src/contracts/content.ts';
+import { queryRows } from '../../src/server/db/connection.ts';
+import { createAccountAdmin } from '../../src/server/modules/accounts/accounts.admin.ts';
+import { createAccountsRepository } from '../../src/server/modules/accounts/accounts.repository.ts';
+import { createUser } from '../support/accounts.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { apiClient } from '../integration/admin/admin-client.ts';
+import { pngOf, register, validCompany } from '../integration/partners/registration-helpers.ts';
+import {
+  BASE_SEED,
+  finishPart,
+  FUZZ_ENV,
+  FUZZ_TIMEOUT_MS,
+  type FuzzContext,
+  fuzzOperation,
+  idsOf,
+  newStats,
+  opKey,
+  prototypePollution,
+  RUNS_PER_OPERATION,
+  summary,
+  unhandled,
+} from './fuzz-harness.ts';
+import { operationsOf } from './fuzz-operations.ts';
+
+/**
+ * IN-01/IN-04/IN-05/IN-07, LOG-04: the admin console's operations under generated input: partner
+ * review, FAQs, legal links and documents, users and the audit log.
+ */
+
+let t: TestApp;
+let ctx: FuzzContext;
+const stats = newStats();
+
+beforeAll(async () => {
+  t = await createTestApp({ env: FUZZ_ENV });
+  const admin = await apiClient(t, { role: 'admin' });
+  const accountAdmin = createAccountAdmin(createAccountsRepository(t.database.db));
+  const victims = [
+    await createUser(t, { verified: false }),
+    await createUser(t, { verified: false }),
+    await createUser(t),
+    await createUser(t, { role: 'admin' }),
+  ];
+  const disabled = await createUser(t);
+  await accountAdmin.disableUser({ email: disabled.email });
+  victims.push(disabled);
+
+  // Applications in every state, some with a licence on file, one without a contact email.
+  const ids: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    const fields = { ...validCompany(), ...(i === 7 ? { contactPersonEmail: '' } : {}) };
+    const res = await register(t, fields, i % 2 === 0 ? { bytes: pngOf(200), name: 'licence.png', type: 'image/png' } : undefined);
+    if (res.statusCode !== 201) throw new Error(`registration failed: ${res.statusCode} ${res.body}`);
+    ids.push(res.json().id as string);
+  }
+  await admin.post(`/api/admin/companies/${ids[1]}/approve`);
+  await admin.post(`/api/admin/companies/${ids[2]}/reject`, { reason: 'Licence unreadable' });
+  await admin.post(`/api/admin/companies/${ids[3]}/ban`);
+
+  const faqOrders = (type: string) => async () => {
+    const rows = await queryRows<{ id: number }>(t.database.db, sql`select id from faqs where type = ${type} order by position, id`);
+    const current = rows.map((r) => r.id);
+    return [current, [...current].reverse(), [...current.slice(1), ...current.slice(0, 1)], current.length > 1 ? [current[1]!, current[0]!, ...current.slice(2)] : current];
+  };
+  ctx = {
+    t,
+    principals: { admin: { name: 'admin', headers: admin.headers, userId: admin.id } },
+    state: {},
+    pools: {
+      company: idsOf(t, sql`select id from companies order by created_at`),
+      licensedCompany: idsOf(t, sql`select id from companies where commercial_license_key is not null order by created_at`),
+      faq: idsOf(t, sql`select id::text as id from faqs order by id`),
+      ...Object.fromEntries(FAQ_TYPES.map((type) => [`faqOrder:${type}`, faqOrders(type)])),
+      victim: () => victims.map((v) => v.id),
+      self: () => [admin.id],
+      auditId: idsOf(t, sql`select id::text as id from audit_log order by id`),
+    },
+  };
+  console.log(`[fuzz admin] seed ${BASE_SEED}, ${RUNS_PER_OPERATION} runs per operation and principal`);
+});
+
+afterAll(async () => {
+  console.log(`[fuzz admin]\n${summary(stats)}`);
+  await t?.close();
+});
+
+describe('fuzz: admin console operations', () => {
+  for (const op of operationsOf('admin')) {
+    for (const principal of op.principals) {
+      it(`${opKey(op)} as ${principal}`, { timeout: FUZZ_TIMEOUT_MS }, async () => {
+        await fuzzOperation(ctx, op, principal, stats);
+        const mine = stats.perOperation.at(-1)!;
+        expect(mine.reached / mine.runs, `${opKey(op)}: share of inputs that reached the handler`).toBeGreaterThanOrEqual(0.1);
+        expect(mine.throttled, `${opKey(op)}: 429s (limits are raised for the fuzz)`).toBe(0);
+      });
+    }
+  }
+
+  it('stored only valid rows, raised nothing unhandled and polluted no prototype', async () => {
+    const { invalid } = await finishPart('admin', t, stats);
+    expect(invalid).toEqual([]);
+    expect(stats.fiveHundreds).toBe(0);
+    expect([...unhandled.rejections, ...unhandled.exceptions]).toEqual([]);
+    expect(prototypePollution()).toEqual([]);
+  });
+});

@@ -1,0 +1,88 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { supportUser } from '../support/support.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+import {
+  BASE_SEED,
+  finishPart,
+  FUZZ_ENV,
+  FUZZ_TIMEOUT_MS,
+  type FuzzContext,
+  fuzzOperation,
+  idsOf,
+  newStats,
+  opKey,
+  prototypePollution,
+  RUNS_PER_OPERATION,
+  summary,
+  unhandled,
+} from './fuzz-harness.ts';
+import { operationsOf } from './fuzz-operations.ts';
+
+/**
+ * IN-01/IN-05/IN-07, LOG-04: support tickets under generated input, on both sides: the owner's
+ * (create, list, read, reply, live streams) and the admin's (inbox, answer, close, reopen).
+ */
+
+let t: TestApp;
+let ctx: FuzzContext;
+const stats = newStats();
+
+beforeAll(async () => {
+  t = await createTestApp({ env: FUZZ_ENV });
+  const owner = await supportUser(t);
+  const other = await supportUser(t);
+  const admin = await supportUser(t, { role: 'admin' });
+  for (let i = 0; i < 3; i++) {
+    await owner.createTicket('General', `Where is my parcel number ${i}?`);
+    await other.createTicket('Incident', `Someone else's ticket ${i}`);
+  }
+  const closed = await owner.createTicket('Deactivation', 'Please close my account.');
+  await admin.post(`/api/admin/support/tickets/${closed.ticketId}/close`);
+  // Streams need a socket: inject cannot hang up on a response that never ends.
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const address = t.app.server.address() as { port: number };
+  ctx = {
+    t,
+    baseUrl: `http://127.0.0.1:${address.port}`,
+    principals: {
+      user: { name: 'user', headers: owner.headers, userId: owner.id },
+      admin: { name: 'admin', headers: admin.headers, userId: admin.id },
+    },
+    state: {},
+    pools: {
+      ownTicket: idsOf(t, sql`select id from support_tickets where user_id = ${owner.id} and open order by ticket_no`),
+      ownClosedTicket: idsOf(t, sql`select id from support_tickets where user_id = ${owner.id} and not open order by ticket_no`),
+      foreignTicket: idsOf(t, sql`select id from support_tickets where user_id = ${other.id} order by ticket_no`),
+      messageId: idsOf(t, sql`select id::text as id from ticket_messages order by id`),
+      clientId: idsOf(t, sql`select client_id as id from ticket_messages where client_id is not null order by id`),
+    },
+  };
+  console.log(`[fuzz support] seed ${BASE_SEED}, ${RUNS_PER_OPERATION} runs per operation and principal`);
+});
+
+afterAll(async () => {
+  console.log(`[fuzz support]\n${summary(stats)}`);
+  await t?.close();
+});
+
+describe('fuzz: support operations', () => {
+  for (const op of operationsOf('support')) {
+    for (const principal of op.principals) {
+      it(`${opKey(op)} as ${principal}`, { timeout: FUZZ_TIMEOUT_MS }, async () => {
+        await fuzzOperation(ctx, op, principal, stats);
+        const mine = stats.perOperation.at(-1)!;
+        expect(mine.reached / mine.runs, `${opKey(op)}: share of inputs that reached the handler`).toBeGreaterThanOrEqual(0.1);
+        expect(mine.throttled, `${opKey(op)}: 429s (limits are raised for the fuzz)`).toBe(0);
+      });
+    }
+  }
+
+  it('stored only valid rows, raised nothing unhandled and polluted no prototype', async () => {
+    const { invalid } = await finishPart('support', t, stats);
+    expect(invalid).toEqual([]);
+    expect(stats.fiveHundreds).toBe(0);
+    expect([...unhandled.rejections, ...unhandled.exceptions]).toEqual([]);
+    expect(prototypePollution()).toEqual([]);
+  });
+});
