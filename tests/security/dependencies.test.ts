@@ -28,8 +28,9 @@ const REVIEWED_INSTALL_SCRIPTS: Record<string, string> = {
 const SECRET_PATTERNS: Array<[string, RegExp]> = [
   ['AWS access key', /AKIA[0-9A-Z]{16}/],
   ['private key', /-----BEGIN (?:RSA |EC |OPENSSH )?PRIVATE KEY-----/],
-  // Credentials in a URL, except on the reserved example domains tests use (RFC 2606).
-  ['credentials in a URL', /\b(?:postgres|postgresql|smtps?|https?):\/\/[^\s:/@'"`]+:[^\s@'"`]{6,}@(?![\w.-]*\bexample\b)/],
+  // Credentials in a URL, except on the reserved example domains tests use (RFC 2606) and
+  // passwords that are template placeholders (`${password}`) filled in at run time.
+  ['credentials in a URL', /\b(?:postgres|postgresql|smtps?|https?):\/\/[^\s:/@'"`]+:[^\s@'"`${}]{6,}@(?![\w.-]*\bexample\b)/],
   ['GitHub token', /\bgh[pousr]_[A-Za-z0-9]{36}\b/],
 ];
 
