@@ -46,6 +46,13 @@ describe('the security report', () => {
     expect(row(md, 'Secrets in logs')).toContain('not measured in this run');
   });
 
+  it('judges the upload corpus by what was wrongly accepted, not by how many mutations stayed valid images', () => {
+    const values = { handCrafted: 74, mutated: 1000, mutatedAccepted: 700, acceptedNonImage: 0, orphanOrOutside: 0 };
+    expect(row(render([figure('upload-corpus', 'pglite', values)]), 'Upload corpus')).toMatch(/\| yes \|$/);
+    const leaked = render([figure('upload-corpus', 'pglite', { ...values, acceptedNonImage: 1 })]);
+    expect(row(leaked, 'Upload corpus')).toMatch(/\*\*no\*\*/);
+  });
+
   it('escapes table cells', () => {
     const md = render([figure('npm-audit', 'pglite', { ran: false, reason: 'a | b' })]);
     expect(row(md, 'Dependency audit')).toContain('a \\| b');

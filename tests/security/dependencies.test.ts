@@ -89,7 +89,7 @@ describe.runIf(testDatabaseKind === 'pglite')('dependencies and secrets (DEP-01,
     }
     const counts = report.metadata?.vulnerabilities;
     if (!counts) {
-      const why = (report.error?.summary ?? report.message ?? run.stderr ?? 'no answer').split('\n').find((l) => l.trim()) ?? 'no answer';
+      const why = (report.error?.summary || report.message || run.stderr || 'no answer').split('\n').find((l) => l.trim()) ?? 'no answer';
       recordFigure('npm-audit', { checks: ['DEP-01'], label: 'npm audit (runtime)', values: { ran: false, reason: why.trim() } });
       context.skip(`npm audit could not ask the registry: ${why.trim()}`);
       return;
