@@ -451,11 +451,14 @@ describe('HDR-08: errors are generic and carry a correlation id', () => {
       expect(res.body, res.body).not.toMatch(LEAK);
       expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     }
-    // Pages take no form posts: the router answers 405 (its message names the route, nothing more).
+    // Pages take no form posts: 405 with Allow, in the error shape, naming no route.
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
       const res = await request({ method, url: '/register', headers: { accept: 'text/html' } });
       expect(res.statusCode, method).toBe(405);
+      expect(res.headers.allow).toBe('GET, HEAD');
+      expect(res.json().error.status).toBe('INVALID_ARGUMENT');
       expect(res.body).not.toMatch(LEAK);
+      expect(res.body).not.toContain('routes/');
     }
   });
 

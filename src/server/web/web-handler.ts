@@ -106,7 +106,15 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
     schema: { hide: true },
     handler: async (request, reply) => {
       const pathname = request.url.split('?')[0] ?? '/';
-      if ((request.method === 'GET' || request.method === 'HEAD') && staticFiles.has(pathname)) {
+      // Pages only read: no route has an action. Anything else is refused here, before React Router
+      // would answer with an error naming the route and print its stack to the log.
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        return reply
+          .code(405)
+          .header('allow', 'GET, HEAD')
+          .send({ error: { status: 'INVALID_ARGUMENT', message: 'This page can only be read.' } });
+      }
+      if (staticFiles.has(pathname)) {
         const immutable = pathname.startsWith('/assets/');
         return reply.sendFile(pathname.slice(1), {
           immutable,
