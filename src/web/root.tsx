@@ -6,6 +6,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useMatches,
   useRouteError,
   useRouteLoaderData,
 } from 'react-router';
@@ -15,6 +16,7 @@ import { SiteHeader } from './components/layout/site-header.tsx';
 import { NotFound } from './components/layout/not-found.tsx';
 import type { RootData } from './lib/page-meta.ts';
 import { requestContext, useNonce } from './lib/request-context.ts';
+import { DISCLOSURE_SCRIPT, isStaticPage } from './lib/static-page.ts';
 import './styles/app.css';
 import './styles/forms.css';
 
@@ -36,6 +38,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<RootData>('root');
   const companyName = data?.site.companyName ?? 'Bagspace';
+  const matches = useMatches();
+  const hydrate = Boolean(data?.user) || !isStaticPage(matches.map((m) => m.handle));
   return (
     <html lang="en-NZ">
       <head>
@@ -57,8 +61,15 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
         </main>
         <SiteFooter companyName={companyName} />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {hydrate ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : (
+          // A constant, not content: the only script a static page runs.
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: DISCLOSURE_SCRIPT }} />
+        )}
       </body>
     </html>
   );

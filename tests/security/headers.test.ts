@@ -217,7 +217,8 @@ describe('HDR-03, HDR-06, HDR-07: nosniff, a charset and no version on every kin
           );
       }
     }
-    const html200 = await html('/');
+    // /register hydrates, so its HTML names the app's scripts as well as the styles and icon.
+    const html200 = await html('/register');
     const assets = [...html200.body.matchAll(/(?:href|src)="(\/(?:assets\/)?[^"]+\.(?:js|css|svg))"/g)].map(
       (m) => m[1]!,
     );

@@ -1,6 +1,10 @@
 import { useRouteLoaderData } from 'react-router';
 import { pageMeta, type RootData } from '../lib/page-meta.ts';
 import type { Route } from './+types/about';
+import { STATIC_PAGE } from '../lib/static-page.ts';
+
+/** Plain server-rendered HTML: no app JavaScript in the browser (lib/static-page.ts). */
+export const handle = STATIC_PAGE;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {

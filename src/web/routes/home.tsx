@@ -4,6 +4,10 @@ import { AppleIcon, CommunityIcon, LeafIcon, PhoneIcon, PlayIcon, PriceIcon, Rou
 import { HeroIllustration } from '../features/home/hero-illustration.tsx';
 import { pageMeta, type RootData } from '../lib/page-meta.ts';
 import type { Route } from './+types/home';
+import { STATIC_PAGE } from '../lib/static-page.ts';
+
+/** Plain server-rendered HTML: no app JavaScript in the browser (lib/static-page.ts). */
+export const handle = STATIC_PAGE;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {

@@ -3,6 +3,10 @@ import { SwitchButtons } from '../components/ui/switch-buttons.tsx';
 import { pageMeta } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/legal';
+import { STATIC_PAGE } from '../lib/static-page.ts';
+
+/** Plain server-rendered HTML: no app JavaScript in the browser (lib/static-page.ts). */
+export const handle = STATIC_PAGE;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const doc = parseLegalDocument(new URL(request.url).searchParams.get('doc'));
