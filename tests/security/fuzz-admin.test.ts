@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll } from 'vitest';
 import { FAQ_TYPES } from '../../src/contracts/content.ts';
 import { queryRows } from '../../src/server/db/connection.ts';
 import { createAccountAdmin } from '../../src/server/modules/accounts/accounts.admin.ts';
@@ -10,20 +10,13 @@ import { apiClient } from '../integration/admin/admin-client.ts';
 import { pngOf, register, validCompany } from '../integration/partners/registration-helpers.ts';
 import {
   BASE_SEED,
-  finishPart,
+  defineFuzzSuite,
   FUZZ_ENV,
-  FUZZ_TIMEOUT_MS,
   type FuzzContext,
-  fuzzOperation,
   idsOf,
   newStats,
-  opKey,
-  prototypePollution,
   RUNS_PER_OPERATION,
-  summary,
-  unhandled,
 } from './fuzz-harness.ts';
-import { operationsOf } from './fuzz-operations.ts';
 
 /**
  * IN-01/IN-04/IN-05/IN-07, LOG-04: the admin console's operations under generated input: partner
@@ -52,7 +45,11 @@ beforeAll(async () => {
   const ids: string[] = [];
   for (let i = 0; i < 8; i++) {
     const fields = { ...validCompany(), ...(i === 7 ? { contactPersonEmail: '' } : {}) };
-    const res = await register(t, fields, i % 2 === 0 ? { bytes: pngOf(200), name: 'licence.png', type: 'image/png' } : undefined);
+    const res = await register(
+      t,
+      fields,
+      i % 2 === 0 ? { bytes: pngOf(200), name: 'licence.png', type: 'image/png' } : undefined,
+    );
     if (res.statusCode !== 201) throw new Error(`registration failed: ${res.statusCode} ${res.body}`);
     ids.push(res.json().id as string);
   }
@@ -61,9 +58,17 @@ beforeAll(async () => {
   await admin.post(`/api/admin/companies/${ids[3]}/ban`);
 
   const faqOrders = (type: string) => async () => {
-    const rows = await queryRows<{ id: number }>(t.database.db, sql`select id from faqs where type = ${type} order by position, id`);
+    const rows = await queryRows<{ id: number }>(
+      t.database.db,
+      sql`select id from faqs where type = ${type} order by position, id`,
+    );
     const current = rows.map((r) => r.id);
-    return [current, [...current].reverse(), [...current.slice(1), ...current.slice(0, 1)], current.length > 1 ? [current[1]!, current[0]!, ...current.slice(2)] : current];
+    return [
+      current,
+      [...current].reverse(),
+      [...current.slice(1), ...current.slice(0, 1)],
+      current.length > 1 ? [current[1]!, current[0]!, ...current.slice(2)] : current,
+    ];
   };
   ctx = {
     t,
@@ -71,7 +76,10 @@ beforeAll(async () => {
     state: {},
     pools: {
       company: idsOf(t, sql`select id from companies order by created_at`),
-      licensedCompany: idsOf(t, sql`select id from companies where commercial_license_key is not null order by created_at`),
+      licensedCompany: idsOf(
+        t,
+        sql`select id from companies where commercial_license_key is not null order by created_at`,
+      ),
       faq: idsOf(t, sql`select id::text as id from faqs order by id`),
       ...Object.fromEntries(FAQ_TYPES.map((type) => [`faqOrder:${type}`, faqOrders(type)])),
       victim: () => victims.map((v) => v.id),
@@ -82,28 +90,4 @@ beforeAll(async () => {
   console.log(`[fuzz admin] seed ${BASE_SEED}, ${RUNS_PER_OPERATION} runs per operation and principal`);
 });
 
-afterAll(async () => {
-  console.log(`[fuzz admin]\n${summary(stats)}`);
-  await t?.close();
-});
-
-describe('fuzz: admin console operations', () => {
-  for (const op of operationsOf('admin')) {
-    for (const principal of op.principals) {
-      it(`${opKey(op)} as ${principal}`, { timeout: FUZZ_TIMEOUT_MS }, async () => {
-        await fuzzOperation(ctx, op, principal, stats);
-        const mine = stats.perOperation.at(-1)!;
-        expect(mine.reached / mine.runs, `${opKey(op)}: share of inputs that reached the handler`).toBeGreaterThanOrEqual(0.1);
-        expect(mine.throttled, `${opKey(op)}: 429s (limits are raised for the fuzz)`).toBe(0);
-      });
-    }
-  }
-
-  it('stored only valid rows, raised nothing unhandled and polluted no prototype', async () => {
-    const { invalid } = await finishPart('admin', t, stats);
-    expect(invalid).toEqual([]);
-    expect(stats.fiveHundreds).toBe(0);
-    expect([...unhandled.rejections, ...unhandled.exceptions]).toEqual([]);
-    expect(prototypePollution()).toEqual([]);
-  });
-});
+defineFuzzSuite('admin', 'fuzz: admin console operations', () => ({ t, ctx }), stats);

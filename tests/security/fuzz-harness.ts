@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { inject } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { z } from 'zod';
 import { AUDIT_ACTIONS, AUDIT_TARGETS, DocumentInputSchema, FaqInputSchema, LegalLinksInputSchema, RejectCompanySchema } from '../../src/contracts/admin.ts';
 import { EmailSchema } from '../../src/contracts/auth.ts';
@@ -26,6 +26,7 @@ import { emailKey, nameKey, phoneKey } from '../../src/server/modules/partners/c
 import { FIGURES_DIR, recordFigure, runs, soak } from '../support/figures.ts';
 import { type TestApp, testDatabaseKind } from '../support/test-app.ts';
 import { enc, type FieldRule, type FuzzBody, type FuzzRequest, isRef, junk, mutated } from './fuzz-arbitraries.ts';
+import { operationsOf } from './fuzz-operations.ts';
 
 // --- Process-wide watchers (LOG-04) -------------------------------------------------------------
 
@@ -675,4 +676,43 @@ export async function finishPart(part: Exclude<Part, 'core'>, t: TestApp, stats:
     minReachedShare,
   });
   return { invalid, minReachedShare };
+}
+
+/**
+ * The tests every fuzz part runs: each of its operations as each of its principals, then the
+ * invariants over the whole part. `current` gives the part's app and context once beforeAll ran;
+ * the app is closed after the part, with the summary printed.
+ */
+export function defineFuzzSuite(
+  part: Exclude<Part, 'core'>,
+  title: string,
+  current: () => { t: TestApp; ctx: FuzzContext },
+  stats: FuzzStats,
+) {
+  afterAll(async () => {
+    console.log(`[fuzz ${part}]\n${summary(stats)}`);
+    await current().t?.close();
+  });
+
+  describe(title, () => {
+    for (const op of operationsOf(part)) {
+      for (const principal of op.principals) {
+        it(`${opKey(op)} as ${principal}`, { timeout: FUZZ_TIMEOUT_MS }, async () => {
+          await fuzzOperation(current().ctx, op, principal, stats);
+          const mine = stats.perOperation.at(-1)!;
+          // The fuzz must get past routing, access and validation, not only bounce off them.
+          expect(mine.reached / mine.runs, `${opKey(op)}: share of inputs that reached the handler`).toBeGreaterThanOrEqual(0.1);
+          expect(mine.throttled, `${opKey(op)}: 429s (limits are raised for the fuzz)`).toBe(0);
+        });
+      }
+    }
+
+    it('stored only valid rows, raised nothing unhandled and polluted no prototype', async () => {
+      const { invalid } = await finishPart(part, current().t, stats);
+      expect(invalid).toEqual([]);
+      expect(stats.fiveHundreds).toBe(0);
+      expect([...unhandled.rejections, ...unhandled.exceptions]).toEqual([]);
+      expect(prototypePollution()).toEqual([]);
+    });
+  });
 }

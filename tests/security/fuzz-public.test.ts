@@ -1,26 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll } from 'vitest';
 import { createAccountAdmin } from '../../src/server/modules/accounts/accounts.admin.ts';
 import { createAccountsRepository } from '../../src/server/modules/accounts/accounts.repository.ts';
 import { createUser, signIn, withCookie } from '../support/accounts.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import {
   BASE_SEED,
-  finishPart,
+  defineFuzzSuite,
   FUZZ_ENV,
-  FUZZ_TIMEOUT_MS,
   type FuzzContext,
-  fuzzOperation,
   newStats,
-  opKey,
-  prototypePollution,
   RUNS_PER_OPERATION,
-  summary,
-  unhandled,
 } from './fuzz-harness.ts';
-import { type Account, operationsOf } from './fuzz-operations.ts';
+import { type Account } from './fuzz-operations.ts';
 
 /**
  * IN-01/IN-02/IN-05/IN-07, LOG-04: the public and account operations (content, registration,
@@ -39,9 +33,14 @@ function mailTokens(dataDir: string, owners: Map<string, string>, seen: Map<stri
   for (const file of fs.readdirSync(dir)) {
     let tokens = seen.get(file);
     if (!tokens) {
-      const raw = fs.readFileSync(path.join(dir, file), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/gi, '=');
+      const raw = fs
+        .readFileSync(path.join(dir, file), 'utf8')
+        .replace(/=\r?\n/g, '')
+        .replace(/=3D/gi, '=');
       const to = /^To: .*?<?([^\s<>]+@[^\s<>]+)>?\s*$/im.exec(raw)?.[1]?.toLowerCase() ?? '';
-      tokens = [...raw.matchAll(/(verify-email|reset-password)\?token=([A-Za-z0-9_-]{43})/g)].map((m) => [m[1]!, m[2]!] as [string, string]);
+      tokens = [...raw.matchAll(/(verify-email|reset-password)\?token=([A-Za-z0-9_-]{43})/g)].map(
+        (m) => [m[1]!, m[2]!] as [string, string],
+      );
       for (const [, token] of tokens) owners.set(token, to);
       seen.set(file, tokens);
     }
@@ -63,7 +62,9 @@ beforeAll(async () => {
   const tokenOwners = new Map<string, string>();
   const seenMail = new Map<string, Array<[string, string]>>();
   const companies = async () =>
-    (await t.database.db.execute(sql`select company_name, phone_number, contact_person_email from companies`)) as unknown as {
+    (await t.database.db.execute(
+      sql`select company_name, phone_number, contact_person_email from companies`,
+    )) as unknown as {
       rows: Array<{ company_name: string; phone_number: string; contact_person_email: string | null }>;
     };
   const fullWidth = (s: string) => s.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
@@ -72,7 +73,11 @@ beforeAll(async () => {
     principals: {
       anonymous: { name: 'anonymous', headers: {} },
       user: { name: 'user', headers: withCookie(t, await signIn(t, user.email, user.password)), userId: user.id },
-      passwordUser: { name: 'passwordUser', headers: withCookie(t, await signIn(t, passwordUser.email, passwordUser.password)), userId: passwordUser.id },
+      passwordUser: {
+        name: 'passwordUser',
+        headers: withCookie(t, await signIn(t, passwordUser.email, passwordUser.password)),
+        userId: passwordUser.id,
+      },
     },
     state: { accounts, tokenOwners, currentPassword: passwordUser.password },
     pools: {
@@ -80,44 +85,33 @@ beforeAll(async () => {
       accountEmailUpper: () => accounts.map((a) => ` ${a.email.toUpperCase()} `),
       accountPassword: () => accounts.map((a) => a.password),
       currentPassword: () => [ctx.state.currentPassword],
-      verifyToken: () => mailTokens(t.dataDir, tokenOwners, seenMail).filter(([kind]) => kind === 'verify-email').map(([, token]) => token),
-      resetToken: () => mailTokens(t.dataDir, tokenOwners, seenMail).filter(([kind]) => kind === 'reset-password').map(([, token]) => token),
+      verifyToken: () =>
+        mailTokens(t.dataDir, tokenOwners, seenMail)
+          .filter(([kind]) => kind === 'verify-email')
+          .map(([, token]) => token),
+      resetToken: () =>
+        mailTokens(t.dataDir, tokenOwners, seenMail)
+          .filter(([kind]) => kind === 'reset-password')
+          .map(([, token]) => token),
       // Another spelling of a live registration: each must be refused as a duplicate (IN-02).
-      companyNameVariant: async () => (await companies()).rows.flatMap((r) => [r.company_name.toUpperCase(), ` ${r.company_name.replace(/ /g, '   ')} `, fullWidth(r.company_name)]),
+      companyNameVariant: async () =>
+        (await companies()).rows.flatMap((r) => [
+          r.company_name.toUpperCase(),
+          ` ${r.company_name.replace(/ /g, '   ')} `,
+          fullWidth(r.company_name),
+        ]),
       companyPhoneVariant: async () =>
         (await companies()).rows.flatMap((r) => {
           const digits = r.phone_number.replace(/\D/g, '');
           return digits.startsWith('0') ? [`64${digits.slice(1)}`, `0064${digits.slice(1)}`, digits] : [digits];
         }),
-      companyEmailVariant: async () => (await companies()).rows.flatMap((r) => (r.contact_person_email ? [r.contact_person_email.toUpperCase(), ` ${r.contact_person_email} `] : [])),
+      companyEmailVariant: async () =>
+        (await companies()).rows.flatMap((r) =>
+          r.contact_person_email ? [r.contact_person_email.toUpperCase(), ` ${r.contact_person_email} `] : [],
+        ),
     },
   };
   console.log(`[fuzz public] seed ${BASE_SEED}, ${RUNS_PER_OPERATION} runs per operation and principal`);
 });
 
-afterAll(async () => {
-  console.log(`[fuzz public]\n${summary(stats)}`);
-  await t?.close();
-});
-
-describe('fuzz: public and account operations', () => {
-  for (const op of operationsOf('public')) {
-    for (const principal of op.principals) {
-      it(`${opKey(op)} as ${principal}`, { timeout: FUZZ_TIMEOUT_MS }, async () => {
-        await fuzzOperation(ctx, op, principal, stats);
-        const mine = stats.perOperation.at(-1)!;
-        // The fuzz must get past routing, access and validation, not only bounce off them.
-        expect(mine.reached / mine.runs, `${opKey(op)}: share of inputs that reached the handler`).toBeGreaterThanOrEqual(0.1);
-        expect(mine.throttled, `${opKey(op)}: 429s (limits are raised for the fuzz)`).toBe(0);
-      });
-    }
-  }
-
-  it('stored only valid rows, raised nothing unhandled and polluted no prototype', async () => {
-    const { invalid } = await finishPart('public', t, stats);
-    expect(invalid).toEqual([]);
-    expect(stats.fiveHundreds).toBe(0);
-    expect([...unhandled.rejections, ...unhandled.exceptions]).toEqual([]);
-    expect(prototypePollution()).toEqual([]);
-  });
-});
+defineFuzzSuite('public', 'fuzz: public and account operations', () => ({ t, ctx }), stats);

@@ -1,23 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll } from 'vitest';
 import { supportUser } from '../support/support.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import {
   BASE_SEED,
-  finishPart,
+  defineFuzzSuite,
   FUZZ_ENV,
-  FUZZ_TIMEOUT_MS,
   type FuzzContext,
-  fuzzOperation,
   idsOf,
   newStats,
-  opKey,
-  prototypePollution,
   RUNS_PER_OPERATION,
-  summary,
-  unhandled,
 } from './fuzz-harness.ts';
-import { operationsOf } from './fuzz-operations.ts';
 
 /**
  * IN-01/IN-05/IN-07, LOG-04: support tickets under generated input, on both sides: the owner's
@@ -52,7 +45,10 @@ beforeAll(async () => {
     state: {},
     pools: {
       ownTicket: idsOf(t, sql`select id from support_tickets where user_id = ${owner.id} and open order by ticket_no`),
-      ownClosedTicket: idsOf(t, sql`select id from support_tickets where user_id = ${owner.id} and not open order by ticket_no`),
+      ownClosedTicket: idsOf(
+        t,
+        sql`select id from support_tickets where user_id = ${owner.id} and not open order by ticket_no`,
+      ),
       foreignTicket: idsOf(t, sql`select id from support_tickets where user_id = ${other.id} order by ticket_no`),
       messageId: idsOf(t, sql`select id::text as id from ticket_messages order by id`),
       clientId: idsOf(t, sql`select client_id as id from ticket_messages where client_id is not null order by id`),
@@ -61,28 +57,4 @@ beforeAll(async () => {
   console.log(`[fuzz support] seed ${BASE_SEED}, ${RUNS_PER_OPERATION} runs per operation and principal`);
 });
 
-afterAll(async () => {
-  console.log(`[fuzz support]\n${summary(stats)}`);
-  await t?.close();
-});
-
-describe('fuzz: support operations', () => {
-  for (const op of operationsOf('support')) {
-    for (const principal of op.principals) {
-      it(`${opKey(op)} as ${principal}`, { timeout: FUZZ_TIMEOUT_MS }, async () => {
-        await fuzzOperation(ctx, op, principal, stats);
-        const mine = stats.perOperation.at(-1)!;
-        expect(mine.reached / mine.runs, `${opKey(op)}: share of inputs that reached the handler`).toBeGreaterThanOrEqual(0.1);
-        expect(mine.throttled, `${opKey(op)}: 429s (limits are raised for the fuzz)`).toBe(0);
-      });
-    }
-  }
-
-  it('stored only valid rows, raised nothing unhandled and polluted no prototype', async () => {
-    const { invalid } = await finishPart('support', t, stats);
-    expect(invalid).toEqual([]);
-    expect(stats.fiveHundreds).toBe(0);
-    expect([...unhandled.rejections, ...unhandled.exceptions]).toEqual([]);
-    expect(prototypePollution()).toEqual([]);
-  });
-});
+defineFuzzSuite('support', 'fuzz: support operations', () => ({ t, ctx }), stats);

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { CompanyStatus } from '../../../contracts/admin.ts';
 import { type AppDatabase, queryRows } from '../../db/connection.ts';
+import type { CompanyRow } from './partners.repository.ts';
 
 /**
  * Partner review (issue 6). Each transition is one conditional UPDATE, so two admins acting at once
@@ -8,21 +9,7 @@ import { type AppDatabase, queryRows } from '../../db/connection.ts';
  * (verified = 2) takes the company out of the partial unique indexes, which frees its name, email
  * and phone for a new application; approving a rejected one puts it back and may collide (23505).
  */
-export interface ReviewCompanyRow {
-  id: string;
-  companyName: string;
-  street: string | null;
-  address: string;
-  phoneNumber: string;
-  contactPersonName: string | null;
-  contactPersonJobTitle: string | null;
-  contactPersonPhoneNumber: string | null;
-  contactPersonEmail: string | null;
-  commercialLicenseUrl: string | null;
-  verified: number;
-  isBanned: boolean;
-  isEmailSend: boolean;
-  lastUpdated: Date;
+export interface ReviewCompanyRow extends CompanyRow {
   createdAt: Date;
   rejectionReason: string | null;
 }
