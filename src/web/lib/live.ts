@@ -91,3 +91,24 @@ export function useLiveStream(
 
   return status;
 }
+
+/**
+ * An `onRefused` that asks the stream's plain read endpoint why it was refused. Gone (one of
+ * `missingStatuses`): `onMissing` is called and the stream stops. Signed out or no longer allowed:
+ * the page reloads, and its layout says so. Anything else (the server unreachable for now): keep
+ * trying.
+ */
+export function askWhyRefused(readUrl: string, onMissing?: () => void, missingStatuses: readonly number[] = [404]) {
+  return async (): Promise<boolean> => {
+    const res = await fetch(readUrl, { credentials: 'same-origin' }).catch(() => null);
+    if (onMissing && res && missingStatuses.includes(res.status)) {
+      onMissing();
+      return false;
+    }
+    if (res?.status === 401 || res?.status === 403) {
+      window.location.reload();
+      return false;
+    }
+    return true;
+  };
+}

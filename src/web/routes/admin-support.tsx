@@ -4,7 +4,7 @@ import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { type AdminTicket, formatNzDateTime, reasonLabel } from '../../contracts/support.ts';
 import { FilterSwitch, SearchForm } from '../features/admin/filter-switch.tsx';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
-import { useLiveStream } from '../lib/live.ts';
+import { askWhyRefused, useLiveStream } from '../lib/live.ts';
 import '../styles/support.css';
 
 export const meta = () => [{ title: `${ADMIN_TEXT.nav.support} | ${ADMIN_TEXT.title}` }, { name: 'robots', content: 'noindex' }];
@@ -26,17 +26,7 @@ export default function AdminSupportInbox() {
   const live = useLiveStream(
     `/api/admin/support/tickets/stream?${query}`,
     { tickets: (data) => setSnapshot({ query, tickets: (data as { tickets: AdminTicket[] }).tickets }) },
-    {
-      onRefused: async () => {
-        // Signed out or no longer an admin: the layout says so after a reload.
-        const res = await fetch(`/api/admin/support/tickets?${query}`, { credentials: 'same-origin' }).catch(() => null);
-        if (res?.status === 401 || res?.status === 403) {
-          window.location.reload();
-          return false;
-        }
-        return true;
-      },
-    },
+    { onRefused: askWhyRefused(`/api/admin/support/tickets?${query}`) },
   );
   const tickets = snapshot?.query === query ? snapshot.tickets : null;
   const waiting = tickets?.filter((t) => t.unanswered).length ?? 0;

@@ -6,7 +6,7 @@ import { requestJson } from '../features/admin/admin-api.ts';
 import { Notice } from '../features/admin/fields.tsx';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
 import { ReplyBox } from '../features/support/reply-box.tsx';
-import { useLiveStream } from '../lib/live.ts';
+import { askWhyRefused, useLiveStream } from '../lib/live.ts';
 import type { Route } from './+types/admin-ticket';
 import '../styles/support.css';
 
@@ -38,20 +38,7 @@ export default function AdminTicketPage({ params }: Route.ComponentProps) {
       ticket: (data) => setState({ kind: 'ready', ticket: data as AdminTicket }),
       message: (data) => setMessages((current) => merge(current, [data as AdminMessage])),
     },
-    {
-      onRefused: async () => {
-        const res = await fetch(`/api/admin/support/tickets/${encoded}`, { credentials: 'same-origin' }).catch(() => null);
-        if (res?.status === 404 || res?.status === 400) {
-          setState({ kind: 'missing' });
-          return false;
-        }
-        if (res?.status === 401 || res?.status === 403) {
-          window.location.reload();
-          return false;
-        }
-        return true;
-      },
-    },
+    { onRefused: askWhyRefused(`/api/admin/support/tickets/${encoded}`, () => setState({ kind: 'missing' }), [404, 400]) },
   );
 
   useEffect(() => {

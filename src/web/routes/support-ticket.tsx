@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { formatNzDateTime, type Message, reasonLabel, SUPPORT_TEXT, type Ticket } from '../../contracts/support.ts';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
 import { ReplyBox } from '../features/support/reply-box.tsx';
-import { useLiveStream } from '../lib/live.ts';
+import { askWhyRefused, useLiveStream } from '../lib/live.ts';
 import type { Route } from './+types/support-ticket';
 import '../styles/support.css';
 
@@ -31,21 +31,7 @@ export default function SupportTicket({ params }: Route.ComponentProps) {
       ticket: (data) => setState({ kind: 'ready', ticket: data as Ticket }),
       message: (data) => setMessages((current) => merge(current, [data as Message])),
     },
-    {
-      onRefused: async () => {
-        // Ask plainly why the stream was refused: gone, signed out, or just unreachable for now.
-        const res = await fetch(`/api/support/tickets/${encodeURIComponent(ticketId)}`, { credentials: 'same-origin' }).catch(() => null);
-        if (res?.status === 404) {
-          setState({ kind: 'missing' });
-          return false;
-        }
-        if (res?.status === 401 || res?.status === 403) {
-          window.location.reload();
-          return false;
-        }
-        return true;
-      },
-    },
+    { onRefused: askWhyRefused(`/api/support/tickets/${encodeURIComponent(ticketId)}`, () => setState({ kind: 'missing' })) },
   );
 
   // Keep the newest message in view.
