@@ -64,6 +64,7 @@ import { readOutbox, tokenFrom, waitForMails } from '../support/mail.ts';
 import { openSse, type SseConnection } from '../support/sse-client.ts';
 import { supportUser, type SupportUser } from '../support/support.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { productionPackages, SERVER_RENDERERS } from '../support/renderers.ts';
 
 // --- The mapping, as data ---------------------------------------------------------------------------
 
@@ -1239,45 +1240,9 @@ describe('support-desk advisories (catalogue §3)', () => {
   );
 
   advisory(25, 'review gate: no HTML-to-PDF or headless-browser renderer is a runtime dependency', async () => {
-    const root = path.resolve(import.meta.dirname, '..', '..');
-    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
-      dependencies?: Record<string, string>;
-    };
-    const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as {
-      packages: Record<string, { dev?: boolean }>;
-    };
-    const RENDERERS = [
-      'puppeteer',
-      'puppeteer-core',
-      'playwright',
-      'playwright-core',
-      'wkhtmltopdf',
-      'wkhtmltoimage',
-      'html-pdf',
-      'html-pdf-node',
-      'pdfkit',
-      'jspdf',
-      'mpdf',
-      'pdfmake',
-      'pdf-lib',
-      '@react-pdf/renderer',
-      'html2canvas',
-      'html-to-image',
-      'node-html-to-image',
-      'phantomjs',
-      'phantomjs-prebuilt',
-      'chrome-aws-lambda',
-      '@sparticuz/chromium',
-      'dompdf',
-      'canvas',
-    ];
-    expect(Object.keys(pkg.dependencies ?? {}).filter((name) => RENDERERS.includes(name))).toEqual([]);
-    // Nor anywhere in what production installs (the lockfile marks test-only packages dev).
-    const runtime = Object.entries(lock.packages)
-      .filter(([key, meta]) => key.includes('node_modules/') && !meta.dev)
-      .map(([key]) => key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length));
-    expect(runtime.length).toBeGreaterThan(0);
-    expect(runtime.filter((name) => RENDERERS.includes(name))).toEqual([]);
+    const production = productionPackages();
+    expect(production.length).toBeGreaterThan(0);
+    expect(production.filter((name) => SERVER_RENDERERS.has(name))).toEqual([]);
   });
 
   advisory(26, 'a PHP script named .jpg is refused, and nothing under DATA_DIR is ever served as a file', async () => {
