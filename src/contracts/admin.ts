@@ -19,6 +19,7 @@ export const ADMIN_TEXT = {
     legal: 'Legal documents',
     users: 'Users',
     audit: 'Audit log',
+    mail: 'Mail',
   },
   closeTicket: 'Close ticket',
   reopenTicket: 'Reopen ticket',
@@ -33,7 +34,7 @@ export const ADMIN_TEXT = {
   save: 'Save',
   noContactEmail: 'This application has no contact email, so no email was sent. Contact the company another way.',
   noContactEmailYet: 'This application has no contact email: a decision cannot be emailed. Contact the company another way.',
-  mailFailed: 'The email could not be sent. Try sending it again.',
+  mailQueued: (email: string) => `The email to ${email} is on its way: “Decision email sent” turns to Yes once it is delivered (see Mail).`,
   notSignedInAsAdmin: 'Your session ended or you are no longer an admin. Reload the page.',
 } as const;
 
@@ -93,7 +94,7 @@ export const RejectCompanySchema = z.object({
 });
 
 /** What happened to the decision mail: accepted by the mailer, nowhere to send it, or refused. */
-export const MAIL_OUTCOMES = ['sent', 'no-address', 'failed'] as const;
+export const MAIL_OUTCOMES = ['queued', 'no-address'] as const;
 export type MailOutcome = (typeof MAIL_OUTCOMES)[number];
 export const CompanyDecisionSchema = z.object({ company: AdminCompanySchema, mail: z.enum(MAIL_OUTCOMES) });
 export const CompanyResultSchema = z.object({ company: AdminCompanySchema });
@@ -265,9 +266,10 @@ export const AUDIT_ACTIONS = {
   'user.disable': 'Disabled an account',
   'user.enable': 'Enabled an account',
   'user.role': 'Changed an account’s role',
+  'mail.retry': 'Sent a failed mail again',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
-export const AUDIT_TARGETS = ['ticket', 'company', 'faq', 'settings', 'document', 'user'] as const;
+export const AUDIT_TARGETS = ['ticket', 'company', 'faq', 'settings', 'document', 'user', 'mail'] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 
 export const AUDIT_PAGE_SIZE = 25;

@@ -14,7 +14,9 @@ import { accessPlugin } from './plugins/access.ts';
 import { crossSitePlugin } from './plugins/cross-site.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { createSessionResolver, sessionsPlugin } from './plugins/sessions.ts';
-import { createMailer } from './mail/mailer.ts';
+import { createMailTransport } from './mail/mailer.ts';
+import { createOutbox } from './mail/outbox.ts';
+import { notificationsModule } from './modules/notifications/index.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { createAccountsService } from './modules/accounts/accounts.service.ts';
@@ -52,6 +54,8 @@ export interface AppOptions {
   /** How pages are served; omitted in API-only tests. */
   web?: Omit<WebHandlerOptions, 'contextFor'>;
   logger?: FastifyServerOptions['logger'];
+  /** False: the mail worker runs only when a test calls `app.mailWorker.runOnce()`. */
+  startMailWorker?: boolean;
   /** How long a request's body may take to arrive; tests shorten it (default REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
 }
@@ -137,17 +141,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Services shared by the modules below (each module owns its routes, service and repository).
   const rateLimiter = createRateLimiter(database.db, { enabled: config.rateLimits });
-  const mailer = createMailer({ ...config.mail, logger: app.log });
+  // Every mail is recorded in the outbox with its cause and delivered by the notifications module's worker.
+  const outbox = createOutbox({ domain: new URL(config.publicBaseUrl).hostname, retryHours: config.mail.retryHours });
   const accounts = createAccountsService({
     repository: createAccountsRepository(database.db),
-    mailer,
+    db: database.db,
+    outbox,
     limiter: rateLimiter,
     settings: config,
     logger: app.log,
   });
   app.addHook('onClose', async () => {
     await accounts.drain();
-    await mailer.close();
   });
 
   // Who is asking: the session cookie or bearer token, looked up in the database on every request.
@@ -175,8 +180,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const content = createContentService(createContentRepository(database.db), contentCache);
   const storage = createStorage(config.storage);
   app.addHook('onClose', () => storage.close());
+  const mailContext = { companyName: config.companyName, publicBaseUrl: config.publicBaseUrl };
   const partners = createPartnersService({
     repository: createPartnersRepository(database.db),
+    outbox,
+    mail: mailContext,
     storage,
     limiter: rateLimiter,
     registrationsPerIpPerHour: config.registrationsPerIpPerHour,
@@ -186,7 +194,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Live updates: one LISTEN per process feeds every open stream (DESIGN §4, §6).
   const bus = createEventBus(database, app.log);
   await bus.start();
-  const supportRepository = createSupportRepository(database.db);
+  const supportRepository = createSupportRepository(database.db, { notifyDelaySeconds: config.mail.notifyDelaySeconds });
   const support = createSupportService({
     repository: supportRepository,
     limiter: rateLimiter,
@@ -199,10 +207,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const audit = createAuditService(createAuditRepository(database.db));
   const review = createReviewService({
     repository: createReviewRepository(database.db),
-    mailer,
-    mail: { companyName: config.companyName, publicBaseUrl: config.publicBaseUrl },
+    db: database.db,
+    outbox,
+    mail: mailContext,
     audit,
-    log: app.log,
   });
   const contentAdmin = createContentAdminService({ repository: createContentAdminRepository(database.db), audit });
   const usersAdmin = createUsersAdminService({
@@ -214,6 +222,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     live.close();
     await bus.stop();
+  });
+  await app.register(notificationsModule, {
+    database,
+    outbox,
+    transport: createMailTransport(config.mail),
+    audit,
+    ...mailContext,
+    retryHours: config.mail.retryHours,
+    retryFirstSeconds: config.mail.retryFirstSeconds,
+    startWorker: options.startMailWorker ?? true,
   });
 
   await app.register(async (api) => {

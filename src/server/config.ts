@@ -41,6 +41,19 @@ const positiveInt = (fallback: number) =>
       return Number(v);
     });
 
+const nonNegativeInt = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      if (!/^\d+$/.test(v)) {
+        ctx.addIssue({ code: 'custom', message: 'must be a whole number of at least 0' });
+        return z.NEVER;
+      }
+      return Number(v);
+    });
+
 const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
   .transform((v) => v.replace(/\/+$/, ''));
@@ -93,6 +106,10 @@ const EnvSchema = z.object({
     .trim()
     .regex(/^(?:[^<>@]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, 'must be an address, e.g. no-reply@example.com or "Bagspace <no-reply@example.com>"')
     .optional(),
+  // The mail outbox and notifications (docs/decisions/090-mail-outbox.md).
+  MAIL_RETRY_HOURS: positiveInt(24),
+  MAIL_RETRY_FIRST_SECONDS: positiveInt(30),
+  NOTIFY_DELAY_SECONDS: nonNegativeInt(60),
   SESSION_IDLE_MINUTES: positiveInt(60),
   SESSION_ABSOLUTE_HOURS: positiveInt(12),
   SESSION_COOKIE_SAMESITE: z.enum(['lax', 'strict'], { error: 'must be lax or strict' }).default('lax'),
@@ -155,6 +172,9 @@ function buildConfig(env: z.infer<typeof EnvSchema>) {
       smtpUrl: env.SMTP_URL,
       from: env.MAIL_FROM ?? `"${env.COMPANY_NAME.replaceAll('"', '')}" <no-reply@${new URL(publicBaseUrl).hostname}>`,
       outboxDir: path.join(dataDir, 'outbox'),
+      retryHours: env.MAIL_RETRY_HOURS,
+      retryFirstSeconds: env.MAIL_RETRY_FIRST_SECONDS,
+      notifyDelaySeconds: env.NOTIFY_DELAY_SECONDS,
     },
     sessions: {
       idleMs: env.SESSION_IDLE_MINUTES * 60_000,

@@ -470,9 +470,11 @@ describe('the start-up sweep of licence files (UP-07)', () => {
       // A registration mid-commit (holding its id's lock) while the sweep runs: the sweep waits
       // for it and then sees the company, so it keeps the file.
       let sweeping: ReturnType<typeof sweepOrphanLicenses> | undefined;
-      await repository.insertCompany(company(ids[2]!, keys[2]!), async () => {
-        sweeping = sweepOrphanLicenses({ storage, repository });
-        await sleep(150);
+      await repository.insertCompany(company(ids[2]!, keys[2]!), {
+        licenseStillThere: async () => {
+          sweeping = sweepOrphanLicenses({ storage, repository });
+          await sleep(150);
+        },
       });
       const swept = await sweeping!;
       expect(swept.removed).toEqual(expect.arrayContaining([keys[1]]));
@@ -483,8 +485,10 @@ describe('the start-up sweep of licence files (UP-07)', () => {
       // then commits finds its file gone and saves nothing (the service answers 503).
       let registering: Promise<unknown> | undefined;
       const removed = await repository.removeIfUnheld(ids[3]!, keys[3]!, async () => {
-        registering = repository.insertCompany(company(ids[3]!, keys[3]!), async () => {
-          if (!(await storage.exists(keys[3]!))) throw new Error('licence gone');
+        registering = repository.insertCompany(company(ids[3]!, keys[3]!), {
+          licenseStillThere: async () => {
+            if (!(await storage.exists(keys[3]!))) throw new Error('licence gone');
+          },
         });
         await sleep(150);
         await storage.delete(keys[3]!);

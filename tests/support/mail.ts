@@ -58,3 +58,19 @@ export function tokenFrom(link: string): string {
   if (!token) throw new Error(`no token in ${link}`);
   return token;
 }
+
+/** Waits (bounded) for the mail to `to` with this subject; returns it. */
+export async function waitForMail(dataDir: string, to: string, subject: string, timeoutMs = 10_000): Promise<ReadMail> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const mail = (await readOutbox(dataDir)).find((m) => m.to.toLowerCase().includes(to.toLowerCase()) && m.subject === subject);
+    if (mail) return mail;
+    if (Date.now() > deadline) throw new Error(`expected a mail to ${to} with the subject "${subject}" in ${dataDir}/outbox`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Runs the app's mail worker until everything due now is composed and delivered (or scheduled for a retry). */
+export async function deliverDueMail(app: { mailWorker: { runOnce(): Promise<void> } }): Promise<void> {
+  await app.mailWorker.runOnce();
+}

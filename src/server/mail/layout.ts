@@ -6,6 +6,8 @@ export interface MailContent {
   companyName: string;
   heading: string;
   paragraphs: string[];
+  /** Words someone wrote (a support message), shown quoted with their line breaks kept. */
+  quotes?: string[];
   action?: { label: string; url: string };
   /** Shown after the action, e.g. how long a link lasts or what to do if it was not you. */
   notes?: string[];
@@ -15,13 +17,14 @@ const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export function renderMail(content: MailContent): { text: string; html: string } {
-  const { companyName, heading, paragraphs, action, notes = [] } = content;
+  const { companyName, heading, paragraphs, quotes = [], action, notes = [] } = content;
   const text = [
     companyName,
     '',
     heading,
     '',
     ...paragraphs.flatMap((p) => [p, '']),
+    ...quotes.flatMap((q) => [...q.split(/\r?\n/).map((line) => `> ${line}`), '']),
     ...(action ? [`${action.label}:`, action.url, ''] : []),
     ...notes.flatMap((n) => [n, '']),
     `— The ${companyName} team`,
@@ -37,6 +40,7 @@ export function renderMail(content: MailContent): { text: string; html: string }
 <tr><td style="padding:28px">
 <h1 style="margin:0 0 16px;font-size:22px;color:#082b44">${escapeHtml(heading)}</h1>
 ${paragraphs.map(p).join('\n')}
+${quotes.map((q) => `<blockquote style="margin:0 0 16px;padding:12px 16px;border-left:4px solid #d9e1ea;background:#f5f7fa;white-space:pre-wrap;line-height:1.5">${escapeHtml(q)}</blockquote>`).join('\n')}
 ${
   action
     ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="display:inline-block;padding:12px 22px;background:#0b3a5b;color:#ffffff;text-decoration:none;border-radius:999px;font-weight:bold">${escapeHtml(action.label)}</a></p>

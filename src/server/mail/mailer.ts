@@ -1,12 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 
 /**
- * Mail behind a small interface (DESIGN §1). By default every message is written to
- * `DATA_DIR/outbox/*.eml` (open it in any mail program) and logged, so a fresh install works
- * with no mail server; with SMTP_URL it is sent for real.
+ * Mail transports behind one small interface. By default every message is written to
+ * `DATA_DIR/outbox/*.eml` (open it in any mail program), so a fresh install works with no mail
+ * server; with SMTP_URL it is sent for real. Only the outbox worker calls a transport: everything
+ * else records mail in the database (outbox.ts).
  */
 export interface MailMessage {
   to: string;
@@ -15,32 +15,86 @@ export interface MailMessage {
   html: string;
 }
 
-export interface Mailer {
+/** One recorded mail as the worker hands it over: the Message-ID and file name never change on a retry. */
+export interface OutgoingMail extends MailMessage {
+  messageId: string;
+  headers: Record<string, string>;
+  date: Date;
+  /** The outbox file's name without extension: the same on every attempt, so a retry overwrites. */
+  fileStem: string;
+}
+
+export interface MailTransport {
   readonly kind: 'outbox' | 'smtp';
-  send(message: MailMessage): Promise<void>;
+  deliver(mail: OutgoingMail): Promise<void>;
   close(): Promise<void>;
 }
 
-export interface MailLogger {
-  info(details: object, message: string): void;
+/** A failed delivery: permanent for an SMTP 5xx (try no more), transient for anything else. */
+export class MailDeliveryError extends Error {
+  override name = 'MailDeliveryError';
+  readonly permanent: boolean;
+  constructor(message: string, permanent: boolean, options?: { cause?: unknown }) {
+    super(message, options);
+    this.permanent = permanent;
+  }
 }
 
-export interface MailerOptions {
+/**
+ * Sorts a transport error. SMTP reply codes 5xx are permanent and 4xx transient (RFC 5321, 4.2.1);
+ * connection refused, time-outs and dropped connections carry no code and are transient too.
+ * The message keeps the server's reply and never the SMTP URL (it may hold a password).
+ */
+export function classifyMailError(error: unknown): MailDeliveryError {
+  const e = error as { responseCode?: unknown; response?: unknown; code?: unknown; message?: unknown };
+  const responseCode = typeof e?.responseCode === 'number' ? e.responseCode : undefined;
+  const permanent = responseCode !== undefined && responseCode >= 500 && responseCode < 600;
+  const reply = typeof e?.response === 'string' ? e.response : undefined;
+  const code = typeof e?.code === 'string' ? e.code : undefined;
+  const text = reply ?? (typeof e?.message === 'string' ? e.message : String(error));
+  const summary = [code, text.replace(/smtps?:\/\/\S+/gi, '[smtp server]').slice(0, 300)].filter(Boolean).join(': ');
+  return new MailDeliveryError(summary || 'unknown mail error', permanent, { cause: error });
+}
+
+export interface TransportOptions {
   from: string;
   smtpUrl?: string;
   outboxDir: string;
-  logger: MailLogger;
 }
 
-export function createMailer(options: MailerOptions): Mailer {
+/** SMTP waits no longer than this for any step, far inside the worker's lease on a claimed mail. */
+const SMTP_TIMEOUT_MS = 30_000;
+
+export function createMailTransport(options: TransportOptions): MailTransport {
+  const envelope = (mail: OutgoingMail) => ({
+    from: options.from,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    messageId: mail.messageId,
+    date: mail.date,
+    headers: mail.headers,
+  });
+
   if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
+    const url = new URL(options.smtpUrl);
+    for (const [name, value] of [
+      ['connectionTimeout', SMTP_TIMEOUT_MS],
+      ['greetingTimeout', SMTP_TIMEOUT_MS],
+      ['socketTimeout', SMTP_TIMEOUT_MS],
+    ] as const) {
+      if (!url.searchParams.has(name)) url.searchParams.set(name, String(value));
+    }
+    const transport = nodemailer.createTransport(url.toString());
     return {
       kind: 'smtp',
-      async send(message) {
-        const info = await transport.sendMail({ from: options.from, ...message });
-        // The recipient and subject only: bodies carry one-time links.
-        options.logger.info({ to: message.to, subject: message.subject, messageId: info.messageId }, 'mail sent');
+      async deliver(mail) {
+        try {
+          await transport.sendMail(envelope(mail));
+        } catch (error) {
+          throw classifyMailError(error);
+        }
       },
       async close() {
         transport.close();
@@ -51,16 +105,14 @@ export function createMailer(options: MailerOptions): Mailer {
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'outbox',
-    async send(message) {
-      const info = await composer.sendMail({ from: options.from, ...message });
+    async deliver(mail) {
+      const info = await composer.sendMail(envelope(mail));
       await fs.mkdir(options.outboxDir, { recursive: true });
-      // Sortable by time, unique across processes sharing the folder.
-      const name = `${new Date().toISOString().replaceAll(':', '-')}-${randomBytes(4).toString('hex')}.eml`;
-      const file = path.join(options.outboxDir, name);
-      // Written under a temporary name and renamed, so a reader never sees half a message.
+      const file = path.join(options.outboxDir, `${mail.fileStem}.eml`);
+      // Written under a temporary name and renamed, so a reader never sees half a message; a retry
+      // of the same mail replaces the file rather than adding a second one.
       await fs.writeFile(`${file}.tmp`, info.message as Buffer, { mode: 0o600 });
       await fs.rename(`${file}.tmp`, file);
-      options.logger.info({ to: message.to, subject: message.subject, file }, 'mail written to the outbox');
     },
     async close() {},
   };

@@ -25,9 +25,8 @@ type Result = { tone: 'success' | 'error' | 'info'; text: string };
 /** What the admin is told after a decision: who was emailed, or why nobody was. */
 function decisionNotice(decision: 'Approved' | 'Rejected' | 'Email', company: AdminCompany, mail: MailOutcome): Result {
   const prefix = decision === 'Email' ? '' : `${decision}. `;
-  if (mail === 'sent') return { tone: 'success', text: `${prefix}We emailed ${company.contactPersonEmail}.` };
-  if (mail === 'no-address') return { tone: 'info', text: `${prefix}${ADMIN_TEXT.noContactEmail}` };
-  return { tone: 'error', text: `${prefix}${ADMIN_TEXT.mailFailed}` };
+  if (mail === 'queued') return { tone: 'success', text: `${prefix}${ADMIN_TEXT.mailQueued(company.contactPersonEmail ?? '')}` };
+  return { tone: 'info', text: `${prefix}${ADMIN_TEXT.noContactEmail}` };
 }
 
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPANY_REVIEW_MESSAGES } from '../../../src/contracts/admin.ts';
-import { readOutbox, waitForMails } from '../../support/mail.ts';
+import { deliverDueMail, readOutbox, waitForMail } from '../../support/mail.ts';
 import { startSmtpSink, type SmtpSink } from '../../support/smtp-sink.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { pngOf, register, validCompany } from '../partners/registration-helpers.ts';
@@ -84,16 +84,18 @@ describe('approving', () => {
     const res = await admin.post(`/api/admin/companies/${id}/approve`);
     expect(res.statusCode).toBe(200);
     const { company, mail } = res.json();
-    expect(mail).toBe('sent');
-    expect(company).toMatchObject({ verified: 1, isEmailSend: true, isBanned: false });
+    // Recorded with the decision; isEmailSend waits for the delivery.
+    expect(mail).toBe('queued');
+    expect(company).toMatchObject({ verified: 1, isEmailSend: false, isBanned: false });
     expect(new Date(company.lastUpdated).getTime()).toBeGreaterThan(new Date(before.lastUpdated).getTime());
 
-    const [message] = await waitForMails(t.dataDir, fields.contactPersonEmail);
-    expect(message!.subject).toBe('Your Bagspace partner application is approved');
-    expect(message!.text).toContain(fields.companyName);
+    const message = await waitForMail(t.dataDir, fields.contactPersonEmail, 'Your Bagspace partner application is approved');
+    expect(message.text).toContain(fields.companyName);
+    await deliverDueMail(t.app);
+    expect((await admin.get(`/api/admin/companies/${id}`)).json().company.isEmailSend).toBe(true);
 
     const [entry] = await auditOf(admin, 'company', id);
-    expect(entry).toMatchObject({ action: 'company.approve', actorEmail: admin.email, details: { companyName: fields.companyName, from: 0, mail: 'sent' } });
+    expect(entry).toMatchObject({ action: 'company.approve', actorEmail: admin.email, details: { companyName: fields.companyName, from: 0, mail: 'queued' } });
 
     const again = await admin.post(`/api/admin/companies/${id}/approve`);
     expect(again.statusCode).toBe(409);
@@ -103,10 +105,12 @@ describe('approving', () => {
   it('says so when there is no contact email, and leaves isEmailSend false', async () => {
     const fields = { ...validCompany(), contactPersonEmail: '' };
     const { id } = await apply(fields);
+    await deliverDueMail(t.app);
     const mailsBefore = (await readOutbox(t.dataDir)).length;
     const res = await admin.post(`/api/admin/companies/${id}/approve`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ mail: 'no-address', company: { verified: 1, isEmailSend: false, contactPersonEmail: null } });
+    await deliverDueMail(t.app);
     expect((await readOutbox(t.dataDir)).length).toBe(mailsBefore);
   });
 });
@@ -130,11 +134,13 @@ describe('rejecting', () => {
     const reason = 'The licence image is unreadable. Please upload a clearer scan.';
     const res = await admin.post(`/api/admin/companies/${id}/reject`, { reason });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ mail: 'sent', company: { verified: 2, rejectionReason: reason, isEmailSend: true } });
-    const [message] = await waitForMails(t.dataDir, fields.contactPersonEmail);
-    expect(message!.text).toContain(reason);
-    expect(message!.text).toContain(`${t.config.publicBaseUrl}/register`);
-    expect((await auditOf(admin, 'company', id))[0]).toMatchObject({ action: 'company.reject', details: { reason, mail: 'sent' } });
+    expect(res.json()).toMatchObject({ mail: 'queued', company: { verified: 2, rejectionReason: reason, isEmailSend: false } });
+    const message = await waitForMail(t.dataDir, fields.contactPersonEmail, 'About your Bagspace partner application');
+    expect(message.text).toContain(reason);
+    expect(message.text).toContain(`${t.config.publicBaseUrl}/register`);
+    await deliverDueMail(t.app);
+    expect((await admin.get(`/api/admin/companies/${id}`)).json().company.isEmailSend).toBe(true);
+    expect((await auditOf(admin, 'company', id))[0]).toMatchObject({ action: 'company.reject', details: { reason, mail: 'queued' } });
 
     const again = await register(t, fields);
     expect(again.statusCode, again.body).toBe(201);
@@ -185,12 +191,13 @@ describe('decision mail over SMTP', () => {
     const res = await register(smtp, fields);
     expect(res.statusCode, res.body).toBe(201);
     const reject = await smtpAdmin.post(`/api/admin/companies/${res.json().id}/reject`, { reason: 'No.\r\nBcc: thief@evil.example\r\n\r\nInjected body' });
-    expect(reject.json().mail).toBe('sent');
-    const [mail] = await sink.waitFor(fields.contactPersonEmail);
-    const received = sink.messages.find((m) => m === mail)!;
+    expect(reject.json().mail).toBe('queued');
+    // The acknowledgement of the application, then the decision.
+    const mails = await sink.waitFor(fields.contactPersonEmail, 2);
+    const received = mails.find((m) => m.subject === 'About your Bagspace partner application')!;
     expect(received.envelopeTo).toEqual([fields.contactPersonEmail]);
     expect(sink.messages.some((m) => m.envelopeTo.includes('thief@evil.example'))).toBe(false);
-    expect(received.subject).toBe('About your Bagspace partner application');
+    expect(mails.map((m) => m.subject).sort()).toEqual(['About your Bagspace partner application', 'We received your Bagspace partner application']);
   });
 });
 
@@ -204,15 +211,22 @@ describe('when the mail cannot be sent', () => {
   });
   afterAll(() => broken.close());
 
-  it('keeps the decision, says the mail failed, and leaves isEmailSend false until a resend succeeds', async () => {
-    const res = await register(broken, validCompany());
+  it('keeps the decision, keeps the mail for a retry, and leaves isEmailSend false while the server is unreachable', async () => {
+    const fields = validCompany();
+    const res = await register(broken, fields);
     const id = res.json().id as string;
     const approve = await brokenAdmin.post(`/api/admin/companies/${id}/approve`);
     expect(approve.statusCode).toBe(200);
-    expect(approve.json()).toMatchObject({ mail: 'failed', company: { verified: 1, isEmailSend: false } });
-    const retry = await brokenAdmin.post(`/api/admin/companies/${id}/notify`);
-    expect(retry.json()).toMatchObject({ mail: 'failed', company: { isEmailSend: false } });
-    expect((await auditOf(brokenAdmin, 'company', id)).map((e) => e.details.mail)).toEqual(['failed', 'failed']);
+    expect(approve.json()).toMatchObject({ mail: 'queued', company: { verified: 1, isEmailSend: false } });
+    await deliverDueMail(broken.app);
+    const outbox = (await brokenAdmin.get(`/api/admin/mail?q=${encodeURIComponent(fields.contactPersonEmail)}`)).json();
+    const decision = outbox.mails.find((m: { kind: string }) => m.kind === 'partner-decision');
+    expect(decision).toMatchObject({ state: 'retrying', attempts: 1 });
+    expect(decision.lastError).toMatch(/ECONNREFUSED|ECONNECTION/);
+    expect((await brokenAdmin.get(`/api/admin/companies/${id}`)).json().company.isEmailSend).toBe(false);
+    const again = await brokenAdmin.post(`/api/admin/companies/${id}/notify`);
+    expect(again.json()).toMatchObject({ mail: 'queued', company: { isEmailSend: false } });
+    expect((await auditOf(brokenAdmin, 'company', id)).map((e) => e.details.mail)).toEqual(['queued', 'queued']);
   });
 
   it('has nothing to resend before a decision', async () => {

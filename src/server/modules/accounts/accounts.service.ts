@@ -6,19 +6,23 @@ import {
   VERIFY_EMAIL_TOKEN_HOURS,
 } from '../../../contracts/auth.ts';
 import { AppError } from '../../errors.ts';
-import type { Mailer, MailMessage } from '../../mail/mailer.ts';
+import type { AppDatabase } from '../../db/connection.ts';
+import type { MailMessage } from '../../mail/mailer.ts';
+import type { MailKind, Outbox } from '../../mail/outbox.ts';
 import type { Principal } from '../../plugins/access.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
 import { type AccountMailContext, alreadyRegisteredMail, passwordChangedMail, resetPasswordMail, verifyEmailMail } from './accounts.mail.ts';
-import type { AccountsRepository, UserRow } from './accounts.repository.ts';
+import { type AccountsRepository, createAccountsRepository, type UserRow } from './accounts.repository.ts';
 import { burnPasswordCheck, findPasswordProblem, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
 import { createToken, hashToken, isTokenShaped } from './tokens.ts';
 
 /**
  * The account rules: sign-in with throttling, sessions, sign-up, verification and password reset.
  * Answers that could reveal whether an email has an account are the same either way
- * (docs/decisions/042-enumeration-safe-accounts.md); mail goes out after the answer, in the
- * background, so timing tells nothing either.
+ * (docs/decisions/042-enumeration-safe-accounts.md); mail that depends on whether an account
+ * exists is recorded after the answer, in the background, so timing tells nothing either. Every
+ * mail is recorded in the outbox in the same transaction as the change it is about (a new link, a
+ * new password) and delivered by the outbox worker.
  */
 export interface AccountsSettings extends AccountMailContext {
   sessions: { idleMs: number; absoluteMs: number };
@@ -48,12 +52,14 @@ export function toUserDto(row: Pick<UserRow, 'id' | 'email' | 'role'> & { emailV
 
 export function createAccountsService(deps: {
   repository: AccountsRepository;
-  mailer: Mailer;
+  /** For transactions: a change and its mail commit together. */
+  db: AppDatabase;
+  outbox: Outbox;
   limiter: RateLimiter;
   settings: AccountsSettings;
   logger: AccountsLogger;
 }) {
-  const { repository: repo, mailer, limiter, settings, logger } = deps;
+  const { repository: repo, outbox, limiter, settings, logger } = deps;
   const pending = new Set<Promise<void>>();
 
   /** Work that must not delay (or shape) the answer; awaited by `drain` at shutdown. */
@@ -64,17 +70,34 @@ export function createAccountsService(deps: {
     pending.add(task);
   }
 
-  const send = (message: MailMessage) => mailer.send(message);
+  type Queue = (kind: MailKind, message: MailMessage, userId: string) => Promise<void>;
 
-  async function issueEmailToken(user: UserRow, purpose: 'verify-email' | 'reset-password'): Promise<string> {
-    const token = createToken();
-    const hours = purpose === 'verify-email' ? VERIFY_EMAIL_TOKEN_HOURS : RESET_PASSWORD_TOKEN_HOURS;
-    await repo.replaceEmailToken({ userId: user.id, purpose, tokenHash: hashToken(token), ttlMs: hours * HOUR });
-    return token;
+  /** Runs `work` in one transaction with a queue for mail that commits (or not) with it. */
+  async function transaction<T>(work: (tx: AccountsRepository, queue: Queue) => Promise<T>): Promise<T> {
+    const result = await deps.db.transaction(async (tx) => {
+      const txDb = tx as unknown as AppDatabase;
+      return work(createAccountsRepository(txDb), async (kind, message, userId) => {
+        await outbox.enqueue(txDb, { ...message, kind, userId });
+      });
+    });
+    outbox.wake();
+    return result;
   }
 
-  const sendVerification = (user: UserRow) =>
-    inBackground('verification mail', async () => send(verifyEmailMail(settings, user.email, await issueEmailToken(user, 'verify-email'))));
+  const send = (kind: MailKind, message: MailMessage, userId: string) => transaction((_tx, queue) => queue(kind, message, userId));
+
+  /** A new link replaces the unused ones of its purpose; the link and its mail commit together. */
+  function mailEmailToken(user: UserRow, purpose: 'verify-email' | 'reset-password') {
+    return transaction(async (tx, queue) => {
+      const token = createToken();
+      const hours = purpose === 'verify-email' ? VERIFY_EMAIL_TOKEN_HOURS : RESET_PASSWORD_TOKEN_HOURS;
+      await tx.replaceEmailToken({ userId: user.id, purpose, tokenHash: hashToken(token), ttlMs: hours * HOUR });
+      const message = purpose === 'verify-email' ? verifyEmailMail(settings, user.email, token) : resetPasswordMail(settings, user.email, token);
+      await queue(purpose, message, user.id);
+    });
+  }
+
+  const sendVerification = (user: UserRow) => inBackground('verification mail', () => mailEmailToken(user, 'verify-email'));
 
   /** Per network address, for every account request that sends mail or spends a link. */
   const limitIp = (ip: string) =>
@@ -192,7 +215,9 @@ export function createAccountsService(deps: {
       if (existing && !existing.disabledAt) {
         // The password of an existing account is never changed here: that would let anyone pre-set
         // the password of an account whose owner has not verified it yet.
-        if (existing.emailVerifiedAt) inBackground('already-registered mail', () => send(alreadyRegisteredMail(settings, existing.email)));
+        if (existing.emailVerifiedAt) {
+          inBackground('already-registered mail', () => send('already-registered', alreadyRegisteredMail(settings, existing.email), existing.id));
+        }
         else sendVerification(existing);
       }
       return AUTH_MESSAGES.signupAccepted;
@@ -220,7 +245,7 @@ export function createAccountsService(deps: {
       await limitMailsTo(input.email);
       const user = await repo.findUserByEmail(input.email);
       if (user && !user.disabledAt) {
-        inBackground('reset mail', async () => send(resetPasswordMail(settings, user.email, await issueEmailToken(user, 'reset-password'))));
+        inBackground('reset mail', () => mailEmailToken(user, 'reset-password'));
       }
       return AUTH_MESSAGES.resetRequested;
     },
@@ -235,12 +260,15 @@ export function createAccountsService(deps: {
       const passwordHash = await hashPassword(input.password);
       const userId = await repo.consumeEmailToken(tokenHash, 'reset-password');
       if (userId !== owner.id) throw new AppError('INVALID_ARGUMENT', AUTH_MESSAGES.tokenInvalid);
-      await repo.setPasswordHash(owner.id, passwordHash);
-      await repo.markEmailVerified(owner.id);
-      const ended = await repo.deleteSessionsOfUser(owner.id);
-      await repo.withdrawEmailTokens(owner.id, 'reset-password');
+      const ended = await transaction(async (tx, queue) => {
+        await tx.setPasswordHash(owner.id, passwordHash);
+        await tx.markEmailVerified(owner.id);
+        const count = await tx.deleteSessionsOfUser(owner.id);
+        await tx.withdrawEmailTokens(owner.id, 'reset-password');
+        await queue('password-changed', passwordChangedMail(settings, owner.email), owner.id);
+        return count;
+      });
       logger.info({ userId: owner.id, endedSessions: ended }, 'password reset');
-      inBackground('password-changed mail', () => send(passwordChangedMail(settings, owner.email)));
       return AUTH_MESSAGES.passwordReset;
     },
 
@@ -260,14 +288,18 @@ export function createAccountsService(deps: {
         throw new AppError('INVALID_ARGUMENT', AUTH_MESSAGES.newPasswordSameAsOld, { fields: { newPassword: AUTH_MESSAGES.newPasswordSameAsOld } });
       }
       await checkNewPassword(input.newPassword, user.email, 'newPassword');
-      await repo.setPasswordHash(user.id, await hashPassword(input.newPassword));
-      const ended = await repo.deleteSessionsOfUser(user.id, input.principal.sessionId);
+      const newHash = await hashPassword(input.newPassword);
+      const ended = await transaction(async (tx, queue) => {
+        await tx.setPasswordHash(user.id, newHash);
+        const count = await tx.deleteSessionsOfUser(user.id, input.principal.sessionId);
+        await queue('password-changed', passwordChangedMail(settings, user.email), user.id);
+        return count;
+      });
       logger.info({ userId: user.id, endedSessions: ended }, 'password changed');
-      inBackground('password-changed mail', () => send(passwordChangedMail(settings, user.email)));
       return AUTH_MESSAGES.passwordChanged;
     },
 
-    /** Waits for mail still being sent (graceful shutdown, tests). */
+    /** Waits for mail still being recorded (graceful shutdown, tests). */
     async drain(): Promise<void> {
       while (pending.size > 0) await Promise.allSettled([...pending]);
     },

@@ -102,18 +102,21 @@ export function createPartnersRepository(db: AppDatabase) {
     /**
      * Inserts a new application (verified 0, not banned, no email sent); unique indexes decide races.
      * With a licence, `licenseStillThere` runs under the company id's lock, just before the insert:
-     * if the sweep removed the file meanwhile, it throws and nothing is inserted.
+     * if the sweep removed the file meanwhile, it throws and nothing is inserted. `alongside` runs in
+     * the same transaction after the insert (the acknowledgement mail commits with the application).
      */
-    async insertCompany(company: NewCompany, licenseStillThere?: () => Promise<void>): Promise<CompanyRow> {
+    async insertCompany(
+      company: NewCompany,
+      options: { licenseStillThere?: () => Promise<void>; alongside?: (tx: AppDatabase, row: CompanyRow) => Promise<void> } = {},
+    ): Promise<CompanyRow> {
       const values = { ...company, verified: 0, isBanned: false, isEmailSend: false };
-      if (!company.commercialLicenseKey) {
-        const [row] = await db.insert(companies).values(values).returning(publicColumns);
-        return row!;
-      }
       return db.transaction(async (tx) => {
-        await lockCompanyId(tx, company.id);
-        await licenseStillThere?.();
+        if (company.commercialLicenseKey) {
+          await lockCompanyId(tx, company.id);
+          await options.licenseStillThere?.();
+        }
         const [row] = await tx.insert(companies).values(values).returning(publicColumns);
+        await options.alongside?.(tx as unknown as AppDatabase, row!);
         return row!;
       });
     },

@@ -2,7 +2,7 @@ import { renderMail } from '../../mail/layout.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 
 /**
- * The decision mails to an applicant. Subjects carry only our own name: what the applicant typed
+ * The mails to an applicant: received, approved, rejected. Subjects carry only our own name: what the applicant typed
  * (company name, and the admin's reason) goes in the body, escaped by the layout, never into a
  * header (IN-06).
  */
@@ -40,6 +40,23 @@ export function rejectionMail(ctx: ReviewMailContext, to: string, applicant: str
         'You are welcome to apply again, with the same company details, once this is resolved:',
       ],
       action: { label: 'Apply again', url: `${ctx.publicBaseUrl}/register` },
+    }),
+  };
+}
+
+export function partnerReceivedMail(ctx: ReviewMailContext, to: string, applicant: string): MailMessage {
+  return {
+    to,
+    subject: `We received your ${ctx.companyName} partner application`,
+    ...renderMail({
+      companyName: ctx.companyName,
+      heading: 'We received your partner application',
+      paragraphs: [
+        `Thank you for applying to become a ${ctx.companyName} logistics partner. We have received the application of ${applicant}.`,
+        'What happens next: our team checks the company details and the commercial licence you sent. We will email this address once the application is approved, or to tell you why we could not approve it.',
+        'You do not need to do anything now, and there is no need to apply again.',
+      ],
+      notes: [`Questions? Reach us through our support page: ${ctx.publicBaseUrl}/support`],
     }),
   };
 }

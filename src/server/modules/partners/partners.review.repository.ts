@@ -137,13 +137,6 @@ export function createReviewRepository(db: AppDatabase) {
         returning ${COLUMNS}`);
     },
 
-    /** Records that the mail for this decision was accepted, unless the decision changed meanwhile. */
-    async markEmailSent(id: string, verified: number): Promise<ReviewCompanyRow | null> {
-      return one(sql`
-        update companies set is_email_send = true, last_updated = now()
-        where id = ${id} and verified = ${verified}
-        returning ${COLUMNS}`);
-    },
   };
 }
 

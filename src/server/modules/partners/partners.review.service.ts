@@ -6,10 +6,11 @@ import {
   VERIFIED,
 } from '../../../contracts/admin.ts';
 import { AppError } from '../../errors.ts';
-import type { Mailer } from '../../mail/mailer.ts';
+import type { AppDatabase } from '../../db/connection.ts';
+import type { Outbox } from '../../mail/outbox.ts';
 import type { AuditActor, AuditService } from '../admin/audit.service.ts';
 import { approvalMail, rejectionMail, type ReviewMailContext } from './partners.review.mail.ts';
-import type { ReviewCompanyRow, ReviewRepository } from './partners.review.repository.ts';
+import { createReviewRepository, type ReviewCompanyRow, type ReviewRepository } from './partners.review.repository.ts';
 
 export function toAdminCompany(row: ReviewCompanyRow): AdminCompany {
   return { ...row, lastUpdated: row.lastUpdated.toISOString(), createdAt: row.createdAt.toISOString() };
@@ -23,24 +24,28 @@ function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
-export interface ReviewLogger {
-  error(details: object, message: string): void;
-}
-
 /**
  * Reviewing partner applications (spec §3–4; issue 6): approve (verified 1), reject with a reason
  * (verified 2, which frees the name, email and phone for a new application), ban and unban. Approve
- * and reject email the contact address; isEmailSend turns true only once the mailer accepted the
- * message, so a failed or missing mail stays visible and can be sent again.
+ * and reject email the contact address: the mail is recorded in the outbox in the decision's own
+ * transaction, and isEmailSend turns true only when the outbox worker has delivered it (and the
+ * decision still stands), so a failed or missing mail stays visible and can be sent again.
  */
 export function createReviewService(deps: {
   repository: ReviewRepository;
-  mailer: Mailer;
+  db: AppDatabase;
+  outbox: Outbox;
   mail: ReviewMailContext;
   audit: AuditService;
-  log: ReviewLogger;
 }) {
-  const { repository, mailer, audit, log } = deps;
+  const { repository, outbox, audit } = deps;
+
+  /** A decision and its mail commit together. */
+  async function transaction<T>(work: (repo: ReviewRepository, db: AppDatabase) => Promise<T>): Promise<T> {
+    const result = await deps.db.transaction(async (tx) => work(createReviewRepository(tx as unknown as AppDatabase), tx as unknown as AppDatabase));
+    outbox.wake();
+    return result;
+  }
 
   async function getCompany(id: string): Promise<ReviewCompanyRow> {
     const row = await repository.find(id);
@@ -48,46 +53,44 @@ export function createReviewService(deps: {
     return row;
   }
 
-  /** Mails the current decision; on success records it. The decision itself stands either way. */
-  async function sendDecision(row: ReviewCompanyRow): Promise<{ row: ReviewCompanyRow; mail: MailOutcome }> {
+  /** Records the mail of the current decision in the caller's transaction. */
+  async function queueDecision(db: AppDatabase, row: ReviewCompanyRow): Promise<MailOutcome> {
     const to = row.contactPersonEmail;
-    if (!to) return { row, mail: 'no-address' };
+    if (!to) return 'no-address';
     const message =
       row.verified === VERIFIED.verified
         ? approvalMail(deps.mail, to, row.companyName)
         : rejectionMail(deps.mail, to, row.companyName, row.rejectionReason ?? '');
-    try {
-      await mailer.send(message);
-    } catch (error) {
-      log.error({ err: error, companyId: row.id }, 'partner decision mail failed');
-      return { row, mail: 'failed' };
-    }
-    return { row: (await repository.markEmailSent(row.id, row.verified)) ?? row, mail: 'sent' };
+    await outbox.enqueue(db, { ...message, kind: 'partner-decision', company: { id: row.id, decision: row.verified } });
+    return 'queued';
   }
 
   async function decide(actor: AuditActor, id: string, verified: 1 | 2, reason: string | null) {
     const before = await getCompany(id);
-    let row: ReviewCompanyRow | null;
+    let decided: { row: ReviewCompanyRow; mail: MailOutcome } | null;
     try {
-      row = await repository.decide(id, verified, reason);
+      decided = await transaction(async (repo, db) => {
+        const row = await repo.decide(id, verified, reason);
+        return row ? { row, mail: await queueDecision(db, row) } : null;
+      });
     } catch (error) {
       // Approving a rejected application whose name, email or phone a live one now holds.
       if (isUniqueViolation(error)) throw new AppError('ABORTED', COMPANY_REVIEW_MESSAGES.nameTaken);
       throw error;
     }
-    if (!row) {
+    if (!decided) {
       await getCompany(id);
       throw new AppError('ABORTED', verified === VERIFIED.verified ? COMPANY_REVIEW_MESSAGES.alreadyApproved : COMPANY_REVIEW_MESSAGES.alreadyRejected);
     }
-    const sent = await sendDecision(row);
+    const { row, mail } = decided;
     await audit.record({
       actor,
       action: verified === VERIFIED.verified ? 'company.approve' : 'company.reject',
       targetType: 'company',
       targetId: id,
-      details: { companyName: row.companyName, from: before.verified, ...(reason !== null ? { reason } : {}), mail: sent.mail },
+      details: { companyName: row.companyName, from: before.verified, ...(reason !== null ? { reason } : {}), mail },
     });
-    return { company: toAdminCompany(sent.row), mail: sent.mail };
+    return { company: toAdminCompany(row), mail };
   }
 
   async function setBanned(actor: AuditActor, id: string, banned: boolean) {
@@ -115,15 +118,15 @@ export function createReviewService(deps: {
     ban: (actor: AuditActor, id: string) => setBanned(actor, id, true),
     unban: (actor: AuditActor, id: string) => setBanned(actor, id, false),
 
-    /** Sends the current decision's mail again (after a failure, or a corrected address). */
+    /** Queues the current decision's mail again (after a failure, or a corrected address). */
     async notify(actor: AuditActor, id: string) {
       const row = await getCompany(id);
       if (row.verified !== VERIFIED.verified && row.verified !== VERIFIED.rejected) {
         throw new AppError('ABORTED', COMPANY_REVIEW_MESSAGES.nothingToNotify);
       }
-      const sent = await sendDecision(row);
-      await audit.record({ actor, action: 'company.notify', targetType: 'company', targetId: id, details: { companyName: row.companyName, mail: sent.mail } });
-      return { company: toAdminCompany(sent.row), mail: sent.mail };
+      const mail = await transaction((_repo, db) => queueDecision(db, row));
+      await audit.record({ actor, action: 'company.notify', targetType: 'company', targetId: id, details: { companyName: row.companyName, mail } });
+      return { company: toAdminCompany(row), mail };
     },
   };
 }

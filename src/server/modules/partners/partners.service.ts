@@ -16,7 +16,9 @@ import type { RateLimiter } from '../../security/rate-limiter.ts';
 import type { FileStorage } from '../../storage/storage.ts';
 import { companyKeys } from './company-keys.ts';
 import { type LicenseOutcome, receiveLicense } from './license-upload.ts';
+import type { Outbox } from '../../mail/outbox.ts';
 import { type CompanyRow, type ConflictKind, type PartnersRepository, UNIQUE_CONSTRAINTS } from './partners.repository.ts';
+import { partnerReceivedMail, type ReviewMailContext } from './partners.review.mail.ts';
 
 /** One part of a multipart form, whatever parsed it. */
 export type FormPart =
@@ -25,6 +27,8 @@ export type FormPart =
 
 export interface PartnersServiceOptions {
   repository: PartnersRepository;
+  outbox: Outbox;
+  mail: ReviewMailContext;
   storage: FileStorage;
   limiter: RateLimiter;
   registrationsPerIpPerHour: number;
@@ -132,12 +136,19 @@ export function createPartnersService(options: PartnersServiceOptions) {
           commercialLicenseKey: stored ? stored.key : null,
           lastUpdated: new Date(),
         },
-        // UP-07: the start-up sweep of a starting instance may have taken the file for an orphan.
-        stored
-          ? async () => {
-              if (!(await storage.exists(stored.key))) throw new AppError('UNAVAILABLE', COMPANY_MESSAGES.submitFailed);
-            }
-          : undefined,
+        {
+          // UP-07: the start-up sweep of a starting instance may have taken the file for an orphan.
+          licenseStillThere: stored
+            ? async () => {
+                if (!(await storage.exists(stored.key))) throw new AppError('UNAVAILABLE', COMPANY_MESSAGES.submitFailed);
+              }
+            : undefined,
+          // The applicant hears that we have it, if they gave an address; the mail commits with the row.
+          alongside: async (tx, row) => {
+            if (!row.contactPersonEmail) return;
+            await options.outbox.enqueue(tx, { ...partnerReceivedMail(options.mail, row.contactPersonEmail, row.companyName), kind: 'partner-received' });
+          },
+        },
       );
     } catch (error) {
       const violation = uniqueViolation(error);
@@ -179,6 +190,7 @@ export function createPartnersService(options: PartnersServiceOptions) {
           throw new AppError('INVALID_ARGUMENT', COMPANY_MESSAGES.invalidForm, { fields: problems });
         }
         const row = await save(companyId, parsed.data, license);
+        options.outbox.wake();
         return { id: row.id, company: toCompany(row) };
       } catch (error) {
         if (license.kind === 'stored') await removeQuietly(license.key);

@@ -116,9 +116,19 @@ export function createSupportLive(options: {
           // viewers on a ticket, a sequential check made the last one wait for 99 lookups first.
           const due = subscribers.filter((sub) => rows.some((r) => r.id > sub.lastSent));
           const allowed = await Promise.all(due.map((sub) => stillAllowed(sub)));
+          let ownerSaw = 0;
           due.forEach((sub, i) => {
-            if (allowed[i]) for (const row of rows) if (row.id > sub.lastSent) send(sub, row);
+            if (!allowed[i]) return;
+            for (const row of rows) {
+              if (row.id <= sub.lastSent) continue;
+              send(sub, row);
+              if (row.admin && !sub.viewer.admin) ownerSaw = Math.max(ownerSaw, row.id);
+            }
           });
+          // Answers that reached the owner's page live need no mail (modules/notifications).
+          if (ownerSaw > 0) {
+            await repository.markOwnerSaw(ticketId, ownerSaw).catch((error: unknown) => log.error({ err: error, ticketId }, 'could not record a live delivery'));
+          }
           if (rows.length < PAGE) break;
           after = rows[rows.length - 1]!.id;
         }

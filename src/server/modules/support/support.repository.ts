@@ -9,6 +9,8 @@ import { EVENTS_CHANNEL, notifyAfterCommitSql } from '../../realtime/event-bus.t
  *   live event ids) therefore rise in commit order within a ticket, which makes resuming after an
  *   id loss-free;
  * - every change notifies listeners in the same statement, so the event fires exactly on commit;
+ * - every change that someone is to be told of by mail records a notification event in the same
+ *   statement (modules/notifications turns it into mail): no committed answer goes untold;
  *   a message post, the hot path, notifies by a statement of its own right after its commit
  *   (notifyAfterCommitSql, docs/performance.md).
  */
@@ -69,7 +71,9 @@ const TICKET_COLUMNS = sql`t.id, t.ticket_no, t.reason, t.open, t.creation_date,
 /** LIKE pattern for a user's search text: wildcards in it are literal. */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export function createSupportRepository(db: AppDatabase) {
+export function createSupportRepository(db: AppDatabase, options: { notifyDelaySeconds?: number } = {}) {
+  /** How long an answer's mail waits for the user to see it live (NOTIFY_DELAY_SECONDS). */
+  const notifyDelaySeconds = options.notifyDelaySeconds ?? 60;
   return {
     /**
      * Creates a ticket with its first message in one statement. With a `clientId` the user already
@@ -92,6 +96,8 @@ export function createSupportRepository(db: AppDatabase) {
           insert into ticket_messages (ticket_id, message_body, user_id, admin, timestamp)
           select t.id, ${message}, t.user_id, false, t.creation_date from t
           returning id
+        ), e as (
+          insert into notification_events (kind, ticket_id, message_id) select 'team-new-ticket', t.id, m.id from t, m
         )
         select t.id, t.ticket_no, m.id as message_id,
           pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.created', 'ticketId', t.id, 'userId', t.user_id)::text)
@@ -216,6 +222,13 @@ export function createSupportRepository(db: AppDatabase) {
           select t.id, ${input.body}, ${input.authorId}, ${input.admin}, ${input.clientId}::text, t.last_message from t
           on conflict (ticket_id, client_id) where client_id is not null do nothing
           returning id, ticket_id, message_body, timestamp, admin, user_id
+        ), e as (
+          -- An answer waits for the user to see it live; answers within the wait join the pending one.
+          insert into notification_events (kind, ticket_id, message_id, due_at)
+          select case when m.admin then 'ticket-reply' else 'team-user-reply' end, m.ticket_id, m.id,
+                 case when m.admin then now() + make_interval(secs => ${notifyDelaySeconds}) else now() end
+          from m
+          on conflict (ticket_id) where kind = 'ticket-reply' do nothing
         )
         select m.*, (select email from users where id = m.user_id) as author_email, t.user_id as owner_id
         from m join t on t.id = m.ticket_id`,
@@ -232,6 +245,14 @@ export function createSupportRepository(db: AppDatabase) {
       return message;
     },
 
+    /** A page of the ticket's owner received this message live: no mail needed for it or earlier ones. */
+    async markOwnerSaw(ticketId: string, messageId: number): Promise<void> {
+      await db.execute(
+        sql`update support_tickets set owner_seen_message_id = ${messageId}
+            where id = ${ticketId} and owner_seen_message_id < ${messageId}`,
+      );
+    },
+
     /** Opens or closes a ticket; notifies only when the state changed. */
     async setOpen(ticketId: string, open: boolean): Promise<TicketRow | null> {
       const [changed] = await queryRows<RawTicket>(
@@ -240,6 +261,8 @@ export function createSupportRepository(db: AppDatabase) {
         with t as (
           update support_tickets set open = ${open} where id = ${ticketId} and open <> ${open}
           returning id, ticket_no, reason, open, creation_date, last_message, user_id
+        ), e as (
+          insert into notification_events (kind, ticket_id) select 'ticket-closed', t.id from t where not t.open
         )
         select t.*, pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', t.id, 'userId', t.user_id)::text)
         from t`,

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { AppDatabase } from '../db/connection.ts';
+import type { MailMessage } from './mailer.ts';
+
+/**
+ * Records mail in the `mail_outbox` table. Callers pass the database handle of the transaction that
+ * makes the change the mail is about, so the mail exists exactly when the change does; the outbox
+ * worker (modules/notifications) delivers it. Nothing outside that worker talks to a mail server.
+ */
+export const MAIL_KINDS = [
+  'verify-email',
+  'reset-password',
+  'password-changed',
+  'already-registered',
+  'partner-received',
+  'partner-decision',
+  'ticket-reply',
+  'ticket-closed',
+  'team-new-ticket',
+  'team-user-reply',
+] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
+export interface QueuedMail extends MailMessage {
+  kind: MailKind;
+  userId?: string | null;
+  headers?: Record<string, string>;
+  /** A partner decision mail: companies.is_email_send turns true when it is delivered. */
+  company?: { id: string; decision: number };
+}
+
+export interface Outbox {
+  /** Records one mail in the caller's transaction; returns its Message-ID. */
+  enqueue(db: AppDatabase, mail: QueuedMail): Promise<string>;
+  /** Called by whoever committed mail, so this process's worker looks at once rather than at its next poll. */
+  wake(): void;
+  onWake(listener: () => void): void;
+}
+
+export interface OutboxOptions {
+  /** The domain of Message-IDs (the host of PUBLIC_BASE_URL). */
+  domain: string;
+  /** How long transient failures are retried before a mail counts as failed. */
+  retryHours: number;
+}
+
+/** A globally unique Message-ID, decided once when the mail is recorded. */
+export const newMessageId = (domain: string) => `<${randomUUID()}@${domain}>`;
+
+export function createOutbox(options: OutboxOptions): Outbox {
+  const listeners = new Set<() => void>();
+  return {
+    async enqueue(db, mail) {
+      const messageId = newMessageId(options.domain);
+      await db.execute(sql`
+        insert into mail_outbox (message_id, kind, recipient, user_id, subject, text_body, html_body, headers,
+                                 company_id, company_decision, give_up_at)
+        values (${messageId}, ${mail.kind}, ${mail.to}, ${mail.userId ?? null}::uuid, ${mail.subject}, ${mail.text}, ${mail.html},
+                ${JSON.stringify(mail.headers ?? {})}::jsonb, ${mail.company?.id ?? null}::uuid, ${mail.company?.decision ?? null}::smallint,
+                now() + make_interval(hours => ${options.retryHours}))`);
+      return messageId;
+    },
+    wake() {
+      for (const listener of listeners) listener();
+    },
+    onWake(listener) {
+      listeners.add(listener);
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import { renderMail } from '../../mail/layout.ts';
+import type { MailMessage } from '../../mail/mailer.ts';
+
+/**
+ * Notification mails: a plain-text and an HTML part with the same words, links built from
+ * PUBLIC_BASE_URL, no tracking. Subjects hold only the ticket number and our fixed reasons; what a
+ * person wrote goes in the body, escaped by the layout, never into a header.
+ */
+export interface NotificationMailContext {
+  companyName: string;
+  publicBaseUrl: string;
+}
+
+export interface TicketRef {
+  id: string;
+  ticketNo: number;
+  reason: string;
+}
+
+const settingsNote = (ctx: NotificationMailContext, what: string, unsubscribeUrl: string) =>
+  `You get this mail because ${what}. To stop these mails, open ${unsubscribeUrl}, or choose which mails you get at ${ctx.publicBaseUrl}/account/notifications.`;
+
+export function ticketReplyMail(ctx: NotificationMailContext, to: string, ticket: TicketRef, answers: string[], unsubscribeUrl: string): MailMessage {
+  return {
+    to,
+    subject: `New reply on ticket #${ticket.ticketNo}`,
+    ...renderMail({
+      companyName: ctx.companyName,
+      heading: `New reply on ticket #${ticket.ticketNo}`,
+      paragraphs: [
+        answers.length === 1
+          ? `Our support team answered your ticket #${ticket.ticketNo} (${ticket.reason}):`
+          : `Our support team sent ${answers.length} answers on your ticket #${ticket.ticketNo} (${ticket.reason}):`,
+      ],
+      quotes: answers,
+      action: { label: 'Open the ticket', url: `${ctx.publicBaseUrl}/support/ticket/${ticket.id}` },
+      notes: ['To answer, open the ticket and write your reply there.', settingsNote(ctx, 'you have a support ticket with us', unsubscribeUrl)],
+    }),
+  };
+}
+
+export function ticketClosedMail(ctx: NotificationMailContext, to: string, ticket: TicketRef, unsubscribeUrl: string): MailMessage {
+  return {
+    to,
+    subject: `Ticket #${ticket.ticketNo} was closed`,
+    ...renderMail({
+      companyName: ctx.companyName,
+      heading: `Ticket #${ticket.ticketNo} was closed`,
+      paragraphs: [
+        `Our support team closed your ticket #${ticket.ticketNo} (${ticket.reason}). You can still read the whole conversation.`,
+        'If something is still not right, start a new ticket from the support page.',
+      ],
+      action: { label: 'Open the ticket', url: `${ctx.publicBaseUrl}/support/ticket/${ticket.id}` },
+      notes: [settingsNote(ctx, 'you have a support ticket with us', unsubscribeUrl)],
+    }),
+  };
+}
+
+export function teamTicketMail(
+  ctx: NotificationMailContext,
+  to: string,
+  ticket: TicketRef,
+  from: { email: string; text: string },
+  kind: 'new-ticket' | 'user-reply',
+  unsubscribeUrl: string,
+): MailMessage {
+  const heading = kind === 'new-ticket' ? `New ticket #${ticket.ticketNo}: ${ticket.reason}` : `New reply from a user on ticket #${ticket.ticketNo}`;
+  return {
+    to,
+    subject: heading,
+    ...renderMail({
+      companyName: ctx.companyName,
+      heading,
+      paragraphs: [
+        kind === 'new-ticket'
+          ? `${from.email} opened ticket #${ticket.ticketNo} (${ticket.reason}):`
+          : `${from.email} wrote on ticket #${ticket.ticketNo} (${ticket.reason}):`,
+      ],
+      quotes: [from.text],
+      action: { label: 'Answer in the console', url: `${ctx.publicBaseUrl}/admin/support/${ticket.id}` },
+      notes: [settingsNote(ctx, `you are on the ${ctx.companyName} support team`, unsubscribeUrl)],
+    }),
+  };
+}

@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import { MAIL_TEXT, NOTIFICATION_SETTINGS, NOTIFICATION_TEXT, type NotificationPreferences } from '../../../contracts/notifications.ts';
+import { AppError } from '../../errors.ts';
+import type { Principal } from '../../plugins/access.ts';
+import type { AuditActor, AuditService } from '../admin/audit.service.ts';
+import type { MailState, NotificationsRepository, OptOutKind } from './notifications.repository.ts';
+
+/** Switching notification mail on and off (signed in, or by an unsubscribe link), and the admin view of the outbox. */
+export function createNotificationsService(deps: { repository: NotificationsRepository; audit: AuditService; retryHours: number }) {
+  const { repository, audit } = deps;
+  const settingsFor = (principal: Pick<Principal, 'role'>) => NOTIFICATION_SETTINGS.filter((s) => !s.adminOnly || principal.role === 'admin');
+
+  async function preferences(principal: Pick<Principal, 'userId' | 'role'>): Promise<NotificationPreferences> {
+    const off = await repository.optOutsOf(principal.userId);
+    const result: NotificationPreferences = { ticketReplies: !off.has('ticket-replies'), ticketClosed: !off.has('ticket-closed') };
+    if (principal.role === 'admin') result.team = !off.has('team');
+    return result;
+  }
+
+  /** The person and kind a link names; null for a link we never made. */
+  async function findLink(token: string) {
+    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+    const found = await repository.findUnsubscribeToken(createHash('sha256').update(token).digest('hex'));
+    if (!found) return null;
+    const setting = NOTIFICATION_SETTINGS.find((s) => s.kind === found.kind);
+    return { ...found, label: setting?.label ?? found.kind };
+  }
+
+  return {
+    preferences,
+
+    async setPreferences(principal: Pick<Principal, 'userId' | 'role'>, changes: Partial<Record<'ticketReplies' | 'ticketClosed' | 'team', boolean>>) {
+      if (changes.team !== undefined && principal.role !== 'admin') {
+        throw new AppError('PERMISSION_DENIED', NOTIFICATION_TEXT.teamOnlyForAdmins, { fields: { team: NOTIFICATION_TEXT.teamOnlyForAdmins } });
+      }
+      for (const setting of settingsFor(principal)) {
+        const on = changes[setting.key];
+        if (on !== undefined) await repository.setOptOut(principal.userId, setting.kind as OptOutKind, !on);
+      }
+      return preferences(principal);
+    },
+
+    /** What an unsubscribe link would switch off (the page asks before it does). */
+    async describeUnsubscribe(token: string): Promise<{ email: string; label: string } | null> {
+      const link = await findLink(token);
+      return link ? { email: link.email, label: link.label } : null;
+    },
+
+    /** Switches off the kind of mail a link names, for the person it names: no session needed (RFC 8058). */
+    async unsubscribe(token: string): Promise<{ email: string; label: string } | null> {
+      const link = await findLink(token);
+      if (!link) return null;
+      await repository.setOptOut(link.userId, link.kind, true);
+      return { email: link.email, label: link.label };
+    },
+
+    async listMail(filter: { state?: MailState; q?: string }) {
+      const [mails, counts] = await Promise.all([repository.listMail({ ...filter, limit: 200 }), repository.countByState()]);
+      return { mails, counts };
+    },
+
+    async retryMail(actor: AuditActor, id: number) {
+      const mail = await repository.retry(id, deps.retryHours);
+      if (!mail) {
+        const existing = await repository.findMail(id);
+        throw existing ? new AppError('ABORTED', MAIL_TEXT.notFailed) : new AppError('NOT_FOUND', MAIL_TEXT.notFound);
+      }
+      await audit.record({ actor, action: 'mail.retry', targetType: 'mail', targetId: id, details: { recipient: mail.recipient, subject: mail.subject } });
+      return { mail };
+    },
+  };
+}
+
+export type NotificationsService = ReturnType<typeof createNotificationsService>;

@@ -1,0 +1,245 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { AppDatabase } from '../../db/connection.ts';
+import { type MailMessage, type MailTransport, MailDeliveryError, classifyMailError } from '../../mail/mailer.ts';
+import type { Outbox } from '../../mail/outbox.ts';
+import {
+  type NotificationMailContext,
+  teamTicketMail,
+  ticketClosedMail,
+  ticketReplyMail,
+} from './notifications.mail.ts';
+import {
+  createNotificationsRepository,
+  type ClaimedMail,
+  type DueEvent,
+  type NotificationsRepository,
+  type OptOutKind,
+} from './notifications.repository.ts';
+
+/**
+ * The outbox worker of one server process (docs/decisions/090-mail-outbox.md). Each round it
+ * 1. composes due notification events into mail, in one transaction per batch (event deleted, mail
+ *    and unsubscribe links inserted: all or nothing), and
+ * 2. delivers due mail: claims rows with a lease (FOR UPDATE SKIP LOCKED, so several instances share
+ *    the queue and never take the same row), sends each with its fixed Message-ID, records the outcome.
+ * A transient failure is retried with exponential backoff until the mail's give-up time; an SMTP
+ * 5xx fails it at once. A process that dies mid-send leaves its rows 'sending' until the lease runs
+ * out; the next claim sends them again with the same Message-ID (the only way a mail goes twice).
+ */
+export interface WorkerLogger {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+export interface WorkerOptions {
+  db: AppDatabase;
+  transport: MailTransport;
+  outbox: Outbox;
+  mail: NotificationMailContext;
+  log: WorkerLogger;
+  retryFirstSeconds: number;
+  pollMs?: number;
+  leaseSeconds?: number;
+  batch?: number;
+  concurrency?: number;
+}
+
+const MAX_BACKOFF_SECONDS = 3600;
+
+/** Seconds before the next try after `attempts` failed ones: first, 2×, 4×… capped at an hour, ±20 %. */
+export function backoffSeconds(attempts: number, firstSeconds: number, random = Math.random): number {
+  const base = Math.min(MAX_BACKOFF_SECONDS, firstSeconds * 2 ** Math.max(0, attempts - 1));
+  return Math.max(1, Math.round(base * (0.8 + 0.4 * random())));
+}
+
+const OPT_OUT_OF: Record<DueEvent['kind'], OptOutKind> = {
+  'ticket-reply': 'ticket-replies',
+  'ticket-closed': 'ticket-closed',
+  'team-new-ticket': 'team',
+  'team-user-reply': 'team',
+};
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export function createOutboxWorker(options: WorkerOptions) {
+  const { db, transport, outbox, log } = options;
+  const pollMs = options.pollMs ?? 1000;
+  const leaseSeconds = options.leaseSeconds ?? 300;
+  const batch = options.batch ?? 20;
+  const concurrency = options.concurrency ?? 4;
+  const repository = createNotificationsRepository(db);
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = true;
+  const counters = { composed: 0, delivered: 0, retried: 0, failed: 0 };
+
+  interface PlannedMail {
+    userId: string;
+    optOut: OptOutKind;
+    render(unsubscribeUrl: string): MailMessage;
+  }
+
+  /** Who is to be told of one event, and what; nothing when nobody is any more. */
+  async function plan(repo: NotificationsRepository, event: DueEvent): Promise<PlannedMail[]> {
+    if (!event.ticketId) return [];
+    const ticket = await repo.findTicketFacts(event.ticketId);
+    if (!ticket) return [];
+    const ref = { id: ticket.id, ticketNo: ticket.ticketNo, reason: ticket.reason };
+    const optOut = OPT_OUT_OF[event.kind];
+    const toOwner = async (render: PlannedMail['render']): Promise<PlannedMail[]> => {
+      if (!ticket.ownerActive || (await repo.hasOptedOut(ticket.ownerId, optOut))) return [];
+      return [{ userId: ticket.ownerId, optOut, render }];
+    };
+    switch (event.kind) {
+      case 'ticket-reply': {
+        const answers = await repo.unseenAnswers(ticket.id, event.messageId ?? 0, ticket.ownerSeenMessageId);
+        if (answers.length === 0) return [];
+        return toOwner((url) => ticketReplyMail(options.mail, ticket.ownerEmail, ref, answers.map((a) => a.body), url));
+      }
+      case 'ticket-closed':
+        return toOwner((url) => ticketClosedMail(options.mail, ticket.ownerEmail, ref, url));
+      case 'team-new-ticket':
+      case 'team-user-reply': {
+        const text = event.messageId === null ? null : await repo.findMessageBody(event.messageId);
+        if (text === null) return [];
+        const what = event.kind === 'team-new-ticket' ? 'new-ticket' : 'user-reply';
+        return (await repo.teamRecipients()).map((admin) => ({
+          userId: admin.userId,
+          optOut,
+          render: (url: string) => teamTicketMail(options.mail, admin.email, ref, { email: ticket.ownerEmail, text }, what, url),
+        }));
+      }
+    }
+  }
+
+  /** Turns due events into mail; true when it did any work. */
+  async function compose(): Promise<boolean> {
+    return db.transaction(async (tx) => {
+      const txDb = tx as unknown as AppDatabase;
+      const repo = createNotificationsRepository(txDb);
+      const events = await repo.claimDueEvents(50);
+      for (const event of events) {
+        for (const planned of await plan(repo, event)) {
+          // Each mail gets its own unsubscribe link: the token names the person and the kind of mail.
+          const token = randomBytes(32).toString('base64url');
+          await repo.insertUnsubscribeToken(hashToken(token), planned.userId, planned.optOut);
+          const url = `${options.mail.publicBaseUrl}/unsubscribe/${token}`;
+          await outbox.enqueue(txDb, {
+            ...planned.render(url),
+            kind: event.kind,
+            userId: planned.userId,
+            headers: { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+          });
+        }
+        await repo.deleteEvent(event.id);
+        counters.composed++;
+      }
+      return events.length > 0;
+    });
+  }
+
+  async function deliverOne(mail: ClaimedMail) {
+    try {
+      await transport.deliver({
+        to: mail.recipient,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        headers: mail.headers,
+        messageId: mail.messageId,
+        date: mail.createdAt,
+        fileStem: `${mail.createdAt.toISOString().replaceAll(':', '-')}-${String(mail.id).padStart(8, '0')}`,
+      });
+    } catch (caught) {
+      const error = caught instanceof MailDeliveryError ? caught : classifyMailError(caught);
+      if (error.permanent) {
+        await repository.markFailed(mail.id, error.message);
+        counters.failed++;
+        log.error({ mailId: mail.id, to: mail.recipient, error: error.message }, 'mail refused for good');
+        return;
+      }
+      const state = await repository.markRetry(mail.id, backoffSeconds(mail.attempts, options.retryFirstSeconds), error.message);
+      if (state === 'failed') counters.failed++;
+      else counters.retried++;
+      log.warn({ mailId: mail.id, to: mail.recipient, attempts: mail.attempts, error: error.message, state }, 'mail not delivered');
+      return;
+    }
+    await repository.markSent(mail.id);
+    counters.delivered++;
+    // The recipient and subject only: bodies carry one-time links (LOG-02).
+    log.info({ mailId: mail.id, to: mail.recipient, subject: mail.subject, messageId: mail.messageId }, 'mail delivered');
+  }
+
+  /** Sends due mail until none is due; true when it sent any. */
+  async function deliver(): Promise<boolean> {
+    let any = false;
+    for (;;) {
+      if (stopped) break;
+      const claimed = await repository.claimDueMail(batch, leaseSeconds);
+      if (claimed.length === 0) break;
+      any = true;
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: Math.min(concurrency, claimed.length) }, async () => {
+          while (next < claimed.length) await deliverOne(claimed[next++]!);
+        }),
+      );
+    }
+    return any;
+  }
+
+  async function round() {
+    do {
+      again = false;
+      try {
+        // Compose every due event first, so the mail they make goes out in this same round.
+        while (await compose()) continue;
+        await deliver();
+      } catch (error) {
+        log.error({ err: error }, 'the mail worker failed a round; it tries again');
+      }
+    } while (again && !stopped);
+  }
+
+  function run() {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = round().finally(() => {
+      running = undefined;
+      if (!stopped) schedule();
+    });
+    return running;
+  }
+
+  function schedule() {
+    clearTimeout(timer);
+    timer = setTimeout(() => void run(), pollMs);
+    timer.unref();
+  }
+
+  outbox.onWake(() => {
+    if (!stopped) void run();
+  });
+
+  return {
+    start() {
+      stopped = false;
+      schedule();
+    },
+    /** Runs one full round now (tests, and `wake`). */
+    runOnce: () => run(),
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+    stats: () => ({ ...counters }),
+  };
+}
+
+export type OutboxWorker = ReturnType<typeof createOutboxWorker>;
