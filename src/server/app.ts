@@ -281,6 +281,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           cookieName: config.sessions.cookieName,
           onInvalidate: (listener) => contentCache.onInvalidate(listener),
         },
+        actionPaths: [/^\/account\/notifications$/, /^\/unsubscribe\/[^/]+$/],
         contextFor: async (request, reply): Promise<RequestContextValue> => ({
           site,
           nonce: reply.cspNonce,
@@ -304,6 +305,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
                   return null;
                 },
               ),
+            notifications: {
+              preferences: async () => (request.principal ? app.notifications.preferences(request.principal) : null),
+              setPreferences: async (changes) => (request.principal ? app.notifications.setPreferences(request.principal, changes) : null),
+              describeUnsubscribe: (token) => app.notifications.describeUnsubscribe(token),
+              unsubscribe: (token) => app.notifications.unsubscribe(token),
+            },
           },
         }),
       });

@@ -20,6 +20,9 @@ export default [
   route('forgot-password', 'routes/forgot-password.tsx'),
   route('reset-password', 'routes/reset-password.tsx'),
   route('account/password', 'routes/account-password.tsx'),
+  // Notification mail (issue 12): settings, and the one-click unsubscribe address of every notification.
+  route('account/notifications', 'routes/account-notifications.tsx'),
+  route('unsubscribe/:token', 'routes/unsubscribe.tsx'),
   // Admin console (issue 6): the login screen for visitors, "not allowed" for signed-in non-admins.
   route('admin', 'routes/admin.tsx', [
     index('routes/admin-home.tsx'),
@@ -31,6 +34,7 @@ export default [
     route('legal', 'routes/admin-legal.tsx'),
     route('users', 'routes/admin-users.tsx'),
     route('audit', 'routes/admin-audit.tsx'),
+    route('mail', 'routes/admin-mail.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

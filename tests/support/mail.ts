@@ -10,6 +10,9 @@ export interface ReadMail {
   text: string;
   html: string;
   from: string;
+  messageId: string;
+  /** Header lines by lower-case name, as they arrived (e.g. list-unsubscribe). */
+  headers: Record<string, string>;
 }
 
 function toReadMail(file: string, parsed: ParsedMail): ReadMail {
@@ -21,6 +24,8 @@ function toReadMail(file: string, parsed: ParsedMail): ReadMail {
     text: parsed.text ?? '',
     html: typeof parsed.html === 'string' ? parsed.html : '',
     from: parsed.from?.text ?? '',
+    messageId: parsed.messageId ?? '',
+    headers: Object.fromEntries(parsed.headerLines.map((h) => [h.key, h.line.slice(h.line.indexOf(':') + 1).trim()])),
   };
 }
 

@@ -51,7 +51,9 @@ export interface TestApp {
  * The real app on a fresh database, called through `inject`. `web: true` serves the pages from the
  * production build (npm test builds it first).
  */
-export async function createTestApp(options: { env?: Record<string, string>; web?: boolean; seed?: boolean } = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: { env?: Record<string, string>; web?: boolean; seed?: boolean; /** false: mail moves only on `app.mailWorker.runOnce()` */ mailWorker?: boolean } = {},
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-test-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ...options.env });
   const test = await openTestDatabase();
@@ -59,6 +61,7 @@ export async function createTestApp(options: { env?: Record<string, string>; web
   const app = await buildApp({
     config,
     database: test.database,
+    startMailWorker: options.mailWorker ?? true,
     web: options.web
       ? { mode: 'production', build: await loadProductionBuild(), clientDir: path.join(BUILD_DIR, 'client') }
       : undefined,

@@ -29,7 +29,15 @@ export interface WebHandlerOptions {
   ) => void;
   /** Keeps whole anonymous pages of these paths in memory until content changes (page-cache.ts). */
   pageCache?: PageCacheOptions;
+  /**
+   * Pages whose route has an action: a POST to them (a plain form, or React Router's `.data` fetch
+   * of the same page) reaches React Router. Every other page answers writes with 405.
+   */
+  actionPaths?: RegExp[];
 }
+
+/** A form post to a page is small; anything larger is refused before React Router reads it. */
+const PAGE_FORM_LIMIT = 100_000;
 
 type EntryWithContext = { requestContext: Parameters<RouterContextProvider['set']>[0] };
 
@@ -99,6 +107,12 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
     return pages!.fromResponse(response, reply.cspNonce);
   };
 
+  // React Router reads a page's form body itself, from the raw request: Fastify leaves it unread.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+  const actionPaths = options.actionPaths ?? [];
+  const hasAction = (pathname: string) => actionPaths.some((re) => re.test(pathname.replace(/\.data$/, '')));
+
   app.route({
     method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: '/*',
@@ -106,9 +120,13 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
     schema: { hide: true },
     handler: async (request, reply) => {
       const pathname = request.url.split('?')[0] ?? '/';
-      // Pages only read: no route has an action. Anything else is refused here, before React Router
-      // would answer with an error naming the route and print its stack to the log.
-      if (request.method !== 'GET' && request.method !== 'HEAD') {
+      // Pages only read, but for the few with an action, which take a POST. Anything else is refused
+      // here, before React Router would answer with an error naming the route and print its stack.
+      const formPost = request.method === 'POST' && hasAction(pathname);
+      if (formPost && Number(request.headers['content-length'] ?? PAGE_FORM_LIMIT + 1) > PAGE_FORM_LIMIT) {
+        return reply.code(413).send({ error: { status: 'INVALID_ARGUMENT', message: 'This form is too large.' } });
+      }
+      if (request.method !== 'GET' && request.method !== 'HEAD' && !formPost) {
         return reply
           .code(405)
           .header('allow', 'GET, HEAD')
@@ -122,7 +140,7 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
           dotfiles: 'deny',
         });
       }
-      if (pages?.accepts(request)) {
+      if (!formPost && pages?.accepts(request)) {
         const page = await pages.get(request, () => renderForCache(request, reply));
         return pages.send(request, reply, page);
       }

@@ -1,6 +1,7 @@
 import { createContext as createReactContext, useContext } from 'react';
 import { createContext } from 'react-router';
 import type { Faq, FaqType, LegalLinks } from '../../contracts/content.ts';
+import type { NotificationKey, NotificationPreferences } from '../../contracts/notifications.ts';
 
 /**
  * What the server hands to route loaders (set per request by the Fastify web handler).
@@ -18,6 +19,13 @@ export interface WebServices {
   findLegalLinks(): Promise<LegalLinks | null>;
   /** The `companies/links` settings document, read once by the register page (spec §3); null when it cannot be read. */
   findCompanyLinks(): Promise<Record<string, unknown> | null>;
+  /** Notification mail settings of the signed-in person (null when nobody is signed in), and unsubscribe links. */
+  notifications: {
+    preferences(): Promise<NotificationPreferences | null>;
+    setPreferences(changes: Partial<Record<NotificationKey, boolean>>): Promise<NotificationPreferences | null>;
+    describeUnsubscribe(token: string): Promise<{ email: string; label: string } | null>;
+    unsubscribe(token: string): Promise<{ email: string; label: string } | null>;
+  };
 }
 
 export interface SignedInUser {

@@ -38,6 +38,7 @@ export default function SupportLayout({ loaderData }: Route.ComponentProps) {
           </p>
         </div>
         <nav className="support-shell__account" aria-label="Account">
+          <Link to="/account/notifications">Email notifications</Link>
           <Link to="/account/password">Change password</Link>
         </nav>
       </header>

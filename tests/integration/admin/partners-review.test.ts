@@ -194,7 +194,7 @@ describe('decision mail over SMTP', () => {
     expect(reject.json().mail).toBe('queued');
     // The acknowledgement of the application, then the decision.
     const mails = await sink.waitFor(fields.contactPersonEmail, 2);
-    const received = mails.find((m) => m.subject === 'About your Bagspace partner application')!;
+    const received = sink.messages.find((m) => m.subject === 'About your Bagspace partner application')!;
     expect(received.envelopeTo).toEqual([fields.contactPersonEmail]);
     expect(sink.messages.some((m) => m.envelopeTo.includes('thief@evil.example'))).toBe(false);
     expect(mails.map((m) => m.subject).sort()).toEqual(['About your Bagspace partner application', 'We received your Bagspace partner application']);

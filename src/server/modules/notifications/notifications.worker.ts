@@ -73,7 +73,8 @@ export function createOutboxWorker(options: WorkerOptions) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
-  let stopped = true;
+  let started = false;
+  let stopped = false;
   const counters = { composed: 0, delivered: 0, retried: 0, failed: 0 };
 
   interface PlannedMail {
@@ -211,7 +212,7 @@ export function createOutboxWorker(options: WorkerOptions) {
     }
     running = round().finally(() => {
       running = undefined;
-      if (!stopped) schedule();
+      if (started && !stopped) schedule();
     });
     return running;
   }
@@ -223,12 +224,12 @@ export function createOutboxWorker(options: WorkerOptions) {
   }
 
   outbox.onWake(() => {
-    if (!stopped) void run();
+    if (started && !stopped) void run();
   });
 
   return {
     start() {
-      stopped = false;
+      started = true;
       schedule();
     },
     /** Runs one full round now (tests, and `wake`). */

@@ -1,0 +1,90 @@
+import { Form, Link, useNavigation } from 'react-router';
+import { NOTIFICATION_SETTINGS, NOTIFICATION_TEXT, type NotificationKey } from '../../contracts/notifications.ts';
+import { AuthCard, SuccessPanel } from '../features/auth/auth-form.tsx';
+import { pageMeta } from '../lib/page-meta.ts';
+import { requestContext } from '../lib/request-context.ts';
+import type { Route } from './+types/account-notifications';
+import '../styles/auth.css';
+
+/**
+ * /account/notifications: which notification mails the signed-in person gets. A plain form posted
+ * to this page's action: it works the same with JavaScript on or off.
+ */
+export async function loader({ context }: Route.LoaderArgs) {
+  const { services } = context.get(requestContext);
+  return { preferences: await services.notifications.preferences() };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { services } = context.get(requestContext);
+  const form = await request.formData();
+  const current = await services.notifications.preferences();
+  if (!current) return { saved: false };
+  // A box that is not ticked is not sent at all: every setting this person has is set from the form.
+  const changes: Partial<Record<NotificationKey, boolean>> = {};
+  for (const setting of NOTIFICATION_SETTINGS) if (current[setting.key] !== undefined) changes[setting.key] = form.get(setting.key) === 'on';
+  await services.notifications.setPreferences(changes);
+  return { saved: true };
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta(matches, {
+    title: `${NOTIFICATION_TEXT.title} | {company}`,
+    description: 'Choose which notification mails {company} sends you.',
+    path: '/account/notifications',
+  }),
+  { name: 'robots', content: 'noindex' },
+];
+
+export default function AccountNotifications({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const { preferences } = loaderData;
+  if (!preferences) {
+    return (
+      <AuthCard eyebrow="Account" title={NOTIFICATION_TEXT.title} lead="Please sign in first.">
+        <p>
+          <Link to="/support" className="button button--primary">
+            Sign in
+          </Link>
+        </p>
+      </AuthCard>
+    );
+  }
+  const busy = navigation.state === 'submitting';
+  return (
+    <AuthCard eyebrow="Account" title={NOTIFICATION_TEXT.title} lead={NOTIFICATION_TEXT.lead}>
+      {actionData?.saved && !busy ? (
+        <SuccessPanel title={NOTIFICATION_TEXT.saved}>
+          <p>
+            <Link to="/support">Back to Support</Link>
+          </p>
+        </SuccessPanel>
+      ) : null}
+      <Form method="post" className="notification-settings">
+        <fieldset className="notification-settings__group">
+          <legend className="notification-settings__legend">Send me a mail about</legend>
+          {NOTIFICATION_SETTINGS.filter((s) => preferences[s.key] !== undefined).map((setting) => (
+            <div key={setting.key} className="notification-settings__option">
+              <input
+                id={`notify-${setting.key}`}
+                type="checkbox"
+                name={setting.key}
+                defaultChecked={preferences[setting.key]}
+                aria-describedby={`notify-${setting.key}-hint`}
+              />
+              <label htmlFor={`notify-${setting.key}`}>{setting.label}</label>
+              <p id={`notify-${setting.key}-hint`} className="field__hint">
+                {setting.hint}
+              </p>
+            </div>
+          ))}
+        </fieldset>
+        <div className="form__actions">
+          <button type="submit" className="button button--primary" disabled={busy}>
+            {busy ? 'Saving…' : 'Save'}
+          </button>
+        </div>
+      </Form>
+    </AuthCard>
+  );
+}
