@@ -231,6 +231,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...mailContext,
     retryHours: config.mail.retryHours,
     retryFirstSeconds: config.mail.retryFirstSeconds,
+    leaseSeconds: config.mail.leaseSeconds,
     startWorker: options.startMailWorker ?? true,
   });
 

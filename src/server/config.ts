@@ -110,6 +110,7 @@ const EnvSchema = z.object({
   MAIL_RETRY_HOURS: positiveInt(24),
   MAIL_RETRY_FIRST_SECONDS: positiveInt(30),
   NOTIFY_DELAY_SECONDS: nonNegativeInt(60),
+  MAIL_LEASE_SECONDS: positiveInt(300),
   SESSION_IDLE_MINUTES: positiveInt(60),
   SESSION_ABSOLUTE_HOURS: positiveInt(12),
   SESSION_COOKIE_SAMESITE: z.enum(['lax', 'strict'], { error: 'must be lax or strict' }).default('lax'),
@@ -175,6 +176,7 @@ function buildConfig(env: z.infer<typeof EnvSchema>) {
       retryHours: env.MAIL_RETRY_HOURS,
       retryFirstSeconds: env.MAIL_RETRY_FIRST_SECONDS,
       notifyDelaySeconds: env.NOTIFY_DELAY_SECONDS,
+      leaseSeconds: env.MAIL_LEASE_SECONDS,
     },
     sessions: {
       idleMs: env.SESSION_IDLE_MINUTES * 60_000,

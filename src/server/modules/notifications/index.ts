@@ -23,6 +23,8 @@ export interface NotificationsModuleOptions {
   publicBaseUrl: string;
   retryHours: number;
   retryFirstSeconds: number;
+  /** How long a claimed mail stays with one worker before another may take it over (a crash). */
+  leaseSeconds: number;
   /** Tests run rounds themselves (`app.mailWorker.runOnce()`). */
   startWorker?: boolean;
 }
@@ -45,6 +47,7 @@ export const notificationsModule = fp<NotificationsModuleOptions>(
       mail: { companyName: options.companyName, publicBaseUrl: options.publicBaseUrl },
       log: app.log,
       retryFirstSeconds: options.retryFirstSeconds,
+      leaseSeconds: options.leaseSeconds,
     });
     app.decorate('notifications', service);
     app.decorate('mailWorker', worker);

@@ -1,0 +1,201 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
+import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
+import { linkIn, readOutbox, tokenFrom, waitForMail, waitForMails } from '../support/mail.ts';
+import { ROOT, type ServerProcess, startServer } from '../support/server-process.ts';
+import { newEmail, newPassword, signInOnLoginScreen } from './fixtures.ts';
+
+/**
+ * Notification mail as a user meets it: they open a ticket and leave; an admin answers in the
+ * console; the answer reaches them by mail (it never reached an open page of theirs), and the link
+ * in that mail brings them, after signing in, to the ticket with the answer.
+ *
+ * The shared e2e server waits the default NOTIFY_DELAY_SECONDS (60 s) before mailing an answer, and
+ * its environment is fixed in playwright.config.ts, so this file starts its own server like
+ * `npm start` does, on its own data directory, with a one-second delay.
+ */
+
+const ADMIN = { email: newEmail('ops'), password: newPassword() };
+const ANSWER = 'Thanks for waiting! Your bag was found at the Auckland depot and goes out on tomorrow’s run.';
+const bubbles = (page: Page) => page.getByRole('log', { name: 'Messages' }).getByRole('listitem');
+
+let server: ServerProcess | undefined;
+let baseURL = '';
+let dataDir = '';
+
+/** A port nobody listens on right now (the mail links need the real address, so PORT=0 won't do). */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Signs up and confirms the address from the mail, like tests/e2e/fixtures.ts, against this file's server. */
+async function verifiedAccount(request: APIRequestContext) {
+  const email = newEmail('notify');
+  const password = newPassword();
+  expect((await request.post('/api/auth/signup', { data: { email, password } })).status()).toBe(202);
+  const [mail] = await waitForMails(dataDir, email);
+  const token = tokenFrom(linkIn(mail!, baseURL));
+  expect((await request.post('/api/auth/verify-email', { data: { token } })).status()).toBe(200);
+  return { email, password };
+}
+
+async function newPage(browser: Browser) {
+  const context = await browser.newContext({ baseURL });
+  return { context, page: await context.newPage() };
+}
+
+const replyMailsTo = async (email: string) =>
+  (await readOutbox(dataDir)).filter((m) => m.to.toLowerCase().includes(email.toLowerCase()) && m.subject.startsWith('New reply on ticket'));
+
+test.beforeAll(async () => {
+  test.setTimeout(90_000);
+  fs.mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
+  dataDir = fs.mkdtempSync(path.join(ROOT, '.tmp', 'e2e-notifications-'));
+  const port = await freePort();
+  baseURL = `http://localhost:${port}`;
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    PUBLIC_BASE_URL: baseURL,
+    NOTIFY_DELAY_SECONDS: '1',
+    REGISTRATIONS_PER_IP_PER_HOUR: '1000',
+    LOGIN_FAILURES_PER_IP: '1000',
+    ACCOUNT_REQUESTS_PER_IP_PER_HOUR: '1000',
+  };
+  // The only way to become admin: the CLI, before the server takes the data directory.
+  execFileSync(process.execPath, ['scripts/cli.ts', 'create-user', '--admin', '--email', ADMIN.email, '--password-stdin'], {
+    cwd: ROOT,
+    env,
+    input: `${ADMIN.password}\n`,
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
+  server = startServer(env, { script: 'scripts/start.ts' });
+  const url = await server.ready;
+  expect(url).toBe(baseURL);
+});
+
+test.afterEach(async () => {
+  const testInfo = test.info();
+  if (server && testInfo.status !== testInfo.expectedStatus) await testInfo.attach('server output', { body: server.output(), contentType: 'text/plain' });
+});
+
+test.afterAll(async () => {
+  const code = await server?.stop();
+  expect(code, server?.output()).toBe(0);
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('an answer to a ticket nobody is looking at is mailed; the link leads to it after signing in', async ({ browser }) => {
+  test.setTimeout(60_000);
+
+  // The user signs in, opens a ticket, and closes the tab.
+  const user = await newPage(browser);
+  const account = await verifiedAccount(user.context.request);
+  await user.page.goto('/support');
+  await signInOnLoginScreen(user.page, account.email, account.password);
+  await expect(user.page.getByRole('heading', { name: SUPPORT_TEXT.listTitle })).toBeVisible();
+  await user.page.getByRole('link', { name: SUPPORT_TEXT.newTicket }).click();
+  await expect(user.page.getByRole('heading', { name: SUPPORT_TEXT.createTitle })).toBeVisible();
+  await user.page.getByLabel('Reason').selectOption({ label: 'Incident Report' });
+  await user.page.getByLabel('Message').fill('My bag did not arrive in Wellington.');
+  await user.page.getByRole('button', { name: 'Submit' }).click();
+  await expect(user.page).toHaveURL(/\/support\/ticket\/[0-9a-f-]{36}$/);
+  const heading = user.page.getByRole('heading', { name: /^Ticket #\d+$/ });
+  await expect(heading).toBeVisible();
+  await expect(user.page.getByText('Live', { exact: true })).toBeVisible();
+  const ticketId = user.page.url().split('/').at(-1)!;
+  const ticketNo = Number((await heading.textContent())!.replace(/\D/g, ''));
+  await user.page.close();
+  await user.context.close();
+
+  // The admin answers in the console, in a browser of their own.
+  const admin = await newPage(browser);
+  await admin.page.goto('/admin/support');
+  await signInOnLoginScreen(admin.page, ADMIN.email, ADMIN.password);
+  await expect(admin.page.getByRole('heading', { level: 1, name: ADMIN_TEXT.nav.support })).toBeVisible();
+  const row = admin.page.getByRole('row').filter({ hasText: account.email });
+  await expect(row).toContainText(`#${ticketNo}`);
+  await row.getByRole('link', { name: `#${ticketNo}` }).click();
+  await expect(admin.page.getByRole('heading', { level: 1, name: `Ticket #${ticketNo}` })).toBeVisible();
+  await expect(bubbles(admin.page)).toHaveCount(1);
+  await admin.page.getByLabel('Your message').fill(ANSWER);
+  await admin.page.getByRole('button', { name: 'Send' }).click();
+  await expect(bubbles(admin.page)).toHaveCount(2);
+  await expect(bubbles(admin.page).last()).toContainText(ANSWER);
+  const answeredAt = Date.now();
+
+  // The mail arrives once the delay is over, with the answer and a link to the ticket.
+  const subject = `New reply on ticket #${ticketNo}`;
+  const mail = await waitForMail(dataDir, account.email, subject, 15_000);
+  test.info().annotations.push({ type: 'mail after answer', description: `${Date.now() - answeredAt} ms` });
+  expect(mail.text).toContain(ANSWER);
+  expect(mail.html).toContain('Auckland depot');
+  const link = linkIn(mail, `${baseURL}/support/ticket/`);
+  expect(link).toBe(`${baseURL}/support/ticket/${ticketId}`);
+  expect(await replyMailsTo(account.email)).toHaveLength(1);
+  await admin.context.close();
+
+  // Signed out, in a fresh browser: the link shows the login screen, then the ticket with the answer.
+  const reader = await newPage(browser);
+  await reader.page.goto(link);
+  await expect(reader.page.getByLabel('Email')).toBeVisible();
+  await expect(bubbles(reader.page)).toHaveCount(0);
+  await expect(reader.page.getByText(ANSWER)).toHaveCount(0);
+  await signInOnLoginScreen(reader.page, account.email, account.password);
+  await expect(reader.page).toHaveURL(link);
+  await expect(reader.page.getByRole('heading', { name: `Ticket #${ticketNo}` })).toBeVisible();
+  await expect(bubbles(reader.page)).toHaveCount(2);
+  await expect(bubbles(reader.page).first()).toContainText('My bag did not arrive in Wellington.');
+  await expect(bubbles(reader.page).last()).toContainText('Admin');
+  await expect(bubbles(reader.page).last()).toContainText(ANSWER);
+  await reader.context.close();
+
+  // Still exactly one such mail: the worker has run several rounds since, and nothing was sent twice.
+  const mails = await replyMailsTo(account.email);
+  expect(mails.map((m) => m.subject)).toEqual([subject]);
+});
+
+test('EXPLORE: open page gets no mail', async ({ browser }) => {
+  const user = await newPage(browser);
+  const account = await verifiedAccount(user.context.request);
+  await user.page.goto('/support');
+  await signInOnLoginScreen(user.page, account.email, account.password);
+  await user.page.getByRole('link', { name: SUPPORT_TEXT.newTicket }).click();
+  await user.page.getByLabel('Reason').selectOption({ label: 'Incident Report' });
+  await user.page.getByLabel('Message').fill('open page');
+  await user.page.getByRole('button', { name: 'Submit' }).click();
+  await expect(user.page.getByText('Live', { exact: true })).toBeVisible();
+  const ticketId = user.page.url().split('/').at(-1)!;
+  const api = (await newPage(browser)).context.request;
+  expect((await api.post('/api/auth/login', { data: ADMIN })).status()).toBe(200);
+  expect((await api.post(`/api/admin/support/tickets/${ticketId}/messages`, { data: { messageBody: 'live one' } })).status()).toBe(200);
+  await expect(bubbles(user.page)).toHaveCount(2);
+  await user.page.waitForTimeout(4000);
+  console.log('open page mails', (await replyMailsTo(account.email)).length);
+  // now close, answer twice quickly
+  await user.page.close();
+  expect((await api.post(`/api/admin/support/tickets/${ticketId}/messages`, { data: { messageBody: 'second A' } })).status()).toBe(200);
+  expect((await api.post(`/api/admin/support/tickets/${ticketId}/messages`, { data: { messageBody: 'second B' } })).status()).toBe(200);
+  await new Promise((r) => setTimeout(r, 4000));
+  const m = await replyMailsTo(account.email);
+  console.log('after close', m.length, m.map((x) => x.text));
+  // close ticket
+  expect((await api.post(`/api/admin/support/tickets/${ticketId}/close`)).status()).toBe(200);
+  await new Promise((r) => setTimeout(r, 3000));
+  console.log((await readOutbox(dataDir)).filter((x) => x.to.includes(account.email)).map((x) => x.subject));
+});
