@@ -6,7 +6,9 @@
  *
  * Environment: BENCH_SECONDS (per load round, default 5), BENCH_ROUNDS (default 2),
  * BENCH_LIGHTHOUSE_RUNS (default 3), BENCH_ONLY (comma-separated sections: bytes, lighthouse,
- * throughput, live, upload, coldstart), TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
+ * throughput, live, upload, coldstart, mail), BENCH_MAIL_COUNT (mails recorded, and delivered to
+ * .eml files, default 2000), BENCH_MAIL_SMTP_COUNT (mails delivered over SMTP, default 300),
+ * TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,6 +29,7 @@ import {
 } from './lib/fixtures.ts';
 import { buildFloor } from './lib/floor.ts';
 import { LIGHTHOUSE_VERSION, runLighthouse } from './lib/lighthouse.ts';
+import { runMailBench } from './lib/mail.ts';
 import type { LiveConfig, LiveResult } from './lib/live-clients.ts';
 import { hashToken } from '../src/server/modules/accounts/tokens.ts';
 import {
@@ -46,6 +49,8 @@ const CLIENT_DIR = path.join(ROOT, 'build', 'client');
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 const lighthouseRuns = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+const mailCount = Number(process.env.BENCH_MAIL_COUNT ?? 2000);
+const mailSmtpCount = Number(process.env.BENCH_MAIL_SMTP_COUNT ?? 300);
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
 const wanted = (section: string) => !only || only.has(section);
 
@@ -65,7 +70,7 @@ const results: Record<string, unknown> = {
     platform: `${os.type()} ${os.release()}`,
     loadAverageAtStart: os.loadavg(),
   },
-  settings: { seconds, rounds, lighthouseRuns },
+  settings: { seconds, rounds, lighthouseRuns, mailCount, mailSmtpCount },
 };
 
 type Status = 'met' | 'missed' | '';
@@ -563,6 +568,54 @@ await part('coldstart', 'Cold start: spawn `npm start` (scripts/start.ts) → fi
   results.coldStart = { existing, empty, postgres: pgStarts };
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
+
+// --- 7. Mail ----------------------------------------------------------------------------------------
+// On a database of its own (created and dropped in bench/lib/mail.ts) and in-memory PGlite, after the
+// servers above have stopped: figures only.
+await part(
+  'mail',
+  `Mail outbox: ${mailCount} mails recorded; delivered by the worker (batch 20, 4 at a time) over SMTP (${mailSmtpCount}) and to .eml files (${mailCount})`,
+  async () => {
+    const mail = await runMailBench({
+      count: mailCount,
+      smtpCount: mailSmtpCount,
+      onProgress: (line) => console.log(`    ${line}`),
+    });
+    for (const r of mail.record) {
+      row(
+        `record rate, ${r.database}`,
+        `${Math.round(r.perSecond)} mails/s`,
+        '',
+        undefined,
+        `${r.mails} outbox.enqueue one after the other in ${r.seconds.toFixed(2)} s; each: median ${ms(r.medianMs)}, p99 ${ms(r.p99Ms)}`,
+      );
+    }
+    for (const d of mail.delivery) {
+      const states = Object.entries(d.states)
+        .map(([state, n]) => `${n} ${state}`)
+        .join(', ');
+      row(
+        `delivery rate, ${d.database} → ${d.target}`,
+        `${Math.round(d.perSecond)} mails/s`,
+        '',
+        undefined,
+        `${d.timedOut ? `TIMED OUT: ${d.received} of ${d.mails}` : d.mails} mails, worker start → last arrived ${d.seconds.toFixed(2)} s; first after ${ms(d.firstMs)}; ` +
+          `one send: median ${ms(d.deliverMedianMs)}, p99 ${ms(d.deliverP99Ms)}`,
+      );
+      row(
+        `  arrived (${d.target === '.eml directory' ? 'files' : 'SMTP messages'})`,
+        `${d.received} of ${d.mails}`,
+        '',
+        undefined,
+        `duplicates ${d.duplicates}, lost ${d.lost}` +
+          (d.target === '.eml directory' ? '' : `, unknown Message-IDs ${d.unknown}`) +
+          `; ${d.sends} sends; rows ${states}; worker delivered ${d.worker.delivered}, retried ${d.worker.retried}, failed ${d.worker.failed}` +
+          (d.warnings + d.errors ? `; ${d.warnings} warnings, ${d.errors} errors, last: ${d.lastProblem}` : ''),
+      );
+    }
+    results.mail = mail;
+  },
+);
 
 await database.drop().catch((error: unknown) => console.error(`could not drop ${database.name}:`, error));
 fs.rmSync(dataDir, { recursive: true, force: true });

@@ -28,6 +28,7 @@ export const SECURITY_SUITES = [
   'tests/reliability',
   'tests/integration/partners/registration-race.test.ts',
   'tests/integration/support/live.test.ts',
+  'tests/integration/notifications',
 ];
 const BROWSER_SPECS = ['tests/e2e/csp.spec.ts', 'tests/e2e/xss.spec.ts'].filter((f) => fs.existsSync(path.join(root, f)));
 

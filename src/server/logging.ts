@@ -3,8 +3,12 @@ import type { FastifyServerOptions } from 'fastify';
 /** Query parameters whose values are secrets (email-link tokens); their values never reach a log (LOG-02). */
 const SECRET_QUERY_PARAMS = /^(token|code|password|secret|key|sig|signature)$/i;
 
-/** The URL as logged: secret query values replaced, everything else kept for tracing. */
-export function redactUrl(url: string): string {
+/** Paths whose last segment is a secret: the one-click unsubscribe links of notification mail. */
+const SECRET_PATH = /^(\/unsubscribe\/)[^/?#]+/;
+
+/** The URL as logged: secret query values and path tokens replaced, everything else kept for tracing. */
+export function redactUrl(raw: string): string {
+  const url = raw.replace(SECRET_PATH, '$1[redacted]');
   const q = url.indexOf('?');
   if (q < 0) return url;
   const query = url

@@ -60,7 +60,7 @@ import {
 } from '../integration/partners/registration-helpers.ts';
 import { createUser, sessionStatus, strongPassword, uniqueEmail, withCookie } from '../support/accounts.ts';
 import { recordFigure } from '../support/figures.ts';
-import { readOutbox, tokenFrom, waitForMails } from '../support/mail.ts';
+import { readOutbox, tokenFrom, waitForMail, waitForMails } from '../support/mail.ts';
 import { openSse, type SseConnection } from '../support/sse-client.ts';
 import { supportUser, type SupportUser } from '../support/support.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -503,6 +503,16 @@ describe('support-desk advisories (catalogue §3)', () => {
         faqId: [String(faq.id)],
         userId: [user.id, admin.id],
         slug: ['terms'],
+        mailId: [
+          String(
+            (
+              await rows<{ id: unknown }>(
+                sql`insert into mail_outbox (message_id, kind, recipient, subject, text_body, html_body, state, give_up_at)
+                    values ('<probe@example.nz>', 'team-new-ticket', 'probe@example.nz', 'Probe', 'Text', '<p>Text</p>', 'failed', now()) returning id`,
+              )
+            )[0]!.id,
+          ),
+        ],
       };
       const bodies: Array<[RegExp, unknown]> = [
         [/\/faqs\/reorder$/, { type: 'general', ids: [faq.id] }],
@@ -811,8 +821,8 @@ describe('support-desk advisories (catalogue §3)', () => {
     async () => {
       const approved = { ...validCompany(), companyName: `Kiwi ${XSS.img} Freight`, street: XSS.script };
       const { id: approvedId } = await registerCompany(approved);
-      expect((await admin.post(`/api/admin/companies/${approvedId}/approve`)).json().mail).toBe('sent');
-      const [approval] = await waitForMails(t.dataDir, approved.contactPersonEmail);
+      expect((await admin.post(`/api/admin/companies/${approvedId}/approve`)).json().mail).toBe('queued');
+      const approval = await waitForMail(t.dataDir, approved.contactPersonEmail, `Your ${t.config.companyName} partner application is approved`);
       expect(approval!.html).toContain('Kiwi &lt;img src=x onerror=&quot;window.__xss=1&quot;&gt; Freight');
       expect(injectedMarkup(approval!.html)).toEqual([]);
       // The plain-text part is text: the name reads as written.
@@ -821,8 +831,8 @@ describe('support-desk advisories (catalogue §3)', () => {
       const rejected = validCompany();
       const { id: rejectedId } = await registerCompany(rejected);
       const reason = `Licence unreadable ${XSS.breakout} ${XSS.svg} <a href="javascript:alert(1)">fix it</a>`;
-      expect((await admin.post(`/api/admin/companies/${rejectedId}/reject`, { reason })).json().mail).toBe('sent');
-      const [rejection] = await waitForMails(t.dataDir, rejected.contactPersonEmail);
+      expect((await admin.post(`/api/admin/companies/${rejectedId}/reject`, { reason })).json().mail).toBe('queued');
+      const rejection = await waitForMail(t.dataDir, rejected.contactPersonEmail, `About your ${t.config.companyName} partner application`);
       expect(rejection!.html).toContain(
         'Licence unreadable &quot;&gt;&lt;/p&gt;&lt;/script&gt;&lt;script&gt;window.__xss=1&lt;/script&gt;',
       );
@@ -1069,20 +1079,20 @@ describe('support-desk advisories (catalogue §3)', () => {
       const injected = '\r\nBcc: spy@evil.example\r\nSubject: hijacked\r\nX-Injected: 1';
       const company = { ...validCompany(), companyName: `Harbour${injected} Ltd`, street: `Level 1${injected}` };
       const { id } = await registerCompany(company);
-      expect((await admin.post(`/api/admin/companies/${id}/approve`)).json().mail).toBe('sent');
+      expect((await admin.post(`/api/admin/companies/${id}/approve`)).json().mail).toBe('queued');
       const other = validCompany();
       const { id: otherId } = await registerCompany(other);
       expect(
         (await admin.post(`/api/admin/companies/${otherId}/reject`, { reason: `Not approved.${injected}` })).json()
           .mail,
-      ).toBe('sent');
+      ).toBe('queued');
 
       for (const [to, subject] of [
         [company.contactPersonEmail, `Your ${t.config.companyName} partner application is approved`],
         [other.contactPersonEmail, `About your ${t.config.companyName} partner application`],
       ] as const) {
-        const [mail] = await waitForMails(t.dataDir, to);
-        const headers = headerBlock(mail!.file);
+        const mail = await waitForMail(t.dataDir, to, subject);
+        const headers = headerBlock(mail.file);
         expect(mail!.to).toBe(to);
         expect(mail!.subject).toBe(subject);
         expect(headers).not.toMatch(/^(bcc|cc|x-injected):/im);

@@ -86,6 +86,8 @@ interface Fixtures {
   verifyToken: string;
   resetUser: { id: string; email: string };
   resetToken: string;
+  /** A failed mail an admin may send again. */
+  mailId: number;
 }
 
 interface RouteSpec {
@@ -208,6 +210,15 @@ const ROUTES: Record<string, RouteSpec> = {
   'POST /api/admin/users/:userId/enable': R('admin'),
   'POST /api/admin/users/:userId/role': R('admin'),
   'GET /api/admin/audit': R('admin'),
+
+  'GET /api/account/notifications': R('user'),
+  'PUT /api/account/notifications': R('user'),
+  'GET /api/admin/mail': R('admin'),
+  'POST /api/admin/mail/:mailId/retry': R('admin', {
+    prepare: async (f) => {
+      await db().execute(sql`update mail_outbox set state = 'failed' where id = ${f.mailId}`);
+    },
+  }),
 };
 
 /**
@@ -220,6 +231,7 @@ const PARAMS: Record<string, (f: Fixtures) => string> = {
   faqId: (f) => String(f.faqId),
   slug: () => 'terms',
   userId: (f) => f.actors.owner.userId!,
+  mailId: (f) => String(f.mailId),
   '*': () => 'no-such-endpoint',
 };
 
@@ -312,6 +324,8 @@ const BODIES: Record<string, BodyFor> = {
   'POST /api/admin/users/:userId/disable': NO_BODY,
   'POST /api/admin/users/:userId/enable': NO_BODY,
   'POST /api/admin/users/:userId/role': json({ role: 'admin' }),
+  'PUT /api/account/notifications': json({ ticketClosed: false }),
+  'POST /api/admin/mail/:mailId/retry': NO_BODY,
 };
 
 // --- Expected outcome of one cell ----------------------------------------------------------------
@@ -384,13 +398,17 @@ async function snapshot(f: Fixtures): Promise<Record<string, string>> {
     part('users', 'select id, email, password_hash, email_verified_at, role, disabled_at from users'),
     part('sessions', `select token_hash, user_id, expires_at from sessions where token_hash <> '${expired}'`),
     part('email_tokens', 'select * from email_tokens'),
-    part('support_tickets', 'select * from support_tickets'),
+    // owner_seen_message_id moves when the owner's allowed stream received an answer (no mail for it).
+    part('support_tickets', 'select id, user_id, ticket_no, reason, open, creation_date, last_message, client_id from support_tickets'),
     part('ticket_messages', 'select * from ticket_messages'),
     part('companies', 'select * from companies'),
     part('faqs', 'select * from faqs'),
     part('settings', 'select * from settings'),
     part('documents', 'select * from documents'),
     part('audit_log', 'select * from audit_log'),
+    part('mail_outbox', 'select id, message_id, recipient, state, attempts from mail_outbox'),
+    part('notification_events', 'select * from notification_events'),
+    part('notification_opt_outs', 'select * from notification_opt_outs'),
   ].join(' union all ');
   const rows = await queryRows<{ name: string; n: number; h: string }>(db(), sql.raw(query));
   const out: Record<string, string> = Object.fromEntries(rows.map((r) => [r.name, `${r.n}:${r.h}`]));
@@ -398,19 +416,24 @@ async function snapshot(f: Fixtures): Promise<Record<string, string>> {
   return out;
 }
 
-/** Waits until background mail from earlier (allowed) cells has been written: no new file for 300 ms. */
+/**
+ * Lets mail from earlier (allowed) cells settle: background account mail is recorded (no new
+ * outbox row for 300 ms), then the worker (which runs only when asked, here) delivers what is due.
+ */
 async function settleOutbox() {
-  let last = outboxCount();
+  const recorded = async () => Number((await queryRows<{ n: unknown }>(db(), sql`select count(*) as n from mail_outbox`))[0]!.n);
+  let last = await recorded();
   let stableSince = Date.now();
   const deadline = Date.now() + 10_000;
   while (Date.now() - stableSince < 300 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 25));
-    const now = outboxCount();
+    const now = await recorded();
     if (now !== last) {
       last = now;
       stableSince = Date.now();
     }
   }
+  await t.app.mailWorker.runOnce();
 }
 
 function outboxCount(): number {
@@ -519,7 +542,8 @@ const sessionStatus = async (token: string) =>
 
 beforeAll(async () => {
   // Rate limits off: the matrix signs up, registers and opens tickets many times from one address.
-  t = await createTestApp({ env: { RATE_LIMITS: 'off' } });
+  // The mail worker runs only when settleOutbox asks, so a delivery never lands inside another cell.
+  t = await createTestApp({ env: { RATE_LIMITS: 'off' }, mailWorker: false });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
 
   const [owner, other, admin, unverified, disabled, expired] = [
@@ -600,6 +624,16 @@ beforeAll(async () => {
     verifyToken: '',
     resetUser,
     resetToken: '',
+    mailId: Number(
+      (
+        await queryRows<{ id: unknown }>(
+          db(),
+          sql`insert into mail_outbox (message_id, kind, recipient, subject, text_body, html_body, state, give_up_at)
+              values ('<matrix@example.nz>', 'team-new-ticket', 'matrix-mail@example.nz', 'Matrix mail', 'Text', '<p>Text</p>', 'failed', now())
+              returning id`,
+        )
+      )[0]!.id,
+    ),
   };
 }, 60_000);
 afterAll(() => t?.close());

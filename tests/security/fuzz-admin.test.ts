@@ -28,7 +28,7 @@ let ctx: FuzzContext;
 const stats = newStats();
 
 beforeAll(async () => {
-  t = await createTestApp({ env: FUZZ_ENV });
+  t = await createTestApp({ env: FUZZ_ENV, mailWorker: false });
   const admin = await apiClient(t, { role: 'admin' });
   const accountAdmin = createAccountAdmin(createAccountsRepository(t.database.db));
   const victims = [
@@ -70,6 +70,13 @@ beforeAll(async () => {
       current.length > 1 ? [current[1]!, current[0]!, ...current.slice(2)] : current,
     ];
   };
+  // Failed mail, so 'Retry' has something to send again (the worker does not run here).
+  for (let i = 0; i < 5; i++) {
+    await t.database.db.execute(
+      sql`insert into mail_outbox (message_id, kind, recipient, subject, text_body, html_body, state, give_up_at)
+          values (${`<fuzz-${i}@example.nz>`}, 'team-new-ticket', ${`fuzz-${i}@example.nz`}, 'Fuzz mail', 'Text', '<p>Text</p>', 'failed', now())`,
+    );
+  }
   ctx = {
     t,
     principals: { admin: { name: 'admin', headers: admin.headers, userId: admin.id } },
@@ -85,6 +92,7 @@ beforeAll(async () => {
       victim: () => victims.map((v) => v.id),
       self: () => [admin.id],
       auditId: idsOf(t, sql`select id::text as id from audit_log order by id`),
+      mailId: idsOf(t, sql`select id::text as id from mail_outbox order by id`),
     },
   };
   console.log(`[fuzz admin] seed ${BASE_SEED}, ${RUNS_PER_OPERATION} runs per operation and principal`);

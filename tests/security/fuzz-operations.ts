@@ -47,6 +47,12 @@ import {
   validPassword,
   validToken,
 } from './fuzz-arbitraries.ts';
+import {
+  AdminMailListSchema,
+  AdminMailResultSchema,
+  MAIL_STATES,
+  NotificationPreferencesSchema,
+} from '../../src/contracts/notifications.ts';
 import type { FuzzOperation } from './fuzz-harness.ts';
 
 /** A sign-in the fuzz knows the password of (its state `accounts`). */
@@ -189,6 +195,15 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     ok: [{ status: 200, schema: MessageResponseSchema }],
   },
   { methods: ['GET'], url: '/api/auth/session', group: 'public', principals: user, noInput: 'who is signed in', ok: [{ status: 200, schema: SessionResponseSchema }] },
+  { methods: ['GET'], url: '/api/account/notifications', group: 'public', principals: user, noInput: 'the caller’s own settings', ok: [{ status: 200, schema: NotificationPreferencesSchema }] },
+  {
+    methods: ['PUT'],
+    url: '/api/account/notifications',
+    group: 'public',
+    principals: user,
+    body: fc.record({ ticketReplies: fc.boolean(), ticketClosed: fc.boolean() }, { requiredKeys: [] }),
+    ok: [{ status: 200, schema: NotificationPreferencesSchema }],
+  },
   {
     methods: ['POST'],
     url: '/api/auth/signup',
@@ -502,6 +517,22 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     principals: admin,
     query: query({ before: fc.oneof(intString(1, 2_147_483_647), ref('auditId')), targetType: fc.constantFrom(...AUDIT_TARGETS), targetId: fc.oneof(ref('company'), text(1, 100)) }),
     ok: [{ status: 200, schema: AuditPageSchema }],
+  },
+  {
+    methods: ['GET'],
+    url: '/api/admin/mail',
+    group: 'admin',
+    principals: admin,
+    query: query({ state: fc.constantFrom(...MAIL_STATES), q: fc.oneof(searchText, validEmail) }),
+    ok: [{ status: 200, schema: AdminMailListSchema }],
+  },
+  {
+    methods: ['POST'],
+    url: '/api/admin/mail/:mailId/retry',
+    group: 'admin',
+    principals: admin,
+    params: { mailId: fc.oneof({ weight: 3, arbitrary: ref('mailId') }, { weight: 1, arbitrary: intString(1, 2_147_483_647) }) },
+    ok: [{ status: 200, schema: AdminMailResultSchema }],
   },
 ];
 

@@ -50,7 +50,7 @@ function mailTokens(dataDir: string, owners: Map<string, string>, seen: Map<stri
 }
 
 beforeAll(async () => {
-  t = await createTestApp({ env: FUZZ_ENV });
+  t = await createTestApp({ env: FUZZ_ENV, mailWorker: false });
   const admin = createAccountAdmin(createAccountsRepository(t.database.db));
   const user = await createUser(t);
   const passwordUser = await createUser(t);

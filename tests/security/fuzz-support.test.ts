@@ -22,7 +22,7 @@ let ctx: FuzzContext;
 const stats = newStats();
 
 beforeAll(async () => {
-  t = await createTestApp({ env: FUZZ_ENV });
+  t = await createTestApp({ env: FUZZ_ENV, mailWorker: false });
   const owner = await supportUser(t);
   const other = await supportUser(t);
   const admin = await supportUser(t, { role: 'admin' });

@@ -23,6 +23,11 @@ describe('redactUrl', () => {
     expect(redactUrl('/faqs?type=sender')).toBe('/faqs?type=sender');
     expect(redactUrl('/x?%E0%A4%A=1')).toBe('/x?%E0%A4%A=1');
   });
+
+  it('hides the token of an unsubscribe link, and of its React Router data request', () => {
+    expect(redactUrl('/unsubscribe/AbC_123-xyz')).toBe('/unsubscribe/[redacted]');
+    expect(redactUrl('/unsubscribe/AbC_123-xyz.data?_routes=x')).toBe('/unsubscribe/[redacted]?_routes=x');
+  });
 });
 
 describe.runIf(testDatabaseKind === 'pglite')('secrets in the server log (LOG-02)', () => {

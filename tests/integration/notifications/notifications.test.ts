@@ -161,7 +161,7 @@ describe('the support team', () => {
     await deliverDueMail(t.app);
 
     for (const member of [admin, otherAdmin]) {
-      const [created] = await mailsTo(member.email, `New ticket #${ticketNo}: Deactivation`);
+      const [created] = await mailsTo(member.email, `New ticket #${ticketNo}: Account Deactivation`);
       expect(created, member.email).toBeDefined();
       expect(created!.text).toContain(user.email);
       expect(created!.text).toContain('> Please close my account.');

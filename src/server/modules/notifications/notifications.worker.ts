@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { reasonLabel } from '../../../contracts/support.ts';
 import type { AppDatabase } from '../../db/connection.ts';
 import { type MailMessage, type MailTransport, MailDeliveryError, classifyMailError } from '../../mail/mailer.ts';
 import type { Outbox } from '../../mail/outbox.ts';
@@ -24,7 +25,8 @@ import {
  *    the queue and never take the same row), sends each with its fixed Message-ID, records the outcome.
  * A transient failure is retried with exponential backoff until the mail's give-up time; an SMTP
  * 5xx fails it at once. A process that dies mid-send leaves its rows 'sending' until the lease runs
- * out; the next claim sends them again with the same Message-ID (the only way a mail goes twice).
+ * out; the next claim sends them again with the same Message-ID. That, and a database that fails at
+ * the moment a delivery is recorded, are the only ways a mail goes twice.
  */
 export interface WorkerLogger {
   info(details: object, message: string): void;
@@ -66,8 +68,10 @@ export function createOutboxWorker(options: WorkerOptions) {
   const { db, transport, outbox, log } = options;
   const pollMs = options.pollMs ?? 1000;
   const leaseSeconds = options.leaseSeconds ?? 300;
-  const batch = options.batch ?? 20;
+  // Each claim takes only as many mails as are sent at once, so every claimed mail is on its way at
+  // once and its lease only has to cover one send (SMTP gives up on a step after 30 s).
   const concurrency = options.concurrency ?? 4;
+  const batch = options.batch ?? concurrency;
   const repository = createNotificationsRepository(db);
 
   let timer: NodeJS.Timeout | undefined;
@@ -88,7 +92,8 @@ export function createOutboxWorker(options: WorkerOptions) {
     if (!event.ticketId) return [];
     const ticket = await repo.findTicketFacts(event.ticketId);
     if (!ticket) return [];
-    const ref = { id: ticket.id, ticketNo: ticket.ticketNo, reason: ticket.reason };
+    // Mail names the reason as the pages do ('Incident Report'), not by its stored code.
+    const ref = { id: ticket.id, ticketNo: ticket.ticketNo, reason: reasonLabel(ticket.reason) };
     const optOut = OPT_OUT_OF[event.kind];
     const toOwner = async (render: PlannedMail['render']): Promise<PlannedMail[]> => {
       if (!ticket.ownerActive || (await repo.hasOptedOut(ticket.ownerId, optOut))) return [];
@@ -142,6 +147,19 @@ export function createOutboxWorker(options: WorkerOptions) {
     });
   }
 
+  async function recordFailure(mail: ClaimedMail, error: MailDeliveryError) {
+    if (error.permanent) {
+      await repository.markFailed(mail.id, error.message);
+      counters.failed++;
+      log.error({ mailId: mail.id, to: mail.recipient, error: error.message }, 'mail refused for good');
+      return;
+    }
+    const state = await repository.markRetry(mail.id, backoffSeconds(mail.attempts, options.retryFirstSeconds), error.message);
+    if (state === 'failed') counters.failed++;
+    else counters.retried++;
+    log.warn({ mailId: mail.id, to: mail.recipient, attempts: mail.attempts, error: error.message, state }, 'mail not delivered');
+  }
+
   async function deliverOne(mail: ClaimedMail) {
     try {
       await transport.deliver({
@@ -156,19 +174,19 @@ export function createOutboxWorker(options: WorkerOptions) {
       });
     } catch (caught) {
       const error = caught instanceof MailDeliveryError ? caught : classifyMailError(caught);
-      if (error.permanent) {
-        await repository.markFailed(mail.id, error.message);
-        counters.failed++;
-        log.error({ mailId: mail.id, to: mail.recipient, error: error.message }, 'mail refused for good');
-        return;
-      }
-      const state = await repository.markRetry(mail.id, backoffSeconds(mail.attempts, options.retryFirstSeconds), error.message);
-      if (state === 'failed') counters.failed++;
-      else counters.retried++;
-      log.warn({ mailId: mail.id, to: mail.recipient, attempts: mail.attempts, error: error.message, state }, 'mail not delivered');
+      await recordFailure(mail, error).catch((recordError: unknown) =>
+        log.error({ err: recordError, mailId: mail.id }, 'a failed delivery could not be recorded; the mail is tried again after its lease'),
+      );
       return;
     }
-    await repository.markSent(mail.id);
+    try {
+      await repository.markSent(mail.id);
+    } catch (error) {
+      // Delivered but not recorded: the row stays 'sending' and goes again, with the same Message-ID,
+      // once its lease runs out. Never let it stop the other mails of the round.
+      log.error({ err: error, mailId: mail.id }, 'a delivered mail could not be recorded as sent');
+      return;
+    }
     counters.delivered++;
     // The recipient and subject only: bodies carry one-time links (LOG-02).
     log.info({ mailId: mail.id, to: mail.recipient, subject: mail.subject, messageId: mail.messageId }, 'mail delivered');

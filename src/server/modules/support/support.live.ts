@@ -116,19 +116,18 @@ export function createSupportLive(options: {
           // viewers on a ticket, a sequential check made the last one wait for 99 lookups first.
           const due = subscribers.filter((sub) => rows.some((r) => r.id > sub.lastSent));
           const allowed = await Promise.all(due.map((sub) => stillAllowed(sub)));
-          let ownerSaw = 0;
-          due.forEach((sub, i) => {
-            if (!allowed[i]) return;
-            for (const row of rows) {
-              if (row.id <= sub.lastSent) continue;
-              send(sub, row);
-              if (row.admin && !sub.viewer.admin) ownerSaw = Math.max(ownerSaw, row.id);
-            }
-          });
-          // Answers that reached the owner's page live need no mail (modules/notifications).
+          // Answers about to reach the owner's page live need no mail (modules/notifications). Recorded
+          // before they are sent, so whoever has seen them on the page can count on the record.
+          const ownerSaw = Math.max(
+            0,
+            ...due.flatMap((sub, i) => (allowed[i] && !sub.viewer.admin ? rows.filter((r) => r.admin && r.id > sub.lastSent).map((r) => r.id) : [])),
+          );
           if (ownerSaw > 0) {
             await repository.markOwnerSaw(ticketId, ownerSaw).catch((error: unknown) => log.error({ err: error, ticketId }, 'could not record a live delivery'));
           }
+          due.forEach((sub, i) => {
+            if (allowed[i]) for (const row of rows) if (row.id > sub.lastSent) send(sub, row);
+          });
           if (rows.length < PAGE) break;
           after = rows[rows.length - 1]!.id;
         }
