@@ -101,6 +101,25 @@ const HEADLINES: Headline[] = [
     },
   },
   {
+    figure: 'Mail outbox under kill -9, outages and two instances',
+    target: '0 acknowledged answers left unmailed; duplicates only the mails in flight at a kill; each mail once across instances',
+    measured: (f) => {
+      const crashes = ['pglite', 'postgres'].map((db) => [db, f.get('notify-crash', db)] as const).filter(([, v]) => v);
+      const two = f.get('outbox-two-instances');
+      const outage = f.get('outbox-smtp421');
+      if (crashes.length === 0 && !two && !outage) return null;
+      const parts = crashes.map(([db, v]) => `${db}: ${v!.runs} kills, ${v!.acked} answers acknowledged, ${v!.lost} unmailed, ${v!.duplicates} duplicate deliveries`);
+      if (outage) parts.push(`421 outage: ${outage.mails} mails, ${outage.lost} lost, ${outage.duplicates} twice`);
+      if (two) parts.push(`two instances: ${two.mails} mails, ${two.duplicates} twice, split ${JSON.stringify(two.perInstance)}`);
+      return parts.join('; ');
+    },
+    met: (f) => {
+      const values = [f.get('notify-crash', 'pglite'), f.get('notify-crash', 'postgres'), f.get('outbox-two-instances'), f.get('outbox-smtp421')];
+      if (values.every((v) => v === undefined)) return null;
+      return values.every((v) => v === undefined || (v.lost ?? 0) === 0) && (num(f.get('outbox-two-instances')?.duplicates) ?? 0) === 0;
+    },
+  },
+  {
     figure: 'Duplicate-submission races',
     target: 'exactly 1 row per burst; 200 concurrent tickets → 200 numbers; retries stored once',
     measured: (f) => {

@@ -99,6 +99,18 @@ describe('an admin’s answer', () => {
     expect(third.text).not.toContain('First answer.');
   });
 
+  it('tells every answer even when more arrive within the wait than one mail holds', async () => {
+    const user = await supportUser(t);
+    const { ticketId, ticketNo } = await user.createTicket('General', 'Tell me everything.');
+    const bodies = Array.from({ length: 53 }, (_, i) => `Answer number ${i + 1}.`);
+    for (const body of bodies) await answer(ticketId, body);
+    await deliverDueMail(t.app);
+    const mails = await mailsTo(user.email, `New reply on ticket #${ticketNo}`);
+    expect(mails).toHaveLength(2);
+    for (const body of bodies) expect(mails.filter((m) => m.text.includes(`> ${body}\n`)), body).toHaveLength(1);
+    expect(await pendingEvents(ticketId)).toBe(0);
+  });
+
   it('is not sent to a user who switched reply mails off', async () => {
     const user = await supportUser(t);
     const off = await t.app.inject({ method: 'PUT', url: '/api/account/notifications', headers: { ...user.headers, 'content-type': 'application/json' }, payload: { ticketReplies: false } });

@@ -113,6 +113,14 @@ export function createNotificationsRepository(db: AppDatabase) {
       await db.execute(sql`delete from notification_events where id = ${id}`);
     },
 
+    /** The answers a full mail could not hold: told in a mail of their own, at once. */
+    async queueRemainingAnswers(ticketId: string, fromMessageId: number): Promise<void> {
+      await db.execute(
+        sql`insert into notification_events (kind, ticket_id, message_id) values ('ticket-reply', ${ticketId}, ${fromMessageId})
+            on conflict (ticket_id) where kind = 'ticket-reply' do nothing`,
+      );
+    },
+
     async findTicketFacts(ticketId: string): Promise<TicketFacts | null> {
       const [row] = await queryRows<{
         id: string;
@@ -141,13 +149,13 @@ export function createNotificationsRepository(db: AppDatabase) {
       };
     },
 
-    /** Admin answers from `fromId` on that the owner has not already received live, oldest first. */
-    async unseenAnswers(ticketId: string, fromId: number, seenId: number): Promise<Array<{ id: number; body: string }>> {
+    /** Up to `limit` admin answers from `fromId` on that the owner has not already received live, oldest first. */
+    async unseenAnswers(ticketId: string, fromId: number, seenId: number, limit: number): Promise<Array<{ id: number; body: string }>> {
       const rows = await queryRows<{ id: unknown; message_body: string }>(
         db,
         sql`select id, message_body from ticket_messages
             where ticket_id = ${ticketId} and admin and id >= ${fromId} and id > ${seenId}
-            order by id limit 50`,
+            order by id limit ${limit}`,
       );
       return rows.map((r) => ({ id: Number(r.id), body: r.message_body }));
     },

@@ -48,6 +48,8 @@ export interface WorkerOptions {
 }
 
 const MAX_BACKOFF_SECONDS = 3600;
+/** The most answers one 'New reply' mail quotes; more make further mails. */
+export const ANSWERS_PER_MAIL = 50;
 
 /** Seconds before the next try after `attempts` failed ones: first, 2×, 4×… capped at an hour, ±20 %. */
 export function backoffSeconds(attempts: number, firstSeconds: number, random = Math.random): number {
@@ -88,7 +90,7 @@ export function createOutboxWorker(options: WorkerOptions) {
   }
 
   /** Who is to be told of one event, and what; nothing when nobody is any more. */
-  async function plan(repo: NotificationsRepository, event: DueEvent): Promise<PlannedMail[]> {
+  async function plan(repo: NotificationsRepository, event: DueEvent, followUps: Array<{ ticketId: string; fromMessageId: number }>): Promise<PlannedMail[]> {
     if (!event.ticketId) return [];
     const ticket = await repo.findTicketFacts(event.ticketId);
     if (!ticket) return [];
@@ -101,8 +103,11 @@ export function createOutboxWorker(options: WorkerOptions) {
     };
     switch (event.kind) {
       case 'ticket-reply': {
-        const answers = await repo.unseenAnswers(ticket.id, event.messageId ?? 0, ticket.ownerSeenMessageId);
+        const answers = await repo.unseenAnswers(ticket.id, event.messageId ?? 0, ticket.ownerSeenMessageId, ANSWERS_PER_MAIL + 1);
         if (answers.length === 0) return [];
+        // More answers than one mail holds: the rest go in the next mail (its event is queued now,
+        // after this one is deleted), so no answer goes untold.
+        if (answers.length > ANSWERS_PER_MAIL) followUps.push({ ticketId: ticket.id, fromMessageId: answers.pop()!.id });
         return toOwner((url) => ticketReplyMail(options.mail, ticket.ownerEmail, ref, answers.map((a) => a.body), url));
       }
       case 'ticket-closed':
@@ -127,8 +132,9 @@ export function createOutboxWorker(options: WorkerOptions) {
       const txDb = tx as unknown as AppDatabase;
       const repo = createNotificationsRepository(txDb);
       const events = await repo.claimDueEvents(50);
+      const followUps: Array<{ ticketId: string; fromMessageId: number }> = [];
       for (const event of events) {
-        for (const planned of await plan(repo, event)) {
+        for (const planned of await plan(repo, event, followUps)) {
           // Each mail gets its own unsubscribe link: the token names the person and the kind of mail.
           const token = randomBytes(32).toString('base64url');
           await repo.insertUnsubscribeToken(hashToken(token), planned.userId, planned.optOut);
@@ -143,6 +149,7 @@ export function createOutboxWorker(options: WorkerOptions) {
         await repo.deleteEvent(event.id);
         counters.composed++;
       }
+      for (const next of followUps) await repo.queueRemainingAnswers(next.ticketId, next.fromMessageId);
       return events.length > 0;
     });
   }
