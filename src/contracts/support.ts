@@ -1,3 +1,4 @@
+import { ErrorBodySchema } from './errors.ts';
 import { z } from './zod.ts';
 
 /** Support tickets and messages (spec §2–§5, §7–§9). Every user-facing string lives here. */
@@ -29,6 +30,8 @@ export const SUPPORT_TEXT = {
   createTitle: 'Contact us',
   messageHint: 'must be at least 10 characters',
   fieldRequired: 'Field Required',
+  /** Not in the spec (its form offers only these three): what a caller sending another value is told. */
+  reasonInvalid: 'Choose a reason: General, Incident or Deactivation.',
   ticketTitle: 'Support Ticket',
   loading: 'Loading...',
   ticketMissing: 'Ticket does not exist',
@@ -63,10 +66,24 @@ const clientIdSchema = z
   .regex(/^[A-Za-z0-9_-]{8,64}$/, 'clientId must be 8 to 64 letters, digits, - or _')
   .optional();
 
-export const CreateTicketSchema = z.object({ reason: TicketReasonSchema, message: messageBody, clientId: clientIdSchema });
+/** A missing (or empty) reason is Field Required; any other value is not one of ours and says which are. */
+const createReasonSchema = z.enum(TICKET_REASON_VALUES, {
+  error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? SUPPORT_TEXT.fieldRequired : SUPPORT_TEXT.reasonInvalid),
+});
+
+export const CreateTicketSchema = z.object({ reason: createReasonSchema, message: messageBody, clientId: clientIdSchema });
 export const CreateTicketCallSchema = z.object({ data: CreateTicketSchema });
 export const CreateTicketResultSchema = z.object({
   result: z.object({ ticketId: z.uuid(), ticketNo: z.number().int() }),
+});
+/**
+ * A callable's error (Firebase callable protocol): the app's error body, plus `details.fields` keyed
+ * by the fields of `data` (`reason`, `message`), which the Firebase SDK hands over as `error.details`.
+ */
+export const CallableErrorBodySchema = z.object({
+  error: ErrorBodySchema.shape.error.extend({
+    details: z.object({ fields: z.record(z.string(), z.string()) }).optional(),
+  }),
 });
 
 export const TicketSchema = z.object({

@@ -13,7 +13,10 @@ import { contentCachePlugin, createContentCache } from './modules/content/conten
 import { accessPlugin } from './plugins/access.ts';
 import { crossSitePlugin } from './plugins/cross-site.ts';
 import { errorsPlugin } from './plugins/errors.ts';
-import { createSessionResolver, sessionsPlugin } from './plugins/sessions.ts';
+import { createSessionResolver, readSessionToken, sessionsPlugin } from './plugins/sessions.ts';
+import { AppError } from './errors.ts';
+import { AUTH_MESSAGES } from '../contracts/auth.ts';
+import { hashToken } from './modules/accounts/tokens.ts';
 import { createMailTransport } from './mail/mailer.ts';
 import { createOutbox } from './mail/outbox.ts';
 import { notificationsModule } from './modules/notifications/index.ts';
@@ -282,7 +285,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           cookieName: config.sessions.cookieName,
           onInvalidate: (listener) => contentCache.onInvalidate(listener),
         },
-        actionPaths: [/^\/account\/notifications$/, /^\/unsubscribe\/[^/]+$/],
+        // Pages with a form of their own (docs/decisions/091-page-forms.md).
+        actionPaths: [
+          /^\/(support|admin)$/,
+          /^\/(signup|forgot-password|reset-password|verify-email)$/,
+          /^\/account\/(password|notifications)$/,
+          /^\/unsubscribe\/[^/]+$/,
+        ],
         contextFor: async (request, reply): Promise<RequestContextValue> => ({
           site,
           nonce: reply.cspNonce,
@@ -306,6 +315,43 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
                   return null;
                 },
               ),
+            callApi: async (method, url, body) => {
+              if (!url.startsWith('/api/')) throw new Error(`callApi is for our own API, not ${url}`);
+              const answer = await app.inject({
+                method,
+                url,
+                payload: JSON.stringify(body),
+                remoteAddress: request.ip,
+                headers: {
+                  'content-type': 'application/json',
+                  accept: 'application/json',
+                  ...(request.headers.cookie ? { cookie: request.headers.cookie } : {}),
+                  ...(request.headers['user-agent'] ? { 'user-agent': request.headers['user-agent'] } : {}),
+                },
+              });
+              const setCookie = answer.headers['set-cookie'];
+              return {
+                status: answer.statusCode,
+                body: answer.body ? (JSON.parse(answer.body) as unknown) : null,
+                setCookie: setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie],
+              };
+            },
+            signIn: async (input) => {
+              const presented = readSessionToken(request, config.sessions.cookieName);
+              try {
+                const signedIn = await accounts.login({ ...input, ip: request.ip, previousTokenHash: presented ? hashToken(presented) : undefined });
+                return { ok: true, setCookie: app.sessionCookieHeader(signedIn.token) };
+              } catch (error) {
+                if (!(error instanceof AppError)) throw error;
+                return {
+                  ok: false,
+                  status: error.httpStatus,
+                  message: error.message,
+                  fields: error.fields ?? {},
+                  unverified: error.code === 'PERMISSION_DENIED' && error.message === AUTH_MESSAGES.unverified,
+                };
+              }
+            },
             notifications: {
               preferences: async () => (request.principal ? app.notifications.preferences(request.principal) : null),
               setPreferences: async (changes) => (request.principal ? app.notifications.setPreferences(request.principal, changes) : null),

@@ -21,8 +21,8 @@ import './styles/app.css';
 import './styles/forms.css';
 
 export function loader({ context }: Route.LoaderArgs): RootData {
-  const { site, user } = context.get(requestContext);
-  return { site, user };
+  const { site, user, pageError } = context.get(requestContext);
+  return { site, user, pageError: pageError ?? null };
 }
 
 // Root data (company name, who is signed in) changes only with a sign-in or sign-out, which reload.
@@ -75,7 +75,20 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
-export default function App() {
+export default function App({ loaderData }: Route.ComponentProps) {
+  // A request the page cannot take (a write to a page without a form, a form too large): a readable
+  // page in the site's layout, with the status the server sends, never a JSON body in the browser.
+  if (loaderData.pageError) {
+    return (
+      <section className="page page--narrow" aria-labelledby="page-error-title">
+        <h1 id="page-error-title">That did not work</h1>
+        <p>{loaderData.pageError.message}</p>
+        <p>
+          <a href="/">Go to the home page</a>
+        </p>
+      </section>
+    );
+  }
   return <Outlet />;
 }
 

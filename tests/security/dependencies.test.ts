@@ -23,6 +23,8 @@ const REVIEWED_INSTALL_SCRIPTS: Record<string, string> = {
   '@mdn/mdn-http-observatory': 'test only; its script downloads lists from the internet and is not run (allowScripts: false)',
   node_extra_ca_certs_mozilla_bundle: 'test only (Observatory); downloads a CA bundle, not run (allowScripts: false)',
   libpq: 'test only (Observatory → pg-native, never loaded by our code); native build not run (allowScripts: false)',
+  '@firebase/util': 'test only (the Firebase SDK drives the callable test); its script reads an optional config variable, not run (allowScripts: false)',
+  protobufjs: 'test only (via the Firebase SDK); its script prints a version notice, not run (allowScripts: false)',
 };
 
 const SECRET_PATTERNS: Array<[string, RegExp]> = [

@@ -453,14 +453,21 @@ describe('HDR-08: errors are generic and carry a correlation id', () => {
       expect(res.body, res.body).not.toMatch(LEAK);
       expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     }
-    // Pages take no form posts: 405 with Allow, in the error shape, naming no route.
+    // A page without a form takes no writes: 405 with Allow, naming no route: to a browser as a page
+    // of the site (never JSON), to any other client in the error shape.
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
-      const res = await request({ method, url: '/register', headers: { accept: 'text/html' } });
-      expect(res.statusCode, method).toBe(405);
-      expect(res.headers.allow).toBe('GET, HEAD');
-      expect(res.json().error.status).toBe('INVALID_ARGUMENT');
-      expect(res.body).not.toMatch(LEAK);
-      expect(res.body).not.toContain('routes/');
+      const page = await request({ method, url: '/register', headers: { accept: 'text/html' } });
+      expect(page.statusCode, method).toBe(405);
+      expect(page.headers.allow).toBe('GET, HEAD');
+      expect(page.headers['content-type']).toContain('text/html');
+      expect(page.body).toContain('This page can only be read.');
+      expect(page.body).not.toMatch(LEAK);
+      // Route ids travel in every page's hydration data; what must not show is an error or a stack.
+      expect(page.body).not.toMatch(/\bat [^\s]+\.(ts|tsx|js):\d+|Error: /);
+      const api = await request({ method, url: '/register', headers: { accept: 'application/json' } });
+      expect(api.statusCode, method).toBe(405);
+      expect(api.json().error.status).toBe('INVALID_ARGUMENT');
+      expect(api.body).not.toContain('routes/');
     }
   });
 

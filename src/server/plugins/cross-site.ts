@@ -13,6 +13,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function isCrossSite(request: FastifyRequest, allowedOrigins: ReadonlySet<string>): boolean {
   const site = request.headers['sec-fetch-site'];
   if (site === 'cross-site' || site === 'same-site') return true;
+  // The browser vouches for the origin (scripts cannot forge Sec-* headers): believed even when
+  // Origin is "null", as some privacy settings send it.
+  if (site === 'same-origin') return false;
   const origin = request.headers.origin;
   if (origin === undefined) return false;
   const host = request.headers.host;

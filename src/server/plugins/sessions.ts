@@ -21,6 +21,10 @@ declare module 'fastify' {
     setSessionCookie(token: string): FastifyReply;
     clearSessionCookie(): FastifyReply;
   }
+  interface FastifyInstance {
+    /** The Set-Cookie header value that starts a session (for page actions, which answer through React Router). */
+    sessionCookieHeader(token: string): string;
+  }
 }
 
 /** The token this request presents, if any; a bearer header wins over a cookie. */
@@ -66,11 +70,16 @@ export const sessionsPlugin = fp<SessionCookieSettings>(async function sessions(
   app.decorateReply('clearSessionCookie', function clearSessionCookie(this: FastifyReply) {
     return this.clearCookie(options.cookieName, cookieOptions);
   });
+  app.decorate('sessionCookieHeader', (token: string) =>
+    app.serializeCookie(options.cookieName, token, { ...cookieOptions, maxAge: Math.floor(options.absoluteMs / 1000) }),
+  );
 
   // Runs after the access plugin's preHandler has resolved the principal.
   app.addHook('preHandler', async (request, reply) => {
     // Nothing personal is kept by a browser or proxy cache (SES-09).
     if (request.principal || request.url.startsWith('/api/auth/')) reply.header('cache-control', 'no-store');
-    if (TOKEN_PAGES.test(request.url)) reply.header('referrer-policy', 'no-referrer');
+    // same-origin, not no-referrer: the token never goes to another site, and the page's own form
+    // still carries its Origin (no-referrer makes a browser send Origin: null, which form actions refuse).
+    if (TOKEN_PAGES.test(request.url)) reply.header('referrer-policy', 'same-origin');
   });
 });

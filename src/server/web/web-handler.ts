@@ -7,6 +7,7 @@ import { createRequestListener } from '@react-router/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
 import type { RequestContextValue } from '../../web/lib/request-context.ts';
+import { AppError } from '../errors.ts';
 import { type CachedPage, type PageCacheOptions, createPageCache } from './page-cache.ts';
 
 /**
@@ -35,6 +36,10 @@ export interface WebHandlerOptions {
    */
   actionPaths?: RegExp[];
 }
+
+/** A browser navigation (it wants HTML), as opposed to a script or an API client. */
+const isNavigation = (request: FastifyRequest) =>
+  request.headers['sec-fetch-mode'] === 'navigate' || (request.headers.accept ?? '').includes('text/html');
 
 /** A form post to a page is small; anything larger is refused before React Router reads it. */
 const PAGE_FORM_LIMIT = 100_000;
@@ -113,6 +118,33 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
   const actionPaths = options.actionPaths ?? [];
   const hasAction = (pathname: string) => actionPaths.some((re) => re.test(pathname.replace(/\.data$/, '')));
 
+  /**
+   * A request the page cannot take: a browser navigation gets the site's page with the message and
+   * the status (never JSON in a browser); any other client the JSON error shape.
+   */
+  const refuse = async (request: FastifyRequest, reply: FastifyReply, status: number, code: string, message: string) => {
+    if (!isNavigation(request)) return reply.code(status).send({ error: { status: code, message } });
+    const build = await loadBuild();
+    const provider = new RouterContextProvider();
+    provider.set((build.entry.module as unknown as EntryWithContext).requestContext, {
+      ...(await options.contextFor(request, reply)),
+      pageError: { status, message },
+    });
+    const headers = new Headers({ accept: 'text/html' });
+    const url = new URL(request.url, `${request.protocol}://${request.headers.host ?? 'localhost'}`);
+    const page = await renderToString(new Request(url, { method: 'GET', headers }), provider);
+    return reply.code(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(await page.text());
+  };
+
+  // A refusal before the page (another site's form, a sign-in limit): a page for a browser too.
+  app.setErrorHandler(async (error, request, reply) => {
+    if (error instanceof AppError && isNavigation(request)) {
+      if (error.headers) reply.headers(error.headers);
+      return refuse(request, reply, error.httpStatus, error.code, error.message);
+    }
+    throw error;
+  });
+
   app.route({
     method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: '/*',
@@ -123,14 +155,14 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
       // Pages only read, but for the few with an action, which take a POST. Anything else is refused
       // here, before React Router would answer with an error naming the route and print its stack.
       const formPost = request.method === 'POST' && hasAction(pathname);
-      if (formPost && Number(request.headers['content-length'] ?? PAGE_FORM_LIMIT + 1) > PAGE_FORM_LIMIT) {
-        return reply.code(413).send({ error: { status: 'INVALID_ARGUMENT', message: 'This form is too large.' } });
+      // No length and no chunks means no body; a chunked body of unknown length is refused.
+      const declared = request.headers['content-length'] ?? (request.headers['transfer-encoding'] ? PAGE_FORM_LIMIT + 1 : 0);
+      if (formPost && Number(declared) > PAGE_FORM_LIMIT) {
+        return refuse(request, reply, 413, 'INVALID_ARGUMENT', 'This form is too large.');
       }
       if (request.method !== 'GET' && request.method !== 'HEAD' && !formPost) {
-        return reply
-          .code(405)
-          .header('allow', 'GET, HEAD')
-          .send({ error: { status: 'INVALID_ARGUMENT', message: 'This page can only be read.' } });
+        reply.header('allow', 'GET, HEAD');
+        return refuse(request, reply, 405, 'INVALID_ARGUMENT', 'This page can only be read.');
       }
       if (staticFiles.has(pathname)) {
         const immutable = pathname.startsWith('/assets/');

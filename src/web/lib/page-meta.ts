@@ -3,6 +3,8 @@ import type { MetaDescriptor } from 'react-router';
 export interface RootData {
   site: { companyName: string; publicBaseUrl: string; appStoreUrl: string; googlePlayUrl: string };
   user: { email: string; role: 'user' | 'admin'; emailVerified: boolean } | null;
+  /** The server answers this request with an error page instead of the page (see web-handler.ts). */
+  pageError?: { status: number; message: string } | null;
 }
 
 type MatchesWithRoot = ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>;

@@ -19,6 +19,13 @@ export interface WebServices {
   findLegalLinks(): Promise<LegalLinks | null>;
   /** The `companies/links` settings document, read once by the register page (spec §3); null when it cannot be read. */
   findCompanyLinks(): Promise<Record<string, unknown> | null>;
+  /**
+   * Calls one of our own API endpoints in process, as this visitor (address and cookie): what a
+   * page's form action does, so it follows exactly the rules the JavaScript version meets.
+   */
+  callApi(method: 'POST', url: string, body: unknown): Promise<{ status: number; body: unknown; setCookie: string[] }>;
+  /** Signs in from a page's form (no JavaScript needed): the session cookie to set, or why not. */
+  signIn(input: { email: string; password: string }): Promise<SignInOutcome>;
   /** Notification mail settings of the signed-in person (null when nobody is signed in), and unsubscribe links. */
   notifications: {
     preferences(): Promise<NotificationPreferences | null>;
@@ -27,6 +34,10 @@ export interface WebServices {
     unsubscribe(token: string): Promise<{ email: string; label: string } | null>;
   };
 }
+
+export type SignInOutcome =
+  | { ok: true; setCookie: string }
+  | { ok: false; status: number; message: string; fields: Record<string, string>; unverified: boolean };
 
 export interface SignedInUser {
   email: string;
@@ -39,6 +50,8 @@ export interface RequestContextValue {
   services: WebServices;
   nonce: string;
   user: SignedInUser | null;
+  /** Set when the server answers a request with an error page (a write the page does not take). */
+  pageError?: { status: number; message: string };
 }
 
 export const requestContext = createContext<RequestContextValue>();

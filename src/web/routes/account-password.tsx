@@ -1,4 +1,6 @@
 import { Link } from 'react-router';
+import { ChangePasswordFormSchema } from '../../contracts/auth.ts';
+import { apiFormAction } from '../features/auth/api-form-action.ts';
 import { AuthCard } from '../features/auth/auth-form.tsx';
 import { ChangePasswordForm } from '../features/auth/change-password-form.tsx';
 import { pageMeta } from '../lib/page-meta.ts';
@@ -10,6 +12,15 @@ export function loader({ context }: Route.LoaderArgs) {
   return { email: user?.email ?? null };
 }
 
+/** The form sent without JavaScript: the same rules and answer as POST /api/auth/change-password. */
+export function action({ request, context }: Route.ActionArgs) {
+  return apiFormAction(request, context, {
+    schema: ChangePasswordFormSchema,
+    api: '/api/auth/change-password',
+    body: ({ currentPassword, newPassword }) => ({ currentPassword, newPassword }),
+  });
+}
+
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, {
     title: 'Change your password | {company}',
@@ -19,7 +30,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: 'robots', content: 'noindex' },
 ];
 
-export default function AccountPassword({ loaderData }: Route.ComponentProps) {
+export default function AccountPassword({ loaderData, actionData }: Route.ComponentProps) {
   if (!loaderData.email) {
     return (
       <AuthCard eyebrow="Account" title="Change your password" lead="Please sign in first.">
@@ -31,5 +42,5 @@ export default function AccountPassword({ loaderData }: Route.ComponentProps) {
       </AuthCard>
     );
   }
-  return <ChangePasswordForm email={loaderData.email} />;
+  return <ChangePasswordForm email={loaderData.email} result={actionData} />;
 }

@@ -2,6 +2,7 @@ import { Link, Outlet } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { AdminNav } from '../features/admin/admin-nav.tsx';
 import { LoginScreen } from '../features/auth/login-screen.tsx';
+import { signInAction } from '../features/auth/sign-in-action.ts';
 import { pageMeta } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/admin';
@@ -23,15 +24,20 @@ export function shouldRevalidate() {
   return false;
 }
 
+/** The login screen's form, sent without JavaScript (or before it loaded). */
+export function action({ request, context }: Route.ActionArgs) {
+  return signInAction(request, context, '/admin');
+}
+
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: `${ADMIN_TEXT.title} | {company}`, description: 'The {company} support and operations console.', path: '/admin' }),
   { name: 'robots', content: 'noindex' },
 ];
 
-export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+export default function AdminLayout({ loaderData, actionData }: Route.ComponentProps) {
   const { user } = loaderData;
   if (!user || !user.emailVerified) {
-    return <LoginScreen signedInUnverified={user && !user.emailVerified ? user.email : undefined} />;
+    return <LoginScreen area="/admin" result={actionData} signedInUnverified={user && !user.emailVerified ? user.email : undefined} />;
   }
   if (user.role !== 'admin') {
     return (

@@ -1,5 +1,6 @@
 import { Link, Outlet } from 'react-router';
 import { LoginScreen } from '../features/auth/login-screen.tsx';
+import { signInAction } from '../features/auth/sign-in-action.ts';
 import { pageMeta } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/support';
@@ -14,6 +15,11 @@ export function loader({ context }: Route.LoaderArgs) {
   return { user };
 }
 
+/** The login screen's form, sent without JavaScript (or before it loaded). */
+export function action({ request, context }: Route.ActionArgs) {
+  return signInAction(request, context, '/support');
+}
+
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
   ...pageMeta(matches, {
     title: loaderData?.user?.emailVerified ? 'Support | {company}' : 'Sign in to Support | {company}',
@@ -23,10 +29,10 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
   { name: 'robots', content: 'noindex' },
 ];
 
-export default function SupportLayout({ loaderData }: Route.ComponentProps) {
+export default function SupportLayout({ loaderData, actionData }: Route.ComponentProps) {
   const { user } = loaderData;
   if (!user || !user.emailVerified) {
-    return <LoginScreen signedInUnverified={user && !user.emailVerified ? user.email : undefined} />;
+    return <LoginScreen area="/support" result={actionData} signedInUnverified={user && !user.emailVerified ? user.email : undefined} />;
   }
   return (
     <div className="support-shell">

@@ -109,8 +109,14 @@ describe('one-click unsubscribe (RFC 8058)', () => {
     expect(res.statusCode).toBe(413);
   });
 
-  it('leaves every other page read-only', async () => {
-    const res = await postForm('/support', form({ a: 'b' }));
+  it('leaves every other page read-only, saying so in a page to a browser', async () => {
+    const res = await postForm('/about', form({ a: 'b' }));
     expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('GET, HEAD');
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('This page can only be read.');
+    const api = await t.app.inject({ method: 'POST', url: '/about', payload: form({ a: 'b' }), headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(api.statusCode).toBe(405);
+    expect(api.json().error.message).toBe('This page can only be read.');
   });
 });

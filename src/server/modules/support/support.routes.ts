@@ -8,6 +8,7 @@ import {
   AdminTicketListSchema,
   AdminTicketSchema,
   AdminTicketWithMessagesSchema,
+  CallableErrorBodySchema,
   CreateTicketCallSchema,
   CreateTicketResultSchema,
   MessageListSchema,
@@ -24,6 +25,7 @@ import type { Principal, PrincipalResolver } from '../../plugins/access.ts';
 import { isCrossSite } from '../../plugins/cross-site.ts';
 import { openEventStream } from '../../realtime/sse.ts';
 import type { AuditService } from '../admin/audit.service.ts';
+import { callableProtocolOnSend } from './callable.ts';
 import type { LiveViewer, SupportLive } from './support.live.ts';
 import type { SupportService } from './support.service.ts';
 
@@ -86,14 +88,26 @@ export async function supportRoutes(app: FastifyInstance, options: SupportRoutes
 
   // --- The signed-in user's side ---------------------------------------------------------------
 
+  // The Firebase callable protocol (issue 13): errors also carry `details.fields`; `Accept:
+  // text/event-stream` (the SDK's `.stream()`) is answered with one `data: {"result"|"error": …}` event.
   api.post('/api/functions/createSupportTicket', {
     config: { access: 'verified' },
     schema: {
       tags: ['support'],
-      summary: 'Callable function: open a ticket; its message becomes the first message',
+      summary:
+        'Callable function: open a ticket; its message becomes the first message. Errors carry `details.fields` (by field of `data`); ' +
+        'with `Accept: text/event-stream` the answer is one `data: {"result": …}` (or `{"error": …}`) event.',
       body: CreateTicketCallSchema,
-      response: { 200: CreateTicketResultSchema, 429: ErrorBodySchema, ...errors },
+      response: {
+        200: CreateTicketResultSchema,
+        400: CallableErrorBodySchema,
+        401: CallableErrorBodySchema,
+        403: CallableErrorBodySchema,
+        404: CallableErrorBodySchema,
+        429: CallableErrorBodySchema,
+      },
     },
+    onSend: callableProtocolOnSend,
     handler: async (request) => ({ result: await support.createTicket(me(request).userId, request.body.data) }),
   });
 

@@ -1,6 +1,7 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { type z } from 'zod';
 import { fieldErrors } from '../../../contracts/auth.ts';
+import type { ApiFormResult } from './api-form-action.ts';
 import { type ApiResult, postJson } from './auth-client.ts';
 
 /**
@@ -13,9 +14,11 @@ export function useAuthForm<S extends z.ZodType, R>(options: {
   /** The API body made from the checked form values (e.g. without the confirmation). */
   body(values: z.output<S>): unknown;
   onSuccess(data: R, values: z.output<S>): void;
+  /** The answer of the page's action, when the form was sent without JavaScript (api-form-action.ts). */
+  initial?: ApiFormResult;
 }) {
-  const [fields, setFields] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string | null>(null);
+  const [fields, setFields] = useState<Record<string, string>>(options.initial && !options.initial.ok ? options.initial.fields : {});
+  const [error, setError] = useState<string | null>(options.initial && !options.initial.ok ? options.initial.message : null);
   const [busy, setBusy] = useState(false);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {

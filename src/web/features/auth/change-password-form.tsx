@@ -1,17 +1,19 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ChangePasswordFormSchema, PASSWORD_MIN_LENGTH } from '../../../contracts/auth.ts';
+import type { ApiFormResult } from './api-form-action.ts';
 import { AuthCard, FormError, SuccessPanel, useAuthForm } from './auth-form.tsx';
 import { TextField } from './text-field.tsx';
 import '../../styles/auth.css';
 
-export function ChangePasswordForm({ email }: { email: string }) {
-  const [done, setDone] = useState<string | null>(null);
+export function ChangePasswordForm({ email, result }: { email: string; result?: ApiFormResult }) {
+  const [done, setDone] = useState<string | null>(result?.ok ? result.message : null);
   const form = useAuthForm({
     schema: ChangePasswordFormSchema,
     url: '/api/auth/change-password',
     body: ({ currentPassword, newPassword }) => ({ currentPassword, newPassword }),
     onSuccess: (data: { message: string }) => setDone(data.message),
+    initial: result,
   });
   return (
     <AuthCard eyebrow="Account" title="Change your password" lead={<>Signed in as <strong>{email}</strong>.</>}>

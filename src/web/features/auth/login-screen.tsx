@@ -1,10 +1,11 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { AUTH_MESSAGES, fieldErrors, LoginRequestSchema, type LoginResponse } from '../../../contracts/auth.ts';
 import { MessageBox } from '../../components/ui/message-box.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { postJson } from './auth-client.ts';
 import { AuthCard } from './auth-form.tsx';
+import type { SignInActionData } from './sign-in-action.ts';
 import { TextField } from './text-field.tsx';
 import '../../styles/auth.css';
 
@@ -15,12 +16,25 @@ type Resend = { state: 'idle' | 'sending' } | { state: 'done' | 'failed'; messag
  * The login screen of every /support route (spec §2): Email, Password, Login; a blocking spinner
  * while signing in; failures in a message box with an error icon and a Close button.
  */
-export function LoginScreen({ signedInUnverified }: { signedInUnverified?: string }) {
-  const [fields, setFields] = useState<Record<string, string>>({});
+export function LoginScreen({
+  signedInUnverified,
+  area = '/support',
+  result,
+}: {
+  signedInUnverified?: string;
+  /** Where the form posts without JavaScript: the area's own address, whose action signs in. */
+  area?: '/support' | '/admin';
+  /** The answer of that action (a form sent before the page's JavaScript ran, or without it). */
+  result?: SignInActionData;
+}) {
+  const location = useLocation();
+  const [fields, setFields] = useState<Record<string, string>>(result?.fields ?? {});
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(
-    signedInUnverified ? { kind: 'unverified', email: signedInUnverified } : null,
+    signedInUnverified || result?.unverified ? { kind: 'unverified', email: signedInUnverified ?? result?.email ?? '' } : null,
   );
+  // A refusal the server rendered is shown in the card itself, where it reads without JavaScript.
+  const [serverMessage, setServerMessage] = useState<string | null>(result && !result.unverified ? result.message : null);
   const [resend, setResend] = useState<Resend>({ state: 'idle' });
   const emailRef = useRef<HTMLInputElement>(null);
 
@@ -38,6 +52,7 @@ export function LoginScreen({ signedInUnverified }: { signedInUnverified?: strin
       return;
     }
     setFields({});
+    setServerMessage(null);
     setBusy(true);
     const result = await postJson<LoginResponse>('/api/auth/login', { email: parsed.data.email, password: parsed.data.password });
     if (result.ok) {
@@ -70,8 +85,24 @@ export function LoginScreen({ signedInUnverified }: { signedInUnverified?: strin
   return (
     <>
       <AuthCard eyebrow="Support" title="Sign in to get help" lead="Sign in with a verified email address to see your tickets and chat with our team.">
-        <form className="form" method="post" noValidate onSubmit={onSubmit} inert={busy} aria-label="Sign in">
-          <TextField ref={emailRef} label="Email" name="email" type="email" autoComplete="username" inputMode="email" required error={fields.email} />
+        {serverMessage ? (
+          <div className="alert alert--error" role="alert">
+            <p>{serverMessage}</p>
+          </div>
+        ) : null}
+        <form className="form" method="post" action={area} noValidate onSubmit={onSubmit} inert={busy} aria-label="Sign in">
+          <input type="hidden" name="returnTo" value={location.pathname + location.search} />
+          <TextField
+            ref={emailRef}
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            inputMode="email"
+            required
+            defaultValue={result?.email}
+            error={fields.email}
+          />
           <TextField label="Password" name="password" type="password" autoComplete="current-password" required error={fields.password} />
           <div className="form__actions auth-card__actions">
             <button type="submit" className="button button--primary auth-card__submit" disabled={busy}>

@@ -1,19 +1,21 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { PASSWORD_MIN_LENGTH, ResetPasswordFormSchema } from '../../../contracts/auth.ts';
+import type { ApiFormResult } from './api-form-action.ts';
 import { AuthCard, FormError, SuccessPanel, useAuthForm } from './auth-form.tsx';
 import { useOneTimeToken } from './one-time-token.ts';
 import { TextField } from './text-field.tsx';
 import '../../styles/auth.css';
 
-export function ResetPasswordForm() {
+export function ResetPasswordForm({ result }: { result?: ApiFormResult }) {
   const token = useOneTimeToken();
-  const [done, setDone] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(result?.ok ? result.message : null);
   const form = useAuthForm({
     schema: ResetPasswordFormSchema,
     url: '/api/auth/reset-password',
     body: ({ password }) => ({ token, password }),
     onSuccess: (data: { message: string }) => setDone(data.message),
+    initial: result,
   });
   return (
     <AuthCard eyebrow="Account" title="Choose a new password" lead="Choosing a new password signs you out on every device.">

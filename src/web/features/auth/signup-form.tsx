@@ -1,17 +1,21 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { PASSWORD_MIN_LENGTH, SignupFormSchema } from '../../../contracts/auth.ts';
+import type { ApiFormResult } from './api-form-action.ts';
 import { AuthCard, FormError, SuccessPanel, useAuthForm } from './auth-form.tsx';
 import { TextField } from './text-field.tsx';
 import '../../styles/auth.css';
 
-export function SignupForm() {
-  const [sent, setSent] = useState<{ email: string; message: string } | null>(null);
+export function SignupForm({ result }: { result?: ApiFormResult }) {
+  const [sent, setSent] = useState<{ email: string; message: string } | null>(
+    result?.ok ? { email: result.values.email ?? '', message: result.message ?? '' } : null,
+  );
   const form = useAuthForm({
     schema: SignupFormSchema,
     url: '/api/auth/signup',
     body: ({ email, password }) => ({ email, password }),
     onSuccess: (data: { message: string }, values) => setSent({ email: values.email, message: data.message }),
+    initial: result,
   });
 
   return (
@@ -25,7 +29,7 @@ export function SignupForm() {
         </SuccessPanel>
       ) : (
         <form className="form" method="post" noValidate onSubmit={form.onSubmit} aria-label="Create an account">
-          <TextField label="Email" name="email" type="email" autoComplete="email" inputMode="email" required error={form.fields.email} />
+          <TextField label="Email" name="email" type="email" autoComplete="email" inputMode="email" required defaultValue={result?.values.email} error={form.fields.email} />
           <TextField
             label="Password"
             name="password"

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { AUTH_MESSAGES } from '../../../contracts/auth.ts';
 import { InlineSpinner } from '../../components/ui/spinner.tsx';
 import { postJson } from './auth-client.ts';
+import type { ApiFormResult } from './api-form-action.ts';
 import { AuthCard, FormError, SuccessPanel, useAuthForm } from './auth-form.tsx';
 import { EmailRequestSchema } from '../../../contracts/auth.ts';
 import { useOneTimeToken } from './one-time-token.ts';
@@ -15,13 +16,15 @@ type State = { step: 'checking' } | { step: 'verified'; message: string } | { st
  * The page a verification link opens. Only this page's POST uses the token, so a mail scanner that
  * fetches the link (a GET) cannot spend it.
  */
-export function VerifyEmail() {
+export function VerifyEmail({ result }: { result?: ApiFormResult }) {
   const token = useOneTimeToken();
-  const [state, setState] = useState<State>({ step: 'checking' });
+  const [state, setState] = useState<State>(
+    result ? (result.ok ? { step: 'verified', message: result.message ?? '' } : { step: 'failed', message: result.message ?? AUTH_MESSAGES.tokenInvalid }) : { step: 'checking' },
+  );
   const started = useRef(false);
 
   useEffect(() => {
-    if (started.current) return;
+    if (started.current || result) return;
     started.current = true;
     if (!token) {
       setState({ step: 'failed', message: AUTH_MESSAGES.tokenInvalid });
@@ -30,11 +33,25 @@ export function VerifyEmail() {
     void postJson<{ message: string }>('/api/auth/verify-email', { token }).then((result) =>
       setState(result.ok ? { step: 'verified', message: result.data.message } : { step: 'failed', message: result.message }),
     );
-  }, [token]);
+  }, [token, result]);
 
   return (
     <AuthCard eyebrow="Account" title="Confirm your email address">
-      {state.step === 'checking' ? <InlineSpinner label="Confirming your email address…" /> : null}
+      {state.step === 'checking' ? (
+        <>
+          <InlineSpinner label="Confirming your email address…" />
+          {/* Without JavaScript the link is confirmed by this button (a link checker's GET never spends it). */}
+          <noscript>
+            <form method="post" className="form">
+              <div className="form__actions">
+                <button type="submit" className="button button--primary">
+                  Confirm my email address
+                </button>
+              </div>
+            </form>
+          </noscript>
+        </>
+      ) : null}
       {state.step === 'verified' ? (
         <SuccessPanel title="Email address confirmed">
           <p>{state.message}</p>

@@ -1,0 +1,117 @@
+import { expect, test } from '@playwright/test';
+import { AUTH_MESSAGES } from '../../src/contracts/auth.ts';
+import { linkIn, waitForMail } from '../support/mail.ts';
+import { newEmail, newPassword, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+
+/**
+ * Forms as a browser without JavaScript sends them, and as a slow phone sends them before the
+ * page's JavaScript has run: the page's own action answers with a page, never JSON.
+ */
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the support login screen signs in and lands on the page it was shown on', async ({ page, request }) => {
+    const { email, password } = await verifiedAccount(request);
+    await page.goto('/support/create-ticket');
+    await signInOnLoginScreen(page, email, password);
+    await expect(page).toHaveURL(/\/support\/create-ticket$/);
+    await expect(page.getByText(`Welcome back, ${email}.`)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign Out' })).toBeVisible();
+  });
+
+  test('a wrong password and a malformed email answer the login screen with the message, the email kept', async ({ page }) => {
+    const email = newEmail('nojs');
+    await page.goto('/support');
+    await signInOnLoginScreen(page, email, 'Wrong-password-123');
+    await expect(page.getByRole('alert')).toContainText(AUTH_MESSAGES.invalidCredentials);
+    await expect(page.getByLabel('Email')).toHaveValue(email);
+    await expect(page.getByLabel('Password')).toHaveValue('');
+
+    await page.getByLabel('Email').fill('not-an-email');
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page.getByText(AUTH_MESSAGES.emailInvalid)).toBeVisible();
+    await expect(page.getByText(AUTH_MESSAGES.passwordRequired)).toBeVisible();
+  });
+
+  test('sign-up, confirming the address and forgot/reset password work from their pages', async ({ page }) => {
+    const email = newEmail('nojs-account');
+    const password = newPassword();
+    await page.goto('/signup');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('short');
+    await page.getByLabel('Confirm password').fill('short');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByText(/Password must be at least/)).toBeVisible();
+    await expect(page.getByLabel('Email')).toHaveValue(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByLabel('Confirm password').fill(password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByText(AUTH_MESSAGES.signupAccepted)).toBeVisible();
+
+    const confirm = await waitForMail(process.env.E2E_DATA_DIR!, email, 'Confirm your email address for Bagspace');
+    await page.goto(linkIn(confirm, 'http://localhost'));
+    await page.getByRole('button', { name: 'Confirm my email address' }).click();
+    await expect(page.getByText(AUTH_MESSAGES.emailVerified)).toBeVisible();
+
+    await page.goto('/forgot-password');
+    await page.getByLabel('Email').fill('not-an-email');
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(page.getByText(AUTH_MESSAGES.emailInvalid)).toBeVisible();
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(page.getByText(AUTH_MESSAGES.resetRequested)).toBeVisible();
+    const reset = await waitForMail(process.env.E2E_DATA_DIR!, email, 'Reset your Bagspace password');
+    await page.goto(linkIn(reset, 'http://localhost'));
+    const chosen = newPassword();
+    await page.getByLabel('New password', { exact: true }).fill(chosen);
+    await page.getByLabel('Confirm new password').fill(`${chosen}-not`);
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await expect(page.getByText(AUTH_MESSAGES.passwordsDiffer)).toBeVisible();
+    await page.getByLabel('New password', { exact: true }).fill(chosen);
+    await page.getByLabel('Confirm new password').fill(chosen);
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await expect(page.getByText(AUTH_MESSAGES.passwordReset)).toBeVisible();
+
+    // Signed in with the new password, the password can be changed again from its page.
+    await page.goto('/support');
+    await signInOnLoginScreen(page, email, chosen);
+    await page.goto('/account/password');
+    const latest = newPassword();
+    await page.getByLabel('Current password').fill('Wrong-password-123');
+    await page.getByLabel('New password', { exact: true }).fill(latest);
+    await page.getByLabel('Confirm new password').fill(latest);
+    await page.getByRole('button', { name: /Change password/ }).click();
+    await expect(page.getByText(AUTH_MESSAGES.currentPasswordWrong)).toBeVisible();
+    await page.getByLabel('Current password').fill(chosen);
+    await page.getByLabel('New password', { exact: true }).fill(latest);
+    await page.getByLabel('Confirm new password').fill(latest);
+    await page.getByRole('button', { name: /Change password/ }).click();
+    await expect(page.getByText(AUTH_MESSAGES.passwordChanged)).toBeVisible();
+  });
+
+  test('the admin console’s login screen signs an admin in', async ({ page }) => {
+    await page.goto('/admin/mail');
+    await signInOnLoginScreen(page, process.env.E2E_ADMIN_EMAIL!, process.env.E2E_ADMIN_PASSWORD!);
+    await expect(page).toHaveURL(/\/admin\/mail$/);
+    await expect(page.getByText(`Signed in as ${process.env.E2E_ADMIN_EMAIL}`)).toBeVisible();
+  });
+});
+
+test('sign-in sent before the page’s JavaScript has run signs the user in, and never shows JSON', async ({ page, request }) => {
+  const { email, password } = await verifiedAccount(request);
+  const client = await page.context().newCDPSession(page);
+  await client.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+  // The app's scripts are held back until the form is on its way: the form is sent before hydration.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/**/*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/support', { waitUntil: 'domcontentloaded' });
+  await signInOnLoginScreen(page, email, password);
+  await page.waitForURL(/\/support$/, { waitUntil: 'domcontentloaded' });
+  release();
+  await expect(page.getByText(`Welcome back, ${email}.`)).toBeVisible();
+  expect(await page.locator('body').innerText()).not.toContain('"error"');
+});

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_MESSAGES } from '../../../src/contracts/auth.ts';
+import { createUser, withCookie } from '../../support/accounts.ts';
+import { createTestApp, type TestApp } from '../../support/test-app.ts';
+
+/**
+ * The login screen of /support and /admin as a plain form, the way a browser sends it before the
+ * page's JavaScript has loaded or with JavaScript off: never JSON, always the page.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ web: true });
+});
+afterAll(() => t.close());
+
+const post = (url: string, fields: Record<string, string>) =>
+  t.app.inject({
+    method: 'POST',
+    url,
+    payload: new URLSearchParams(fields).toString(),
+    headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-mode': 'navigate', 'sec-fetch-site': 'same-origin' },
+  });
+const cookieFrom = (res: { headers: Record<string, unknown> }) => {
+  const raw = ([] as string[]).concat((res.headers['set-cookie'] as string | string[] | undefined) ?? []);
+  const cookie = raw.find((c) => c.startsWith(`${t.config.sessions.cookieName}=`));
+  return cookie?.split(';')[0]?.split('=')[1];
+};
+
+describe('signing in without JavaScript', () => {
+  it('signs in and goes back to the page the visitor was on, with the session cookie', async () => {
+    const user = await createUser(t);
+    const res = await post('/support', { email: user.email.toUpperCase(), password: user.password, returnTo: '/support/create-ticket' });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe('/support/create-ticket');
+    const token = cookieFrom(res);
+    expect(token).toBeTruthy();
+    const page = await t.app.inject({ method: 'GET', url: '/support/create-ticket', headers: { accept: 'text/html', ...withCookie(t, token!) } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Sign Out');
+    expect(page.body).toContain(`Welcome back, <strong>${user.email}</strong>`);
+  });
+
+  it('answers a wrong password with the login screen, the message and the email kept, never the password', async () => {
+    const user = await createUser(t);
+    const res = await post('/support', { email: user.email, password: 'Not-the-password-1', returnTo: '/support' });
+    expect(res.statusCode).toBe(401);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain(AUTH_MESSAGES.invalidCredentials);
+    expect(res.body).toContain(`value="${user.email}"`);
+    expect(res.body).not.toContain('Not-the-password-1');
+    expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('shows the field messages of the spec under the fields', async () => {
+    const res = await post('/support', { email: 'not-an-email', password: '', returnTo: '/support' });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain(AUTH_MESSAGES.emailInvalid);
+    expect(res.body).toContain(AUTH_MESSAGES.passwordRequired);
+    expect(res.body).toContain('value="not-an-email"');
+  });
+
+  it('tells an unverified account so, and does not sign it in', async () => {
+    const user = await createUser(t, { verified: false });
+    const res = await post('/support', { email: user.email, password: user.password, returnTo: '/support' });
+    expect(res.statusCode).toBe(403);
+    expect(res.body).toContain(AUTH_MESSAGES.unverified);
+    expect(cookieFrom(res)).toBeUndefined();
+  });
+
+  it('signs an admin in on /admin, and never sends anyone to another site', async () => {
+    const admin = await createUser(t, { role: 'admin' });
+    const res = await post('/admin', { email: admin.email, password: admin.password, returnTo: 'https://evil.example/admin' });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe('/admin');
+    for (const returnTo of ['//evil.example', '/support', '/admin/../support', '/admin\\\\evil']) {
+      const again = await post('/admin', { email: admin.email, password: admin.password, returnTo });
+      expect(again.headers.location, returnTo).toBe('/admin');
+    }
+  });
+
+  it('refuses a form from another site', async () => {
+    const user = await createUser(t);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/support',
+      payload: new URLSearchParams({ email: user.email, password: user.password }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(cookieFrom(res)).toBeUndefined();
+    // A browser navigating there is shown a page, not JSON.
+    const page = await t.app.inject({
+      method: 'POST',
+      url: '/support',
+      payload: new URLSearchParams({ email: user.email, password: user.password }).toString(),
+      headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' },
+    });
+    expect(page.statusCode).toBe(403);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('This request came from another site and was refused.');
+    expect(cookieFrom(page)).toBeUndefined();
+  });
+});
