@@ -5,8 +5,12 @@ import { useApiData } from '../features/admin/admin-api.ts';
 import { AuditDetails, AuditRecord, auditWhat } from '../features/admin/audit-view.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
 import '../styles/support.css';
+import { DataTable } from '../components/ui/data-table.tsx';
 
-export const meta = () => [{ title: `${ADMIN_TEXT.nav.audit} | ${ADMIN_TEXT.title}` }, { name: 'robots', content: 'noindex' }];
+export const meta = () => [
+  { title: `${ADMIN_TEXT.nav.audit} | ${ADMIN_TEXT.title}` },
+  { name: 'robots', content: 'noindex' },
+];
 
 const COLUMNS = ['When', 'Who', 'What', 'Record', 'Details'] as const;
 
@@ -32,39 +36,25 @@ export default function AdminAudit() {
             {entries.length === 0 ? (
               <p className="empty-state">Nothing has been done in the console yet.</p>
             ) : (
-              <div className="table-wrap">
-                <table className="ticket-table admin-table admin-audit">
-                  <caption className="visually-hidden">Admin actions, newest first</caption>
-                  <thead>
-                    <tr>
-                      {COLUMNS.map((column) => (
-                        <th key={column} scope="col">
-                          {column}
-                        </th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {entries.map((entry) => (
-                      <tr key={entry.id}>
-                        <td data-label={COLUMNS[0]}>
-                          <time dateTime={entry.at}>{formatNzDateTime(entry.at)}</time>
-                        </td>
-                        <td data-label={COLUMNS[1]} className="admin-table__email">
-                          {entry.actorEmail ?? 'A removed account'}
-                        </td>
-                        <td data-label={COLUMNS[2]}>{auditWhat(entry)}</td>
-                        <td data-label={COLUMNS[3]}>
-                          <AuditRecord entry={entry} />
-                        </td>
-                        <td data-label={COLUMNS[4]}>
-                          <AuditDetails entry={entry} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable caption="Admin actions, newest first" columns={COLUMNS} className="admin-table admin-audit">
+                {entries.map((entry) => (
+                  <tr key={entry.id}>
+                    <td data-label={COLUMNS[0]}>
+                      <time dateTime={entry.at}>{formatNzDateTime(entry.at)}</time>
+                    </td>
+                    <td data-label={COLUMNS[1]} className="admin-table__email">
+                      {entry.actorEmail ?? 'A removed account'}
+                    </td>
+                    <td data-label={COLUMNS[2]}>{auditWhat(entry)}</td>
+                    <td data-label={COLUMNS[3]}>
+                      <AuditRecord entry={entry} />
+                    </td>
+                    <td data-label={COLUMNS[4]}>
+                      <AuditDetails entry={entry} />
+                    </td>
+                  </tr>
+                ))}
+              </DataTable>
             )}
             <nav className="admin-pager" aria-label="Pages of the audit log">
               {Number.isFinite(before) ? <Link to="/admin/audit">Newest entries</Link> : null}

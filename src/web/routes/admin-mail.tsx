@@ -1,15 +1,25 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
-import { type AdminMail, type AdminMailCounts, MAIL_STATE_LABELS, MAIL_STATES, type MailStateName } from '../../contracts/notifications.ts';
+import {
+  type AdminMail,
+  type AdminMailCounts,
+  MAIL_STATE_LABELS,
+  MAIL_STATES,
+  type MailStateName,
+} from '../../contracts/notifications.ts';
 import { formatNzDateTime } from '../../contracts/support.ts';
 import { requestJson, useApiData } from '../features/admin/admin-api.ts';
 import { Notice } from '../features/admin/fields.tsx';
 import { FilterSwitch, SearchForm } from '../features/admin/filter-switch.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
 import '../styles/support.css';
+import { DataTable } from '../components/ui/data-table.tsx';
 
-export const meta = () => [{ title: `${ADMIN_TEXT.nav.mail} | ${ADMIN_TEXT.title}` }, { name: 'robots', content: 'noindex' }];
+export const meta = () => [
+  { title: `${ADMIN_TEXT.nav.mail} | ${ADMIN_TEXT.title}` },
+  { name: 'robots', content: 'noindex' },
+];
 
 const COLUMNS = ['Recorded', 'To', 'Subject', 'State', 'Attempts', 'Actions'] as const;
 type Filter = MailStateName | 'all';
@@ -17,9 +27,15 @@ type Filter = MailStateName | 'all';
 function StateCell({ mail }: { mail: AdminMail }) {
   return (
     <div className="mail-state">
-      <span className={`badge mail-state__badge mail-state__badge--${mail.state}`}>{MAIL_STATE_LABELS[mail.state]}</span>
-      {mail.state === 'sent' && mail.sentAt ? <span className="mail-state__detail">at {formatNzDateTime(mail.sentAt)}</span> : null}
-      {mail.state === 'retrying' ? <span className="mail-state__detail">next try {formatNzDateTime(mail.nextAttemptAt)}</span> : null}
+      <span className={`badge mail-state__badge mail-state__badge--${mail.state}`}>
+        {MAIL_STATE_LABELS[mail.state]}
+      </span>
+      {mail.state === 'sent' && mail.sentAt ? (
+        <span className="mail-state__detail">at {formatNzDateTime(mail.sentAt)}</span>
+      ) : null}
+      {mail.state === 'retrying' ? (
+        <span className="mail-state__detail">next try {formatNzDateTime(mail.nextAttemptAt)}</span>
+      ) : null}
       {mail.lastError && mail.state !== 'sent' ? <span className="mail-state__error">{mail.lastError}</span> : null}
     </div>
   );
@@ -28,10 +44,14 @@ function StateCell({ mail }: { mail: AdminMail }) {
 /** /admin/mail: every mail the site recorded, newest first; filter by state, find by recipient, send a failed one again. */
 export default function AdminMailPage() {
   const [params] = useSearchParams();
-  const state = (MAIL_STATES as readonly string[]).includes(params.get('state') ?? '') ? (params.get('state') as MailStateName) : undefined;
+  const state = (MAIL_STATES as readonly string[]).includes(params.get('state') ?? '')
+    ? (params.get('state') as MailStateName)
+    : undefined;
   const q = params.get('q')?.trim() ?? '';
   const query = new URLSearchParams({ ...(state ? { state } : {}), ...(q ? { q } : {}) }).toString();
-  const { state: data, reload } = useApiData<{ mails: AdminMail[]; counts: AdminMailCounts }>(`/api/admin/mail${query ? `?${query}` : ''}`);
+  const { state: data, reload } = useApiData<{ mails: AdminMail[]; counts: AdminMailCounts }>(
+    `/api/admin/mail${query ? `?${query}` : ''}`,
+  );
   const [busy, setBusy] = useState<number | null>(null);
   const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
 
@@ -40,14 +60,21 @@ export default function AdminMailPage() {
     setResult(null);
     const res = await requestJson<{ mail: AdminMail }>('POST', `/api/admin/mail/${mail.id}/retry`);
     setBusy(null);
-    setResult(res.ok ? { tone: 'success', text: `The mail to ${mail.recipient} is queued again.` } : { tone: 'error', text: res.message });
+    setResult(
+      res.ok
+        ? { tone: 'success', text: `The mail to ${mail.recipient} is queued again.` }
+        : { tone: 'error', text: res.message },
+    );
     reload();
   }
 
   const counts = data.kind === 'ready' ? data.data.counts : null;
   const options: Array<{ value: Filter; label: string }> = [
     { value: 'all', label: 'All' },
-    ...MAIL_STATES.map((s) => ({ value: s as Filter, label: counts ? `${MAIL_STATE_LABELS[s]} (${counts[s]})` : MAIL_STATE_LABELS[s] })),
+    ...MAIL_STATES.map((s) => ({
+      value: s as Filter,
+      label: counts ? `${MAIL_STATE_LABELS[s]} (${counts[s]})` : MAIL_STATE_LABELS[s],
+    })),
   ];
 
   return (
@@ -59,10 +86,17 @@ export default function AdminMailPage() {
         </button>
       </div>
       <p>
-        Every mail the site sends is recorded here first and then delivered; a mail the server refused for good is Failed and can be sent again.
+        Every mail the site sends is recorded here first and then delivered; a mail the server refused for good is
+        Failed and can be sent again.
       </p>
       <div className="admin-toolbar">
-        <FilterSwitch<Filter> name="state" label="Show mail that is" options={options} value={state ?? 'all'} keep={{ q: q || undefined }} />
+        <FilterSwitch<Filter>
+          name="state"
+          label="Show mail that is"
+          options={options}
+          value={state ?? 'all'}
+          keep={{ q: q || undefined }}
+        />
         <SearchForm label="Find mail by recipient" value={q} placeholder="Recipient email" keep={{ state }} />
       </div>
       {result ? <Notice tone={result.tone}>{result.text}</Notice> : null}
@@ -71,46 +105,37 @@ export default function AdminMailPage() {
           mails.length === 0 ? (
             <p className="empty-state">No mail here.</p>
           ) : (
-            <div className="table-wrap">
-              <table className="ticket-table admin-table admin-mail">
-                <caption className="visually-hidden">Mail, newest first</caption>
-                <thead>
-                  <tr>
-                    {COLUMNS.map((column) => (
-                      <th key={column} scope="col">
-                        {column}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {mails.map((mail) => (
-                    <tr key={mail.id}>
-                      <td data-label={COLUMNS[0]}>
-                        <time dateTime={mail.createdAt}>{formatNzDateTime(mail.createdAt)}</time>
-                      </td>
-                      <td data-label={COLUMNS[1]} className="admin-table__email">
-                        {mail.recipient}
-                      </td>
-                      <td data-label={COLUMNS[2]}>{mail.subject}</td>
-                      <td data-label={COLUMNS[3]}>
-                        <StateCell mail={mail} />
-                      </td>
-                      <td data-label={COLUMNS[4]}>{mail.attempts}</td>
-                      <td data-label={COLUMNS[5]} className="admin-table__actions">
-                        {mail.state === 'failed' ? (
-                          <button type="button" className="button button--ghost admin-button--small" disabled={busy !== null} onClick={() => void retry(mail)}>
-                            {busy === mail.id ? 'Queuing…' : 'Retry'}
-                          </button>
-                        ) : (
-                          <span aria-hidden="true">—</span>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable caption="Mail, newest first" columns={COLUMNS} className="admin-table admin-mail">
+              {mails.map((mail) => (
+                <tr key={mail.id}>
+                  <td data-label={COLUMNS[0]}>
+                    <time dateTime={mail.createdAt}>{formatNzDateTime(mail.createdAt)}</time>
+                  </td>
+                  <td data-label={COLUMNS[1]} className="admin-table__email">
+                    {mail.recipient}
+                  </td>
+                  <td data-label={COLUMNS[2]}>{mail.subject}</td>
+                  <td data-label={COLUMNS[3]}>
+                    <StateCell mail={mail} />
+                  </td>
+                  <td data-label={COLUMNS[4]}>{mail.attempts}</td>
+                  <td data-label={COLUMNS[5]} className="admin-table__actions">
+                    {mail.state === 'failed' ? (
+                      <button
+                        type="button"
+                        className="button button--ghost admin-button--small"
+                        disabled={busy !== null}
+                        onClick={() => void retry(mail)}
+                      >
+                        {busy === mail.id ? 'Queuing…' : 'Retry'}
+                      </button>
+                    ) : (
+                      <span aria-hidden="true">—</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
           )
         }
       </LoadState>

@@ -6,8 +6,12 @@ import { FilterSwitch, SearchForm } from '../features/admin/filter-switch.tsx';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
 import { askWhyRefused, useLiveStream } from '../lib/live.ts';
 import '../styles/support.css';
+import { DataTable } from '../components/ui/data-table.tsx';
 
-export const meta = () => [{ title: `${ADMIN_TEXT.nav.support} | ${ADMIN_TEXT.title}` }, { name: 'robots', content: 'noindex' }];
+export const meta = () => [
+  { title: `${ADMIN_TEXT.nav.support} | ${ADMIN_TEXT.title}` },
+  { name: 'robots', content: 'noindex' },
+];
 
 const STATUS_OPTIONS = [
   { value: 'open', label: 'Open' },
@@ -39,7 +43,12 @@ export default function AdminSupportInbox() {
       </div>
       <div className="admin-toolbar">
         <FilterSwitch name="status" label="Which tickets" options={STATUS_OPTIONS} value={status} keep={{ q }} />
-        <SearchForm label="Search tickets by number or user email" value={q} placeholder="Ticket number or email" keep={{ status }} />
+        <SearchForm
+          label="Search tickets by number or user email"
+          value={q}
+          placeholder="Ticket number or email"
+          keep={{ status }}
+        />
       </div>
       {tickets === null ? (
         <p className="support-muted" role="status">
@@ -53,42 +62,45 @@ export default function AdminSupportInbox() {
             {q ? ` matching “${q}”` : ''}
           </p>
           {tickets.length === 0 ? (
-            <p className="empty-state">{q ? ADMIN_TEXT.noMatchingTickets : status === 'open' ? ADMIN_TEXT.noOpenTickets : ADMIN_TEXT.noClosedTickets}</p>
+            <p className="empty-state">
+              {q
+                ? ADMIN_TEXT.noMatchingTickets
+                : status === 'open'
+                  ? ADMIN_TEXT.noOpenTickets
+                  : ADMIN_TEXT.noClosedTickets}
+            </p>
           ) : (
-            <div className="table-wrap">
-              <table className="ticket-table admin-table">
-                <caption className="visually-hidden">{status === 'open' ? 'Open tickets' : 'Closed tickets'}, newest last message first</caption>
-                <thead>
-                  <tr>
-                    {COLUMNS.map((column) => (
-                      <th key={column} scope="col">
-                        {column}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {tickets.map((ticket) => (
-                    <tr key={ticket.id} className={ticket.unanswered && ticket.open ? 'admin-table__row--waiting' : undefined}>
-                      <td data-label={COLUMNS[0]}>
-                        <Link to={`/admin/support/${ticket.id}`} className="ticket-table__link">
-                          #{ticket.ticketNo}
-                        </Link>
-                      </td>
-                      <td data-label={COLUMNS[1]} className="admin-table__email">
-                        {ticket.userEmail}
-                      </td>
-                      <td data-label={COLUMNS[2]}>{reasonLabel(ticket.reason)}</td>
-                      <td data-label={COLUMNS[3]}>{formatNzDateTime(ticket.creationDate)}</td>
-                      <td data-label={COLUMNS[4]}>{formatNzDateTime(ticket.lastMessage)}</td>
-                      <td data-label={COLUMNS[5]}>
-                        {ticket.unanswered ? <span className="badge badge--waiting">{ADMIN_TEXT.unanswered}</span> : <span className="badge">Answered</span>}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption={`${status === 'open' ? 'Open tickets' : 'Closed tickets'}, newest last message first`}
+              columns={COLUMNS}
+              className="admin-table"
+            >
+              {tickets.map((ticket) => (
+                <tr
+                  key={ticket.id}
+                  className={ticket.unanswered && ticket.open ? 'admin-table__row--waiting' : undefined}
+                >
+                  <td data-label={COLUMNS[0]}>
+                    <Link to={`/admin/support/${ticket.id}`} className="ticket-table__link">
+                      #{ticket.ticketNo}
+                    </Link>
+                  </td>
+                  <td data-label={COLUMNS[1]} className="admin-table__email">
+                    {ticket.userEmail}
+                  </td>
+                  <td data-label={COLUMNS[2]}>{reasonLabel(ticket.reason)}</td>
+                  <td data-label={COLUMNS[3]}>{formatNzDateTime(ticket.creationDate)}</td>
+                  <td data-label={COLUMNS[4]}>{formatNzDateTime(ticket.lastMessage)}</td>
+                  <td data-label={COLUMNS[5]}>
+                    {ticket.unanswered ? (
+                      <span className="badge badge--waiting">{ADMIN_TEXT.unanswered}</span>
+                    ) : (
+                      <span className="badge">Answered</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
           )}
         </>
       )}

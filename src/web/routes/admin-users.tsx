@@ -7,15 +7,20 @@ import { SearchForm } from '../features/admin/filter-switch.tsx';
 import { Notice } from '../features/admin/fields.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
 import '../styles/support.css';
+import { DataTable } from '../components/ui/data-table.tsx';
 
-export const meta = () => [{ title: `${ADMIN_TEXT.nav.users} | ${ADMIN_TEXT.title}` }, { name: 'robots', content: 'noindex' }];
+export const meta = () => [
+  { title: `${ADMIN_TEXT.nav.users} | ${ADMIN_TEXT.title}` },
+  { name: 'robots', content: 'noindex' },
+];
 
 type Action = 'resend-verification' | 'disable' | 'enable' | 'make-admin' | 'remove-admin';
 type Result = { tone: 'success' | 'error'; text: string };
 const COLUMNS = ['Email', 'Verified', 'Role', 'Status', 'Joined', 'Actions'] as const;
 
 const CONFIRM: Partial<Record<Action, (email: string) => string>> = {
-  disable: (email) => `Disable ${email}? They are signed out everywhere at once and cannot sign in until enabled again.`,
+  disable: (email) =>
+    `Disable ${email}? They are signed out everywhere at once and cannot sign in until enabled again.`,
   'make-admin': (email) => `Make ${email} an admin? They can then see every ticket, application and account.`,
 };
 const LABEL: Record<Action, string> = {
@@ -35,7 +40,10 @@ const DONE: Record<Action, (email: string) => string> = {
 
 function request(user: AdminUser, action: Action) {
   const base = `/api/admin/users/${user.id}`;
-  if (action === 'make-admin' || action === 'remove-admin') return requestJson<{ user: AdminUser }>('POST', `${base}/role`, { role: action === 'make-admin' ? 'admin' : 'user' });
+  if (action === 'make-admin' || action === 'remove-admin')
+    return requestJson<{ user: AdminUser }>('POST', `${base}/role`, {
+      role: action === 'make-admin' ? 'admin' : 'user',
+    });
   return requestJson<{ user: AdminUser }>('POST', `${base}/${action}`);
 }
 
@@ -53,7 +61,9 @@ export default function AdminUsers() {
   const [params] = useSearchParams();
   const q = params.get('q')?.trim() ?? '';
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
-  const { state, reload } = useApiData<{ users: AdminUser[]; more: boolean }>(`/api/admin/users?page=${page}${q ? `&q=${encodeURIComponent(q)}` : ''}`);
+  const { state, reload } = useApiData<{ users: AdminUser[]; more: boolean }>(
+    `/api/admin/users?page=${page}${q ? `&q=${encodeURIComponent(q)}` : ''}`,
+  );
   const [confirming, setConfirming] = useState<{ userId: string; action: Action } | null>(null);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Result | null>(null);
@@ -89,63 +99,68 @@ export default function AdminUsers() {
             <p className="empty-state">{q ? 'No accounts match that email.' : 'There are no accounts yet.'}</p>
           ) : (
             <>
-              <div className="table-wrap">
-                <table className="ticket-table admin-table">
-                  <caption className="visually-hidden">Accounts, newest first</caption>
-                  <thead>
-                    <tr>
-                      {COLUMNS.map((column) => (
-                        <th key={column} scope="col">
-                          {column}
-                        </th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {users.map((user) => (
-                      <tr key={user.id}>
-                        <td data-label={COLUMNS[0]} className="admin-table__email">
-                          {user.email}
-                        </td>
-                        <td data-label={COLUMNS[1]}>{user.emailVerified ? 'Yes' : <span className="badge badge--waiting">No</span>}</td>
-                        <td data-label={COLUMNS[2]}>{user.role === 'admin' ? <span className="badge badge--open">Admin</span> : 'User'}</td>
-                        <td data-label={COLUMNS[3]}>{user.disabled ? <span className="badge badge--banned">Disabled</span> : 'Active'}</td>
-                        <td data-label={COLUMNS[4]}>{formatNzDateTime(user.createdAt)}</td>
-                        <td data-label={COLUMNS[5]} className="admin-table__actions">
-                          {user.self ? (
-                            <span className="support-muted">This is you</span>
-                          ) : confirming?.userId === user.id ? (
-                            <div className="admin-confirm" role="group" aria-label={`Confirm: ${LABEL[confirming.action]} ${user.email}`}>
-                              <p>{CONFIRM[confirming.action]!(user.email)}</p>
-                              <button type="button" className="button button--primary admin-button--small" disabled={busy} onClick={() => void run(user, confirming.action)}>
-                                Yes, {LABEL[confirming.action].toLowerCase()}
-                              </button>
-                              <button type="button" className="button button--ghost admin-button--small" onClick={() => setConfirming(null)}>
-                                Cancel
-                              </button>
-                            </div>
-                          ) : (
-                            <div className="admin-row-actions">
-                              {actionsFor(user).map((action) => (
-                                <button
-                                  key={action}
-                                  type="button"
-                                  className={`button button--ghost admin-button--small${action === 'disable' ? ' admin-button--danger' : ''}`}
-                                  disabled={busy}
-                                  onClick={() => void run(user, action)}
-                                >
-                                  {LABEL[action]}
-                                  <span className="visually-hidden"> {user.email}</span>
-                                </button>
-                              ))}
-                            </div>
-                          )}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable caption="Accounts, newest first" columns={COLUMNS} className="admin-table">
+                {users.map((user) => (
+                  <tr key={user.id}>
+                    <td data-label={COLUMNS[0]} className="admin-table__email">
+                      {user.email}
+                    </td>
+                    <td data-label={COLUMNS[1]}>
+                      {user.emailVerified ? 'Yes' : <span className="badge badge--waiting">No</span>}
+                    </td>
+                    <td data-label={COLUMNS[2]}>
+                      {user.role === 'admin' ? <span className="badge badge--open">Admin</span> : 'User'}
+                    </td>
+                    <td data-label={COLUMNS[3]}>
+                      {user.disabled ? <span className="badge badge--banned">Disabled</span> : 'Active'}
+                    </td>
+                    <td data-label={COLUMNS[4]}>{formatNzDateTime(user.createdAt)}</td>
+                    <td data-label={COLUMNS[5]} className="admin-table__actions">
+                      {user.self ? (
+                        <span className="support-muted">This is you</span>
+                      ) : confirming?.userId === user.id ? (
+                        <div
+                          className="admin-confirm"
+                          role="group"
+                          aria-label={`Confirm: ${LABEL[confirming.action]} ${user.email}`}
+                        >
+                          <p>{CONFIRM[confirming.action]!(user.email)}</p>
+                          <button
+                            type="button"
+                            className="button button--primary admin-button--small"
+                            disabled={busy}
+                            onClick={() => void run(user, confirming.action)}
+                          >
+                            Yes, {LABEL[confirming.action].toLowerCase()}
+                          </button>
+                          <button
+                            type="button"
+                            className="button button--ghost admin-button--small"
+                            onClick={() => setConfirming(null)}
+                          >
+                            Cancel
+                          </button>
+                        </div>
+                      ) : (
+                        <div className="admin-row-actions">
+                          {actionsFor(user).map((action) => (
+                            <button
+                              key={action}
+                              type="button"
+                              className={`button button--ghost admin-button--small${action === 'disable' ? ' admin-button--danger' : ''}`}
+                              disabled={busy}
+                              onClick={() => void run(user, action)}
+                            >
+                              {LABEL[action]}
+                              <span className="visually-hidden"> {user.email}</span>
+                            </button>
+                          ))}
+                        </div>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </DataTable>
               <nav className="admin-pager" aria-label="Pages of accounts">
                 {page > 1 ? <Link to={pageLink(page - 1)}>Previous page</Link> : null}
                 {more ? <Link to={pageLink(page + 1)}>Next page</Link> : null}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { formatNzDateTime, reasonLabel, SUPPORT_TEXT, type Ticket } from '../../contracts/support.ts';
+import { DataTable } from '../components/ui/data-table.tsx';
 import { SwitchButtons } from '../components/ui/switch-buttons.tsx';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
 import { useLiveStream } from '../lib/live.ts';
@@ -43,34 +44,23 @@ export default function SupportTickets() {
       ) : list.length === 0 ? (
         <p className="empty-state">{status === 'open' ? SUPPORT_TEXT.noOpen : SUPPORT_TEXT.noClosed}</p>
       ) : (
-        <div className="table-wrap">
-          <table className="ticket-table">
-            <caption className="visually-hidden">{status === 'open' ? SUPPORT_TEXT.openTickets : SUPPORT_TEXT.closedTickets}</caption>
-            <thead>
-              <tr>
-                {SUPPORT_TEXT.columns.map((column) => (
-                  <th key={column} scope="col">
-                    {column}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((ticket) => (
-                <tr key={ticket.id}>
-                  <td data-label={SUPPORT_TEXT.columns[0]}>
-                    <Link to={`/support/ticket/${ticket.id}`} className="ticket-table__link">
-                      #{ticket.ticketNo}
-                    </Link>
-                  </td>
-                  <td data-label={SUPPORT_TEXT.columns[1]}>{reasonLabel(ticket.reason)}</td>
-                  <td data-label={SUPPORT_TEXT.columns[2]}>{formatNzDateTime(ticket.creationDate)}</td>
-                  <td data-label={SUPPORT_TEXT.columns[3]}>{formatNzDateTime(ticket.lastMessage)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption={status === 'open' ? SUPPORT_TEXT.openTickets : SUPPORT_TEXT.closedTickets}
+          columns={SUPPORT_TEXT.columns}
+        >
+          {list.map((ticket) => (
+            <tr key={ticket.id}>
+              <td data-label={SUPPORT_TEXT.columns[0]}>
+                <Link to={`/support/ticket/${ticket.id}`} className="ticket-table__link">
+                  #{ticket.ticketNo}
+                </Link>
+              </td>
+              <td data-label={SUPPORT_TEXT.columns[1]}>{reasonLabel(ticket.reason)}</td>
+              <td data-label={SUPPORT_TEXT.columns[2]}>{formatNzDateTime(ticket.creationDate)}</td>
+              <td data-label={SUPPORT_TEXT.columns[3]}>{formatNzDateTime(ticket.lastMessage)}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );
