@@ -288,6 +288,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         // Pages with a form of their own (docs/decisions/091-page-forms.md).
         actionPaths: [
           /^\/(support|admin)$/,
+          /^\/support\/create-ticket$/,
           /^\/(signup|forgot-password|reset-password|verify-email)$/,
           /^\/account\/(password|notifications)$/,
           /^\/unsubscribe\/[^/]+$/,

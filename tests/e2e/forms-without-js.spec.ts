@@ -89,6 +89,19 @@ test.describe('without JavaScript', () => {
     await expect(page.getByText(AUTH_MESSAGES.passwordChanged)).toBeVisible();
   });
 
+  test('Contact us opens a ticket, and an empty reason is refused with Field Required', async ({ page, request }) => {
+    const { email, password } = await verifiedAccount(request);
+    await page.goto('/support/create-ticket');
+    await signInOnLoginScreen(page, email, password);
+    await page.getByLabel('Message').fill('Sent with JavaScript off.');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(page.getByText('Field Required', { exact: true })).toBeVisible();
+    await expect(page.getByLabel('Message')).toHaveValue('Sent with JavaScript off.');
+    await page.getByLabel('Reason').selectOption('Incident');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(page).toHaveURL(/\/support\/ticket\/[0-9a-f-]{36}$/);
+  });
+
   test('the admin console’s login screen signs an admin in', async ({ page }) => {
     await page.goto('/admin/mail');
     await signInOnLoginScreen(page, process.env.E2E_ADMIN_EMAIL!, process.env.E2E_ADMIN_PASSWORD!);

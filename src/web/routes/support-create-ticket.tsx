@@ -1,20 +1,56 @@
 import { useId, useRef, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { MESSAGE_HINT_LENGTH, SUPPORT_TEXT, TICKET_REASONS } from '../../contracts/support.ts';
+import { data, Link, redirect, useNavigate } from 'react-router';
+import { CreateTicketSchema, MESSAGE_HINT_LENGTH, SUPPORT_TEXT, TICKET_REASONS } from '../../contracts/support.ts';
 import { MessageBox } from '../components/ui/message-box.tsx';
 import { callFunction, CallableError } from '../lib/callable.ts';
 import { newClientId } from '../lib/client-id.ts';
+import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/support-create-ticket';
 import '../styles/support.css';
 
 export const meta: Route.MetaFunction = () => [{ title: 'Contact us' }, { name: 'robots', content: 'noindex' }];
 
+/** An id for this form, decided on the server so the page and its hydration agree on it. */
+export function loader() {
+  return { clientId: newClientId() };
+}
+
+interface CreateResult {
+  reason: string;
+  message: string;
+  clientId: string;
+  /** The server's refusal, shown above the form (the message box needs JavaScript). */
+  failure: string | null;
+}
+
+/**
+ * The form sent without JavaScript (or before it loaded): the same callable the JavaScript version
+ * calls, in process; the new ticket opens (303), or the form comes back with what was typed.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { services } = context.get(requestContext);
+  const form = await request.formData();
+  const values = { reason: String(form.get('reason') ?? ''), message: String(form.get('message') ?? ''), clientId: String(form.get('clientId') ?? '') };
+  const keep = (failure: string | null, status: number) => data<CreateResult>({ ...values, failure }, { status });
+  const parsed = CreateTicketSchema.safeParse({ reason: values.reason, message: values.message, ...(values.clientId ? { clientId: values.clientId } : {}) });
+  if (!parsed.success) return keep(null, 400);
+  const answer = await services.callApi('POST', '/api/functions/createSupportTicket', { data: parsed.data });
+  const ticketId = (answer.body as { result?: { ticketId?: string } } | null)?.result?.ticketId;
+  if (answer.status === 200 && ticketId) return redirect(`/support/ticket/${ticketId}`, 303);
+  const message = (answer.body as { error?: { message?: string } } | null)?.error?.message ?? 'Something went wrong. Please try again.';
+  return keep(SUPPORT_TEXT.createFailed(message), answer.status);
+}
+
 /** /support/create-ticket: the 'Contact us' form; the ticket opens on success. */
-export default function CreateTicket() {
+export default function CreateTicket({ loaderData, actionData }: Route.ComponentProps) {
   const navigate = useNavigate();
-  const [reason, setReason] = useState('');
-  const [message, setMessage] = useState('');
-  const [touched, setTouched] = useState({ reason: false, message: false });
+  const [reason, setReason] = useState(actionData?.reason ?? '');
+  const [message, setMessage] = useState(actionData?.message ?? '');
+  // A form the server sent back shows its problems at once.
+  const [touched, setTouched] = useState({ reason: Boolean(actionData), message: Boolean(actionData) });
+  const [serverFailure, setServerFailure] = useState<string | null>(actionData?.failure ?? null);
+  // Without JavaScript the form carries its own id, so a resent form is stored once as well.
+  const formClientId = actionData?.clientId || loaderData.clientId;
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   // Submitting the same text again after a failure reuses the id: a ticket the server did store is not stored twice.
@@ -29,6 +65,7 @@ export default function CreateTicket() {
     event.preventDefault();
     setTouched({ reason: true, message: true });
     if (reasonMissing || messageMissing || submitting) return;
+    setServerFailure(null);
     setSubmitting(true);
     try {
       const key = `${reason}\n${message}`;
@@ -48,7 +85,13 @@ export default function CreateTicket() {
         <Link to="/support/">{SUPPORT_TEXT.myTickets}</Link>
       </p>
       <h2 id="contact-title">{SUPPORT_TEXT.createTitle}</h2>
-      <form className="form form-card" noValidate onSubmit={submit} aria-busy={submitting}>
+      {serverFailure ? (
+        <div className="alert alert--error" role="alert">
+          <p>{serverFailure}</p>
+        </div>
+      ) : null}
+      <form className="form form-card" method="post" noValidate onSubmit={submit} aria-busy={submitting}>
+        <input type="hidden" name="clientId" value={formClientId} />
         <p className="field__hint">
           <span className="field__required" aria-hidden="true">*</span> {SUPPORT_TEXT.fieldRequired}
         </p>
@@ -58,6 +101,7 @@ export default function CreateTicket() {
           </label>
           <select
             id={reasonId}
+            name="reason"
             className="select"
             required
             value={reason}
@@ -87,6 +131,7 @@ export default function CreateTicket() {
           </label>
           <textarea
             id={messageId}
+            name="message"
             className="textarea textarea--grow"
             required
             rows={4}
