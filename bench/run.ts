@@ -574,7 +574,7 @@ await part('coldstart', 'Cold start: spawn `npm start` (scripts/start.ts) → fi
 // servers above have stopped: figures only.
 await part(
   'mail',
-  `Mail outbox: ${mailCount} mails recorded; delivered by the worker (batch 20, 4 at a time) over SMTP (${mailSmtpCount}) and to .eml files (${mailCount})`,
+  `Mail outbox: ${mailCount} mails recorded; delivered by the worker (claims of 4, 4 at a time) over SMTP (${mailSmtpCount}) and to .eml files (${mailCount})`,
   async () => {
     const mail = await runMailBench({
       count: mailCount,

@@ -1,15 +1,15 @@
 /**
  * The mail outbox's throughput, as figures: how fast `outbox.enqueue` records mail (sequential
  * inserts, each its own statement, as a request that changes one thing would), and how fast the
- * outbox worker (modules/notifications, production defaults: batch 20, 4 sends at a time) delivers
+ * outbox worker (modules/notifications, production defaults: claims of 4, 4 sends at a time) delivers
  * what is recorded, to a real SMTP server on 127.0.0.1 (tests/support/smtp-sink.ts) or into the
  * .eml outbox directory. Runs on a fresh PostgreSQL database of its own (never the one a bench server
  * runs on: that server's own worker would take the mail) and on in-memory PGlite; both go away after.
  *
- * Reading the SMTP figures: the transport opens one SMTP connection per mail (nodemailer without
- * `pool`), and the sink's smtp-server holds every greeting 100 ms (its early-talker check), so one
- * send takes a little over 100 ms and 4 lanes top out near 4 / 0.1 s = 40 mails/s; what the worker
- * adds on top shows as the gap to that. A real mail server's greeting and round trips set the
+ * Reading the SMTP figures: the sink's smtp-server holds every greeting 100 ms (its early-talker
+ * check). The transport keeps a pool of 4 connections, so that wait is paid once per connection, not
+ * per mail (a connection per mail topped out near 4 / 0.1 s = 40 mails/s). A real mail server's
+ * greeting and round trips set the
  * same ceiling in production. The .eml figure is the worker and the database without a network.
  */
 import fs from 'node:fs';
@@ -294,7 +294,7 @@ export async function runMailBench(options: MailBenchOptions): Promise<MailBench
   const result: MailBenchResult = {
     count,
     smtpCount,
-    worker: { batch: 20, concurrency: 4, retryFirstSeconds: RETRY_FIRST_SECONDS },
+    worker: { batch: 4, concurrency: 4, retryFirstSeconds: RETRY_FIRST_SECONDS },
     record: [],
     delivery: [],
   };
