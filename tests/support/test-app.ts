@@ -42,6 +42,8 @@ export async function openTestDatabase(): Promise<TestDatabase> {
 export interface TestApp {
   app: FastifyInstance;
   database: DatabaseHandle;
+  /** PostgreSQL only: the test database's URL, for a second connection of the test's own. */
+  databaseUrl?: string;
   config: Config;
   dataDir: string;
   close(): Promise<void>;
@@ -70,6 +72,7 @@ export async function createTestApp(
   return {
     app,
     database: test.database,
+    databaseUrl: test.url,
     config,
     dataDir,
     async close() {

@@ -224,11 +224,16 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
           returning id, ticket_id, message_body, timestamp, admin, user_id
         ), e as (
           -- An answer waits for the user to see it live; answers within the wait join the pending one.
+          -- DO UPDATE, not DO NOTHING: it waits for a worker that is composing the pending notice
+          -- right now (holding its row), and once that notice is gone it inserts a new one. With DO
+          -- NOTHING an answer committed mid-compose joined a notice that had already read its answers,
+          -- and went untold (found by the PostgreSQL kill -9 loop: 6 of 2,049).
           insert into notification_events (kind, ticket_id, message_id, due_at)
           select case when m.admin then 'ticket-reply' else 'team-user-reply' end, m.ticket_id, m.id,
                  case when m.admin then now() + make_interval(secs => ${notifyDelaySeconds}) else now() end
           from m
-          on conflict (ticket_id) where kind = 'ticket-reply' do nothing
+          on conflict (ticket_id) where kind = 'ticket-reply'
+          do update set message_id = least(notification_events.message_id, excluded.message_id)
         )
         select m.*, (select email from users where id = m.user_id) as author_email, t.user_id as owner_id
         from m join t on t.id = m.ticket_id`,
