@@ -1,6 +1,6 @@
 import { Form, Link, useNavigation } from 'react-router';
 import { NOTIFICATION_SETTINGS, NOTIFICATION_TEXT, type NotificationKey } from '../../contracts/notifications.ts';
-import { AuthCard, SuccessPanel } from '../features/auth/auth-form.tsx';
+import { AuthCard, SignInFirst, SuccessPanel } from '../features/auth/auth-form.tsx';
 import { pageMeta } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/account-notifications';
@@ -40,15 +40,7 @@ export default function AccountNotifications({ loaderData, actionData }: Route.C
   const navigation = useNavigation();
   const { preferences } = loaderData;
   if (!preferences) {
-    return (
-      <AuthCard eyebrow="Account" title={NOTIFICATION_TEXT.title} lead="Please sign in first.">
-        <p>
-          <Link to="/support" className="button button--primary">
-            Sign in
-          </Link>
-        </p>
-      </AuthCard>
-    );
+    return <SignInFirst title={NOTIFICATION_TEXT.title} />;
   }
   const busy = navigation.state === 'submitting';
   return (

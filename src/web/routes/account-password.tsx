@@ -1,7 +1,6 @@
-import { Link } from 'react-router';
 import { ChangePasswordFormSchema } from '../../contracts/auth.ts';
 import { apiFormAction } from '../features/auth/api-form-action.ts';
-import { AuthCard } from '../features/auth/auth-form.tsx';
+import { SignInFirst } from '../features/auth/auth-form.tsx';
 import { ChangePasswordForm } from '../features/auth/change-password-form.tsx';
 import { pageMeta } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
@@ -32,15 +31,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 
 export default function AccountPassword({ loaderData, actionData }: Route.ComponentProps) {
   if (!loaderData.email) {
-    return (
-      <AuthCard eyebrow="Account" title="Change your password" lead="Please sign in first.">
-        <p>
-          <Link to="/support" className="button button--primary">
-            Sign in
-          </Link>
-        </p>
-      </AuthCard>
-    );
+    return <SignInFirst title="Change your password" />;
   }
   return <ChangePasswordForm email={loaderData.email} result={actionData} />;
 }

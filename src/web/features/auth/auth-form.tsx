@@ -1,4 +1,5 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
+import { Link } from 'react-router';
 import { type z } from 'zod';
 import { fieldErrors } from '../../../contracts/auth.ts';
 import type { ApiFormResult } from './api-form-action.ts';
@@ -69,6 +70,19 @@ export function AuthCard({ eyebrow, title, lead, children }: { eyebrow: string; 
         {children}
       </div>
     </div>
+  );
+}
+
+/** An account page opened while signed out: its title, and the way to sign in. */
+export function SignInFirst({ title }: { title: string }) {
+  return (
+    <AuthCard eyebrow="Account" title={title} lead="Please sign in first.">
+      <p>
+        <Link to="/support" className="button button--primary">
+          Sign in
+        </Link>
+      </p>
+    </AuthCard>
   );
 }
 
