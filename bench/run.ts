@@ -31,7 +31,7 @@ import { buildFloor } from './lib/floor.ts';
 import { LIGHTHOUSE_VERSION, runLighthouse } from './lib/lighthouse.ts';
 import { runMailBench } from './lib/mail.ts';
 import type { LiveConfig, LiveResult } from './lib/live-clients.ts';
-import { hashToken } from '../src/server/modules/accounts/tokens.ts';
+import { hashToken } from '../src/server/security/tokens.ts';
 import {
   load,
   type SideBySide,

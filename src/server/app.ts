@@ -16,7 +16,7 @@ import { errorsPlugin } from './plugins/errors.ts';
 import { createSessionResolver, readSessionToken, sessionsPlugin } from './plugins/sessions.ts';
 import { AppError } from './errors.ts';
 import { AUTH_MESSAGES } from '../contracts/auth.ts';
-import { hashToken } from './modules/accounts/tokens.ts';
+import { hashToken } from './security/tokens.ts';
 import { createMailTransport } from './mail/mailer.ts';
 import { createOutbox } from './mail/outbox.ts';
 import { notificationsModule } from './modules/notifications/index.ts';

@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/server/config.ts';
 import { queryRows } from '../../src/server/db/connection.ts';
 import { companies, faqs, sessions, supportTickets, users } from '../../src/server/db/schema.ts';
 import { createAccountsRepository } from '../../src/server/modules/accounts/accounts.repository.ts';
-import { createToken, hashToken } from '../../src/server/modules/accounts/tokens.ts';
+import { createToken, hashToken } from '../../src/server/security/tokens.ts';
 import { ACCESS_POLICIES, UndeclaredAccessError } from '../../src/server/plugins/access.ts';
 import { encodeForm, pngOf, validCompany } from '../integration/partners/registration-helpers.ts';
 import { createUser, postJson, signIn, strongPassword, uniqueEmail, withCookie } from '../support/accounts.ts';

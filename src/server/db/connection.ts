@@ -109,3 +109,6 @@ export async function queryRows<T>(db: AppDatabase, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }
+
+/** A LIKE pattern that finds `text` anywhere: wildcards the user typed (%, _, \) are literal. */
+export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

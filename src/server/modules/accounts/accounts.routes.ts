@@ -15,7 +15,7 @@ import { ErrorBodySchema } from '../../../contracts/errors.ts';
 import { AppError } from '../../errors.ts';
 import { readSessionToken } from '../../plugins/sessions.ts';
 import type { AccountsService } from './accounts.service.ts';
-import { hashToken } from './tokens.ts';
+import { hashToken } from '../../security/tokens.ts';
 
 /** DESIGN §4: /api/auth/*. Thin: parse, call the service, answer a DTO. */
 export async function accountsRoutes(app: FastifyInstance, options: { accounts: AccountsService; cookieName: string }) {

@@ -14,7 +14,7 @@ import type { RateLimiter } from '../../security/rate-limiter.ts';
 import { type AccountMailContext, alreadyRegisteredMail, passwordChangedMail, resetPasswordMail, verifyEmailMail } from './accounts.mail.ts';
 import { type AccountsRepository, createAccountsRepository, type UserRow } from './accounts.repository.ts';
 import { burnPasswordCheck, findPasswordProblem, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
-import { createToken, hashToken, isTokenShaped } from './tokens.ts';
+import { createToken, hashToken, isTokenShaped } from '../../security/tokens.ts';
 
 /**
  * The account rules: sign-in with throttling, sessions, sign-up, verification and password reset.

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type AppDatabase, queryRows } from '../../db/connection.ts';
+import { type AppDatabase, queryRows, likePattern } from '../../db/connection.ts';
 
 /** Accounts as the admin console lists them; password hashes are never selected here (AZ-08). */
 export interface UserSummaryRow {
@@ -22,9 +22,6 @@ const toUser = (r: RawUser): UserSummaryRow => ({
 });
 
 const COLUMNS = sql`id, email, role, email_verified_at is not null as email_verified, disabled_at is not null as disabled, created_at`;
-
-/** LIKE pattern for typed search text: its wildcards are literal. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export function createUsersRepository(db: AppDatabase) {
   return {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type AppDatabase, queryRows } from '../../db/connection.ts';
+import { type AppDatabase, queryRows, likePattern } from '../../db/connection.ts';
 
 /**
  * The outbox tables: notification events waiting to become mail, the mail itself, who switched
@@ -64,9 +64,6 @@ export interface MailRow {
 }
 
 const iso = (value: unknown) => new Date(value as string).toISOString();
-
-/** LIKE pattern for a search text: wildcards in it are literal. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 type RawMail = {
   id: unknown;

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { MAIL_TEXT, NOTIFICATION_SETTINGS, NOTIFICATION_TEXT, type NotificationPreferences } from '../../../contracts/notifications.ts';
 import { AppError } from '../../errors.ts';
 import type { Principal } from '../../plugins/access.ts';
+import { hashToken, isTokenShaped } from '../../security/tokens.ts';
 import type { AuditActor, AuditService } from '../admin/audit.service.ts';
 import type { MailState, NotificationsRepository, OptOutKind } from './notifications.repository.ts';
 
@@ -19,8 +19,8 @@ export function createNotificationsService(deps: { repository: NotificationsRepo
 
   /** The person and kind a link names; null for a link we never made. */
   async function findLink(token: string) {
-    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
-    const found = await repository.findUnsubscribeToken(createHash('sha256').update(token).digest('hex'));
+    if (!isTokenShaped(token)) return null;
+    const found = await repository.findUnsubscribeToken(hashToken(token));
     if (!found) return null;
     const setting = NOTIFICATION_SETTINGS.find((s) => s.kind === found.kind);
     return { ...found, label: setting?.label ?? found.kind };

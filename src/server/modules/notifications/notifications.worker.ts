@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { reasonLabel } from '../../../contracts/support.ts';
 import type { AppDatabase } from '../../db/connection.ts';
+import { createToken, hashToken } from '../../security/tokens.ts';
 import { type MailMessage, type MailTransport, MailDeliveryError, classifyMailError } from '../../mail/mailer.ts';
 import type { Outbox } from '../../mail/outbox.ts';
 import {
@@ -63,8 +63,6 @@ const OPT_OUT_OF: Record<DueEvent['kind'], OptOutKind> = {
   'team-new-ticket': 'team',
   'team-user-reply': 'team',
 };
-
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export function createOutboxWorker(options: WorkerOptions) {
   const { db, transport, outbox, log } = options;
@@ -136,7 +134,7 @@ export function createOutboxWorker(options: WorkerOptions) {
       for (const event of events) {
         for (const planned of await plan(repo, event, followUps)) {
           // Each mail gets its own unsubscribe link: the token names the person and the kind of mail.
-          const token = randomBytes(32).toString('base64url');
+          const token = createToken();
           await repo.insertUnsubscribeToken(hashToken(token), planned.userId, planned.optOut);
           const url = `${options.mail.publicBaseUrl}/unsubscribe/${token}`;
           await outbox.enqueue(txDb, {

@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { CompanyStatus } from '../../../contracts/admin.ts';
-import { type AppDatabase, queryRows } from '../../db/connection.ts';
+import { type AppDatabase, queryRows, likePattern } from '../../db/connection.ts';
 import type { CompanyRow } from './partners.repository.ts';
 
 /**
@@ -73,8 +73,6 @@ const STATUS_ORDER: Record<CompanyStatus, SQL> = {
   rejected: sql`last_updated desc, id`,
   banned: sql`last_updated desc, id`,
 };
-
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export function createReviewRepository(db: AppDatabase) {
   async function one(query: SQL): Promise<ReviewCompanyRow | null> {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type AppDatabase, queryRows } from '../../db/connection.ts';
+import { type AppDatabase, queryRows, likePattern } from '../../db/connection.ts';
 import { EVENTS_CHANNEL, notifyAfterCommitSql } from '../../realtime/event-bus.ts';
 
 /**
@@ -67,9 +67,6 @@ const toMessage = (r: RawMessage): MessageRow => ({
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const TICKET_COLUMNS = sql`t.id, t.ticket_no, t.reason, t.open, t.creation_date, t.last_message, t.user_id`;
-
-/** LIKE pattern for a user's search text: wildcards in it are literal. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export function createSupportRepository(db: AppDatabase, options: { notifyDelaySeconds?: number } = {}) {
   /** How long an answer's mail waits for the user to see it live (NOTIFY_DELAY_SECONDS). */
