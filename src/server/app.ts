@@ -292,6 +292,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           /^\/(signup|forgot-password|reset-password|verify-email)$/,
           /^\/account\/(password|notifications)$/,
           /^\/unsubscribe\/[^/]+$/,
+          /^\/support\/ticket\/[^/]+$/,
+          /^\/admin\/support\/[^/]+$/,
         ],
         contextFor: async (request, reply): Promise<RequestContextValue> => ({
           site,
@@ -321,10 +323,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
               const answer = await app.inject({
                 method,
                 url,
-                payload: JSON.stringify(body),
+                ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
                 remoteAddress: request.ip,
                 headers: {
-                  'content-type': 'application/json',
+                  ...(body === undefined ? {} : { 'content-type': 'application/json' }),
                   accept: 'application/json',
                   ...(request.headers.cookie ? { cookie: request.headers.cookie } : {}),
                   ...(request.headers['user-agent'] ? { 'user-agent': request.headers['user-agent'] } : {}),

@@ -23,7 +23,7 @@ export interface WebServices {
    * Calls one of our own API endpoints in process, as this visitor (address and cookie): what a
    * page's form action does, so it follows exactly the rules the JavaScript version meets.
    */
-  callApi(method: 'POST', url: string, body: unknown): Promise<{ status: number; body: unknown; setCookie: string[] }>;
+  callApi(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown): Promise<{ status: number; body: unknown; setCookie: string[] }>;
   /** Signs in from a page's form (no JavaScript needed): the session cookie to set, or why not. */
   signIn(input: { email: string; password: string }): Promise<SignInOutcome>;
   /** Notification mail settings of the signed-in person (null when nobody is signed in), and unsubscribe links. */
