@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { reactRouter } from '@react-router/dev/vite';
 import { defineConfig, type Plugin } from 'vite';
+import { ENHANCEMENTS, type EnhancementFiles } from './src/web/lib/enhancements.ts';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -43,8 +44,49 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Pages that do not hydrate but still need a little script (the register form's live validation)
+ * get it as a separate entry of the client build, so it shares nothing with the app's bundle but
+ * what it imports. The server finds each entry's file, and the chunks it imports, in
+ * build/enhancements.json (src/web/lib/enhancements.ts).
+ */
+function enhancements(): Plugin {
+  const refs = new Map<string, string>();
+  return {
+    name: 'bagspace:enhancements',
+    apply: 'build',
+    buildStart() {
+      if (this.environment?.name !== 'client') return;
+      for (const [name, file] of Object.entries(ENHANCEMENTS)) {
+        refs.set(name, this.emitFile({ type: 'chunk', id: path.resolve(file), name: `enhance-${name}` }));
+      }
+    },
+    async writeBundle(options, bundle) {
+      if (this.environment?.name !== 'client' || !options.dir) return;
+      const manifest: Record<string, EnhancementFiles> = {};
+      for (const [name, ref] of refs) {
+        const fileName = this.getFileName(ref);
+        // Every chunk it imports, directly or not, is preloaded: no waterfall of module requests.
+        const imports = new Set<string>();
+        const visit = (file: string) => {
+          const chunk = bundle[file];
+          if (chunk?.type !== 'chunk') return;
+          for (const next of chunk.imports) {
+            if (imports.has(next)) continue;
+            imports.add(next);
+            visit(next);
+          }
+        };
+        visit(fileName);
+        manifest[name] = { src: `/${fileName}`, imports: [...imports].map((file) => `/${file}`) };
+      }
+      await fs.promises.writeFile(path.join(options.dir, '..', 'enhancements.json'), JSON.stringify(manifest, null, 2));
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [reactRouter(), precompress()],
+  plugins: [reactRouter(), precompress(), enhancements()],
   build: {
     assetsInlineLimit: 0,
     rolldownOptions: {

@@ -49,6 +49,7 @@ import { createReviewRepository } from './modules/partners/partners.review.repos
 import { reviewRoutes } from './modules/partners/partners.review.routes.ts';
 import { createReviewService } from './modules/partners/partners.review.service.ts';
 import { seoRoutes } from './web/seo.ts';
+import { forwardMultipart } from './web/forward-multipart.ts';
 import { type WebHandlerOptions, webHandler } from './web/web-handler.ts';
 
 export interface AppOptions {
@@ -292,10 +293,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           /^\/(signup|forgot-password|reset-password|verify-email)$/,
           /^\/account\/(password|notifications)$/,
           /^\/unsubscribe\/[^/]+$/,
+          /^\/sign-out$/,
+          // A licence of up to 10 MB and the fields around it (the endpoint enforces the exact limits).
+          { path: /^\/register$/, maxBytes: 11 * 1024 * 1024 },
           /^\/support\/ticket\/[^/]+$/,
           /^\/admin\/support\/[^/]+$/,
         ],
-        contextFor: async (request, reply): Promise<RequestContextValue> => ({
+        contextFor: async (request, reply): Promise<Omit<RequestContextValue, 'enhancements'>> => ({
           site,
           nonce: reply.cspNonce,
           user: request.principal
@@ -338,6 +342,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
                 body: answer.body ? (JSON.parse(answer.body) as unknown) : null,
                 setCookie: setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie],
               };
+            },
+            forwardMultipart: (url, form) => {
+              if (!url.startsWith('/api/')) throw new Error(`forwardMultipart is for our own API, not ${url}`);
+              return forwardMultipart(app, request, url, form);
             },
             signIn: async (input) => {
               const presented = readSessionToken(request, config.sessions.cookieName);

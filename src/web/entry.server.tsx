@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { createReadableStreamFromReadable } from '@react-router/node';
 import { renderToPipeableStream } from 'react-dom/server';
 import { type EntryContext, type RouterContextProvider, ServerRouter } from 'react-router';
-import { NonceContext, requestContext } from './lib/request-context.ts';
+import { EnhancementsContext, NonceContext, requestContext } from './lib/request-context.ts';
 
 // The Fastify web handler sets values under this key; exporting it from the server build gives the
 // server the very same key object that the route modules read.
@@ -20,14 +20,16 @@ export default function handleRequest(
   if (request.method.toUpperCase() === 'HEAD') {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const { nonce } = loadContext.get(requestContext);
+  const { nonce, enhancements } = loadContext.get(requestContext);
   return new Promise<Response>((resolve, reject) => {
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
     // Pages are rendered whole (onAllReady): the first byte already holds the content, for readers
     // without JavaScript and for crawlers alike.
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <EnhancementsContext.Provider value={enhancements}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </EnhancementsContext.Provider>
       </NonceContext.Provider>,
       {
         nonce,

@@ -15,8 +15,8 @@ import { SiteFooter } from './components/layout/site-footer.tsx';
 import { SiteHeader } from './components/layout/site-header.tsx';
 import { NotFound } from './components/layout/not-found.tsx';
 import type { RootData } from './lib/page-meta.ts';
-import { requestContext, useNonce } from './lib/request-context.ts';
-import { DISCLOSURE_SCRIPT, isStaticPage } from './lib/static-page.ts';
+import { requestContext, useEnhancements, useNonce } from './lib/request-context.ts';
+import { DISCLOSURE_SCRIPT, staticPageHandle } from './lib/static-page.ts';
 import './styles/app.css';
 import './styles/forms.css';
 
@@ -39,7 +39,9 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<RootData>('root');
   const companyName = data?.site.companyName ?? 'Bagspace';
   const matches = useMatches();
-  const hydrate = Boolean(data?.user) || !isStaticPage(matches.map((m) => m.handle));
+  const page = staticPageHandle(matches.map((m) => m.handle));
+  const enhancements = useEnhancements();
+  const script = page?.enhance ? enhancements[page.enhance] : undefined;
   return (
     <html lang="en-NZ">
       <head>
@@ -61,14 +63,24 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
         </main>
         <SiteFooter companyName={companyName} />
-        {hydrate ? (
+        {page === null ? (
           <>
             <ScrollRestoration nonce={nonce} />
             <Scripts nonce={nonce} />
           </>
         ) : (
-          // A constant, not content: the only script a static page runs.
-          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: DISCLOSURE_SCRIPT }} />
+          <>
+            {/* A constant, not content: the menu and FAQ answers of a page without the app. */}
+            <script nonce={nonce} dangerouslySetInnerHTML={{ __html: DISCLOSURE_SCRIPT }} />
+            {script ? (
+              <>
+                {script.imports.map((href) => (
+                  <link key={href} rel="modulepreload" href={href} nonce={nonce} />
+                ))}
+                <script type="module" src={script.src} nonce={nonce} />
+              </>
+            ) : null}
+          </>
         )}
       </body>
     </html>

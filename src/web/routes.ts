@@ -15,6 +15,7 @@ export default [
     route(':mode', 'routes/support-tickets.tsx', { id: 'support-mode' }),
     route(':mode/:ticketId', 'routes/support-tickets.tsx', { id: 'support-mode-ticket' }),
   ]),
+  route('sign-out', 'routes/sign-out.tsx'),
   route('signup', 'routes/signup.tsx'),
   route('verify-email', 'routes/verify-email.tsx'),
   route('forgot-password', 'routes/forgot-password.tsx'),

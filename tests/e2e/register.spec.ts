@@ -336,3 +336,50 @@ test.describe('partner registration (/register)', () => {
     });
   }
 });
+
+test.describe('partner registration without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('sends the application with its licence and the page says it was submitted', async ({ page }) => {
+    const company = newCompany();
+    await page.goto('/register');
+    // The script's gated Submit gives way to a plain one: exactly one Submit, and it is enabled.
+    await expect(submitButton(page)).toHaveCount(1);
+    await expect(submitButton(page)).toBeEnabled();
+    for (const [name, value] of Object.entries(company)) await field(page, name as keyof Company).fill(value);
+    await licenseInput(page).setInputFiles({ name: 'licence.png', mimeType: 'image/png', buffer: png(40_000) });
+    await submitButton(page).click();
+    await expect(page).toHaveURL(/\/register\?submitted=1$/);
+    await expect(page.getByRole('status')).toHaveText('Company Profile submitted successfully!');
+    await expect(field(page, 'companyName')).toHaveValue('');
+  });
+
+  test('answers invalid fields on the page, under each field, with the text kept; fixing them submits', async ({ page }) => {
+    const company = newCompany();
+    await page.goto('/register');
+    for (const [name, value] of Object.entries(company)) await field(page, name as keyof Company).fill(value);
+    await field(page, 'companyName').fill('Ki');
+    await field(page, 'contactPersonEmail').fill('mere@');
+    await submitButton(page).click();
+    await expect(page).toHaveURL(/\/register$/);
+    await expectFieldError(field(page, 'companyName'), 'Company name must be at least 3 characters');
+    await expectFieldError(field(page, 'contactPersonEmail'), 'Invalid email format');
+    await expect(page.getByRole('alert')).toContainText('Error submitting form. Please try again.');
+    await expect(field(page, 'address')).toHaveValue(company.address);
+    await expect(field(page, 'contactPersonEmail')).toHaveValue('mere@');
+
+    await field(page, 'companyName').fill(company.companyName);
+    await field(page, 'contactPersonEmail').fill(company.contactPersonEmail);
+    await submitButton(page).click();
+    await expect(page.getByRole('status')).toHaveText('Company Profile submitted successfully!');
+  });
+
+  test('answers a licence that is not an image under its field and asks for the file again', async ({ page }) => {
+    await page.goto('/register');
+    for (const [name, value] of Object.entries(newCompany())) await field(page, name as keyof Company).fill(value);
+    await licenseInput(page).setInputFiles({ name: 'licence.png', mimeType: 'image/png', buffer: PDF });
+    await submitButton(page).click();
+    await expectFieldError(licenseInput(page), 'Unsupported File Format');
+    await expect(page.getByText('Please choose the file again.')).toBeVisible();
+  });
+});

@@ -6,6 +6,7 @@ import fastifyStatic from '@fastify/static';
 import { createRequestListener } from '@react-router/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
+import { ENHANCEMENTS, type EnhancementManifest } from '../../web/lib/enhancements.ts';
 import type { RequestContextValue } from '../../web/lib/request-context.ts';
 import { AppError } from '../errors.ts';
 import { type CachedPage, type PageCacheOptions, createPageCache } from './page-cache.ts';
@@ -21,7 +22,7 @@ export interface WebHandlerOptions {
   /** build/client, served as static files; absent in development, where Vite serves assets. */
   clientDir?: string;
   mode: 'production' | 'development';
-  contextFor(request: FastifyRequest, reply: FastifyReply): Promise<RequestContextValue>;
+  contextFor(request: FastifyRequest, reply: FastifyReply): Promise<Omit<RequestContextValue, 'enhancements'>>;
   /** Express-style middleware run before the app (Vite's dev server). */
   devMiddleware?: (
     req: import('node:http').IncomingMessage,
@@ -34,14 +35,14 @@ export interface WebHandlerOptions {
    * Pages whose route has an action: a POST to them (a plain form, or React Router's `.data` fetch
    * of the same page) reaches React Router. Every other page answers writes with 405.
    */
-  actionPaths?: RegExp[];
+  actionPaths?: Array<RegExp | { path: RegExp; maxBytes: number }>;
 }
 
 /** A browser navigation (it wants HTML), as opposed to a script or an API client. */
 const isNavigation = (request: FastifyRequest) =>
   request.headers['sec-fetch-mode'] === 'navigate' || (request.headers.accept ?? '').includes('text/html');
 
-/** A form post to a page is small; anything larger is refused before React Router reads it. */
+/** A form post to a page is small (unless its path says otherwise); anything larger is refused before React Router reads it. */
 const PAGE_FORM_LIMIT = 100_000;
 
 type EntryWithContext = { requestContext: Parameters<RouterContextProvider['set']>[0] };
@@ -56,6 +57,19 @@ export async function loadProductionBuild(buildDir = BUILD_DIR): Promise<ServerB
   return (await import(pathToFileURL(file).href)) as ServerBuild;
 }
 
+/**
+ * Where each page script of src/web/lib/enhancements.ts is: in a build, the hashed files the build
+ * listed in enhancements.json beside the client directory; in development, the source, which Vite serves.
+ */
+export function loadEnhancements(clientDir: string | undefined): EnhancementManifest {
+  if (!clientDir) {
+    return Object.fromEntries(Object.entries(ENHANCEMENTS).map(([name, file]) => [name, { src: `/${file}`, imports: [] }]));
+  }
+  const file = path.join(clientDir, '..', 'enhancements.json');
+  if (!fs.existsSync(file)) throw new Error(`The web app build is incomplete (${file} is missing). Run "npm run build".`);
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as EnhancementManifest;
+}
+
 function listFiles(dir: string, prefix = ''): string[] {
   return fs
     .readdirSync(dir, { withFileTypes: true })
@@ -68,6 +82,11 @@ function listFiles(dir: string, prefix = ''): string[] {
 
 export async function webHandler(app: FastifyInstance, options: WebHandlerOptions) {
   const store = new AsyncLocalStorage<RequestContextValue>();
+  const enhancements = loadEnhancements(options.clientDir);
+  const contextFor = async (request: FastifyRequest, reply: FastifyReply): Promise<RequestContextValue> => ({
+    ...(await options.contextFor(request, reply)),
+    enhancements,
+  });
   const loadBuild = typeof options.build === 'function' ? options.build : async () => options.build as ServerBuild;
 
   const listener = createRequestListener({
@@ -100,7 +119,7 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
     const provider = new RouterContextProvider();
     provider.set(
       (build.entry.module as unknown as EntryWithContext).requestContext,
-      await options.contextFor(request, reply),
+      await contextFor(request, reply),
     );
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers)) {
@@ -115,8 +134,12 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
   // React Router reads a page's form body itself, from the raw request: Fastify leaves it unread.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
-  const actionPaths = options.actionPaths ?? [];
-  const hasAction = (pathname: string) => actionPaths.some((re) => re.test(pathname.replace(/\.data$/, '')));
+  const actionPaths = (options.actionPaths ?? []).map((entry) =>
+    entry instanceof RegExp ? { path: entry, maxBytes: PAGE_FORM_LIMIT } : entry,
+  );
+  /** The largest body the page's form may send, or null when the page has no action. */
+  const formLimit = (pathname: string) =>
+    actionPaths.find((entry) => entry.path.test(pathname.replace(/\.data$/, '')))?.maxBytes ?? null;
 
   /**
    * A request the page cannot take: a browser navigation gets the site's page with the message and
@@ -127,7 +150,7 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
     const build = await loadBuild();
     const provider = new RouterContextProvider();
     provider.set((build.entry.module as unknown as EntryWithContext).requestContext, {
-      ...(await options.contextFor(request, reply)),
+      ...(await contextFor(request, reply)),
       pageError: { status, message },
     });
     const headers = new Headers({ accept: 'text/html' });
@@ -154,10 +177,11 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
       const pathname = request.url.split('?')[0] ?? '/';
       // Pages only read, but for the few with an action, which take a POST. Anything else is refused
       // here, before React Router would answer with an error naming the route and print its stack.
-      const formPost = request.method === 'POST' && hasAction(pathname);
+      const limit = request.method === 'POST' ? formLimit(pathname) : null;
+      const formPost = limit !== null;
       // No length and no chunks means no body; a chunked body of unknown length is refused.
-      const declared = request.headers['content-length'] ?? (request.headers['transfer-encoding'] ? PAGE_FORM_LIMIT + 1 : 0);
-      if (formPost && Number(declared) > PAGE_FORM_LIMIT) {
+      const declared = request.headers['content-length'] ?? (request.headers['transfer-encoding'] ? Infinity : 0);
+      if (formPost && Number(declared) > limit) {
         return refuse(request, reply, 413, 'INVALID_ARGUMENT', 'This form is too large.');
       }
       if (request.method !== 'GET' && request.method !== 'HEAD' && !formPost) {
@@ -176,7 +200,7 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
         const page = await pages.get(request, () => renderForCache(request, reply));
         return pages.send(request, reply, page);
       }
-      const context = await options.contextFor(request, reply);
+      const context = await contextFor(request, reply);
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) reply.raw.setHeader(name, value as string);
       }

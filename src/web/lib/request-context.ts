@@ -1,6 +1,7 @@
 import { createContext as createReactContext, useContext } from 'react';
 import { createContext } from 'react-router';
 import type { Faq, FaqType, LegalLinks } from '../../contracts/content.ts';
+import type { EnhancementManifest } from './enhancements.ts';
 import type { NotificationKey, NotificationPreferences } from '../../contracts/notifications.ts';
 
 /**
@@ -24,6 +25,11 @@ export interface WebServices {
    * page's form action does, so it follows exactly the rules the JavaScript version meets.
    */
   callApi(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown): Promise<{ status: number; body: unknown; setCookie: string[] }>;
+  /**
+   * Sends a page's multipart form on to one of our API endpoints as it arrives (a file is never
+   * held in memory), as this visitor; hands back the answer and the form's text fields.
+   */
+  forwardMultipart(url: string, form: Request): Promise<{ status: number; body: unknown; fields: Record<string, string> }>;
   /** Signs in from a page's form (no JavaScript needed): the session cookie to set, or why not. */
   signIn(input: { email: string; password: string }): Promise<SignInOutcome>;
   /** Notification mail settings of the signed-in person (null when nobody is signed in), and unsubscribe links. */
@@ -50,6 +56,8 @@ export interface RequestContextValue {
   services: WebServices;
   nonce: string;
   user: SignedInUser | null;
+  /** The scripts of pages that do not hydrate (lib/enhancements.ts), as this build serves them. */
+  enhancements: EnhancementManifest;
   /** Set when the server answers a request with an error page (a write the page does not take). */
   pageError?: { status: number; message: string };
 }
@@ -59,3 +67,7 @@ export const requestContext = createContext<RequestContextValue>();
 /** The CSP nonce of this response; empty in the browser, where scripts are already trusted. */
 export const NonceContext = createReactContext('');
 export const useNonce = () => useContext(NonceContext);
+
+/** The page scripts of this build, for the root layout of a page that does not hydrate (server only). */
+export const EnhancementsContext = createReactContext<EnhancementManifest>({});
+export const useEnhancements = () => useContext(EnhancementsContext);

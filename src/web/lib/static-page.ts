@@ -1,17 +1,28 @@
+import type { EnhancementName } from './enhancements.ts';
+
 /**
- * Public pages that need no React in the browser (home, about, FAQs, legal) are served as plain
- * server-rendered HTML without the app's JavaScript (docs/performance.md): a route opts in with
- * `export const handle = STATIC_PAGE`. Signed-in visitors still get the app (their header has a
- * Sign Out button), and so does every other page.
+ * Pages that need no React in the browser are served as plain server-rendered HTML without the
+ * app's JavaScript (docs/decisions/080-static-public-pages.md): a route opts in with
+ * `export const handle = STATIC_PAGE` (home, about, FAQs, legal), or with `enhancedPage(name)`
+ * when a small script of its own does what the page needs (the register form). This holds for
+ * signed-in visitors too: the header's Sign Out is a form.
  *
- * What those pages do in the browser, the menu button and the FAQ answers, is a disclosure: a
+ * What the static pages do in the browser, the menu button and the FAQ answers, is a disclosure: a
  * button with `aria-expanded` and `aria-controls`. DISCLOSURE_SCRIPT (inline, with the response's
  * CSP nonce) toggles them; without JavaScript noscript.css shows everything.
  */
-export const STATIC_PAGE = { hydrate: false } as const;
-
-export function isStaticPage(handles: unknown[]): boolean {
-  return handles.some((handle) => (handle as { hydrate?: unknown } | undefined)?.hydrate === false);
+export interface PageHandle {
+  hydrate: false;
+  enhance?: EnhancementName;
 }
 
+export const STATIC_PAGE: PageHandle = { hydrate: false };
+
+export const enhancedPage = (enhance: EnhancementName): PageHandle => ({ hydrate: false, enhance });
+
+/** The handle of the first matched route that opts out of hydration, if any. */
+export function staticPageHandle(handles: unknown[]): PageHandle | null {
+  const found = handles.find((handle) => (handle as { hydrate?: unknown } | undefined)?.hydrate === false);
+  return (found as PageHandle | undefined) ?? null;
+}
 export const DISCLOSURE_SCRIPT = `document.addEventListener('click',function(e){var b=e.target instanceof Element&&e.target.closest('button[aria-expanded][aria-controls]');if(!b)return;var t=document.getElementById(b.getAttribute('aria-controls'));if(!t)return;var o=b.getAttribute('aria-expanded')!=='true';b.setAttribute('aria-expanded',String(o));if(t.id==='site-nav'){t.classList.toggle('site-nav--open',o);var l=b.querySelector('.visually-hidden');if(l)l.textContent=o?'Close menu':'Open menu'}else t.hidden=!o});`;

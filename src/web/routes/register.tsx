@@ -1,31 +1,88 @@
-import { Link, useRouteLoaderData } from 'react-router';
-import { RegistrationForm } from '../features/register/registration-form.tsx';
+import { data, Link, redirect, useRouteLoaderData } from 'react-router';
+import {
+  COMPANY_MESSAGES,
+  COMPANY_TEXT_FIELDS,
+  type CompanyFormField,
+  LICENSE_FIELD,
+} from '../../contracts/companies.ts';
+import { ErrorBodySchema } from '../../contracts/errors.ts';
+import type { RegistrationErrors, RegistrationValues } from '../features/register/form-rules.ts';
+import { RegistrationForm, type RegistrationNotice } from '../features/register/registration-form.tsx';
 import { pageMeta, type RootData } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
+import { enhancedPage } from '../lib/static-page.ts';
 import '../styles/register.css';
 import type { Route } from './+types/register';
 
-export async function loader({ context }: Route.LoaderArgs) {
+// The page does not hydrate: the form is server-rendered and its own script (enhance.ts) adds the
+// live validation (docs/decisions/092-register-without-hydration.md).
+export const handle = enhancedPage('register');
+
+export async function loader({ context, request }: Route.LoaderArgs) {
   // The companies/links document is read once on this page and not shown (spec §3, §7); a failed
   // read is only logged, by the service.
   await context.get(requestContext).services.findCompanyLinks();
-  return null;
+  // After a post without JavaScript succeeded, the page says so (the script says it in an alert).
+  return { submitted: new URL(request.url).searchParams.get('submitted') === '1' };
 }
 
-// Nothing on this page depends on data that changes while it is open.
-export function shouldRevalidate() {
-  return false;
+interface RegisterActionData {
+  values: RegistrationValues;
+  errors: RegistrationErrors;
+  notice: RegistrationNotice | null;
+}
+
+const FORM_FIELDS = new Set<string>([...COMPANY_TEXT_FIELDS, LICENSE_FIELD]);
+
+/**
+ * The form posted without JavaScript: it goes on, as it streams in, to /api/companies, the endpoint
+ * the script calls, so the rules, limits and messages are the same. Success redirects (303) to the
+ * page with its message; a refusal answers the page with the messages under the fields and the text
+ * kept (a browser cannot be given the file back, and the page asks for it again).
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const answer = await context.get(requestContext).services.forwardMultipart('/api/companies', request);
+  if (answer.status === 201) return redirect('/register?submitted=1', 303);
+
+  const values: RegistrationValues = {};
+  for (const field of COMPANY_TEXT_FIELDS) if (field in answer.fields) values[field] = answer.fields[field];
+  const error = ErrorBodySchema.safeParse(answer.body);
+  const errors: RegistrationErrors = {};
+  if (error.success && answer.status < 500) {
+    for (const [name, message] of Object.entries(error.data.error.fields ?? {})) {
+      if (FORM_FIELDS.has(name)) errors[name as CompanyFormField] = message;
+    }
+  }
+  const hasFields = Object.keys(errors).length > 0;
+  // Duplicates are answered under their fields only (spec §8); any other failure also says the
+  // spec's failure message, with the server's reason when no field carries it.
+  const notice: RegistrationNotice | null =
+    answer.status === 409 && hasFields
+      ? null
+      : {
+          kind: 'error',
+          lines: [
+            COMPANY_MESSAGES.submitFailed,
+            ...(error.success && !hasFields && answer.status < 500 ? [error.data.error.message] : []),
+          ],
+        };
+  return data<RegisterActionData>({ values, errors, notice }, { status: answer.status >= 400 ? answer.status : 500 });
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
     title: 'Logistic Company Partner Registration | {company}',
-    description: 'Apply to become a {company} logistics partner: tell us about your company and upload your commercial license.',
+    description:
+      'Apply to become a {company} logistics partner: tell us about your company and upload your commercial license.',
     path: '/register',
   });
 
-export default function Register() {
+export default function Register({ loaderData, actionData }: Route.ComponentProps) {
   const companyName = useRouteLoaderData<RootData>('root')?.site.companyName ?? 'Bagspace';
+  const result = actionData;
+  const notice: RegistrationNotice | null =
+    result?.notice ??
+    (loaderData.submitted && !result ? { kind: 'success', lines: [COMPANY_MESSAGES.submitted] } : null);
   return (
     <div className="page register">
       <header className="page__header register__header">
@@ -36,11 +93,8 @@ export default function Register() {
           commercial license. Our partnerships team reviews every application.
         </p>
       </header>
-      <noscript>
-        <p className="alert alert--info">Please turn on JavaScript in your browser to send this form.</p>
-      </noscript>
       <div className="register__layout">
-        <RegistrationForm />
+        <RegistrationForm values={result?.values ?? {}} errors={result?.errors ?? {}} notice={notice} />
         <aside className="register__aside" aria-labelledby="register-next">
           <h2 id="register-next" className="register__aside-title">
             What happens next

@@ -122,8 +122,9 @@ export async function receiveLicense(
     throw uploadError;
   }
   if (!upload) {
-    // The part ended before enough bytes arrived to recognise a type.
-    if (size === 0 && filename === '') return { kind: 'none' };
+    // The part ended before enough bytes arrived to recognise a type. Empty and nameless is "no
+    // file chosen" (browsers send filename="", fetch sends no filename).
+    if (size === 0 && !filename) return { kind: 'none' };
     return { kind: 'refused', message: COMPANY_MESSAGES.fileUnsupported };
   }
   sink.end();

@@ -1,23 +1,13 @@
-import { useState } from 'react';
-
-/** Ends the session on the server, then reloads so every page forgets the user. */
+/**
+ * A form, not a script: it ends the session on the server (routes/sign-out.tsx) and the redirect
+ * reloads the home page, so every page forgets the user, with JavaScript or without.
+ */
 export function SignOutButton() {
-  const [busy, setBusy] = useState(false);
   return (
-    <button
-      type="button"
-      className="site-nav__link site-nav__button"
-      disabled={busy}
-      onClick={async () => {
-        setBusy(true);
-        try {
-          await fetch('/api/auth/logout', { method: 'POST', credentials: 'same-origin' });
-        } finally {
-          window.location.assign('/');
-        }
-      }}
-    >
-      Sign Out
-    </button>
+    <form method="post" action="/sign-out" className="site-nav__form">
+      <button type="submit" className="site-nav__link site-nav__button">
+        Sign Out
+      </button>
+    </form>
   );
 }

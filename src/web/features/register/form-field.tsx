@@ -1,7 +1,5 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
-
-/** Ids are stable (one registration form per page), so a field can be focused by name. */
-export const fieldId = (name: string) => `register-${name}`;
+import { fieldId } from './form-rules.ts';
 
 interface FormFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'name' | 'required'> {
   name: string;

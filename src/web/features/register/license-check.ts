@@ -1,4 +1,9 @@
-import { COMPANY_LIMITS, COMPANY_MESSAGES, detectLicenseType, LICENSE_SNIFF_BYTES } from '../../../contracts/companies.ts';
+import {
+  COMPANY_LIMITS,
+  COMPANY_MESSAGES,
+  detectLicenseType,
+  LICENSE_SNIFF_BYTES,
+} from '../../../contracts/companies.ts';
 
 /**
  * The same checks the server makes on the licence, done as soon as a file is picked: the size,

@@ -1,141 +1,56 @@
-import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import {
-  COMPANY_MESSAGES,
-  type CompanyFormField,
   type CompanyTextField,
-  companyFieldError,
-  companyFieldErrors,
   LICENSE_FIELD,
   LICENSE_PICKER_ACCEPT,
   LICENSE_PICKER_TYPES,
 } from '../../../contracts/companies.ts';
-import { FormField, fieldId } from './form-field.tsx';
-import { checkLicenseFile } from './license-check.ts';
-import { submitRegistration } from './submit-registration.ts';
+import { FormField } from './form-field.tsx';
+import { type RegistrationErrors, type RegistrationValues, submitReady } from './form-rules.ts';
 
-type Values = Record<CompanyTextField, string>;
-type Errors = Partial<Record<CompanyFormField, string>>;
-
-const EMPTY: Values = {
-  companyName: '',
-  phoneNumber: '',
-  address: '',
-  street: '',
-  contactPersonName: '',
-  contactPersonJobTitle: '',
-  contactPersonPhoneNumber: '',
-  contactPersonEmail: '',
-};
-
-/** Submit waits for these three (spec §2): long enough, the right digits, and no message showing. */
-const GATING_FIELDS: CompanyTextField[] = ['companyName', 'address', 'phoneNumber'];
-/** The order fields appear in, for focusing the first one with a problem. */
-const FIELD_ORDER: CompanyFormField[] = [
-  'companyName',
-  'phoneNumber',
-  'address',
-  'street',
-  'contactPersonName',
-  'contactPersonJobTitle',
-  'contactPersonPhoneNumber',
-  'contactPersonEmail',
-  LICENSE_FIELD,
-];
-
-function focusFirst(errors: Errors) {
-  const first = FIELD_ORDER.find((field) => errors[field]);
-  if (first) document.getElementById(fieldId(first))?.focus();
-}
+/** What the page says after a post without JavaScript: success above the fields, a failure above Submit. */
+export type RegistrationNotice = { kind: 'success' | 'error'; lines: string[] };
 
 /**
- * The partner registration form (spec §2, §5, §8). Every change is validated with the shared
- * rules; the server checks everything again and answers duplicates under their fields.
+ * The partner registration form (spec §2, §5, §8), rendered on the server only: the page does not
+ * hydrate. Without JavaScript it posts (multipart) to /register, whose action answers with the
+ * messages under the fields and the values kept. With JavaScript, enhance.ts validates every change
+ * with the same shared rules, gates Submit and sends through the API, as this markup expects:
+ * ids from `fieldId` (form-rules.ts), errors in `.field__error` after each input, and the Submit button
+ * `[data-submit]`.
  */
-export function RegistrationForm() {
-  const [values, setValues] = useState<Values>(EMPTY);
-  const [errors, setErrors] = useState<Errors>({});
-  const [license, setLicense] = useState<File | null>(null);
-  const [submitting, setSubmitting] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [hydrated, setHydrated] = useState(false);
-  const formRef = useRef<HTMLFormElement>(null);
-  // Only the newest file's check may set the message (a slow check must not overwrite a newer one).
-  const licenseCheck = useRef(0);
-
-  useEffect(() => setHydrated(true), []);
-
-  const ready = GATING_FIELDS.every((field) => companyFieldError(field, values[field]) === null && !errors[field]);
-
-  const change = (field: CompanyTextField) => (event: ChangeEvent<HTMLInputElement>) => {
-    const value = event.target.value;
-    setValues((current) => ({ ...current, [field]: value }));
-    setErrors((current) => ({ ...current, [field]: companyFieldError(field, value) ?? undefined }));
-  };
-
-  const changeLicense = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0] ?? null;
-    const check = ++licenseCheck.current;
-    setLicense(file);
-    const message = file ? await checkLicenseFile(file) : null;
-    if (check === licenseCheck.current) setErrors((current) => ({ ...current, [LICENSE_FIELD]: message ?? undefined }));
-  };
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (submitting || !ready) return;
-    setNotice(null);
-    const found: Errors = { ...companyFieldErrors(values) };
-    const licenseProblem = license ? await checkLicenseFile(license) : null;
-    if (licenseProblem) found[LICENSE_FIELD] = licenseProblem;
-    if (Object.keys(found).length > 0) {
-      setErrors(found);
-      focusFirst(found);
-      return;
-    }
-
-    setSubmitting(true);
-    const outcome = await submitRegistration(values, license);
-    if (outcome.kind === 'created') {
-      window.alert(COMPANY_MESSAGES.submitted);
-      formRef.current?.reset();
-      setValues(EMPTY);
-      setLicense(null);
-      setErrors({});
-      window.location.reload();
-      return;
-    }
-    setSubmitting(false);
-    if (outcome.kind === 'refused') {
-      setErrors((current) => ({ ...current, ...outcome.fields }));
-      // Duplicates are answered under their fields only (spec §8); other refusals also alert.
-      if (outcome.duplicate && Object.keys(outcome.fields).length > 0) {
-        focusFirst(outcome.fields);
-        return;
-      }
-      if (Object.keys(outcome.fields).length === 0) setNotice(outcome.message);
-    }
-    window.alert(COMPANY_MESSAGES.submitFailed);
-    if (outcome.kind === 'refused') focusFirst(outcome.fields);
-  };
-
-  const text = (field: CompanyTextField) => ({
-    value: values[field],
-    onChange: change(field),
-    error: errors[field],
-  });
+export function RegistrationForm({
+  values,
+  errors,
+  notice,
+}: {
+  values: RegistrationValues;
+  errors: RegistrationErrors;
+  notice: RegistrationNotice | null;
+}) {
+  const text = (field: CompanyTextField) => ({ defaultValue: values[field] ?? '', error: errors[field] });
 
   return (
     <form
-      ref={formRef}
+      method="post"
+      encType="multipart/form-data"
       className="form form-card register-form"
       noValidate
-      onSubmit={submit}
       aria-labelledby="register-title"
-      data-hydrated={hydrated ? 'true' : undefined}
+      data-register-form=""
     >
       <p className="field__hint register-form__note">
         Fields marked <span className="field__required">*</span> are required.
       </p>
+
+      {notice?.kind === 'success' ? (
+        <div className="alert alert--success" role="status" data-notice="">
+          <div>
+            {notice.lines.map((line) => (
+              <p key={line}>{line}</p>
+            ))}
+          </div>
+        </div>
+      ) : null}
 
       <fieldset className="form__group">
         <legend className="form__legend">Company details</legend>
@@ -217,22 +132,41 @@ export function RegistrationForm() {
           label={`Commercial license (${LICENSE_PICKER_TYPES.join(', ')})`}
           type="file"
           accept={LICENSE_PICKER_ACCEPT}
-          hint="We can accept a JPG, JPEG or PNG image of your license, up to 10 MB."
-          onChange={changeLicense}
+          hint={
+            errors[LICENSE_FIELD] || notice?.kind === 'error'
+              ? 'We can accept a JPG, JPEG or PNG image of your license, up to 10 MB. Please choose the file again.'
+              : 'We can accept a JPG, JPEG or PNG image of your license, up to 10 MB.'
+          }
           error={errors[LICENSE_FIELD]}
         />
       </fieldset>
 
-      {notice ? (
-        <div className="alert alert--error" role="alert">
-          <p>{notice}</p>
+      {notice?.kind === 'error' ? (
+        <div className="alert alert--error" role="alert" data-notice="">
+          <div>
+            {notice.lines.map((line) => (
+              <p key={line}>{line}</p>
+            ))}
+          </div>
         </div>
       ) : null}
 
       <div className="form__actions">
-        <button type="submit" className="button button--primary register-form__submit" disabled={submitting || !ready}>
-          {submitting ? 'Submitting....' : 'Submit'}
+        {/* Disabled until the spec's rules hold; enhance.ts enables it as the user types. */}
+        <button
+          type="submit"
+          className="button button--primary register-form__submit js-only"
+          data-submit=""
+          disabled={!submitReady(values, errors)}
+        >
+          Submit
         </button>
+        {/* Without JavaScript nothing could enable the button above: the server checks instead. */}
+        <noscript>
+          <button type="submit" className="button button--primary register-form__submit">
+            Submit
+          </button>
+        </noscript>
       </div>
     </form>
   );

@@ -15,7 +15,10 @@ export type SubmitOutcome =
 const FORM_FIELDS = new Set<string>([...COMPANY_TEXT_FIELDS, LICENSE_FIELD]);
 
 /** Sends the application as multipart/form-data, with fields named as the company record (spec §3). */
-export async function submitRegistration(values: Record<CompanyTextField, string>, license: File | null): Promise<SubmitOutcome> {
+export async function submitRegistration(
+  values: Record<CompanyTextField, string>,
+  license: File | null,
+): Promise<SubmitOutcome> {
   const body = new FormData();
   for (const field of COMPANY_TEXT_FIELDS) body.append(field, values[field]);
   // The file goes last, so the server has every field by the time it reads the file.
