@@ -1,6 +1,33 @@
+import fs from 'node:fs';
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+
+const dirs = (parent) =>
+  fs.readdirSync(parent, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+
+/**
+ * Who may import whom, checked on resolved paths: the browser app, the server and the contracts
+ * they share stay apart; a server module reaches another module through its service, never its
+ * repository (one module owns each table); a web feature does not reach into another feature
+ * (shared pieces live in components/ and lib/).
+ */
+const zones = [
+  { target: './src/web', from: './src/server', message: 'The web app must not import server code.' },
+  { target: './src/server', from: './src/web', message: 'The server must not import the web app: shared types live in src/contracts.' },
+  { target: './src/contracts', from: ['./src/server', './src/web'], message: 'Contracts are shared by both sides and import neither.' },
+  ...dirs('src/server/modules').map((name) => ({
+    target: `./src/server/modules/${name}/**`,
+    from: `./src/server/modules/!(${name})/**/*.repository.ts`,
+    message: "Use the other module's service: its repository (and its tables) belong to it.",
+  })),
+  ...dirs('src/web/features').map((name) => ({
+    target: `./src/web/features/${name}/**`,
+    from: `./src/web/features/!(${name})/**`,
+    message: 'Features do not import each other: move what both need to components/ or lib/.',
+  })),
+];
 
 export default tseslint.config(
   { ignores: ['build/', '.react-router/', 'node_modules/', '.tmp/', 'data/', 'test-results/', 'coverage/'] },
@@ -26,10 +53,9 @@ export default tseslint.config(
     },
   },
   {
-    // The web app and the contracts never import server code (the browser bundle must not pull it in).
-    files: ['src/web/**/*.{ts,tsx}', 'src/contracts/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**'], message: 'The web app must not import server code.' }] }],
-    },
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })] },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones }] },
   },
 );
