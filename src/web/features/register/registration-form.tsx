@@ -10,6 +10,12 @@ import { type RegistrationErrors, type RegistrationValues, submitReady } from '.
 /** What the page says after a post without JavaScript: success above the fields, a failure above Submit. */
 export type RegistrationNotice = { kind: 'success' | 'error'; lines: string[] };
 
+/** A browser cannot be given a chosen file back: after a refused post, the hint asks for it again. */
+function licenseAgain(errors: RegistrationErrors, notice: RegistrationNotice | null): string {
+  if (errors[LICENSE_FIELD]) return ' Please choose the file again.';
+  return notice?.kind === 'error' ? ' If you chose a file, please choose it again.' : '';
+}
+
 /**
  * The partner registration form (spec §2, §5, §8), rendered on the server only: the page does not
  * hydrate. Without JavaScript it posts (multipart) to /register, whose action answers with the
@@ -132,11 +138,7 @@ export function RegistrationForm({
           label={`Commercial license (${LICENSE_PICKER_TYPES.join(', ')})`}
           type="file"
           accept={LICENSE_PICKER_ACCEPT}
-          hint={
-            errors[LICENSE_FIELD] || notice?.kind === 'error'
-              ? 'We can accept a JPG, JPEG or PNG image of your license, up to 10 MB. Please choose the file again.'
-              : 'We can accept a JPG, JPEG or PNG image of your license, up to 10 MB.'
-          }
+          hint={`We can accept a JPG, JPEG or PNG image of your license, up to 10 MB.${licenseAgain(errors, notice)}`}
           error={errors[LICENSE_FIELD]}
         />
       </fieldset>
