@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation } from 'react-router';
+import { Form, Link, redirect, useNavigation } from 'react-router';
 import { NOTIFICATION_SETTINGS, NOTIFICATION_TEXT, type NotificationKey } from '../../contracts/notifications.ts';
 import { AuthCard, SignInFirst, SuccessPanel } from '../features/auth/auth-form.tsx';
 import { pageMeta } from '../lib/page-meta.ts';
@@ -8,51 +8,58 @@ import '../styles/auth.css';
 
 /**
  * /account/notifications: which notification mails the signed-in person gets. A plain form posted
- * to this page's action: it works the same with JavaScript on or off.
+ * to this page's action: it works the same with JavaScript on or off. A save answers with a redirect
+ * (303) to the page, so reloading it afterwards does not send the form again; `?saved=1` tells the
+ * page to say so (it stays true on a reload: the settings are saved).
  */
-export async function loader({ context }: Route.LoaderArgs) {
+const PAGE = '/account/notifications';
+
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
-  return { preferences: await services.notifications.preferences() };
+  const preferences = await services.notifications.preferences();
+  return { preferences, saved: preferences !== null && new URL(request.url).searchParams.get('saved') === '1' };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { services } = context.get(requestContext);
   const form = await request.formData();
   const current = await services.notifications.preferences();
-  if (!current) return { saved: false };
+  // Nobody signed in (the session ended meanwhile): the page asks them to sign in.
+  if (!current) return redirect(PAGE, 303);
   // A box that is not ticked is not sent at all: every setting this person has is set from the form.
   const changes: Partial<Record<NotificationKey, boolean>> = {};
-  for (const setting of NOTIFICATION_SETTINGS) if (current[setting.key] !== undefined) changes[setting.key] = form.get(setting.key) === 'on';
+  for (const setting of NOTIFICATION_SETTINGS)
+    if (current[setting.key] !== undefined) changes[setting.key] = form.get(setting.key) === 'on';
   await services.notifications.setPreferences(changes);
-  return { saved: true };
+  return redirect(`${PAGE}?saved=1`, 303);
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, {
     title: `${NOTIFICATION_TEXT.title} | {company}`,
     description: 'Choose which notification mails {company} sends you.',
-    path: '/account/notifications',
+    path: PAGE,
   }),
   { name: 'robots', content: 'noindex' },
 ];
 
-export default function AccountNotifications({ loaderData, actionData }: Route.ComponentProps) {
+export default function AccountNotifications({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const { preferences } = loaderData;
+  const { preferences, saved } = loaderData;
   if (!preferences) {
     return <SignInFirst title={NOTIFICATION_TEXT.title} />;
   }
   const busy = navigation.state === 'submitting';
   return (
     <AuthCard eyebrow="Account" title={NOTIFICATION_TEXT.title} lead={NOTIFICATION_TEXT.lead}>
-      {actionData?.saved && !busy ? (
+      {saved && !busy ? (
         <SuccessPanel title={NOTIFICATION_TEXT.saved}>
           <p>
             <Link to="/support">Back to Support</Link>
           </p>
         </SuccessPanel>
       ) : null}
-      <Form method="post" className="notification-settings">
+      <Form method="post" action={PAGE} className="notification-settings">
         <fieldset className="notification-settings__group">
           <legend className="notification-settings__legend">Send me a mail about</legend>
           {NOTIFICATION_SETTINGS.filter((s) => preferences[s.key] !== undefined).map((setting) => (

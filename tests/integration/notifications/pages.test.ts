@@ -17,15 +17,23 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
-const page = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...headers } });
+const page = (url: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...headers } });
 const postForm = (url: string, body: string, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url, payload: body, headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+  t.app.inject({
+    method: 'POST',
+    url,
+    payload: body,
+    headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', ...headers },
+  });
 
 async function answeredTicket(user: SupportUser) {
   const { ticketId, ticketNo } = await user.createTicket('General', 'Hello there.');
   await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'Hello back.' });
   await deliverDueMail(t.app);
-  const mail = (await readOutbox(t.dataDir)).find((m) => m.to.includes(user.email) && m.subject === `New reply on ticket #${ticketNo}`);
+  const mail = (await readOutbox(t.dataDir)).find(
+    (m) => m.to.includes(user.email) && m.subject === `New reply on ticket #${ticketNo}`,
+  );
   if (!mail) throw new Error('no reply mail');
   return mail;
 }
@@ -37,7 +45,7 @@ describe('/account/notifications', () => {
     expect(res.body).toContain('Please sign in first.');
   });
 
-  it('shows the settings and saves a plain form post (no JavaScript), answering with the page', async () => {
+  it('shows the settings and saves a plain form post (no JavaScript), redirecting (303) to the page', async () => {
     const user = await supportUser(t);
     const before = await page('/account/notifications', user.headers);
     expect(before.body).toContain('Replies to my support tickets');
@@ -46,11 +54,25 @@ describe('/account/notifications', () => {
 
     // Only "closed" ticked: replies off.
     const saved = await postForm('/account/notifications', form({ ticketClosed: 'on' }), user.headers);
-    expect(saved.statusCode).toBe(200);
-    expect(saved.headers['content-type']).toContain('text/html');
-    expect(saved.body).toContain('Your email settings are saved.');
+    expect(saved.statusCode).toBe(303);
+    expect(saved.headers.location).toBe('/account/notifications?saved=1');
     const api = await user.get('/api/account/notifications');
     expect(api.json()).toEqual({ ticketReplies: false, ticketClosed: true });
+
+    // The page it leads to says so and shows the new settings; without the query it only shows them.
+    const after = await page('/account/notifications?saved=1', user.headers);
+    expect(after.statusCode).toBe(200);
+    expect(after.body).toContain('Your email settings are saved.');
+    const ticked = (name: string) =>
+      after.body.match(new RegExp(`<input[^>]*name="${name}"[^>]*>`))?.[0].includes('checked');
+    expect([ticked('ticketReplies'), ticked('ticketClosed')]).toEqual([false, true]);
+    expect((await page('/account/notifications', user.headers)).body).not.toContain('Your email settings are saved.');
+  });
+
+  it('sends a visitor whose session has ended back to the page, saving nothing', async () => {
+    const res = await postForm('/account/notifications', form({ ticketClosed: 'on' }));
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe('/account/notifications');
   });
 
   it('shows admins the team setting', async () => {
@@ -60,7 +82,11 @@ describe('/account/notifications', () => {
 
   it('refuses a post from another site', async () => {
     const user = await supportUser(t);
-    const res = await postForm('/account/notifications', form({}), { ...user.headers, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
+    const res = await postForm('/account/notifications', form({}), {
+      ...user.headers,
+      origin: 'https://evil.example',
+      'sec-fetch-site': 'cross-site',
+    });
     expect(res.statusCode).toBe(403);
     expect((await user.get('/api/account/notifications')).json()).toEqual({ ticketReplies: true, ticketClosed: true });
   });
@@ -86,14 +112,18 @@ describe('one-click unsubscribe (RFC 8058)', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(oneClick.statusCode).toBe(200);
-    expect(oneClick.body).toContain(`Done: we will no longer send “Replies to my support tickets” mail to ${user.email}.`);
+    expect(oneClick.body).toContain(
+      `Done: we will no longer send “Replies to my support tickets” mail to ${user.email}.`,
+    );
     expect((await user.get('/api/account/notifications')).json()).toEqual({ ticketReplies: false, ticketClosed: true });
 
     // And the next answer is not mailed.
     const { ticketId } = await user.createTicket('General', 'Another one.');
     await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'Quietly answered.' });
     await deliverDueMail(t.app);
-    expect((await readOutbox(t.dataDir)).filter((m) => m.to.includes(user.email) && m.text.includes('Quietly answered.'))).toHaveLength(0);
+    expect(
+      (await readOutbox(t.dataDir)).filter((m) => m.to.includes(user.email) && m.text.includes('Quietly answered.')),
+    ).toHaveLength(0);
   });
 
   it('says a made-up link is not valid, changing nothing', async () => {
@@ -115,7 +145,12 @@ describe('one-click unsubscribe (RFC 8058)', () => {
     expect(res.headers.allow).toBe('GET, HEAD');
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.body).toContain('This page can only be read.');
-    const api = await t.app.inject({ method: 'POST', url: '/about', payload: form({ a: 'b' }), headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' } });
+    const api = await t.app.inject({
+      method: 'POST',
+      url: '/about',
+      payload: form({ a: 'b' }),
+      headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(api.statusCode).toBe(405);
     expect(api.json().error.message).toBe('This page can only be read.');
   });

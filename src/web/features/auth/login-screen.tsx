@@ -5,12 +5,12 @@ import { MessageBox } from '../../components/ui/message-box.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { postJson } from './auth-client.ts';
 import { AuthCard } from './auth-form.tsx';
+import { ResendVerification, type ResendState } from './resend-verification.tsx';
 import type { SignInActionData } from './sign-in-action.ts';
 import { TextField } from './text-field.tsx';
 import '../../styles/auth.css';
 
 type Failure = { kind: 'error' | 'throttled'; message: string } | { kind: 'unverified'; email: string };
-type Resend = { state: 'idle' | 'sending' } | { state: 'done' | 'failed'; message: string };
 
 /**
  * The login screen of every /support route (spec §2): Email, Password, Login; a blocking spinner
@@ -31,11 +31,19 @@ export function LoginScreen({
   const [fields, setFields] = useState<Record<string, string>>(result?.fields ?? {});
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(
-    signedInUnverified || result?.unverified ? { kind: 'unverified', email: signedInUnverified ?? result?.email ?? '' } : null,
+    signedInUnverified ? { kind: 'unverified', email: signedInUnverified } : null,
   );
-  // A refusal the server rendered is shown in the card itself, where it reads without JavaScript.
-  const [serverMessage, setServerMessage] = useState<string | null>(result && !result.unverified ? result.message : null);
-  const [resend, setResend] = useState<Resend>({ state: 'idle' });
+  // A refusal the server rendered is shown in the card itself, where it reads without JavaScript
+  // (the message box is a modal <dialog>, which only a script can open).
+  const [serverMessage, setServerMessage] = useState<string | null>(
+    result && !result.unverified ? result.message : null,
+  );
+  const [serverUnverified, setServerUnverified] = useState<string | null>(result?.unverified ? result.email : null);
+  const [resend, setResend] = useState<ResendState>(
+    result?.resend
+      ? { state: result.resend.ok ? 'done' : 'failed', message: result.resend.message }
+      : { state: 'idle' },
+  );
   const emailRef = useRef<HTMLInputElement>(null);
 
   // A user whose address is (no longer) verified is signed out at once (spec §6).
@@ -53,8 +61,12 @@ export function LoginScreen({
     }
     setFields({});
     setServerMessage(null);
+    setServerUnverified(null);
     setBusy(true);
-    const result = await postJson<LoginResponse>('/api/auth/login', { email: parsed.data.email, password: parsed.data.password });
+    const result = await postJson<LoginResponse>('/api/auth/login', {
+      email: parsed.data.email,
+      password: parsed.data.password,
+    });
     if (result.ok) {
       // Every part of the page (navigation included) is rendered again for the signed-in user.
       window.location.reload();
@@ -72,9 +84,12 @@ export function LoginScreen({
   }
 
   async function sendVerification(email: string) {
+    // With JavaScript the form stays on the page: the answer replaces the button.
     setResend({ state: 'sending' });
     const result = await postJson<{ message: string }>('/api/auth/resend-verification', { email });
-    setResend(result.ok ? { state: 'done', message: result.data.message } : { state: 'failed', message: result.message });
+    setResend(
+      result.ok ? { state: 'done', message: result.data.message } : { state: 'failed', message: result.message },
+    );
   }
 
   const close = () => {
@@ -84,13 +99,40 @@ export function LoginScreen({
 
   return (
     <>
-      <AuthCard eyebrow="Support" title="Sign in to get help" lead="Sign in with a verified email address to see your tickets and chat with our team.">
+      <AuthCard
+        eyebrow="Support"
+        title="Sign in to get help"
+        lead="Sign in with a verified email address to see your tickets and chat with our team."
+      >
         {serverMessage ? (
           <div className="alert alert--error" role="alert">
             <p>{serverMessage}</p>
           </div>
         ) : null}
-        <form className="form" method="post" action={area} noValidate onSubmit={onSubmit} inert={busy} aria-label="Sign in">
+        {serverUnverified !== null ? (
+          <>
+            <div className="alert alert--error" role="alert">
+              <p>{AUTH_MESSAGES.unverified}</p>
+            </div>
+            <div>
+              <ResendVerification
+                area={area}
+                email={serverUnverified}
+                resend={resend}
+                onSend={(email) => void sendVerification(email)}
+              />
+            </div>
+          </>
+        ) : null}
+        <form
+          className="form"
+          method="post"
+          action={area}
+          noValidate
+          onSubmit={onSubmit}
+          inert={busy}
+          aria-label="Sign in"
+        >
           <input type="hidden" name="returnTo" value={location.pathname + location.search} />
           <TextField
             ref={emailRef}
@@ -103,7 +145,14 @@ export function LoginScreen({
             defaultValue={result?.email}
             error={fields.email}
           />
-          <TextField label="Password" name="password" type="password" autoComplete="current-password" required error={fields.password} />
+          <TextField
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            error={fields.password}
+          />
           <div className="form__actions auth-card__actions">
             <button type="submit" className="button button--primary auth-card__submit" disabled={busy}>
               Login
@@ -122,26 +171,23 @@ export function LoginScreen({
 
       <MessageBox
         open={failure !== null}
-        title={failure?.kind === 'unverified' ? 'Email not verified' : failure?.kind === 'throttled' ? 'Please wait' : 'Sign-in failed'}
+        title={
+          failure?.kind === 'unverified'
+            ? 'Email not verified'
+            : failure?.kind === 'throttled'
+              ? 'Please wait'
+              : 'Sign-in failed'
+        }
         message={failure?.kind === 'unverified' ? AUTH_MESSAGES.unverified : (failure?.message ?? '')}
         onClose={close}
       >
         {failure?.kind === 'unverified' ? (
-          resend.state === 'done' || resend.state === 'failed' ? (
-            <p role="status">{resend.message}</p>
-          ) : (
-            <>
-              <p>Open the link in the email we sent you, or ask for a new one.</p>
-              <button
-                type="button"
-                className="button button--ghost"
-                disabled={resend.state === 'sending'}
-                onClick={() => void sendVerification(failure.email)}
-              >
-                {resend.state === 'sending' ? 'Sending…' : 'Send a new verification email'}
-              </button>
-            </>
-          )
+          <ResendVerification
+            area={area}
+            email={failure.email}
+            resend={resend}
+            onSend={(email) => void sendVerification(email)}
+          />
         ) : null}
       </MessageBox>
     </>

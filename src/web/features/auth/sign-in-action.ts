@@ -1,18 +1,24 @@
 import { data, redirect } from 'react-router';
-import { fieldErrors, LoginRequestSchema } from '../../../contracts/auth.ts';
-import { requestContext, type RequestContextValue } from '../../lib/request-context.ts';
+import { EmailRequestSchema, fieldErrors, LoginRequestSchema } from '../../../contracts/auth.ts';
+import { ErrorBodySchema } from '../../../contracts/errors.ts';
+import { requestContext, type RequestContextValue, type WebServices } from '../../lib/request-context.ts';
 
 /**
  * The sign-in form of /support and /admin as a plain form post to the area's own address (works
  * before hydration and without JavaScript): success redirects (303) to the page the visitor was on,
  * with the session cookie; a refusal answers the login screen again with the message, the fields'
  * errors and the email kept (never the password).
+ *
+ * The same address takes the login screen's 'Send a new verification email' form (`intent=resend`):
+ * an address can take only one action, and that form is shown on this very screen.
  */
 export interface SignInActionData {
   email: string;
   fields: Record<string, string>;
   message: string | null;
   unverified: boolean;
+  /** The answer to the resend form: the API's message, or why it was refused. */
+  resend?: { ok: boolean; message: string };
 }
 
 /** Only a path of this area, never another site (an open redirect). */
@@ -22,21 +28,67 @@ export function safeReturnPath(value: FormDataEntryValue | null, area: '/support
   return path === area || (path.startsWith(`${area}/`) && plain) ? path : area;
 }
 
-export async function signInAction(request: Request, context: { get(key: typeof requestContext): RequestContextValue }, area: '/support' | '/admin') {
+export async function signInAction(
+  request: Request,
+  context: { get(key: typeof requestContext): RequestContextValue },
+  area: '/support' | '/admin',
+) {
   const { services } = context.get(requestContext);
   const form = await request.formData();
   const email = String(form.get('email') ?? '');
+  if (form.get('intent') === 'resend') return resendVerification(services, email);
   const parsed = LoginRequestSchema.safeParse({ email, password: form.get('password') ?? '' });
   if (!parsed.success) {
-    return data<SignInActionData>({ email, fields: fieldErrors(parsed.error), message: null, unverified: false }, { status: 400 });
+    return data<SignInActionData>(
+      { email, fields: fieldErrors(parsed.error), message: null, unverified: false },
+      { status: 400 },
+    );
   }
   const outcome = await services.signIn({ email: parsed.data.email, password: parsed.data.password });
   if (outcome.ok) {
-    return redirect(safeReturnPath(form.get('returnTo'), area), { status: 303, headers: { 'set-cookie': outcome.setCookie } });
+    return redirect(safeReturnPath(form.get('returnTo'), area), {
+      status: 303,
+      headers: { 'set-cookie': outcome.setCookie },
+    });
   }
   const hasFields = outcome.status === 400 && Object.keys(outcome.fields).length > 0;
   return data<SignInActionData>(
-    { email, fields: hasFields ? outcome.fields : {}, message: hasFields ? null : outcome.message, unverified: outcome.unverified },
+    {
+      email,
+      fields: hasFields ? outcome.fields : {},
+      message: hasFields ? null : outcome.message,
+      unverified: outcome.unverified,
+    },
     { status: outcome.status },
   );
+}
+
+/**
+ * The resend form, answered by the very endpoint the JavaScript version calls (in process, as this
+ * visitor), so its rate limits and its message are the same. The screen stays in its "not verified"
+ * state either way: the form is only ever shown there, and the visitor may want to try again.
+ */
+async function resendVerification(services: WebServices, email: string) {
+  const answer = (resend: { ok: boolean; message: string }, status: number) =>
+    data<SignInActionData>({ email, fields: {}, message: null, unverified: true, resend }, { status });
+  const parsed = EmailRequestSchema.safeParse({ email });
+  if (!parsed.success)
+    return answer(
+      { ok: false, message: Object.values(fieldErrors(parsed.error))[0] ?? 'Please check the email address.' },
+      400,
+    );
+
+  const reply = await services.callApi('POST', '/api/auth/resend-verification', { email: parsed.data.email });
+  if (reply.status < 300) {
+    const message = (reply.body as { message?: unknown } | null)?.message;
+    return answer(
+      { ok: true, message: typeof message === 'string' ? message : 'A new verification email is on its way.' },
+      200,
+    );
+  }
+  const error = ErrorBodySchema.safeParse(reply.body);
+  const message = error.success
+    ? (Object.values(error.data.error.fields ?? {})[0] ?? error.data.error.message)
+    : 'Something went wrong on our side. Please try again.';
+  return answer({ ok: false, message }, reply.status);
 }
