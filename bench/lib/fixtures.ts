@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type DatabaseHandle, openDatabase } from '../../src/server/db/connection.ts';
-import { createAccountAdmin } from '../../src/server/modules/accounts/accounts.admin.ts';
+import { createAccountAdmin } from '../../src/server/modules/accounts/accounts.admin.service.ts';
 import { createAccountsRepository } from '../../src/server/modules/accounts/accounts.repository.ts';
 import {
   createDatabase,

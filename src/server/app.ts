@@ -3,53 +3,23 @@ import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { GENERIC_MESSAGES } from '../contracts/errors.ts';
-import type { RequestContextValue } from '../web/lib/request-context.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/connection.ts';
-import { contentRoutes } from './modules/content/content.routes.ts';
-import { createContentRepository } from './modules/content/content.repository.ts';
-import { createContentService } from './modules/content/content.service.ts';
-import { contentCachePlugin, createContentCache } from './modules/content/content.cache.ts';
+import { accountsModule } from './modules/accounts/index.ts';
+import { auditModule } from './modules/audit/index.ts';
+import { contentModule } from './modules/content/index.ts';
+import { notificationsModule } from './modules/notifications/index.ts';
+import { partnersModule } from './modules/partners/index.ts';
+import { supportModule } from './modules/support/index.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { crossSitePlugin } from './plugins/cross-site.ts';
 import { errorsPlugin } from './plugins/errors.ts';
-import { createSessionResolver, readSessionToken, sessionsPlugin } from './plugins/sessions.ts';
-import { AppError } from './errors.ts';
-import { AUTH_MESSAGES } from '../contracts/auth.ts';
-import { hashToken } from './security/tokens.ts';
-import { createMailTransport } from './mail/mailer.ts';
-import { createOutbox } from './mail/outbox.ts';
-import { notificationsModule } from './modules/notifications/index.ts';
-import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
-import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
-import { createAccountsService } from './modules/accounts/accounts.service.ts';
-import { createRateLimiter } from './security/rate-limiter.ts';
+import { routeTablePlugin } from './plugins/route-table.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
-import { createPartnersRepository } from './modules/partners/partners.repository.ts';
-import { partnersRoutes } from './modules/partners/partners.routes.ts';
-import { createPartnersService } from './modules/partners/partners.service.ts';
-import { createStorage } from './storage/create-storage.ts';
-import { createSupportLive } from './modules/support/support.live.ts';
-import { createSupportRepository } from './modules/support/support.repository.ts';
-import { supportRoutes } from './modules/support/support.routes.ts';
-import { createSupportService } from './modules/support/support.service.ts';
-import { createEventBus } from './realtime/event-bus.ts';
-import { createAccountAdmin } from './modules/accounts/accounts.admin.ts';
-import { createAuditRepository } from './modules/admin/audit.repository.ts';
-import { auditRoutes } from './modules/admin/audit.routes.ts';
-import { createAuditService } from './modules/admin/audit.service.ts';
-import { routeTablePlugin } from './modules/admin/route-table.ts';
-import { createUsersRepository } from './modules/admin/users.repository.ts';
-import { usersAdminRoutes } from './modules/admin/users.routes.ts';
-import { createUsersAdminService } from './modules/admin/users.service.ts';
-import { createContentAdminRepository } from './modules/content/content.admin.repository.ts';
-import { contentAdminRoutes } from './modules/content/content.admin.routes.ts';
-import { createContentAdminService } from './modules/content/content.admin.service.ts';
-import { createReviewRepository } from './modules/partners/partners.review.repository.ts';
-import { reviewRoutes } from './modules/partners/partners.review.routes.ts';
-import { createReviewService } from './modules/partners/partners.review.service.ts';
+import { createSessionResolver, sessionsPlugin } from './plugins/sessions.ts';
+import { createSharedServices } from './shared-services.ts';
+import { pageOptions } from './web/page-context.ts';
 import { seoRoutes } from './web/seo.ts';
-import { forwardMultipart } from './web/forward-multipart.ts';
 import { type WebHandlerOptions, webHandler } from './web/web-handler.ts';
 
 export interface AppOptions {
@@ -73,13 +43,6 @@ export interface AppOptions {
 export const REQUEST_TIMEOUT_MS = 300_000;
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Live support delivery of this process (tests run its sweep). */
-    supportLive: import('./modules/support/support.live.ts').SupportLive;
-  }
-}
 
 /** Builds the whole app (plugins, modules, web handler); never listens (house style: fastify/demo). */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -136,31 +99,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  // Cross-cutting plugins first: Fastify hands each context the hooks registered before it, so
+  // every module's routes below get the headers, the cross-site guard and the access policy.
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin, {
     https: config.publicBaseUrl.startsWith('https://'),
     reportOnly: config.env === 'development',
   });
   await app.register(crossSitePlugin, { allowedOrigins: [config.publicBaseUrl] });
-
-  // Services shared by the modules below (each module owns its routes, service and repository).
-  const rateLimiter = createRateLimiter(database.db, { enabled: config.rateLimits });
-  // Every mail is recorded in the outbox with its cause and delivered by the notifications module's worker.
-  const outbox = createOutbox({ domain: new URL(config.publicBaseUrl).hostname, retryHours: config.mail.retryHours });
-  const accounts = createAccountsService({
-    repository: createAccountsRepository(database.db),
-    db: database.db,
-    outbox,
-    limiter: rateLimiter,
-    settings: config,
-    logger: app.log,
-  });
-  app.addHook('onClose', async () => {
-    await accounts.drain();
-  });
-
-  // Who is asking: the session cookie or bearer token, looked up in the database on every request.
-  const resolvePrincipal = createSessionResolver((token) => accounts.resolveSession(token), config.sessions.cookieName);
+  // Who is asking: the session cookie or bearer token, looked up in the database on every request
+  // (by the accounts module, registered below; the lookup is only needed once requests arrive).
+  const resolvePrincipal = createSessionResolver((token) => app.accounts.resolveSession(token), config.sessions.cookieName);
   await app.register(accessPlugin, { resolvePrincipal });
   await app.register(routeTablePlugin);
   await app.register(sessionsPlugin, { ...config.sessions });
@@ -176,68 +125,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
 
-  // Public content is kept in memory until an admin edits it (docs/performance.md).
-  const contentCache = createContentCache(database, app.log);
-  await contentCache.start();
-  app.addHook('onClose', () => contentCache.stop());
-  await app.register(contentCachePlugin, { cache: contentCache });
-  const content = createContentService(createContentRepository(database.db), contentCache);
-  const storage = createStorage(config.storage);
-  app.addHook('onClose', () => storage.close());
-  const mailContext = { companyName: config.companyName, publicBaseUrl: config.publicBaseUrl };
-  const partners = createPartnersService({
-    repository: createPartnersRepository(database.db),
-    outbox,
-    mail: mailContext,
-    storage,
-    limiter: rateLimiter,
-    registrationsPerIpPerHour: config.registrationsPerIpPerHour,
-    log: app.log,
-  });
-
-  // Live updates: one LISTEN per process feeds every open stream (DESIGN §4, §6).
-  const bus = createEventBus(database, app.log);
-  await bus.start();
-  const supportRepository = createSupportRepository(database.db, { notifyDelaySeconds: config.mail.notifyDelaySeconds });
-  const support = createSupportService({
-    repository: supportRepository,
-    limiter: rateLimiter,
-    ticketsPerUserPerHour: config.support.ticketsPerUserPerHour,
-  });
-  const live = createSupportLive({ bus, repository: supportRepository, log: app.log });
-  app.decorate('supportLive', live);
-
-  // The admin console (issue 6): every admin mutation is written to the audit log.
-  const audit = createAuditService(createAuditRepository(database.db));
-  const review = createReviewService({
-    repository: createReviewRepository(database.db),
-    db: database.db,
-    outbox,
-    mail: mailContext,
-    audit,
-  });
-  const contentAdmin = createContentAdminService({ repository: createContentAdminRepository(database.db), audit });
-  const usersAdmin = createUsersAdminService({
-    repository: createUsersRepository(database.db),
-    accountAdmin: createAccountAdmin(createAccountsRepository(database.db)),
-    accounts,
-    audit,
-  });
-  app.addHook('onClose', async () => {
-    live.close();
-    await bus.stop();
-  });
-  await app.register(notificationsModule, {
-    database,
-    outbox,
-    transport: createMailTransport(config.mail),
-    audit,
-    ...mailContext,
-    retryHours: config.mail.retryHours,
-    retryFirstSeconds: config.mail.retryFirstSeconds,
-    leaseSeconds: config.mail.leaseSeconds,
-    startWorker: options.startMailWorker ?? true,
-  });
+  // Each module builds its repository, service and routes from the shared services.
+  const shared = await createSharedServices(app, config, database);
+  await app.register(contentModule, shared);
+  await app.register(partnersModule, shared);
+  await app.register(accountsModule, shared);
+  await app.register(supportModule, shared);
+  await app.register(auditModule, shared);
+  await app.register(notificationsModule, { ...shared, startWorker: options.startMailWorker ?? true });
 
   await app.register(async (api) => {
     api.get('/healthz', { config: { access: 'public' }, schema: { hide: true } }, async () => ({ status: 'ok' }));
@@ -250,129 +145,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       }
     });
     api.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
-    await contentRoutes(api, { content, companyName: config.companyName });
-    await api.register(partnersRoutes, { partners });
-    await api.register(accountsRoutes, { accounts, cookieName: config.sessions.cookieName });
-    await api.register(supportRoutes, {
-      support,
-      live,
-      resolvePrincipal,
-      streamsPerSession: config.support.streamsPerSession,
-      heartbeatMs: config.support.heartbeatMs,
-      audit,
-    });
-    await api.register(reviewRoutes, { review });
-    await api.register(contentAdminRoutes, { content: contentAdmin });
-    await api.register(usersAdminRoutes, { users: usersAdmin });
-    await api.register(auditRoutes, { audit });
     await seoRoutes(api, { publicBaseUrl: config.publicBaseUrl });
     api.all('/api/*', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) =>
       reply.status(404).send({ error: { status: 'NOT_FOUND', message: GENERIC_MESSAGES.notFound } }),
     );
   });
 
-  if (options.web) {
-    const site = {
-      companyName: config.companyName,
-      publicBaseUrl: config.publicBaseUrl,
-      appStoreUrl: config.appStoreUrl,
-      googlePlayUrl: config.googlePlayUrl,
-    };
-    await app.register(async (web) => {
-      await webHandler(web, {
-        ...options.web!,
-        pageCache: {
-          paths: new Set(['/', '/about', '/faqs', '/legal', '/register']),
-          cookieName: config.sessions.cookieName,
-          onInvalidate: (listener) => contentCache.onInvalidate(listener),
-        },
-        // Pages with a form of their own (docs/decisions/091-page-forms.md).
-        actionPaths: [
-          /^\/(support|admin)$/,
-          /^\/support\/create-ticket$/,
-          /^\/(signup|forgot-password|reset-password|verify-email)$/,
-          /^\/account\/(password|notifications)$/,
-          /^\/unsubscribe\/[^/]+$/,
-          /^\/sign-out$/,
-          // A licence of up to 10 MB and the fields around it (the endpoint enforces the exact limits).
-          { path: /^\/register$/, maxBytes: 11 * 1024 * 1024 },
-          /^\/support\/ticket\/[^/]+$/,
-          /^\/admin\/support\/[^/]+$/,
-        ],
-        contextFor: async (request, reply): Promise<Omit<RequestContextValue, 'enhancements'>> => ({
-          site,
-          nonce: reply.cspNonce,
-          user: request.principal
-            ? { email: request.principal.email, role: request.principal.role, emailVerified: request.principal.emailVerified }
-            : null,
-          services: {
-            listFaqs: (type) => content.listFaqs(type),
-            findLegalLinks: () =>
-              content.findLegalLinks().catch((error: unknown) => {
-                // A failed legal read is only logged (spec §8); the page renders without the frame.
-                request.log.error({ err: error }, 'could not read legal/links');
-                return null;
-              }),
-            findCompanyLinks: () =>
-              content.findSetting('companies/links').then(
-                (value) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : null),
-                (error: unknown) => {
-                  // A failed read is only logged (spec §7); the register page works without it.
-                  request.log.error({ err: error }, 'could not read companies/links');
-                  return null;
-                },
-              ),
-            callApi: async (method, url, body) => {
-              if (!url.startsWith('/api/')) throw new Error(`callApi is for our own API, not ${url}`);
-              const answer = await app.inject({
-                method,
-                url,
-                ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-                remoteAddress: request.ip,
-                headers: {
-                  ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-                  accept: 'application/json',
-                  ...(request.headers.cookie ? { cookie: request.headers.cookie } : {}),
-                  ...(request.headers['user-agent'] ? { 'user-agent': request.headers['user-agent'] } : {}),
-                },
-              });
-              const setCookie = answer.headers['set-cookie'];
-              return {
-                status: answer.statusCode,
-                body: answer.body ? (JSON.parse(answer.body) as unknown) : null,
-                setCookie: setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie],
-              };
-            },
-            forwardMultipart: (url, form) => {
-              if (!url.startsWith('/api/')) throw new Error(`forwardMultipart is for our own API, not ${url}`);
-              return forwardMultipart(app, request, url, form);
-            },
-            signIn: async (input) => {
-              const presented = readSessionToken(request, config.sessions.cookieName);
-              try {
-                const signedIn = await accounts.login({ ...input, ip: request.ip, previousTokenHash: presented ? hashToken(presented) : undefined });
-                return { ok: true, setCookie: app.sessionCookieHeader(signedIn.token) };
-              } catch (error) {
-                if (!(error instanceof AppError)) throw error;
-                return {
-                  ok: false,
-                  status: error.httpStatus,
-                  message: error.message,
-                  fields: error.fields ?? {},
-                  unverified: error.code === 'PERMISSION_DENIED' && error.message === AUTH_MESSAGES.unverified,
-                };
-              }
-            },
-            notifications: {
-              preferences: async () => (request.principal ? app.notifications.preferences(request.principal) : null),
-              setPreferences: async (changes) => (request.principal ? app.notifications.setPreferences(request.principal, changes) : null),
-              describeUnsubscribe: (token) => app.notifications.describeUnsubscribe(token),
-              unsubscribe: (token) => app.notifications.unsubscribe(token),
-            },
-          },
-        }),
-      });
-    });
-  }
+  const web = options.web;
+  if (web) await app.register(async (scope) => webHandler(scope, { ...web, ...pageOptions(app, config) }));
   return app;
 }

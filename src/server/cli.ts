@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/connection.ts';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from './db/data-dir-lock.ts';
 import { AppError } from './errors.ts';
-import { createAccountAdmin } from './modules/accounts/accounts.admin.ts';
+import { createAccountAdmin } from './modules/accounts/accounts.admin.service.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
 
 /**

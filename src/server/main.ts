@@ -6,10 +6,6 @@ import { type DataDirLock, DataDirLockedError, lockDataDir } from './db/data-dir
 import { assertDurable, findDurabilityProblems, UnsafeDurabilityError } from './db/durability.ts';
 import { seedContent } from './db/seed.ts';
 import { loggerOptions } from './logging.ts';
-import { sweepOrphanLicenses } from './modules/partners/license-sweep.ts';
-import { createPartnersRepository } from './modules/partners/partners.repository.ts';
-import { createStorage } from './storage/create-storage.ts';
-import { removeStalePartialUploads } from './storage/local-storage.ts';
 import { BUILD_DIR, loadProductionBuild, type WebHandlerOptions } from './web/web-handler.ts';
 
 /**
@@ -62,16 +58,12 @@ async function main() {
   // uploads. Safe while registrations run (see license-sweep.ts). Local disk is swept before serving;
   // S3 after, so that an S3 outage (retried for minutes) does not hold up the start.
   const sweep = async () => {
-    const storage = createStorage(config.storage);
     try {
-      await sweepOrphanLicenses({ storage, repository: createPartnersRepository(database.db), log: app.log });
       // With the embedded database this process owns DATA_DIR alone (the lock above), so every
       // partial upload is stale; otherwise another instance may be uploading into it right now.
-      if (config.storage.kind === 'local') await removeStalePartialUploads(config.storage.dir, lock ? 0 : 60 * 60 * 1000);
+      await app.partners.sweepStorage({ staleAfterMs: lock ? 0 : 60 * 60 * 1000 });
     } catch (error) {
       app.log.error({ err: error }, 'could not sweep the storage for files left by a crash');
-    } finally {
-      await storage.close();
     }
   };
   if (config.storage.kind === 'local') await sweep();

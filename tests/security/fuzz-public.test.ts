@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { beforeAll } from 'vitest';
-import { createAccountAdmin } from '../../src/server/modules/accounts/accounts.admin.ts';
+import { createAccountAdmin } from '../../src/server/modules/accounts/accounts.admin.service.ts';
 import { createAccountsRepository } from '../../src/server/modules/accounts/accounts.repository.ts';
 import { createUser, signIn, withCookie } from '../support/accounts.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { createAccountAdmin } from '../../src/server/modules/accounts/accounts.admin.ts';
+import { createAccountAdmin } from '../../src/server/modules/accounts/accounts.admin.service.ts';
 import { createAccountsRepository } from '../../src/server/modules/accounts/accounts.repository.ts';
 import { linkIn, tokenFrom, waitForMails } from './mail.ts';
 import type { TestApp } from './test-app.ts';

@@ -27,6 +27,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
   }
+  interface FastifyInstance {
+    /** Who is asking, looked up again: what a live stream re-checks while it stays open. */
+    resolvePrincipal: PrincipalResolver;
+  }
 }
 
 export class UndeclaredAccessError extends Error {
@@ -35,6 +39,7 @@ export class UndeclaredAccessError extends Error {
 
 export const accessPlugin = fp<{ resolvePrincipal: PrincipalResolver }>(async function accessPlugin(app: FastifyInstance, options) {
   app.decorateRequest('principal', null);
+  app.decorate('resolvePrincipal', options.resolvePrincipal);
 
   app.addHook('onRoute', (route) => {
     const access = (route.config as { access?: unknown } | undefined)?.access;

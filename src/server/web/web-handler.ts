@@ -6,8 +6,7 @@ import fastifyStatic from '@fastify/static';
 import { createRequestListener } from '@react-router/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
-import { ENHANCEMENTS, type EnhancementManifest } from '../../web/lib/enhancements.ts';
-import type { RequestContextValue } from '../../web/lib/request-context.ts';
+import { ENHANCEMENTS, type EnhancementManifest, type RequestContextValue } from '../../contracts/web-context.ts';
 import { AppError } from '../errors.ts';
 import { type CachedPage, type PageCacheOptions, createPageCache } from './page-cache.ts';
 
@@ -58,8 +57,9 @@ export async function loadProductionBuild(buildDir = BUILD_DIR): Promise<ServerB
 }
 
 /**
- * Where each page script of src/web/lib/enhancements.ts is: in a build, the hashed files the build
- * listed in enhancements.json beside the client directory; in development, the source, which Vite serves.
+ * Where each page script of ENHANCEMENTS (src/contracts/web-context.ts) is: in a build, the hashed
+ * files the build listed in enhancements.json beside the client directory; in development, the
+ * source, which Vite serves.
  */
 export function loadEnhancements(clientDir: string | undefined): EnhancementManifest {
   if (!clientDir) {

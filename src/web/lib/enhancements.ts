@@ -1,16 +1,6 @@
 /**
- * Scripts for pages that do not hydrate the app (docs/decisions/092-register-without-hydration.md):
- * each is a separate entry of the client build (vite.config.ts), loaded by the root layout when a
- * route's `handle.enhance` names it. In development Vite serves the source file itself.
+ * Scripts for pages that do not hydrate the app (docs/decisions/092-register-without-hydration.md).
+ * The list and its types live in src/contracts/web-context.ts, because the server (which serves the
+ * built files) reads them too; vite.config.ts and the web app keep importing them from here.
  */
-export const ENHANCEMENTS = { register: 'src/web/features/register/enhance.ts' } as const;
-
-export type EnhancementName = keyof typeof ENHANCEMENTS;
-
-/** Where the browser finds an enhancement: its module, and the chunks it imports (preloaded). */
-export interface EnhancementFiles {
-  src: string;
-  imports: string[];
-}
-
-export type EnhancementManifest = Partial<Record<EnhancementName, EnhancementFiles>>;
+export { ENHANCEMENTS, type EnhancementFiles, type EnhancementManifest, type EnhancementName } from '../../contracts/web-context.ts';

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../../src/contracts/auth.ts';
 import { sessions, users } from '../../../src/server/db/schema.ts';
-import { createAccountAdmin } from '../../../src/server/modules/accounts/accounts.admin.ts';
+import { createAccountAdmin } from '../../../src/server/modules/accounts/accounts.admin.service.ts';
 import { createAccountsRepository } from '../../../src/server/modules/accounts/accounts.repository.ts';
 import { createUser, postJson, sessionCookieOf, sessionStatus, signIn, withCookie } from '../../support/accounts.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';

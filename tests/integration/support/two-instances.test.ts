@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createAccountAdmin } from '../../../src/server/modules/accounts/accounts.admin.ts';
+import { createAccountAdmin } from '../../../src/server/modules/accounts/accounts.admin.service.ts';
 import { createAccountsRepository } from '../../../src/server/modules/accounts/accounts.repository.ts';
 import { strongPassword, uniqueEmail } from '../../support/accounts.ts';
 import { startServer, type ServerProcess } from '../../support/server-process.ts';

@@ -2,7 +2,7 @@ import { FAQ_MESSAGES, type FaqInput, type HostedDocumentDto, type LegalLinksInp
 import { type Faq, type FaqType, LEGAL_DOCUMENTS, type LegalDocument, type LegalLinks } from '../../../contracts/content.ts';
 import { LegalLinksSchema } from '../../../contracts/content.schemas.ts';
 import { AppError } from '../../errors.ts';
-import type { AuditActor, AuditService } from '../admin/audit.service.ts';
+import type { AuditActor, AuditService } from '../audit/audit.service.ts';
 import type { ContentAdminRepository, FaqRow } from './content.admin.repository.ts';
 
 const LEGAL_LINKS_KEY = 'legal/links';

@@ -2,7 +2,7 @@ import { MAIL_TEXT, NOTIFICATION_SETTINGS, NOTIFICATION_TEXT, type NotificationP
 import { AppError } from '../../errors.ts';
 import type { Principal } from '../../plugins/access.ts';
 import { hashToken, isTokenShaped } from '../../security/tokens.ts';
-import type { AuditActor, AuditService } from '../admin/audit.service.ts';
+import type { AuditActor, AuditService } from '../audit/audit.service.ts';
 import type { MailState, NotificationsRepository, OptOutKind } from './notifications.repository.ts';
 
 /** Switching notification mail on and off (signed in, or by an unsubscribe link), and the admin view of the outbox. */

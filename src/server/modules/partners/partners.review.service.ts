@@ -8,7 +8,7 @@ import {
 import { AppError } from '../../errors.ts';
 import type { AppDatabase } from '../../db/connection.ts';
 import type { Outbox } from '../../mail/outbox.ts';
-import type { AuditActor, AuditService } from '../admin/audit.service.ts';
+import type { AuditActor, AuditService } from '../audit/audit.service.ts';
 import { approvalMail, rejectionMail, type ReviewMailContext } from './partners.review.mail.ts';
 import { createReviewRepository, type ReviewCompanyRow, type ReviewRepository } from './partners.review.repository.ts';
 

@@ -1,6 +1,7 @@
 import { type AdminTicket, type Message, SUPPORT_TEXT, type Ticket } from '../../../contracts/support.ts';
 import { AppError } from '../../errors.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
+import type { AuditActor, AuditService } from '../audit/audit.service.ts';
 import type { AdminTicketRow, MessageRow, SupportRepository, TicketRow } from './support.repository.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -35,9 +36,11 @@ export interface SupportServiceOptions {
   repository: SupportRepository;
   limiter: RateLimiter;
   ticketsPerUserPerHour: number;
+  /** Admin answers, closes and reopens are written to the audit log. */
+  audit: AuditService;
 }
 
-export function createSupportService({ repository, limiter, ticketsPerUserPerHour }: SupportServiceOptions) {
+export function createSupportService({ repository, limiter, ticketsPerUserPerHour, audit }: SupportServiceOptions) {
   /** Another user's ticket and a ticket that does not exist look the same (AZ-03). */
   async function getOwnTicket(userId: string, ticketId: string): Promise<TicketRow> {
     const ticket = UUID.test(ticketId) ? await repository.findTicket(ticketId, userId) : null;
@@ -124,17 +127,34 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
       return { ticket: toAdminTicketDto(ticket), messages: messages.map((m) => toAdminMessageDto(m, adminId)) };
     },
 
-    async adminReply(adminId: string, ticketId: string, input: { messageBody: string; clientId?: string }) {
+    async adminReply(actor: AuditActor, ticketId: string, input: { messageBody: string; clientId?: string }) {
       if (!UUID.test(ticketId)) throw ticketMissing();
-      const stored = await storeMessage({ ticketId, authorId: adminId, ownerId: null, admin: true, body: input.messageBody, clientId: input.clientId });
-      return toAdminMessageDto(stored, adminId);
+      const stored = await storeMessage({ ticketId, authorId: actor.userId, ownerId: null, admin: true, body: input.messageBody, clientId: input.clientId });
+      const message = toAdminMessageDto(stored, actor.userId);
+      const ticket = await getAnyTicket(ticketId);
+      await audit.record({
+        actor,
+        action: 'ticket.answer',
+        targetType: 'ticket',
+        targetId: ticket.id,
+        details: { ticketNo: ticket.ticketNo, userEmail: ticket.userEmail, messageId: message.id },
+      });
+      return message;
     },
 
-    async setOpen(ticketId: string, open: boolean): Promise<AdminTicket> {
+    async setOpen(actor: AuditActor, ticketId: string, open: boolean): Promise<AdminTicket> {
       if (!UUID.test(ticketId)) throw ticketMissing();
       const changed = await repository.setOpen(ticketId, open);
       if (!changed) throw ticketMissing();
-      return toAdminTicketDto(await getAnyTicket(ticketId));
+      const ticket = toAdminTicketDto(await getAnyTicket(ticketId));
+      await audit.record({
+        actor,
+        action: open ? 'ticket.reopen' : 'ticket.close',
+        targetType: 'ticket',
+        targetId: ticket.id,
+        details: { ticketNo: ticket.ticketNo, userEmail: ticket.userEmail },
+      });
+      return ticket;
     },
   };
 }

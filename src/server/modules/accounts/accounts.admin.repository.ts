@@ -23,7 +23,7 @@ const toUser = (r: RawUser): UserSummaryRow => ({
 
 const COLUMNS = sql`id, email, role, email_verified_at is not null as email_verified, disabled_at is not null as disabled, created_at`;
 
-export function createUsersRepository(db: AppDatabase) {
+export function createAccountsAdminRepository(db: AppDatabase) {
   return {
     /** Newest first; `limit + 1` rows tell the caller whether there is another page. */
     async search(filter: { q?: string; offset: number; limit: number }): Promise<UserSummaryRow[]> {
@@ -45,4 +45,4 @@ export function createUsersRepository(db: AppDatabase) {
   };
 }
 
-export type UsersRepository = ReturnType<typeof createUsersRepository>;
+export type AccountsAdminRepository = ReturnType<typeof createAccountsAdminRepository>;

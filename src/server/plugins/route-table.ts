@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AccessPolicy } from '../../plugins/access.ts';
+import type { AccessPolicy } from './access.ts';
 
 /**
  * Every route with the access policy it declared, as it was registered. The admin access tests walk

@@ -2,12 +2,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { UserListQuerySchema, UserListSchema, UserParamsSchema, UserResultSchema, UserRoleSchema } from '../../../contracts/admin.ts';
 import { ErrorBodySchema } from '../../../contracts/errors.ts';
-import type { UsersAdminService } from './users.service.ts';
+import type { AccountsAdminService } from './accounts.admin.service.ts';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 const actor = (request: FastifyRequest) => request.principal!;
 
-export async function usersAdminRoutes(app: FastifyInstance, options: { users: UsersAdminService }) {
+export async function accountsAdminRoutes(app: FastifyInstance, options: { users: AccountsAdminService }) {
   const { users } = options;
   const api = app.withTypeProvider<ZodTypeProvider>();
 

@@ -1,0 +1,79 @@
+import type { Faq, FaqType, LegalLinks } from './content.ts';
+import type { NotificationKey, NotificationPreferences } from './notifications.ts';
+
+/**
+ * What the server hands to route loaders (set per request by the Fastify web handler).
+ * The web app sees services through this narrow interface, never the database. Both sides read
+ * these types: the server builds the value (server/web/page-context.ts), the web app reads it
+ * through React Router's context (web/lib/request-context.ts).
+ */
+export interface SiteInfo {
+  companyName: string;
+  publicBaseUrl: string;
+  appStoreUrl: string;
+  googlePlayUrl: string;
+}
+
+export interface WebServices {
+  listFaqs(type: FaqType): Promise<Faq[]>;
+  findLegalLinks(): Promise<LegalLinks | null>;
+  /** The `companies/links` settings document, read once by the register page (spec §3); null when it cannot be read. */
+  findCompanyLinks(): Promise<Record<string, unknown> | null>;
+  /**
+   * Calls one of our own API endpoints in process, as this visitor (address and cookie): what a
+   * page's form action does, so it follows exactly the rules the JavaScript version meets.
+   */
+  callApi(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown): Promise<{ status: number; body: unknown; setCookie: string[] }>;
+  /**
+   * Sends a page's multipart form on to one of our API endpoints as it arrives (a file is never
+   * held in memory), as this visitor; hands back the answer and the form's text fields.
+   */
+  forwardMultipart(url: string, form: Request): Promise<{ status: number; body: unknown; fields: Record<string, string> }>;
+  /** Signs in from a page's form (no JavaScript needed): the session cookie to set, or why not. */
+  signIn(input: { email: string; password: string }): Promise<SignInOutcome>;
+  /** Notification mail settings of the signed-in person (null when nobody is signed in), and unsubscribe links. */
+  notifications: {
+    preferences(): Promise<NotificationPreferences | null>;
+    setPreferences(changes: Partial<Record<NotificationKey, boolean>>): Promise<NotificationPreferences | null>;
+    describeUnsubscribe(token: string): Promise<{ email: string; label: string } | null>;
+    unsubscribe(token: string): Promise<{ email: string; label: string } | null>;
+  };
+}
+
+export type SignInOutcome =
+  | { ok: true; setCookie: string }
+  | { ok: false; status: number; message: string; fields: Record<string, string>; unverified: boolean };
+
+export interface SignedInUser {
+  email: string;
+  role: 'user' | 'admin';
+  emailVerified: boolean;
+}
+
+export interface RequestContextValue {
+  site: SiteInfo;
+  services: WebServices;
+  nonce: string;
+  user: SignedInUser | null;
+  /** The scripts of pages that do not hydrate (ENHANCEMENTS below), as this build serves them. */
+  enhancements: EnhancementManifest;
+  /** Set when the server answers a request with an error page (a write the page does not take). */
+  pageError?: { status: number; message: string };
+}
+
+/**
+ * Scripts for pages that do not hydrate the app (docs/decisions/092-register-without-hydration.md):
+ * each is a separate entry of the client build (vite.config.ts), loaded by the root layout when a
+ * route's `handle.enhance` names it. In development Vite serves the source file itself.
+ */
+export const ENHANCEMENTS = { register: 'src/web/features/register/enhance.ts' } as const;
+
+export type EnhancementName = keyof typeof ENHANCEMENTS;
+
+/** Where the browser finds an enhancement: its module, and the chunks it imports (preloaded). */
+export interface EnhancementFiles {
+  src: string;
+  imports: string[];
+}
+
+export type EnhancementManifest = Partial<Record<EnhancementName, EnhancementFiles>>;

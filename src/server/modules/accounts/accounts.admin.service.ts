@@ -1,0 +1,167 @@
+import { z } from 'zod';
+import { type AdminUser, USER_MESSAGES, USERS_PAGE_SIZE } from '../../../contracts/admin.ts';
+import { EmailSchema, NewPasswordSchema, type User } from '../../../contracts/auth.ts';
+import { AppError } from '../../errors.ts';
+import type { AuditActor, AuditService } from '../audit/audit.service.ts';
+import type { AccountsAdminRepository, UserSummaryRow } from './accounts.admin.repository.ts';
+import type { AccountsRepository, Role, UserRow } from './accounts.repository.ts';
+import { type AccountsService, toUserDto } from './accounts.service.ts';
+import { findPasswordProblem, hashPassword } from './passwords.ts';
+
+/**
+ * Administration of accounts (DESIGN §4b): what the command line does, and what the admin console's
+ * service below builds on.
+ * The same rules as sign-up apply to passwords chosen here; there is no default account anywhere
+ * (AUTH-06): the first admin is whoever an operator creates with `create-user --admin`.
+ */
+function parse<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const message = result.error.issues[0]?.message ?? 'Invalid value';
+    throw new AppError('INVALID_ARGUMENT', `${field}: ${message}`, { fields: { [field]: message } });
+  }
+  return result.data;
+}
+
+async function checkedHash(password: unknown, email: string): Promise<string> {
+  const value = parse(NewPasswordSchema, password, 'password');
+  const problem = findPasswordProblem(value, email);
+  if (problem) throw new AppError('INVALID_ARGUMENT', `password: ${problem}`, { fields: { password: problem } });
+  return hashPassword(value);
+}
+
+const dto = (row: UserRow) => toUserDto({ ...row, emailVerified: row.emailVerifiedAt !== null });
+
+export function createAccountAdmin(repo: AccountsRepository) {
+  async function requireUser(rawEmail: unknown): Promise<UserRow> {
+    const email = parse(EmailSchema, rawEmail, 'email');
+    const user = await repo.findUserByEmail(email);
+    if (!user) throw new AppError('NOT_FOUND', `There is no account for ${email}.`);
+    return user;
+  }
+
+  return {
+    async createUser(input: { email: unknown; password: unknown; role?: Role; verified?: boolean }): Promise<User> {
+      const email = parse(EmailSchema, input.email, 'email');
+      const passwordHash = await checkedHash(input.password, email);
+      const row = await repo.insertUser({ email, passwordHash, role: input.role ?? 'user', verified: input.verified ?? true });
+      if (!row) throw new AppError('ALREADY_EXISTS', `An account for ${email} already exists.`);
+      return dto(row);
+    },
+
+    /** Sets a password and ends every session of the account. */
+    async setPassword(input: { email: unknown; password: unknown }): Promise<{ user: User; endedSessions: number }> {
+      const user = await requireUser(input.email);
+      await repo.setPasswordHash(user.id, await checkedHash(input.password, user.email));
+      const endedSessions = await repo.deleteSessionsOfUser(user.id);
+      return { user: dto(user), endedSessions };
+    },
+
+    async verifyEmail(input: { email: unknown }): Promise<User> {
+      const user = await requireUser(input.email);
+      await repo.markEmailVerified(user.id);
+      return dto((await repo.findUserById(user.id))!);
+    },
+
+    async setRole(input: { email: unknown; role: unknown }): Promise<User> {
+      const role = parse(z.enum(['user', 'admin'], { error: 'must be user or admin' }), input.role, 'role');
+      const user = await requireUser(input.email);
+      await repo.setRole(user.id, role);
+      return dto((await repo.findUserById(user.id))!);
+    },
+
+    /** Disables an account and ends every one of its sessions at once (SES-08). */
+    async disableUser(input: { email: unknown }): Promise<{ user: User; endedSessions: number }> {
+      const user = await requireUser(input.email);
+      await repo.setDisabled(user.id, true);
+      const endedSessions = await repo.deleteSessionsOfUser(user.id);
+      return { user: dto(user), endedSessions };
+    },
+
+    async enableUser(input: { email: unknown }): Promise<User> {
+      const user = await requireUser(input.email);
+      await repo.setDisabled(user.id, false);
+      return dto(user);
+    },
+  };
+}
+
+export type AccountAdmin = ReturnType<typeof createAccountAdmin>;
+
+/**
+ * The Users screen: find accounts, resend verification, disable or enable, make or remove admin.
+ * The account rules themselves (ending sessions and live streams, password rules, mail limits) are
+ * those of createAccountAdmin above and of the accounts service; this adds who may do what to whom,
+ * and the audit trail. Nobody changes their own role or disables themselves, so the
+ * console always keeps at least the admin using it.
+ */
+export function createAccountsAdminService(deps: {
+  repository: AccountsAdminRepository;
+  accountAdmin: AccountAdmin;
+  accounts: Pick<AccountsService, 'resendVerification'>;
+  audit: AuditService;
+}) {
+  const { repository, accountAdmin, accounts, audit } = deps;
+
+  const toDto = (row: UserSummaryRow, actor: AuditActor): AdminUser => ({
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    emailVerified: row.emailVerified,
+    disabled: row.disabled,
+    createdAt: row.createdAt.toISOString(),
+    self: row.id === actor.userId,
+  });
+
+  async function getUser(userId: string): Promise<UserSummaryRow> {
+    const user = await repository.findById(userId);
+    if (!user) throw new AppError('NOT_FOUND', USER_MESSAGES.notFound);
+    return user;
+  }
+
+  return {
+    async list(actor: AuditActor, filter: { q?: string; page: number }): Promise<{ users: AdminUser[]; more: boolean }> {
+      const rows = await repository.search({ q: filter.q, offset: (filter.page - 1) * USERS_PAGE_SIZE, limit: USERS_PAGE_SIZE + 1 });
+      return { users: rows.slice(0, USERS_PAGE_SIZE).map((row) => toDto(row, actor)), more: rows.length > USERS_PAGE_SIZE };
+    },
+
+    /** The same mail, limits and token rules as "send a new verification email" on the login screen. */
+    async resendVerification(actor: AuditActor, userId: string, ip: string): Promise<{ user: AdminUser; message: string }> {
+      const user = await getUser(userId);
+      if (user.emailVerified) throw new AppError('ABORTED', USER_MESSAGES.alreadyVerified);
+      if (user.disabled) throw new AppError('ABORTED', USER_MESSAGES.disabled);
+      await accounts.resendVerification({ email: user.email, ip });
+      await audit.record({ actor, action: 'user.resend-verification', targetType: 'user', targetId: user.id, details: { email: user.email } });
+      return { user: toDto(user, actor), message: USER_MESSAGES.verificationSent(user.email) };
+    },
+
+    /** Ends every session of the account, and with them its open live streams (sessions.ended). */
+    async disable(actor: AuditActor, userId: string): Promise<{ user: AdminUser }> {
+      if (userId === actor.userId) throw new AppError('PERMISSION_DENIED', USER_MESSAGES.notYourself);
+      const user = await getUser(userId);
+      const { endedSessions } = await accountAdmin.disableUser({ email: user.email });
+      await audit.record({ actor, action: 'user.disable', targetType: 'user', targetId: user.id, details: { email: user.email, endedSessions } });
+      return { user: toDto(await getUser(userId), actor) };
+    },
+
+    async enable(actor: AuditActor, userId: string): Promise<{ user: AdminUser }> {
+      const user = await getUser(userId);
+      await accountAdmin.enableUser({ email: user.email });
+      await audit.record({ actor, action: 'user.enable', targetType: 'user', targetId: user.id, details: { email: user.email } });
+      return { user: toDto(await getUser(userId), actor) };
+    },
+
+    async setRole(actor: AuditActor, userId: string, role: 'user' | 'admin'): Promise<{ user: AdminUser }> {
+      if (userId === actor.userId) throw new AppError('PERMISSION_DENIED', USER_MESSAGES.notYourOwnRole);
+      const user = await getUser(userId);
+      if (user.role !== role) {
+        // The repository tells live streams at once, so a removed admin loses the inbox stream now.
+        await accountAdmin.setRole({ email: user.email, role });
+        await audit.record({ actor, action: 'user.role', targetType: 'user', targetId: user.id, details: { email: user.email, from: user.role, to: role } });
+      }
+      return { user: toDto(await getUser(userId), actor) };
+    },
+  };
+}
+
+export type AccountsAdminService = ReturnType<typeof createAccountsAdminService>;

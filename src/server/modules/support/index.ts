@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { SharedServices } from '../../shared-services.ts';
+import { createSupportLive, type SupportLive } from './support.live.ts';
+import { createSupportRepository } from './support.repository.ts';
+import { supportRoutes } from './support.routes.ts';
+import { createSupportService } from './support.service.ts';
+
+/**
+ * The support module: tickets and their messages, the callable `createSupportTicket`, the admin
+ * inbox, and the live streams of both sides (support.live.ts), fed by the shared event bus.
+ */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Live support delivery of this process (tests run its sweep). */
+    supportLive: SupportLive;
+  }
+}
+
+export const supportModule = fp<SharedServices>(
+  async function support(app: FastifyInstance, shared) {
+    const { config, database } = shared;
+    const repository = createSupportRepository(database.db, { notifyDelaySeconds: config.mail.notifyDelaySeconds });
+    const support = createSupportService({
+      repository,
+      limiter: shared.limiter,
+      ticketsPerUserPerHour: config.support.ticketsPerUserPerHour,
+      audit: shared.audit,
+    });
+    const live = createSupportLive({ bus: shared.bus, repository, log: shared.log });
+    app.decorate('supportLive', live);
+    // Before the event bus stops (a shared service, closed after the modules).
+    app.addHook('onClose', async () => live.close());
+
+    await app.register(supportRoutes, {
+      support,
+      live,
+      resolvePrincipal: app.resolvePrincipal,
+      streamsPerSession: config.support.streamsPerSession,
+      heartbeatMs: config.support.heartbeatMs,
+    });
+  },
+  // The access plugin (registered before every module) lends the streams its session lookup.
+  { name: 'support', decorators: { fastify: ['resolvePrincipal'] } },
+);
