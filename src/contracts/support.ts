@@ -37,6 +37,10 @@ export const SUPPORT_TEXT = {
   ticketMissing: 'Ticket does not exist',
   myTickets: 'My Tickets',
   replyRejected: 'You can no longer send a message in this ticket. Please create a new ticket!',
+  /** Not in the spec (its Send is disabled while the box is empty): what a form sent empty without JavaScript is told. */
+  replyEmpty: 'Write your message first: an empty message is not sent.',
+  replyFailed: 'Your message was not sent. Please try again.',
+  replyNotSent: 'Your message was not sent:',
   createFailed: (message: string) => `An error occured: ${message}`,
   tooManyTickets: 'You have opened a lot of tickets recently. Please wait a while before opening another one.',
   tooManyStreams: 'Too many live connections are open for this session. Close some tabs and try again.',
@@ -68,10 +72,17 @@ const clientIdSchema = z
 
 /** A missing (or empty) reason is Field Required; any other value is not one of ours and says which are. */
 const createReasonSchema = z.enum(TICKET_REASON_VALUES, {
-  error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? SUPPORT_TEXT.fieldRequired : SUPPORT_TEXT.reasonInvalid),
+  error: (issue) =>
+    issue.input === undefined || issue.input === null || issue.input === ''
+      ? SUPPORT_TEXT.fieldRequired
+      : SUPPORT_TEXT.reasonInvalid,
 });
 
-export const CreateTicketSchema = z.object({ reason: createReasonSchema, message: messageBody, clientId: clientIdSchema });
+export const CreateTicketSchema = z.object({
+  reason: createReasonSchema,
+  message: messageBody,
+  clientId: clientIdSchema,
+});
 export const CreateTicketCallSchema = z.object({ data: CreateTicketSchema });
 export const CreateTicketResultSchema = z.object({
   result: z.object({ ticketId: z.uuid(), ticketNo: z.number().int() }),
@@ -117,7 +128,10 @@ export const ReplySchema = z.object({
 export const ReplyResultSchema = z.object({ message: MessageSchema });
 
 export const TicketListQuerySchema = z.object({
-  open: z.enum(['true', 'false'], { error: 'open must be true or false' }).default('true').transform((v) => v === 'true'),
+  open: z
+    .enum(['true', 'false'], { error: 'open must be true or false' })
+    .default('true')
+    .transform((v) => v === 'true'),
 });
 export const TicketParamsSchema = z.object({ ticketId: z.string().max(64) });
 
@@ -133,7 +147,10 @@ export const AdminTicketListQuerySchema = TicketListQuerySchema.extend({
   q: z.string().trim().max(200).optional(),
 });
 export const AdminMessageSchema = MessageSchema.extend({ authorEmail: z.string().nullable() });
-export const AdminTicketWithMessagesSchema = z.object({ ticket: AdminTicketSchema, messages: z.array(AdminMessageSchema) });
+export const AdminTicketWithMessagesSchema = z.object({
+  ticket: AdminTicketSchema,
+  messages: z.array(AdminMessageSchema),
+});
 
 /** Live events (Server-Sent Events): names and payloads. */
 export const LIVE_EVENTS = { tickets: 'tickets', message: 'message', ticket: 'ticket' } as const;

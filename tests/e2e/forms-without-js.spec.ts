@@ -1,7 +1,10 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { AUTH_MESSAGES } from '../../src/contracts/auth.ts';
+import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
 import { linkIn, waitForMail } from '../support/mail.ts';
-import { newEmail, newPassword, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+import { adminApi, newEmail, newPassword, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+
+const bubbles = (page: Page) => page.getByRole('log', { name: 'Messages' }).getByRole('listitem');
 
 /**
  * Forms as a browser without JavaScript sends them, and as a slow phone sends them before the
@@ -19,7 +22,9 @@ test.describe('without JavaScript', () => {
     await expect(page.getByRole('button', { name: 'Sign Out' })).toBeVisible();
   });
 
-  test('a wrong password and a malformed email answer the login screen with the message, the email kept', async ({ page }) => {
+  test('a wrong password and a malformed email answer the login screen with the message, the email kept', async ({
+    page,
+  }) => {
     const email = newEmail('nojs');
     await page.goto('/support');
     await signInOnLoginScreen(page, email, 'Wrong-password-123');
@@ -102,6 +107,81 @@ test.describe('without JavaScript', () => {
     await expect(page).toHaveURL(/\/support\/ticket\/[0-9a-f-]{36}$/);
   });
 
+  test('a user replies on their ticket; an empty reply and a closed ticket say why, the text kept', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    const { email, password } = await verifiedAccount(request);
+    await page.goto('/support/create-ticket');
+    await signInOnLoginScreen(page, email, password);
+    await page.getByLabel('Reason').selectOption('Incident');
+    await page.getByLabel('Message').fill('My bag came back without its strap.');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(page).toHaveURL(/\/support\/ticket\/[0-9a-f-]{36}$/);
+    const ticketId = page.url().split('/').at(-1)!;
+    // The thread is in the page itself: no stream, no script.
+    await expect(page.getByRole('heading', { name: /^Ticket #\d+$/ })).toBeVisible();
+    await expect(bubbles(page)).toHaveCount(1);
+    await expect(bubbles(page).first()).toContainText('My bag came back without its strap.');
+
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(page.getByRole('alert')).toContainText(SUPPORT_TEXT.replyEmpty);
+    await expect(bubbles(page)).toHaveCount(1);
+
+    await page.getByLabel('Your message').fill('The strap is blue, if that helps.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(page).toHaveURL(new RegExp(`/support/ticket/${ticketId}#message-\\d+$`));
+    await expect(bubbles(page)).toHaveCount(2);
+    await expect(bubbles(page).last()).toContainText('Me');
+    await expect(bubbles(page).last()).toContainText('The strap is blue, if that helps.');
+    await expect(page.getByLabel('Your message')).toHaveValue('');
+
+    // Closed while the page was open: the spec's message, and what was typed stays on the page.
+    const admin = await adminApi(baseURL!);
+    expect((await admin.post(`/api/admin/support/tickets/${ticketId}/close`)).status()).toBe(200);
+    await page.getByLabel('Your message').fill('One more thing about the strap.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(page.getByText(SUPPORT_TEXT.replyRejected)).toBeVisible();
+    await expect(page.getByText('One more thing about the strap.')).toBeVisible();
+    await expect(bubbles(page)).toHaveCount(2);
+    await admin.dispose();
+  });
+
+  test('an admin answers a ticket from the console; an empty answer is refused', async ({ page, request }) => {
+    const user = await verifiedAccount(request);
+    expect((await request.post('/api/auth/login', { data: user })).status()).toBe(200);
+    const created = await request.post('/api/functions/createSupportTicket', {
+      data: { data: { reason: 'General', message: 'When does my trip get verified?' } },
+    });
+    expect(created.status()).toBe(200);
+    const { ticketId, ticketNo } = (await created.json()).result as { ticketId: string; ticketNo: number };
+
+    await page.goto(`/admin/support/${ticketId}`);
+    await signInOnLoginScreen(page, process.env.E2E_ADMIN_EMAIL!, process.env.E2E_ADMIN_PASSWORD!);
+    await expect(page).toHaveURL(new RegExp(`/admin/support/${ticketId}$`));
+    await expect(page.getByRole('heading', { name: `Ticket #${ticketNo}` })).toBeVisible();
+    await expect(bubbles(page)).toHaveCount(1);
+    await expect(bubbles(page).first()).toContainText(user.email);
+
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(page.getByRole('alert')).toContainText(SUPPORT_TEXT.replyEmpty);
+    await expect(bubbles(page)).toHaveCount(1);
+
+    await page.getByLabel('Your message').fill('Within two working days.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(page).toHaveURL(new RegExp(`/admin/support/${ticketId}#message-\\d+$`));
+    await expect(bubbles(page)).toHaveCount(2);
+    await expect(bubbles(page).last()).toContainText('Admin');
+    await expect(bubbles(page).last()).toContainText('Within two working days.');
+    // The user reads it as an answer from Admin.
+    const thread = await request.get(`/api/support/tickets/${ticketId}/messages`);
+    expect((await thread.json()).messages.at(-1)).toMatchObject({
+      messageBody: 'Within two working days.',
+      admin: true,
+    });
+  });
+
   test('the admin console’s login screen signs an admin in', async ({ page }) => {
     await page.goto('/admin/mail');
     await signInOnLoginScreen(page, process.env.E2E_ADMIN_EMAIL!, process.env.E2E_ADMIN_PASSWORD!);
@@ -110,7 +190,10 @@ test.describe('without JavaScript', () => {
   });
 });
 
-test('sign-in sent before the page’s JavaScript has run signs the user in, and never shows JSON', async ({ page, request }) => {
+test('sign-in sent before the page’s JavaScript has run signs the user in, and never shows JSON', async ({
+  page,
+  request,
+}) => {
   const { email, password } = await verifiedAccount(request);
   const client = await page.context().newCDPSession(page);
   await client.send('Emulation.setCPUThrottlingRate', { rate: 6 });

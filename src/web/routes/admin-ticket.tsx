@@ -1,45 +1,62 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { type AdminMessage, ADMIN_TEXT } from '../../contracts/admin.ts';
-import { type AdminTicket, formatNzDateTime, reasonLabel, SUPPORT_TEXT } from '../../contracts/support.ts';
+import {
+  type AdminTicket,
+  AdminTicketWithMessagesSchema,
+  formatNzDateTime,
+  reasonLabel,
+  SUPPORT_TEXT,
+} from '../../contracts/support.ts';
 import { requestJson } from '../features/admin/admin-api.ts';
 import { Notice } from '../features/admin/fields.tsx';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
-import { ReplyBox } from '../features/support/reply-box.tsx';
-import { askWhyRefused, useLiveStream } from '../lib/live.ts';
+import { ReplyBox, UnsentReply } from '../features/support/reply-box.tsx';
+import { loadTicketPage, replyFormAction } from '../features/support/ticket-page.ts';
+import { useTicketThread } from '../features/support/use-ticket-thread.ts';
+import { useHydrated } from '../lib/hydrated.ts';
+import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/admin-ticket';
 import '../styles/support.css';
 
 export const meta = () => [{ title: `Ticket | ${ADMIN_TEXT.title}` }, { name: 'robots', content: 'noindex' }];
 
-type TicketState = { kind: 'loading' } | { kind: 'missing' } | { kind: 'ready'; ticket: AdminTicket };
+/** The whole thread, read on the server so the page has it without JavaScript (admins only: the layout refuses others). */
+export function loader({ params, context }: Route.LoaderArgs) {
+  const { user } = context.get(requestContext);
+  return loadTicketPage(context, {
+    allowed: Boolean(user?.emailVerified && user.role === 'admin'),
+    api: `/api/admin/support/tickets/${encodeURIComponent(params.ticketId)}`,
+    schema: AdminTicketWithMessagesSchema,
+  });
+}
 
-/** Adds messages by id: a message seen twice (a reconnect, our own send) is shown once. */
-function merge(current: AdminMessage[], incoming: AdminMessage[]): AdminMessage[] {
-  const byId = new Map(current.map((m) => [m.id, m]));
-  for (const m of incoming) byId.set(m.id, m);
-  return [...byId.values()].sort((a, b) => a.id - b.id);
+/** The answer form sent without JavaScript: the endpoint the reply box calls, then this page again. */
+export function action({ request, params, context }: Route.ActionArgs) {
+  const ticket = encodeURIComponent(params.ticketId);
+  return replyFormAction(request, context, {
+    api: `/api/admin/support/tickets/${ticket}/messages`,
+    page: `/admin/support/${ticket}`,
+  });
 }
 
 /** /admin/support/{ticketId}: the whole thread, live; answer as Admin; close or reopen. */
-export default function AdminTicketPage({ params }: Route.ComponentProps) {
+export default function AdminTicketPage({ params, loaderData, actionData }: Route.ComponentProps) {
   const { ticketId } = params;
-  const [state, setState] = useState<TicketState>({ kind: 'loading' });
-  const [messages, setMessages] = useState<AdminMessage[]>([]);
+  const encoded = encodeURIComponent(ticketId);
+  // Admins may open the user's message stream: it sends the ticket first, then every message.
+  const thread = useTicketThread<AdminTicket, AdminMessage>({
+    streamUrl: `/api/support/tickets/${encoded}/messages/stream`,
+    readUrl: `/api/admin/support/tickets/${encoded}`,
+    missingStatuses: [404, 400],
+    loaded: loaderData.thread,
+    loadedMissing: loaderData.missing,
+  });
+  const { ticket, messages } = thread;
+  const hydrated = useHydrated();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const listRef = useRef<HTMLDivElement>(null);
-  const encoded = encodeURIComponent(ticketId);
-
-  // Admins may open the user's message stream: it sends the ticket first, then every message.
-  const live = useLiveStream(
-    `/api/support/tickets/${encoded}/messages/stream`,
-    {
-      ticket: (data) => setState({ kind: 'ready', ticket: data as AdminTicket }),
-      message: (data) => setMessages((current) => merge(current, [data as AdminMessage])),
-    },
-    { onRefused: askWhyRefused(`/api/admin/support/tickets/${encoded}`, () => setState({ kind: 'missing' }), [404, 400]) },
-  );
 
   useEffect(() => {
     const list = listRef.current;
@@ -49,13 +66,15 @@ export default function AdminTicketPage({ params }: Route.ComponentProps) {
   async function setOpen(open: boolean) {
     setBusy(true);
     setProblem(null);
-    const result = await requestJson<{ ticket: AdminTicket }>('POST', `/api/admin/support/tickets/${encoded}/${open ? 'reopen' : 'close'}`);
+    const result = await requestJson<{ ticket: AdminTicket }>(
+      'POST',
+      `/api/admin/support/tickets/${encoded}/${open ? 'reopen' : 'close'}`,
+    );
     setBusy(false);
-    if (result.ok) setState({ kind: 'ready', ticket: result.data.ticket });
+    if (result.ok) thread.setTicket(result.data.ticket);
     else setProblem(result.message);
   }
 
-  const ticket = state.kind === 'ready' ? state.ticket : null;
   return (
     <section className="admin-page ticket" aria-labelledby="ticket-title">
       <p className="support-back">
@@ -64,31 +83,42 @@ export default function AdminTicketPage({ params }: Route.ComponentProps) {
       <header className="ticket__header">
         <div>
           <h1 id="ticket-title" className="admin-ticket__title">
-            {state.kind === 'loading' ? SUPPORT_TEXT.loading : state.kind === 'missing' ? SUPPORT_TEXT.ticketMissing : `Ticket #${state.ticket.ticketNo}`}
+            {thread.missing ? SUPPORT_TEXT.ticketMissing : ticket ? `Ticket #${ticket.ticketNo}` : SUPPORT_TEXT.loading}
           </h1>
           {ticket ? (
             <p className="ticket__reason">
-              {reasonLabel(ticket.reason)} · from <span className="admin-table__email">{ticket.userEmail}</span> · opened{' '}
-              {formatNzDateTime(ticket.creationDate)} · <span className={`badge${ticket.open ? ' badge--open' : ''}`}>{ticket.open ? 'Open' : 'Closed'}</span>
+              {reasonLabel(ticket.reason)} · from <span className="admin-table__email">{ticket.userEmail}</span> ·
+              opened {formatNzDateTime(ticket.creationDate)} ·{' '}
+              <span className={`badge${ticket.open ? ' badge--open' : ''}`}>{ticket.open ? 'Open' : 'Closed'}</span>
             </p>
           ) : null}
         </div>
         <div className="admin-ticket__actions">
-          {state.kind !== 'missing' ? <LiveIndicator status={live} /> : null}
+          {/* Live updates need the page's script: without it the status would say Connecting… for ever. */}
+          {!thread.missing && hydrated ? <LiveIndicator status={thread.live} /> : null}
           {ticket ? (
-            <button type="button" className="button button--ghost" disabled={busy} onClick={() => void setOpen(!ticket.open)}>
+            <button
+              type="button"
+              className="button button--ghost"
+              disabled={busy}
+              onClick={() => void setOpen(!ticket.open)}
+            >
               {ticket.open ? ADMIN_TEXT.closeTicket : ADMIN_TEXT.reopenTicket}
             </button>
           ) : null}
         </div>
       </header>
       {problem ? <Notice tone="error">{problem}</Notice> : null}
-      {state.kind === 'missing' ? null : (
+      {thread.missing ? null : (
         <>
           <div ref={listRef} className="thread" role="log" aria-live="polite" aria-label="Messages" tabIndex={0}>
             <ol className="thread__list">
               {messages.map((message) => (
-                <li key={message.id} className={`bubble ${message.admin ? 'bubble--mine' : 'bubble--theirs'}`}>
+                <li
+                  key={message.id}
+                  id={`message-${message.id}`}
+                  className={`bubble ${message.admin ? 'bubble--mine' : 'bubble--theirs'}`}
+                >
                   <p className="bubble__meta">
                     <span className="bubble__author">{message.admin ? 'Admin' : (message.authorEmail ?? 'User')}</span>
                     <time dateTime={message.timestamp}>{formatNzDateTime(message.timestamp)}</time>
@@ -102,13 +132,18 @@ export default function AdminTicketPage({ params }: Route.ComponentProps) {
             <ReplyBox<AdminMessage>
               ticketId={ticketId}
               postUrl={`/api/admin/support/tickets/${encoded}/messages`}
-              onSent={(message) => setMessages((current) => merge(current, [message]))}
-              onClosed={() => setState((s) => (s.kind === 'ready' ? { kind: 'ready', ticket: { ...s.ticket, open: false } } : s))}
+              clientId={actionData?.clientId || loaderData.clientId}
+              kept={actionData}
+              onSent={thread.addMessage}
+              onClosed={() => thread.setTicket({ ...ticket, open: false })}
             />
           ) : ticket ? (
-            <p className="ticket__closed" role="status">
-              This ticket is closed. Reopen it to answer.
-            </p>
+            <>
+              <p className="ticket__closed" role="status">
+                This ticket is closed. Reopen it to answer.
+              </p>
+              {actionData?.messageBody.trim() ? <UnsentReply text={actionData.messageBody} /> : null}
+            </>
           ) : null}
         </>
       )}

@@ -1,38 +1,56 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
-import { formatNzDateTime, type Message, reasonLabel, SUPPORT_TEXT, type Ticket } from '../../contracts/support.ts';
+import {
+  formatNzDateTime,
+  type Message,
+  reasonLabel,
+  SUPPORT_TEXT,
+  type Ticket,
+  TicketWithMessagesSchema,
+} from '../../contracts/support.ts';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
-import { ReplyBox } from '../features/support/reply-box.tsx';
-import { askWhyRefused, useLiveStream } from '../lib/live.ts';
+import { ReplyBox, UnsentReply } from '../features/support/reply-box.tsx';
+import { loadTicketPage, replyFormAction } from '../features/support/ticket-page.ts';
+import { useTicketThread } from '../features/support/use-ticket-thread.ts';
+import { useHydrated } from '../lib/hydrated.ts';
+import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/support-ticket';
 import '../styles/support.css';
 
 export const meta: Route.MetaFunction = () => [{ title: 'Support Ticket' }, { name: 'robots', content: 'noindex' }];
 
-type TicketState = { kind: 'loading' } | { kind: 'missing' } | { kind: 'ready'; ticket: Ticket };
+/** The thread, read on the server so the page has it without JavaScript (the layout signs in anyone else). */
+export function loader({ params, context }: Route.LoaderArgs) {
+  const { user } = context.get(requestContext);
+  return loadTicketPage(context, {
+    allowed: Boolean(user?.emailVerified),
+    api: `/api/support/tickets/${encodeURIComponent(params.ticketId)}`,
+    schema: TicketWithMessagesSchema,
+  });
+}
 
-/** Adds messages by id: a message seen twice (a reconnect, our own send) is shown once. */
-function merge(current: Message[], incoming: Message[]): Message[] {
-  const byId = new Map(current.map((m) => [m.id, m]));
-  for (const m of incoming) byId.set(m.id, m);
-  return [...byId.values()].sort((a, b) => a.id - b.id);
+/** The reply form sent without JavaScript: the endpoint the reply box calls, then this page again. */
+export function action({ request, params, context }: Route.ActionArgs) {
+  const ticket = encodeURIComponent(params.ticketId);
+  return replyFormAction(request, context, {
+    api: `/api/support/tickets/${ticket}/messages`,
+    page: `/support/ticket/${ticket}`,
+  });
 }
 
 /** /support/ticket/{ticketId}: the conversation with support, live. */
-export default function SupportTicket({ params }: Route.ComponentProps) {
+export default function SupportTicket({ params, loaderData, actionData }: Route.ComponentProps) {
   const { ticketId } = params;
-  const [state, setState] = useState<TicketState>({ kind: 'loading' });
-  const [messages, setMessages] = useState<Message[]>([]);
+  const encoded = encodeURIComponent(ticketId);
+  const thread = useTicketThread<Ticket, Message>({
+    streamUrl: `/api/support/tickets/${encoded}/messages/stream`,
+    readUrl: `/api/support/tickets/${encoded}`,
+    loaded: loaderData.thread,
+    loadedMissing: loaderData.missing,
+  });
+  const { ticket, messages } = thread;
+  const hydrated = useHydrated();
   const listRef = useRef<HTMLDivElement>(null);
-
-  const live = useLiveStream(
-    `/api/support/tickets/${encodeURIComponent(ticketId)}/messages/stream`,
-    {
-      ticket: (data) => setState({ kind: 'ready', ticket: data as Ticket }),
-      message: (data) => setMessages((current) => merge(current, [data as Message])),
-    },
-    { onRefused: askWhyRefused(`/api/support/tickets/${encodeURIComponent(ticketId)}`, () => setState({ kind: 'missing' })) },
-  );
 
   // Keep the newest message in view.
   useEffect(() => {
@@ -40,7 +58,6 @@ export default function SupportTicket({ params }: Route.ComponentProps) {
     if (list) list.scrollTop = list.scrollHeight;
   }, [messages.length]);
 
-  const ticket = state.kind === 'ready' ? state.ticket : null;
   return (
     <section className="support-panel ticket" aria-labelledby="ticket-title">
       <p className="support-back">
@@ -49,37 +66,47 @@ export default function SupportTicket({ params }: Route.ComponentProps) {
       <header className="ticket__header">
         <div>
           <h2 id="ticket-title">
-            {state.kind === 'loading' ? SUPPORT_TEXT.loading : state.kind === 'missing' ? SUPPORT_TEXT.ticketMissing : `Ticket #${state.ticket.ticketNo}`}
+            {thread.missing ? SUPPORT_TEXT.ticketMissing : ticket ? `Ticket #${ticket.ticketNo}` : SUPPORT_TEXT.loading}
           </h2>
           {ticket ? <p className="ticket__reason">{reasonLabel(ticket.reason)}</p> : null}
         </div>
-        {state.kind !== 'missing' ? <LiveIndicator status={live} /> : null}
+        {/* Live updates need the page's script: without it the status would say Connecting… for ever. */}
+        {!thread.missing && hydrated ? <LiveIndicator status={thread.live} /> : null}
       </header>
-      {state.kind === 'missing' ? null : (
+      {thread.missing ? null : (
         <>
           <div ref={listRef} className="thread" role="log" aria-live="polite" aria-label="Messages" tabIndex={0}>
             <ol className="thread__list">
-            {messages.map((message) => (
-              <li key={message.id} className={`bubble ${message.mine ? 'bubble--mine' : 'bubble--theirs'}`}>
-                <p className="bubble__meta">
-                  <span className="bubble__author">{message.admin ? 'Admin' : 'Me'}</span>
-                  <time dateTime={message.timestamp}>{formatNzDateTime(message.timestamp)}</time>
-                </p>
-                <p className="bubble__body">{message.messageBody}</p>
-              </li>
-            ))}
+              {messages.map((message) => (
+                <li
+                  key={message.id}
+                  id={`message-${message.id}`}
+                  className={`bubble ${message.mine ? 'bubble--mine' : 'bubble--theirs'}`}
+                >
+                  <p className="bubble__meta">
+                    <span className="bubble__author">{message.admin ? 'Admin' : 'Me'}</span>
+                    <time dateTime={message.timestamp}>{formatNzDateTime(message.timestamp)}</time>
+                  </p>
+                  <p className="bubble__body">{message.messageBody}</p>
+                </li>
+              ))}
             </ol>
           </div>
           {ticket?.open ? (
             <ReplyBox
               ticketId={ticketId}
-              onSent={(message) => setMessages((current) => merge(current, [message]))}
-              onClosed={() => setState((s) => (s.kind === 'ready' ? { kind: 'ready', ticket: { ...s.ticket, open: false } } : s))}
+              clientId={actionData?.clientId || loaderData.clientId}
+              kept={actionData}
+              onSent={thread.addMessage}
+              onClosed={() => thread.setTicket({ ...ticket, open: false })}
             />
           ) : ticket ? (
-            <p className="ticket__closed" role="status">
-              This ticket is closed. {SUPPORT_TEXT.replyRejected}
-            </p>
+            <>
+              <p className="ticket__closed" role="status">
+                This ticket is closed. {SUPPORT_TEXT.replyRejected}
+              </p>
+              {actionData?.messageBody.trim() ? <UnsentReply text={actionData.messageBody} /> : null}
+            </>
           ) : null}
         </>
       )}

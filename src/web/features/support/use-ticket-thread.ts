@@ -1,0 +1,60 @@
+import { useMemo, useState } from 'react';
+import type { Message, Ticket } from '../../../contracts/support.ts';
+import { askWhyRefused, type LiveStatus, useLiveStream } from '../../lib/live.ts';
+
+/** Adds messages by id: a message seen twice (the page's own, a reconnect, our own send) is shown once. */
+function mergeMessages<M extends Message>(current: M[], incoming: M[]): M[] {
+  const byId = new Map(current.map((m) => [m.id, m]));
+  for (const m of incoming) byId.set(m.id, m);
+  return [...byId.values()].sort((a, b) => a.id - b.id);
+}
+
+export interface TicketThread<T, M> {
+  /** Null until the page's data or the stream has said what the ticket is. */
+  ticket: T | null;
+  missing: boolean;
+  messages: M[];
+  live: LiveStatus;
+  addMessage(message: M): void;
+  setTicket(ticket: T): void;
+}
+
+/**
+ * A ticket's thread as the page shows it: what the server rendered (the loader's read), with the
+ * live stream's ticket and messages merged in by id. The stream sends the ticket first and then
+ * every message, so it only repeats what the page has, and wins where it is newer (a close).
+ */
+export function useTicketThread<T extends Ticket, M extends Message>(options: {
+  streamUrl: string;
+  /** The plain read endpoint asked why the stream was refused (askWhyRefused). */
+  readUrl: string;
+  missingStatuses?: readonly number[];
+  loaded: { ticket: T; messages: M[] } | null;
+  loadedMissing: boolean;
+}): TicketThread<T, M> {
+  const [liveTicket, setLiveTicket] = useState<T | null>(null);
+  const [liveMessages, setLiveMessages] = useState<M[]>([]);
+  const [gone, setGone] = useState(false);
+  const missing = options.loadedMissing || gone;
+
+  // A ticket the server already said does not exist is not watched.
+  const live = useLiveStream(
+    missing ? null : options.streamUrl,
+    {
+      ticket: (data) => setLiveTicket(data as T),
+      message: (data) => setLiveMessages((current) => mergeMessages(current, [data as M])),
+    },
+    { onRefused: askWhyRefused(options.readUrl, () => setGone(true), options.missingStatuses) },
+  );
+
+  const loadedMessages = options.loaded?.messages;
+  const messages = useMemo(() => mergeMessages(loadedMessages ?? [], liveMessages), [loadedMessages, liveMessages]);
+  return {
+    ticket: missing ? null : (liveTicket ?? options.loaded?.ticket ?? null),
+    missing,
+    messages,
+    live,
+    addMessage: (message) => setLiveMessages((current) => mergeMessages(current, [message])),
+    setTicket: setLiveTicket,
+  };
+}
