@@ -8,18 +8,18 @@ import { createAccountsRepository } from './accounts.repository.ts';
 import { accountsRoutes } from './accounts.routes.ts';
 import { createAccountsService, type AccountsService } from './accounts.service.ts';
 
-/**
- * The accounts module, owner of the `users` and `sessions` tables: sign-up, sign-in, sessions,
- * verification and reset mail (/api/auth/*), and the admin console's Users screen
- * (/api/admin/users/*). The access plugin and the live streams resolve sessions through
- * `app.accounts`; page form actions sign in through it.
- */
 declare module 'fastify' {
   interface FastifyInstance {
     accounts: AccountsService;
   }
 }
 
+/**
+ * The accounts module, owner of the `users` and `sessions` tables: sign-up, sign-in, sessions,
+ * verification and reset mail (/api/auth/*), and the admin console's Users screen
+ * (/api/admin/users/*). The access plugin and the live streams resolve sessions through
+ * `app.accounts`; page form actions sign in through it.
+ */
 export const accountsModule = fp<SharedServices>(
   async function accounts(app: FastifyInstance, shared) {
     const { config, database } = shared;

@@ -12,7 +12,8 @@ const toFaq = (row: FaqRow): Faq => ({ id: row.id, type: row.type, title: row.ti
 /**
  * Editing what the public pages show: FAQ entries, the legal/links document and our hosted legal
  * documents. Input has passed the contracts' schemas (links: https or our own origin only, IN-04).
- * Every change is audited. The public pages read the database per request: nothing to invalidate.
+ * Every change is audited. The public content caches empty themselves when an edit route answers
+ * (content.cache.ts), so nothing here invalidates them.
  */
 export function createContentAdminService(deps: { repository: ContentAdminRepository; audit: AuditService }) {
   const { repository, audit } = deps;

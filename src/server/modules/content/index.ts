@@ -9,10 +9,6 @@ import { createContentRepository } from './content.repository.ts';
 import { contentRoutes } from './content.routes.ts';
 import { createContentService, type ContentService } from './content.service.ts';
 
-/**
- * The content module: FAQs, the settings documents and our hosted legal documents, read by the
- * public API and the pages (`app.content`), and edited from the admin console.
- */
 declare module 'fastify' {
   interface FastifyInstance {
     /** Public content as the pages read it. */
@@ -22,6 +18,10 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The content module: FAQs, the settings documents and our hosted legal documents, read by the
+ * public API and the pages (`app.content`), and edited from the admin console.
+ */
 export const contentModule = fp<SharedServices>(
   async function content(app: FastifyInstance, shared) {
     const { config, database } = shared;

@@ -10,10 +10,7 @@ import { createReviewService } from './partners.review.service.ts';
 import { partnersRoutes } from './partners.routes.ts';
 import { createPartnersService } from './partners.service.ts';
 
-/**
- * The partners module: partner registration (the streamed form and its licence file in storage)
- * and their review in the admin console, and the start-up sweep of what a crash left in storage.
- */
+/** What the partners module offers the rest of the server (`app.partners`). */
 export interface PartnersModule {
   /**
    * Removes licence files whose registration never committed, and, on local storage, partial
@@ -28,6 +25,10 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The partners module: partner registration (the streamed form and its licence file in storage)
+ * and their review in the admin console, and the start-up sweep of what a crash left in storage.
+ */
 export const partnersModule = fp<SharedServices>(
   async function partners(app: FastifyInstance, shared) {
     const { config, database, storage } = shared;

@@ -6,10 +6,6 @@ import { createSupportRepository } from './support.repository.ts';
 import { supportRoutes } from './support.routes.ts';
 import { createSupportService } from './support.service.ts';
 
-/**
- * The support module: tickets and their messages, the callable `createSupportTicket`, the admin
- * inbox, and the live streams of both sides (support.live.ts), fed by the shared event bus.
- */
 declare module 'fastify' {
   interface FastifyInstance {
     /** Live support delivery of this process (tests run its sweep). */
@@ -17,6 +13,10 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The support module: tickets and their messages, the callable `createSupportTicket`, the admin
+ * inbox, and the live streams of both sides (support.live.ts), fed by the shared event bus.
+ */
 export const supportModule = fp<SharedServices>(
   async function support(app: FastifyInstance, shared) {
     const { config, database } = shared;
