@@ -5,7 +5,10 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const dirs = (parent) =>
-  fs.readdirSync(parent, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  fs
+    .readdirSync(parent, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
 
 /**
  * Who may import whom, checked on resolved paths: the browser app, the server and the contracts
@@ -15,8 +18,16 @@ const dirs = (parent) =>
  */
 const zones = [
   { target: './src/web', from: './src/server', message: 'The web app must not import server code.' },
-  { target: './src/server', from: './src/web', message: 'The server must not import the web app: shared types live in src/contracts.' },
-  { target: './src/contracts', from: ['./src/server', './src/web'], message: 'Contracts are shared by both sides and import neither.' },
+  {
+    target: './src/server',
+    from: './src/web',
+    message: 'The server must not import the web app: shared types live in src/contracts.',
+  },
+  {
+    target: './src/contracts',
+    from: ['./src/server', './src/web'],
+    message: 'Contracts are shared by both sides and import neither.',
+  },
   ...dirs('src/server/modules').map((name) => ({
     target: `./src/server/modules/${name}/**`,
     from: `./src/server/modules/!(${name})/**/*.repository.ts`,
@@ -49,7 +60,10 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/server/config.ts'],
     rules: {
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through src/server/config.ts.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration through src/server/config.ts.' },
+      ],
     },
   },
   {

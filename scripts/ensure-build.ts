@@ -18,12 +18,18 @@ function newestMtime(target: string): number {
 export function ensureBuild(): void {
   const builtAt = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
   if (builtAt >= Math.max(...sources.map(newestMtime))) return;
-  console.log(builtAt ? 'Sources changed since the last build: rebuilding the web app…' : 'Building the web app (first start)…');
-  const result = spawnSync(process.execPath, [path.join(root, 'node_modules', '@react-router', 'dev', 'bin.cjs'), 'build'], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  console.log(
+    builtAt ? 'Sources changed since the last build: rebuilding the web app…' : 'Building the web app (first start)…',
+  );
+  const result = spawnSync(
+    process.execPath,
+    [path.join(root, 'node_modules', '@react-router', 'dev', 'bin.cjs'), 'build'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'production' },
+    },
+  );
   if (result.status !== 0) {
     console.error('The build failed; see the messages above.');
     process.exit(result.status ?? 1);

@@ -30,7 +30,9 @@ export const SECURITY_SUITES = [
   'tests/integration/support/live.test.ts',
   'tests/integration/notifications',
 ];
-const BROWSER_SPECS = ['tests/e2e/csp.spec.ts', 'tests/e2e/xss.spec.ts'].filter((f) => fs.existsSync(path.join(root, f)));
+const BROWSER_SPECS = ['tests/e2e/csp.spec.ts', 'tests/e2e/xss.spec.ts'].filter((f) =>
+  fs.existsSync(path.join(root, f)),
+);
 
 const runs: SuiteRun[] = [];
 const started = Date.now();
@@ -65,7 +67,8 @@ const markdown = renderSecurityReport({
   soak,
   minutes: (Date.now() - started) / 60_000,
   machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`,
-  commit: spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim() || 'unknown',
+  commit:
+    spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim() || 'unknown',
 });
 const out = soak ? path.join(root, '.tmp', 'security-soak.md') : path.join(root, 'docs', 'security.md');
 fs.mkdirSync(path.dirname(out), { recursive: true });

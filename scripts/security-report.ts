@@ -102,21 +102,36 @@ const HEADLINES: Headline[] = [
   },
   {
     figure: 'Mail outbox under kill -9, outages and two instances',
-    target: '0 acknowledged answers left unmailed; duplicates only the mails in flight at a kill; each mail once across instances',
+    target:
+      '0 acknowledged answers left unmailed; duplicates only the mails in flight at a kill; each mail once across instances',
     measured: (f) => {
       const crashes = ['pglite', 'postgres'].map((db) => [db, f.get('notify-crash', db)] as const).filter(([, v]) => v);
       const two = f.get('outbox-two-instances');
       const outage = f.get('outbox-smtp421');
       if (crashes.length === 0 && !two && !outage) return null;
-      const parts = crashes.map(([db, v]) => `${db}: ${v!.runs} kills, ${v!.acked} answers acknowledged, ${v!.lost} unmailed, ${v!.duplicates} duplicate deliveries`);
+      const parts = crashes.map(
+        ([db, v]) =>
+          `${db}: ${v!.runs} kills, ${v!.acked} answers acknowledged, ${v!.lost} unmailed, ${v!.duplicates} duplicate deliveries`,
+      );
       if (outage) parts.push(`421 outage: ${outage.mails} mails, ${outage.lost} lost, ${outage.duplicates} twice`);
-      if (two) parts.push(`two instances: ${two.mails} mails, ${two.duplicates} twice, split ${JSON.stringify(two.perInstance)}`);
+      if (two)
+        parts.push(
+          `two instances: ${two.mails} mails, ${two.duplicates} twice, split ${JSON.stringify(two.perInstance)}`,
+        );
       return parts.join('; ');
     },
     met: (f) => {
-      const values = [f.get('notify-crash', 'pglite'), f.get('notify-crash', 'postgres'), f.get('outbox-two-instances'), f.get('outbox-smtp421')];
+      const values = [
+        f.get('notify-crash', 'pglite'),
+        f.get('notify-crash', 'postgres'),
+        f.get('outbox-two-instances'),
+        f.get('outbox-smtp421'),
+      ];
       if (values.every((v) => v === undefined)) return null;
-      return values.every((v) => v === undefined || (v.lost ?? 0) === 0) && (num(f.get('outbox-two-instances')?.duplicates) ?? 0) === 0;
+      return (
+        values.every((v) => v === undefined || (v.lost ?? 0) === 0) &&
+        (num(f.get('outbox-two-instances')?.duplicates) ?? 0) === 0
+      );
     },
   },
   {
@@ -134,7 +149,11 @@ const HEADLINES: Headline[] = [
       const tickets = f.sum('races-support', 'ticketCreations');
       const distinct = f.sum('races-support', 'distinctNumbers');
       if (!all(bursts, created, tickets, distinct)) return null;
-      return bursts === created && tickets === distinct && f.sum('races-support', 'rowsStored')! * 20 === f.sum('races-support', 'idempotentSends');
+      return (
+        bursts === created &&
+        tickets === distinct &&
+        f.sum('races-support', 'rowsStored')! * 20 === f.sum('races-support', 'idempotentSends')
+      );
     },
   },
   {
@@ -142,7 +161,9 @@ const HEADLINES: Headline[] = [
     target: '≥100 per database; 0 replies stored after the close',
     measured: (f) => {
       const races = f.sum('races-support', 'closeReplyRaces');
-      return races === undefined ? null : `${races} races, ${f.sum('races-support', 'repliesStoredAfterClose')} stored after the close`;
+      return races === undefined
+        ? null
+        : `${races} races, ${f.sum('races-support', 'repliesStoredAfterClose')} stored after the close`;
     },
     met: (f) => {
       const after = f.sum('races-support', 'repliesStoredAfterClose');
@@ -154,7 +175,11 @@ const HEADLINES: Headline[] = [
     target: '≥40 hostile files + ≥1,000 mutations; 0 non-JPEG/PNG accepted, 0 files outside storage',
     measured: (f) => {
       const u = f.get('upload-corpus');
-      return u ? Object.entries(u).map(([k, v]) => `${k} ${String(v)}`).join(', ') : null;
+      return u
+        ? Object.entries(u)
+            .map(([k, v]) => `${k} ${String(v)}`)
+            .join(', ')
+        : null;
     },
     met: (f) => {
       const u = f.get('upload-corpus');
@@ -173,7 +198,16 @@ const HEADLINES: Headline[] = [
       const h = f.get('headers');
       const b = f.get('csp-browser');
       if (!h && !b) return null;
-      return [h && Object.entries(h).map(([k, v]) => `${k} ${String(v)}`).join(', '), b && Object.entries(b).map(([k, v]) => `${k} ${String(v)}`).join(', ')]
+      return [
+        h &&
+          Object.entries(h)
+            .map(([k, v]) => `${k} ${String(v)}`)
+            .join(', '),
+        b &&
+          Object.entries(b)
+            .map(([k, v]) => `${k} ${String(v)}`)
+            .join(', '),
+      ]
         .filter(Boolean)
         .join('; ');
     },
@@ -187,7 +221,9 @@ const HEADLINES: Headline[] = [
     target: '0 occurrences of any secret the tests created',
     measured: (f) => {
       const l = f.get('log-secrets');
-      return l ? `${l.secretsCreated} secrets, ${fmt(num(l.logBytes) ?? 0)} bytes of log, ${l.occurrences} occurrences` : null;
+      return l
+        ? `${l.secretsCreated} secrets, ${fmt(num(l.logBytes) ?? 0)} bytes of log, ${l.occurrences} occurrences`
+        : null;
     },
     met: (f) => {
       const o = num(f.get('log-secrets')?.occurrences);
@@ -199,7 +235,11 @@ const HEADLINES: Headline[] = [
     target: '≥20 named tests from catalogue §3, all passing',
     measured: (f) => {
       const a = f.get('advisories');
-      return a ? Object.entries(a).map(([k, v]) => `${k} ${String(v)}`).join(', ') : null;
+      return a
+        ? Object.entries(a)
+            .map(([k, v]) => `${k} ${String(v)}`)
+            .join(', ')
+        : null;
     },
     met: (f) => {
       const a = f.get('advisories');
@@ -235,10 +275,13 @@ function crashMet(values: Record<string, unknown> | undefined): boolean | null {
 
 function finder(figures: Figure[]): Finder {
   return {
-    get: (name, database) => figures.find((f) => f.name === name && (database === undefined || f.database === database))?.values,
+    get: (name, database) =>
+      figures.find((f) => f.name === name && (database === undefined || f.database === database))?.values,
     sum(name, key) {
       const values = figures.filter((f) => f.name === name).map((f) => num(f.values[key]));
-      return values.length === 0 || values.some((v) => v === undefined) ? undefined : values.reduce((a, b) => a! + b!, 0);
+      return values.length === 0 || values.some((v) => v === undefined)
+        ? undefined
+        : values.reduce((a, b) => a! + b!, 0);
     },
   };
 }
@@ -269,7 +312,9 @@ export function renderSecurityReport(input: {
   for (const h of HEADLINES) {
     const measured = h.measured(f);
     const met = measured === null ? null : h.met(f);
-    lines.push(`| ${h.figure} | ${cell(h.target)} | ${cell(measured ?? 'not measured in this run')} | ${met === null ? '—' : met ? 'yes' : '**no**'} |`);
+    lines.push(
+      `| ${h.figure} | ${cell(h.target)} | ${cell(measured ?? 'not measured in this run')} | ${met === null ? '—' : met ? 'yes' : '**no**'} |`,
+    );
   }
   lines.push('', '## Every recorded figure', '', '| Figure | Checks | Database | Values |', '|---|---|---|---|');
   for (const fig of input.figures) {

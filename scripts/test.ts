@@ -37,7 +37,13 @@ const vitestReport = path.join(root, '.tmp', 'vitest-report.json');
 fs.rmSync(vitestReport, { force: true });
 const vitest = spawnSync(
   bin('vitest'),
-  ['run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`],
+  [
+    'run',
+    ...projects.flatMap((p) => ['--project', p]),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${vitestReport}`,
+  ],
   { cwd: root, stdio: 'inherit' },
 );
 if (fs.existsSync(vitestReport)) {
@@ -58,9 +64,11 @@ if (fs.existsSync(chromium)) {
   fs.rmSync(e2eReport, { force: true });
   const e2e = spawnSync(bin('playwright'), ['test'], { cwd: root, stdio: 'inherit' });
   if (fs.existsSync(e2eReport)) {
-    const stats = (JSON.parse(fs.readFileSync(e2eReport, 'utf8')) as {
-      stats: { expected: number; unexpected: number; flaky: number; skipped: number };
-    }).stats;
+    const stats = (
+      JSON.parse(fs.readFileSync(e2eReport, 'utf8')) as {
+        stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+      }
+    ).stats;
     totals.passed += stats.expected + stats.flaky;
     totals.failed += stats.unexpected;
     totals.skipped += stats.skipped;
@@ -70,7 +78,9 @@ if (fs.existsSync(chromium)) {
   }
   if (e2e.status !== 0) problems.push(`playwright exited with status ${e2e.status}.`);
 } else if (requireE2e) {
-  problems.push(`The browser suite is mandatory here but Chromium is missing at ${chromium} (apt-get install -y chromium).`);
+  problems.push(
+    `The browser suite is mandatory here but Chromium is missing at ${chromium} (apt-get install -y chromium).`,
+  );
 } else {
   console.warn(`\n! Browser suite skipped: no Chromium at ${chromium} (apt-get install -y chromium).\n`);
 }

@@ -4,7 +4,11 @@ import { isAllowedLegalLink, LegalLinksInputSchema } from './admin.ts';
 
 describe('legal links an admin may set (IN-04)', () => {
   it('accepts any https web address', () => {
-    fc.assert(fc.property(fc.webUrl({ validSchemes: ['https'], withQueryParameters: true, withFragments: true }), (url) => isAllowedLegalLink(url)));
+    fc.assert(
+      fc.property(fc.webUrl({ validSchemes: ['https'], withQueryParameters: true, withFragments: true }), (url) =>
+        isAllowedLegalLink(url),
+      ),
+    );
   });
 
   it('refuses every other scheme, whatever its case', () => {
@@ -19,24 +23,42 @@ describe('legal links an admin may set (IN-04)', () => {
   });
 
   it('accepts paths on this site, but not ones a browser reads as another host', () => {
-    for (const ok of ['/documents/terms', '/legal?doc=privacy#top', '/a/b/../c']) expect(isAllowedLegalLink(ok)).toBe(true);
-    for (const bad of ['//evil.example', '/\\evil.example', '/\\/evil.example', 'documents/terms', './terms', '', '/ space', '/tab\there', '/new\nline']) {
+    for (const ok of ['/documents/terms', '/legal?doc=privacy#top', '/a/b/../c'])
+      expect(isAllowedLegalLink(ok)).toBe(true);
+    for (const bad of [
+      '//evil.example',
+      '/\\evil.example',
+      '/\\/evil.example',
+      'documents/terms',
+      './terms',
+      '',
+      '/ space',
+      '/tab\there',
+      '/new\nline',
+    ]) {
       expect(isAllowedLegalLink(bad), JSON.stringify(bad)).toBe(false);
     }
   });
 
   it('refuses control characters and spaces anywhere, and credentials in the address', () => {
     fc.assert(
-      fc.property(fc.webUrl({ validSchemes: ['https'] }), fc.nat(), fc.constantFrom('\u0000', '\n', '\r', '\t', ' ', '\u2028', '\u00a0'), (url, at, ch) => {
-        const i = at % (url.length + 1);
-        return !isAllowedLegalLink(url.slice(0, i) + ch + url.slice(i));
-      }),
+      fc.property(
+        fc.webUrl({ validSchemes: ['https'] }),
+        fc.nat(),
+        fc.constantFrom('\u0000', '\n', '\r', '\t', ' ', '\u2028', '\u00a0'),
+        (url, at, ch) => {
+          const i = at % (url.length + 1);
+          return !isAllowedLegalLink(url.slice(0, i) + ch + url.slice(i));
+        },
+      ),
     );
     expect(isAllowedLegalLink('https://user@legal.example.nz/')).toBe(false);
   });
 
   it('trims the value before checking it, through the schema both sides use', () => {
-    expect(LegalLinksInputSchema.parse({ terms: '  https://legal.example.nz/t ', privacy: ' /documents/privacy' })).toEqual({
+    expect(
+      LegalLinksInputSchema.parse({ terms: '  https://legal.example.nz/t ', privacy: ' /documents/privacy' }),
+    ).toEqual({
       terms: 'https://legal.example.nz/t',
       privacy: '/documents/privacy',
     });

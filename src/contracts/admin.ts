@@ -33,8 +33,10 @@ export const ADMIN_TEXT = {
   unban: 'Unban',
   save: 'Save',
   noContactEmail: 'This application has no contact email, so no email was sent. Contact the company another way.',
-  noContactEmailYet: 'This application has no contact email: a decision cannot be emailed. Contact the company another way.',
-  mailQueued: (email: string) => `The email to ${email} is on its way: “Decision email sent” turns to Yes once it is delivered (see Mail).`,
+  noContactEmailYet:
+    'This application has no contact email: a decision cannot be emailed. Contact the company another way.',
+  mailQueued: (email: string) =>
+    `The email to ${email} is on its way: “Decision email sent” turns to Yes once it is delivered (see Mail).`,
   notSignedInAsAdmin: 'Your session ended or you are no longer an admin. Reload the page.',
 } as const;
 
@@ -81,7 +83,12 @@ export const CompanyListQuerySchema = z.object({
 });
 export const CompanyListSchema = z.object({
   companies: z.array(AdminCompanySchema),
-  counts: z.object({ pending: z.number().int(), verified: z.number().int(), rejected: z.number().int(), banned: z.number().int() }),
+  counts: z.object({
+    pending: z.number().int(),
+    verified: z.number().int(),
+    rejected: z.number().int(),
+    banned: z.number().int(),
+  }),
 });
 export const CompanyParamsSchema = z.object({ companyId: z.uuid({ error: COMPANY_REVIEW_MESSAGES.notFound }) });
 
@@ -121,7 +128,11 @@ export const FAQ_MESSAGES = {
 
 export const FaqInputSchema = z.object({
   type: z.enum(FAQ_TYPES, { error: FAQ_MESSAGES.typeRequired }),
-  title: z.string({ error: FAQ_MESSAGES.titleRequired }).trim().min(1, FAQ_MESSAGES.titleRequired).max(FAQ_LIMITS.titleMax, FAQ_MESSAGES.titleTooLong),
+  title: z
+    .string({ error: FAQ_MESSAGES.titleRequired })
+    .trim()
+    .min(1, FAQ_MESSAGES.titleRequired)
+    .max(FAQ_LIMITS.titleMax, FAQ_MESSAGES.titleTooLong),
   content: z
     .string({ error: FAQ_MESSAGES.contentRequired })
     .trim()
@@ -154,8 +165,9 @@ export const LEGAL_MESSAGES = {
  * Anything but printable characters (controls, spaces, line breaks, a lone UTF-16 surrogate, which
  * the settings document cannot even store): never part of a link we accept.
  */
-// eslint-disable-next-line no-control-regex
-const UNPRINTABLE = /[\u0000-\u0020\u007f-\u00a0\u2028\u2029\ufeff]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const UNPRINTABLE =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0020\u007f-\u00a0\u2028\u2029\ufeff]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const PROBE_ORIGIN = 'https://origin.invalid';
 
 /**
@@ -193,10 +205,20 @@ const legalLink = z
 export const LegalLinksInputSchema = z.object({ terms: legalLink, privacy: legalLink });
 export type LegalLinksInput = z.infer<typeof LegalLinksInputSchema>;
 
-export const DocumentParamsSchema = z.object({ slug: z.enum(LEGAL_DOCUMENTS, { error: LEGAL_MESSAGES.documentMissing }) });
+export const DocumentParamsSchema = z.object({
+  slug: z.enum(LEGAL_DOCUMENTS, { error: LEGAL_MESSAGES.documentMissing }),
+});
 export const DocumentInputSchema = z.object({
-  title: z.string({ error: LEGAL_MESSAGES.titleRequired }).trim().min(1, LEGAL_MESSAGES.titleRequired).max(DOCUMENT_LIMITS.titleMax, LEGAL_MESSAGES.titleTooLong),
-  body: z.string({ error: LEGAL_MESSAGES.bodyRequired }).trim().min(1, LEGAL_MESSAGES.bodyRequired).max(DOCUMENT_LIMITS.bodyMax, LEGAL_MESSAGES.bodyTooLong),
+  title: z
+    .string({ error: LEGAL_MESSAGES.titleRequired })
+    .trim()
+    .min(1, LEGAL_MESSAGES.titleRequired)
+    .max(DOCUMENT_LIMITS.titleMax, LEGAL_MESSAGES.titleTooLong),
+  body: z
+    .string({ error: LEGAL_MESSAGES.bodyRequired })
+    .trim()
+    .min(1, LEGAL_MESSAGES.bodyRequired)
+    .max(DOCUMENT_LIMITS.bodyMax, LEGAL_MESSAGES.bodyTooLong),
 });
 export const HostedDocumentSchema = z.object({
   slug: z.enum(LEGAL_DOCUMENTS),
@@ -289,7 +311,10 @@ export const AuditQuerySchema = z.object({
   targetType: z.enum(AUDIT_TARGETS).optional(),
   targetId: z.string().max(100).optional(),
 });
-export const AuditPageSchema = z.object({ entries: z.array(AuditEntrySchema), nextBefore: z.number().int().nullable() });
+export const AuditPageSchema = z.object({
+  entries: z.array(AuditEntrySchema),
+  nextBefore: z.number().int().nullable(),
+});
 
 export function auditActionLabel(action: string): string {
   return (AUDIT_ACTIONS as Record<string, string>)[action] ?? action;

@@ -34,7 +34,8 @@ export const AUTH_MESSAGES = {
   tokenInvalid: 'This link is invalid, has expired or has already been used. Please ask for a new one.',
   // Enumeration-safe answers: the same words whether or not an account exists.
   signupAccepted: 'Check your inbox: we have sent a link to confirm your email address.',
-  verificationSent: 'If this account still needs to be verified, a new verification link is on its way. Check your inbox.',
+  verificationSent:
+    'If this account still needs to be verified, a new verification link is on its way. Check your inbox.',
   resetRequested: 'If an account exists for this email, we have sent a link to reset its password. Check your inbox.',
   emailVerified: 'Your email address is verified. You can now sign in.',
   passwordReset: 'Your password has been reset. Please sign in with your new password.',
@@ -124,10 +125,15 @@ export const EmailRequestSchema = z.object({ email: EmailSchema });
 export const ResetPasswordRequestSchema = z.object({ token: TokenSchema, password: NewPasswordSchema });
 export const ResetPasswordFormSchema = z
   .object({ password: NewPasswordSchema, confirmPassword: z.string() })
-  .refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], message: AUTH_MESSAGES.passwordsDiffer });
+  .refine((v) => v.password === v.confirmPassword, {
+    path: ['confirmPassword'],
+    message: AUTH_MESSAGES.passwordsDiffer,
+  });
 
 export const ChangePasswordRequestSchema = z.object({
-  currentPassword: z.string({ error: AUTH_MESSAGES.currentPasswordRequired }).min(1, AUTH_MESSAGES.currentPasswordRequired),
+  currentPassword: z
+    .string({ error: AUTH_MESSAGES.currentPasswordRequired })
+    .min(1, AUTH_MESSAGES.currentPasswordRequired),
   newPassword: NewPasswordSchema,
 });
 export const ChangePasswordFormSchema = ChangePasswordRequestSchema.extend({ confirmPassword: z.string() }).refine(

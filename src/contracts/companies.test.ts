@@ -11,7 +11,16 @@ describe('detectLicenseType', () => {
   });
 
   it('refuses everything else, including the picker’s pdf, tiff and gif, and files too short to tell', () => {
-    for (const hex of ['25504446', '49492a00', '4d4d002a', '474946383961', '52494646', '3c737667', '504b0304', '7f454c46']) {
+    for (const hex of [
+      '25504446',
+      '49492a00',
+      '4d4d002a',
+      '474946383961',
+      '52494646',
+      '3c737667',
+      '504b0304',
+      '7f454c46',
+    ]) {
       expect(detectLicenseType(of(hex))).toBeNull();
     }
     expect(detectLicenseType(Buffer.from('89504e470d0a1a', 'hex'))).toBeNull();
@@ -30,7 +39,9 @@ describe('the registration rules', () => {
     expect(companyFieldError('phoneNumber', '123456789012345')).toBe('Phone number must be between 7 and 14 digits');
     expect(companyFieldError('contactPersonName', 'Tāne Mahuta')).toBeNull();
     expect(companyFieldError('contactPersonName', '')).toBeNull();
-    expect(companyFieldError('contactPersonJobTitle', 'Dir.')).toBe('Job title must only contain alphabetic characters');
+    expect(companyFieldError('contactPersonJobTitle', 'Dir.')).toBe(
+      'Job title must only contain alphabetic characters',
+    );
     expect(companyFieldErrors({})).toEqual({
       companyName: 'Company name is required',
       phoneNumber: 'Phone number is required',
@@ -39,7 +50,14 @@ describe('the registration rules', () => {
   });
 
   it('finish quickly on adversarial 100 000-character inputs (IN-08)', () => {
-    const attacks = ['a'.repeat(100_000), `${'a.'.repeat(50_000)}@`, `a@${'a-'.repeat(50_000)}`, `${'a '.repeat(50_000)}1`, '1'.repeat(100_000), `${'@'.repeat(100_000)}`];
+    const attacks = [
+      'a'.repeat(100_000),
+      `${'a.'.repeat(50_000)}@`,
+      `a@${'a-'.repeat(50_000)}`,
+      `${'a '.repeat(50_000)}1`,
+      '1'.repeat(100_000),
+      `${'@'.repeat(100_000)}`,
+    ];
     for (const field of COMPANY_TEXT_FIELDS) {
       for (const attack of attacks) {
         const started = performance.now();

@@ -149,7 +149,9 @@ export const LICENSE_FIELD = 'commercialLicense';
 export type CompanyFormField = CompanyTextField | typeof LICENSE_FIELD;
 
 /** The first message for each field that breaks a rule; empty when the input is valid. */
-export function companyFieldErrors(input: Partial<Record<CompanyTextField, string>>): Partial<Record<CompanyTextField, string>> {
+export function companyFieldErrors(
+  input: Partial<Record<CompanyTextField, string>>,
+): Partial<Record<CompanyTextField, string>> {
   const parsed = CompanyRegistrationSchema.safeParse(input);
   const errors: Partial<Record<CompanyTextField, string>> = {};
   if (parsed.success) return errors;

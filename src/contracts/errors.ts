@@ -33,17 +33,28 @@ export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 /** What a client makes of an HTTP status it did not expect (spec §8 mapping). */
 export function codeForHttpStatus(status: number): ErrorCode {
   switch (status) {
-    case 400: return 'INVALID_ARGUMENT';
-    case 401: return 'UNAUTHENTICATED';
-    case 403: return 'PERMISSION_DENIED';
-    case 404: return 'NOT_FOUND';
-    case 409: return 'ABORTED';
-    case 429: return 'RESOURCE_EXHAUSTED';
-    case 499: return 'CANCELLED';
-    case 501: return 'UNIMPLEMENTED';
-    case 503: return 'UNAVAILABLE';
-    case 504: return 'DEADLINE_EXCEEDED';
-    default: return 'INTERNAL';
+    case 400:
+      return 'INVALID_ARGUMENT';
+    case 401:
+      return 'UNAUTHENTICATED';
+    case 403:
+      return 'PERMISSION_DENIED';
+    case 404:
+      return 'NOT_FOUND';
+    case 409:
+      return 'ABORTED';
+    case 429:
+      return 'RESOURCE_EXHAUSTED';
+    case 499:
+      return 'CANCELLED';
+    case 501:
+      return 'UNIMPLEMENTED';
+    case 503:
+      return 'UNAVAILABLE';
+    case 504:
+      return 'DEADLINE_EXCEEDED';
+    default:
+      return 'INTERNAL';
   }
 }
 

@@ -5,9 +5,27 @@ import { z } from 'zod';
  * the pages about them (docs/decisions/090-mail-outbox.md).
  */
 export const NOTIFICATION_SETTINGS = [
-  { key: 'ticketReplies', kind: 'ticket-replies', label: 'Replies to my support tickets', hint: 'A mail when our team answers and you are not on the ticket’s page.', adminOnly: false },
-  { key: 'ticketClosed', kind: 'ticket-closed', label: 'When my ticket is closed', hint: 'A mail when our team closes one of your tickets.', adminOnly: false },
-  { key: 'team', kind: 'team', label: 'Support team mail', hint: 'A mail to every admin on each new ticket and each reply from a user.', adminOnly: true },
+  {
+    key: 'ticketReplies',
+    kind: 'ticket-replies',
+    label: 'Replies to my support tickets',
+    hint: 'A mail when our team answers and you are not on the ticket’s page.',
+    adminOnly: false,
+  },
+  {
+    key: 'ticketClosed',
+    kind: 'ticket-closed',
+    label: 'When my ticket is closed',
+    hint: 'A mail when our team closes one of your tickets.',
+    adminOnly: false,
+  },
+  {
+    key: 'team',
+    kind: 'team',
+    label: 'Support team mail',
+    hint: 'A mail to every admin on each new ticket and each reply from a user.',
+    adminOnly: true,
+  },
 ] as const;
 
 export type NotificationKey = (typeof NOTIFICATION_SETTINGS)[number]['key'];
@@ -34,7 +52,8 @@ export const NOTIFICATION_TEXT = {
   unsubscribeAsk: (what: string, email: string) => `Stop sending “${what}” mail to ${email}?`,
   unsubscribeButton: 'Unsubscribe',
   unsubscribed: (what: string, email: string) => `Done: we will no longer send “${what}” mail to ${email}.`,
-  unsubscribeInvalid: 'This unsubscribe link is not valid. Sign in and open Email notifications to choose which mails you get.',
+  unsubscribeInvalid:
+    'This unsubscribe link is not valid. Sign in and open Email notifications to choose which mails you get.',
   manageLink: 'Choose which mails you get',
 } as const;
 
@@ -84,7 +103,9 @@ export const AdminMailCountsSchema = z.object({
 export type AdminMailCounts = z.infer<typeof AdminMailCountsSchema>;
 
 export const AdminMailListSchema = z.object({ mails: z.array(AdminMailSchema), counts: AdminMailCountsSchema });
-export const AdminMailParamsSchema = z.object({ mailId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+export const AdminMailParamsSchema = z.object({
+  mailId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
 export const AdminMailResultSchema = z.object({ mail: AdminMailSchema });
 
 export const MAIL_TEXT = {

@@ -23,12 +23,19 @@ export interface WebServices {
    * Calls one of our own API endpoints in process, as this visitor (address and cookie): what a
    * page's form action does, so it follows exactly the rules the JavaScript version meets.
    */
-  callApi(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown): Promise<{ status: number; body: unknown; setCookie: string[] }>;
+  callApi(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: unknown; setCookie: string[] }>;
   /**
    * Sends a page's multipart form on to one of our API endpoints as it arrives (a file is never
    * held in memory), as this visitor; hands back the answer and the form's text fields.
    */
-  forwardMultipart(url: string, form: Request): Promise<{ status: number; body: unknown; fields: Record<string, string> }>;
+  forwardMultipart(
+    url: string,
+    form: Request,
+  ): Promise<{ status: number; body: unknown; fields: Record<string, string> }>;
   /** Signs in from a page's form (no JavaScript needed): the session cookie to set, or why not. */
   signIn(input: { email: string; password: string }): Promise<SignInOutcome>;
   /** Notification mail settings of the signed-in person (null when nobody is signed in), and unsubscribe links. */

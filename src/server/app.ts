@@ -77,11 +77,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? [408, 'Request Timeout', 'DEADLINE_EXCEEDED', 'The request took too long to arrive.']
           : code === 'HPE_HEADER_OVERFLOW'
-            ? [431, 'Request Header Fields Too Large', 'INVALID_ARGUMENT', 'The address or the request headers are too large.']
+            ? [
+                431,
+                'Request Header Fields Too Large',
+                'INVALID_ARGUMENT',
+                'The address or the request headers are too large.',
+              ]
             : [400, 'Bad Request', 'INVALID_ARGUMENT', 'The request could not be read.'];
       const body = JSON.stringify({ error: { status: errorCode, message } });
       if (socket.writable) {
-        socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\n\r\n${body}`);
+        socket.write(
+          `HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\n\r\n${body}`,
+        );
       }
       socket.destroy(error);
     },
@@ -109,7 +116,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(crossSitePlugin, { allowedOrigins: [config.publicBaseUrl] });
   // Who is asking: the session cookie or bearer token, looked up in the database on every request
   // (by the accounts module, registered below; the lookup is only needed once requests arrive).
-  const resolvePrincipal = createSessionResolver((token) => app.accounts.resolveSession(token), config.sessions.cookieName);
+  const resolvePrincipal = createSessionResolver(
+    (token) => app.accounts.resolveSession(token),
+    config.sessions.cookieName,
+  );
   await app.register(accessPlugin, { resolvePrincipal });
   await app.register(routeTablePlugin);
   await app.register(sessionsPlugin, { ...config.sessions });
@@ -119,7 +129,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       info: {
         title: `${config.companyName} API`,
         version: '1.0.0',
-        description: 'The public, support and admin API of the website. Errors use { error: { status, message, fields? } }.',
+        description:
+          'The public, support and admin API of the website. Errors use { error: { status, message, fields? } }.',
       },
     },
     transform: jsonSchemaTransform,

@@ -72,7 +72,12 @@ const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// connection URL')
     .optional(),
   PUBLIC_BASE_URL: httpUrl.optional(),
-  COMPANY_NAME: z.string().trim().min(1, 'must not be empty').max(80, 'must be at most 80 characters').default('Bagspace'),
+  COMPANY_NAME: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(80, 'must be at most 80 characters')
+    .default('Bagspace'),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -99,12 +104,18 @@ const EnvSchema = z.object({
     .string()
     .regex(/^smtps?:\/\/[^/\s]+/, 'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587')
     // Checked here so a bad URL stops start-up with this message, never with an error echoing the password.
-    .refine((v) => URL.canParse(v) && new URL(v).hostname !== '', 'must be a valid URL, e.g. smtp://user:pass@mail.example.com:587')
+    .refine(
+      (v) => URL.canParse(v) && new URL(v).hostname !== '',
+      'must be a valid URL, e.g. smtp://user:pass@mail.example.com:587',
+    )
     .optional(),
   MAIL_FROM: z
     .string()
     .trim()
-    .regex(/^(?:[^<>@]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, 'must be an address, e.g. no-reply@example.com or "Bagspace <no-reply@example.com>"')
+    .regex(
+      /^(?:[^<>@]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/,
+      'must be an address, e.g. no-reply@example.com or "Bagspace <no-reply@example.com>"',
+    )
     .optional(),
   // The mail outbox and notifications (docs/decisions/090-mail-outbox.md).
   MAIL_RETRY_HOURS: positiveInt(24),

@@ -38,7 +38,14 @@ export function loggerOptions(level: string): NonNullable<FastifyServerOptions['
     level,
     redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
     serializers: {
-      req(request: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number }; id?: string }) {
+      req(request: {
+        method: string;
+        url: string;
+        host?: string;
+        ip?: string;
+        socket?: { remotePort?: number };
+        id?: string;
+      }) {
         return {
           method: request.method,
           url: redactUrl(request.url),

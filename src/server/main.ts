@@ -52,7 +52,8 @@ async function main() {
     web,
     logger: loggerOptions(config.logLevel),
   });
-  if (!config.rateLimits) app.log.warn('RATE_LIMITS=off: every rate limit is disabled. Never run like this in production.');
+  if (!config.rateLimits)
+    app.log.warn('RATE_LIMITS=off: every rate limit is disabled. Never run like this in production.');
 
   // After a crash (UP-07, DATA-02): licence files whose registration never committed, and partial
   // uploads. Safe while registrations run (see license-sweep.ts). Local disk is swept before serving;
@@ -103,7 +104,8 @@ async function main() {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const local = `http://localhost:${port}`;
-  const publicNote = config.publicBaseUrl !== `http://localhost:${config.port}` ? ` (public URL ${config.publicBaseUrl})` : '';
+  const publicNote =
+    config.publicBaseUrl !== `http://localhost:${config.port}` ? ` (public URL ${config.publicBaseUrl})` : '';
   const databaseNote = config.database.kind === 'pglite' ? `embedded (PGlite) in ${config.database.dir}` : 'PostgreSQL';
   // One write, so whoever waits for the URL line also has the rest.
   console.log(`\n  Database: ${databaseNote}\n  ${config.companyName} is running at ${local}${publicNote}\n`);
@@ -113,7 +115,9 @@ main().catch((error: unknown) => {
   if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof UnsafeDurabilityError) {
     console.error(`\n${error.message}\n`);
   } else if ((error as NodeJS.ErrnoException)?.code === 'EADDRINUSE') {
-    console.error(`\nPort ${(error as { port?: number }).port ?? ''} is already in use. Stop the other program or set PORT to a free port.\n`);
+    console.error(
+      `\nPort ${(error as { port?: number }).port ?? ''} is already in use. Stop the other program or set PORT to a free port.\n`,
+    );
   } else {
     console.error('\nThe server could not start:', error);
   }

@@ -42,7 +42,11 @@ export interface SharedServices {
  * registered first, so the modules registered after this have closed (their live streams, their
  * workers) by the time the storage and the event bus go.
  */
-export async function createSharedServices(app: FastifyInstance, config: Config, database: DatabaseHandle): Promise<SharedServices> {
+export async function createSharedServices(
+  app: FastifyInstance,
+  config: Config,
+  database: DatabaseHandle,
+): Promise<SharedServices> {
   const storage = createStorage(config.storage);
   app.addHook('onClose', () => storage.close());
   const bus = createEventBus(database, app.log);

@@ -13,7 +13,11 @@ const UNVERIFIED = 'The email associated with this account has not been verified
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 
 test.describe('accounts', () => {
-  test('a newcomer signs up, confirms from the mail, signs in to support and signs out', async ({ page, context, baseURL }) => {
+  test('a newcomer signs up, confirms from the mail, signs in to support and signs out', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
     const watched = watchPage(page, baseURL!);
     const email = newEmail('newcomer');
     const password = newPassword();
@@ -49,7 +53,9 @@ test.describe('accounts', () => {
     const [cookie] = (await context.cookies()).filter((c) => c.name === 'session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', secure: false, path: '/' });
     expect(cookie!.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+    const stored = await page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+    );
     expect(stored).not.toContain(cookie!.value);
     expect(await page.content()).not.toContain(cookie!.value);
 
@@ -71,17 +77,28 @@ test.describe('accounts', () => {
   });
 
   test('every support route shows the login screen to a visitor', async ({ page }) => {
-    for (const path of ['/support', '/support/create-ticket', '/support/ticket/4d1c5a52-0000-4000-8000-000000000000', '/support/anything']) {
+    for (const path of [
+      '/support',
+      '/support/create-ticket',
+      '/support/ticket/4d1c5a52-0000-4000-8000-000000000000',
+      '/support/anything',
+    ]) {
       await page.goto(path);
       await expect(page.getByLabel('Email')).toBeVisible();
       await expect(page.getByLabel('Password')).toBeVisible();
       await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
-      await expect(page.getByRole('link', { name: 'Forgot your password?' })).toHaveAttribute('href', '/forgot-password');
+      await expect(page.getByRole('link', { name: 'Forgot your password?' })).toHaveAttribute(
+        'href',
+        '/forgot-password',
+      );
       await expect(page.getByRole('link', { name: 'Create an account' })).toHaveAttribute('href', '/signup');
     }
   });
 
-  test('signing in shows a blocking spinner, then failures in a message box with an error icon and a Close button', async ({ page, request }) => {
+  test('signing in shows a blocking spinner, then failures in a message box with an error icon and a Close button', async ({
+    page,
+    request,
+  }) => {
     const { email } = await verifiedAccount(request);
     await page.goto('/support');
 
@@ -109,12 +126,18 @@ test.describe('accounts', () => {
 
     // An unknown email gets the very same message.
     await signInOnLoginScreen(page, newEmail('nobody'), 'not-my-password');
-    await expect(page.getByRole('alertdialog', { name: 'Sign-in failed' })).toContainText('The email or password is incorrect.');
+    await expect(page.getByRole('alertdialog', { name: 'Sign-in failed' })).toContainText(
+      'The email or password is incorrect.',
+    );
     await page.keyboard.press('Escape');
     await expect(page.getByRole('alertdialog')).toBeHidden();
   });
 
-  test('an unverified user is signed out with the spec message and can ask for a new verification email', async ({ page, request, context }) => {
+  test('an unverified user is signed out with the spec message and can ask for a new verification email', async ({
+    page,
+    request,
+    context,
+  }) => {
     const email = newEmail('unverified');
     const password = newPassword();
     expect((await request.post('/api/auth/signup', { data: { email, password } })).status()).toBe(202);
@@ -174,7 +197,11 @@ test.describe('accounts', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Support' })).toBeVisible();
   });
 
-  test('a signed-in user changes the password; other sessions end, this one stays', async ({ page, request, browser }) => {
+  test('a signed-in user changes the password; other sessions end, this one stays', async ({
+    page,
+    request,
+    browser,
+  }) => {
     const { email, password } = await verifiedAccount(request);
     const other = await browser.newContext();
     const otherPage = await other.newPage();

@@ -45,7 +45,12 @@ function realPng(): Buffer {
   header.writeUInt32BE(2, 4);
   header.set([8, 2, 0, 0, 0], 8);
   const rows = Buffer.from([0, 200, 30, 30, 30, 30, 200, 0, 30, 200, 30, 240, 240, 240]);
-  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from('89504e470d0a1a0a', 'hex'),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 function newCompany(withEmail = true) {
@@ -66,14 +71,22 @@ type Company = ReturnType<typeof newCompany>;
 
 async function apply(request: APIRequestContext, company: Company, licence?: Buffer) {
   const res = await request.post('/api/companies', {
-    multipart: { ...company, ...(licence ? { commercialLicense: { name: 'licence.png', mimeType: 'image/png', buffer: licence } } : {}) },
+    multipart: {
+      ...company,
+      ...(licence ? { commercialLicense: { name: 'licence.png', mimeType: 'image/png', buffer: licence } } : {}),
+    },
   });
   expect(res.status(), await res.text()).toBe(201);
   return (await res.json()).id as string;
 }
 
 test.describe('who may use the console', () => {
-  test('visitors get the login screen, users a plain refusal with no admin data, admins the console', async ({ page, browser, request, baseURL }) => {
+  test('visitors get the login screen, users a plain refusal with no admin data, admins the console', async ({
+    page,
+    browser,
+    request,
+    baseURL,
+  }) => {
     const adminCalls: string[] = [];
     page.on('request', (r) => {
       if (r.url().includes('/api/admin')) adminCalls.push(r.url());
@@ -105,7 +118,11 @@ test.describe('who may use the console', () => {
 });
 
 test.describe('support inbox', () => {
-  test('a new ticket and the user’s replies arrive live; answers, closing and reopening reach the user live', async ({ page, browser, baseURL }) => {
+  test('a new ticket and the user’s replies arrive live; answers, closing and reopening reach the user live', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
     test.setTimeout(90_000);
     await recordCspViolations(page);
     const watched = watchPage(page, baseURL!);
@@ -119,7 +136,9 @@ test.describe('support inbox', () => {
     await customer.page.goto('/support');
     await signInOnLoginScreen(customer.page, account.email, account.password);
     await expect(customer.page.getByRole('heading', { name: SUPPORT_TEXT.listTitle })).toBeVisible();
-    const created = await customer.page.request.post('/api/functions/createSupportTicket', { data: { data: { reason: 'Incident', message: 'My suitcase handle broke in transit.' } } });
+    const created = await customer.page.request.post('/api/functions/createSupportTicket', {
+      data: { data: { reason: 'Incident', message: 'My suitcase handle broke in transit.' } },
+    });
     expect(created.status()).toBe(200);
     const { ticketId, ticketNo } = (await created.json()).result as { ticketId: string; ticketNo: number };
 
@@ -197,7 +216,10 @@ test.describe('support inbox', () => {
 });
 
 test.describe('partner applications', () => {
-  test('approve emails the contact; reject needs a reason and frees the details; ban and unban', async ({ page, request }) => {
+  test('approve emails the contact; reject needs a reason and frees the details; ban and unban', async ({
+    page,
+    request,
+  }) => {
     test.setTimeout(90_000);
     const approved = newCompany();
     const approvedId = await apply(request, approved, realPng());
@@ -213,7 +235,15 @@ test.describe('partner applications', () => {
 
     // Every field, and the licence image served by the admin-only download.
     await expect(page.getByRole('heading', { level: 1, name: approved.companyName })).toBeVisible();
-    for (const value of [approved.phoneNumber, approved.address, approved.street, approved.contactPersonName, approved.contactPersonJobTitle, approved.contactPersonPhoneNumber, approved.contactPersonEmail]) {
+    for (const value of [
+      approved.phoneNumber,
+      approved.address,
+      approved.street,
+      approved.contactPersonName,
+      approved.contactPersonJobTitle,
+      approved.contactPersonPhoneNumber,
+      approved.contactPersonEmail,
+    ]) {
       await expect(page.locator('.admin-fields').getByText(value, { exact: true })).toBeVisible();
     }
     const image = page.getByRole('img', { name: `Commercial license of ${approved.companyName}` });
@@ -224,14 +254,20 @@ test.describe('partner applications', () => {
     await expect(page.getByText(`Approved. The email to ${approved.contactPersonEmail} is on its way`)).toBeVisible();
     await expect(page.locator('.admin-fields').getByText('Verified', { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: ADMIN_TEXT.approve })).toHaveCount(0);
-    const mail = await waitForMail(dataDir, approved.contactPersonEmail, 'Your Bagspace partner application is approved');
+    const mail = await waitForMail(
+      dataDir,
+      approved.contactPersonEmail,
+      'Your Bagspace partner application is approved',
+    );
     expect(mail.text).toContain(approved.companyName);
     // Delivered: the record says so once the page is read again.
     await expect(async () => {
       await page.reload();
       await expect(page.locator('.admin-fields')).toContainText(/Decision email sent\s*Yes/);
     }).toPass({ timeout: 15_000 });
-    await expect(page.getByRole('region', { name: 'History' }).getByText('Approved a partner application')).toBeVisible();
+    await expect(
+      page.getByRole('region', { name: 'History' }).getByText('Approved a partner application'),
+    ).toBeVisible();
 
     // Ban and unban.
     await page.getByRole('button', { name: ADMIN_TEXT.ban }).click();
@@ -251,7 +287,11 @@ test.describe('partner applications', () => {
     await page.getByRole('button', { name: 'Reject application' }).click();
     await expect(page.getByText(`Rejected. The email to ${rejected.contactPersonEmail} is on its way`)).toBeVisible();
     await expect(page.locator('.admin-fields').getByText('Your commercial license is missing.')).toBeVisible();
-    const rejection = await waitForMail(dataDir, rejected.contactPersonEmail, 'About your Bagspace partner application');
+    const rejection = await waitForMail(
+      dataDir,
+      rejected.contactPersonEmail,
+      'About your Bagspace partner application',
+    );
     expect(rejection.text).toContain('Your commercial license is missing.');
     await apply(request, rejected);
 
@@ -268,7 +308,11 @@ test.describe('partner applications', () => {
 });
 
 test.describe('FAQs', () => {
-  test('entries added, edited, reordered and deleted show on the public FAQ page at once', async ({ page, browser, baseURL }) => {
+  test('entries added, edited, reordered and deleted show on the public FAQ page at once', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
     test.setTimeout(90_000);
     const tag = randomBytes(3).toString('hex');
     const first = `Can I send plants ${tag}?`;
@@ -331,7 +375,13 @@ test.describe('legal documents', () => {
   test('links must be https or our own paths; edited document text is served at once', async ({ page, baseURL }) => {
     test.setTimeout(60_000);
     const admin = await adminApi(baseURL!);
-    const original = ((await (await admin.get('/api/admin/legal')).json()).documents as Array<{ slug: string; title: string; body: string }>).find((d) => d.slug === 'privacy')!;
+    const original = (
+      (await (await admin.get('/api/admin/legal')).json()).documents as Array<{
+        slug: string;
+        title: string;
+        body: string;
+      }>
+    ).find((d) => d.slug === 'privacy')!;
     try {
       await signInAsAdmin(page, '/admin/legal');
       const links = page.getByRole('form', { name: 'Links on the legal page' });
@@ -347,7 +397,9 @@ test.describe('legal documents', () => {
       await expect(links.getByText('Saved. The legal page shows these links now.')).toBeVisible();
 
       const privacy = page.getByRole('form', { name: 'Our Privacy Policy' });
-      await privacy.getByLabel('Text').fill(`${original.body}\n\n## Contacting our privacy officer\nWrite to privacy@example.nz <any time>.`);
+      await privacy
+        .getByLabel('Text')
+        .fill(`${original.body}\n\n## Contacting our privacy officer\nWrite to privacy@example.nz <any time>.`);
       await privacy.getByRole('button', { name: 'Save' }).click();
       await expect(privacy.getByText('Saved. /documents/privacy shows the new text now.')).toBeVisible();
       await page.goto('/documents/privacy');
@@ -361,7 +413,11 @@ test.describe('legal documents', () => {
 });
 
 test.describe('users', () => {
-  test('find an account, disable it (signed out at once), enable it, make and remove admin; never yourself', async ({ page, browser, baseURL }) => {
+  test('find an account, disable it (signed out at once), enable it, make and remove admin; never yourself', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
     test.setTimeout(90_000);
     const member = await otherBrowser(browser, baseURL!);
     const account = await verifiedAccount(member.context.request);
@@ -409,7 +465,11 @@ test.describe('users', () => {
 
     // An account that never confirmed its address gets a new verification mail.
     const unconfirmed = newEmail('unconfirmed');
-    expect((await member.context.request.post('/api/auth/signup', { data: { email: unconfirmed, password: newPassword() } })).status()).toBe(202);
+    expect(
+      (
+        await member.context.request.post('/api/auth/signup', { data: { email: unconfirmed, password: newPassword() } })
+      ).status(),
+    ).toBe(202);
     await waitForMails(dataDir, unconfirmed, 1);
     row = await find(unconfirmed);
     await expect(row).toContainText('No');
@@ -421,12 +481,17 @@ test.describe('users', () => {
 });
 
 test.describe('audit log', () => {
-  test('lists each admin action with who, what, when and the record, newest first, page by page', async ({ page, baseURL }) => {
+  test('lists each admin action with who, what, when and the record, newest first, page by page', async ({
+    page,
+    baseURL,
+  }) => {
     test.setTimeout(60_000);
     const admin = await adminApi(baseURL!);
     const tag = randomBytes(3).toString('hex');
     for (let i = 0; i < 13; i++) {
-      const res = await admin.post('/api/admin/faqs', { data: { type: 'traveller', title: `Audit probe ${tag} ${i}`, content: 'Temporary' } });
+      const res = await admin.post('/api/admin/faqs', {
+        data: { type: 'traveller', title: `Audit probe ${tag} ${i}`, content: 'Temporary' },
+      });
       expect(res.status()).toBe(201);
       expect((await admin.delete(`/api/admin/faqs/${(await res.json()).faq.id}`)).status()).toBe(200);
     }
@@ -442,7 +507,12 @@ test.describe('audit log', () => {
 
     await page.getByRole('link', { name: 'Older entries' }).click();
     await expect(page).toHaveURL(/before=\d+/);
-    await expect(page.getByRole('row').filter({ hasText: `Audit probe ${tag} 0` }).first()).toBeVisible();
+    await expect(
+      page
+        .getByRole('row')
+        .filter({ hasText: `Audit probe ${tag} 0` })
+        .first(),
+    ).toBeVisible();
     await page.getByRole('link', { name: 'Newest entries' }).click();
     await expect(rows).toHaveCount(2);
   });
@@ -459,11 +529,15 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     await customerPage.goto('/support');
     await signInOnLoginScreen(customerPage, customer.email, customer.password);
     await expect(customerPage.getByRole('heading', { name: SUPPORT_TEXT.listTitle })).toBeVisible();
-    const created = await customerPage.request.post('/api/functions/createSupportTicket', { data: { data: { reason: 'General', message: 'Checking the console layout.' } } });
+    const created = await customerPage.request.post('/api/functions/createSupportTicket', {
+      data: { data: { reason: 'General', message: 'Checking the console layout.' } },
+    });
     const { ticketId } = (await created.json()).result as { ticketId: string };
     // Something in the audit log, however this test is run.
     const api = await adminApi(baseURL!);
-    const probe = await api.post('/api/admin/faqs', { data: { type: 'traveller', title: 'Layout probe', content: 'Temporary' } });
+    const probe = await api.post('/api/admin/faqs', {
+      data: { type: 'traveller', title: 'Layout probe', content: 'Temporary' },
+    });
     expect((await api.delete(`/api/admin/faqs/${(await probe.json()).faq.id}`)).status()).toBe(200);
     await api.dispose();
 
@@ -486,7 +560,10 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
       [`/admin/partners/${companyId}`, () => expect(page.getByRole('region', { name: 'History' })).toBeVisible()],
       ['/admin/faqs', () => expect(page.getByRole('list', { name: /General FAQ entries/ })).toBeVisible()],
       ['/admin/legal', () => expect(page.getByRole('form', { name: 'Our Privacy Policy' })).toBeVisible()],
-      [`/admin/users?q=${encodeURIComponent(customer.email)}`, () => expect(page.getByRole('row').filter({ hasText: customer.email })).toBeVisible()],
+      [
+        `/admin/users?q=${encodeURIComponent(customer.email)}`,
+        () => expect(page.getByRole('row').filter({ hasText: customer.email })).toBeVisible(),
+      ],
       ['/admin/audit', () => expect(page.getByRole('row').nth(1)).toBeVisible()],
     ];
     for (const [path, ready] of pages) {

@@ -56,7 +56,9 @@ async function newPage(browser: Browser) {
 }
 
 const replyMailsTo = async (email: string) =>
-  (await readOutbox(dataDir)).filter((m) => m.to.toLowerCase().includes(email.toLowerCase()) && m.subject.startsWith('New reply on ticket'));
+  (await readOutbox(dataDir)).filter(
+    (m) => m.to.toLowerCase().includes(email.toLowerCase()) && m.subject.startsWith('New reply on ticket'),
+  );
 
 test.beforeAll(async () => {
   test.setTimeout(90_000);
@@ -78,12 +80,16 @@ test.beforeAll(async () => {
     ACCOUNT_REQUESTS_PER_IP_PER_HOUR: '1000',
   };
   // The only way to become admin: the CLI, before the server takes the data directory.
-  execFileSync(process.execPath, ['scripts/cli.ts', 'create-user', '--admin', '--email', ADMIN.email, '--password-stdin'], {
-    cwd: ROOT,
-    env,
-    input: `${ADMIN.password}\n`,
-    stdio: ['pipe', 'ignore', 'pipe'],
-  });
+  execFileSync(
+    process.execPath,
+    ['scripts/cli.ts', 'create-user', '--admin', '--email', ADMIN.email, '--password-stdin'],
+    {
+      cwd: ROOT,
+      env,
+      input: `${ADMIN.password}\n`,
+      stdio: ['pipe', 'ignore', 'pipe'],
+    },
+  );
   server = startServer(env, { script: 'scripts/start.ts' });
   const url = await server.ready;
   expect(url).toBe(baseURL);
@@ -91,7 +97,8 @@ test.beforeAll(async () => {
 
 test.afterEach(async () => {
   const testInfo = test.info();
-  if (server && testInfo.status !== testInfo.expectedStatus) await testInfo.attach('server output', { body: server.output(), contentType: 'text/plain' });
+  if (server && testInfo.status !== testInfo.expectedStatus)
+    await testInfo.attach('server output', { body: server.output(), contentType: 'text/plain' });
 });
 
 test.afterAll(async () => {
@@ -100,7 +107,9 @@ test.afterAll(async () => {
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-test('an answer to a ticket nobody is looking at is mailed; the link leads to it after signing in', async ({ browser }) => {
+test('an answer to a ticket nobody is looking at is mailed; the link leads to it after signing in', async ({
+  browser,
+}) => {
   test.setTimeout(60_000);
 
   // The user signs in, opens a ticket, and closes the tab.

@@ -1,18 +1,34 @@
 import { expect, test } from '@playwright/test';
-import { cspViolations, expectNoAxeViolations, PUBLIC_PAGES, recordCspViolations, VIEWPORTS, watchPage } from './support.ts';
+import {
+  cspViolations,
+  expectNoAxeViolations,
+  PUBLIC_PAGES,
+  recordCspViolations,
+  VIEWPORTS,
+  watchPage,
+} from './support.ts';
 
 test.describe('the public website', () => {
   test('home shows the hero, the six feature blocks, the app download section and the footer', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    for (const feature of ['Distance delivery', 'Community based service', 'Competitive pricing', 'Easy to use app', 'Environmentally friendly', 'Earn as a traveller']) {
+    for (const feature of [
+      'Distance delivery',
+      'Community based service',
+      'Competitive pricing',
+      'Easy to use app',
+      'Environmentally friendly',
+      'Earn as a traveller',
+    ]) {
       await expect(page.getByRole('heading', { name: feature, level: 3 })).toBeVisible();
     }
     await expect(page.getByRole('heading', { name: 'Download the Bagspace app' })).toBeVisible();
     await expect(page.getByRole('link', { name: /App Store/ })).toHaveAttribute('href', /^https:\/\//);
     await expect(page.getByRole('link', { name: /Google Play/ })).toHaveAttribute('href', /^https:\/\//);
     await expect(page.getByRole('contentinfo')).toContainText('Copyright 2025 Bagspace');
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sign Out' })).toHaveCount(0);
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sign Out' })).toHaveCount(
+      0,
+    );
   });
 
   test('the top navigation reaches every page', async ({ page }) => {
@@ -139,7 +155,10 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     test.use({ viewport });
 
     for (const path of PUBLIC_PAGES) {
-      test(`${path}: no accessibility violation, no CSP violation, no error, no third-party request`, async ({ page, baseURL }) => {
+      test(`${path}: no accessibility violation, no CSP violation, no error, no third-party request`, async ({
+        page,
+        baseURL,
+      }) => {
         await recordCspViolations(page);
         const watch = watchPage(page, baseURL!);
         await page.goto(path);

@@ -70,7 +70,8 @@ async function openForm(page: Page) {
 }
 
 async function fillCompany(page: Page, company: Partial<Company>) {
-  for (const [name, value] of Object.entries(company) as Array<[keyof Company, string]>) await field(page, name).fill(value);
+  for (const [name, value] of Object.entries(company) as Array<[keyof Company, string]>)
+    await field(page, name).fill(value);
 }
 
 /** Collects browser alerts, accepting each one as a user would. */
@@ -96,7 +97,17 @@ test.describe('partner registration (/register)', () => {
     expect(res.status()).toBe(200);
     const html = await res.text();
     expect(html).toContain(`<h1 id="register-title">${TITLE}</h1>`);
-    for (const name of ['companyName', 'phoneNumber', 'address', 'street', 'contactPersonName', 'contactPersonJobTitle', 'contactPersonPhoneNumber', 'contactPersonEmail', 'commercialLicense']) {
+    for (const name of [
+      'companyName',
+      'phoneNumber',
+      'address',
+      'street',
+      'contactPersonName',
+      'contactPersonJobTitle',
+      'contactPersonPhoneNumber',
+      'contactPersonEmail',
+      'commercialLicense',
+    ]) {
       expect(html).toContain(`name="${name}"`);
     }
     expect(html).toContain('accept=".jpg,.jpeg,.png,.pdf,.tiff,.gif"');
@@ -113,7 +124,8 @@ test.describe('partner registration (/register)', () => {
     for (const name of Object.keys(LABELS) as Array<keyof Company>) await expect(field(page, name)).toBeVisible();
     await expect(licenseInput(page)).toHaveAttribute('type', 'file');
     await expect(licenseInput(page)).toHaveAttribute('accept', '.jpg,.jpeg,.png,.pdf,.tiff,.gif');
-    for (const name of ['companyName', 'phoneNumber', 'address'] as const) await expect(field(page, name)).toHaveAttribute('aria-required', 'true');
+    for (const name of ['companyName', 'phoneNumber', 'address'] as const)
+      await expect(field(page, name)).toHaveAttribute('aria-required', 'true');
     await expect(submitButton(page)).toHaveText('Submit');
     await expect(submitButton(page)).toBeDisabled();
     expect(await cspViolations(page)).toEqual([]);
@@ -121,7 +133,9 @@ test.describe('partner registration (/register)', () => {
     expect(watch.foreign).toEqual([]);
   });
 
-  test('every validation message of spec §5 shows under its field as the user types, and clears when fixed', async ({ page }) => {
+  test('every validation message of spec §5 shows under its field as the user types, and clears when fixed', async ({
+    page,
+  }) => {
     await openForm(page);
     const cases: Array<[keyof Company, string, string, string]> = [
       ['companyName', 'Ki', 'Company name must be at least 3 characters', 'Kiwi Haulage'],
@@ -159,7 +173,11 @@ test.describe('partner registration (/register)', () => {
     await expectFieldError(input, 'File size should be less than 10MB');
     await input.setInputFiles({ name: 'licence.png', mimeType: 'image/png', buffer: PDF });
     await expectFieldError(input, 'Unsupported File Format');
-    await input.setInputFiles({ name: 'licence.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1') });
+    await input.setInputFiles({
+      name: 'licence.gif',
+      mimeType: 'image/gif',
+      buffer: Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1'),
+    });
     await expectFieldError(input, 'Unsupported File Format');
     await input.setInputFiles({ name: 'licence.png', mimeType: 'image/png', buffer: png(10 * 1024 * 1024) });
     await expectNoFieldError(input);
@@ -217,7 +235,9 @@ test.describe('partner registration (/register)', () => {
 
     await expect.poll(() => alerts).toEqual(['alert: Company Profile submitted successfully!']);
     await expect
-      .poll(() => page.evaluate(() => (window as unknown as { beforeReload?: boolean }).beforeReload).catch(() => 'navigating'))
+      .poll(() =>
+        page.evaluate(() => (window as unknown as { beforeReload?: boolean }).beforeReload).catch(() => 'navigating'),
+      )
       .toBeUndefined();
     await expect(page.locator('form[data-hydrated="true"]')).toBeVisible();
     for (const name of Object.keys(LABELS) as Array<keyof Company>) await expect(field(page, name)).toHaveValue('');
@@ -253,7 +273,10 @@ test.describe('partner registration (/register)', () => {
 
     await field(page, 'companyName').fill(fresh.companyName);
     await submitButton(page).click();
-    await expectFieldError(field(page, 'phoneNumber'), 'Phone number already exists. Please use a different phone number.');
+    await expectFieldError(
+      field(page, 'phoneNumber'),
+      'Phone number already exists. Please use a different phone number.',
+    );
     expect(alerts).toEqual([]);
 
     await field(page, 'phoneNumber').fill(fresh.phoneNumber);
@@ -261,7 +284,9 @@ test.describe('partner registration (/register)', () => {
     await expect.poll(() => alerts).toEqual(['alert: Company Profile submitted successfully!']);
   });
 
-  test('a failed submission alerts "Error submitting form. Please try again." and re-enables Submit', async ({ page }) => {
+  test('a failed submission alerts "Error submitting form. Please try again." and re-enables Submit', async ({
+    page,
+  }) => {
     const alerts = collectAlerts(page);
     await openForm(page);
     await fillCompany(page, newCompany());
@@ -277,13 +302,20 @@ test.describe('partner registration (/register)', () => {
         status: 429,
         headers: { 'retry-after': '3600' },
         contentType: 'application/json',
-        body: JSON.stringify({ error: { status: 'RESOURCE_EXHAUSTED', message: 'Too many registrations have been sent from your network. Please try again in an hour.' } }),
+        body: JSON.stringify({
+          error: {
+            status: 'RESOURCE_EXHAUSTED',
+            message: 'Too many registrations have been sent from your network. Please try again in an hour.',
+          },
+        }),
       }),
     );
     await submitButton(page).click();
     await expect.poll(() => alerts).toHaveLength(2);
     expect(alerts[1]).toBe('alert: Error submitting form. Please try again.');
-    await expect(page.getByRole('alert')).toHaveText('Too many registrations have been sent from your network. Please try again in an hour.');
+    await expect(page.getByRole('alert')).toHaveText(
+      'Too many registrations have been sent from your network. Please try again in an hour.',
+    );
     await expect(submitButton(page)).toBeEnabled();
   });
 
@@ -312,7 +344,11 @@ test.describe('partner registration (/register)', () => {
     const created = (await withFile.json()) as { id: string; company: { commercialLicenseUrl: string } };
     expect(created.company.commercialLicenseUrl).toBe(`/api/admin/companies/${created.id}/license`);
     expect((await page.request.get(created.company.commercialLicenseUrl)).status()).toBe(401);
-    for (const path of [`/commercialLicenses/${created.id}.png`, `/files/commercialLicenses/${created.id}.png`, `/data/files/commercialLicenses/${created.id}.png`]) {
+    for (const path of [
+      `/commercialLicenses/${created.id}.png`,
+      `/files/commercialLicenses/${created.id}.png`,
+      `/data/files/commercialLicenses/${created.id}.png`,
+    ]) {
       const res = await page.request.get(path);
       expect(res.status(), path).toBe(404);
       expect(res.headers()['content-type']).toContain('text/html');
@@ -320,7 +356,9 @@ test.describe('partner registration (/register)', () => {
   });
 
   for (const [name, viewport] of Object.entries(VIEWPORTS)) {
-    test(`passes axe (WCAG 2.2 A/AA) and fits the screen on ${name}, empty and with errors`, async ({ page }, testInfo) => {
+    test(`passes axe (WCAG 2.2 A/AA) and fits the screen on ${name}, empty and with errors`, async ({
+      page,
+    }, testInfo) => {
       await page.setViewportSize(viewport);
       await openForm(page);
       await expectNoAxeViolations(page);
@@ -354,7 +392,9 @@ test.describe('partner registration without JavaScript', () => {
     await expect(field(page, 'companyName')).toHaveValue('');
   });
 
-  test('answers invalid fields on the page, under each field, with the text kept; fixing them submits', async ({ page }) => {
+  test('answers invalid fields on the page, under each field, with the text kept; fixing them submits', async ({
+    page,
+  }) => {
     const company = newCompany();
     await page.goto('/register');
     for (const [name, value] of Object.entries(company)) await field(page, name as keyof Company).fill(value);

@@ -46,7 +46,13 @@ test('a user opens a ticket and holds a live conversation with an admin', async 
   await expect(bubbles(page).first()).toContainText('My parcel arrived with a crushed corner.');
 
   // The admin answers through the API; the answer appears without a reload.
-  expect((await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { data: { messageBody: 'Sorry about that! Can you send a photo?' } })).status()).toBe(200);
+  expect(
+    (
+      await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, {
+        data: { messageBody: 'Sorry about that! Can you send a photo?' },
+      })
+    ).status(),
+  ).toBe(200);
   await expect(bubbles(page)).toHaveCount(2, { timeout: 2000 });
   await expect(bubbles(page).last()).toContainText('Admin');
   await expect(bubbles(page).last()).toContainText('Sorry about that! Can you send a photo?');
@@ -70,7 +76,8 @@ test('a user opens a ticket and holds a live conversation with an admin', async 
   await page.getByRole('link', { name: SUPPORT_TEXT.myTickets }).click();
   const row = page.getByRole('row').filter({ hasText: 'Incident Report' });
   await expect(row).toBeVisible();
-  for (const column of SUPPORT_TEXT.columns) await expect(page.getByRole('columnheader', { name: column })).toBeVisible();
+  for (const column of SUPPORT_TEXT.columns)
+    await expect(page.getByRole('columnheader', { name: column })).toBeVisible();
   await row.getByRole('link').click();
   await expect(page).toHaveURL(new RegExp(`/support/ticket/${ticketId}$`));
 
@@ -89,7 +96,12 @@ test('a user opens a ticket and holds a live conversation with an admin', async 
   await admin.dispose();
 });
 
-test('messages sent while the connection was down all arrive, exactly once', async ({ page, context, request, baseURL }) => {
+test('messages sent while the connection was down all arrive, exactly once', async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
   const user = await verifiedAccount(request);
   const admin = await adminApi(baseURL!);
   await page.goto('/support');
@@ -100,7 +112,9 @@ test('messages sent while the connection was down all arrive, exactly once', asy
   await context.setOffline(true);
   await expect(page.getByText('Reconnecting…')).toBeVisible();
   for (const text of ['Answer one', 'Answer two', 'Answer three']) {
-    expect((await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { data: { messageBody: text } })).status()).toBe(200);
+    expect(
+      (await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { data: { messageBody: text } })).status(),
+    ).toBe(200);
   }
   await context.setOffline(false);
   await expect(bubbles(page)).toHaveCount(4, { timeout: 15_000 });
@@ -108,7 +122,8 @@ test('messages sent while the connection was down all arrive, exactly once', asy
   // And nothing repeats afterwards either.
   await page.waitForTimeout(1500);
   await expect(bubbles(page)).toHaveCount(4);
-  for (const text of ['Answer one', 'Answer two', 'Answer three']) await expect(bubbles(page).filter({ hasText: text })).toHaveCount(1);
+  for (const text of ['Answer one', 'Answer two', 'Answer three'])
+    await expect(bubbles(page).filter({ hasText: text })).toHaveCount(1);
   await admin.dispose();
 });
 

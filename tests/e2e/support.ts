@@ -1,7 +1,15 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
-export const PUBLIC_PAGES = ['/', '/about', '/faqs', '/faqs?type=traveller', '/legal', '/legal?doc=privacy', '/no-such-page'];
+export const PUBLIC_PAGES = [
+  '/',
+  '/about',
+  '/faqs',
+  '/faqs?type=traveller',
+  '/legal',
+  '/legal?doc=privacy',
+  '/no-such-page',
+];
 export const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 900 } } as const;
 
 /** Collects what a careful reviewer watches in DevTools: errors, CSP violations, foreign requests. */

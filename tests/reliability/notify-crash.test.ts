@@ -14,7 +14,18 @@ import { recordFigure, runs } from '../support/figures.ts';
 import { ROOT } from '../support/server-process.ts';
 import { startSmtpSink } from '../support/smtp-sink.ts';
 import { openTestDatabase } from '../support/test-app.ts';
-import { type AppServer, cleanupAll, newPassword, type Query, signIn, sleep, startApp, tempDir, withPg, withPglite } from './crash-harness.ts';
+import {
+  type AppServer,
+  cleanupAll,
+  newPassword,
+  type Query,
+  signIn,
+  sleep,
+  startApp,
+  tempDir,
+  withPg,
+  withPglite,
+} from './crash-harness.ts';
 
 const kind = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
 const RUNS = runs(10, 100);
@@ -29,7 +40,8 @@ function cli(env: Record<string, string>, args: string[], input?: string) {
     encoding: 'utf8',
     timeout: 60_000,
   });
-  if (result.status !== 0) throw new Error(`cli ${args[0]} failed (${result.status}): ${result.stdout}${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`cli ${args[0]} failed (${result.status}): ${result.stdout}${result.stderr}`);
 }
 
 async function api(app: AppServer, cookie: string, url: string, body: unknown) {
@@ -43,98 +55,125 @@ async function api(app: AppServer, cookie: string, url: string, body: unknown) {
 }
 
 describe('kill -9 while admins answer tickets (DATA-02)', () => {
-  it(`mails every acknowledged answer over ${RUNS} SIGKILLs, and counts the duplicates`, { timeout: 120_000 + RUNS * 15_000 }, async () => {
-    const sink = await startSmtpSink();
-    const dataDir = tempDir('bagspace-notify-crash-');
-    const database = kind === 'postgres' ? await openTestDatabase() : null;
-    if (database) await database.database.close();
-    const env: Record<string, string> = {
-      DATA_DIR: dataDir,
-      ...(database?.url ? { DATABASE_URL: database.url } : {}),
-      SMTP_URL: sink.url,
-      NOTIFY_DELAY_SECONDS: '0',
-      MAIL_RETRY_FIRST_SECONDS: '1',
-      MAIL_LEASE_SECONDS: '3',
-    };
-    const read = <T>(work: (query: Query) => Promise<T>) => (database?.url ? withPg(database.url, work) : withPglite(dataDir, work));
-    const user = { email: `notify-user-${randomUUID().slice(0, 8)}@example.nz`, password: newPassword() };
-    const admin = { email: `notify-admin-${randomUUID().slice(0, 8)}@example.nz`, password: newPassword() };
-    cli(env, ['create-user', '--email', user.email, '--password-stdin'], `${user.password}\n`);
-    cli(env, ['create-user', '--email', admin.email, '--password-stdin', '--admin'], `${admin.password}\n`);
-
-    const acked: string[] = [];
-    let unknown = 0;
-    let runsDone = 0;
-    try {
-      for (let run = 0; run < RUNS; run++) {
-        const app = await startApp(env);
-        const userCookie = await signIn(app.url, user.email, user.password);
-        const adminCookie = await signIn(app.url, admin.email, admin.password);
-        const created = await api(app, userCookie, '/api/functions/createSupportTicket', { data: { reason: 'General', message: `Run ${run}` } });
-        const ticketId = (created.json?.result as { ticketId: string }).ticketId;
-        // Two admins' tabs answering at once until the kill.
-        let stop = false;
-        const answerLoop = async () => {
-          for (let i = 0; !stop && i < 200; i++) {
-            const body = `answer ${randomUUID()}`;
-            try {
-              const res = await api(app, adminCookie, `/api/admin/support/tickets/${ticketId}/messages`, { messageBody: body });
-              if (res.status === 200) acked.push(body);
-              else unknown++;
-            } catch {
-              unknown++;
-              return;
-            }
-          }
-        };
-        const loops = [answerLoop(), answerLoop()];
-        await sleep(300 + Math.floor(Math.random() * 1200));
-        app.process.child.kill('SIGKILL');
-        stop = true;
-        await app.process.exited;
-        await Promise.all(loops);
-        runsDone++;
-      }
-
-      // Back once more, as after any crash: everything acknowledged must arrive.
-      const app = await startApp(env);
-      const deadline = Date.now() + 90_000;
-      const mailedBodies = () => {
-        const seen = new Set<string>();
-        for (const m of sink.messages) if (m.envelopeTo.includes(user.email)) for (const b of m.text.match(/answer [0-9a-f-]{36}/g) ?? []) seen.add(b);
-        return seen;
+  it(
+    `mails every acknowledged answer over ${RUNS} SIGKILLs, and counts the duplicates`,
+    { timeout: 120_000 + RUNS * 15_000 },
+    async () => {
+      const sink = await startSmtpSink();
+      const dataDir = tempDir('bagspace-notify-crash-');
+      const database = kind === 'postgres' ? await openTestDatabase() : null;
+      if (database) await database.database.close();
+      const env: Record<string, string> = {
+        DATA_DIR: dataDir,
+        ...(database?.url ? { DATABASE_URL: database.url } : {}),
+        SMTP_URL: sink.url,
+        NOTIFY_DELAY_SECONDS: '0',
+        MAIL_RETRY_FIRST_SECONDS: '1',
+        MAIL_LEASE_SECONDS: '3',
       };
-      while (acked.some((b) => !mailedBodies().has(b)) && Date.now() < deadline) await sleep(100);
-      expect(await app.process.stop('SIGTERM')).toBe(0);
+      const read = <T>(work: (query: Query) => Promise<T>) =>
+        database?.url ? withPg(database.url, work) : withPglite(dataDir, work);
+      const user = { email: `notify-user-${randomUUID().slice(0, 8)}@example.nz`, password: newPassword() };
+      const admin = { email: `notify-admin-${randomUUID().slice(0, 8)}@example.nz`, password: newPassword() };
+      cli(env, ['create-user', '--email', user.email, '--password-stdin'], `${user.password}\n`);
+      cli(env, ['create-user', '--email', admin.email, '--password-stdin', '--admin'], `${admin.password}\n`);
 
-      const mailed = mailedBodies();
-      const lost = acked.filter((b) => !mailed.has(b));
-      const toUser = sink.messages.filter((m) => m.envelopeTo.includes(user.email));
-      const byMessageId = new Map<string, number>();
-      for (const m of toUser) byMessageId.set(m.messageId, (byMessageId.get(m.messageId) ?? 0) + 1);
-      const duplicates = [...byMessageId.values()].reduce((sum, n) => sum + n - 1, 0);
-      // An answer in two different mails would be a composing bug, not a delivery retry.
-      const answerMails = new Map<string, Set<string>>();
-      for (const m of toUser) for (const b of m.text.match(/answer [0-9a-f-]{36}/g) ?? []) answerMails.set(b, (answerMails.get(b) ?? new Set()).add(m.messageId));
-      const inTwoMails = [...answerMails.values()].filter((ids) => ids.size > 1).length;
-      const leftover = await read(async (query) => ({
-        events: (await query<{ n: string }>(`select count(*) as n from notification_events`))[0]!.n,
-        unsent: (await query<{ n: string }>(`select count(*) as n from mail_outbox where state <> 'sent'`))[0]!.n,
-      }));
-      const values = { runs: runsDone, acked: acked.length, unknown, mails: toUser.length, lost: lost.length, duplicates, inTwoMails, leftoverEvents: Number(leftover.events), unsentMails: Number(leftover.unsent) };
-      console.log(`notify-crash-${kind}: ${JSON.stringify(values)}`);
-      recordFigure(`notify-crash`, { checks: ['DATA-02'], label: `kill -9 while answering: every acknowledged answer mailed (${kind})`, values });
-      expect(runsDone).toBe(RUNS);
-      expect(acked.length).toBeGreaterThan(RUNS * 5);
-      expect(lost).toEqual([]);
-      expect(inTwoMails).toBe(0);
-      expect(values.leftoverEvents).toBe(0);
-      expect(values.unsentMails).toBe(0);
-      // At most the mails in flight at each kill (the worker sends up to 4 at once).
-      expect(duplicates).toBeLessThanOrEqual(RUNS * 4);
-    } finally {
-      await sink.close();
-      await database?.close().catch(() => {});
-    }
-  });
+      const acked: string[] = [];
+      let unknown = 0;
+      let runsDone = 0;
+      try {
+        for (let run = 0; run < RUNS; run++) {
+          const app = await startApp(env);
+          const userCookie = await signIn(app.url, user.email, user.password);
+          const adminCookie = await signIn(app.url, admin.email, admin.password);
+          const created = await api(app, userCookie, '/api/functions/createSupportTicket', {
+            data: { reason: 'General', message: `Run ${run}` },
+          });
+          const ticketId = (created.json?.result as { ticketId: string }).ticketId;
+          // Two admins' tabs answering at once until the kill.
+          let stop = false;
+          const answerLoop = async () => {
+            for (let i = 0; !stop && i < 200; i++) {
+              const body = `answer ${randomUUID()}`;
+              try {
+                const res = await api(app, adminCookie, `/api/admin/support/tickets/${ticketId}/messages`, {
+                  messageBody: body,
+                });
+                if (res.status === 200) acked.push(body);
+                else unknown++;
+              } catch {
+                unknown++;
+                return;
+              }
+            }
+          };
+          const loops = [answerLoop(), answerLoop()];
+          await sleep(300 + Math.floor(Math.random() * 1200));
+          app.process.child.kill('SIGKILL');
+          stop = true;
+          await app.process.exited;
+          await Promise.all(loops);
+          runsDone++;
+        }
+
+        // Back once more, as after any crash: everything acknowledged must arrive.
+        const app = await startApp(env);
+        const deadline = Date.now() + 90_000;
+        const mailedBodies = () => {
+          const seen = new Set<string>();
+          for (const m of sink.messages)
+            if (m.envelopeTo.includes(user.email))
+              for (const b of m.text.match(/answer [0-9a-f-]{36}/g) ?? []) seen.add(b);
+          return seen;
+        };
+        while (acked.some((b) => !mailedBodies().has(b)) && Date.now() < deadline) await sleep(100);
+        expect(await app.process.stop('SIGTERM')).toBe(0);
+
+        const mailed = mailedBodies();
+        const lost = acked.filter((b) => !mailed.has(b));
+        const toUser = sink.messages.filter((m) => m.envelopeTo.includes(user.email));
+        const byMessageId = new Map<string, number>();
+        for (const m of toUser) byMessageId.set(m.messageId, (byMessageId.get(m.messageId) ?? 0) + 1);
+        const duplicates = [...byMessageId.values()].reduce((sum, n) => sum + n - 1, 0);
+        // An answer in two different mails would be a composing bug, not a delivery retry.
+        const answerMails = new Map<string, Set<string>>();
+        for (const m of toUser)
+          for (const b of m.text.match(/answer [0-9a-f-]{36}/g) ?? [])
+            answerMails.set(b, (answerMails.get(b) ?? new Set()).add(m.messageId));
+        const inTwoMails = [...answerMails.values()].filter((ids) => ids.size > 1).length;
+        const leftover = await read(async (query) => ({
+          events: (await query<{ n: string }>(`select count(*) as n from notification_events`))[0]!.n,
+          unsent: (await query<{ n: string }>(`select count(*) as n from mail_outbox where state <> 'sent'`))[0]!.n,
+        }));
+        const values = {
+          runs: runsDone,
+          acked: acked.length,
+          unknown,
+          mails: toUser.length,
+          lost: lost.length,
+          duplicates,
+          inTwoMails,
+          leftoverEvents: Number(leftover.events),
+          unsentMails: Number(leftover.unsent),
+        };
+        console.log(`notify-crash-${kind}: ${JSON.stringify(values)}`);
+        recordFigure(`notify-crash`, {
+          checks: ['DATA-02'],
+          label: `kill -9 while answering: every acknowledged answer mailed (${kind})`,
+          values,
+        });
+        expect(runsDone).toBe(RUNS);
+        expect(acked.length).toBeGreaterThan(RUNS * 5);
+        expect(lost).toEqual([]);
+        expect(inTwoMails).toBe(0);
+        expect(values.leftoverEvents).toBe(0);
+        expect(values.unsentMails).toBe(0);
+        // At most the mails in flight at each kill (the worker sends up to 4 at once).
+        expect(duplicates).toBeLessThanOrEqual(RUNS * 4);
+      } finally {
+        await sink.close();
+        await database?.close().catch(() => {});
+      }
+    },
+  );
 });

@@ -96,9 +96,16 @@ describe.runIf(testDatabaseKind === 'postgres')('durability settings (DATA-01)',
       await withAdminClient((c) => c.query(`alter database "${name}" set synchronous_commit = off`));
       const refused = startServer({ DATA_DIR: freshDataDir(), PORT: '0', DATABASE_URL: db.url! });
       expect(await refused.exited).toBe(1);
-      expect(refused.output()).toContain('PostgreSQL could lose acknowledged writes: synchronous_commit is off (needs on)');
+      expect(refused.output()).toContain(
+        'PostgreSQL could lose acknowledged writes: synchronous_commit is off (needs on)',
+      );
 
-      const allowed = startServer({ DATA_DIR: freshDataDir(), PORT: '0', DATABASE_URL: db.url!, ALLOW_UNSAFE_DURABILITY: 'true' });
+      const allowed = startServer({
+        DATA_DIR: freshDataDir(),
+        PORT: '0',
+        DATABASE_URL: db.url!,
+        ALLOW_UNSAFE_DURABILITY: 'true',
+      });
       await allowed.ready;
       expect(allowed.output()).toContain('WARNING: running with unsafe durability settings');
       expect(await allowed.stop()).toBe(0);

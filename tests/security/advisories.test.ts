@@ -822,7 +822,11 @@ describe('support-desk advisories (catalogue §3)', () => {
       const approved = { ...validCompany(), companyName: `Kiwi ${XSS.img} Freight`, street: XSS.script };
       const { id: approvedId } = await registerCompany(approved);
       expect((await admin.post(`/api/admin/companies/${approvedId}/approve`)).json().mail).toBe('queued');
-      const approval = await waitForMail(t.dataDir, approved.contactPersonEmail, `Your ${t.config.companyName} partner application is approved`);
+      const approval = await waitForMail(
+        t.dataDir,
+        approved.contactPersonEmail,
+        `Your ${t.config.companyName} partner application is approved`,
+      );
       expect(approval!.html).toContain('Kiwi &lt;img src=x onerror=&quot;window.__xss=1&quot;&gt; Freight');
       expect(injectedMarkup(approval!.html)).toEqual([]);
       // The plain-text part is text: the name reads as written.
@@ -832,7 +836,11 @@ describe('support-desk advisories (catalogue §3)', () => {
       const { id: rejectedId } = await registerCompany(rejected);
       const reason = `Licence unreadable ${XSS.breakout} ${XSS.svg} <a href="javascript:alert(1)">fix it</a>`;
       expect((await admin.post(`/api/admin/companies/${rejectedId}/reject`, { reason })).json().mail).toBe('queued');
-      const rejection = await waitForMail(t.dataDir, rejected.contactPersonEmail, `About your ${t.config.companyName} partner application`);
+      const rejection = await waitForMail(
+        t.dataDir,
+        rejected.contactPersonEmail,
+        `About your ${t.config.companyName} partner application`,
+      );
       expect(rejection!.html).toContain(
         'Licence unreadable &quot;&gt;&lt;/p&gt;&lt;/script&gt;&lt;script&gt;window.__xss=1&lt;/script&gt;',
       );

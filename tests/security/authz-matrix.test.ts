@@ -399,7 +399,10 @@ async function snapshot(f: Fixtures): Promise<Record<string, string>> {
     part('sessions', `select token_hash, user_id, expires_at from sessions where token_hash <> '${expired}'`),
     part('email_tokens', 'select * from email_tokens'),
     // owner_seen_message_id moves when the owner's allowed stream received an answer (no mail for it).
-    part('support_tickets', 'select id, user_id, ticket_no, reason, open, creation_date, last_message, client_id from support_tickets'),
+    part(
+      'support_tickets',
+      'select id, user_id, ticket_no, reason, open, creation_date, last_message, client_id from support_tickets',
+    ),
     part('ticket_messages', 'select * from ticket_messages'),
     part('companies', 'select * from companies'),
     part('faqs', 'select * from faqs'),
@@ -421,7 +424,8 @@ async function snapshot(f: Fixtures): Promise<Record<string, string>> {
  * outbox row for 300 ms), then the worker (which runs only when asked, here) delivers what is due.
  */
 async function settleOutbox() {
-  const recorded = async () => Number((await queryRows<{ n: unknown }>(db(), sql`select count(*) as n from mail_outbox`))[0]!.n);
+  const recorded = async () =>
+    Number((await queryRows<{ n: unknown }>(db(), sql`select count(*) as n from mail_outbox`))[0]!.n);
   let last = await recorded();
   let stableSince = Date.now();
   const deadline = Date.now() + 10_000;

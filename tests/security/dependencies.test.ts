@@ -20,10 +20,12 @@ const root = path.resolve(import.meta.dirname, '..', '..');
 const REVIEWED_INSTALL_SCRIPTS: Record<string, string> = {
   esbuild: 'fetches its platform binary from the npm registry (optionalDependencies); used by Vite at build time',
   node: 'the node@22 devDependency links the pinned Node.js binary from the npm registry',
-  '@mdn/mdn-http-observatory': 'test only; its script downloads lists from the internet and is not run (allowScripts: false)',
+  '@mdn/mdn-http-observatory':
+    'test only; its script downloads lists from the internet and is not run (allowScripts: false)',
   node_extra_ca_certs_mozilla_bundle: 'test only (Observatory); downloads a CA bundle, not run (allowScripts: false)',
   libpq: 'test only (Observatory → pg-native, never loaded by our code); native build not run (allowScripts: false)',
-  '@firebase/util': 'test only (the Firebase SDK drives the callable test); its script reads an optional config variable, not run (allowScripts: false)',
+  '@firebase/util':
+    'test only (the Firebase SDK drives the callable test); its script reads an optional config variable, not run (allowScripts: false)',
   protobufjs: 'test only (via the Firebase SDK); its script prints a version notice, not run (allowScripts: false)',
 };
 
@@ -32,7 +34,10 @@ const SECRET_PATTERNS: Array<[string, RegExp]> = [
   ['private key', /-----BEGIN (?:RSA |EC |OPENSSH )?PRIVATE KEY-----/],
   // Credentials in a URL, except on the reserved example domains tests use (RFC 2606) and
   // passwords that are template placeholders (`${password}`) filled in at run time.
-  ['credentials in a URL', /\b(?:postgres|postgresql|smtps?|https?):\/\/[^\s:/@'"`]+:[^\s@'"`${}]{6,}@(?![\w.-]*\bexample\b)/],
+  [
+    'credentials in a URL',
+    /\b(?:postgres|postgresql|smtps?|https?):\/\/[^\s:/@'"`]+:[^\s@'"`${}]{6,}@(?![\w.-]*\bexample\b)/,
+  ],
   ['GitHub token', /\bgh[pousr]_[A-Za-z0-9]{36}\b/],
 ];
 
@@ -83,7 +88,11 @@ describe.runIf(testDatabaseKind === 'pglite')('dependencies and secrets (DEP-01,
 
   it('npm audit: no high or critical advisory in runtime dependencies', (context) => {
     const run = spawnSync('npm', ['audit', '--omit=dev', '--json'], { cwd: root, encoding: 'utf8', timeout: 90_000 });
-    let report: { metadata?: { vulnerabilities?: Record<string, number> }; error?: { summary?: string }; message?: string } = {};
+    let report: {
+      metadata?: { vulnerabilities?: Record<string, number> };
+      error?: { summary?: string };
+      message?: string;
+    } = {};
     try {
       report = JSON.parse(run.stdout) as typeof report;
     } catch {
@@ -91,13 +100,23 @@ describe.runIf(testDatabaseKind === 'pglite')('dependencies and secrets (DEP-01,
     }
     const counts = report.metadata?.vulnerabilities;
     if (!counts) {
-      const why = (report.error?.summary || report.message || run.stderr || 'no answer').split('\n').find((l) => l.trim()) ?? 'no answer';
-      recordFigure('npm-audit', { checks: ['DEP-01'], label: 'npm audit (runtime)', values: { ran: false, reason: why.trim() } });
+      const why =
+        (report.error?.summary || report.message || run.stderr || 'no answer').split('\n').find((l) => l.trim()) ??
+        'no answer';
+      recordFigure('npm-audit', {
+        checks: ['DEP-01'],
+        label: 'npm audit (runtime)',
+        values: { ran: false, reason: why.trim() },
+      });
       context.skip(`npm audit could not ask the registry: ${why.trim()}`);
       return;
     }
     const highOrCritical = (counts.high ?? 0) + (counts.critical ?? 0);
-    recordFigure('npm-audit', { checks: ['DEP-01'], label: 'npm audit (runtime)', values: { ran: true, ...counts, highOrCritical } });
+    recordFigure('npm-audit', {
+      checks: ['DEP-01'],
+      label: 'npm audit (runtime)',
+      values: { ran: true, ...counts, highOrCritical },
+    });
     expect(highOrCritical).toBe(0);
   }, 120_000);
 });

@@ -18,7 +18,10 @@ export interface Ref {
 }
 export const ref = (pool: string) => fc.nat({ max: 1_000_000 }).map((index): Ref => ({ $ref: pool, index }));
 export const isRef = (value: unknown): value is Ref =>
-  typeof value === 'object' && value !== null && typeof (value as Ref).$ref === 'string' && typeof (value as Ref).index === 'number';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as Ref).$ref === 'string' &&
+  typeof (value as Ref).index === 'number';
 
 export interface UploadPart {
   field: string;
@@ -54,7 +57,9 @@ export function enc(value: string): string {
   return value.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]|[^]/g, (ch) => {
     const cu = ch.charCodeAt(0);
     if (ch.length === 1 && cu >= 0xd800 && cu <= 0xdfff) {
-      return [0xe0 | (cu >> 12), 0x80 | ((cu >> 6) & 0x3f), 0x80 | (cu & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+      return [0xe0 | (cu >> 12), 0x80 | ((cu >> 6) & 0x3f), 0x80 | (cu & 0x3f)]
+        .map((b) => `%${b.toString(16).toUpperCase()}`)
+        .join('');
     }
     return encodeURIComponent(ch);
   });
@@ -123,7 +128,27 @@ export const UNICODE_TRICKS = [
 ] as const;
 
 /** Units that make regexes and normalisers work hard when repeated (IN-08). */
-export const REDOS_UNITS = ['a', '1', ' ', '.', '@', 'a.', 'a@', 'a-', '-', '\u0301', 'é', '😀', '\t', 'aaaa@aaaa.', '0', '+', '%', '_', 'Ａ'] as const;
+export const REDOS_UNITS = [
+  'a',
+  '1',
+  ' ',
+  '.',
+  '@',
+  'a.',
+  'a@',
+  'a-',
+  '-',
+  '\u0301',
+  'é',
+  '😀',
+  '\t',
+  'aaaa@aaaa.',
+  '0',
+  '+',
+  '%',
+  '_',
+  'Ａ',
+] as const;
 
 /** A string of 10k–100k characters built from a repeated unit, optionally with a head and tail. */
 export const hugeString = (min = 10_000, max = 100_000) =>
@@ -144,7 +169,11 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 2,
     arbitrary: fc
-      .tuple(fc.string({ maxLength: 10 }), fc.constantFrom(...SQL_METACHARACTERS, ...UNICODE_TRICKS), fc.string({ maxLength: 10 }))
+      .tuple(
+        fc.string({ maxLength: 10 }),
+        fc.constantFrom(...SQL_METACHARACTERS, ...UNICODE_TRICKS),
+        fc.string({ maxLength: 10 }),
+      )
       .map(([a, b, c]) => a + b + c),
   },
   { weight: 1, arbitrary: hugeString() },
@@ -152,7 +181,24 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
 
 /** Any JSON-ish value of a wrong type. */
 export const wrongValue: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom(null, true, false, 0, -1, 1.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, '', [], {}, [''], { '': '' }, '0', 'true'),
+  fc.constantFrom(
+    null,
+    true,
+    false,
+    0,
+    -1,
+    1.5,
+    1e308,
+    -1e308,
+    Number.MAX_SAFE_INTEGER + 2,
+    '',
+    [],
+    {},
+    [''],
+    { '': '' },
+    '0',
+    'true',
+  ),
   fc.integer(),
   fc.double({ noNaN: true }),
   fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }),
@@ -168,7 +214,9 @@ const word = (min: number, max: number, alphabet = lower) =>
 
 /** Pads with white space that the contracts trim away. */
 export const padded = (arb: fc.Arbitrary<string>) =>
-  fc.tuple(fc.constantFrom('', '', '', ' ', '  ', '\t', '\n'), arb, fc.constantFrom('', '', '', ' ', '\n')).map(([a, b, c]) => a + b + c);
+  fc
+    .tuple(fc.constantFrom('', '', '', ' ', '  ', '\t', '\n'), arb, fc.constantFrom('', '', '', ' ', '\n'))
+    .map(([a, b, c]) => a + b + c);
 
 /** Free text of [min, max] characters after trimming: unicode, punctuation and SQL metacharacters included. */
 export function text(min: number, max: number): fc.Arbitrary<string> {
@@ -187,9 +235,9 @@ export function text(min: number, max: number): fc.Arbitrary<string> {
       while (s.length < min) s += 'x';
       return s;
     });
-  const boundary = fc.constantFrom(min, Math.min(min + 1, max), max, Math.max(min, max - 1)).chain((n) =>
-    fc.constantFrom('a', 'é', 'z').map((c) => c.repeat(n)),
-  );
+  const boundary = fc
+    .constantFrom(min, Math.min(min + 1, max), max, Math.max(min, max - 1))
+    .chain((n) => fc.constantFrom('a', 'é', 'z').map((c) => c.repeat(n)));
   return padded(fc.oneof({ weight: 4, arbitrary: body }, { weight: 1, arbitrary: boundary }));
 }
 
@@ -229,15 +277,40 @@ export const nzPhone: fc.Arbitrary<string> = fc.oneof(
 /** Letters (several scripts, with macrons) and spaces, 3–100 characters. */
 export const personText: fc.Arbitrary<string> = fc
   .tuple(
-    fc.constantFrom('Aroha', 'Tāne', 'Mere', 'José', 'Zoë', 'Łukasz', 'Иван', 'سارة', '美咲', 'Operations', 'Manager', 'Kaiwhakahaere'),
-    fc.array(fc.constantFrom('Ngāta', 'Smith', 'Lead', 'Head', 'of', 'Freight', 'Müller', 'Ōtautahi'), { maxLength: 4 }),
+    fc.constantFrom(
+      'Aroha',
+      'Tāne',
+      'Mere',
+      'José',
+      'Zoë',
+      'Łukasz',
+      'Иван',
+      'سارة',
+      '美咲',
+      'Operations',
+      'Manager',
+      'Kaiwhakahaere',
+    ),
+    fc.array(fc.constantFrom('Ngāta', 'Smith', 'Lead', 'Head', 'of', 'Freight', 'Müller', 'Ōtautahi'), {
+      maxLength: 4,
+    }),
   )
   .map(([a, rest]) => [a, ...rest].join(' ').slice(0, 100).trim())
   .filter((s) => s.length >= 3);
 
 export const validCompanyName: fc.Arbitrary<string> = fc
   .tuple(
-    fc.constantFrom('Harbour', 'Ｈａｒｂｏｕｒ', 'Kiwi', 'Tāmaki', "O'Brien's", 'Smith & Sons', 'Fern', '50% Off', 'Te Ika'),
+    fc.constantFrom(
+      'Harbour',
+      'Ｈａｒｂｏｕｒ',
+      'Kiwi',
+      'Tāmaki',
+      "O'Brien's",
+      'Smith & Sons',
+      'Fern',
+      '50% Off',
+      'Te Ika',
+    ),
     word(3, 8),
     fc.constantFrom('Freight', 'Couriers', 'Ltd', 'Limited', 'Trust', '(NZ)', ''),
   )
@@ -371,7 +444,15 @@ const BODY_MUTATIONS: MutationKind[] = [
   'content-type',
   'empty-body',
 ];
-const QUERY_MUTATIONS: MutationKind[] = ['query-duplicate', 'query-drop', 'query-hostile', 'query-proto', 'query-array', 'query-extra', 'query-raw'];
+const QUERY_MUTATIONS: MutationKind[] = [
+  'query-duplicate',
+  'query-drop',
+  'query-hostile',
+  'query-proto',
+  'query-array',
+  'query-extra',
+  'query-raw',
+];
 const PARAM_MUTATIONS: MutationKind[] = ['param-hostile', 'param-shape'];
 
 export interface Mutation {
@@ -452,14 +533,22 @@ function mutateJsonBody(body: FuzzBody, mutation: Mutation, fields: FieldRule[])
       const json = JSON.stringify(value ?? {});
       const payload = PROTO_PAYLOADS[mutation.m % PROTO_PAYLOADS.length]!;
       // Inserted as raw JSON text: an object literal with a "__proto__" key cannot be built and stringified.
-      const text = json.startsWith('{') ? (json === '{}' ? `{${payload}}` : `{${payload},${json.slice(1)}`) : `{${payload}}`;
+      const text = json.startsWith('{')
+        ? json === '{}'
+          ? `{${payload}}`
+          : `{${payload},${json.slice(1)}`
+        : `{${payload}}`;
       const nested = json.replace(/:\{/, `:{${payload},`);
-      return { kind: 'text', text: mutation.n % 3 === 0 && nested !== json ? nested : text, contentType: 'application/json' };
+      return {
+        kind: 'text',
+        text: mutation.n % 3 === 0 && nested !== json ? nested : text,
+        contentType: 'application/json',
+      };
     }
     case 'duplicate-json-key': {
       const json = JSON.stringify(value ?? {});
       const key = path[0] ?? 'x';
-      const dup = `${JSON.stringify(key)}:${JSON.stringify(mutation.n % 2 ? mutation.text : mutation.other ?? null)}`;
+      const dup = `${JSON.stringify(key)}:${JSON.stringify(mutation.n % 2 ? mutation.text : (mutation.other ?? null))}`;
       const text = json.startsWith('{') && json !== '{}' ? `{${dup},${json.slice(1)}` : `{${dup}}`;
       const textAfter = json.startsWith('{') && json !== '{}' ? `${json.slice(0, -1)},${dup}}` : `{${dup}}`;
       return { kind: 'text', text: mutation.m % 2 ? text : textAfter, contentType: 'application/json' };
@@ -509,7 +598,23 @@ function mutateQuery(query: FuzzRequest['query'], mutation: Mutation, fields: Fi
     case 'query-extra':
       return [...pairs, [pick(MASS_ASSIGNMENT, mutation.m)![0], mutation.text]];
     case 'query-raw': {
-      const raws = ['%', '%%', '%ZZ', '%E0%A4%A', '&&&', '=', '==x', 'a=%00', `${key}=%00`, `${key}`, `${key}=`, `${key}=%C0%AF`, `${key}=+`, `${key}=%20true`, '?'.repeat(10)];
+      const raws = [
+        '%',
+        '%%',
+        '%ZZ',
+        '%E0%A4%A',
+        '&&&',
+        '=',
+        '==x',
+        'a=%00',
+        `${key}=%00`,
+        `${key}`,
+        `${key}=`,
+        `${key}=%C0%AF`,
+        `${key}=+`,
+        `${key}=%20true`,
+        '?'.repeat(10),
+      ];
       const base = pairs.map(([k, v]) => `${enc(k)}=${enc(String(v))}`).join('&');
       const raw = raws[mutation.m % raws.length]!;
       return { raw: base ? `${base}&${raw}` : raw };
@@ -523,7 +628,12 @@ function mutateParams(params: Record<string, unknown>, mutation: Mutation): Reco
   const keys = Object.keys(params);
   const key = pick(keys, mutation.n);
   if (!key) return params;
-  const value = mutation.kind === 'param-shape' ? PARAM_SHAPES[mutation.m % PARAM_SHAPES.length]! : mutation.m % 5 === 0 ? mutation.huge.slice(0, 300) : mutation.text;
+  const value =
+    mutation.kind === 'param-shape'
+      ? PARAM_SHAPES[mutation.m % PARAM_SHAPES.length]!
+      : mutation.m % 5 === 0
+        ? mutation.huge.slice(0, 300)
+        : mutation.text;
   return { ...params, [key]: value };
 }
 
@@ -534,13 +644,23 @@ export interface InputShape {
   body: boolean;
 }
 
-export function mutated(valid: fc.Arbitrary<FuzzRequest>, shape: InputShape, fields: FieldRule[]): fc.Arbitrary<FuzzRequest> {
-  const kinds = [...(shape.body ? BODY_MUTATIONS : []), ...(shape.query ? QUERY_MUTATIONS : []), ...(shape.params ? PARAM_MUTATIONS : [])];
+export function mutated(
+  valid: fc.Arbitrary<FuzzRequest>,
+  shape: InputShape,
+  fields: FieldRule[],
+): fc.Arbitrary<FuzzRequest> {
+  const kinds = [
+    ...(shape.body ? BODY_MUTATIONS : []),
+    ...(shape.query ? QUERY_MUTATIONS : []),
+    ...(shape.params ? PARAM_MUTATIONS : []),
+  ];
   if (kinds.length === 0) return valid;
   return fc.tuple(valid, mutationArb(kinds)).map(([request, mutation]) => {
     const label = `mutated:${mutation.kind}`;
-    if (BODY_MUTATIONS.includes(mutation.kind)) return { ...request, label, body: mutateJsonBody(request.body, mutation, fields) };
-    if (QUERY_MUTATIONS.includes(mutation.kind)) return { ...request, label, query: mutateQuery(request.query, mutation, fields) };
+    if (BODY_MUTATIONS.includes(mutation.kind))
+      return { ...request, label, body: mutateJsonBody(request.body, mutation, fields) };
+    if (QUERY_MUTATIONS.includes(mutation.kind))
+      return { ...request, label, query: mutateQuery(request.query, mutation, fields) };
     return { ...request, label, params: mutateParams(request.params, mutation) };
   });
 }
@@ -549,7 +669,18 @@ export function mutated(valid: fc.Arbitrary<FuzzRequest>, shape: InputShape, fie
 
 /** fc.anything() as a JSON body, where it can be one (BigInt and friends become their text). */
 const anythingBody: fc.Arbitrary<FuzzBody> = fc
-  .anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withSparseArray: true, withNullPrototype: true, withObjectString: true, withBoxedValues: true, maxDepth: 4 })
+  .anything({
+    withBigInt: true,
+    withDate: true,
+    withMap: true,
+    withSet: true,
+    withTypedArray: true,
+    withSparseArray: true,
+    withNullPrototype: true,
+    withObjectString: true,
+    withBoxedValues: true,
+    maxDepth: 4,
+  })
   .map((value): FuzzBody => {
     let text: string | undefined;
     try {
@@ -567,21 +698,72 @@ const anythingBody: fc.Arbitrary<FuzzBody> = fc
 const randomBytesBody: fc.Arbitrary<FuzzBody> = fc
   .record({
     bytes: fc.uint8Array({ maxLength: 4096 }),
-    contentType: fc.oneof(fc.constantFrom(...BODY_CONTENT_TYPES), fc.string({ maxLength: 60 }).filter((s) => /^[\x20-\x7e]*$/.test(s))),
+    contentType: fc.oneof(
+      fc.constantFrom(...BODY_CONTENT_TYPES),
+      fc.string({ maxLength: 60 }).filter((s) => /^[\x20-\x7e]*$/.test(s)),
+    ),
   })
   .map(({ bytes, contentType }): FuzzBody => ({ kind: 'bytes', bytes, contentType }));
 
 const randomTextBody: fc.Arbitrary<FuzzBody> = fc
-  .record({ text: fc.oneof(fc.string({ maxLength: 500 }), fc.constantFrom('{', '[', '{"a":', '"', '{}}', 'null', 'true', '1e999', '-', '{"a":1}garbage', '\uFEFF{}', '[]'.repeat(5000), '['.repeat(3000))), contentType: fc.constantFrom(...BODY_CONTENT_TYPES) })
+  .record({
+    text: fc.oneof(
+      fc.string({ maxLength: 500 }),
+      fc.constantFrom(
+        '{',
+        '[',
+        '{"a":',
+        '"',
+        '{}}',
+        'null',
+        'true',
+        '1e999',
+        '-',
+        '{"a":1}garbage',
+        '\uFEFF{}',
+        '[]'.repeat(5000),
+        '['.repeat(3000),
+      ),
+    ),
+    contentType: fc.constantFrom(...BODY_CONTENT_TYPES),
+  })
   .map(({ text, contentType }): FuzzBody => ({ kind: 'text', text, contentType }));
 
 const junkQuery: fc.Arbitrary<FuzzRequest['query']> = fc.oneof(
-  fc.array(fc.tuple(fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('open', 'q', 'type', 'status', 'page', 'after', 'before', 'targetType', 'targetId', '__proto__')), hostileString.map((s) => s.slice(0, 5000))), { maxLength: 5 }),
+  fc.array(
+    fc.tuple(
+      fc.oneof(
+        fc.string({ maxLength: 12 }),
+        fc.constantFrom(
+          'open',
+          'q',
+          'type',
+          'status',
+          'page',
+          'after',
+          'before',
+          'targetType',
+          'targetId',
+          '__proto__',
+        ),
+      ),
+      hostileString.map((s) => s.slice(0, 5000)),
+    ),
+    { maxLength: 5 },
+  ),
   fc.string({ maxLength: 200 }).map((raw) => ({ raw })),
 );
 
 export function junk(params: string[]): fc.Arbitrary<FuzzRequest> {
-  const paramValues = fc.tuple(...params.map(() => fc.oneof(hostileString.map((s) => s.slice(0, 250)), fc.constantFrom(...PARAM_SHAPES), fc.uuid()))) as fc.Arbitrary<string[]>;
+  const paramValues = fc.tuple(
+    ...params.map(() =>
+      fc.oneof(
+        hostileString.map((s) => s.slice(0, 250)),
+        fc.constantFrom(...PARAM_SHAPES),
+        fc.uuid(),
+      ),
+    ),
+  ) as fc.Arbitrary<string[]>;
   return fc
     .record({
       what: fc.constantFrom('anything', 'json', 'bytes', 'text'),
@@ -596,13 +778,22 @@ export function junk(params: string[]): fc.Arbitrary<FuzzRequest> {
       label: `junk:${what}`,
       params: Object.fromEntries(params.map((name, i) => [name, values[i]])),
       query,
-      body: what === 'anything' ? anything : what === 'json' ? { kind: 'json', value: json } : what === 'bytes' ? bytes : textBody,
+      body:
+        what === 'anything'
+          ? anything
+          : what === 'json'
+            ? { kind: 'json', value: json }
+            : what === 'bytes'
+              ? bytes
+              : textBody,
     }));
 }
 
 // --- Multipart (POST /api/companies) --------------------------------------------------------------
 
-export const PNG_HEAD = Uint8Array.from(Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex'));
+export const PNG_HEAD = Uint8Array.from(
+  Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex'),
+);
 export const JPEG_HEAD = Uint8Array.from(Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex'));
 
 export const licenseFile: fc.Arbitrary<UploadPart> = fc
@@ -611,15 +802,35 @@ export const licenseFile: fc.Arbitrary<UploadPart> = fc
     size: fc.integer({ min: 0, max: 3000 }),
     filler: fc.uint8Array({ minLength: 1, maxLength: 16 }),
     filename: fc.oneof(
-      fc.constantFrom('licence.png', 'licence.jpg', '../../etc/passwd', 'a\u202Egnp.exe', 'x.svg', '.htaccess', '', 'CON', 'a"b.png', 'a\r\nb.png', 'ü.png'),
+      fc.constantFrom(
+        'licence.png',
+        'licence.jpg',
+        '../../etc/passwd',
+        'a\u202Egnp.exe',
+        'x.svg',
+        '.htaccess',
+        '',
+        'CON',
+        'a"b.png',
+        'a\r\nb.png',
+        'ü.png',
+      ),
       fc.string({ maxLength: 300 }),
     ),
-    contentType: fc.constantFrom('image/png', 'image/jpeg', 'application/pdf', 'text/html', 'image/svg+xml', 'application/octet-stream'),
+    contentType: fc.constantFrom(
+      'image/png',
+      'image/jpeg',
+      'application/pdf',
+      'text/html',
+      'image/svg+xml',
+      'application/octet-stream',
+    ),
   })
   .map(({ kind, size, filler, filename, contentType }): UploadPart => {
     const bytes = new Uint8Array(kind === 'empty' ? 0 : kind === 'short-png' ? 5 : Math.max(size, 40));
     for (let i = 0; i < bytes.length; i++) bytes[i] = filler[i % filler.length]!;
-    if (kind === 'png' || kind === 'short-png') bytes.set(PNG_HEAD.subarray(0, Math.min(bytes.length, PNG_HEAD.length)));
+    if (kind === 'png' || kind === 'short-png')
+      bytes.set(PNG_HEAD.subarray(0, Math.min(bytes.length, PNG_HEAD.length)));
     if (kind === 'jpeg') bytes.set(JPEG_HEAD.subarray(0, Math.min(bytes.length, JPEG_HEAD.length)));
     if (kind === 'pdf') bytes.set(Buffer.from('%PDF-1.7\n').subarray(0, Math.min(bytes.length, 9)));
     return { field: 'commercialLicense', filename, contentType, bytes };
@@ -655,13 +866,38 @@ export const validCompanyForm: fc.Arbitrary<Record<string, string>> = fc
 
 /** `existing` gives variants of registered companies (case, width, spacing, 0xx/+64): duplicates (IN-02). */
 export function companyFormRequests(existing: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<FuzzRequest> {
-  const asForm = (fields: Record<string, unknown>, files: UploadPart[] = []): FuzzBody => ({ kind: 'form', fields: Object.entries(fields), files });
+  const asForm = (fields: Record<string, unknown>, files: UploadPart[] = []): FuzzBody => ({
+    kind: 'form',
+    fields: Object.entries(fields),
+    files,
+  });
   const valid = fc
-    .tuple(fc.oneof({ weight: 4, arbitrary: validCompanyForm }, { weight: 1, arbitrary: existing }), fc.option(licenseFile, { nil: undefined, freq: 2 }))
-    .map(([fields, file]): FuzzRequest => ({ label: 'valid', params: {}, query: [], body: asForm(fields, file ? [file] : []) }));
+    .tuple(
+      fc.oneof({ weight: 4, arbitrary: validCompanyForm }, { weight: 1, arbitrary: existing }),
+      fc.option(licenseFile, { nil: undefined, freq: 2 }),
+    )
+    .map(([fields, file]): FuzzRequest => ({
+      label: 'valid',
+      params: {},
+      query: [],
+      body: asForm(fields, file ? [file] : []),
+    }));
   const fieldNames = Object.keys(COMPANY_FIELD_RULES);
   const mutation = fc.record({
-    kind: fc.constantFrom('drop', 'boundary', 'hostile', 'huge', 'duplicate', 'unexpected', 'file-as-field', 'two-files', 'wrong-file-field', 'many-fields', 'proto-field', 'case-variant'),
+    kind: fc.constantFrom(
+      'drop',
+      'boundary',
+      'hostile',
+      'huge',
+      'duplicate',
+      'unexpected',
+      'file-as-field',
+      'two-files',
+      'wrong-file-field',
+      'many-fields',
+      'proto-field',
+      'case-variant',
+    ),
     n: fc.nat({ max: 1000 }),
     m: fc.nat({ max: 1000 }),
     text: hostileString,
@@ -669,57 +905,70 @@ export function companyFormRequests(existing: fc.Arbitrary<Record<string, unknow
     filler: fc.constantFrom('a', 'é', '😀', '1', ' '),
     file: licenseFile,
   });
-  const mutatedForms = fc.tuple(validCompanyForm, fc.option(licenseFile, { nil: undefined }), mutation).map(([fields, file, mu]): FuzzRequest => {
-    const name = fieldNames[mu.n % fieldNames.length]!;
-    const rule = COMPANY_FIELD_RULES[name]!;
-    let entries: Array<[string, unknown]> = Object.entries(fields);
-    let files: UploadPart[] = file ? [file] : [];
-    const set = (value: string) => {
-      entries = [...entries.filter(([k]) => k !== name), [name, value]];
-    };
-    switch (mu.kind) {
-      case 'drop':
-        entries = entries.filter(([k]) => k !== name);
-        break;
-      case 'boundary':
-        set(boundaryString({ path: [name], min: rule.min, max: rule.max }, mu.m, mu.filler));
-        break;
-      case 'hostile':
-        set(mu.text);
-        break;
-      case 'huge':
-        set(mu.huge);
-        break;
-      case 'duplicate':
-        entries = [...entries, [name, mu.text]];
-        break;
-      case 'unexpected':
-        entries = [...entries, [pick(MASS_ASSIGNMENT, mu.m)![0], String(mu.text)]];
-        break;
-      case 'file-as-field':
-        entries = [...entries, ['commercialLicense', mu.text]];
-        break;
-      case 'two-files':
-        files = [mu.file, { ...mu.file, filename: 'second.png' }];
-        break;
-      case 'wrong-file-field':
-        files = [{ ...mu.file, field: name }];
-        break;
-      case 'many-fields':
-        entries = [...entries, ...Array.from({ length: 15 + (mu.m % 20) }, (_, i): [string, string] => [`f${i}`, 'x'])];
-        break;
-      case 'proto-field':
-        entries = [...entries, [['__proto__', 'constructor', 'prototype', '__proto__[isAdmin]'][mu.m % 4]!, 'true']];
-        break;
-      case 'case-variant':
-        entries = entries.map(([k, v]): [string, unknown] => (k === name ? [k.toUpperCase(), v] : [k, v]));
-        break;
-    }
-    return { label: `mutated:form-${mu.kind}`, params: {}, query: [], body: { kind: 'form', fields: entries, files } };
-  });
+  const mutatedForms = fc
+    .tuple(validCompanyForm, fc.option(licenseFile, { nil: undefined }), mutation)
+    .map(([fields, file, mu]): FuzzRequest => {
+      const name = fieldNames[mu.n % fieldNames.length]!;
+      const rule = COMPANY_FIELD_RULES[name]!;
+      let entries: Array<[string, unknown]> = Object.entries(fields);
+      let files: UploadPart[] = file ? [file] : [];
+      const set = (value: string) => {
+        entries = [...entries.filter(([k]) => k !== name), [name, value]];
+      };
+      switch (mu.kind) {
+        case 'drop':
+          entries = entries.filter(([k]) => k !== name);
+          break;
+        case 'boundary':
+          set(boundaryString({ path: [name], min: rule.min, max: rule.max }, mu.m, mu.filler));
+          break;
+        case 'hostile':
+          set(mu.text);
+          break;
+        case 'huge':
+          set(mu.huge);
+          break;
+        case 'duplicate':
+          entries = [...entries, [name, mu.text]];
+          break;
+        case 'unexpected':
+          entries = [...entries, [pick(MASS_ASSIGNMENT, mu.m)![0], String(mu.text)]];
+          break;
+        case 'file-as-field':
+          entries = [...entries, ['commercialLicense', mu.text]];
+          break;
+        case 'two-files':
+          files = [mu.file, { ...mu.file, filename: 'second.png' }];
+          break;
+        case 'wrong-file-field':
+          files = [{ ...mu.file, field: name }];
+          break;
+        case 'many-fields':
+          entries = [
+            ...entries,
+            ...Array.from({ length: 15 + (mu.m % 20) }, (_, i): [string, string] => [`f${i}`, 'x']),
+          ];
+          break;
+        case 'proto-field':
+          entries = [...entries, [['__proto__', 'constructor', 'prototype', '__proto__[isAdmin]'][mu.m % 4]!, 'true']];
+          break;
+        case 'case-variant':
+          entries = entries.map(([k, v]): [string, unknown] => (k === name ? [k.toUpperCase(), v] : [k, v]));
+          break;
+      }
+      return {
+        label: `mutated:form-${mu.kind}`,
+        params: {},
+        query: [],
+        body: { kind: 'form', fields: entries, files },
+      };
+    });
   const junkForms = fc
     .record({
-      boundary: fc.oneof(fc.constant('----fuzz'), fc.string({ minLength: 1, maxLength: 70 }).filter((s) => /^[\x21-\x7e]+$/.test(s))),
+      boundary: fc.oneof(
+        fc.constant('----fuzz'),
+        fc.string({ minLength: 1, maxLength: 70 }).filter((s) => /^[\x21-\x7e]+$/.test(s)),
+      ),
       bytes: fc.uint8Array({ maxLength: 3000 }),
       kind: fc.constantFrom('random', 'truncated', 'no-boundary', 'header-only', 'nul-name'),
     })
@@ -729,14 +978,32 @@ export function companyFormRequests(existing: fc.Arbitrary<Record<string, unknow
         kind === 'random'
           ? Buffer.from(bytes)
           : kind === 'truncated'
-            ? Buffer.concat([Buffer.from(head), Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="commercialLicense"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`), Buffer.from(bytes)])
+            ? Buffer.concat([
+                Buffer.from(head),
+                Buffer.from(
+                  `--${boundary}\r\nContent-Disposition: form-data; name="commercialLicense"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`,
+                ),
+                Buffer.from(bytes),
+              ])
             : kind === 'header-only'
               ? Buffer.from(`--${boundary}\r\nContent-Disposition: form-data\r\n\r\n`)
               : kind === 'nul-name'
-                ? Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="a\u0000b"\r\n\r\nx\r\n--${boundary}--\r\n`)
+                ? Buffer.from(
+                    `--${boundary}\r\nContent-Disposition: form-data; name="a\u0000b"\r\n\r\nx\r\n--${boundary}--\r\n`,
+                  )
                 : Buffer.concat([Buffer.from(head), Buffer.from(bytes)]);
       const contentType = kind === 'no-boundary' ? 'multipart/form-data' : `multipart/form-data; boundary=${boundary}`;
-      return { label: `junk:multipart-${kind}`, params: {}, query: [], body: { kind: 'bytes', bytes: Uint8Array.from(payload), contentType } };
+      return {
+        label: `junk:multipart-${kind}`,
+        params: {},
+        query: [],
+        body: { kind: 'bytes', bytes: Uint8Array.from(payload), contentType },
+      };
     });
-  return fc.oneof({ weight: 3, arbitrary: valid }, { weight: 4, arbitrary: mutatedForms }, { weight: 1, arbitrary: junkForms }, { weight: 1, arbitrary: junk([]) });
+  return fc.oneof(
+    { weight: 3, arbitrary: valid },
+    { weight: 4, arbitrary: mutatedForms },
+    { weight: 1, arbitrary: junkForms },
+    { weight: 1, arbitrary: junk([]) },
+  );
 }

@@ -15,7 +15,14 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { z } from 'zod';
-import { AUDIT_ACTIONS, AUDIT_TARGETS, DocumentInputSchema, FaqInputSchema, LegalLinksInputSchema, RejectCompanySchema } from '../../src/contracts/admin.ts';
+import {
+  AUDIT_ACTIONS,
+  AUDIT_TARGETS,
+  DocumentInputSchema,
+  FaqInputSchema,
+  LegalLinksInputSchema,
+  RejectCompanySchema,
+} from '../../src/contracts/admin.ts';
 import { EmailSchema } from '../../src/contracts/auth.ts';
 import { CompanyRegistrationSchema } from '../../src/contracts/companies.ts';
 import { LEGAL_DOCUMENTS } from '../../src/contracts/content.ts';
@@ -125,7 +132,9 @@ export function requestsFor(op: FuzzOperation): fc.Arbitrary<FuzzRequest> {
     .record({
       params: fc.record(op.params ?? {}),
       query: op.query ?? fc.constant([] as Array<[string, unknown]>),
-      body: op.body ? op.body.map((value): FuzzBody => ({ kind: 'json', value })) : fc.constant<FuzzBody>({ kind: 'none' }),
+      body: op.body
+        ? op.body.map((value): FuzzBody => ({ kind: 'json', value }))
+        : fc.constant<FuzzBody>({ kind: 'none' }),
       headers: op.headers ?? fc.constant({}),
     })
     .map((r): FuzzRequest => ({ label: 'valid', ...r }));
@@ -139,7 +148,9 @@ export function requestsFor(op: FuzzOperation): fc.Arbitrary<FuzzRequest> {
           { weight: 2, arbitrary: junk(paramNames) },
         );
   if (op.methods.length === 1) return requests;
-  return fc.tuple(requests, fc.nat({ max: op.methods.length - 1 })).map(([request, methodIndex]) => ({ ...request, methodIndex }));
+  return fc
+    .tuple(requests, fc.nat({ max: op.methods.length - 1 }))
+    .map(([request, methodIndex]) => ({ ...request, methodIndex }));
 }
 
 // --- Sending ------------------------------------------------------------------------------------
@@ -172,12 +183,22 @@ export async function resolveRequest(ctx: FuzzContext, request: FuzzRequest): Pr
   return {
     ...request,
     params: (await resolveRefs(ctx, request.params)) as Record<string, unknown>,
-    query: Array.isArray(request.query) ? ((await resolveRefs(ctx, request.query)) as Array<[string, unknown]>) : request.query,
+    query: Array.isArray(request.query)
+      ? ((await resolveRefs(ctx, request.query)) as Array<[string, unknown]>)
+      : request.query,
     body:
       request.body.kind === 'json'
         ? { ...request.body, value: await resolveRefs(ctx, request.body.value) }
         : request.body.kind === 'form'
-          ? { ...request.body, fields: await Promise.all(request.body.fields.map(async ([k, v]): Promise<[string, unknown]> => [k, String(await resolveRefs(ctx, v))])) }
+          ? {
+              ...request.body,
+              fields: await Promise.all(
+                request.body.fields.map(async ([k, v]): Promise<[string, unknown]> => [
+                  k,
+                  String(await resolveRefs(ctx, v)),
+                ]),
+              ),
+            }
           : request.body,
   };
 }
@@ -205,14 +226,21 @@ async function payloadOf(body: FuzzBody): Promise<{ payload?: Buffer | string; c
     case 'form': {
       const form = new FormData();
       for (const [name, value] of body.fields) form.append(name, String(value));
-      for (const file of body.files) form.append(file.field, new Blob([new Uint8Array(file.bytes)], { type: file.contentType }), file.filename);
+      for (const file of body.files)
+        form.append(file.field, new Blob([new Uint8Array(file.bytes)], { type: file.contentType }), file.filename);
       const encoded = new Response(form);
       return { payload: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type')! };
     }
   }
 }
 
-export async function send(ctx: FuzzContext, op: FuzzOperation, method: string, principal: Principal, request: FuzzRequest): Promise<FuzzResponse> {
+export async function send(
+  ctx: FuzzContext,
+  op: FuzzOperation,
+  method: string,
+  principal: Principal,
+  request: FuzzRequest,
+): Promise<FuzzResponse> {
   const url = urlOf(op, request);
   const { payload, contentType } = await payloadOf(request.body);
   const headers: Record<string, string> = { ...principal.headers, ...request.headers };
@@ -221,7 +249,10 @@ export async function send(ctx: FuzzContext, op: FuzzOperation, method: string, 
   if (op.stream) {
     // A live stream never ends by itself: open it over a real socket and hang up once it answered.
     const controller = new AbortController();
-    const res = await fetch(`${ctx.baseUrl}${url}`, { headers: { accept: 'text/event-stream', ...principal.headers }, signal: controller.signal });
+    const res = await fetch(`${ctx.baseUrl}${url}`, {
+      headers: { accept: 'text/event-stream', ...principal.headers },
+      signal: controller.signal,
+    });
     const out: FuzzResponse = { status: res.status, headers: Object.fromEntries(res.headers), body: '' };
     if (String(res.headers.get('content-type')).startsWith('text/event-stream')) {
       controller.abort();
@@ -254,7 +285,18 @@ function parsed(res: FuzzResponse): FuzzResponse {
 
 // --- The database before and after ---------------------------------------------------------------
 
-export const TABLES = ['users', 'sessions', 'email_tokens', 'companies', 'support_tickets', 'ticket_messages', 'faqs', 'settings', 'documents', 'audit_log'] as const;
+export const TABLES = [
+  'users',
+  'sessions',
+  'email_tokens',
+  'companies',
+  'support_tickets',
+  'ticket_messages',
+  'faqs',
+  'settings',
+  'documents',
+  'audit_log',
+] as const;
 export type Table = (typeof TABLES)[number];
 /** sessions.last_seen_at is touched by reading a session: counted, not checked for writes. */
 const WRITE_CHECKED = TABLES.filter((t) => t !== 'sessions');
@@ -269,8 +311,14 @@ export async function snapshot(t: TestApp): Promise<Snapshot> {
     TABLES.map((table) => sql`(select count(*) from ${sql.identifier(table)})::int as ${sql.identifier(table)}`),
     sql`, `,
   );
-  const [row] = await queryRows<Record<string, number | string>>(t.database.db, sql`select (txid_current() % 4294967296)::bigint as tx, ${counts}`);
-  return { tx: Number(row!.tx), counts: Object.fromEntries(TABLES.map((table) => [table, Number(row![table])])) as Record<Table, number> };
+  const [row] = await queryRows<Record<string, number | string>>(
+    t.database.db,
+    sql`select (txid_current() % 4294967296)::bigint as tx, ${counts}`,
+  );
+  return {
+    tx: Number(row!.tx),
+    counts: Object.fromEntries(TABLES.map((table) => [table, Number(row![table])])) as Record<Table, number>,
+  };
 }
 
 async function countsNow(t: TestApp): Promise<Record<Table, number>> {
@@ -283,7 +331,10 @@ async function countsNow(t: TestApp): Promise<Record<Table, number>> {
 }
 
 /** Row counts now, and how many rows of each table a transaction after `tx` inserted or updated. */
-export async function changesSince(t: TestApp, tx: number): Promise<{ counts: Record<Table, number>; written: Record<Table, number> }> {
+export async function changesSince(
+  t: TestApp,
+  tx: number,
+): Promise<{ counts: Record<Table, number>; written: Record<Table, number> }> {
   const parts = sql.join(
     TABLES.flatMap((table) => [
       sql`(select count(*) from ${sql.identifier(table)})::int as ${sql.identifier(table)}`,
@@ -294,7 +345,10 @@ export async function changesSince(t: TestApp, tx: number): Promise<{ counts: Re
   const [row] = await queryRows<Record<string, number>>(t.database.db, sql`select ${parts}`);
   return {
     counts: Object.fromEntries(TABLES.map((table) => [table, Number(row![table])])) as Record<Table, number>,
-    written: Object.fromEntries(TABLES.map((table) => [table, Number(row![`${table}_written`])])) as Record<Table, number>,
+    written: Object.fromEntries(TABLES.map((table) => [table, Number(row![`${table}_written`])])) as Record<
+      Table,
+      number
+    >,
   };
 }
 
@@ -302,7 +356,16 @@ export async function changesSince(t: TestApp, tx: number): Promise<{ counts: Re
 
 type Row = Record<string, unknown>;
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-const TEXT_FIELDS = ['companyName', 'phoneNumber', 'address', 'street', 'contactPersonName', 'contactPersonJobTitle', 'contactPersonPhoneNumber', 'contactPersonEmail'] as const;
+const TEXT_FIELDS = [
+  'companyName',
+  'phoneNumber',
+  'address',
+  'street',
+  'contactPersonName',
+  'contactPersonJobTitle',
+  'contactPersonPhoneNumber',
+  'contactPersonEmail',
+] as const;
 const COLUMN: Record<(typeof TEXT_FIELDS)[number], string> = {
   companyName: 'company_name',
   phoneNumber: 'phone_number',
@@ -318,20 +381,26 @@ const COLUMN: Record<(typeof TEXT_FIELDS)[number], string> = {
 function canonical(schema: z.ZodType, value: unknown): string | null {
   const result = schema.safeParse(value);
   if (!result.success) return result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-  return same(result.data, value) ? null : `not canonical: stored ${JSON.stringify(value).slice(-200)}, schema gives ${JSON.stringify(result.data).slice(-200)}`;
+  return same(result.data, value)
+    ? null
+    : `not canonical: stored ${JSON.stringify(value).slice(-200)}, schema gives ${JSON.stringify(result.data).slice(-200)}`;
 }
 
 const ROW_CHECKS: Partial<Record<Table, (row: Row) => string | null>> = {
   users: (row) =>
-    (['user', 'admin'].includes(String(row.role)) ? null : `role ${String(row.role)}`) ?? canonical(EmailSchema, row.email),
-  email_tokens: (row) => (['verify-email', 'reset-password'].includes(String(row.purpose)) ? null : `purpose ${String(row.purpose)}`),
+    (['user', 'admin'].includes(String(row.role)) ? null : `role ${String(row.role)}`) ??
+    canonical(EmailSchema, row.email),
+  email_tokens: (row) =>
+    ['verify-email', 'reset-password'].includes(String(row.purpose)) ? null : `purpose ${String(row.purpose)}`,
   companies: (row) => {
     const fields = Object.fromEntries(TEXT_FIELDS.map((f) => [f, row[COLUMN[f]] ?? undefined]));
     const result = CompanyRegistrationSchema.safeParse(fields);
-    if (!result.success) return `company fields: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
+    if (!result.success)
+      return `company fields: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
     const stored = Object.fromEntries(TEXT_FIELDS.map((f) => [f, row[COLUMN[f]] ?? null]));
     if (!same(result.data, stored)) return `company fields not canonical: ${JSON.stringify(stored).slice(0, 300)}`;
-    if (row.name_key !== nameKey(result.data.companyName)) return `name_key ${String(row.name_key)} ≠ ${nameKey(result.data.companyName)}`;
+    if (row.name_key !== nameKey(result.data.companyName))
+      return `name_key ${String(row.name_key)} ≠ ${nameKey(result.data.companyName)}`;
     if (row.phone_key !== phoneKey(result.data.phoneNumber)) return `phone_key ${String(row.phone_key)}`;
     const email = result.data.contactPersonEmail === null ? null : emailKey(result.data.contactPersonEmail);
     if (row.email_key !== email) return `email_key ${String(row.email_key)} ≠ ${String(email)}`;
@@ -341,11 +410,13 @@ const ROW_CHECKS: Partial<Record<Table, (row: Row) => string | null>> = {
     if (reasonProblem) return `rejection_reason (${String(reason).length} units): ${reasonProblem}`;
     return null;
   },
-  support_tickets: (row) => ((TICKET_REASON_VALUES as readonly string[]).includes(String(row.reason)) ? null : `reason ${String(row.reason)}`),
+  support_tickets: (row) =>
+    (TICKET_REASON_VALUES as readonly string[]).includes(String(row.reason)) ? null : `reason ${String(row.reason)}`,
   ticket_messages: (row) => {
     const problem = canonical(ReplySchema.shape.messageBody, row.message_body);
     if (problem) return `message_body: ${problem}`;
-    if (row.client_id !== null && !/^[A-Za-z0-9_-]{8,64}$/.test(String(row.client_id))) return `client_id ${String(row.client_id)}`;
+    if (row.client_id !== null && !/^[A-Za-z0-9_-]{8,64}$/.test(String(row.client_id)))
+      return `client_id ${String(row.client_id)}`;
     return null;
   },
   faqs: (row) => canonical(FaqInputSchema, { type: row.type, title: row.title, content: row.content }),
@@ -379,8 +450,14 @@ export async function invalidRows(t: TestApp, tx?: number, tables?: readonly Tab
 const ERROR_CODES = new Set(Object.keys(ERROR_STATUS));
 /** Statuses with exactly one meaning in DESIGN §4: the code must say the same. */
 const MAPPED = new Set([400, 401, 403, 404, 409, 429]);
-const FRAMEWORK_MESSAGE = /JSON|content-type|media type|too large|prototype|Unexpected|Expected|position \d|Unterminated|control character|Body cannot be empty|boundary|Content-Length/i;
-const ACCESS_MESSAGES = new Set(['Please sign in to continue.', 'You do not have permission to do that.', 'The email associated with this account has not been verified!', GENERIC_MESSAGES.crossSite]);
+const FRAMEWORK_MESSAGE =
+  /JSON|content-type|media type|too large|prototype|Unexpected|Expected|position \d|Unterminated|control character|Body cannot be empty|boundary|Content-Length/i;
+const ACCESS_MESSAGES = new Set([
+  'Please sign in to continue.',
+  'You do not have permission to do that.',
+  'The email associated with this account has not been verified!',
+  GENERIC_MESSAGES.crossSite,
+]);
 
 /**
  * Whether a request got past routing, access, body parsing and schema validation into the handler
@@ -403,13 +480,15 @@ export function checkAnswer(op: FuzzOperation, res: FuzzResponse): string[] {
   const problems: string[] = [];
   if (res.status >= 500) return [`${res.status} answer: ${res.body.slice(0, 300)}`];
   if (res.status >= 400) {
-    if (!String(res.headers['content-type'] ?? '').startsWith('application/json')) problems.push(`${res.status} is not JSON (${String(res.headers['content-type'])})`);
+    if (!String(res.headers['content-type'] ?? '').startsWith('application/json'))
+      problems.push(`${res.status} is not JSON (${String(res.headers['content-type'])})`);
     const body = ErrorBodySchema.safeParse(res.json);
     if (!body.success) return [...problems, `${res.status} body is not the error shape: ${res.body.slice(0, 200)}`];
     const code = body.data.error.status;
     if (!ERROR_CODES.has(code)) problems.push(`unknown error code ${code}`);
     if (code === 'INTERNAL') problems.push(`${res.status} labelled INTERNAL`);
-    if (MAPPED.has(res.status) && ERROR_STATUS[code as keyof typeof ERROR_STATUS] !== res.status) problems.push(`${res.status} labelled ${code}`);
+    if (MAPPED.has(res.status) && ERROR_STATUS[code as keyof typeof ERROR_STATUS] !== res.status)
+      problems.push(`${res.status} labelled ${code}`);
     return problems;
   }
   const spec = op.ok.find((o) => o.status === res.status);
@@ -421,7 +500,8 @@ export function checkAnswer(op: FuzzOperation, res: FuzzResponse): string[] {
       break;
     case 'binary':
       if (!/^image\/(png|jpeg)$/.test(type)) problems.push(`download answered ${type}`);
-      if (!String(res.headers['content-disposition'] ?? '').startsWith('attachment')) problems.push('download is not an attachment');
+      if (!String(res.headers['content-disposition'] ?? '').startsWith('attachment'))
+        problems.push('download is not an attachment');
       break;
     case 'html':
       if (!type.startsWith('text/html')) problems.push(`page answered ${type}`);
@@ -432,7 +512,10 @@ export function checkAnswer(op: FuzzOperation, res: FuzzResponse): string[] {
     case 'json': {
       if (!type.startsWith('application/json')) problems.push(`${res.status} is not JSON`);
       const result = spec.schema?.safeParse(res.json);
-      if (result && !result.success) problems.push(`${res.status} body does not match the contract: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      if (result && !result.success)
+        problems.push(
+          `${res.status} body does not match the contract: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        );
     }
   }
   return problems;
@@ -507,8 +590,12 @@ export async function runOne(
     if (res.status >= 400) {
       // sessions.last_seen_at moves whenever a session is read: sessions are counted, not checked for writes.
       const changes = [
-        ...TABLES.filter((table) => !ignored.has(table) && after.counts[table] !== before.counts[table]).map((table) => `${table} ${before.counts[table]}→${after.counts[table]}`),
-        ...WRITE_CHECKED.filter((table) => !ignored.has(table) && after.written[table] > 0).map((table) => `${after.written[table]} ${table} row(s) written`),
+        ...TABLES.filter((table) => !ignored.has(table) && after.counts[table] !== before.counts[table]).map(
+          (table) => `${table} ${before.counts[table]}→${after.counts[table]}`,
+        ),
+        ...WRITE_CHECKED.filter((table) => !ignored.has(table) && after.written[table] > 0).map(
+          (table) => `${after.written[table]} ${table} row(s) written`,
+        ),
       ];
       if (changes.length) {
         stats.dbChangedOn4xx++;
@@ -522,7 +609,9 @@ export async function runOne(
       if (problems.length === 0) await op.afterOk?.(ctx, request, res);
     }
   }
-  return problems.map((p) => `${method} ${urlOf(op, request).slice(0, 300)} [${generated.label}] as ${principal.name}: ${p}`);
+  return problems.map(
+    (p) => `${method} ${urlOf(op, request).slice(0, 300)} [${generated.label}] as ${principal.name}: ${p}`,
+  );
 }
 
 /** Waits until background writes (mail tokens) have settled: two equal readings in a row. */
@@ -537,12 +626,27 @@ export async function settle(ctx: FuzzContext) {
 }
 
 /** Fuzzes one operation as one principal; throws (with the seed) on the first broken property. */
-export async function fuzzOperation(ctx: FuzzContext, op: FuzzOperation, principalName: string, stats: FuzzStats, numRuns = RUNS_PER_OPERATION) {
+export async function fuzzOperation(
+  ctx: FuzzContext,
+  op: FuzzOperation,
+  principalName: string,
+  stats: FuzzStats,
+  numRuns = RUNS_PER_OPERATION,
+) {
   const principal = ctx.principals[principalName];
   if (!principal) throw new Error(`no principal ${principalName} for ${opKey(op)}`);
   const key = opKey(op);
   const seed = seedFor(key, principalName);
-  const opStats: OperationStats = { key, principal: principalName, runs: 0, reached: 0, throttled: 0, statuses: {}, labels: {}, ms: 0 };
+  const opStats: OperationStats = {
+    key,
+    principal: principalName,
+    runs: 0,
+    reached: 0,
+    throttled: 0,
+    statuses: {},
+    labels: {},
+    ms: 0,
+  };
   stats.perOperation.push(opStats);
   stats.operations.add(key);
   const started = performance.now();
@@ -567,7 +671,10 @@ export async function fuzzOperation(ctx: FuzzContext, op: FuzzOperation, princip
 
 export function summary(stats: FuzzStats): string {
   return stats.perOperation
-    .map((o) => `${o.key} as ${o.principal}: ${o.runs} runs, ${o.reached} reached the handler, ${o.throttled} throttled, ${o.ms} ms, statuses ${JSON.stringify(o.statuses)}`)
+    .map(
+      (o) =>
+        `${o.key} as ${o.principal}: ${o.runs} runs, ${o.reached} reached the handler, ${o.throttled} throttled, ${o.ms} ms, statuses ${JSON.stringify(o.statuses)}`,
+    )
     .join('\n');
 }
 
@@ -603,11 +710,18 @@ export function recordFuzzPart(part: Part, values: PartValues) {
   if (ONLY) return false;
   const kind = process.env.TEST_DATABASE ?? 'none';
   fs.mkdirSync(PARTS_DIR, { recursive: true });
-  fs.writeFileSync(path.join(PARTS_DIR, `${part}.${kind}.json`), JSON.stringify({ runId: runId(), seed: BASE_SEED, soak, ...values }, null, 2));
+  fs.writeFileSync(
+    path.join(PARTS_DIR, `${part}.${kind}.json`),
+    JSON.stringify({ runId: runId(), seed: BASE_SEED, soak, ...values }, null, 2),
+  );
   const parts = FUZZ_PARTS.map((p) => {
     const file = path.join(PARTS_DIR, `${p}.${kind}.json`);
     if (!fs.existsSync(file)) return null;
-    const record = JSON.parse(fs.readFileSync(file, 'utf8')) as PartValues & { runId: string; seed: number; soak: boolean };
+    const record = JSON.parse(fs.readFileSync(file, 'utf8')) as PartValues & {
+      runId: string;
+      seed: number;
+      soak: boolean;
+    };
     return record.runId === runId() && record.seed === BASE_SEED && record.soak === soak ? record : null;
   });
   if (parts.some((p) => p === null)) return false;
@@ -701,7 +815,10 @@ export function defineFuzzSuite(
           await fuzzOperation(current().ctx, op, principal, stats);
           const mine = stats.perOperation.at(-1)!;
           // The fuzz must get past routing, access and validation, not only bounce off them.
-          expect(mine.reached / mine.runs, `${opKey(op)}: share of inputs that reached the handler`).toBeGreaterThanOrEqual(0.1);
+          expect(
+            mine.reached / mine.runs,
+            `${opKey(op)}: share of inputs that reached the handler`,
+          ).toBeGreaterThanOrEqual(0.1);
           expect(mine.throttled, `${opKey(op)}: 429s (limits are raised for the fuzz)`).toBe(0);
         });
       }

@@ -61,7 +61,9 @@ export interface Account {
   password: string;
 }
 const jsonBody = (request: FuzzRequest) =>
-  request.body.kind === 'json' && request.body.value && typeof request.body.value === 'object' ? (request.body.value as Record<string, unknown>) : null;
+  request.body.kind === 'json' && request.body.value && typeof request.body.value === 'object'
+    ? (request.body.value as Record<string, unknown>)
+    : null;
 
 /** Query pairs from optional fields (any subset present, in a fixed order). */
 const query = (shape: Record<string, fc.Arbitrary<unknown>>, requiredKeys: string[] = []) =>
@@ -69,7 +71,8 @@ const query = (shape: Record<string, fc.Arbitrary<unknown>>, requiredKeys: strin
     .record(shape, { requiredKeys })
     .map((r) => Object.entries(r).filter(([, v]) => v !== undefined) as Array<[string, unknown]>);
 
-const uuidOr = (...pools: string[]) => fc.oneof(...pools.map((p) => ({ weight: 3, arbitrary: ref(p) })), { weight: 1, arbitrary: fc.uuid() });
+const uuidOr = (...pools: string[]) =>
+  fc.oneof(...pools.map((p) => ({ weight: 3, arbitrary: ref(p) })), { weight: 1, arbitrary: fc.uuid() });
 const intString = (min: number, max: number) => fc.integer({ min, max }).map(String);
 const searchText = fc.oneof(fc.constant(''), text(1, 200), fc.constantFrom('%', '_', '\\', "'", '100', '@example.nz'));
 
@@ -104,7 +107,10 @@ const faqFields = [
   { path: ['title'], min: 1, max: 300 },
   { path: ['content'], min: 1, max: 5000 },
 ];
-const replyBody = fc.record({ messageBody: text(1, 5000), clientId: fc.oneof(validClientId, ref('clientId')) }, { requiredKeys: ['messageBody'] });
+const replyBody = fc.record(
+  { messageBody: text(1, 5000), clientId: fc.oneof(validClientId, ref('clientId')) },
+  { requiredKeys: ['messageBody'] },
+);
 const replyFields = [{ path: ['messageBody'], min: 1, max: 5000 }];
 const ticketListQuery = query({ open: fc.constantFrom('true', 'false') });
 const adminTicketQuery = query({ open: fc.constantFrom('true', 'false'), q: searchText });
@@ -115,11 +121,46 @@ const admin = ['admin'];
 
 export const FUZZ_OPERATIONS: FuzzOperation[] = [
   // --- Public: health, content, SEO ---------------------------------------------------------------
-  { methods: ['GET'], url: '/healthz', group: 'public', principals: anon, noInput: 'liveness probe', ok: [{ status: 200, schema: z.object({ status: z.literal('ok') }) }] },
-  { methods: ['GET'], url: '/readyz', group: 'public', principals: anon, noInput: 'readiness probe', ok: [{ status: 200, schema: z.object({ status: z.literal('ready') }) }] },
-  { methods: ['GET'], url: '/api/openapi.json', group: 'public', principals: anon, noInput: 'the API description', ok: [{ status: 200, schema: z.object({ openapi: z.literal('3.1.0'), paths: z.record(z.string(), z.unknown()) }) }] },
-  { methods: ['GET'], url: '/robots.txt', group: 'public', principals: anon, noInput: 'static text', ok: [{ status: 200, kind: 'text' }] },
-  { methods: ['GET'], url: '/sitemap.xml', group: 'public', principals: anon, noInput: 'static text', ok: [{ status: 200, kind: 'text' }] },
+  {
+    methods: ['GET'],
+    url: '/healthz',
+    group: 'public',
+    principals: anon,
+    noInput: 'liveness probe',
+    ok: [{ status: 200, schema: z.object({ status: z.literal('ok') }) }],
+  },
+  {
+    methods: ['GET'],
+    url: '/readyz',
+    group: 'public',
+    principals: anon,
+    noInput: 'readiness probe',
+    ok: [{ status: 200, schema: z.object({ status: z.literal('ready') }) }],
+  },
+  {
+    methods: ['GET'],
+    url: '/api/openapi.json',
+    group: 'public',
+    principals: anon,
+    noInput: 'the API description',
+    ok: [{ status: 200, schema: z.object({ openapi: z.literal('3.1.0'), paths: z.record(z.string(), z.unknown()) }) }],
+  },
+  {
+    methods: ['GET'],
+    url: '/robots.txt',
+    group: 'public',
+    principals: anon,
+    noInput: 'static text',
+    ok: [{ status: 200, kind: 'text' }],
+  },
+  {
+    methods: ['GET'],
+    url: '/sitemap.xml',
+    group: 'public',
+    principals: anon,
+    noInput: 'static text',
+    ok: [{ status: 200, kind: 'text' }],
+  },
   {
     methods: ['GET'],
     url: '/api/faqs',
@@ -128,14 +169,33 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     query: query({ type: fc.constantFrom(...FAQ_TYPES) }, ['type']),
     ok: [{ status: 200, schema: FaqListSchema }],
   },
-  { methods: ['GET'], url: '/api/legal/links', group: 'public', principals: anon, noInput: 'one settings document', ok: [{ status: 200, schema: LegalLinksSchema }] },
-  { methods: ['GET'], url: '/documents/:slug', group: 'public', principals: anon, params: { slug: fc.constantFrom(...LEGAL_DOCUMENTS) }, ok: [{ status: 200, kind: 'html' }] },
+  {
+    methods: ['GET'],
+    url: '/api/legal/links',
+    group: 'public',
+    principals: anon,
+    noInput: 'one settings document',
+    ok: [{ status: 200, schema: LegalLinksSchema }],
+  },
+  {
+    methods: ['GET'],
+    url: '/documents/:slug',
+    group: 'public',
+    principals: anon,
+    params: { slug: fc.constantFrom(...LEGAL_DOCUMENTS) },
+    ok: [{ status: 200, kind: 'html' }],
+  },
   {
     methods: ['GET', 'DELETE', 'OPTIONS', 'PATCH', 'PUT', 'POST', 'TRACE', 'QUERY'],
     url: '/api/*',
     group: 'public',
     principals: anon,
-    params: { '*': fc.oneof(fc.constantFrom('nothing', 'auth/../admin/users', 'admin', '.env', '%2e%2e/'), hostileString.map((s) => s.slice(0, 150))) },
+    params: {
+      '*': fc.oneof(
+        fc.constantFrom('nothing', 'auth/../admin/users', 'admin', '.env', '%2e%2e/'),
+        hostileString.map((s) => s.slice(0, 150)),
+      ),
+    },
     ok: [],
   },
 
@@ -163,15 +223,20 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     group: 'public',
     principals: anon,
     body: fc.oneof(
-      fc.record({ email: validEmail, password: validPassword, session: fc.constantFrom('cookie', 'token') }, { requiredKeys: ['email', 'password'] }),
       fc.record(
-        { index: fc.nat(), session: fc.constantFrom('cookie', 'token'), upper: fc.boolean() },
-        { requiredKeys: ['index'] },
-      ).map(({ index, session, upper }) => ({
-        email: { $ref: upper ? 'accountEmailUpper' : 'accountEmail', index },
-        password: { $ref: 'accountPassword', index },
-        ...(session ? { session } : {}),
-      })),
+        { email: validEmail, password: validPassword, session: fc.constantFrom('cookie', 'token') },
+        { requiredKeys: ['email', 'password'] },
+      ),
+      fc
+        .record(
+          { index: fc.nat(), session: fc.constantFrom('cookie', 'token'), upper: fc.boolean() },
+          { requiredKeys: ['index'] },
+        )
+        .map(({ index, session, upper }) => ({
+          email: { $ref: upper ? 'accountEmailUpper' : 'accountEmail', index },
+          password: { $ref: 'accountPassword', index },
+          ...(session ? { session } : {}),
+        })),
     ),
     fields: [
       { path: ['email'], min: 1, max: 254 },
@@ -190,12 +255,31 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
       fc.stringMatching(/^[A-Za-z0-9_-]{43}$/).map((token) => ({ cookie: `session=${token}` })),
       hostileString.map((s) => ({ cookie: `session=${enc(s.slice(0, 500))}` })),
       fc.stringMatching(/^[A-Za-z0-9_-]{43}$/).map((token) => ({ authorization: `Bearer ${token}` })),
-      fc.constantFrom<Record<string, string>>({ authorization: 'Bearer' }, { authorization: 'Basic dXNlcjpwYXNz' }, { cookie: 'session=' }, { cookie: 'session=a; session=b' }),
+      fc.constantFrom<Record<string, string>>(
+        { authorization: 'Bearer' },
+        { authorization: 'Basic dXNlcjpwYXNz' },
+        { cookie: 'session=' },
+        { cookie: 'session=a; session=b' },
+      ),
     ),
     ok: [{ status: 200, schema: MessageResponseSchema }],
   },
-  { methods: ['GET'], url: '/api/auth/session', group: 'public', principals: user, noInput: 'who is signed in', ok: [{ status: 200, schema: SessionResponseSchema }] },
-  { methods: ['GET'], url: '/api/account/notifications', group: 'public', principals: user, noInput: 'the caller’s own settings', ok: [{ status: 200, schema: NotificationPreferencesSchema }] },
+  {
+    methods: ['GET'],
+    url: '/api/auth/session',
+    group: 'public',
+    principals: user,
+    noInput: 'who is signed in',
+    ok: [{ status: 200, schema: SessionResponseSchema }],
+  },
+  {
+    methods: ['GET'],
+    url: '/api/account/notifications',
+    group: 'public',
+    principals: user,
+    noInput: 'the caller’s own settings',
+    ok: [{ status: 200, schema: NotificationPreferencesSchema }],
+  },
   {
     methods: ['PUT'],
     url: '/api/account/notifications',
@@ -300,8 +384,23 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     fields: [{ path: ['data', 'message'], min: 1, max: 5000 }],
     ok: [{ status: 200, schema: CreateTicketResultSchema }],
   },
-  { methods: ['GET'], url: '/api/support/tickets', group: 'support', principals: user, query: ticketListQuery, ok: [{ status: 200, schema: TicketListSchema }] },
-  { methods: ['GET'], url: '/api/support/tickets/stream', group: 'support', principals: user, query: ticketListQuery, stream: true, ok: [{ status: 200, kind: 'stream' }] },
+  {
+    methods: ['GET'],
+    url: '/api/support/tickets',
+    group: 'support',
+    principals: user,
+    query: ticketListQuery,
+    ok: [{ status: 200, schema: TicketListSchema }],
+  },
+  {
+    methods: ['GET'],
+    url: '/api/support/tickets/stream',
+    group: 'support',
+    principals: user,
+    query: ticketListQuery,
+    stream: true,
+    ok: [{ status: 200, kind: 'stream' }],
+  },
   {
     methods: ['GET'],
     url: '/api/support/tickets/:ticketId',
@@ -341,8 +440,23 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
   },
 
   // --- Support: the admin's side ---------------------------------------------------------------------
-  { methods: ['GET'], url: '/api/admin/support/tickets', group: 'support', principals: admin, query: adminTicketQuery, ok: [{ status: 200, schema: AdminTicketListSchema }] },
-  { methods: ['GET'], url: '/api/admin/support/tickets/stream', group: 'support', principals: admin, query: adminTicketQuery, stream: true, ok: [{ status: 200, kind: 'stream' }] },
+  {
+    methods: ['GET'],
+    url: '/api/admin/support/tickets',
+    group: 'support',
+    principals: admin,
+    query: adminTicketQuery,
+    ok: [{ status: 200, schema: AdminTicketListSchema }],
+  },
+  {
+    methods: ['GET'],
+    url: '/api/admin/support/tickets/stream',
+    group: 'support',
+    principals: admin,
+    query: adminTicketQuery,
+    stream: true,
+    ok: [{ status: 200, kind: 'stream' }],
+  },
   {
     methods: ['GET'],
     url: '/api/admin/support/tickets/:ticketId',
@@ -361,16 +475,14 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     fields: replyFields,
     ok: [{ status: 200, schema: z.object({ message: AdminMessageSchema }) }],
   },
-  ...(['close', 'reopen'] as const).map(
-    (action): FuzzOperation => ({
-      methods: ['POST'],
-      url: `/api/admin/support/tickets/:ticketId/${action}`,
-      group: 'support',
-      principals: admin,
-      params: { ticketId: uuidOr('ownTicket', 'ownClosedTicket', 'foreignTicket') },
-      ok: [{ status: 200, schema: z.object({ ticket: AdminTicketSchema }) }],
-    }),
-  ),
+  ...(['close', 'reopen'] as const).map((action): FuzzOperation => ({
+    methods: ['POST'],
+    url: `/api/admin/support/tickets/:ticketId/${action}`,
+    group: 'support',
+    principals: admin,
+    params: { ticketId: uuidOr('ownTicket', 'ownClosedTicket', 'foreignTicket') },
+    ok: [{ status: 200, schema: z.object({ ticket: AdminTicketSchema }) }],
+  })),
 
   // --- Admin: partner review ------------------------------------------------------------------------
   {
@@ -389,17 +501,22 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     query: query({ status: fc.constantFrom(...COMPANY_STATUSES), q: searchText }),
     ok: [{ status: 200, schema: CompanyListSchema }],
   },
-  { methods: ['GET'], url: '/api/admin/companies/:companyId', group: 'admin', principals: admin, params: { companyId: uuidOr('company') }, ok: [{ status: 200, schema: CompanyResultSchema }] },
-  ...(['approve', 'notify'] as const).map(
-    (action): FuzzOperation => ({
-      methods: ['POST'],
-      url: `/api/admin/companies/:companyId/${action}`,
-      group: 'admin',
-      principals: admin,
-      params: { companyId: uuidOr('company') },
-      ok: [{ status: 200, schema: CompanyDecisionSchema }],
-    }),
-  ),
+  {
+    methods: ['GET'],
+    url: '/api/admin/companies/:companyId',
+    group: 'admin',
+    principals: admin,
+    params: { companyId: uuidOr('company') },
+    ok: [{ status: 200, schema: CompanyResultSchema }],
+  },
+  ...(['approve', 'notify'] as const).map((action): FuzzOperation => ({
+    methods: ['POST'],
+    url: `/api/admin/companies/:companyId/${action}`,
+    group: 'admin',
+    principals: admin,
+    params: { companyId: uuidOr('company') },
+    ok: [{ status: 200, schema: CompanyDecisionSchema }],
+  })),
   {
     methods: ['POST'],
     url: '/api/admin/companies/:companyId/reject',
@@ -410,26 +527,41 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     fields: [{ path: ['reason'], min: 1, max: 1000 }],
     ok: [{ status: 200, schema: CompanyDecisionSchema }],
   },
-  ...(['ban', 'unban'] as const).map(
-    (action): FuzzOperation => ({
-      methods: ['POST'],
-      url: `/api/admin/companies/:companyId/${action}`,
-      group: 'admin',
-      principals: admin,
-      params: { companyId: uuidOr('company') },
-      ok: [{ status: 200, schema: CompanyResultSchema }],
-    }),
-  ),
+  ...(['ban', 'unban'] as const).map((action): FuzzOperation => ({
+    methods: ['POST'],
+    url: `/api/admin/companies/:companyId/${action}`,
+    group: 'admin',
+    principals: admin,
+    params: { companyId: uuidOr('company') },
+    ok: [{ status: 200, schema: CompanyResultSchema }],
+  })),
 
   // --- Admin: content ----------------------------------------------------------------------------------
-  { methods: ['GET'], url: '/api/admin/faqs', group: 'admin', principals: admin, query: query({ type: fc.constantFrom(...FAQ_TYPES) }, ['type']), ok: [{ status: 200, schema: FaqListSchema }] },
-  { methods: ['POST'], url: '/api/admin/faqs', group: 'admin', principals: admin, body: faqBody, fields: faqFields, ok: [{ status: 201, schema: z.object({ faq: FaqSchema }) }] },
+  {
+    methods: ['GET'],
+    url: '/api/admin/faqs',
+    group: 'admin',
+    principals: admin,
+    query: query({ type: fc.constantFrom(...FAQ_TYPES) }, ['type']),
+    ok: [{ status: 200, schema: FaqListSchema }],
+  },
+  {
+    methods: ['POST'],
+    url: '/api/admin/faqs',
+    group: 'admin',
+    principals: admin,
+    body: faqBody,
+    fields: faqFields,
+    ok: [{ status: 201, schema: z.object({ faq: FaqSchema }) }],
+  },
   {
     methods: ['PUT'],
     url: '/api/admin/faqs/:faqId',
     group: 'admin',
     principals: admin,
-    params: { faqId: fc.oneof({ weight: 3, arbitrary: ref('faq') }, { weight: 1, arbitrary: intString(1, 2_147_483_647) }) },
+    params: {
+      faqId: fc.oneof({ weight: 3, arbitrary: ref('faq') }, { weight: 1, arbitrary: intString(1, 2_147_483_647) }),
+    },
     body: faqBody,
     fields: faqFields,
     ok: [{ status: 200, schema: z.object({ faq: FaqSchema }) }],
@@ -439,7 +571,9 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     url: '/api/admin/faqs/:faqId',
     group: 'admin',
     principals: admin,
-    params: { faqId: fc.oneof({ weight: 1, arbitrary: ref('faq') }, { weight: 2, arbitrary: intString(1, 2_147_483_647) }) },
+    params: {
+      faqId: fc.oneof({ weight: 1, arbitrary: ref('faq') }, { weight: 2, arbitrary: intString(1, 2_147_483_647) }),
+    },
     ok: [{ status: 200, schema: z.object({ faq: FaqSchema }) }],
   },
   {
@@ -448,13 +582,37 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     group: 'admin',
     principals: admin,
     body: fc.oneof(
-      { weight: 3, arbitrary: fc.record({ type: fc.constantFrom(...FAQ_TYPES), index: fc.nat() }).map(({ type, index }) => ({ type, ids: { $ref: `faqOrder:${type}`, index } })) },
-      { weight: 1, arbitrary: fc.record({ type: fc.constantFrom(...FAQ_TYPES), ids: fc.array(fc.integer({ min: 1, max: 2_147_483_647 }), { maxLength: 20 }) }) },
-      { weight: 1, arbitrary: fc.record({ type: fc.constantFrom(...FAQ_TYPES), ids: fc.array(fc.integer({ min: 1, max: 600 }), { minLength: 499, maxLength: 502 }) }) },
+      {
+        weight: 3,
+        arbitrary: fc
+          .record({ type: fc.constantFrom(...FAQ_TYPES), index: fc.nat() })
+          .map(({ type, index }) => ({ type, ids: { $ref: `faqOrder:${type}`, index } })),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.record({
+          type: fc.constantFrom(...FAQ_TYPES),
+          ids: fc.array(fc.integer({ min: 1, max: 2_147_483_647 }), { maxLength: 20 }),
+        }),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.record({
+          type: fc.constantFrom(...FAQ_TYPES),
+          ids: fc.array(fc.integer({ min: 1, max: 600 }), { minLength: 499, maxLength: 502 }),
+        }),
+      },
     ),
     ok: [{ status: 200, schema: FaqListSchema }],
   },
-  { methods: ['GET'], url: '/api/admin/legal', group: 'admin', principals: admin, noInput: 'the legal links and documents', ok: [{ status: 200, schema: AdminLegalSchema }] },
+  {
+    methods: ['GET'],
+    url: '/api/admin/legal',
+    group: 'admin',
+    principals: admin,
+    noInput: 'the legal links and documents',
+    ok: [{ status: 200, schema: AdminLegalSchema }],
+  },
   {
     methods: ['PUT'],
     url: '/api/admin/settings/legal-links',
@@ -473,7 +631,10 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     group: 'admin',
     principals: admin,
     params: { slug: fc.constantFrom(...LEGAL_DOCUMENTS) },
-    body: fc.record({ title: text(1, 200), body: fc.oneof({ weight: 6, arbitrary: text(1, 3000) }, { weight: 1, arbitrary: text(1, 200_000) }) }),
+    body: fc.record({
+      title: text(1, 200),
+      body: fc.oneof({ weight: 6, arbitrary: text(1, 3000) }, { weight: 1, arbitrary: text(1, 200_000) }),
+    }),
     fields: [
       { path: ['title'], min: 1, max: 200 },
       { path: ['body'], min: 1, max: 200_000 },
@@ -490,17 +651,15 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     query: query({ q: fc.oneof(searchText, validEmail), page: fc.oneof(intString(1, 3), intString(1, 10_000)) }),
     ok: [{ status: 200, schema: UserListSchema }],
   },
-  ...(['resend-verification', 'disable', 'enable'] as const).map(
-    (action): FuzzOperation => ({
-      methods: ['POST'],
-      url: `/api/admin/users/:userId/${action}`,
-      group: 'admin',
-      principals: admin,
-      params: { userId: uuidOr('victim', 'self') },
-      ...(action === 'resend-verification' ? { background: ['email_tokens'] } : {}),
-      ok: [{ status: 200, schema: UserResultSchema }],
-    }),
-  ),
+  ...(['resend-verification', 'disable', 'enable'] as const).map((action): FuzzOperation => ({
+    methods: ['POST'],
+    url: `/api/admin/users/:userId/${action}`,
+    group: 'admin',
+    principals: admin,
+    params: { userId: uuidOr('victim', 'self') },
+    ...(action === 'resend-verification' ? { background: ['email_tokens'] } : {}),
+    ok: [{ status: 200, schema: UserResultSchema }],
+  })),
   {
     methods: ['POST'],
     url: '/api/admin/users/:userId/role',
@@ -515,7 +674,11 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     url: '/api/admin/audit',
     group: 'admin',
     principals: admin,
-    query: query({ before: fc.oneof(intString(1, 2_147_483_647), ref('auditId')), targetType: fc.constantFrom(...AUDIT_TARGETS), targetId: fc.oneof(ref('company'), text(1, 100)) }),
+    query: query({
+      before: fc.oneof(intString(1, 2_147_483_647), ref('auditId')),
+      targetType: fc.constantFrom(...AUDIT_TARGETS),
+      targetId: fc.oneof(ref('company'), text(1, 100)),
+    }),
     ok: [{ status: 200, schema: AuditPageSchema }],
   },
   {
@@ -531,10 +694,14 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     url: '/api/admin/mail/:mailId/retry',
     group: 'admin',
     principals: admin,
-    params: { mailId: fc.oneof({ weight: 3, arbitrary: ref('mailId') }, { weight: 1, arbitrary: intString(1, 2_147_483_647) }) },
+    params: {
+      mailId: fc.oneof({ weight: 3, arbitrary: ref('mailId') }, { weight: 1, arbitrary: intString(1, 2_147_483_647) }),
+    },
     ok: [{ status: 200, schema: AdminMailResultSchema }],
   },
 ];
 
 export const operationsOf = (group: FuzzOperation['group']) =>
-  FUZZ_OPERATIONS.filter((op) => op.group === group).filter((op) => !process.env.FUZZ_ONLY || `${op.methods.join(',')} ${op.url}` === process.env.FUZZ_ONLY);
+  FUZZ_OPERATIONS.filter((op) => op.group === group).filter(
+    (op) => !process.env.FUZZ_ONLY || `${op.methods.join(',')} ${op.url}` === process.env.FUZZ_ONLY,
+  );

@@ -72,7 +72,9 @@ afterAll(async () => {
     dbChangedOn4xx: 0,
     maxValidatorMs: Math.round(maxValidatorMs * 100) / 100,
   });
-  console.log(`[fuzz core] seed ${BASE_SEED}; validators: ${validatorInputs} inputs, slowest ${maxValidatorMs.toFixed(2)} ms`);
+  console.log(
+    `[fuzz core] seed ${BASE_SEED}; validators: ${validatorInputs} inputs, slowest ${maxValidatorMs.toFixed(2)} ms`,
+  );
   await t?.close();
 });
 
@@ -124,11 +126,16 @@ describe('the fuzz covers the live route table', () => {
       for (const method of route.methods) {
         // HEAD is Fastify's automatic twin of a GET route: same handler, no body.
         if (method === 'HEAD') continue;
-        if (!FUZZ_OPERATIONS.some((op) => op.url === route.url && op.methods.includes(method))) missing.push(`${method} ${route.url}`);
+        if (!FUZZ_OPERATIONS.some((op) => op.url === route.url && op.methods.includes(method)))
+          missing.push(`${method} ${route.url}`);
       }
     }
     expect(missing, 'operations without a fuzz entry in tests/security/fuzz-operations.ts').toEqual([]);
-    const stale = FUZZ_OPERATIONS.flatMap((op) => op.methods.filter((m) => !table.some((r) => r.url === op.url && r.methods.includes(m))).map((m) => `${m} ${op.url}`));
+    const stale = FUZZ_OPERATIONS.flatMap((op) =>
+      op.methods
+        .filter((m) => !table.some((r) => r.url === op.url && r.methods.includes(m)))
+        .map((m) => `${m} ${op.url}`),
+    );
     expect(stale, 'fuzz entries for routes that no longer exist').toEqual([]);
     expect(table.length).toBeGreaterThan(40);
   });
@@ -136,22 +143,32 @@ describe('the fuzz covers the live route table', () => {
   it('calls each operation as a principal that reaches its handler', () => {
     for (const op of FUZZ_OPERATIONS) {
       const route = t.app.routeTable.find((r) => r.url === op.url)!;
-      const wanted = { public: ['anonymous', 'user'], user: ['user', 'passwordUser'], verified: ['user', 'passwordUser', 'admin'], admin: ['admin'] }[route.access!];
+      const wanted = {
+        public: ['anonymous', 'user'],
+        user: ['user', 'passwordUser'],
+        verified: ['user', 'passwordUser', 'admin'],
+        admin: ['admin'],
+      }[route.access!];
       for (const principal of op.principals) expect(wanted, `${op.url} as ${principal}`).toContain(principal);
     }
   });
 
   it('generates every path parameter, and input for every operation whose contract reads some', async () => {
     const doc = (await inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
-      paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }>; requestBody?: unknown }>>;
+      paths: Record<
+        string,
+        Record<string, { parameters?: Array<{ in: string; name: string }>; requestBody?: unknown }>
+      >;
     };
     for (const op of FUZZ_OPERATIONS) {
-      for (const match of op.url.matchAll(/:(\w+)/g)) expect(op.params?.[match[1]!], `${op.url}: generator for :${match[1]}`).toBeDefined();
+      for (const match of op.url.matchAll(/:(\w+)/g))
+        expect(op.params?.[match[1]!], `${op.url}: generator for :${match[1]}`).toBeDefined();
       const documented = doc.paths[op.url.replace(/:(\w+)/g, '{$1}')];
       for (const method of op.methods) {
         const spec = documented?.[method.toLowerCase()];
         if (!spec) continue;
-        if (spec.parameters?.some((p) => p.in === 'query')) expect(op.query, `${method} ${op.url}: query generator`).toBeDefined();
+        if (spec.parameters?.some((p) => p.in === 'query'))
+          expect(op.query, `${method} ${op.url}: query generator`).toBeDefined();
         if (spec.requestBody) expect(op.body ?? op.requests, `${method} ${op.url}: body generator`).toBeDefined();
         if (op.noInput) expect(spec.parameters ?? [], `${method} ${op.url} is marked as reading no input`).toEqual([]);
       }
@@ -162,14 +179,21 @@ describe('the fuzz covers the live route table', () => {
 // --- IN-07 -----------------------------------------------------------------------------------------
 
 describe('IN-07: body size, duplicate query keys, prototype keys', () => {
-  const jsonOperations = FUZZ_OPERATIONS.filter((op) => op.body !== undefined && op.url !== '/api/admin/documents/:slug');
+  const jsonOperations = FUZZ_OPERATIONS.filter(
+    (op) => op.body !== undefined && op.url !== '/api/admin/documents/:slug',
+  );
 
   it('answers 413, in the error shape, to a 101 kB JSON body on every JSON route', async () => {
     expect(jsonOperations.length).toBeGreaterThanOrEqual(15);
     const payload = JSON.stringify({ padding: 'x'.repeat(101 * 1024) });
     for (const op of jsonOperations) {
       const res = await withoutChanges(() =>
-        inject({ method: op.methods[0] as 'POST', url: concrete(op.url), payload, headers: { ...headersOf(op.principals[0]!), 'content-type': 'application/json' } }),
+        inject({
+          method: op.methods[0] as 'POST',
+          url: concrete(op.url),
+          payload,
+          headers: { ...headersOf(op.principals[0]!), 'content-type': 'application/json' },
+        }),
       );
       expectErrorShape(res, 413);
     }
@@ -181,7 +205,12 @@ describe('IN-07: body size, duplicate query keys, prototype keys', () => {
     expect(ok.statusCode, ok.body.slice(0, 200)).toBe(200);
     expect(Buffer.byteLength(JSON.stringify({ title: 'T', body }))).toBeGreaterThan(101 * 1024);
     const tooLarge = await withoutChanges(() =>
-      inject({ method: 'PUT', url: '/api/admin/documents/terms', payload: JSON.stringify({ title: 'T', body: 'x'.repeat(1024 * 1024) }), headers: { ...admin.headers, 'content-type': 'application/json' } }),
+      inject({
+        method: 'PUT',
+        url: '/api/admin/documents/terms',
+        payload: JSON.stringify({ title: 'T', body: 'x'.repeat(1024 * 1024) }),
+        headers: { ...admin.headers, 'content-type': 'application/json' },
+      }),
     );
     expectErrorShape(tooLarge, 413);
     httpInputs++;
@@ -205,19 +234,29 @@ describe('IN-07: body size, duplicate query keys, prototype keys', () => {
     };
     let checked = 0;
     for (const op of FUZZ_OPERATIONS.filter((o) => o.query && o.methods.includes('GET'))) {
-      const keys = (doc.paths[op.url.replace(/:(\w+)/g, '{$1}')]?.get?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+      const keys = (doc.paths[op.url.replace(/:(\w+)/g, '{$1}')]?.get?.parameters ?? [])
+        .filter((p) => p.in === 'query')
+        .map((p) => p.name);
       expect(keys.length, `${op.url} documents its query`).toBeGreaterThan(0);
       for (const key of keys) {
         expect(SAMPLE[key], `a sample value for ?${key}=`).toBeDefined();
         const [a, b] = SAMPLE[key]!;
         for (const query of [`${key}=${a}&${key}=${b}`, `${key}=${a}&${key}=${a}`]) {
           // ?status=open&status=closed: which one would count? Neither: the request is refused.
-          const res = await inject({ method: 'GET', url: `${concrete(op.url)}?${query}`, headers: headersOf(op.principals[0]!) });
+          const res = await inject({
+            method: 'GET',
+            url: `${concrete(op.url)}?${query}`,
+            headers: headersOf(op.principals[0]!),
+          });
           expectErrorShape(res, 400);
           checked++;
         }
         if (!op.stream) {
-          const single = await inject({ method: 'GET', url: `${concrete(op.url)}?${key}=${a}`, headers: headersOf(op.principals[0]!) });
+          const single = await inject({
+            method: 'GET',
+            url: `${concrete(op.url)}?${key}=${a}`,
+            headers: headersOf(op.principals[0]!),
+          });
           expect(single.statusCode, `${op.url}?${key}=${a} alone is accepted`).toBeLessThan(400);
         }
       }
@@ -234,13 +273,22 @@ describe('IN-07: body size, duplicate query keys, prototype keys', () => {
     for (const op of jsonOperations) {
       for (const payload of payloads) {
         const res = await withoutChanges(() =>
-          inject({ method: op.methods[0] as 'POST', url: concrete(op.url), payload, headers: { ...headersOf(op.principals[0]!), 'content-type': 'application/json' } }),
+          inject({
+            method: op.methods[0] as 'POST',
+            url: concrete(op.url),
+            payload,
+            headers: { ...headersOf(op.principals[0]!), 'content-type': 'application/json' },
+          }),
         );
         expectErrorShape(res, 400);
       }
     }
     // In a query string the keys are plain data: ignored by the contracts, never merged into objects.
-    for (const query of ['__proto__[isAdmin]=true', 'constructor[prototype][isAdmin]=true', '__proto__=x&type=general']) {
+    for (const query of [
+      '__proto__[isAdmin]=true',
+      'constructor[prototype][isAdmin]=true',
+      '__proto__=x&type=general',
+    ]) {
       const res = await inject({ method: 'GET', url: `/api/faqs?type=general&${query}` });
       expect(res.statusCode).toBeLessThan(500);
     }
@@ -263,7 +311,16 @@ describe('IN-08: validators on adversarial 10k–100k character strings', () => 
     'company name': (s) => company.companyName.safeParse(s),
     address: (s) => company.address.safeParse(s),
     'whole registration': (s) =>
-      CompanyRegistrationSchema.safeParse({ companyName: s, phoneNumber: s, address: s, street: s, contactPersonName: s, contactPersonJobTitle: s, contactPersonPhoneNumber: s, contactPersonEmail: s }),
+      CompanyRegistrationSchema.safeParse({
+        companyName: s,
+        phoneNumber: s,
+        address: s,
+        street: s,
+        contactPersonName: s,
+        contactPersonJobTitle: s,
+        contactPersonPhoneNumber: s,
+        contactPersonEmail: s,
+      }),
     'PHONE_PATTERN.test': (s) => PHONE_PATTERN.test(s),
     'ALPHABETIC_PATTERN.test': (s) => ALPHABETIC_PATTERN.test(s),
     emailKey: (s) => emailKey(s),
@@ -278,35 +335,45 @@ describe('IN-08: validators on adversarial 10k–100k character strings', () => 
     'rejection reason': (s) => RejectCompanySchema.safeParse({ reason: s }),
   };
 
-  it('each call finishes fast (catalogue target < 50 ms; asserted < 200 ms on this shared machine)', { timeout: 300_000 }, () => {
-    const slowest: Record<string, number> = {};
-    // Warm up: the first call compiles the schema.
-    for (const validate of Object.values(VALIDATORS)) validate('warm-up@example.nz');
-    const adversarial = fc.oneof(
-      hugeString(),
-      fc.record({ unit: fc.constantFrom(...REDOS_UNITS), n: fc.integer({ min: 10_000, max: 100_000 }) }).map(({ unit, n }) => `${unit.repeat(n).slice(0, n)}\u0000!`),
-      fc.integer({ min: 5_000, max: 50_000 }).map((n) => `${'a.'.repeat(n)}@${'b-'.repeat(n)}`),
-      fc.integer({ min: 10_000, max: 100_000 }).map((n) => `${'a '.repeat(n / 2)}1`),
-      fc.integer({ min: 10_000, max: 100_000 }).map((n) => `${'1'.repeat(n)}x`),
-      fc.integer({ min: 10_000, max: 100_000 }).map((n) => `https://${'a.'.repeat(n / 2)}/`),
-    );
-    fc.assert(
-      fc.property(adversarial, (input) => {
-        expect(input.length).toBeGreaterThanOrEqual(10_000);
-        for (const [name, validate] of Object.entries(VALIDATORS)) {
-          const started = performance.now();
-          validate(input);
-          const ms = performance.now() - started;
-          validatorInputs++;
-          slowest[name] = Math.max(slowest[name] ?? 0, ms);
-          maxValidatorMs = Math.max(maxValidatorMs, ms);
-          expect(ms, `${name} on ${input.length} characters (${JSON.stringify(input.slice(0, 20))}…)`).toBeLessThan(200);
-        }
-      }),
-      { numRuns: runs(40, 400), seed: BASE_SEED },
-    );
-    console.log(`[fuzz core] slowest validator calls (ms): ${JSON.stringify(Object.fromEntries(Object.entries(slowest).map(([k, v]) => [k, Math.round(v * 100) / 100])))}`);
-  });
+  it(
+    'each call finishes fast (catalogue target < 50 ms; asserted < 200 ms on this shared machine)',
+    { timeout: 300_000 },
+    () => {
+      const slowest: Record<string, number> = {};
+      // Warm up: the first call compiles the schema.
+      for (const validate of Object.values(VALIDATORS)) validate('warm-up@example.nz');
+      const adversarial = fc.oneof(
+        hugeString(),
+        fc
+          .record({ unit: fc.constantFrom(...REDOS_UNITS), n: fc.integer({ min: 10_000, max: 100_000 }) })
+          .map(({ unit, n }) => `${unit.repeat(n).slice(0, n)}\u0000!`),
+        fc.integer({ min: 5_000, max: 50_000 }).map((n) => `${'a.'.repeat(n)}@${'b-'.repeat(n)}`),
+        fc.integer({ min: 10_000, max: 100_000 }).map((n) => `${'a '.repeat(n / 2)}1`),
+        fc.integer({ min: 10_000, max: 100_000 }).map((n) => `${'1'.repeat(n)}x`),
+        fc.integer({ min: 10_000, max: 100_000 }).map((n) => `https://${'a.'.repeat(n / 2)}/`),
+      );
+      fc.assert(
+        fc.property(adversarial, (input) => {
+          expect(input.length).toBeGreaterThanOrEqual(10_000);
+          for (const [name, validate] of Object.entries(VALIDATORS)) {
+            const started = performance.now();
+            validate(input);
+            const ms = performance.now() - started;
+            validatorInputs++;
+            slowest[name] = Math.max(slowest[name] ?? 0, ms);
+            maxValidatorMs = Math.max(maxValidatorMs, ms);
+            expect(ms, `${name} on ${input.length} characters (${JSON.stringify(input.slice(0, 20))}…)`).toBeLessThan(
+              200,
+            );
+          }
+        }),
+        { numRuns: runs(40, 400), seed: BASE_SEED },
+      );
+      console.log(
+        `[fuzz core] slowest validator calls (ms): ${JSON.stringify(Object.fromEntries(Object.entries(slowest).map(([k, v]) => [k, Math.round(v * 100) / 100])))}`,
+      );
+    },
+  );
 });
 
 // --- Regressions -----------------------------------------------------------------------------------
@@ -314,20 +381,67 @@ describe('IN-08: validators on adversarial 10k–100k character strings', () => 
 describe('regressions: inputs the fuzz found', () => {
   const NUL = 'a\u0000b';
   const json = (method: 'POST' | 'PUT', url: string, payload: unknown, headers: Record<string, string>) =>
-    inject({ method, url, payload: JSON.stringify(payload), headers: { ...headers, 'content-type': 'application/json' } });
+    inject({
+      method,
+      url,
+      payload: JSON.stringify(payload),
+      headers: { ...headers, 'content-type': 'application/json' },
+    });
 
   // PostgreSQL cannot store U+0000 (SQLSTATE 22021); it answered 500 before src/server/plugins/errors.ts mapped it.
   const nulCases: Array<[string, () => Promise<LightMyRequestResponse>]> = [
-    ['NUL in a ticket message', () => json('POST', '/api/functions/createSupportTicket', { data: { reason: 'General', message: `Hello ${NUL}` } }, user.headers)],
-    ['NUL in a reply', () => json('POST', `/api/support/tickets/${ownTicket}/messages`, { messageBody: `Hello ${NUL}` }, user.headers)],
-    ['NUL in an admin answer', () => json('POST', `/api/admin/support/tickets/${ownTicket}/messages`, { messageBody: `Hello ${NUL}` }, admin.headers)],
-    ['NUL in the admin inbox search', () => inject({ method: 'GET', url: '/api/admin/support/tickets?q=a%00b', headers: admin.headers })],
-    ['NUL in the partner search', () => inject({ method: 'GET', url: '/api/admin/companies?q=a%00b', headers: admin.headers })],
-    ['NUL in the user search', () => inject({ method: 'GET', url: '/api/admin/users?q=a%00b', headers: admin.headers })],
-    ['NUL in the audit filter', () => inject({ method: 'GET', url: '/api/admin/audit?targetId=a%00b', headers: admin.headers })],
-    ['NUL in a FAQ title', () => json('POST', '/api/admin/faqs', { type: 'general', title: `Q ${NUL}`, content: 'A' }, admin.headers)],
-    ['NUL in a legal document', () => json('PUT', '/api/admin/documents/privacy', { title: 'Privacy', body: `Text ${NUL}` }, admin.headers)],
-    ['NUL in a rejection reason', () => json('POST', `/api/admin/companies/${pendingCompany}/reject`, { reason: `No ${NUL}` }, admin.headers)],
+    [
+      'NUL in a ticket message',
+      () =>
+        json(
+          'POST',
+          '/api/functions/createSupportTicket',
+          { data: { reason: 'General', message: `Hello ${NUL}` } },
+          user.headers,
+        ),
+    ],
+    [
+      'NUL in a reply',
+      () => json('POST', `/api/support/tickets/${ownTicket}/messages`, { messageBody: `Hello ${NUL}` }, user.headers),
+    ],
+    [
+      'NUL in an admin answer',
+      () =>
+        json(
+          'POST',
+          `/api/admin/support/tickets/${ownTicket}/messages`,
+          { messageBody: `Hello ${NUL}` },
+          admin.headers,
+        ),
+    ],
+    [
+      'NUL in the admin inbox search',
+      () => inject({ method: 'GET', url: '/api/admin/support/tickets?q=a%00b', headers: admin.headers }),
+    ],
+    [
+      'NUL in the partner search',
+      () => inject({ method: 'GET', url: '/api/admin/companies?q=a%00b', headers: admin.headers }),
+    ],
+    [
+      'NUL in the user search',
+      () => inject({ method: 'GET', url: '/api/admin/users?q=a%00b', headers: admin.headers }),
+    ],
+    [
+      'NUL in the audit filter',
+      () => inject({ method: 'GET', url: '/api/admin/audit?targetId=a%00b', headers: admin.headers }),
+    ],
+    [
+      'NUL in a FAQ title',
+      () => json('POST', '/api/admin/faqs', { type: 'general', title: `Q ${NUL}`, content: 'A' }, admin.headers),
+    ],
+    [
+      'NUL in a legal document',
+      () => json('PUT', '/api/admin/documents/privacy', { title: 'Privacy', body: `Text ${NUL}` }, admin.headers),
+    ],
+    [
+      'NUL in a rejection reason',
+      () => json('POST', `/api/admin/companies/${pendingCompany}/reject`, { reason: `No ${NUL}` }, admin.headers),
+    ],
   ];
   for (const [name, send] of nulCases) {
     it(`${name}: 400, nothing stored`, async () => {
@@ -341,7 +455,11 @@ describe('regressions: inputs the fuzz found', () => {
     const files = storedFiles(t);
     const res = await withoutChanges(async () => {
       httpInputs++;
-      return register(t, { ...validCompany(), address: `12 Quay ${NUL} Street` }, { bytes: Buffer.from('89504e470d0a1a0a0000000d494844520000', 'hex'), name: 'l.png', type: 'image/png' });
+      return register(
+        t,
+        { ...validCompany(), address: `12 Quay ${NUL} Street` },
+        { bytes: Buffer.from('89504e470d0a1a0a0000000d494844520000', 'hex'), name: 'l.png', type: 'image/png' },
+      );
     });
     expectErrorShape(res, 400);
     expect(storedFiles(t)).toEqual(files);
@@ -352,12 +470,22 @@ describe('regressions: inputs the fuzz found', () => {
     const res = await admin.post(`/api/admin/companies/${company}/reject`, { reason: 'Unreadable \uD83D' });
     httpInputs++;
     expect(res.statusCode, res.body).toBe(200);
-    const entries = await queryRows<{ details: { reason: string } }>(t.database.db, sql`select details from audit_log where target_id = ${company} and action = 'company.reject'`);
+    const entries = await queryRows<{ details: { reason: string } }>(
+      t.database.db,
+      sql`select details from audit_log where target_id = ${company} and action = 'company.reject'`,
+    );
     expect(entries.map((e) => e.details.reason)).toEqual(['Unreadable \uFFFD']);
   });
 
   it('a lone surrogate in a legal link: 400 (jsonb cannot store it; was 500)', async () => {
-    const res = await withoutChanges(() => json('PUT', '/api/admin/settings/legal-links', { terms: 'https://example.com/\uD83D', privacy: '/documents/privacy' }, admin.headers));
+    const res = await withoutChanges(() =>
+      json(
+        'PUT',
+        '/api/admin/settings/legal-links',
+        { terms: 'https://example.com/\uD83D', privacy: '/documents/privacy' },
+        admin.headers,
+      ),
+    );
     expectErrorShape(res, 400);
   });
 
@@ -370,8 +498,24 @@ describe('regressions: inputs the fuzz found', () => {
   });
 
   it('415 and 413 are client errors, not labelled INTERNAL', async () => {
-    expectErrorShape(await inject({ method: 'POST', url: '/api/auth/login', payload: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415);
-    expectErrorShape(await inject({ method: 'POST', url: '/api/auth/login', payload: JSON.stringify({ email: 'x'.repeat(200_000) }), headers: { 'content-type': 'application/json' } }), 413);
+    expectErrorShape(
+      await inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: 'a=b',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      415,
+    );
+    expectErrorShape(
+      await inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: JSON.stringify({ email: 'x'.repeat(200_000) }),
+        headers: { 'content-type': 'application/json' },
+      }),
+      413,
+    );
   });
 
   it('a request line too large for the HTTP parser: 431 in the error shape (was Fastify’s own body)', async () => {
@@ -389,7 +533,11 @@ describe('regressions: inputs the fuzz found', () => {
 describe('the harness itself', () => {
   it('sees the rows a request wrote, and flags a stored row that breaks its contract', async () => {
     const before = await snapshot(t);
-    const res = await admin.post('/api/admin/faqs', { type: 'sender', title: 'Control', content: 'Written by the harness test' });
+    const res = await admin.post('/api/admin/faqs', {
+      type: 'sender',
+      title: 'Control',
+      content: 'Written by the harness test',
+    });
     httpInputs++;
     expect(res.statusCode).toBe(201);
     const after = await changesSince(t, before.tx);

@@ -43,7 +43,12 @@ describe.runIf(testDatabaseKind === 'pglite')('secrets in the server log (LOG-02
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-logs-'));
-    server = startServer({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'debug', PUBLIC_BASE_URL: 'http://localhost:3999' });
+    server = startServer({
+      DATA_DIR: dataDir,
+      PORT: '0',
+      LOG_LEVEL: 'debug',
+      PUBLIC_BASE_URL: 'http://localhost:3999',
+    });
     base = await server.ready;
   }, 60_000);
   afterAll(async () => {
@@ -79,10 +84,14 @@ describe.runIf(testDatabaseKind === 'pglite')('secrets in the server log (LOG-02
 
     const bearer = await post('/api/auth/login', { email, password, session: 'token' });
     const token = keep('bearer token', (await bearer.json()).session.token as string);
-    expect((await fetch(`${base}/api/auth/session`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect((await fetch(`${base}/api/auth/session`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+      200,
+    );
 
     const newPassword = keep('changed password', strongPassword());
-    expect((await post('/api/auth/change-password', { currentPassword: password, newPassword }, cookie)).status).toBe(200);
+    expect((await post('/api/auth/change-password', { currentPassword: password, newPassword }, cookie)).status).toBe(
+      200,
+    );
 
     expect((await post('/api/auth/forgot-password', { email })).status).toBeLessThan(300);
     // The reset mail itself, whatever else (the password-changed notice) arrived around it.
@@ -158,7 +167,12 @@ describe.runIf(testDatabaseKind === 'postgres')('SMTP credentials in the server 
     const log = dead.output() + live.output();
     expect(log).not.toContain(smtpPassword);
     // A URL that does not parse stops start-up naming the variable, not echoing the password.
-    const bad = startServer({ DATABASE_URL: db.url!, DATA_DIR: dataDir, PORT: '0', SMTP_URL: `smtp://mailer:${smtpPassword}@127.0.0.1:x` });
+    const bad = startServer({
+      DATABASE_URL: db.url!,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      SMTP_URL: `smtp://mailer:${smtpPassword}@127.0.0.1:x`,
+    });
     expect(await bad.exited).not.toBe(0);
     expect(bad.output()).toContain('SMTP_URL');
     expect(bad.output()).not.toContain(smtpPassword);

@@ -26,7 +26,12 @@ export async function createUser(
 }
 
 export function postJson(t: TestApp, url: string, payload: unknown, headers: Record<string, string> = {}) {
-  return t.app.inject({ method: 'POST', url, payload: payload as object, headers: { 'content-type': 'application/json', ...headers } });
+  return t.app.inject({
+    method: 'POST',
+    url,
+    payload: payload as object,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
 }
 
 /** The session cookie a response set (value ''), or undefined. */
@@ -37,7 +42,12 @@ export function sessionCookieOf(t: TestApp, res: LightMyRequestResponse) {
 export const withCookie = (t: TestApp, value: string) => ({ cookie: `${t.config.sessions.cookieName}=${value}` });
 
 /** Signs in through the API and returns the cookie value. */
-export async function signIn(t: TestApp, email: string, password: string, headers: Record<string, string> = {}): Promise<string> {
+export async function signIn(
+  t: TestApp,
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<string> {
   const res = await postJson(t, '/api/auth/login', { email, password }, headers);
   if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
   const cookie = sessionCookieOf(t, res);

@@ -31,5 +31,8 @@ export function recordFigure(name: string, record: FigureRecord): void {
   const kind = process.env.TEST_DATABASE ?? 'none';
   fs.mkdirSync(FIGURES_DIR, { recursive: true });
   const file = path.join(FIGURES_DIR, `${name}.${kind}.json`);
-  fs.writeFileSync(file, JSON.stringify({ name, database: kind, soak, at: new Date().toISOString(), ...record }, null, 2));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({ name, database: kind, soak, at: new Date().toISOString(), ...record }, null, 2),
+  );
 }

@@ -3,7 +3,14 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/server/db/connection.ts';
-import { createDatabase, dropDatabase, isPostgresReachable, POSTGRES_ADMIN_URL, randomDatabaseName, withAdminClient } from './postgres.ts';
+import {
+  createDatabase,
+  dropDatabase,
+  isPostgresReachable,
+  POSTGRES_ADMIN_URL,
+  randomDatabaseName,
+  withAdminClient,
+} from './postgres.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -31,7 +38,9 @@ export default async function setup(project: TestProject) {
   }
 
   if (!(await isPostgresReachable())) {
-    throw new Error(`The PostgreSQL suite needs a server at ${POSTGRES_ADMIN_URL} (set TEST_POSTGRES_URL to use another).`);
+    throw new Error(
+      `The PostgreSQL suite needs a server at ${POSTGRES_ADMIN_URL} (set TEST_POSTGRES_URL to use another).`,
+    );
   }
   const prefix = randomDatabaseName('bagspace_test');
   const template = `${prefix}_tpl`;
@@ -40,8 +49,10 @@ export default async function setup(project: TestProject) {
   project.provide('postgresTemplate', template);
   project.provide('postgresRunPrefix', prefix);
   return async () => {
-    const names = await withAdminClient(async (c) =>
-      (await c.query<{ datname: string }>('select datname from pg_database where datname like $1', [`${prefix}%`])).rows,
+    const names = await withAdminClient(
+      async (c) =>
+        (await c.query<{ datname: string }>('select datname from pg_database where datname like $1', [`${prefix}%`]))
+          .rows,
     );
     for (const { datname } of names) await dropDatabase(datname);
   };

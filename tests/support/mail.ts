@@ -36,7 +36,10 @@ export async function parseMail(source: Buffer | string, file = ''): Promise<Rea
 export async function readOutbox(dataDir: string): Promise<ReadMail[]> {
   const dir = path.join(dataDir, 'outbox');
   if (!fs.existsSync(dir)) return [];
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.eml')).sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.eml'))
+    .sort();
   return Promise.all(files.map(async (f) => parseMail(fs.readFileSync(path.join(dir, f)), path.join(dir, f))));
 }
 
@@ -46,7 +49,8 @@ export async function waitForMails(dataDir: string, to: string, count = 1, timeo
   for (;;) {
     const mails = (await readOutbox(dataDir)).filter((m) => m.to.toLowerCase().includes(to.toLowerCase()));
     if (mails.length >= count) return mails;
-    if (Date.now() > deadline) throw new Error(`expected ${count} mail(s) to ${to} in ${dataDir}/outbox, found ${mails.length}`);
+    if (Date.now() > deadline)
+      throw new Error(`expected ${count} mail(s) to ${to} in ${dataDir}/outbox, found ${mails.length}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -68,9 +72,12 @@ export function tokenFrom(link: string): string {
 export async function waitForMail(dataDir: string, to: string, subject: string, timeoutMs = 10_000): Promise<ReadMail> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const mail = (await readOutbox(dataDir)).find((m) => m.to.toLowerCase().includes(to.toLowerCase()) && m.subject === subject);
+    const mail = (await readOutbox(dataDir)).find(
+      (m) => m.to.toLowerCase().includes(to.toLowerCase()) && m.subject === subject,
+    );
     if (mail) return mail;
-    if (Date.now() > deadline) throw new Error(`expected a mail to ${to} with the subject "${subject}" in ${dataDir}/outbox`);
+    if (Date.now() > deadline)
+      throw new Error(`expected a mail to ${to} with the subject "${subject}" in ${dataDir}/outbox`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

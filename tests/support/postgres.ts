@@ -35,7 +35,9 @@ export async function isPostgresReachable(): Promise<boolean> {
 
 export async function createDatabase(name: string, template?: string): Promise<string> {
   await withAdminClient((c) =>
-    c.query(`create database ${pg.escapeIdentifier(name)}${template ? ` template ${pg.escapeIdentifier(template)}` : ''}`),
+    c.query(
+      `create database ${pg.escapeIdentifier(name)}${template ? ` template ${pg.escapeIdentifier(template)}` : ''}`,
+    ),
   );
   return databaseUrl(name);
 }

@@ -41,7 +41,9 @@ export const SERVER_RENDERERS: ReadonlySet<string> = new Set([
 
 /** What production installs: package.json dependencies and every lockfile package not marked dev. */
 export function productionPackages(root = path.resolve(import.meta.dirname, '..', '..')): string[] {
-  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
   const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as {
     packages: Record<string, { dev?: boolean }>;
   };

@@ -16,7 +16,13 @@ export interface ServerProcess {
 export function startServer(env: Record<string, string>, options: { script?: string } = {}): ServerProcess {
   const child = spawn(process.execPath, [path.join(ROOT, options.script ?? 'src/server/main.ts')], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -54,7 +54,12 @@ export interface TestApp {
  * production build (npm test builds it first).
  */
 export async function createTestApp(
-  options: { env?: Record<string, string>; web?: boolean; seed?: boolean; /** false: mail moves only on `app.mailWorker.runOnce()` */ mailWorker?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    web?: boolean;
+    seed?: boolean;
+    /** false: mail moves only on `app.mailWorker.runOnce()` */ mailWorker?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-test-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ...options.env });

@@ -20,7 +20,9 @@ describe('lockDataDir', () => {
     try {
       fs.writeFileSync(path.join(dir, 'server.lock'), String(holder.pid));
       expect(() => lockDataDir(dir)).toThrow(DataDirLockedError);
-      expect(() => lockDataDir(dir)).toThrow(`Another Bagspace server (pid ${holder.pid}) is already using the data directory`);
+      expect(() => lockDataDir(dir)).toThrow(
+        `Another Bagspace server (pid ${holder.pid}) is already using the data directory`,
+      );
     } finally {
       holder.kill('SIGKILL');
     }

@@ -18,7 +18,9 @@ export async function findDurabilityProblems(database: DatabaseHandle): Promise<
   for (const [name, wanted] of Object.entries(REQUIRED)) {
     const [row] = await queryRows<{ setting: string }>(database.db, sql`select current_setting(${name}) as setting`);
     // synchronous_commit also accepts the stricter remote_write / remote_apply.
-    const ok = row?.setting === wanted || (name === 'synchronous_commit' && ['remote_write', 'remote_apply'].includes(row?.setting ?? ''));
+    const ok =
+      row?.setting === wanted ||
+      (name === 'synchronous_commit' && ['remote_write', 'remote_apply'].includes(row?.setting ?? ''));
     if (!ok) problems.push(`${name} is ${row?.setting ?? 'unknown'} (needs ${wanted})`);
   }
   return problems;

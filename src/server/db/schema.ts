@@ -83,9 +83,15 @@ export const companies = pgTable(
     rejectionReason: text('rejection_reason'),
   },
   (t) => [
-    uniqueIndex('companies_name_key_uq').on(t.nameKey).where(sql`${t.verified} <> 2`),
-    uniqueIndex('companies_phone_key_uq').on(t.phoneKey).where(sql`${t.verified} <> 2`),
-    uniqueIndex('companies_email_key_uq').on(t.emailKey).where(sql`${t.verified} <> 2 and ${t.emailKey} is not null`),
+    uniqueIndex('companies_name_key_uq')
+      .on(t.nameKey)
+      .where(sql`${t.verified} <> 2`),
+    uniqueIndex('companies_phone_key_uq')
+      .on(t.phoneKey)
+      .where(sql`${t.verified} <> 2`),
+    uniqueIndex('companies_email_key_uq')
+      .on(t.emailKey)
+      .where(sql`${t.verified} <> 2 and ${t.emailKey} is not null`),
     index('companies_verified_idx').on(t.verified, t.lastUpdated),
   ],
 );
@@ -101,10 +107,7 @@ export const users = pgTable(
     disabledAt: timestamptz('disabled_at'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
   },
-  (t) => [
-    uniqueIndex('users_email_uq').on(t.email),
-    check('users_role_check', sql`${t.role} in ('user', 'admin')`),
-  ],
+  (t) => [uniqueIndex('users_email_uq').on(t.email), check('users_role_check', sql`${t.role} in ('user', 'admin')`)],
 );
 
 export const sessions = pgTable(
@@ -170,7 +173,9 @@ export const supportTickets = pgTable(
   },
   (t) => [
     uniqueIndex('support_tickets_ticket_no_uq').on(t.ticketNo),
-    uniqueIndex('support_tickets_client_id_uq').on(t.userId, t.clientId).where(sql`${t.clientId} is not null`),
+    uniqueIndex('support_tickets_client_id_uq')
+      .on(t.userId, t.clientId)
+      .where(sql`${t.clientId} is not null`),
     index('support_tickets_user_idx').on(t.userId, t.open, t.lastMessage),
     index('support_tickets_open_idx').on(t.open, t.lastMessage),
     check('support_tickets_reason_check', sql`${t.reason} in ('General', 'Incident', 'Deactivation')`),
@@ -196,7 +201,9 @@ export const ticketMessages = pgTable(
   },
   (t) => [
     index('ticket_messages_ticket_idx').on(t.ticketId, t.id),
-    uniqueIndex('ticket_messages_client_uq').on(t.ticketId, t.clientId).where(sql`${t.clientId} is not null`),
+    uniqueIndex('ticket_messages_client_uq')
+      .on(t.ticketId, t.clientId)
+      .where(sql`${t.clientId} is not null`),
   ],
 );
 
@@ -271,8 +278,13 @@ export const notificationEvents = pgTable(
   },
   (t) => [
     index('notification_events_due_idx').on(t.dueAt),
-    uniqueIndex('notification_events_reply_uq').on(t.ticketId).where(sql`${t.kind} = 'ticket-reply'`),
-    check('notification_events_kind_check', sql`${t.kind} in ('ticket-reply', 'ticket-closed', 'team-new-ticket', 'team-user-reply')`),
+    uniqueIndex('notification_events_reply_uq')
+      .on(t.ticketId)
+      .where(sql`${t.kind} = 'ticket-reply'`),
+    check(
+      'notification_events_kind_check',
+      sql`${t.kind} in ('ticket-reply', 'ticket-closed', 'team-new-ticket', 'team-user-reply')`,
+    ),
   ],
 );
 

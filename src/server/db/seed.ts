@@ -11,10 +11,7 @@ export const OWN_DOCUMENT_PATHS = { terms: '/documents/terms', privacy: '/docume
  * FAQs when `demo` is set. The `seed/content` marker is written in the same transaction, so content
  * an admin later deletes is not brought back by a restart.
  */
-export async function seedContent(
-  db: AppDatabase,
-  options: { companyName: string; demo: boolean },
-): Promise<boolean> {
+export async function seedContent(db: AppDatabase, options: { companyName: string; demo: boolean }): Promise<boolean> {
   const fill = (text: string) => text.replaceAll('{company}', options.companyName);
   return db.transaction(async (tx) => {
     const claimed = await tx
@@ -36,9 +33,11 @@ export async function seedContent(
       .onConflictDoNothing();
     const [{ count } = { count: 0 }] = await tx.select({ count: sql<number>`count(*)::int` }).from(faqs);
     if (options.demo && count === 0) {
-      await tx.insert(faqs).values(
-        DEMO_FAQS.map((f, i) => ({ type: f.type, title: fill(f.title), content: fill(f.content), position: i })),
-      );
+      await tx
+        .insert(faqs)
+        .values(
+          DEMO_FAQS.map((f, i) => ({ type: f.type, title: fill(f.title), content: fill(f.content), position: i })),
+        );
     }
     return true;
   });

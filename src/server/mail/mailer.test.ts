@@ -6,11 +6,18 @@ import { classifyMailError, createMailTransport } from './mailer.ts';
 
 describe('classifyMailError', () => {
   it('fails for good on an SMTP 5xx and tries again on 4xx and on connection problems', () => {
-    expect(classifyMailError({ responseCode: 550, response: '550 5.1.1 No such mailbox' })).toMatchObject({ permanent: true, message: '550 5.1.1 No such mailbox' });
+    expect(classifyMailError({ responseCode: 550, response: '550 5.1.1 No such mailbox' })).toMatchObject({
+      permanent: true,
+      message: '550 5.1.1 No such mailbox',
+    });
     expect(classifyMailError({ responseCode: 421, response: '421 Try later' }).permanent).toBe(false);
     expect(classifyMailError({ responseCode: 451, response: '451 Local error' }).permanent).toBe(false);
-    expect(classifyMailError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ESOCKET' })).permanent).toBe(false);
-    expect(classifyMailError(Object.assign(new Error('Greeting never received'), { code: 'ETIMEDOUT' })).permanent).toBe(false);
+    expect(
+      classifyMailError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ESOCKET' })).permanent,
+    ).toBe(false);
+    expect(
+      classifyMailError(Object.assign(new Error('Greeting never received'), { code: 'ETIMEDOUT' })).permanent,
+    ).toBe(false);
   });
 
   it('never keeps an SMTP URL (it may hold a password) in the recorded error', () => {

@@ -37,7 +37,10 @@ export class UndeclaredAccessError extends Error {
   override name = 'UndeclaredAccessError';
 }
 
-export const accessPlugin = fp<{ resolvePrincipal: PrincipalResolver }>(async function accessPlugin(app: FastifyInstance, options) {
+export const accessPlugin = fp<{ resolvePrincipal: PrincipalResolver }>(async function accessPlugin(
+  app: FastifyInstance,
+  options,
+) {
   app.decorateRequest('principal', null);
   app.decorate('resolvePrincipal', options.resolvePrincipal);
 

@@ -27,7 +27,10 @@ export function isCrossSite(request: FastifyRequest, allowedOrigins: ReadonlySet
  * CSRF defence (CSRF-01..05): every state-changing request from another site is refused. Live
  * streams (GET) apply the same check themselves (SES-10).
  */
-export const crossSitePlugin = fp<{ allowedOrigins: string[] }>(async function crossSite(app: FastifyInstance, options) {
+export const crossSitePlugin = fp<{ allowedOrigins: string[] }>(async function crossSite(
+  app: FastifyInstance,
+  options,
+) {
   const allowed = new Set(options.allowedOrigins.map((o) => new URL(o).origin));
   app.decorate('allowedOrigins', allowed);
   app.addHook('onRequest', async (request) => {

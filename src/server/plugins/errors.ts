@@ -16,7 +16,11 @@ const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
 export const UNSTORABLE_TEXT_MESSAGE = 'Some text contains characters that cannot be stored (such as NUL).';
 
 function isUnstorableText(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = error, depth = 0;
+    e && typeof e === 'object' && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     if (UNSTORABLE_TEXT.has(String((e as { code?: unknown }).code))) return true;
   }
   return false;

@@ -65,7 +65,10 @@ export const sessionsPlugin = fp<SessionCookieSettings>(async function sessions(
   } as const;
 
   app.decorateReply('setSessionCookie', function setSessionCookie(this: FastifyReply, token: string) {
-    return this.setCookie(options.cookieName, token, { ...cookieOptions, maxAge: Math.floor(options.absoluteMs / 1000) });
+    return this.setCookie(options.cookieName, token, {
+      ...cookieOptions,
+      maxAge: Math.floor(options.absoluteMs / 1000),
+    });
   });
   app.decorateReply('clearSessionCookie', function clearSessionCookie(this: FastifyReply) {
     return this.clearCookie(options.cookieName, cookieOptions);

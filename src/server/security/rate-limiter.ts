@@ -40,12 +40,15 @@ export function createRateLimiter(db: AppDatabase, options: { enabled: boolean }
     async hit(rule) {
       if (!options.enabled) return { allowed: true, remaining: rule.limit, retryAfterSeconds: 0 };
       const resetAt = new Date(Date.now() + rule.windowMs);
-      const rows = await queryRows<{ count: number; reset_at: string | Date }>(db, sql`
+      const rows = await queryRows<{ count: number; reset_at: string | Date }>(
+        db,
+        sql`
         insert into rate_limits (key, count, reset_at) values (${rule.key}, 1, ${resetAt.toISOString()})
         on conflict (key) do update set
           count = case when rate_limits.reset_at <= now() then 1 else rate_limits.count + 1 end,
           reset_at = case when rate_limits.reset_at <= now() then excluded.reset_at else rate_limits.reset_at end
-        returning count, reset_at`);
+        returning count, reset_at`,
+      );
       const row = rows[0]!;
       return result(Number(row.count), new Date(row.reset_at), rule.limit);
     },

@@ -20,17 +20,27 @@ describe('DeadlineRetryStrategy', () => {
   it('never retries client errors or errors it cannot classify as temporary', async () => {
     const strategy = new DeadlineRetryStrategy({ deadlineMs: 600_000 });
     const token = await strategy.acquireInitialRetryToken();
-    await expect(strategy.refreshRetryTokenForRetry(token, { errorType: 'CLIENT_ERROR' })).rejects.toThrow(/not retryable/);
-    await expect(strategy.refreshRetryTokenForRetry(token, { errorType: 'SERVER_ERROR' })).rejects.toThrow(/not retryable/);
+    await expect(strategy.refreshRetryTokenForRetry(token, { errorType: 'CLIENT_ERROR' })).rejects.toThrow(
+      /not retryable/,
+    );
+    await expect(strategy.refreshRetryTokenForRetry(token, { errorType: 'SERVER_ERROR' })).rejects.toThrow(
+      /not retryable/,
+    );
   });
 
   it('stops when the next attempt would start after the deadline, and honours Retry-After within it', async () => {
     const strategy = new DeadlineRetryStrategy({ deadlineMs: 5_000, baseDelayMs: 100 });
     const token = await strategy.acquireInitialRetryToken();
-    const hinted = await strategy.refreshRetryTokenForRetry(token, { errorType: 'THROTTLING', retryAfterHint: new Date(Date.now() + 3_000) });
+    const hinted = await strategy.refreshRetryTokenForRetry(token, {
+      errorType: 'THROTTLING',
+      retryAfterHint: new Date(Date.now() + 3_000),
+    });
     expect(hinted.getRetryDelay()).toBeGreaterThan(2_900);
     await expect(
-      strategy.refreshRetryTokenForRetry(token, { errorType: 'THROTTLING', retryAfterHint: new Date(Date.now() + 6_000) }),
+      strategy.refreshRetryTokenForRetry(token, {
+        errorType: 'THROTTLING',
+        retryAfterHint: new Date(Date.now() + 6_000),
+      }),
     ).rejects.toThrow(/deadline/);
   });
 });

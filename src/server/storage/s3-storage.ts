@@ -52,7 +52,9 @@ export function createS3Storage(options: S3StorageOptions): FileStorage {
   };
   const operations = new S3Client({
     ...base,
-    retryStrategy: new DeadlineRetryStrategy({ deadlineMs: options.operationRetryMs ?? STORAGE_LIMITS.operationRetryMs }),
+    retryStrategy: new DeadlineRetryStrategy({
+      deadlineMs: options.operationRetryMs ?? STORAGE_LIMITS.operationRetryMs,
+    }),
   });
   const uploads = new S3Client({
     ...base,

@@ -47,7 +47,8 @@ export class InvalidStorageKeyError extends Error {
 }
 
 export function assertStorageKey(key: string): void {
-  if (key.length > 512 || !KEY.test(key)) throw new InvalidStorageKeyError(`Invalid storage key: ${JSON.stringify(key)}`);
+  if (key.length > 512 || !KEY.test(key))
+    throw new InvalidStorageKeyError(`Invalid storage key: ${JSON.stringify(key)}`);
 }
 
 export function assertStoragePrefix(prefix: string): void {

@@ -112,7 +112,11 @@ export function pageContext(
       signIn: async (input) => {
         const presented = readSessionToken(request, config.sessions.cookieName);
         try {
-          const signedIn = await app.accounts.login({ ...input, ip: request.ip, previousTokenHash: presented ? hashToken(presented) : undefined });
+          const signedIn = await app.accounts.login({
+            ...input,
+            ip: request.ip,
+            previousTokenHash: presented ? hashToken(presented) : undefined,
+          });
           return { ok: true, setCookie: app.sessionCookieHeader(signedIn.token) };
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
@@ -127,7 +131,8 @@ export function pageContext(
       },
       notifications: {
         preferences: async () => (request.principal ? app.notifications.preferences(request.principal) : null),
-        setPreferences: async (changes) => (request.principal ? app.notifications.setPreferences(request.principal, changes) : null),
+        setPreferences: async (changes) =>
+          request.principal ? app.notifications.setPreferences(request.principal, changes) : null,
         describeUnsubscribe: (token) => app.notifications.describeUnsubscribe(token),
         unsubscribe: (token) => app.notifications.unsubscribe(token),
       },

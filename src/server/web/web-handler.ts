@@ -63,10 +63,13 @@ export async function loadProductionBuild(buildDir = BUILD_DIR): Promise<ServerB
  */
 export function loadEnhancements(clientDir: string | undefined): EnhancementManifest {
   if (!clientDir) {
-    return Object.fromEntries(Object.entries(ENHANCEMENTS).map(([name, file]) => [name, { src: `/${file}`, imports: [] }]));
+    return Object.fromEntries(
+      Object.entries(ENHANCEMENTS).map(([name, file]) => [name, { src: `/${file}`, imports: [] }]),
+    );
   }
   const file = path.join(clientDir, '..', 'enhancements.json');
-  if (!fs.existsSync(file)) throw new Error(`The web app build is incomplete (${file} is missing). Run "npm run build".`);
+  if (!fs.existsSync(file))
+    throw new Error(`The web app build is incomplete (${file} is missing). Run "npm run build".`);
   return JSON.parse(fs.readFileSync(file, 'utf8')) as EnhancementManifest;
 }
 
@@ -117,10 +120,7 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
   const renderForCache = async (request: FastifyRequest, reply: FastifyReply): Promise<CachedPage> => {
     const build = await loadBuild();
     const provider = new RouterContextProvider();
-    provider.set(
-      (build.entry.module as unknown as EntryWithContext).requestContext,
-      await contextFor(request, reply),
-    );
+    provider.set((build.entry.module as unknown as EntryWithContext).requestContext, await contextFor(request, reply));
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers)) {
       if (Array.isArray(value)) for (const v of value) headers.append(name, v);
@@ -145,7 +145,13 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
    * A request the page cannot take: a browser navigation gets the site's page with the message and
    * the status (never JSON in a browser); any other client the JSON error shape.
    */
-  const refuse = async (request: FastifyRequest, reply: FastifyReply, status: number, code: string, message: string) => {
+  const refuse = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    code: string,
+    message: string,
+  ) => {
     if (!isNavigation(request)) return reply.code(status).send({ error: { status: code, message } });
     const build = await loadBuild();
     const provider = new RouterContextProvider();
@@ -156,7 +162,11 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
     const headers = new Headers({ accept: 'text/html' });
     const url = new URL(request.url, `${request.protocol}://${request.headers.host ?? 'localhost'}`);
     const page = await renderToString(new Request(url, { method: 'GET', headers }), provider);
-    return reply.code(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(await page.text());
+    return reply
+      .code(status)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(await page.text());
   };
 
   // A refusal before the page (another site's form, a sign-in limit): a page for a browser too.

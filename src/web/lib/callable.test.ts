@@ -3,7 +3,8 @@ import { codeForHttpStatus } from '../../contracts/errors.ts';
 import { CALLABLE_TIMEOUT_MS, callFunction, CallableError } from './callable.ts';
 
 const respond = (status: number, body: unknown): typeof fetch =>
-  (async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })) as typeof fetch;
+  (async () =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })) as typeof fetch;
 
 describe('callFunction', () => {
   it('gives a callable 70 seconds by default', () => {
@@ -11,14 +12,22 @@ describe('callFunction', () => {
   });
 
   it('returns the result of a successful call', async () => {
-    const result = await callFunction('createSupportTicket', {}, { fetchImpl: respond(200, { result: { ticketId: 'x', ticketNo: 7 } }) });
+    const result = await callFunction(
+      'createSupportTicket',
+      {},
+      { fetchImpl: respond(200, { result: { ticketId: 'x', ticketNo: 7 } }) },
+    );
     expect(result).toEqual({ ticketId: 'x', ticketNo: 7 });
   });
 
   it('gives up with deadline-exceeded when the server does not answer in time', async () => {
     const hang: typeof fetch = (_url, init) =>
-      new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
-    const error = await callFunction('createSupportTicket', {}, { fetchImpl: hang, timeoutMs: 30 }).catch((e: unknown) => e);
+      new Promise((_resolve, reject) =>
+        init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+      );
+    const error = await callFunction('createSupportTicket', {}, { fetchImpl: hang, timeoutMs: 30 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(CallableError);
     expect((error as CallableError).code).toBe('DEADLINE_EXCEEDED');
   });
@@ -33,9 +42,11 @@ describe('callFunction', () => {
   });
 
   it('carries the server message and maps the HTTP status to a code', async () => {
-    const error = (await callFunction('f', {}, { fetchImpl: respond(429, { error: { status: 'RESOURCE_EXHAUSTED', message: 'Slow down' } }) }).catch(
-      (e: unknown) => e,
-    )) as CallableError;
+    const error = (await callFunction(
+      'f',
+      {},
+      { fetchImpl: respond(429, { error: { status: 'RESOURCE_EXHAUSTED', message: 'Slow down' } }) },
+    ).catch((e: unknown) => e)) as CallableError;
     expect(error.code).toBe('RESOURCE_EXHAUSTED');
     expect(error.message).toBe('Slow down');
   });

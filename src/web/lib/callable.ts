@@ -35,12 +35,16 @@ export async function callFunction<TResult>(
       signal: controller.signal,
     });
   } catch {
-    if (controller.signal.aborted) throw new CallableError('DEADLINE_EXCEEDED', 'The request took too long. Please try again.');
+    if (controller.signal.aborted)
+      throw new CallableError('DEADLINE_EXCEEDED', 'The request took too long. Please try again.');
     throw new CallableError('INTERNAL', 'We could not reach the server. Check your connection and try again.');
   } finally {
     clearTimeout(timer);
   }
-  const body = (await res.json().catch(() => null)) as { result?: TResult; error?: { message?: string; fields?: Record<string, string> } } | null;
+  const body = (await res.json().catch(() => null)) as {
+    result?: TResult;
+    error?: { message?: string; fields?: Record<string, string> };
+  } | null;
   if (res.ok && body && 'result' in body) return body.result as TResult;
   const code = codeForHttpStatus(res.ok ? 500 : res.status);
   const message = body?.error?.message ?? 'Something went wrong. Please try again.';

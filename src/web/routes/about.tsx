@@ -43,10 +43,9 @@ export default function About() {
       <section className="mission" aria-labelledby="mission-title">
         <h2 id="mission-title">Our mission</h2>
         <p>
-          Every day thousands of New Zealanders fly, drive, bus and sail between our towns and cities with room to
-          spare in their bags. {company} turns that space into a fast, affordable and low-emission delivery network:
-          senders get items across the country for less, and travellers earn money from a trip they are already
-          taking.
+          Every day thousands of New Zealanders fly, drive, bus and sail between our towns and cities with room to spare
+          in their bags. {company} turns that space into a fast, affordable and low-emission delivery network: senders
+          get items across the country for less, and travellers earn money from a trip they are already taking.
         </p>
       </section>
       <div className="steps">

@@ -8,7 +8,10 @@ import { FilterSwitch } from '../features/admin/filter-switch.tsx';
 import { Notice } from '../features/admin/fields.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
 
-export const meta = () => [{ title: `${ADMIN_TEXT.nav.faqs} | ${ADMIN_TEXT.title}` }, { name: 'robots', content: 'noindex' }];
+export const meta = () => [
+  { title: `${ADMIN_TEXT.nav.faqs} | ${ADMIN_TEXT.title}` },
+  { name: 'robots', content: 'noindex' },
+];
 
 const TYPE_OPTIONS = FAQ_TYPES.map((value) => ({ value, label: FAQ_TYPE_LABELS[value].button }));
 type Result = { tone: 'success' | 'error'; text: string };
@@ -32,7 +35,10 @@ export default function AdminFaqs() {
       return { saved: false };
     }
     setEditing(null);
-    setResult({ tone: 'success', text: input.type === type ? done : `${done} It is now under ${FAQ_TYPE_LABELS[input.type].title}.` });
+    setResult({
+      tone: 'success',
+      text: input.type === type ? done : `${done} It is now under ${FAQ_TYPE_LABELS[input.type].title}.`,
+    });
     reload();
     return { saved: true };
   }
@@ -94,7 +100,12 @@ export default function AdminFaqs() {
                       {deleting === faq.id ? (
                         <div className="admin-confirm" role="group" aria-label={`Delete “${faq.title}”?`}>
                           <p>Delete this entry? It disappears from the public page at once.</p>
-                          <button type="button" className="button button--primary admin-button--danger-solid" disabled={busy} onClick={() => void remove(faq)}>
+                          <button
+                            type="button"
+                            className="button button--primary admin-button--danger-solid"
+                            disabled={busy}
+                            onClick={() => void remove(faq)}
+                          >
                             Yes, delete it
                           </button>
                           <button type="button" className="button button--ghost" onClick={() => setDeleting(null)}>
@@ -103,10 +114,19 @@ export default function AdminFaqs() {
                         </div>
                       ) : (
                         <div className="admin-row-actions">
-                          <button type="button" className="button button--ghost admin-button--small" onClick={() => setEditing(faq.id)}>
+                          <button
+                            type="button"
+                            className="button button--ghost admin-button--small"
+                            onClick={() => setEditing(faq.id)}
+                          >
                             Edit<span className="visually-hidden"> “{faq.title}”</span>
                           </button>
-                          <button type="button" className="button button--ghost admin-button--small" disabled={busy || index === 0} onClick={() => void move(faqs, index, -1)}>
+                          <button
+                            type="button"
+                            className="button button--ghost admin-button--small"
+                            disabled={busy || index === 0}
+                            onClick={() => void move(faqs, index, -1)}
+                          >
                             Move up<span className="visually-hidden"> “{faq.title}”</span>
                           </button>
                           <button
@@ -117,7 +137,11 @@ export default function AdminFaqs() {
                           >
                             Move down<span className="visually-hidden"> “{faq.title}”</span>
                           </button>
-                          <button type="button" className="button button--ghost admin-button--small admin-button--danger" onClick={() => setDeleting(faq.id)}>
+                          <button
+                            type="button"
+                            className="button button--ghost admin-button--small admin-button--danger"
+                            onClick={() => setDeleting(faq.id)}
+                          >
                             Delete<span className="visually-hidden"> “{faq.title}”</span>
                           </button>
                         </div>

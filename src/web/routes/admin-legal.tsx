@@ -13,12 +13,17 @@ import { requestJson, useApiData } from '../features/admin/admin-api.ts';
 import { InputField, Notice, TextAreaField } from '../features/admin/fields.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
 
-export const meta = () => [{ title: `${ADMIN_TEXT.nav.legal} | ${ADMIN_TEXT.title}` }, { name: 'robots', content: 'noindex' }];
+export const meta = () => [
+  { title: `${ADMIN_TEXT.nav.legal} | ${ADMIN_TEXT.title}` },
+  { name: 'robots', content: 'noindex' },
+];
 
 type Legal = { links: LegalLinks | null; documents: HostedDocumentDto[] };
 type Result = { tone: 'success' | 'error'; text: string };
 
-function fieldErrors(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): Record<string, string> {
+function fieldErrors(
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+): Record<string, string> {
   const found: Record<string, string> = {};
   for (const issue of issues) found[String(issue.path[0])] ??= issue.message;
   return found;
@@ -53,7 +58,16 @@ function LinksForm({ links }: { links: LegalLinks | null }) {
       <h2 id="links-title" className="admin-section__title">
         Links on the legal page
       </h2>
-      <InputField label={`${LEGAL_DOCUMENT_LABELS.terms} link`} name="terms" defaultValue={links?.terms ?? ''} maxLength={LEGAL_LINK_MAX} hint={hint} error={errors.terms} required inputMode="url" />
+      <InputField
+        label={`${LEGAL_DOCUMENT_LABELS.terms} link`}
+        name="terms"
+        defaultValue={links?.terms ?? ''}
+        maxLength={LEGAL_LINK_MAX}
+        hint={hint}
+        error={errors.terms}
+        required
+        inputMode="url"
+      />
       <InputField
         label={`${LEGAL_DOCUMENT_LABELS.privacy} link`}
         name="privacy"
@@ -95,7 +109,11 @@ function DocumentForm({ document }: { document: HostedDocumentDto }) {
     }
     setErrors({});
     setSaving(true);
-    const res = await requestJson<{ document: HostedDocumentDto }>('PUT', `/api/admin/documents/${document.slug}`, parsed.data);
+    const res = await requestJson<{ document: HostedDocumentDto }>(
+      'PUT',
+      `/api/admin/documents/${document.slug}`,
+      parsed.data,
+    );
     setSaving(false);
     if (res.ok) {
       setUpdatedAt(res.data.document.updatedAt);
@@ -112,7 +130,14 @@ function DocumentForm({ document }: { document: HostedDocumentDto }) {
       <p className="field__hint">
         Served at <a href={document.path}>{document.path}</a> · last changed {formatNzDateTime(updatedAt)}
       </p>
-      <InputField label="Title" name="title" defaultValue={document.title} maxLength={DOCUMENT_LIMITS.titleMax} required error={errors.title} />
+      <InputField
+        label="Title"
+        name="title"
+        defaultValue={document.title}
+        maxLength={DOCUMENT_LIMITS.titleMax}
+        required
+        error={errors.title}
+      />
       <TextAreaField
         label="Text"
         name="body"

@@ -18,14 +18,18 @@ import { Notice, TextAreaField } from '../features/admin/fields.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
 import type { Route } from './+types/admin-partner';
 
-export const meta = () => [{ title: `Partner application | ${ADMIN_TEXT.title}` }, { name: 'robots', content: 'noindex' }];
+export const meta = () => [
+  { title: `Partner application | ${ADMIN_TEXT.title}` },
+  { name: 'robots', content: 'noindex' },
+];
 
 type Result = { tone: 'success' | 'error' | 'info'; text: string };
 
 /** What the admin is told after a decision: who was emailed, or why nobody was. */
 function decisionNotice(decision: 'Approved' | 'Rejected' | 'Email', company: AdminCompany, mail: MailOutcome): Result {
   const prefix = decision === 'Email' ? '' : `${decision}. `;
-  if (mail === 'queued') return { tone: 'success', text: `${prefix}${ADMIN_TEXT.mailQueued(company.contactPersonEmail ?? '')}` };
+  if (mail === 'queued')
+    return { tone: 'success', text: `${prefix}${ADMIN_TEXT.mailQueued(company.contactPersonEmail ?? '')}` };
   return { tone: 'info', text: `${prefix}${ADMIN_TEXT.noContactEmail}` };
 }
 
@@ -64,13 +68,19 @@ function Fields({ company }: { company: AdminCompany }) {
 export default function AdminPartner({ params }: Route.ComponentProps) {
   const url = `/api/admin/companies/${encodeURIComponent(params.companyId)}`;
   const { state, reload, replace } = useApiData<{ company: AdminCompany }>(url);
-  const history = useApiData<{ entries: AuditEntry[] }>(`/api/admin/audit?targetType=company&targetId=${encodeURIComponent(params.companyId)}`);
+  const history = useApiData<{ entries: AuditEntry[] }>(
+    `/api/admin/audit?targetType=company&targetId=${encodeURIComponent(params.companyId)}`,
+  );
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Result | null>(null);
   const [rejecting, setRejecting] = useState(false);
   const [reasonError, setReasonError] = useState<string | undefined>();
 
-  async function act(path: string, body: unknown, done: (data: { company: AdminCompany; mail?: MailOutcome }) => Result) {
+  async function act(
+    path: string,
+    body: unknown,
+    done: (data: { company: AdminCompany; mail?: MailOutcome }) => Result,
+  ) {
     setBusy(true);
     setResult(null);
     const res = await requestJson<{ company: AdminCompany; mail?: MailOutcome }>('POST', `${url}/${path}`, body);
@@ -121,12 +131,25 @@ export default function AdminPartner({ params }: Route.ComponentProps) {
 
               <div className="admin-actions" role="group" aria-label="Decision">
                 {company.verified !== VERIFIED.verified ? (
-                  <button type="button" className="button button--primary" disabled={busy} onClick={() => void act('approve', undefined, (d) => decisionNotice('Approved', d.company, d.mail!))}>
+                  <button
+                    type="button"
+                    className="button button--primary"
+                    disabled={busy}
+                    onClick={() =>
+                      void act('approve', undefined, (d) => decisionNotice('Approved', d.company, d.mail!))
+                    }
+                  >
                     {ADMIN_TEXT.approve}
                   </button>
                 ) : null}
                 {company.verified !== VERIFIED.rejected ? (
-                  <button type="button" className="button button--ghost" disabled={busy} aria-expanded={rejecting} onClick={() => setRejecting(!rejecting)}>
+                  <button
+                    type="button"
+                    className="button button--ghost"
+                    disabled={busy}
+                    aria-expanded={rejecting}
+                    onClick={() => setRejecting(!rejecting)}
+                  >
                     {ADMIN_TEXT.reject}
                   </button>
                 ) : null}
@@ -134,19 +157,34 @@ export default function AdminPartner({ params }: Route.ComponentProps) {
                   type="button"
                   className="button button--ghost admin-button--danger"
                   disabled={busy}
-                  onClick={() => void act(company.isBanned ? 'unban' : 'ban', undefined, (d) => ({ tone: 'success', text: d.company.isBanned ? 'The company is banned.' : 'The ban is lifted.' }))}
+                  onClick={() =>
+                    void act(company.isBanned ? 'unban' : 'ban', undefined, (d) => ({
+                      tone: 'success',
+                      text: d.company.isBanned ? 'The company is banned.' : 'The ban is lifted.',
+                    }))
+                  }
                 >
                   {company.isBanned ? ADMIN_TEXT.unban : ADMIN_TEXT.ban}
                 </button>
                 {decided && company.contactPersonEmail && !company.isEmailSend ? (
-                  <button type="button" className="button button--ghost" disabled={busy} onClick={() => void act('notify', undefined, (d) => decisionNotice('Email', d.company, d.mail!))}>
+                  <button
+                    type="button"
+                    className="button button--ghost"
+                    disabled={busy}
+                    onClick={() => void act('notify', undefined, (d) => decisionNotice('Email', d.company, d.mail!))}
+                  >
                     Send the decision email again
                   </button>
                 ) : null}
               </div>
 
               {rejecting ? (
-                <form className="form form-card admin-reject" onSubmit={(e) => void reject(e)} noValidate aria-labelledby="reject-title">
+                <form
+                  className="form form-card admin-reject"
+                  onSubmit={(e) => void reject(e)}
+                  noValidate
+                  aria-labelledby="reject-title"
+                >
                   <h2 id="reject-title" className="admin-section__title">
                     Reject this application
                   </h2>
@@ -155,7 +193,11 @@ export default function AdminPartner({ params }: Route.ComponentProps) {
                     name="reason"
                     required
                     maxLength={REJECTION_REASON_MAX}
-                    hint={company.contactPersonEmail ? `We email it to ${company.contactPersonEmail}.` : 'There is no contact email: tell the company another way.'}
+                    hint={
+                      company.contactPersonEmail
+                        ? `We email it to ${company.contactPersonEmail}.`
+                        : 'There is no contact email: tell the company another way.'
+                    }
                     error={reasonError}
                     onChange={() => setReasonError(undefined)}
                   />
@@ -171,7 +213,9 @@ export default function AdminPartner({ params }: Route.ComponentProps) {
               ) : null}
 
               {result ? <Notice tone={result.tone}>{result.text}</Notice> : null}
-              {!company.contactPersonEmail && !result ? <Notice tone="info">{ADMIN_TEXT.noContactEmailYet}</Notice> : null}
+              {!company.contactPersonEmail && !result ? (
+                <Notice tone="info">{ADMIN_TEXT.noContactEmailYet}</Notice>
+              ) : null}
 
               <div className="admin-columns">
                 <section aria-labelledby="fields-title">
@@ -186,7 +230,11 @@ export default function AdminPartner({ params }: Route.ComponentProps) {
                   </h2>
                   {company.commercialLicenseUrl ? (
                     <figure className="admin-licence">
-                      <img src={company.commercialLicenseUrl} alt={`Commercial license of ${company.companyName}`} className="admin-licence__image" />
+                      <img
+                        src={company.commercialLicenseUrl}
+                        alt={`Commercial license of ${company.companyName}`}
+                        className="admin-licence__image"
+                      />
                       <figcaption>
                         <a href={company.commercialLicenseUrl} download>
                           Download the license
@@ -208,7 +256,8 @@ export default function AdminPartner({ params }: Route.ComponentProps) {
                     {history.state.data.entries.map((entry) => (
                       <li key={entry.id}>
                         <p className="admin-history__line">
-                          <strong>{auditWhat(entry)}</strong> by {entry.actorEmail ?? 'a removed account'} · <time dateTime={entry.at}>{formatNzDateTime(entry.at)}</time>
+                          <strong>{auditWhat(entry)}</strong> by {entry.actorEmail ?? 'a removed account'} ·{' '}
+                          <time dateTime={entry.at}>{formatNzDateTime(entry.at)}</time>
                         </p>
                         <AuditDetails entry={entry} />
                       </li>

@@ -30,14 +30,24 @@ export function action({ request, context }: Route.ActionArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [
-  ...pageMeta(matches, { title: `${ADMIN_TEXT.title} | {company}`, description: 'The {company} support and operations console.', path: '/admin' }),
+  ...pageMeta(matches, {
+    title: `${ADMIN_TEXT.title} | {company}`,
+    description: 'The {company} support and operations console.',
+    path: '/admin',
+  }),
   { name: 'robots', content: 'noindex' },
 ];
 
 export default function AdminLayout({ loaderData, actionData }: Route.ComponentProps) {
   const { user } = loaderData;
   if (!user || !user.emailVerified) {
-    return <LoginScreen area="/admin" result={actionData} signedInUnverified={user && !user.emailVerified ? user.email : undefined} />;
+    return (
+      <LoginScreen
+        area="/admin"
+        result={actionData}
+        signedInUnverified={user && !user.emailVerified ? user.email : undefined}
+      />
+    );
   }
   if (user.role !== 'admin') {
     return (

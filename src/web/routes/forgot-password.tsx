@@ -6,7 +6,12 @@ import type { Route } from './+types/forgot-password';
 
 /** The form sent without JavaScript: the same rules and answer as POST /api/auth/forgot-password. */
 export function action({ request, context }: Route.ActionArgs) {
-  return apiFormAction(request, context, { schema: EmailRequestSchema, api: '/api/auth/forgot-password', body: (values) => values, keep: ['email'] });
+  return apiFormAction(request, context, {
+    schema: EmailRequestSchema,
+    api: '/api/auth/forgot-password',
+    body: (values) => values,
+    keep: ['email'],
+  });
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>

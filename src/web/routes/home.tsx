@@ -1,6 +1,15 @@
 import type { ReactNode } from 'react';
 import { Link, useRouteLoaderData } from 'react-router';
-import { AppleIcon, CommunityIcon, LeafIcon, PhoneIcon, PlayIcon, PriceIcon, RouteIcon, WalletIcon } from '../components/ui/icons.tsx';
+import {
+  AppleIcon,
+  CommunityIcon,
+  LeafIcon,
+  PhoneIcon,
+  PlayIcon,
+  PriceIcon,
+  RouteIcon,
+  WalletIcon,
+} from '../components/ui/icons.tsx';
 import { HeroIllustration } from '../features/home/hero-illustration.tsx';
 import { pageMeta, type RootData } from '../lib/page-meta.ts';
 import type { Route } from './+types/home';
@@ -61,8 +70,8 @@ export default function Home() {
             <p className="eyebrow">Peer-to-peer delivery across Aotearoa</p>
             <h1 className="hero__title">Your parcel, in a traveller's spare baggage space.</h1>
             <p className="hero__lead">
-              {company} connects people sending items with travellers already making the trip. Senders save on
-              delivery, travellers earn money, and nothing extra goes on the road.
+              {company} connects people sending items with travellers already making the trip. Senders save on delivery,
+              travellers earn money, and nothing extra goes on the road.
             </p>
             <div className="hero__actions">
               <a className="button button--primary" href="#download">

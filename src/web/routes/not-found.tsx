@@ -7,10 +7,7 @@ export function loader() {
   throw data(null, { status: 404 });
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Page not found' },
-  { name: 'robots', content: 'noindex' },
-];
+export const meta: Route.MetaFunction = () => [{ title: 'Page not found' }, { name: 'robots', content: 'noindex' }];
 
 export default function NotFoundRoute() {
   return <NotFound />;

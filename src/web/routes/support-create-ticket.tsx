@@ -30,14 +30,24 @@ interface CreateResult {
 export async function action({ request, context }: Route.ActionArgs) {
   const { services } = context.get(requestContext);
   const form = await request.formData();
-  const values = { reason: String(form.get('reason') ?? ''), message: String(form.get('message') ?? ''), clientId: String(form.get('clientId') ?? '') };
+  const values = {
+    reason: String(form.get('reason') ?? ''),
+    message: String(form.get('message') ?? ''),
+    clientId: String(form.get('clientId') ?? ''),
+  };
   const keep = (failure: string | null, status: number) => data<CreateResult>({ ...values, failure }, { status });
-  const parsed = CreateTicketSchema.safeParse({ reason: values.reason, message: values.message, ...(values.clientId ? { clientId: values.clientId } : {}) });
+  const parsed = CreateTicketSchema.safeParse({
+    reason: values.reason,
+    message: values.message,
+    ...(values.clientId ? { clientId: values.clientId } : {}),
+  });
   if (!parsed.success) return keep(null, 400);
   const answer = await services.callApi('POST', '/api/functions/createSupportTicket', { data: parsed.data });
   const ticketId = (answer.body as { result?: { ticketId?: string } } | null)?.result?.ticketId;
   if (answer.status === 200 && ticketId) return redirect(`/support/ticket/${ticketId}`, 303);
-  const message = (answer.body as { error?: { message?: string } } | null)?.error?.message ?? 'Something went wrong. Please try again.';
+  const message =
+    (answer.body as { error?: { message?: string } } | null)?.error?.message ??
+    'Something went wrong. Please try again.';
   return keep(SUPPORT_TEXT.createFailed(message), answer.status);
 }
 
@@ -71,7 +81,11 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
       const key = `${reason}\n${message}`;
       if (attempt.current?.key !== key) attempt.current = { key, clientId: newClientId() };
       const { clientId } = attempt.current;
-      const result = await callFunction<{ ticketId: string; ticketNo: number }>('createSupportTicket', { reason, message, clientId });
+      const result = await callFunction<{ ticketId: string; ticketNo: number }>('createSupportTicket', {
+        reason,
+        message,
+        clientId,
+      });
       navigate(`/support/ticket/${result.ticketId}`);
     } catch (error) {
       setFailure(SUPPORT_TEXT.createFailed(error instanceof CallableError ? error.message : String(error)));
@@ -93,11 +107,17 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
       <form className="form form-card" method="post" noValidate onSubmit={submit} aria-busy={submitting}>
         <input type="hidden" name="clientId" value={formClientId} />
         <p className="field__hint">
-          <span className="field__required" aria-hidden="true">*</span> {SUPPORT_TEXT.fieldRequired}
+          <span className="field__required" aria-hidden="true">
+            *
+          </span>{' '}
+          {SUPPORT_TEXT.fieldRequired}
         </p>
         <div className="field">
           <label className="field__label" htmlFor={reasonId}>
-            Reason<span className="field__required" aria-hidden="true">*</span>
+            Reason
+            <span className="field__required" aria-hidden="true">
+              *
+            </span>
           </label>
           <select
             id={reasonId}
@@ -127,7 +147,10 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
         </div>
         <div className="field">
           <label className="field__label" htmlFor={messageId}>
-            Message<span className="field__required" aria-hidden="true">*</span>
+            Message
+            <span className="field__required" aria-hidden="true">
+              *
+            </span>
           </label>
           <textarea
             id={messageId}
@@ -141,7 +164,10 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
             onChange={(e) => setMessage(e.target.value)}
             onBlur={() => setTouched((t) => ({ ...t, message: true }))}
           />
-          <p id={`${messageId}-hint`} className={`field__hint${message.trim().length > 0 && message.trim().length < MESSAGE_HINT_LENGTH ? ' field__hint--warn' : ''}`}>
+          <p
+            id={`${messageId}-hint`}
+            className={`field__hint${message.trim().length > 0 && message.trim().length < MESSAGE_HINT_LENGTH ? ' field__hint--warn' : ''}`}
+          >
             {SUPPORT_TEXT.messageHint}
           </p>
           {touched.message && messageMissing ? (
@@ -156,7 +182,12 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
           </button>
         </div>
       </form>
-      <MessageBox open={failure !== null} title="Your ticket was not sent" message={failure} onClose={() => setFailure(null)} />
+      <MessageBox
+        open={failure !== null}
+        title="Your ticket was not sent"
+        message={failure}
+        onClose={() => setFailure(null)}
+      />
     </section>
   );
 }

@@ -32,7 +32,13 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
 export default function SupportLayout({ loaderData, actionData }: Route.ComponentProps) {
   const { user } = loaderData;
   if (!user || !user.emailVerified) {
-    return <LoginScreen area="/support" result={actionData} signedInUnverified={user && !user.emailVerified ? user.email : undefined} />;
+    return (
+      <LoginScreen
+        area="/support"
+        result={actionData}
+        signedInUnverified={user && !user.emailVerified ? user.email : undefined}
+      />
+    );
   }
   return (
     <div className="support-shell">

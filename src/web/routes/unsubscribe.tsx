@@ -24,7 +24,11 @@ export async function action({ params, context }: Route.ActionArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [
-  ...pageMeta(matches, { title: `${NOTIFICATION_TEXT.unsubscribeTitle} | {company}`, description: 'Stop a kind of mail from {company}.', path: '/unsubscribe' }),
+  ...pageMeta(matches, {
+    title: `${NOTIFICATION_TEXT.unsubscribeTitle} | {company}`,
+    description: 'Stop a kind of mail from {company}.',
+    path: '/unsubscribe',
+  }),
   { name: 'robots', content: 'noindex' },
 ];
 
@@ -37,7 +41,9 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
   if (actionData?.done) {
     return (
       <AuthCard eyebrow="Email" title={NOTIFICATION_TEXT.unsubscribeTitle}>
-        <SuccessPanel title={NOTIFICATION_TEXT.unsubscribed(actionData.done.label, actionData.done.email)}>{manage}</SuccessPanel>
+        <SuccessPanel title={NOTIFICATION_TEXT.unsubscribed(actionData.done.label, actionData.done.email)}>
+          {manage}
+        </SuccessPanel>
       </AuthCard>
     );
   }
@@ -53,7 +59,11 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
     );
   }
   return (
-    <AuthCard eyebrow="Email" title={NOTIFICATION_TEXT.unsubscribeTitle} lead={NOTIFICATION_TEXT.unsubscribeAsk(link.label, link.email)}>
+    <AuthCard
+      eyebrow="Email"
+      title={NOTIFICATION_TEXT.unsubscribeTitle}
+      lead={NOTIFICATION_TEXT.unsubscribeAsk(link.label, link.email)}
+    >
       <Form method="post">
         <div className="form__actions">
           <button type="submit" className="button button--primary">

@@ -6,7 +6,11 @@ import type { Route } from './+types/verify-email';
 
 /** Confirming without JavaScript: the button of the page posts here, with the link's ?token=. */
 export function action({ request, context }: Route.ActionArgs) {
-  return apiFormAction(request, context, { schema: z.object({}), api: '/api/auth/verify-email', body: (_values, query) => ({ token: query.get('token') ?? '' }) });
+  return apiFormAction(request, context, {
+    schema: z.object({}),
+    api: '/api/auth/verify-email',
+    body: (_values, query) => ({ token: query.get('token') ?? '' }),
+  });
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [

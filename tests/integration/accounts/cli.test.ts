@@ -87,7 +87,9 @@ describe('npm run cli', { timeout: 120_000 }, () => {
   });
 
   it('create-user --unverified makes an account that is signed out with the spec message until verify-email', async () => {
-    const res = await cli(['create-user', '--email', 'new@example.nz', '--password-stdin', '--unverified'], { stdin: 'Pohutukawa-Summer-7\n' });
+    const res = await cli(['create-user', '--email', 'new@example.nz', '--password-stdin', '--unverified'], {
+      stdin: 'Pohutukawa-Summer-7\n',
+    });
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('new@example.nz (user, not verified)');
     await withApp(async (app) => {
@@ -96,12 +98,16 @@ describe('npm run cli', { timeout: 120_000 }, () => {
       expect(signIn.json().error.message).toBe(AUTH_MESSAGES.unverified);
     });
     expect((await cli(['verify-email', '--email', 'new@example.nz'])).code).toBe(0);
-    await withApp(async (app) => expect((await login(app, 'new@example.nz', 'Pohutukawa-Summer-7')).statusCode).toBe(200));
+    await withApp(async (app) =>
+      expect((await login(app, 'new@example.nz', 'Pohutukawa-Summer-7')).statusCode).toBe(200),
+    );
   });
 
   it('set-password ends the sessions of the account and the new password works', async () => {
     expect((await cli(['create-user', '--email', 'pw@example.nz', '--password', 'Old-Harbour-Bridge-1'])).code).toBe(0);
-    const cookie = await withApp(async (app) => (await login(app, 'pw@example.nz', 'Old-Harbour-Bridge-1')).cookies[0]!.value);
+    const cookie = await withApp(
+      async (app) => (await login(app, 'pw@example.nz', 'Old-Harbour-Bridge-1')).cookies[0]!.value,
+    );
     const res = await cli(['set-password', '--email', 'pw@example.nz', '--password', 'New-Harbour-Bridge-2']);
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('ended 1 session(s)');
@@ -114,8 +120,12 @@ describe('npm run cli', { timeout: 120_000 }, () => {
 
   it('set-role changes what the next request sees, without signing in again', async () => {
     expect((await cli(['create-user', '--email', 'role@example.nz', '--password', 'Tui-Song-Morning'])).code).toBe(0);
-    const cookie = await withApp(async (app) => (await login(app, 'role@example.nz', 'Tui-Song-Morning')).cookies[0]!.value);
-    expect((await cli(['set-role', '--email', 'role@example.nz', '--role', 'admin'])).stdout).toContain('role@example.nz (admin, verified)');
+    const cookie = await withApp(
+      async (app) => (await login(app, 'role@example.nz', 'Tui-Song-Morning')).cookies[0]!.value,
+    );
+    expect((await cli(['set-role', '--email', 'role@example.nz', '--role', 'admin'])).stdout).toContain(
+      'role@example.nz (admin, verified)',
+    );
     await withApp(async (app) => expect((await sessionOf(app, cookie)).json().user.role).toBe('admin'));
     const bad = await cli(['set-role', '--email', 'role@example.nz', '--role', 'owner']);
     expect(bad.code).toBe(1);
@@ -137,7 +147,9 @@ describe('npm run cli', { timeout: 120_000 }, () => {
       expect((await login(app, 'gone@example.nz', 'Weka-Stole-My-Keys')).statusCode).toBe(401);
     });
     expect((await cli(['enable-user', '--email', 'gone@example.nz'])).code).toBe(0);
-    await withApp(async (app) => expect((await login(app, 'gone@example.nz', 'Weka-Stole-My-Keys')).statusCode).toBe(200));
+    await withApp(async (app) =>
+      expect((await login(app, 'gone@example.nz', 'Weka-Stole-My-Keys')).statusCode).toBe(200),
+    );
   });
 
   it('fails with a readable message and a non-zero code', async () => {
@@ -148,9 +160,17 @@ describe('npm run cli', { timeout: 120_000 }, () => {
       [['create-user', '--email', 'x@example.nz'], 2, 'create-user needs --password or --password-stdin.'],
       [['create-user', '--email', 'x@example.nz', '--pasword', 'typo'], 2, "Unknown option '--pasword'"],
       [['create-user', '--email', 'not-an-email', '--password', 'Kauri-Tree-2049'], 1, 'email: Invalid email format'],
-      [['create-user', '--email', 'x@example.nz', '--password', 'short'], 1, 'password: Password must be at least 8 characters'],
+      [
+        ['create-user', '--email', 'x@example.nz', '--password', 'short'],
+        1,
+        'password: Password must be at least 8 characters',
+      ],
       [['create-user', '--email', 'x@example.nz', '--password', 'Password123'], 1, AUTH_MESSAGES.passwordTooCommon],
-      [['create-user', '--email', 'ops@example.nz', '--password', 'Kauri-Tree-2049'], 1, 'An account for ops@example.nz already exists.'],
+      [
+        ['create-user', '--email', 'ops@example.nz', '--password', 'Kauri-Tree-2049'],
+        1,
+        'An account for ops@example.nz already exists.',
+      ],
       [['disable-user', '--email', 'nobody@example.nz'], 1, 'There is no account for nobody@example.nz.'],
     ];
     for (const [args, code, message] of cases) {
@@ -165,18 +185,22 @@ describe('npm run cli', { timeout: 120_000 }, () => {
   });
 });
 
-describe.runIf(testDatabaseKind === 'pglite')('npm run cli beside a running server (embedded database)', { timeout: 120_000 }, () => {
-  it('refuses to open the database while the server holds it, saying what to do, and works once it stops', async () => {
-    const server = startServer({ DATA_DIR: dataDir, PORT: '0', PUBLIC_BASE_URL: 'http://localhost:4399' });
-    try {
-      await server.ready;
-      const res = await cli(['verify-email', '--email', 'ops@example.nz']);
-      expect(res.code).toBe(1);
-      expect(res.stderr).toContain(`is already using the data directory ${dataDir}`);
-      expect(res.stderr).toContain('The command line cannot use the embedded database while a server runs on it.');
-    } finally {
-      expect(await server.stop()).toBe(0);
-    }
-    expect((await cli(['verify-email', '--email', 'ops@example.nz'])).code).toBe(0);
-  });
-});
+describe.runIf(testDatabaseKind === 'pglite')(
+  'npm run cli beside a running server (embedded database)',
+  { timeout: 120_000 },
+  () => {
+    it('refuses to open the database while the server holds it, saying what to do, and works once it stops', async () => {
+      const server = startServer({ DATA_DIR: dataDir, PORT: '0', PUBLIC_BASE_URL: 'http://localhost:4399' });
+      try {
+        await server.ready;
+        const res = await cli(['verify-email', '--email', 'ops@example.nz']);
+        expect(res.code).toBe(1);
+        expect(res.stderr).toContain(`is already using the data directory ${dataDir}`);
+        expect(res.stderr).toContain('The command line cannot use the embedded database while a server runs on it.');
+      } finally {
+        expect(await server.stop()).toBe(0);
+      }
+      expect((await cli(['verify-email', '--email', 'ops@example.nz'])).code).toBe(0);
+    });
+  },
+);

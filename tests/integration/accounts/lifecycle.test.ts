@@ -23,7 +23,9 @@ const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 let t: TestApp;
 beforeAll(async () => {
   // A public address unlike the test's own Host header: links must use the configured one.
-  t = await createTestApp({ env: { PUBLIC_BASE_URL: 'https://bagspace.example.nz', ACCOUNT_REQUESTS_PER_IP_PER_HOUR: '1000' } });
+  t = await createTestApp({
+    env: { PUBLIC_BASE_URL: 'https://bagspace.example.nz', ACCOUNT_REQUESTS_PER_IP_PER_HOUR: '1000' },
+  });
 });
 afterAll(() => t.close());
 
@@ -81,7 +83,10 @@ describe('sign-up and email verification', () => {
     expect(second).not.toBe(first);
     expect((await postJson(t, '/api/auth/verify-email', { token: first })).statusCode).toBe(400);
 
-    await t.database.db.update(emailTokens).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(emailTokens.tokenHash, sha256(second)));
+    await t.database.db
+      .update(emailTokens)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(emailTokens.tokenHash, sha256(second)));
     expect((await postJson(t, '/api/auth/verify-email', { token: second })).statusCode).toBe(400);
     const [row] = await t.database.db.select().from(users).where(eq(users.email, email));
     expect(row!.emailVerifiedAt).toBeNull();
@@ -94,7 +99,10 @@ describe('sign-up and email verification', () => {
     await postJson(t, '/api/auth/signup', { email: b, password: strongPassword() });
     const tokenA = tokenFrom(await verifyLinkOf(a));
     expect((await postJson(t, '/api/auth/verify-email', { token: tokenA })).statusCode).toBe(200);
-    const rows = await t.database.db.select({ email: users.email, verified: users.emailVerifiedAt }).from(users).where(sql`${users.email} in (${a}, ${b})`);
+    const rows = await t.database.db
+      .select({ email: users.email, verified: users.emailVerifiedAt })
+      .from(users)
+      .where(sql`${users.email} in (${a}, ${b})`);
     expect(Object.fromEntries(rows.map((r) => [r.email, r.verified !== null]))).toEqual({ [a]: true, [b]: false });
     for (const token of ['x'.repeat(43), 'short', '']) {
       const res = await postJson(t, '/api/auth/verify-email', { token });
@@ -139,7 +147,8 @@ describe('sign-up and email verification', () => {
 
   it('limits mail to one address to 5 an hour, for known and unknown addresses alike', async () => {
     for (const email of [uniqueEmail('flood'), (await createUser(t, { verified: false })).email]) {
-      for (let i = 0; i < 5; i++) expect((await postJson(t, '/api/auth/resend-verification', { email })).statusCode).toBe(202);
+      for (let i = 0; i < 5; i++)
+        expect((await postJson(t, '/api/auth/resend-verification', { email })).statusCode).toBe(202);
       const res = await postJson(t, '/api/auth/resend-verification', { email });
       expect(res.statusCode).toBe(429);
       expect(res.headers['retry-after']).toBeDefined();
@@ -156,7 +165,16 @@ describe('password rules', () => {
     expect(short.statusCode).toBe(400);
     expect(short.json().error.fields.password).toBe(AUTH_MESSAGES.passwordTooShort);
     expect(commonPasswordCount()).toBeGreaterThan(3000);
-    for (const common of ['password', 'Password1', '12345678', 'qwerty123', 'iloveyou', 'Bagspace2025', 'letmein!', 'NewZealand123']) {
+    for (const common of [
+      'password',
+      'Password1',
+      '12345678',
+      'qwerty123',
+      'iloveyou',
+      'Bagspace2025',
+      'letmein!',
+      'NewZealand123',
+    ]) {
       const res = await signup(common);
       expect(res.statusCode, common).toBe(400);
       expect(res.json().error.fields.password).toBe(AUTH_MESSAGES.passwordTooCommon);
@@ -187,7 +205,10 @@ describe('password rules', () => {
     const password = strongPassword();
     const a = await createUser(t, { password });
     const b = await createUser(t, { password });
-    const rows = await t.database.db.select().from(users).where(sql`${users.id} in (${a.id}, ${b.id})`);
+    const rows = await t.database.db
+      .select()
+      .from(users)
+      .where(sql`${users.id} in (${a.id}, ${b.id})`);
     for (const row of rows) {
       expect(row.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
       expect(JSON.stringify(row)).not.toContain(password);
@@ -219,7 +240,10 @@ describe('forgotten password', () => {
     const laptop = await signIn(t, user.email, user.password);
     await postJson(t, '/api/auth/forgot-password', { email: user.email });
     const token = tokenFrom(await resetLinkOf(user.email));
-    const [stored] = await t.database.db.select().from(emailTokens).where(eq(emailTokens.tokenHash, sha256(token)));
+    const [stored] = await t.database.db
+      .select()
+      .from(emailTokens)
+      .where(eq(emailTokens.tokenHash, sha256(token)));
     expect(stored!.expiresAt.getTime() - stored!.createdAt.getTime()).toBe(3600 * 1000);
 
     const weak = await postJson(t, '/api/auth/reset-password', { token, password: 'password123' });
@@ -250,9 +274,16 @@ describe('forgotten password', () => {
     const first = tokenFrom(await resetLinkOf(user.email));
     await postJson(t, '/api/auth/forgot-password', { email: user.email });
     const second = tokenFrom(await resetLinkOf(user.email, 2));
-    expect((await postJson(t, '/api/auth/reset-password', { token: first, password: strongPassword() })).statusCode).toBe(400);
-    await t.database.db.update(emailTokens).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(emailTokens.tokenHash, sha256(second)));
-    expect((await postJson(t, '/api/auth/reset-password', { token: second, password: strongPassword() })).statusCode).toBe(400);
+    expect(
+      (await postJson(t, '/api/auth/reset-password', { token: first, password: strongPassword() })).statusCode,
+    ).toBe(400);
+    await t.database.db
+      .update(emailTokens)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(emailTokens.tokenHash, sha256(second)));
+    expect(
+      (await postJson(t, '/api/auth/reset-password', { token: second, password: strongPassword() })).statusCode,
+    ).toBe(400);
     expect(await signInStatus(user.email, user.password)).toBe(200);
   });
 
@@ -273,14 +304,24 @@ describe('changing the password', () => {
     const elsewhere = await signIn(t, email, password);
     const newPassword = strongPassword();
 
-    const wrong = await postJson(t, '/api/auth/change-password', { currentPassword: 'not-it', newPassword }, withCookie(t, here));
+    const wrong = await postJson(
+      t,
+      '/api/auth/change-password',
+      { currentPassword: 'not-it', newPassword },
+      withCookie(t, here),
+    );
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error.fields).toEqual({ currentPassword: AUTH_MESSAGES.currentPasswordWrong });
     const missing = await postJson(t, '/api/auth/change-password', { newPassword }, withCookie(t, here));
     expect(missing.statusCode).toBe(400);
     expect(await sessionStatus(t, elsewhere)).toBe(200);
 
-    const res = await postJson(t, '/api/auth/change-password', { currentPassword: password, newPassword }, withCookie(t, here));
+    const res = await postJson(
+      t,
+      '/api/auth/change-password',
+      { currentPassword: password, newPassword },
+      withCookie(t, here),
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe(AUTH_MESSAGES.passwordChanged);
     expect(await sessionStatus(t, here)).toBe(200);
@@ -290,11 +331,19 @@ describe('changing the password', () => {
   });
 
   it('refuses anonymous callers and common new passwords', async () => {
-    const anonymous = await postJson(t, '/api/auth/change-password', { currentPassword: 'x', newPassword: strongPassword() });
+    const anonymous = await postJson(t, '/api/auth/change-password', {
+      currentPassword: 'x',
+      newPassword: strongPassword(),
+    });
     expect(anonymous.statusCode).toBe(401);
     const user = await createUser(t);
     const cookie = await signIn(t, user.email, user.password);
-    const res = await postJson(t, '/api/auth/change-password', { currentPassword: user.password, newPassword: 'sunshine1' }, withCookie(t, cookie));
+    const res = await postJson(
+      t,
+      '/api/auth/change-password',
+      { currentPassword: user.password, newPassword: 'sunshine1' },
+      withCookie(t, cookie),
+    );
     expect(res.statusCode).toBe(400);
     expect(res.json().error.fields.newPassword).toBe(AUTH_MESSAGES.passwordTooCommon);
   });

@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../../src/contracts/auth.ts';
 import { GENERIC_MESSAGES } from '../../../src/contracts/errors.ts';
 import { users } from '../../../src/server/db/schema.ts';
-import { createUser, postJson, sessionCookieOf, sessionStatus, signIn, uniqueEmail, withCookie } from '../../support/accounts.ts';
+import {
+  createUser,
+  postJson,
+  sessionCookieOf,
+  sessionStatus,
+  signIn,
+  uniqueEmail,
+  withCookie,
+} from '../../support/accounts.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 
 let t: TestApp;
@@ -73,7 +81,11 @@ describe('sign-in failures', () => {
     const verified = await createUser(t);
     const cookie = await signIn(t, verified.email, verified.password);
     const unverified = await createUser(t, { verified: false });
-    const res = await login({ email: unverified.email, password: unverified.password }, fromNewIp(), withCookie(t, cookie));
+    const res = await login(
+      { email: unverified.email, password: unverified.password },
+      fromNewIp(),
+      withCookie(t, cookie),
+    );
     expect(res.statusCode).toBe(403);
     expect(sessionCookieOf(t, res)?.value).toBe('');
     expect(await sessionStatus(t, cookie)).toBe(401);
@@ -82,18 +94,30 @@ describe('sign-in failures', () => {
   it('refuse malformed input with field messages, and non-JSON bodies with 415', async () => {
     const bad = await login({ email: 'not-an-email', password: '' });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.fields).toMatchObject({ email: AUTH_MESSAGES.emailInvalid, password: AUTH_MESSAGES.passwordRequired });
+    expect(bad.json().error.fields).toMatchObject({
+      email: AUTH_MESSAGES.emailInvalid,
+      password: AUTH_MESSAGES.passwordRequired,
+    });
     for (const [type, payload] of [
       ['text/plain', '{"email":"a@b.nz","password":"x"}'],
       ['application/x-www-form-urlencoded', 'email=a%40b.nz&password=x'],
     ]) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload, headers: { 'content-type': type! } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload,
+        headers: { 'content-type': type! },
+      });
       expect(res.statusCode).toBe(415);
     }
   });
 
   it('cannot use default admin credentials on a fresh database (there are none)', async () => {
-    for (const [email, password] of [['admin@example.com', 'admin'], ['admin@example.com', 'password'], ['admin@bagspace.co.nz', 'admin']]) {
+    for (const [email, password] of [
+      ['admin@example.com', 'admin'],
+      ['admin@example.com', 'password'],
+      ['admin@bagspace.co.nz', 'admin'],
+    ]) {
       expect((await login({ email, password })).statusCode).toBe(401);
     }
     // The seeded database holds no account at all, let alone an admin (AUTH-06).
@@ -141,11 +165,15 @@ describe('throttling', () => {
   it('limits failures per address across accounts, and X-Forwarded-For does not reset it', async () => {
     const ip = fromNewIp();
     for (let i = 0; i < 10; i++) {
-      const res = await login({ email: uniqueEmail('spray'), password: 'Winter2025!' }, ip, { 'x-forwarded-for': `203.0.113.${i}` });
+      const res = await login({ email: uniqueEmail('spray'), password: 'Winter2025!' }, ip, {
+        'x-forwarded-for': `203.0.113.${i}`,
+      });
       expect(res.statusCode).toBe(401);
     }
     const user = await createUser(t);
-    const blocked = await login({ email: user.email, password: user.password }, ip, { 'x-forwarded-for': '203.0.113.200' });
+    const blocked = await login({ email: user.email, password: user.password }, ip, {
+      'x-forwarded-for': '203.0.113.200',
+    });
     expect(blocked.statusCode).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     // Another address is unaffected.
@@ -155,12 +183,15 @@ describe('throttling', () => {
   it('does not count successful sign-ins against an address (one office, many people)', async () => {
     const ip = fromNewIp();
     const user = await createUser(t);
-    for (let i = 0; i < 12; i++) expect((await login({ email: user.email, password: user.password }, ip)).statusCode).toBe(200);
+    for (let i = 0; i < 12; i++)
+      expect((await login({ email: user.email, password: user.password }, ip)).statusCode).toBe(200);
   });
 
   it('evaluates at most 10 of 50 concurrent wrong passwords for one account', async () => {
     const user = await createUser(t);
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => login({ email: user.email, password: `guess-${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => login({ email: user.email, password: `guess-${i}` })),
+    );
     const statuses = results.map((r) => r.statusCode);
     expect(statuses.filter((s) => s === 401)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(40);
@@ -171,7 +202,12 @@ describe('throttling', () => {
     try {
       const user = await createUser(custom);
       const attempt = (ip: string) =>
-        custom.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: ip, payload: { email: user.email, password: 'wrong' } });
+        custom.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          remoteAddress: ip,
+          payload: { email: user.email, password: 'wrong' },
+        });
       for (let i = 0; i < 3; i++) expect((await attempt(`192.0.2.${i}`)).statusCode).toBe(401);
       const res = await attempt('192.0.2.99');
       expect(res.statusCode).toBe(429);

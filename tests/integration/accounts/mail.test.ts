@@ -35,7 +35,9 @@ describe('mail with SMTP_URL', () => {
   let t: TestApp;
   beforeAll(async () => {
     sink = await startSmtpSink();
-    t = await createTestApp({ env: { SMTP_URL: sink.url, MAIL_FROM: 'Bagspace Support <support@bagspace.example.nz>' } });
+    t = await createTestApp({
+      env: { SMTP_URL: sink.url, MAIL_FROM: 'Bagspace Support <support@bagspace.example.nz>' },
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -72,7 +74,10 @@ describe('mail and session configuration', () => {
     [{ MAIL_FROM: 'not an address' }, 'MAIL_FROM must be an address'],
     [{ SESSION_IDLE_MINUTES: '0' }, 'SESSION_IDLE_MINUTES must be a whole number of at least 1'],
     [{ SESSION_ABSOLUTE_HOURS: 'soon' }, 'SESSION_ABSOLUTE_HOURS must be a whole number of at least 1 (got "soon")'],
-    [{ SESSION_IDLE_MINUTES: '120', SESSION_ABSOLUTE_HOURS: '1' }, 'SESSION_ABSOLUTE_HOURS must be at least as long as SESSION_IDLE_MINUTES'],
+    [
+      { SESSION_IDLE_MINUTES: '120', SESSION_ABSOLUTE_HOURS: '1' },
+      'SESSION_ABSOLUTE_HOURS must be at least as long as SESSION_IDLE_MINUTES',
+    ],
     [{ SESSION_COOKIE_SAMESITE: 'none' }, 'SESSION_COOKIE_SAMESITE must be lax or strict'],
     [{ LOGIN_FAILURES_PER_IP: '-1' }, 'LOGIN_FAILURES_PER_IP must be a whole number of at least 1'],
     [{ LOGIN_FAILURES_PER_ACCOUNT: 'ten' }, 'LOGIN_FAILURES_PER_ACCOUNT must be a whole number of at least 1'],

@@ -19,10 +19,19 @@ const post = (url: string, fields: Record<string, string>, headers: Record<strin
     method: 'POST',
     url,
     payload: new URLSearchParams(fields).toString(),
-    headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', ...headers },
+    headers: {
+      accept: 'text/html',
+      'content-type': 'application/x-www-form-urlencoded',
+      'sec-fetch-site': 'same-origin',
+      ...headers,
+    },
   });
 
-function expectPage(res: { statusCode: number; headers: Record<string, unknown>; body: string }, status: number, text: string) {
+function expectPage(
+  res: { statusCode: number; headers: Record<string, unknown>; body: string },
+  status: number,
+  text: string,
+) {
   expect(res.statusCode, res.body.slice(0, 300)).toBe(status);
   expect(String(res.headers['content-type'])).toContain('text/html');
   expect(res.body).toContain(text);
@@ -43,7 +52,11 @@ describe('account forms without JavaScript', () => {
 
     // Confirming: the page's button posts the link's token to the page.
     const token = tokenFrom(linkIn(mail, 'https://bagspace.example.nz/verify-email?token='));
-    const shown = await t.app.inject({ method: 'GET', url: `/verify-email?token=${token}`, headers: { accept: 'text/html' } });
+    const shown = await t.app.inject({
+      method: 'GET',
+      url: `/verify-email?token=${token}`,
+      headers: { accept: 'text/html' },
+    });
     expect(shown.body).toContain('Confirm my email address');
     expectPage(await post(`/verify-email?token=${token}`, {}), 200, AUTH_MESSAGES.emailVerified);
     expectPage(await post(`/verify-email?token=${token}`, {}), 400, AUTH_MESSAGES.tokenInvalid);
@@ -58,7 +71,11 @@ describe('account forms without JavaScript', () => {
     const chosen = strongPassword();
     const mismatch = await post(`/reset-password?token=${token}`, { password: chosen, confirmPassword: `${chosen}x` });
     expect(mismatch.statusCode).toBe(400);
-    expectPage(await post(`/reset-password?token=${token}`, { password: chosen, confirmPassword: chosen }), 200, AUTH_MESSAGES.passwordReset);
+    expectPage(
+      await post(`/reset-password?token=${token}`, { password: chosen, confirmPassword: chosen }),
+      200,
+      AUTH_MESSAGES.passwordReset,
+    );
     expect(await signIn(t, user.email, chosen)).toBeTruthy();
   });
 
@@ -66,8 +83,24 @@ describe('account forms without JavaScript', () => {
     const user = await createUser(t);
     const cookie = withCookie(t, await signIn(t, user.email, user.password));
     const next = strongPassword();
-    expectPage(await post('/account/password', { currentPassword: 'Wrong-one-123', newPassword: next, confirmPassword: next }, cookie), 400, AUTH_MESSAGES.currentPasswordWrong);
-    expectPage(await post('/account/password', { currentPassword: user.password, newPassword: next, confirmPassword: next }, cookie), 200, AUTH_MESSAGES.passwordChanged);
+    expectPage(
+      await post(
+        '/account/password',
+        { currentPassword: 'Wrong-one-123', newPassword: next, confirmPassword: next },
+        cookie,
+      ),
+      400,
+      AUTH_MESSAGES.currentPasswordWrong,
+    );
+    expectPage(
+      await post(
+        '/account/password',
+        { currentPassword: user.password, newPassword: next, confirmPassword: next },
+        cookie,
+      ),
+      200,
+      AUTH_MESSAGES.passwordChanged,
+    );
     expect(await signIn(t, user.email, next)).toBeTruthy();
   });
 });

@@ -13,16 +13,19 @@ const get = (url: string, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...headers } });
 
 describe('server-rendered account pages', () => {
-  it.each(['/support', '/support/create-ticket', '/support/ticket/123'])('%s renders the login screen for a visitor, not indexed', async (path) => {
-    const res = await get(path);
-    expect(res.statusCode).toBe(200);
-    expect(res.body).toContain('Sign in to get help');
-    expect(res.body).toMatch(/<label[^>]*>Email<\/label>/);
-    expect(res.body).toMatch(/<label[^>]*>Password<\/label>/);
-    expect(res.body).toMatch(/<button type="submit"[^>]*>Login<\/button>/);
-    expect(res.body).toContain('<meta name="robots" content="noindex"/>');
-    expect(res.body).not.toContain('Sign Out');
-  });
+  it.each(['/support', '/support/create-ticket', '/support/ticket/123'])(
+    '%s renders the login screen for a visitor, not indexed',
+    async (path) => {
+      const res = await get(path);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('Sign in to get help');
+      expect(res.body).toMatch(/<label[^>]*>Email<\/label>/);
+      expect(res.body).toMatch(/<label[^>]*>Password<\/label>/);
+      expect(res.body).toMatch(/<button type="submit"[^>]*>Login<\/button>/);
+      expect(res.body).toContain('<meta name="robots" content="noindex"/>');
+      expect(res.body).not.toContain('Sign Out');
+    },
+  );
 
   it('renders the support area and Sign Out for a verified user, uncached and without the token', async () => {
     const user = await createUser(t);

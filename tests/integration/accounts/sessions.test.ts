@@ -44,7 +44,11 @@ describe('the session cookie', () => {
       for (const attribute of ['Secure', 'HttpOnly', 'SameSite=Lax', 'Path=/']) expect(raw).toContain(attribute);
       expect(raw).not.toMatch(/Domain=/i);
       const cookie = sessionCookieOf(https, res)!.value;
-      const me = await https.app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: `__Host-session=${cookie}` } });
+      const me = await https.app.inject({
+        method: 'GET',
+        url: '/api/auth/session',
+        headers: { cookie: `__Host-session=${cookie}` },
+      });
       expect(me.statusCode).toBe(200);
     } finally {
       await https.close();
@@ -91,7 +95,12 @@ describe('sessions', () => {
   it('never adopt a token chosen by the client', async () => {
     const user = await createUser(t);
     const planted = 'A'.repeat(43);
-    const res = await postJson(t, '/api/auth/login', { email: user.email, password: user.password }, withCookie(t, planted));
+    const res = await postJson(
+      t,
+      '/api/auth/login',
+      { email: user.email, password: user.password },
+      withCookie(t, planted),
+    );
     expect(sessionCookieOf(t, res)!.value).not.toBe(planted);
     expect(await sessionStatus(t, planted)).toBe(401);
   });
@@ -104,7 +113,10 @@ describe('sessions', () => {
     expect(out.statusCode).toBe(200);
     expect(String(out.headers['set-cookie'])).toMatch(/^session=;.*Max-Age=0|Expires=Thu, 01 Jan 1970/);
     expect(await sessionStatus(t, cookie)).toBe(401);
-    const rows = await t.database.db.select().from(sessions).where(eq(sessions.tokenHash, sha256(cookie)));
+    const rows = await t.database.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.tokenHash, sha256(cookie)));
     expect(rows).toEqual([]);
   });
 
@@ -117,14 +129,22 @@ describe('sessions', () => {
       .where(eq(sessions.tokenHash, sha256(cookie)));
     expect(await sessionStatus(t, cookie)).toBe(200);
     // That request counted as activity, so the clock starts again.
-    const [touched] = await t.database.db.select().from(sessions).where(eq(sessions.tokenHash, sha256(cookie)));
+    const [touched] = await t.database.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.tokenHash, sha256(cookie)));
     expect(Date.now() - touched!.lastSeenAt.getTime()).toBeLessThan(60_000);
     await t.database.db
       .update(sessions)
       .set({ lastSeenAt: sql`now() - interval '61 minutes'` })
       .where(eq(sessions.tokenHash, sha256(cookie)));
     expect(await sessionStatus(t, cookie)).toBe(401);
-    expect(await t.database.db.select().from(sessions).where(eq(sessions.tokenHash, sha256(cookie)))).toEqual([]);
+    expect(
+      await t.database.db
+        .select()
+        .from(sessions)
+        .where(eq(sessions.tokenHash, sha256(cookie))),
+    ).toEqual([]);
   });
 
   it('end at the absolute limit (12 hours by default) however active they are', async () => {
@@ -132,11 +152,22 @@ describe('sessions', () => {
     const res = await postJson(t, '/api/auth/login', { email: user.email, password: user.password });
     const cookie = sessionCookieOf(t, res)!;
     expect(cookie.maxAge).toBe(12 * 3600);
-    const [row] = await t.database.db.select().from(sessions).where(eq(sessions.tokenHash, sha256(cookie.value)));
+    const [row] = await t.database.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.tokenHash, sha256(cookie.value)));
     expect(row!.expiresAt.getTime() - row!.createdAt.getTime()).toBe(12 * 3600 * 1000);
-    await t.database.db.update(sessions).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(sessions.tokenHash, sha256(cookie.value)));
+    await t.database.db
+      .update(sessions)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(sessions.tokenHash, sha256(cookie.value)));
     expect(await sessionStatus(t, cookie.value)).toBe(401);
-    expect(await t.database.db.select().from(sessions).where(eq(sessions.tokenHash, sha256(cookie.value)))).toEqual([]);
+    expect(
+      await t.database.db
+        .select()
+        .from(sessions)
+        .where(eq(sessions.tokenHash, sha256(cookie.value))),
+    ).toEqual([]);
   });
 
   it('take their lifetimes from SESSION_IDLE_MINUTES and SESSION_ABSOLUTE_HOURS', async () => {
@@ -156,7 +187,8 @@ describe('sessions', () => {
   it('read role and verification from the database on every request', async () => {
     const user = await createUser(t);
     const cookie = await signIn(t, user.email, user.password);
-    const me = async () => (await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: withCookie(t, cookie) })).json().user;
+    const me = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: withCookie(t, cookie) })).json().user;
     expect(await me()).toMatchObject({ role: 'user', emailVerified: true });
     await t.database.db.update(users).set({ role: 'admin', emailVerifiedAt: null }).where(eq(users.id, user.id));
     expect(await me()).toMatchObject({ role: 'admin', emailVerified: false });
@@ -204,7 +236,9 @@ describe('API clients (Authorization: Bearer)', () => {
 
   it('are refused with a wrong scheme or a bad token', async () => {
     for (const authorization of ['Basic dXNlcjpwYXNz', 'Bearer', `Bearer ${'D'.repeat(43)}`]) {
-      expect((await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { authorization } })).statusCode).toBe(401);
+      expect(
+        (await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { authorization } })).statusCode,
+      ).toBe(401);
     }
   });
 });
@@ -222,10 +256,22 @@ describe('pages for a signed-in user', () => {
 describe('the API description', () => {
   it('documents every account route in /api/openapi.json', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
-    for (const path of ['login', 'logout', 'signup', 'verify-email', 'resend-verification', 'forgot-password', 'reset-password', 'change-password']) {
+    for (const path of [
+      'login',
+      'logout',
+      'signup',
+      'verify-email',
+      'resend-verification',
+      'forgot-password',
+      'reset-password',
+      'change-password',
+    ]) {
       expect(doc.paths[`/api/auth/${path}`]?.post, path).toBeDefined();
     }
     expect(doc.paths['/api/auth/session'].get).toBeDefined();
-    expect(doc.paths['/api/auth/login'].post.requestBody.content['application/json'].schema.required).toEqual(['email', 'password']);
+    expect(doc.paths['/api/auth/login'].post.requestBody.content['application/json'].schema.required).toEqual([
+      'email',
+      'password',
+    ]);
   });
 });

@@ -18,7 +18,12 @@ const post = (url: string, fields: Record<string, string>) =>
     method: 'POST',
     url,
     payload: new URLSearchParams(fields).toString(),
-    headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-mode': 'navigate', 'sec-fetch-site': 'same-origin' },
+    headers: {
+      accept: 'text/html',
+      'content-type': 'application/x-www-form-urlencoded',
+      'sec-fetch-mode': 'navigate',
+      'sec-fetch-site': 'same-origin',
+    },
   });
 const cookieFrom = (res: { headers: Record<string, unknown> }) => {
   const raw = ([] as string[]).concat((res.headers['set-cookie'] as string | string[] | undefined) ?? []);
@@ -29,12 +34,20 @@ const cookieFrom = (res: { headers: Record<string, unknown> }) => {
 describe('signing in without JavaScript', () => {
   it('signs in and goes back to the page the visitor was on, with the session cookie', async () => {
     const user = await createUser(t);
-    const res = await post('/support', { email: user.email.toUpperCase(), password: user.password, returnTo: '/support/create-ticket' });
+    const res = await post('/support', {
+      email: user.email.toUpperCase(),
+      password: user.password,
+      returnTo: '/support/create-ticket',
+    });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/support/create-ticket');
     const token = cookieFrom(res);
     expect(token).toBeTruthy();
-    const page = await t.app.inject({ method: 'GET', url: '/support/create-ticket', headers: { accept: 'text/html', ...withCookie(t, token!) } });
+    const page = await t.app.inject({
+      method: 'GET',
+      url: '/support/create-ticket',
+      headers: { accept: 'text/html', ...withCookie(t, token!) },
+    });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('Sign Out');
     expect(page.body).toContain(`Welcome back, <strong>${user.email}</strong>`);
@@ -69,7 +82,11 @@ describe('signing in without JavaScript', () => {
 
   it('signs an admin in on /admin, and never sends anyone to another site', async () => {
     const admin = await createUser(t, { role: 'admin' });
-    const res = await post('/admin', { email: admin.email, password: admin.password, returnTo: 'https://evil.example/admin' });
+    const res = await post('/admin', {
+      email: admin.email,
+      password: admin.password,
+      returnTo: 'https://evil.example/admin',
+    });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/admin');
     for (const returnTo of ['//evil.example', '/support', '/admin/../support', '/admin\\\\evil']) {
@@ -84,7 +101,11 @@ describe('signing in without JavaScript', () => {
       method: 'POST',
       url: '/support',
       payload: new URLSearchParams({ email: user.email, password: user.password }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'sec-fetch-site': 'cross-site',
+        origin: 'https://evil.example',
+      },
     });
     expect(res.statusCode).toBe(403);
     expect(cookieFrom(res)).toBeUndefined();
@@ -93,7 +114,12 @@ describe('signing in without JavaScript', () => {
       method: 'POST',
       url: '/support',
       payload: new URLSearchParams({ email: user.email, password: user.password }).toString(),
-      headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' },
+      headers: {
+        accept: 'text/html',
+        'content-type': 'application/x-www-form-urlencoded',
+        'sec-fetch-site': 'cross-site',
+        'sec-fetch-mode': 'navigate',
+      },
     });
     expect(page.statusCode).toBe(403);
     expect(page.headers['content-type']).toContain('text/html');

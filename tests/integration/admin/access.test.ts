@@ -69,7 +69,10 @@ describe('the admin route table', () => {
       expect(table.get(path)?.access, `${path} in the route table`).toBe('admin');
     }
     for (const route of t.app.routeTable.filter((r) => r.access === 'admin')) {
-      expect(route.url.startsWith('/api/admin/') || route.url === '/api/admin', `${route.url} lives under /api/admin`).toBe(true);
+      expect(
+        route.url.startsWith('/api/admin/') || route.url === '/api/admin',
+        `${route.url} lives under /api/admin`,
+      ).toBe(true);
       expect(router.has(route.url), `${route.url} is routed`).toBe(true);
     }
   });

@@ -27,7 +27,16 @@ export type ApiClient = Awaited<ReturnType<typeof apiClient>>;
 
 /** The audit entries about one record, newest first. */
 export async function auditOf(admin: ApiClient, targetType: string, targetId: string | number) {
-  const res = await admin.get(`/api/admin/audit?targetType=${targetType}&targetId=${encodeURIComponent(String(targetId))}`);
+  const res = await admin.get(
+    `/api/admin/audit?targetType=${targetType}&targetId=${encodeURIComponent(String(targetId))}`,
+  );
   if (res.statusCode !== 200) throw new Error(`audit read failed: ${res.statusCode} ${res.body}`);
-  return res.json().entries as Array<{ action: string; actorEmail: string; targetType: string; targetId: string; details: Record<string, unknown>; at: string }>;
+  return res.json().entries as Array<{
+    action: string;
+    actorEmail: string;
+    targetType: string;
+    targetId: string;
+    details: Record<string, unknown>;
+    at: string;
+  }>;
 }

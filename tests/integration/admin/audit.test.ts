@@ -19,7 +19,9 @@ afterAll(() => t.close());
 describe('support actions', () => {
   it('records answering, closing and reopening a ticket with the admin, the ticket and its number', async () => {
     const { ticketId, ticketNo } = await customer.createTicket('Incident', 'My bag arrived wet.');
-    const answer = await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'Sorry! Please send a photo.' });
+    const answer = await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, {
+      messageBody: 'Sorry! Please send a photo.',
+    });
     expect(answer.statusCode).toBe(200);
     expect((await admin.post(`/api/admin/support/tickets/${ticketId}/close`)).statusCode).toBe(200);
     expect((await admin.post(`/api/admin/support/tickets/${ticketId}/reopen`)).statusCode).toBe(200);
@@ -37,7 +39,9 @@ describe('support actions', () => {
   it('records nothing for a refused answer', async () => {
     const { ticketId } = await customer.createTicket('General', 'Closing soon');
     await admin.post(`/api/admin/support/tickets/${ticketId}/close`);
-    expect((await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'Too late' })).statusCode).toBe(409);
+    expect(
+      (await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'Too late' })).statusCode,
+    ).toBe(409);
     expect((await auditOf(admin, 'ticket', ticketId)).map((e) => e.action)).toEqual(['ticket.close']);
   });
 
@@ -52,7 +56,11 @@ describe('reading the log', () => {
   it('pages back newest first without gaps or repeats', async () => {
     const other = await apiClient(t);
     for (let i = 0; i < AUDIT_PAGE_SIZE + 5; i++) {
-      const res = await other.post('/api/admin/faqs', { type: 'general', title: `Paging question ${i}`, content: 'Answer' });
+      const res = await other.post('/api/admin/faqs', {
+        type: 'general',
+        title: `Paging question ${i}`,
+        content: 'Answer',
+      });
       expect(res.statusCode).toBe(201);
     }
     const seen: Array<{ id: number; at: string }> = [];
@@ -61,7 +69,10 @@ describe('reading the log', () => {
       const res = await admin.get(url);
       expect(res.statusCode).toBe(200);
       expect(res.headers['cache-control']).toBe('no-store');
-      const { entries, nextBefore } = res.json() as { entries: Array<{ id: number; at: string }>; nextBefore: number | null };
+      const { entries, nextBefore } = res.json() as {
+        entries: Array<{ id: number; at: string }>;
+        nextBefore: number | null;
+      };
       expect(entries.length).toBeLessThanOrEqual(AUDIT_PAGE_SIZE);
       seen.push(...entries);
       if (nextBefore === null) break;

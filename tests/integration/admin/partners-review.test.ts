@@ -17,7 +17,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function apply(fields = validCompany(), withLicence = false) {
-  const res = await register(t, fields, withLicence ? { bytes: pngOf(4000), name: 'licence.png', type: 'image/png' } : undefined);
+  const res = await register(
+    t,
+    fields,
+    withLicence ? { bytes: pngOf(4000), name: 'licence.png', type: 'image/png' } : undefined,
+  );
   expect(res.statusCode, res.body).toBe(201);
   return { id: res.json().id as string, fields };
 }
@@ -38,9 +42,13 @@ describe('the list of applications', () => {
     expect(ids(await admin.get('/api/admin/companies?status=pending'))).not.toContain(second.id);
     expect(ids(await admin.get('/api/admin/companies?status=verified'))).toContain(second.id);
 
-    const byName = await admin.get(`/api/admin/companies?status=pending&q=${encodeURIComponent(first.fields.companyName.toUpperCase())}`);
+    const byName = await admin.get(
+      `/api/admin/companies?status=pending&q=${encodeURIComponent(first.fields.companyName.toUpperCase())}`,
+    );
     expect(ids(byName)).toEqual([first.id]);
-    const byEmail = await admin.get(`/api/admin/companies?status=pending&q=${encodeURIComponent(first.fields.contactPersonEmail)}`);
+    const byEmail = await admin.get(
+      `/api/admin/companies?status=pending&q=${encodeURIComponent(first.fields.contactPersonEmail)}`,
+    );
     expect(ids(byEmail)).toEqual([first.id]);
     expect(ids(await admin.get('/api/admin/companies?status=pending&q=%25'))).toEqual([]);
   });
@@ -56,13 +64,33 @@ describe('one application', () => {
     const res = await admin.get(`/api/admin/companies/${id}`);
     expect(res.statusCode).toBe(200);
     const { company } = res.json();
-    expect(company).toMatchObject({ ...fields, id, verified: 0, isBanned: false, isEmailSend: false, rejectionReason: null });
+    expect(company).toMatchObject({
+      ...fields,
+      id,
+      verified: 0,
+      isBanned: false,
+      isEmailSend: false,
+      rejectionReason: null,
+    });
     expect(company.commercialLicenseUrl).toBe(`/api/admin/companies/${id}/license`);
     expect(Object.keys(company).sort()).toEqual(
       [
-        'id', 'companyName', 'street', 'address', 'phoneNumber', 'contactPersonName', 'contactPersonJobTitle',
-        'contactPersonPhoneNumber', 'contactPersonEmail', 'commercialLicenseUrl', 'verified', 'isBanned',
-        'isEmailSend', 'lastUpdated', 'rejectionReason', 'createdAt',
+        'id',
+        'companyName',
+        'street',
+        'address',
+        'phoneNumber',
+        'contactPersonName',
+        'contactPersonJobTitle',
+        'contactPersonPhoneNumber',
+        'contactPersonEmail',
+        'commercialLicenseUrl',
+        'verified',
+        'isBanned',
+        'isEmailSend',
+        'lastUpdated',
+        'rejectionReason',
+        'createdAt',
       ].sort(),
     );
     const licence = await admin.get(company.commercialLicenseUrl);
@@ -89,13 +117,21 @@ describe('approving', () => {
     expect(company).toMatchObject({ verified: 1, isEmailSend: false, isBanned: false });
     expect(new Date(company.lastUpdated).getTime()).toBeGreaterThan(new Date(before.lastUpdated).getTime());
 
-    const message = await waitForMail(t.dataDir, fields.contactPersonEmail, 'Your Bagspace partner application is approved');
+    const message = await waitForMail(
+      t.dataDir,
+      fields.contactPersonEmail,
+      'Your Bagspace partner application is approved',
+    );
     expect(message.text).toContain(fields.companyName);
     await deliverDueMail(t.app);
     expect((await admin.get(`/api/admin/companies/${id}`)).json().company.isEmailSend).toBe(true);
 
     const [entry] = await auditOf(admin, 'company', id);
-    expect(entry).toMatchObject({ action: 'company.approve', actorEmail: admin.email, details: { companyName: fields.companyName, from: 0, mail: 'queued' } });
+    expect(entry).toMatchObject({
+      action: 'company.approve',
+      actorEmail: admin.email,
+      details: { companyName: fields.companyName, from: 0, mail: 'queued' },
+    });
 
     const again = await admin.post(`/api/admin/companies/${id}/approve`);
     expect(again.statusCode).toBe(409);
@@ -109,7 +145,10 @@ describe('approving', () => {
     const mailsBefore = (await readOutbox(t.dataDir)).length;
     const res = await admin.post(`/api/admin/companies/${id}/approve`);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ mail: 'no-address', company: { verified: 1, isEmailSend: false, contactPersonEmail: null } });
+    expect(res.json()).toMatchObject({
+      mail: 'no-address',
+      company: { verified: 1, isEmailSend: false, contactPersonEmail: null },
+    });
     await deliverDueMail(t.app);
     expect((await readOutbox(t.dataDir)).length).toBe(mailsBefore);
   });
@@ -134,13 +173,19 @@ describe('rejecting', () => {
     const reason = 'The licence image is unreadable. Please upload a clearer scan.';
     const res = await admin.post(`/api/admin/companies/${id}/reject`, { reason });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ mail: 'queued', company: { verified: 2, rejectionReason: reason, isEmailSend: false } });
+    expect(res.json()).toMatchObject({
+      mail: 'queued',
+      company: { verified: 2, rejectionReason: reason, isEmailSend: false },
+    });
     const message = await waitForMail(t.dataDir, fields.contactPersonEmail, 'About your Bagspace partner application');
     expect(message.text).toContain(reason);
     expect(message.text).toContain(`${t.config.publicBaseUrl}/register`);
     await deliverDueMail(t.app);
     expect((await admin.get(`/api/admin/companies/${id}`)).json().company.isEmailSend).toBe(true);
-    expect((await auditOf(admin, 'company', id))[0]).toMatchObject({ action: 'company.reject', details: { reason, mail: 'queued' } });
+    expect((await auditOf(admin, 'company', id))[0]).toMatchObject({
+      action: 'company.reject',
+      details: { reason, mail: 'queued' },
+    });
 
     const again = await register(t, fields);
     expect(again.statusCode, again.body).toBe(201);
@@ -166,7 +211,9 @@ describe('banning', () => {
 
     const unban = await admin.post(`/api/admin/companies/${id}/unban`);
     expect(unban.json().company.isBanned).toBe(false);
-    expect(new Date(unban.json().company.lastUpdated).getTime()).toBeGreaterThan(new Date(ban.json().company.lastUpdated).getTime());
+    expect(new Date(unban.json().company.lastUpdated).getTime()).toBeGreaterThan(
+      new Date(ban.json().company.lastUpdated).getTime(),
+    );
     expect((await admin.post(`/api/admin/companies/${id}/unban`)).statusCode).toBe(409);
     expect((await auditOf(admin, 'company', id)).map((e) => e.action)).toEqual(['company.unban', 'company.ban']);
   });
@@ -190,14 +237,19 @@ describe('decision mail over SMTP', () => {
     const fields = { ...validCompany(), companyName: 'Evil Freight\r\nBcc: thief@evil.example' };
     const res = await register(smtp, fields);
     expect(res.statusCode, res.body).toBe(201);
-    const reject = await smtpAdmin.post(`/api/admin/companies/${res.json().id}/reject`, { reason: 'No.\r\nBcc: thief@evil.example\r\n\r\nInjected body' });
+    const reject = await smtpAdmin.post(`/api/admin/companies/${res.json().id}/reject`, {
+      reason: 'No.\r\nBcc: thief@evil.example\r\n\r\nInjected body',
+    });
     expect(reject.json().mail).toBe('queued');
     // The acknowledgement of the application, then the decision.
     const mails = await sink.waitFor(fields.contactPersonEmail, 2);
     const received = sink.messages.find((m) => m.subject === 'About your Bagspace partner application')!;
     expect(received.envelopeTo).toEqual([fields.contactPersonEmail]);
     expect(sink.messages.some((m) => m.envelopeTo.includes('thief@evil.example'))).toBe(false);
-    expect(mails.map((m) => m.subject).sort()).toEqual(['About your Bagspace partner application', 'We received your Bagspace partner application']);
+    expect(mails.map((m) => m.subject).sort()).toEqual([
+      'About your Bagspace partner application',
+      'We received your Bagspace partner application',
+    ]);
   });
 });
 

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USER_MESSAGES } from '../../../src/contracts/admin.ts';
-import { createUser, postJson, sessionStatus, signIn, strongPassword, uniqueEmail, withCookie } from '../../support/accounts.ts';
+import {
+  createUser,
+  postJson,
+  sessionStatus,
+  signIn,
+  strongPassword,
+  uniqueEmail,
+  withCookie,
+} from '../../support/accounts.ts';
 import { linkIn, readOutbox, waitForMails } from '../../support/mail.ts';
 import { openSse } from '../../support/sse-client.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
@@ -32,7 +40,15 @@ describe('finding accounts', () => {
     const user = await createUser(t, { email, verified: false });
     const res = await admin.get(`/api/admin/users?q=${encodeURIComponent(email.slice(0, 20).toUpperCase())}`);
     expect(res.json().users).toEqual([
-      { id: user.id, email, role: 'user', emailVerified: false, disabled: false, createdAt: expect.any(String), self: false },
+      {
+        id: user.id,
+        email,
+        role: 'user',
+        emailVerified: false,
+        disabled: false,
+        createdAt: expect.any(String),
+        self: false,
+      },
     ]);
     expect(res.json().more).toBe(false);
     expect(res.body).not.toMatch(/argon2|password/i);
@@ -49,8 +65,13 @@ describe('resending verification', () => {
     expect(res.json().message).toBe(USER_MESSAGES.verificationSent(unverified.email));
     const [mail] = await waitForMails(t.dataDir, unverified.email);
     const link = linkIn(mail!, `${t.config.publicBaseUrl}/verify-email`);
-    expect((await postJson(t, '/api/auth/verify-email', { token: new URL(link).searchParams.get('token') })).statusCode).toBe(200);
-    expect((await auditOf(admin, 'user', unverified.id))[0]).toMatchObject({ action: 'user.resend-verification', details: { email: unverified.email } });
+    expect(
+      (await postJson(t, '/api/auth/verify-email', { token: new URL(link).searchParams.get('token') })).statusCode,
+    ).toBe(200);
+    expect((await auditOf(admin, 'user', unverified.id))[0]).toMatchObject({
+      action: 'user.resend-verification',
+      details: { email: unverified.email },
+    });
 
     const again = await admin.post(`/api/admin/users/${unverified.id}/resend-verification`);
     expect(again.statusCode).toBe(409);
@@ -79,9 +100,17 @@ describe('disabling', () => {
     expect(res.json().user).toMatchObject({ id: user.id, disabled: true });
     for (const cookie of cookies) expect(await sessionStatus(t, cookie)).toBe(401);
     // The stream closes within moments, long before its 15 s heartbeat.
-    await Promise.race([stream.ended, new Promise((_, reject) => setTimeout(() => reject(new Error('stream still open')), 3000))]);
-    expect((await postJson(t, '/api/auth/login', { email: user.email, password: user.password })).statusCode).not.toBe(200);
-    expect((await auditOf(admin, 'user', user.id))[0]).toMatchObject({ action: 'user.disable', details: { email: user.email, endedSessions: 2 } });
+    await Promise.race([
+      stream.ended,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('stream still open')), 3000)),
+    ]);
+    expect((await postJson(t, '/api/auth/login', { email: user.email, password: user.password })).statusCode).not.toBe(
+      200,
+    );
+    expect((await auditOf(admin, 'user', user.id))[0]).toMatchObject({
+      action: 'user.disable',
+      details: { email: user.email, endedSessions: 2 },
+    });
 
     const enable = await admin.post(`/api/admin/users/${user.id}/enable`);
     expect(enable.json().user.disabled).toBe(false);
@@ -115,7 +144,10 @@ describe('roles', () => {
 
     const demote = await admin.post(`/api/admin/users/${colleague.id}/role`, { role: 'user' });
     expect(demote.json().user.role).toBe('user');
-    await Promise.race([inbox.ended, new Promise((_, reject) => setTimeout(() => reject(new Error('inbox stream still open')), 3000))]);
+    await Promise.race([
+      inbox.ended,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('inbox stream still open')), 3000)),
+    ]);
     expect((await colleague.get('/api/admin/audit')).statusCode).toBe(403);
     expect((await auditOf(admin, 'user', colleague.id)).map((e) => e.details)).toEqual([
       { email: colleague.email, from: 'admin', to: 'user' },

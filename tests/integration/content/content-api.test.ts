@@ -52,7 +52,10 @@ describe('GET /api/legal/links', () => {
   });
 
   it('serves both documents as readable HTML, framable by our own origin only', async () => {
-    for (const [slug, title] of [['terms', 'Terms and Conditions'], ['privacy', 'Privacy Policy']]) {
+    for (const [slug, title] of [
+      ['terms', 'Terms and Conditions'],
+      ['privacy', 'Privacy Policy'],
+    ]) {
       const res = await t.app.inject({ method: 'GET', url: `/documents/${slug}` });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toContain('text/html');

@@ -18,41 +18,56 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-describe.runIf(testDatabaseKind === 'postgres')('an answer committed while its ticket’s notice is being composed', () => {
-  it('waits for the compose and gets a notice of its own', async () => {
-    const user = await supportUser(t);
-    const admin = await supportUser(t, { role: 'admin' });
-    const { ticketId } = await user.createTicket('General', 'Race me.');
-    expect((await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'First answer.' })).statusCode).toBe(200);
+describe.runIf(testDatabaseKind === 'postgres')(
+  'an answer committed while its ticket’s notice is being composed',
+  () => {
+    it('waits for the compose and gets a notice of its own', async () => {
+      const user = await supportUser(t);
+      const admin = await supportUser(t, { role: 'admin' });
+      const { ticketId } = await user.createTicket('General', 'Race me.');
+      expect(
+        (await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'First answer.' }))
+          .statusCode,
+      ).toBe(200);
 
-    const worker = new pg.Client({ connectionString: t.databaseUrl });
-    await worker.connect();
-    try {
-      await worker.query('begin');
-      const [event] = (await worker.query(`select id from notification_events where ticket_id = $1 and kind = 'ticket-reply' for update`, [ticketId])).rows;
-      expect(event).toBeDefined();
+      const worker = new pg.Client({ connectionString: t.databaseUrl });
+      await worker.connect();
+      try {
+        await worker.query('begin');
+        const [event] = (
+          await worker.query(
+            `select id from notification_events where ticket_id = $1 and kind = 'ticket-reply' for update`,
+            [ticketId],
+          )
+        ).rows;
+        expect(event).toBeDefined();
 
-      const second = admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'Second answer, mid-compose.' });
-      // The answer's statement waits for the notice's row (bounded wait, checked, not slept).
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        const waiting = await worker.query(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`);
-        if (waiting.rowCount) break;
-        if (Date.now() > deadline) throw new Error('the answer did not wait for the notice being composed');
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        const second = admin.post(`/api/admin/support/tickets/${ticketId}/messages`, {
+          messageBody: 'Second answer, mid-compose.',
+        });
+        // The answer's statement waits for the notice's row (bounded wait, checked, not slept).
+        const deadline = Date.now() + 10_000;
+        for (;;) {
+          const waiting = await worker.query(
+            `select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+          );
+          if (waiting.rowCount) break;
+          if (Date.now() > deadline) throw new Error('the answer did not wait for the notice being composed');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await worker.query('delete from notification_events where id = $1', [event.id]);
+        await worker.query('commit');
+        const res = await second;
+        expect(res.statusCode).toBe(200);
+        const secondId = res.json().message.id as number;
+        const pending = await queryRows<{ message_id: unknown }>(
+          t.database.db,
+          sql`select message_id from notification_events where ticket_id = ${ticketId} and kind = 'ticket-reply'`,
+        );
+        expect(pending.map((r) => Number(r.message_id))).toEqual([secondId]);
+      } finally {
+        await worker.end().catch(() => {});
       }
-      await worker.query('delete from notification_events where id = $1', [event.id]);
-      await worker.query('commit');
-      const res = await second;
-      expect(res.statusCode).toBe(200);
-      const secondId = res.json().message.id as number;
-      const pending = await queryRows<{ message_id: unknown }>(
-        t.database.db,
-        sql`select message_id from notification_events where ticket_id = ${ticketId} and kind = 'ticket-reply'`,
-      );
-      expect(pending.map((r) => Number(r.message_id))).toEqual([secondId]);
-    } finally {
-      await worker.end().catch(() => {});
-    }
-  });
-});
+    });
+  },
+);

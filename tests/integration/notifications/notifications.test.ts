@@ -50,12 +50,17 @@ describe('an admin’s answer', () => {
     expect(mail.text).toContain('> Sorry to hear that.\n> We are looking into it.');
     expect(mail.html).toContain('Sorry to hear that.');
     expect(mail.text).toContain('Bagspace');
-    expect(linkIn(mail, `${t.config.publicBaseUrl}/support/ticket/`)).toBe(`${t.config.publicBaseUrl}/support/ticket/${ticketId}`);
+    expect(linkIn(mail, `${t.config.publicBaseUrl}/support/ticket/`)).toBe(
+      `${t.config.publicBaseUrl}/support/ticket/${ticketId}`,
+    );
     expect(mail.messageId).toMatch(/^<[0-9a-f-]{36}@localhost>$/);
-    expect(mail.headers['list-unsubscribe']).toMatch(new RegExp(`^<${t.config.publicBaseUrl}/unsubscribe/[A-Za-z0-9_-]{43}>$`));
+    expect(mail.headers['list-unsubscribe']).toMatch(
+      new RegExp(`^<${t.config.publicBaseUrl}/unsubscribe/[A-Za-z0-9_-]{43}>$`),
+    );
     expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
     // No tracking: every link in the HTML goes to our own site.
-    for (const [, href] of mail.html.matchAll(/href="([^"]+)"/g)) expect(href!.startsWith(t.config.publicBaseUrl)).toBe(true);
+    for (const [, href] of mail.html.matchAll(/href="([^"]+)"/g))
+      expect(href!.startsWith(t.config.publicBaseUrl)).toBe(true);
 
     // Nothing more to send for it.
     await deliverDueMail(t.app);
@@ -65,12 +70,17 @@ describe('an admin’s answer', () => {
   it('sends no mail to a user whose open ticket page received it live', async () => {
     const user = await supportUser(t);
     const { ticketId, ticketNo } = await user.createTicket('General', 'Can I send a guitar?');
-    const stream = await openSse(`${base}/api/support/tickets/${ticketId}/messages/stream`, { cookie: user.headers.cookie });
+    const stream = await openSse(`${base}/api/support/tickets/${ticketId}/messages/stream`, {
+      cookie: user.headers.cookie,
+    });
     const { id } = await answer(ticketId, 'Yes, in a hard case.');
     await stream.waitFor((events) => events.some((e) => e.event === 'message' && (e.data as { id: number }).id === id));
     // The page's delivery is recorded; only then may the worker look.
     await waitUntil(async () => {
-      const [row] = await queryRows<{ seen: unknown }>(t.database.db, sql`select owner_seen_message_id as seen from support_tickets where id = ${ticketId}`);
+      const [row] = await queryRows<{ seen: unknown }>(
+        t.database.db,
+        sql`select owner_seen_message_id as seen from support_tickets where id = ${ticketId}`,
+      );
       return Number(row?.seen) >= id;
     });
     await deliverDueMail(t.app);
@@ -107,13 +117,22 @@ describe('an admin’s answer', () => {
     await deliverDueMail(t.app);
     const mails = await mailsTo(user.email, `New reply on ticket #${ticketNo}`);
     expect(mails).toHaveLength(2);
-    for (const body of bodies) expect(mails.filter((m) => m.text.includes(`> ${body}\n`)), body).toHaveLength(1);
+    for (const body of bodies)
+      expect(
+        mails.filter((m) => m.text.includes(`> ${body}\n`)),
+        body,
+      ).toHaveLength(1);
     expect(await pendingEvents(ticketId)).toBe(0);
   });
 
   it('is not sent to a user who switched reply mails off', async () => {
     const user = await supportUser(t);
-    const off = await t.app.inject({ method: 'PUT', url: '/api/account/notifications', headers: { ...user.headers, 'content-type': 'application/json' }, payload: { ticketReplies: false } });
+    const off = await t.app.inject({
+      method: 'PUT',
+      url: '/api/account/notifications',
+      headers: { ...user.headers, 'content-type': 'application/json' },
+      payload: { ticketReplies: false },
+    });
     expect(off.statusCode, off.body).toBe(200);
     expect(off.json()).toEqual({ ticketReplies: false, ticketClosed: true });
     const { ticketId } = await user.createTicket('General', 'Quiet please.');
@@ -157,19 +176,29 @@ describe('a closed ticket', () => {
     await deliverDueMail(t.app);
     const mails = await mailsTo(user.email, `Ticket #${ticketNo} was closed`);
     expect(mails).toHaveLength(1);
-    expect(linkIn(mails[0]!, `${t.config.publicBaseUrl}/support/ticket/`)).toBe(`${t.config.publicBaseUrl}/support/ticket/${ticketId}`);
+    expect(linkIn(mails[0]!, `${t.config.publicBaseUrl}/support/ticket/`)).toBe(
+      `${t.config.publicBaseUrl}/support/ticket/${ticketId}`,
+    );
   });
 });
 
 describe('the support team', () => {
   it('hears of every new ticket and every user reply, each admin once, except an admin who switched it off', async () => {
     const quiet = await supportUser(t, { role: 'admin' });
-    const off = await t.app.inject({ method: 'PUT', url: '/api/account/notifications', headers: { ...quiet.headers, 'content-type': 'application/json' }, payload: { team: false } });
+    const off = await t.app.inject({
+      method: 'PUT',
+      url: '/api/account/notifications',
+      headers: { ...quiet.headers, 'content-type': 'application/json' },
+      payload: { team: false },
+    });
     expect(off.json()).toEqual({ ticketReplies: true, ticketClosed: true, team: false });
 
     const user = await supportUser(t);
     const { ticketId, ticketNo } = await user.createTicket('Deactivation', 'Please close my account.');
-    expect((await user.post(`/api/support/tickets/${ticketId}/messages`, { messageBody: 'Also delete my trips.' })).statusCode).toBe(200);
+    expect(
+      (await user.post(`/api/support/tickets/${ticketId}/messages`, { messageBody: 'Also delete my trips.' }))
+        .statusCode,
+    ).toBe(200);
     await deliverDueMail(t.app);
 
     for (const member of [admin, otherAdmin]) {
@@ -177,7 +206,9 @@ describe('the support team', () => {
       expect(created, member.email).toBeDefined();
       expect(created!.text).toContain(user.email);
       expect(created!.text).toContain('> Please close my account.');
-      expect(linkIn(created!, `${t.config.publicBaseUrl}/admin/support/`)).toBe(`${t.config.publicBaseUrl}/admin/support/${ticketId}`);
+      expect(linkIn(created!, `${t.config.publicBaseUrl}/admin/support/`)).toBe(
+        `${t.config.publicBaseUrl}/admin/support/${ticketId}`,
+      );
       const replies = await mailsTo(member.email, `New reply from a user on ticket #${ticketNo}`);
       expect(replies).toHaveLength(1);
       expect(replies[0]!.text).toContain('> Also delete my trips.');
@@ -187,7 +218,12 @@ describe('the support team', () => {
 
   it('is the admins’ choice only: a user cannot switch team mail on', async () => {
     const user = await supportUser(t);
-    const res = await t.app.inject({ method: 'PUT', url: '/api/account/notifications', headers: { ...user.headers, 'content-type': 'application/json' }, payload: { team: true } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/account/notifications',
+      headers: { ...user.headers, 'content-type': 'application/json' },
+      payload: { team: true },
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().error.fields.team).toBe('Only admins can receive support team mail.');
   });
@@ -200,7 +236,11 @@ describe('a partner applicant', () => {
     const withoutEmail = { ...validCompany(), contactPersonEmail: '' };
     expect((await register(t, withoutEmail)).statusCode).toBe(201);
     await deliverDueMail(t.app);
-    const mail = await waitForMail(t.dataDir, fields.contactPersonEmail, 'We received your Bagspace partner application');
+    const mail = await waitForMail(
+      t.dataDir,
+      fields.contactPersonEmail,
+      'We received your Bagspace partner application',
+    );
     expect(mail.text).toContain(fields.companyName);
     expect(mail.text).toContain('What happens next');
     // Account-like mail: no unsubscribe.

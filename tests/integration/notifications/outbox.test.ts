@@ -16,7 +16,12 @@ let admin: SupportUser;
 beforeAll(async () => {
   sink = await startSmtpSink();
   t = await createTestApp({
-    env: { SMTP_URL: sink.url, MAIL_RETRY_FIRST_SECONDS: '1', NOTIFY_DELAY_SECONDS: '0', TICKETS_PER_USER_PER_HOUR: '1000' },
+    env: {
+      SMTP_URL: sink.url,
+      MAIL_RETRY_FIRST_SECONDS: '1',
+      NOTIFY_DELAY_SECONDS: '0',
+      TICKETS_PER_USER_PER_HOUR: '1000',
+    },
   });
   admin = await supportUser(t, { role: 'admin' });
 });
@@ -25,7 +30,15 @@ afterAll(async () => {
   await sink.close();
 });
 
-type Mail = { id: number; recipient: string; subject: string; state: string; attempts: number; lastError: string | null; messageId: string };
+type Mail = {
+  id: number;
+  recipient: string;
+  subject: string;
+  state: string;
+  attempts: number;
+  lastError: string | null;
+  messageId: string;
+};
 const outbox = async (query: string) => {
   const res = await admin.get(`/api/admin/mail?${query}`);
   expect(res.statusCode, res.body).toBe(200);
@@ -73,7 +86,13 @@ describe('a mail server answering 421 for a while', () => {
     recordFigure('outbox-smtp421', {
       checks: ['DATA-02'],
       label: 'Mail server outage (SMTP 421, then accepting)',
-      values: { mails: count, refusals: sink.refusals, delivered: toAdmin.length, duplicates: toAdmin.length - count, lost: count - toAdmin.length },
+      values: {
+        mails: count,
+        refusals: sink.refusals,
+        delivered: toAdmin.length,
+        duplicates: toAdmin.length - count,
+        lost: count - toAdmin.length,
+      },
     });
   });
 });
@@ -107,7 +126,10 @@ describe('a mail server answering 550', () => {
     expect((await admin.post(`/api/admin/mail/${mail.id}/retry`)).statusCode).toBe(200);
     const [delivered] = await sink.waitFor(user.email, 1, 20_000);
     expect(delivered!.messageId).toBe(mail.messageId);
-    await waitUntil(() => outbox(`q=${encodeURIComponent(user.email)}`), (o) => o.mails[0]!.state === 'sent');
+    await waitUntil(
+      () => outbox(`q=${encodeURIComponent(user.email)}`),
+      (o) => o.mails[0]!.state === 'sent',
+    );
     await t.app.mailWorker.runOnce();
     expect(sink.messages.filter((m) => m.envelopeTo.includes(user.email))).toHaveLength(1);
 

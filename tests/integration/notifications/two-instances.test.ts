@@ -28,13 +28,25 @@ describe.runIf(testDatabaseKind === 'postgres')('two app instances on one Postgr
     const outbox = createOutbox({ domain: 'example.nz', retryHours: 24 });
     const recipients = Array.from({ length: MAILS }, (_, i) => `person-${i}@example.nz`);
     for (const [i, to] of recipients.entries()) {
-      await outbox.enqueue(db.database.db, { kind: 'team-new-ticket', to, subject: `Mail ${i}`, text: `Mail number ${i}`, html: `<p>Mail number ${i}</p>` });
+      await outbox.enqueue(db.database.db, {
+        kind: 'team-new-ticket',
+        to,
+        subject: `Mail ${i}`,
+        text: `Mail number ${i}`,
+        html: `<p>Mail number ${i}</p>`,
+      });
     }
 
     const servers: ServerProcess[] = [];
     for (let i = 0; i < 2; i++) {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bagspace-mail-instance-${i}-`));
-      const server = startServer({ DATABASE_URL: db.url!, DATA_DIR: dataDir, PORT: '0', SMTP_URL: sink.url, LOG_LEVEL: 'info' });
+      const server = startServer({
+        DATABASE_URL: db.url!,
+        DATA_DIR: dataDir,
+        PORT: '0',
+        SMTP_URL: sink.url,
+        LOG_LEVEL: 'info',
+      });
       servers.push(server);
       cleanups.push(async () => {
         await server.stop();
@@ -44,15 +56,31 @@ describe.runIf(testDatabaseKind === 'postgres')('two app instances on one Postgr
     await Promise.all(servers.map((s) => s.ready));
 
     const deadline = Date.now() + 90_000;
-    while (sink.messages.length < MAILS && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-    const [pending] = await queryRows<{ n: unknown }>(db.database.db, sql`select count(*) as n from mail_outbox where state <> 'sent'`);
+    while (sink.messages.length < MAILS && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    const [pending] = await queryRows<{ n: unknown }>(
+      db.database.db,
+      sql`select count(*) as n from mail_outbox where state <> 'sent'`,
+    );
     expect(Number(pending!.n)).toBe(0);
     // Both instances stop cleanly (finishing any round in flight) before the count is final.
     for (const server of servers) expect(await server.stop()).toBe(0);
 
-    const perInstance = servers.map((s) => s.output().split('\n').filter((line) => line.includes('"msg":"mail delivered"')).length);
+    const perInstance = servers.map(
+      (s) =>
+        s
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('"msg":"mail delivered"')).length,
+    );
     const ids = new Set(sink.messages.map((m) => m.messageId));
-    const values = { mails: MAILS, received: sink.messages.length, distinct: ids.size, duplicates: sink.messages.length - ids.size, perInstance };
+    const values = {
+      mails: MAILS,
+      received: sink.messages.length,
+      distinct: ids.size,
+      duplicates: sink.messages.length - ids.size,
+      perInstance,
+    };
     console.log(`outbox-two-instances: ${JSON.stringify(values)}`);
     recordFigure('outbox-two-instances', { checks: ['DATA-02'], label: 'Two instances share one mail queue', values });
     expect(sink.messages).toHaveLength(MAILS);

@@ -14,7 +14,11 @@ const download = (url: string, headers: Record<string, string> = {}) => t.app.in
 describe('the commercialLicenseUrl of a registration (admin download, UP-05)', () => {
   it('serves the exact bytes to an admin, as an attachment that cannot be sniffed, framed or cached', async () => {
     const licence = pngOf(12_345);
-    const res = await register(t, validCompany(), { bytes: licence, name: '<img src=x onerror=alert(1)>.png', type: 'text/html' });
+    const res = await register(t, validCompany(), {
+      bytes: licence,
+      name: '<img src=x onerror=alert(1)>.png',
+      type: 'text/html',
+    });
     const { id, company } = res.json();
     const adminUser = await createUser(t, { role: 'admin' });
     const cookie = await signIn(t, adminUser.email, adminUser.password);
@@ -33,9 +37,14 @@ describe('the commercialLicenseUrl of a registration (admin download, UP-05)', (
 
   it('serves a JPEG as image/jpeg with a .jpg name', async () => {
     const licence = jpegOf(5000);
-    const { id, company } = (await register(t, validCompany(), { bytes: licence, name: 'scan.png', type: 'image/png' })).json();
+    const { id, company } = (
+      await register(t, validCompany(), { bytes: licence, name: 'scan.png', type: 'image/png' })
+    ).json();
     const adminUser = await createUser(t, { role: 'admin' });
-    const file = await download(company.commercialLicenseUrl, withCookie(t, await signIn(t, adminUser.email, adminUser.password)));
+    const file = await download(
+      company.commercialLicenseUrl,
+      withCookie(t, await signIn(t, adminUser.email, adminUser.password)),
+    );
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe('image/jpeg');
     expect(file.headers['content-disposition']).toBe(`attachment; filename="licence-${id}.jpg"`);
@@ -43,12 +52,17 @@ describe('the commercialLicenseUrl of a registration (admin download, UP-05)', (
   });
 
   it('refuses anonymous callers (401) and signed-in non-admins (403)', async () => {
-    const { company } = (await register(t, validCompany(), { bytes: pngOf(800), name: 'a.png', type: 'image/png' })).json();
+    const { company } = (
+      await register(t, validCompany(), { bytes: pngOf(800), name: 'a.png', type: 'image/png' })
+    ).json();
     const anonymous = await download(company.commercialLicenseUrl);
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json().error.status).toBe('UNAUTHENTICATED');
     const user = await createUser(t);
-    const member = await download(company.commercialLicenseUrl, withCookie(t, await signIn(t, user.email, user.password)));
+    const member = await download(
+      company.commercialLicenseUrl,
+      withCookie(t, await signIn(t, user.email, user.password)),
+    );
     expect(member.statusCode).toBe(403);
     expect(member.json().error.status).toBe('PERMISSION_DENIED');
   });
@@ -60,7 +74,10 @@ describe('the commercialLicenseUrl of a registration (admin download, UP-05)', (
     for (const companyId of [id, '3b2f9d4e-8c1a-4e5b-9f7d-2a6c8e0b1d34']) {
       const res = await download(`/api/admin/companies/${companyId}/license`, headers);
       expect(res.statusCode).toBe(404);
-      expect(res.json().error).toEqual({ status: 'NOT_FOUND', message: 'This company has no commercial license on file.' });
+      expect(res.json().error).toEqual({
+        status: 'NOT_FOUND',
+        message: 'This company has no commercial license on file.',
+      });
     }
   });
 });

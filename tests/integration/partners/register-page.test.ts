@@ -18,7 +18,16 @@ describe('GET /register', () => {
     expect(res.body).toContain('<h1 id="register-title">Logistic Company Partner Registration</h1>');
     expect(res.body).toContain('Commercial license (jpg, jpeg, png, pdf, tiff, gif)');
     expect(res.body).toMatch(/<link rel="canonical" href="[^"]*\/register"/);
-    for (const label of ['Company name', 'Phone number', 'Address 1', 'Address 2', 'Contact person name', 'Contact person job title', 'Contact person phone number', 'Contact person email']) {
+    for (const label of [
+      'Company name',
+      'Phone number',
+      'Address 1',
+      'Address 2',
+      'Contact person name',
+      'Contact person job title',
+      'Contact person phone number',
+      'Contact person email',
+    ]) {
       expect(res.body).toMatch(new RegExp(`<label class="field__label" for="register-[A-Za-z]+">${label}`));
     }
     expect(res.body).not.toMatch(/\sstyle="/);

@@ -5,7 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPANY_MESSAGES } from '../../../src/contracts/companies.ts';
 import { companies } from '../../../src/server/db/schema.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { companiesNamed, encodeForm, GIF, jpegOf, PDF, pngOf, register, storedFiles, validCompany } from './registration-helpers.ts';
+import {
+  companiesNamed,
+  encodeForm,
+  GIF,
+  jpegOf,
+  PDF,
+  pngOf,
+  register,
+  storedFiles,
+  validCompany,
+} from './registration-helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -45,7 +55,13 @@ describe('POST /api/companies: a valid application', () => {
     expect(Date.parse(company.lastUpdated)).toBeLessThanOrEqual(Date.now() + 1000);
 
     const [row] = await t.database.db.select().from(companies).where(eq(companies.id, id));
-    expect(row).toMatchObject({ verified: 0, isBanned: false, isEmailSend: false, street: input.street, address: input.address });
+    expect(row).toMatchObject({
+      verified: 0,
+      isBanned: false,
+      isEmailSend: false,
+      street: input.street,
+      address: input.address,
+    });
     expect(row!.commercialLicenseKey).toBe(`commercialLicenses/${id}.png`);
     const stored = path.join(t.dataDir, 'files', 'commercialLicenses', `${id}.png`);
     expect(fs.readFileSync(stored).equals(licence)).toBe(true);
@@ -56,7 +72,15 @@ describe('POST /api/companies: a valid application', () => {
     const res = await register(t, validCompany());
     expect(res.statusCode).toBe(201);
     const text = res.body;
-    for (const internal of ['nameKey', 'name_key', 'phoneKey', 'emailKey', 'commercialLicenseKey', 'rejectionReason', 'createdAt']) {
+    for (const internal of [
+      'nameKey',
+      'name_key',
+      'phoneKey',
+      'emailKey',
+      'commercialLicenseKey',
+      'rejectionReason',
+      'createdAt',
+    ]) {
       expect(text).not.toContain(internal);
     }
   });
@@ -167,7 +191,12 @@ describe('POST /api/companies: the request itself', () => {
       [['verified', '1']],
       [['companyName', 'Second Name Ltd']],
     ] as Array<Array<[string, string]>>) {
-      const res = await register(t, validCompany(), { bytes: pngOf(1024), name: 'a.png', type: 'image/png' }, { extra });
+      const res = await register(
+        t,
+        validCompany(),
+        { bytes: pngOf(1024), name: 'a.png', type: 'image/png' },
+        { extra },
+      );
       expect(res.statusCode).toBe(400);
       expect(res.json().error.fields).toHaveProperty(extra[0]![0]);
     }
@@ -216,9 +245,18 @@ describe('POST /api/companies: the request itself', () => {
 
   it('answers a body cut off in the middle of the licence with 400, leaving no file', async () => {
     const filesBefore = storedFiles(t);
-    const { payload, headers } = await encodeForm(validCompany(), { bytes: pngOf(300_000), name: 'a.png', type: 'image/png' });
+    const { payload, headers } = await encodeForm(validCompany(), {
+      bytes: pngOf(300_000),
+      name: 'a.png',
+      type: 'image/png',
+    });
     for (const cut of [payload.length - 100, payload.length - 200_000]) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/companies', headers, payload: payload.subarray(0, cut) });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/companies',
+        headers,
+        payload: payload.subarray(0, cut),
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toEqual({ status: 'INVALID_ARGUMENT', message: COMPANY_MESSAGES.unreadableForm });
     }
@@ -252,7 +290,12 @@ describe('the commercial licence file', () => {
 
   it(`accepts exactly ${exactly10MiB} bytes, streamed, and stores every byte`, async () => {
     const bytes = pngOf(exactly10MiB);
-    const res = await register(t, validCompany(), { bytes, name: 'big.png', type: 'image/png' }, { chunkSize: 64 * 1024 });
+    const res = await register(
+      t,
+      validCompany(),
+      { bytes, name: 'big.png', type: 'image/png' },
+      { chunkSize: 64 * 1024 },
+    );
     expect(res.statusCode).toBe(201);
     const file = path.join(t.dataDir, 'files', 'commercialLicenses', `${res.json().id}.png`);
     expect(fs.statSync(file).size).toBe(exactly10MiB);
@@ -262,15 +305,23 @@ describe('the commercial licence file', () => {
   it.each([
     ['in one piece', undefined],
     ['streamed in 64 KiB chunks', 64 * 1024],
-  ])('refuses one byte more (%s) with "File size should be less than 10MB" and leaves no partial file', async (_how, chunkSize) => {
-    const filesBefore = storedFiles(t);
-    const input = validCompany();
-    const res = await register(t, input, { bytes: pngOf(exactly10MiB + 1), name: 'big.png', type: 'image/png' }, { chunkSize });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().error.fields).toEqual({ commercialLicense: 'File size should be less than 10MB' });
-    expect(storedFiles(t)).toEqual(filesBefore);
-    expect(await companiesNamed(t, input.companyName)).toEqual([]);
-  });
+  ])(
+    'refuses one byte more (%s) with "File size should be less than 10MB" and leaves no partial file',
+    async (_how, chunkSize) => {
+      const filesBefore = storedFiles(t);
+      const input = validCompany();
+      const res = await register(
+        t,
+        input,
+        { bytes: pngOf(exactly10MiB + 1), name: 'big.png', type: 'image/png' },
+        { chunkSize },
+      );
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.fields).toEqual({ commercialLicense: 'File size should be less than 10MB' });
+      expect(storedFiles(t)).toEqual(filesBefore);
+      expect(await companiesNamed(t, input.companyName)).toEqual([]);
+    },
+  );
 
   it('decides the type from the bytes: a PDF renamed .png is "Unsupported File Format"', async () => {
     const filesBefore = storedFiles(t);
@@ -293,7 +344,11 @@ describe('the commercial licence file', () => {
   });
 
   it('stores a JPEG as .jpg and a PNG as .png whatever the name or declared type says, ignoring the client name', async () => {
-    const jpeg = await register(t, validCompany(), { bytes: jpegOf(3000), name: '../../../etc/passwd.png', type: 'application/pdf' });
+    const jpeg = await register(t, validCompany(), {
+      bytes: jpegOf(3000),
+      name: '../../../etc/passwd.png',
+      type: 'application/pdf',
+    });
     expect(jpeg.statusCode).toBe(201);
     const png = await register(t, validCompany(), { bytes: pngOf(3000), name: 'x.php%00.jpg', type: 'image/jpeg' });
     expect(png.statusCode).toBe(201);
@@ -333,8 +388,12 @@ describe('duplicates, checked in the spec’s order and ignoring rejected compan
     expect(await attempt({ ...existing, contactPersonEmail: other.contactPersonEmail })).toEqual({
       companyName: COMPANY_MESSAGES.duplicateName,
     });
-    expect(await attempt({ ...existing, contactPersonEmail: '' })).toEqual({ companyName: COMPANY_MESSAGES.duplicateName });
-    expect(await attempt({ ...other, phoneNumber: existing.phoneNumber })).toEqual({ phoneNumber: COMPANY_MESSAGES.duplicatePhone });
+    expect(await attempt({ ...existing, contactPersonEmail: '' })).toEqual({
+      companyName: COMPANY_MESSAGES.duplicateName,
+    });
+    expect(await attempt({ ...other, phoneNumber: existing.phoneNumber })).toEqual({
+      phoneNumber: COMPANY_MESSAGES.duplicatePhone,
+    });
     expect(await attempt({ ...other, contactPersonEmail: existing.contactPersonEmail })).toEqual({
       contactPersonEmail: COMPANY_MESSAGES.duplicateEmail,
     });

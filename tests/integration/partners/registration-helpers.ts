@@ -57,7 +57,10 @@ export function jpegOf(size: number): Buffer {
 }
 
 export const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
-export const GIF = Buffer.from('GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;', 'latin1');
+export const GIF = Buffer.from(
+  'GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;',
+  'latin1',
+);
 
 /** Encodes a form exactly as a browser's fetch(FormData) would. */
 export async function encodeForm(
@@ -116,11 +119,16 @@ export async function register(
  * one after another, requests are parsed one after another and a check-then-insert would never
  * be caught out.
  */
-export async function registerAtOnce(t: TestApp, forms: Array<{ fields: Partial<Record<string, string>>; file?: UploadFile }>) {
+export async function registerAtOnce(
+  t: TestApp,
+  forms: Array<{ fields: Partial<Record<string, string>>; file?: UploadFile }>,
+) {
   const encoded = await Promise.all(forms.map((form) => encodeForm(form.fields, form.file)));
   const bodies = encoded.map(() => new PassThrough());
   const responses = Promise.all(
-    encoded.map(({ headers }, i) => t.app.inject({ method: 'POST', url: '/api/companies', payload: bodies[i], headers })),
+    encoded.map(({ headers }, i) =>
+      t.app.inject({ method: 'POST', url: '/api/companies', payload: bodies[i], headers }),
+    ),
   );
   const TAIL = 8;
   encoded.forEach(({ payload }, i) => bodies[i]!.write(payload.subarray(0, payload.length - TAIL)));

@@ -14,7 +14,9 @@ describe('registrations per IP per hour (REGISTRATIONS_PER_IP_PER_HOUR)', () => 
     const ip = '203.0.113.7';
     expect((await register(t, validCompany(), undefined, { remoteAddress: ip })).statusCode).toBe(201);
     // A refused attempt counts too: the limit also blunts probing for registered names.
-    expect((await register(t, { ...validCompany(), address: '' }, undefined, { remoteAddress: ip })).statusCode).toBe(400);
+    expect((await register(t, { ...validCompany(), address: '' }, undefined, { remoteAddress: ip })).statusCode).toBe(
+      400,
+    );
     const input = validCompany();
     const limited = await register(t, input, undefined, { remoteAddress: ip });
     expect(limited.statusCode).toBe(429);

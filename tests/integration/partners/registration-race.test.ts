@@ -11,7 +11,11 @@ beforeAll(async () => {
   t = await createTestApp({ env: { REGISTRATIONS_PER_IP_PER_HOUR: '10000' } });
 });
 afterAll(async () => {
-  recordFigure('races-registration', { checks: ['DATA-03', 'IN-02'], label: 'Duplicate registrations', values: figures });
+  recordFigure('races-registration', {
+    checks: ['DATA-03', 'IN-02'],
+    label: 'Duplicate registrations',
+    values: figures,
+  });
   await t.close();
 });
 
@@ -21,12 +25,19 @@ function count(responses: Array<{ statusCode: number }>) {
   figures.companiesCreated += responses.filter((r) => r.statusCode === 201).length;
 }
 
-const DUPLICATE_MESSAGES: string[] = [COMPANY_MESSAGES.duplicateEmail, COMPANY_MESSAGES.duplicateName, COMPANY_MESSAGES.duplicatePhone];
+const DUPLICATE_MESSAGES: string[] = [
+  COMPANY_MESSAGES.duplicateEmail,
+  COMPANY_MESSAGES.duplicateName,
+  COMPANY_MESSAGES.duplicatePhone,
+];
 
 describe(`concurrent identical registrations (${testDatabaseKind})`, () => {
   it('20 at once create exactly one company; the other 19 get the duplicate message in the spec’s order', async () => {
     const input = validCompany();
-    const responses = await registerAtOnce(t, Array.from({ length: 20 }, () => ({ fields: input })));
+    const responses = await registerAtOnce(
+      t,
+      Array.from({ length: 20 }, () => ({ fields: input })),
+    );
     count(responses);
     expect(responses.map((r) => r.statusCode).sort()).toEqual([201, ...Array<number>(19).fill(409)]);
     for (const res of responses.filter((r) => r.statusCode === 409)) {
@@ -41,7 +52,10 @@ describe(`concurrent identical registrations (${testDatabaseKind})`, () => {
     const filesBefore = storedFiles(t);
     const responses = await registerAtOnce(
       t,
-      Array.from({ length: 20 }, () => ({ fields: input, file: { bytes: pngOf(20_000), name: 'licence.png', type: 'image/png' } })),
+      Array.from({ length: 20 }, () => ({
+        fields: input,
+        file: { bytes: pngOf(20_000), name: 'licence.png', type: 'image/png' },
+      })),
     );
     count(responses);
     expect(responses.map((r) => r.statusCode).sort()).toEqual([201, ...Array<number>(19).fill(409)]);
@@ -78,7 +92,10 @@ describe(`concurrent identical registrations (${testDatabaseKind})`, () => {
         await bare.database.db.execute(sql.raw(`drop index ${index}`));
       }
       const input = validCompany();
-      const responses = await registerAtOnce(bare, Array.from({ length: 20 }, () => ({ fields: input })));
+      const responses = await registerAtOnce(
+        bare,
+        Array.from({ length: 20 }, () => ({ fields: input })),
+      );
       const created = responses.filter((r) => r.statusCode === 201).length;
       figures.controlDuplicates += created - 1;
       expect(created).toBeGreaterThan(1);

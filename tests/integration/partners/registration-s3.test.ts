@@ -19,7 +19,13 @@ let bucket: FileStorage;
 
 beforeAll(async () => {
   s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-s3rver-'));
-  s3rver = new S3rver({ address: '127.0.0.1', port: 0, directory: s3Dir, silent: true, configureBuckets: [{ name: BUCKET }] });
+  s3rver = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    directory: s3Dir,
+    silent: true,
+    configureBuckets: [{ name: BUCKET }],
+  });
   const { port } = await s3rver.run();
   const endpoint = `http://127.0.0.1:${port}`;
   t = await createTestApp({
@@ -33,7 +39,14 @@ beforeAll(async () => {
       REGISTRATIONS_PER_IP_PER_HOUR: '10000',
     },
   });
-  bucket = createS3Storage({ bucket: BUCKET, endpoint, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true });
+  bucket = createS3Storage({
+    bucket: BUCKET,
+    endpoint,
+    region: 'us-east-1',
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
+    forcePathStyle: true,
+  });
 });
 afterAll(async () => {
   await t.close();
@@ -47,7 +60,12 @@ const objects = async () => (await bucket.list('')).keys;
 describe('registration with the licence in an S3 bucket', () => {
   it('stores the licence at commercialLicenses/{id}.png in the bucket, and nothing on local disk', async () => {
     const licence = pngOf(300_000);
-    const res = await register(t, validCompany(), { bytes: licence, name: 'scan.png', type: 'image/png' }, { chunkSize: 16 * 1024 });
+    const res = await register(
+      t,
+      validCompany(),
+      { bytes: licence, name: 'scan.png', type: 'image/png' },
+      { chunkSize: 16 * 1024 },
+    );
     expect(res.statusCode).toBe(201);
     const { id } = res.json();
     expect(await objects()).toContain(`commercialLicenses/${id}.png`);
@@ -58,9 +76,15 @@ describe('registration with the licence in an S3 bucket', () => {
 
   it('serves it to an admin from the bucket', async () => {
     const licence = pngOf(4000);
-    const { company } = (await register(t, validCompany(), { bytes: licence, name: 'a.png', type: 'image/png' })).json();
+    const { company } = (
+      await register(t, validCompany(), { bytes: licence, name: 'a.png', type: 'image/png' })
+    ).json();
     const admin = await createUser(t, { role: 'admin' });
-    const res = await t.app.inject({ method: 'GET', url: company.commercialLicenseUrl, headers: withCookie(t, await signIn(t, admin.email, admin.password)) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: company.commercialLicenseUrl,
+      headers: withCookie(t, await signIn(t, admin.email, admin.password)),
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
     expect(res.rawPayload.equals(licence)).toBe(true);
@@ -70,15 +94,25 @@ describe('registration with the licence in an S3 bucket', () => {
     const existing = validCompany();
     expect((await register(t, existing)).statusCode).toBe(201);
     const before = await objects();
-    const duplicate = await register(t, { ...validCompany(), companyName: existing.companyName }, {
-      bytes: pngOf(8 * 1024 * 1024),
-      name: 'a.png',
-      type: 'image/png',
-    }, { chunkSize: 64 * 1024 });
+    const duplicate = await register(
+      t,
+      { ...validCompany(), companyName: existing.companyName },
+      {
+        bytes: pngOf(8 * 1024 * 1024),
+        name: 'a.png',
+        type: 'image/png',
+      },
+      { chunkSize: 64 * 1024 },
+    );
     expect(duplicate.statusCode).toBe(409);
     const pdf = await register(t, validCompany(), { bytes: PDF, name: 'a.png', type: 'image/png' });
     expect(pdf.json().error.fields).toEqual({ commercialLicense: 'Unsupported File Format' });
-    const tooLarge = await register(t, validCompany(), { bytes: pngOf(10 * 1024 * 1024 + 1), name: 'a.png', type: 'image/png' }, { chunkSize: 64 * 1024 });
+    const tooLarge = await register(
+      t,
+      validCompany(),
+      { bytes: pngOf(10 * 1024 * 1024 + 1), name: 'a.png', type: 'image/png' },
+      { chunkSize: 64 * 1024 },
+    );
     expect(tooLarge.json().error.fields).toEqual({ commercialLicense: 'File size should be less than 10MB' });
     expect(await objects()).toEqual(before);
   });

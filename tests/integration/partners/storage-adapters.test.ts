@@ -21,7 +21,13 @@ let localDir: string;
 beforeAll(async () => {
   s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-s3rver-'));
   localDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-local-'));
-  s3rver = new S3rver({ address: '127.0.0.1', port: 0, directory: s3Dir, silent: true, configureBuckets: [{ name: BUCKET }] });
+  s3rver = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    directory: s3Dir,
+    silent: true,
+    configureBuckets: [{ name: BUCKET }],
+  });
   const { port } = await s3rver.run();
   s3Endpoint = `http://127.0.0.1:${port}`;
 });
@@ -138,8 +144,18 @@ describe.each(adapters)('the %s storage', (_name, make) => {
   });
 
   it('refuses keys that could leave the storage root or hide', async () => {
-    for (const key of ['../evil.png', 'a/../../evil.png', '/etc/passwd', '.partial/x', 'a//b.png', 'a\\b.png', 'a/b.png\0']) {
-      await expect(storage.put(key, Readable.from([Buffer.from('x')]), { contentType: 'image/png' })).rejects.toThrow(/Invalid storage key/);
+    for (const key of [
+      '../evil.png',
+      'a/../../evil.png',
+      '/etc/passwd',
+      '.partial/x',
+      'a//b.png',
+      'a\\b.png',
+      'a/b.png\0',
+    ]) {
+      await expect(storage.put(key, Readable.from([Buffer.from('x')]), { contentType: 'image/png' })).rejects.toThrow(
+        /Invalid storage key/,
+      );
       await expect(storage.get(key)).rejects.toThrow(/Invalid storage key/);
     }
     expect(fs.existsSync(path.join(localDir, '..', 'evil.png'))).toBe(false);
@@ -175,7 +191,9 @@ async function flakyProxy(failures: number, status: number) {
     if (seen <= failures) {
       req.resume();
       res.writeHead(status, { 'content-type': 'application/xml' });
-      res.end(`<?xml version="1.0"?><Error><Code>${status === 503 ? 'SlowDown' : 'AccessDenied'}</Code><Message>test</Message></Error>`);
+      res.end(
+        `<?xml version="1.0"?><Error><Code>${status === 503 ? 'SlowDown' : 'AccessDenied'}</Code><Message>test</Message></Error>`,
+      );
       return;
     }
     const upstream = http.request(`${s3Endpoint}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
@@ -224,7 +242,9 @@ describe('the S3 storage retries (spec §9: operations up to 120 s, uploads up t
 
   it('gives up once its time budget is spent, not after a fixed number of attempts', async () => {
     const proxy = await flakyProxy(Number.POSITIVE_INFINITY, 503);
-    const storage = createS3Storage(s3Options({ endpoint: proxy.endpoint, operationRetryMs: 1500, uploadRetryMs: 1500 }));
+    const storage = createS3Storage(
+      s3Options({ endpoint: proxy.endpoint, operationRetryMs: 1500, uploadRetryMs: 1500 }),
+    );
     try {
       const started = Date.now();
       await expect(storage.exists('retry/never.png')).rejects.toThrow();
@@ -232,7 +252,9 @@ describe('the S3 storage retries (spec §9: operations up to 120 s, uploads up t
       expect(elapsed).toBeLessThan(1500 + 3000);
       expect(proxy.seen()).toBeGreaterThanOrEqual(3);
       const afterReads = proxy.seen();
-      await expect(storage.put('retry/never.png', Readable.from([bytes(100)]), { contentType: 'image/png' })).rejects.toThrow();
+      await expect(
+        storage.put('retry/never.png', Readable.from([bytes(100)]), { contentType: 'image/png' }),
+      ).rejects.toThrow();
       expect(proxy.seen() - afterReads).toBeGreaterThanOrEqual(3);
     } finally {
       await storage.close();

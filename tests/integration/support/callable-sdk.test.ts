@@ -63,7 +63,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const createSupportTicket = () => httpsCallableFromURL<CallData, TicketResult>(functions, url, { timeout: CALL_TIMEOUT_MS });
+const createSupportTicket = () =>
+  httpsCallableFromURL<CallData, TicketResult>(functions, url, { timeout: CALL_TIMEOUT_MS });
 
 /** The SDK's error for a call that should fail. */
 async function failure(call: Promise<unknown>): Promise<FunctionsError> {
@@ -103,15 +104,25 @@ async function streamCall(data: CallData) {
 }
 
 async function ticketOf(ticketId: string) {
-  const res = await t.app.inject({ method: 'GET', url: `/api/support/tickets/${ticketId}`, headers: { authorization: `Bearer ${token}` } });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/support/tickets/${ticketId}`,
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(res.statusCode).toBe(200);
-  return res.json() as { ticket: { id: string; ticketNo: number; reason: string; open: boolean }; messages: Array<{ messageBody: string }> };
+  return res.json() as {
+    ticket: { id: string; ticketNo: number; reason: string; open: boolean };
+    messages: Array<{ messageBody: string }>;
+  };
 }
 
 describe('createSupportTicket through the official Firebase SDK', () => {
   it('creates a ticket: the result has ticketId and ticketNo', async () => {
     bearer = token;
-    const { data } = await createSupportTicket()({ reason: 'Incident', message: 'The parcel never arrived at the depot.' });
+    const { data } = await createSupportTicket()({
+      reason: 'Incident',
+      message: 'The parcel never arrived at the depot.',
+    });
     expect(data).toEqual({ ticketId: expect.stringMatching(/^[0-9a-f-]{36}$/), ticketNo: expect.any(Number) });
     const { ticket, messages } = await ticketOf(data.ticketId);
     expect(ticket).toMatchObject({ id: data.ticketId, ticketNo: data.ticketNo, reason: 'Incident', open: true });
@@ -122,7 +133,9 @@ describe('createSupportTicket through the official Firebase SDK', () => {
     bearer = token;
     const error = await failure(createSupportTicket()({ message: '   ' }));
     expect(error.code).toBe('functions/invalid-argument');
-    expect(error.details).toEqual({ fields: { reason: SUPPORT_TEXT.fieldRequired, message: SUPPORT_TEXT.fieldRequired } });
+    expect(error.details).toEqual({
+      fields: { reason: SUPPORT_TEXT.fieldRequired, message: SUPPORT_TEXT.fieldRequired },
+    });
   });
 
   it('reports an unknown reason as an invalid reason, not as a missing one', async () => {
@@ -161,7 +174,9 @@ describe('the streaming call (.stream(), Accept: text/event-stream)', () => {
     bearer = token;
     const invalid = await streamCall({ reason: 'Refund', message: '' });
     expect('error' in invalid && invalid.error.code).toBe('functions/invalid-argument');
-    expect('error' in invalid && invalid.error.details).toEqual({ fields: { reason: SUPPORT_TEXT.reasonInvalid, message: SUPPORT_TEXT.fieldRequired } });
+    expect('error' in invalid && invalid.error.details).toEqual({
+      fields: { reason: SUPPORT_TEXT.reasonInvalid, message: SUPPORT_TEXT.fieldRequired },
+    });
 
     bearer = undefined;
     const anonymous = await streamCall({ reason: 'General', message: 'Hello there, I need help' });
@@ -180,13 +195,21 @@ describe('the streaming call (.stream(), Accept: text/event-stream)', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const text = await res.text();
     expect(text).toMatch(/^data: \{"result":\{[^\n]*\}\}\n\n$/);
-    expect(JSON.parse(text.slice('data: '.length)).result).toEqual({ ticketId: expect.any(String), ticketNo: expect.any(Number) });
+    expect(JSON.parse(text.slice('data: '.length)).result).toEqual({
+      ticketId: expect.any(String),
+      ticketNo: expect.any(Number),
+    });
   });
 });
 
 describe('the plain JSON protocol is unchanged for other clients', () => {
   it('keeps error.fields (by body path) beside error.details.fields', async () => {
-    const res = await postJson(t, '/api/functions/createSupportTicket', { data: { reason: 'Refund', message: '' } }, { authorization: `Bearer ${token}` });
+    const res = await postJson(
+      t,
+      '/api/functions/createSupportTicket',
+      { data: { reason: 'Refund', message: '' } },
+      { authorization: `Bearer ${token}` },
+    );
     expect(res.statusCode).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.json()).toEqual({

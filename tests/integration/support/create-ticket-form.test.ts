@@ -17,13 +17,22 @@ const post = (fields: Record<string, string>, headers: Record<string, string>) =
     method: 'POST',
     url: '/support/create-ticket',
     payload: new URLSearchParams(fields).toString(),
-    headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', ...headers },
+    headers: {
+      accept: 'text/html',
+      'content-type': 'application/x-www-form-urlencoded',
+      'sec-fetch-site': 'same-origin',
+      ...headers,
+    },
   });
 
 describe('creating a ticket without JavaScript', () => {
   it('opens the new ticket, and a resent form (same id) makes no second ticket', async () => {
     const user = await supportUser(t);
-    const page = await t.app.inject({ method: 'GET', url: '/support/create-ticket', headers: { accept: 'text/html', ...user.headers } });
+    const page = await t.app.inject({
+      method: 'GET',
+      url: '/support/create-ticket',
+      headers: { accept: 'text/html', ...user.headers },
+    });
     const clientId = /name="clientId" value="([^"]+)"/.exec(page.body)?.[1];
     expect(clientId).toBeTruthy();
     expect(page.body).toMatch(/<form[^>]*method="post"/);
@@ -35,7 +44,10 @@ describe('creating a ticket without JavaScript', () => {
     expect(ticketId).toBeTruthy();
     const again = await post(fields, user.headers);
     expect(again.headers.location).toBe(res.headers.location);
-    const rows = await queryRows<{ n: unknown }>(t.database.db, sql`select count(*) as n from support_tickets where user_id = ${user.id}`);
+    const rows = await queryRows<{ n: unknown }>(
+      t.database.db,
+      sql`select count(*) as n from support_tickets where user_id = ${user.id}`,
+    );
     expect(Number(rows[0]!.n)).toBe(1);
   });
 

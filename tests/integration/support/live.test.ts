@@ -20,7 +20,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const cookie = (u: SupportUser) => ({ cookie: u.headers.cookie });
-const bodies = (events: SseEvent[]) => events.filter((e) => e.event === 'message').map((e) => (e.data as { messageBody: string }).messageBody);
+const bodies = (events: SseEvent[]) =>
+  events.filter((e) => e.event === 'message').map((e) => (e.data as { messageBody: string }).messageBody);
 
 describe('a ticket’s live messages', () => {
   it('delivers an admin answer to the user’s and the admin’s open pages within a second', async () => {
@@ -115,7 +116,10 @@ describe('a ticket’s live messages', () => {
     const stream = await openSse(`${base}/api/support/tickets/${ticketId}/messages/stream`, cookie(carol));
     await stream.waitFor((e) => bodies(e).length === 1);
     expect((await postJson(t, '/api/auth/logout', {}, carol.headers)).statusCode).toBeLessThan(300);
-    const endedInTime = await Promise.race([stream.ended.then(() => true), new Promise((r) => setTimeout(() => r(false), 2000))]);
+    const endedInTime = await Promise.race([
+      stream.ended.then(() => true),
+      new Promise((r) => setTimeout(() => r(false), 2000)),
+    ]);
     expect(endedInTime).toBe(true);
     await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'After sign-out' });
     await new Promise((r) => setTimeout(r, 200));
@@ -142,7 +146,11 @@ describe('the live ticket list', () => {
   it('updates on a new ticket, a new message and a close, without a reload', async () => {
     const erin = await supportUser(t);
     const stream = await openSse(`${base}/api/support/tickets/stream?open=true`, cookie(erin));
-    const latest = () => (stream.events.filter((e) => e.event === 'tickets').at(-1)?.data as { tickets: Array<{ id: string; open: boolean }> } | undefined)?.tickets;
+    const latest = () =>
+      (
+        stream.events.filter((e) => e.event === 'tickets').at(-1)?.data as
+          { tickets: Array<{ id: string; open: boolean }> } | undefined
+      )?.tickets;
     await stream.waitFor(() => latest()?.length === 0);
     const first = await erin.createTicket('General', 'First');
     await stream.waitFor(() => latest()?.length === 1, 1000);
@@ -161,7 +169,14 @@ describe('the live ticket list', () => {
 });
 
 describe('races', () => {
-  const figures = { ticketCreations: 0, distinctNumbers: 0, closeReplyRaces: 0, repliesStoredAfterClose: 0, idempotentSends: 0, rowsStored: 0 };
+  const figures = {
+    ticketCreations: 0,
+    distinctNumbers: 0,
+    closeReplyRaces: 0,
+    repliesStoredAfterClose: 0,
+    idempotentSends: 0,
+    rowsStored: 0,
+  };
   afterAll(() =>
     recordFigure('races-support', {
       checks: ['DATA-03', 'AZ-05', 'DATA-05'],
@@ -172,7 +187,9 @@ describe('races', () => {
 
   it('gives 200 concurrent ticket creations 200 distinct numbers', async () => {
     const users = await Promise.all(Array.from({ length: 4 }, () => supportUser(t)));
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => users[i % 4]!.createTicket('General', `Concurrent ${i}`)));
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => users[i % 4]!.createTicket('General', `Concurrent ${i}`)),
+    );
     figures.ticketCreations = results.length;
     figures.distinctNumbers = new Set(results.map((r) => r.ticketNo)).size;
     expect(new Set(results.map((r) => r.ticketNo)).size).toBe(200);
@@ -182,7 +199,9 @@ describe('races', () => {
   it('stores a ticket sent 20 times at once with one clientId once, and answers every try with it', async () => {
     const carol = await supportUser(t);
     const send = () =>
-      carol.post('/api/functions/createSupportTicket', { data: { reason: 'Incident', message: 'Sent on a flaky train', clientId: 'ticket-9d2c41' } });
+      carol.post('/api/functions/createSupportTicket', {
+        data: { reason: 'Incident', message: 'Sent on a flaky train', clientId: 'ticket-9d2c41' },
+      });
     const responses = await Promise.all(Array.from({ length: 20 }, send));
     expect(responses.map((r) => r.statusCode)).toEqual(Array<number>(20).fill(200));
     expect(new Set(responses.map((r) => r.json().result.ticketId)).size).toBe(1);
@@ -192,7 +211,9 @@ describe('races', () => {
     expect((await carol.get(`/api/support/tickets/${ticketId}/messages`)).json().messages).toHaveLength(1);
     // The same clientId from another user is theirs alone: it creates their own ticket.
     const dave = await supportUser(t);
-    const theirs = await dave.post('/api/functions/createSupportTicket', { data: { reason: 'General', message: 'Mine', clientId: 'ticket-9d2c41' } });
+    const theirs = await dave.post('/api/functions/createSupportTicket', {
+      data: { reason: 'General', message: 'Mine', clientId: 'ticket-9d2c41' },
+    });
     expect(theirs.json().result.ticketId).not.toBe(ticketId);
     figures.idempotentSends += 20;
     figures.rowsStored += listed.length;
@@ -200,7 +221,11 @@ describe('races', () => {
 
   it('stores a message sent 20 times at once with one clientId once', async () => {
     const { ticketId } = await alice.createTicket('General', 'Idempotent replies');
-    const send = () => alice.post(`/api/support/tickets/${ticketId}/messages`, { messageBody: 'Twenty tries', clientId: 'reply-5e8f0a7b' });
+    const send = () =>
+      alice.post(`/api/support/tickets/${ticketId}/messages`, {
+        messageBody: 'Twenty tries',
+        clientId: 'reply-5e8f0a7b',
+      });
     const responses = await Promise.all(Array.from({ length: 20 }, send));
     expect(responses.map((r) => r.statusCode)).toEqual(Array<number>(20).fill(200));
     expect(new Set(responses.map((r) => r.json().message.id)).size).toBe(1);

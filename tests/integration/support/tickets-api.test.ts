@@ -17,7 +17,10 @@ afterAll(() => t.close());
 describe('creating a ticket (callable protocol)', () => {
   it('answers { result: { ticketId, ticketNo } }; the ticket is open and its text is the first message', async () => {
     const before = Date.now();
-    const { ticketId, ticketNo } = await alice.createTicket('Incident', 'The traveller marked it delivered but nothing came.');
+    const { ticketId, ticketNo } = await alice.createTicket(
+      'Incident',
+      'The traveller marked it delivered but nothing came.',
+    );
     expect(ticketId).toMatch(/^[0-9a-f-]{36}$/);
     expect(ticketNo).toBeGreaterThanOrEqual(1000);
     const res = await alice.get(`/api/support/tickets/${ticketId}`);
@@ -27,7 +30,13 @@ describe('creating a ticket (callable protocol)', () => {
     expect(new Date(ticket.creationDate).getTime()).toBeGreaterThanOrEqual(before - 1000);
     expect(ticket.lastMessage).toBe(ticket.creationDate);
     expect(messages).toEqual([
-      { id: expect.any(Number), messageBody: 'The traveller marked it delivered but nothing came.', timestamp: ticket.creationDate, admin: false, mine: true },
+      {
+        id: expect.any(Number),
+        messageBody: 'The traveller marked it delivered but nothing came.',
+        timestamp: ticket.creationDate,
+        admin: false,
+        mine: true,
+      },
     ]);
   });
 
@@ -38,7 +47,11 @@ describe('creating a ticket (callable protocol)', () => {
   });
 
   it('refuses a missing reason or message with Field Required, and an unknown reason', async () => {
-    for (const data of [{ message: 'Hello there, I need help' }, { reason: 'General', message: '   ' }, { reason: 'Refund', message: 'Hello there, I need help' }]) {
+    for (const data of [
+      { message: 'Hello there, I need help' },
+      { reason: 'General', message: '   ' },
+      { reason: 'Refund', message: 'Hello there, I need help' },
+    ]) {
       const res = await alice.post('/api/functions/createSupportTicket', { data });
       expect(res.statusCode).toBe(400);
       expect(res.json().error.status).toBe('INVALID_ARGUMENT');
@@ -52,11 +65,23 @@ describe('creating a ticket (callable protocol)', () => {
   });
 
   it('is for signed-in users with a verified email only', async () => {
-    expect((await postJson(t, '/api/functions/createSupportTicket', { data: { reason: 'General', message: 'Hello there friend' } })).statusCode).toBe(401);
+    expect(
+      (
+        await postJson(t, '/api/functions/createSupportTicket', {
+          data: { reason: 'General', message: 'Hello there friend' },
+        })
+      ).statusCode,
+    ).toBe(401);
     const unverified = await supportUser(t, { verified: false }).catch((e: Error) => e);
     // An unverified account cannot even keep a session (issue 4); either way no ticket is created.
     if (!(unverified instanceof Error)) {
-      expect((await unverified.post('/api/functions/createSupportTicket', { data: { reason: 'General', message: 'Hello there friend' } })).statusCode).toBe(403);
+      expect(
+        (
+          await unverified.post('/api/functions/createSupportTicket', {
+            data: { reason: 'General', message: 'Hello there friend' },
+          })
+        ).statusCode,
+      ).toBe(403);
     }
   });
 
@@ -66,7 +91,9 @@ describe('creating a ticket (callable protocol)', () => {
       const user = await supportUser(limited);
       await user.createTicket();
       await user.createTicket();
-      const res = await user.post('/api/functions/createSupportTicket', { data: { reason: 'General', message: 'Third one today' } });
+      const res = await user.post('/api/functions/createSupportTicket', {
+        data: { reason: 'General', message: 'Third one today' },
+      });
       expect(res.statusCode).toBe(429);
       expect(res.json().error).toMatchObject({ status: 'RESOURCE_EXHAUSTED', message: SUPPORT_TEXT.tooManyTickets });
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
@@ -85,12 +112,16 @@ describe('listing own tickets', () => {
     let list = (await carol.get('/api/support/tickets?open=true')).json().tickets;
     expect(list.map((x: { id: string }) => x.id)).toEqual([second.ticketId, first.ticketId]);
     // A reply moves a ticket to the top.
-    expect((await carol.post(`/api/support/tickets/${first.ticketId}/messages`, { messageBody: 'Any news?' })).statusCode).toBe(200);
+    expect(
+      (await carol.post(`/api/support/tickets/${first.ticketId}/messages`, { messageBody: 'Any news?' })).statusCode,
+    ).toBe(200);
     list = (await carol.get('/api/support/tickets?open=true')).json().tickets;
     expect(list.map((x: { id: string }) => x.id)).toEqual([first.ticketId, second.ticketId]);
     expect((await carol.get('/api/support/tickets?open=false')).json().tickets).toEqual([]);
     await admin.post(`/api/admin/support/tickets/${second.ticketId}/close`);
-    expect((await carol.get('/api/support/tickets?open=false')).json().tickets.map((x: { id: string }) => x.id)).toEqual([second.ticketId]);
+    expect(
+      (await carol.get('/api/support/tickets?open=false')).json().tickets.map((x: { id: string }) => x.id),
+    ).toEqual([second.ticketId]);
   });
 });
 
@@ -123,7 +154,11 @@ describe('replying', () => {
 
   it('stores a retried message once when it carries the same clientId', async () => {
     const { ticketId } = await alice.createTicket();
-    const send = () => alice.post(`/api/support/tickets/${ticketId}/messages`, { messageBody: 'Sent twice by a flaky network', clientId: 'c-7f3a9e21' });
+    const send = () =>
+      alice.post(`/api/support/tickets/${ticketId}/messages`, {
+        messageBody: 'Sent twice by a flaky network',
+        clientId: 'c-7f3a9e21',
+      });
     const [a, b] = await Promise.all([send(), send()]);
     const c = await send();
     expect([a.statusCode, b.statusCode, c.statusCode]).toEqual([200, 200, 200]);
@@ -143,7 +178,9 @@ describe('another user', () => {
     const reply = await bob.post(`/api/support/tickets/${ticketId}/messages`, { messageBody: 'I should not be here' });
     expect(reply.statusCode).toBe(404);
     expect((await alice.get(`/api/support/tickets/${ticketId}/messages`)).json().messages).toHaveLength(1);
-    expect((await bob.get('/api/support/tickets?open=true')).json().tickets.some((x: { id: string }) => x.id === ticketId)).toBe(false);
+    expect(
+      (await bob.get('/api/support/tickets?open=true')).json().tickets.some((x: { id: string }) => x.id === ticketId),
+    ).toBe(false);
   });
 
   it('gets the same not-found for ids that do not exist or are not ids at all', async () => {
@@ -160,15 +197,27 @@ describe('the admin side', () => {
     const row = inbox.find((x: { id: string }) => x.id === ticketId);
     expect(row).toMatchObject({ ticketNo, userEmail: bob.email, unanswered: true });
 
-    const answer = await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'Sorry to hear that. We are on it.' });
+    const answer = await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, {
+      messageBody: 'Sorry to hear that. We are on it.',
+    });
     expect(answer.statusCode).toBe(200);
     expect(answer.json().message).toMatchObject({ admin: true, mine: true, authorEmail: admin.email });
     inbox = (await admin.get('/api/admin/support/tickets?open=true')).json().tickets;
     expect(inbox.find((x: { id: string }) => x.id === ticketId).unanswered).toBe(false);
 
-    expect((await admin.get(`/api/admin/support/tickets?open=true&q=${ticketNo}`)).json().tickets.map((x: { id: string }) => x.id)).toEqual([ticketId]);
-    expect((await admin.get(`/api/admin/support/tickets?open=true&q=%23${ticketNo}`)).json().tickets.map((x: { id: string }) => x.id)).toEqual([ticketId]);
-    const byEmail = (await admin.get(`/api/admin/support/tickets?open=true&q=${encodeURIComponent(bob.email.slice(0, 12))}`)).json().tickets;
+    expect(
+      (await admin.get(`/api/admin/support/tickets?open=true&q=${ticketNo}`))
+        .json()
+        .tickets.map((x: { id: string }) => x.id),
+    ).toEqual([ticketId]);
+    expect(
+      (await admin.get(`/api/admin/support/tickets?open=true&q=%23${ticketNo}`))
+        .json()
+        .tickets.map((x: { id: string }) => x.id),
+    ).toEqual([ticketId]);
+    const byEmail = (
+      await admin.get(`/api/admin/support/tickets?open=true&q=${encodeURIComponent(bob.email.slice(0, 12))}`)
+    ).json().tickets;
     expect(byEmail.length).toBeGreaterThan(0);
     expect(byEmail.every((x: { userEmail: string }) => x.userEmail === bob.email)).toBe(true);
     expect((await admin.get('/api/admin/support/tickets?open=true&q=%25')).json().tickets).toEqual([]);
@@ -183,11 +232,18 @@ describe('the admin side', () => {
     const { ticketId } = await bob.createTicket();
     const closed = await admin.post(`/api/admin/support/tickets/${ticketId}/close`);
     expect(closed.json().ticket.open).toBe(false);
-    expect((await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'Closed, sorry' })).statusCode).toBe(409);
+    expect(
+      (await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'Closed, sorry' }))
+        .statusCode,
+    ).toBe(409);
     const reopened = await admin.post(`/api/admin/support/tickets/${ticketId}/reopen`);
     expect(reopened.json().ticket.open).toBe(true);
-    expect((await bob.post(`/api/support/tickets/${ticketId}/messages`, { messageBody: 'Thanks for reopening' })).statusCode).toBe(200);
-    expect((await admin.post('/api/admin/support/tickets/00000000-0000-4000-8000-000000000000/close')).statusCode).toBe(404);
+    expect(
+      (await bob.post(`/api/support/tickets/${ticketId}/messages`, { messageBody: 'Thanks for reopening' })).statusCode,
+    ).toBe(200);
+    expect((await admin.post('/api/admin/support/tickets/00000000-0000-4000-8000-000000000000/close')).statusCode).toBe(
+      404,
+    );
   });
 
   it('is refused to plain users and anonymous callers', async () => {

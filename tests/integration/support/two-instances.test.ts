@@ -64,17 +64,25 @@ describe.runIf(testDatabaseKind === 'postgres')('two app instances on one Postgr
       body: JSON.stringify({ messageBody: 'Answered from instance B' }),
     });
     expect(answer.status).toBe(200);
-    await stream.waitFor((e) => e.some((x) => (x.data as { messageBody?: string }).messageBody === 'Answered from instance B'), 2000);
+    await stream.waitFor(
+      (e) => e.some((x) => (x.data as { messageBody?: string }).messageBody === 'Answered from instance B'),
+      2000,
+    );
 
     // And the other way round: the admin watches on B, the user replies on A.
-    const adminStream = await openSse(`${baseB}/api/support/tickets/${ticketId}/messages/stream`, { cookie: adminCookie });
+    const adminStream = await openSse(`${baseB}/api/support/tickets/${ticketId}/messages/stream`, {
+      cookie: adminCookie,
+    });
     await adminStream.waitFor((e) => e.filter((x) => x.event === 'message').length === 2);
     await fetch(`${baseA}/api/support/tickets/${ticketId}/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', cookie: userCookie },
       body: JSON.stringify({ messageBody: 'Thanks, seen on A' }),
     });
-    await adminStream.waitFor((e) => e.some((x) => (x.data as { messageBody?: string }).messageBody === 'Thanks, seen on A'), 2000);
+    await adminStream.waitFor(
+      (e) => e.some((x) => (x.data as { messageBody?: string }).messageBody === 'Thanks, seen on A'),
+      2000,
+    );
     stream.close();
     adminStream.close();
   });

@@ -4,7 +4,10 @@ import { createTestApp, type TestApp } from '../../support/test-app.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ web: true, env: { COMPANY_NAME: 'Kiwi Carry', PUBLIC_BASE_URL: 'https://kiwicarry.example.nz' } });
+  t = await createTestApp({
+    web: true,
+    env: { COMPANY_NAME: 'Kiwi Carry', PUBLIC_BASE_URL: 'https://kiwicarry.example.nz' },
+  });
 });
 afterAll(() => t.close());
 
@@ -17,7 +20,19 @@ function between(html: string, start: string, end: string): string {
 
 describe('server-rendered public pages', () => {
   const pages = [
-    { path: '/', title: 'Kiwi Carry: send anything across New Zealand with travellers', text: ['Distance delivery', 'Community based service', 'Competitive pricing', 'Easy to use app', 'Environmentally friendly', 'Earn as a traveller', 'App Store'] },
+    {
+      path: '/',
+      title: 'Kiwi Carry: send anything across New Zealand with travellers',
+      text: [
+        'Distance delivery',
+        'Community based service',
+        'Competitive pricing',
+        'Easy to use app',
+        'Environmentally friendly',
+        'Earn as a traveller',
+        'App Store',
+      ],
+    },
     { path: '/about', title: 'About Kiwi Carry: how it works', text: ['Our mission', 'For travellers', 'For senders'] },
     { path: '/faqs', title: 'General FAQ | Kiwi Carry', text: ['General FAQ', 'What is Kiwi Carry?'] },
     { path: '/legal', title: 'Terms and Conditions | Kiwi Carry', text: ['<iframe', 'src="/documents/terms"'] },
@@ -50,7 +65,14 @@ describe('server-rendered public pages', () => {
   });
 
   it('renders the chosen FAQ type from the URL, with entries read from the database', async () => {
-    await t.database.db.insert(faqs).values({ type: 'traveller', title: 'Can I carry items on the ferry?', content: 'Yes, on the Interislander too.', position: 99 });
+    await t.database.db
+      .insert(faqs)
+      .values({
+        type: 'traveller',
+        title: 'Can I carry items on the ferry?',
+        content: 'Yes, on the Interislander too.',
+        position: 99,
+      });
     const html = (await get('/faqs?type=traveller')).body;
     expect(html).toContain('<title>Traveller FAQ | Kiwi Carry</title>');
     expect(html).toContain('Traveller FAQ</h2>');
@@ -80,7 +102,9 @@ describe('server-rendered public pages', () => {
 
   it('shows the Privacy Policy when chosen, and the Terms by default', async () => {
     expect((await get('/legal')).body).toMatch(/<iframe[^>]*src="\/documents\/terms"[^>]*title="Terms and Conditions"/);
-    expect((await get('/legal?doc=privacy')).body).toMatch(/<iframe[^>]*src="\/documents\/privacy"[^>]*title="Privacy Policy"/);
+    expect((await get('/legal?doc=privacy')).body).toMatch(
+      /<iframe[^>]*src="\/documents\/privacy"[^>]*title="Privacy Policy"/,
+    );
   });
 
   it('answers unknown paths with a 404 page', async () => {
@@ -106,22 +130,25 @@ describe('security headers', () => {
     expect(nonces.size).toBe(5);
   });
 
-  it.each(['/', '/faqs', '/api/faqs?type=general', '/nope', '/robots.txt'])('sets the baseline headers on %s', async (url) => {
-    const res = await get(url);
-    const csp = String(res.headers['content-security-policy']);
-    expect(csp).toContain("default-src 'self'");
-    expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).toContain("object-src 'none'");
-    expect(csp).toContain("base-uri 'none'");
-    expect(csp).not.toContain('unsafe-inline');
-    expect(csp).toContain('upgrade-insecure-requests');
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
-    expect(res.headers['x-frame-options']).toBe('DENY');
-    expect(res.headers['strict-transport-security']).toContain('max-age=');
-    expect(res.headers['x-powered-by']).toBeUndefined();
-    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-  });
+  it.each(['/', '/faqs', '/api/faqs?type=general', '/nope', '/robots.txt'])(
+    'sets the baseline headers on %s',
+    async (url) => {
+      const res = await get(url);
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("object-src 'none'");
+      expect(csp).toContain("base-uri 'none'");
+      expect(csp).not.toContain('unsafe-inline');
+      expect(csp).toContain('upgrade-insecure-requests');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['strict-transport-security']).toContain('max-age=');
+      expect(res.headers['x-powered-by']).toBeUndefined();
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    },
+  );
 
   it('serves hashed assets as immutable, from the build only', async () => {
     const html = (await get('/')).body;

@@ -11,7 +11,14 @@ export interface UserSummaryRow {
   createdAt: Date;
 }
 
-type RawUser = { id: string; email: string; role: string; email_verified: boolean; disabled: boolean; created_at: unknown };
+type RawUser = {
+  id: string;
+  email: string;
+  role: string;
+  email_verified: boolean;
+  disabled: boolean;
+  created_at: unknown;
+};
 const toUser = (r: RawUser): UserSummaryRow => ({
   id: r.id,
   email: r.email,

@@ -1,6 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { UserListQuerySchema, UserListSchema, UserParamsSchema, UserResultSchema, UserRoleSchema } from '../../../contracts/admin.ts';
+import {
+  UserListQuerySchema,
+  UserListSchema,
+  UserParamsSchema,
+  UserResultSchema,
+  UserRoleSchema,
+} from '../../../contracts/admin.ts';
 import { ErrorBodySchema } from '../../../contracts/errors.ts';
 import type { AccountsAdminService } from './accounts.admin.service.ts';
 
@@ -13,7 +19,12 @@ export async function accountsAdminRoutes(app: FastifyInstance, options: { users
 
   api.get('/api/admin/users', {
     config: { access: 'admin' },
-    schema: { tags: ['admin'], summary: 'Accounts, newest first; find by email', querystring: UserListQuerySchema, response: { 200: UserListSchema, ...errors } },
+    schema: {
+      tags: ['admin'],
+      summary: 'Accounts, newest first; find by email',
+      querystring: UserListQuerySchema,
+      response: { 200: UserListSchema, ...errors },
+    },
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return users.list(actor(request), request.query);
@@ -33,19 +44,35 @@ export async function accountsAdminRoutes(app: FastifyInstance, options: { users
 
   api.post('/api/admin/users/:userId/disable', {
     config: { access: 'admin' },
-    schema: { tags: ['admin'], summary: 'Disable an account: ends its sessions and live streams', params: UserParamsSchema, response: { 200: UserResultSchema, ...errors } },
+    schema: {
+      tags: ['admin'],
+      summary: 'Disable an account: ends its sessions and live streams',
+      params: UserParamsSchema,
+      response: { 200: UserResultSchema, ...errors },
+    },
     handler: async (request) => users.disable(actor(request), request.params.userId),
   });
 
   api.post('/api/admin/users/:userId/enable', {
     config: { access: 'admin' },
-    schema: { tags: ['admin'], summary: 'Enable a disabled account', params: UserParamsSchema, response: { 200: UserResultSchema, ...errors } },
+    schema: {
+      tags: ['admin'],
+      summary: 'Enable a disabled account',
+      params: UserParamsSchema,
+      response: { 200: UserResultSchema, ...errors },
+    },
     handler: async (request) => users.enable(actor(request), request.params.userId),
   });
 
   api.post('/api/admin/users/:userId/role', {
     config: { access: 'admin' },
-    schema: { tags: ['admin'], summary: 'Make an account admin, or a plain user (never your own)', params: UserParamsSchema, body: UserRoleSchema, response: { 200: UserResultSchema, ...errors } },
+    schema: {
+      tags: ['admin'],
+      summary: 'Make an account admin, or a plain user (never your own)',
+      params: UserParamsSchema,
+      body: UserRoleSchema,
+      response: { 200: UserResultSchema, ...errors },
+    },
     handler: async (request) => users.setRole(actor(request), request.params.userId, request.body.role),
   });
 }

@@ -44,7 +44,12 @@ export function createAccountAdmin(repo: AccountsRepository) {
     async createUser(input: { email: unknown; password: unknown; role?: Role; verified?: boolean }): Promise<User> {
       const email = parse(EmailSchema, input.email, 'email');
       const passwordHash = await checkedHash(input.password, email);
-      const row = await repo.insertUser({ email, passwordHash, role: input.role ?? 'user', verified: input.verified ?? true });
+      const row = await repo.insertUser({
+        email,
+        passwordHash,
+        role: input.role ?? 'user',
+        verified: input.verified ?? true,
+      });
       if (!row) throw new AppError('ALREADY_EXISTS', `An account for ${email} already exists.`);
       return dto(row);
     },
@@ -120,18 +125,38 @@ export function createAccountsAdminService(deps: {
   }
 
   return {
-    async list(actor: AuditActor, filter: { q?: string; page: number }): Promise<{ users: AdminUser[]; more: boolean }> {
-      const rows = await repository.search({ q: filter.q, offset: (filter.page - 1) * USERS_PAGE_SIZE, limit: USERS_PAGE_SIZE + 1 });
-      return { users: rows.slice(0, USERS_PAGE_SIZE).map((row) => toDto(row, actor)), more: rows.length > USERS_PAGE_SIZE };
+    async list(
+      actor: AuditActor,
+      filter: { q?: string; page: number },
+    ): Promise<{ users: AdminUser[]; more: boolean }> {
+      const rows = await repository.search({
+        q: filter.q,
+        offset: (filter.page - 1) * USERS_PAGE_SIZE,
+        limit: USERS_PAGE_SIZE + 1,
+      });
+      return {
+        users: rows.slice(0, USERS_PAGE_SIZE).map((row) => toDto(row, actor)),
+        more: rows.length > USERS_PAGE_SIZE,
+      };
     },
 
     /** The same mail, limits and token rules as "send a new verification email" on the login screen. */
-    async resendVerification(actor: AuditActor, userId: string, ip: string): Promise<{ user: AdminUser; message: string }> {
+    async resendVerification(
+      actor: AuditActor,
+      userId: string,
+      ip: string,
+    ): Promise<{ user: AdminUser; message: string }> {
       const user = await getUser(userId);
       if (user.emailVerified) throw new AppError('ABORTED', USER_MESSAGES.alreadyVerified);
       if (user.disabled) throw new AppError('ABORTED', USER_MESSAGES.disabled);
       await accounts.resendVerification({ email: user.email, ip });
-      await audit.record({ actor, action: 'user.resend-verification', targetType: 'user', targetId: user.id, details: { email: user.email } });
+      await audit.record({
+        actor,
+        action: 'user.resend-verification',
+        targetType: 'user',
+        targetId: user.id,
+        details: { email: user.email },
+      });
       return { user: toDto(user, actor), message: USER_MESSAGES.verificationSent(user.email) };
     },
 
@@ -140,14 +165,26 @@ export function createAccountsAdminService(deps: {
       if (userId === actor.userId) throw new AppError('PERMISSION_DENIED', USER_MESSAGES.notYourself);
       const user = await getUser(userId);
       const { endedSessions } = await accountAdmin.disableUser({ email: user.email });
-      await audit.record({ actor, action: 'user.disable', targetType: 'user', targetId: user.id, details: { email: user.email, endedSessions } });
+      await audit.record({
+        actor,
+        action: 'user.disable',
+        targetType: 'user',
+        targetId: user.id,
+        details: { email: user.email, endedSessions },
+      });
       return { user: toDto(await getUser(userId), actor) };
     },
 
     async enable(actor: AuditActor, userId: string): Promise<{ user: AdminUser }> {
       const user = await getUser(userId);
       await accountAdmin.enableUser({ email: user.email });
-      await audit.record({ actor, action: 'user.enable', targetType: 'user', targetId: user.id, details: { email: user.email } });
+      await audit.record({
+        actor,
+        action: 'user.enable',
+        targetType: 'user',
+        targetId: user.id,
+        details: { email: user.email },
+      });
       return { user: toDto(await getUser(userId), actor) };
     },
 
@@ -157,7 +194,13 @@ export function createAccountsAdminService(deps: {
       if (user.role !== role) {
         // The repository tells live streams at once, so a removed admin loses the inbox stream now.
         await accountAdmin.setRole({ email: user.email, role });
-        await audit.record({ actor, action: 'user.role', targetType: 'user', targetId: user.id, details: { email: user.email, from: user.role, to: role } });
+        await audit.record({
+          actor,
+          action: 'user.role',
+          targetType: 'user',
+          targetId: user.id,
+          details: { email: user.email, from: user.role, to: role },
+        });
       }
       return { user: toDto(await getUser(userId), actor) };
     },

@@ -55,7 +55,12 @@ export function createAccountsRepository(db: AppDatabase) {
     },
 
     /** Null when the email is taken: the unique index decides, so two sign-ups cannot race. */
-    async insertUser(values: { email: string; passwordHash: string; role: Role; verified: boolean }): Promise<UserRow | null> {
+    async insertUser(values: {
+      email: string;
+      passwordHash: string;
+      role: Role;
+      verified: boolean;
+    }): Promise<UserRow | null> {
       const [row] = await db
         .insert(users)
         .values({
@@ -144,7 +149,10 @@ export function createAccountsRepository(db: AppDatabase) {
         return null;
       }
       if (row.stale) {
-        await db.update(sessions).set({ lastSeenAt: sql`now()` }).where(eq(sessions.tokenHash, tokenHash));
+        await db
+          .update(sessions)
+          .set({ lastSeenAt: sql`now()` })
+          .where(eq(sessions.tokenHash, tokenHash));
       }
       return {
         tokenHash: row.tokenHash,
@@ -157,7 +165,10 @@ export function createAccountsRepository(db: AppDatabase) {
     },
 
     async deleteSession(tokenHash: string): Promise<void> {
-      const [ended] = await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash)).returning({ userId: sessions.userId });
+      const [ended] = await db
+        .delete(sessions)
+        .where(eq(sessions.tokenHash, tokenHash))
+        .returning({ userId: sessions.userId });
       if (ended) await sessionsEnded(ended.userId);
     },
 
@@ -176,16 +187,30 @@ export function createAccountsRepository(db: AppDatabase) {
       await db
         .delete(sessions)
         .where(
-          and(eq(sessions.userId, userId), or(lte(sessions.expiresAt, sql`now()`), lte(sessions.lastSeenAt, ago(idleMs)))),
+          and(
+            eq(sessions.userId, userId),
+            or(lte(sessions.expiresAt, sql`now()`), lte(sessions.lastSeenAt, ago(idleMs))),
+          ),
         );
     },
 
     /** Issues a token and withdraws the user's earlier unused ones of the same purpose (AUTH-07). */
-    async replaceEmailToken(values: { userId: string; purpose: EmailTokenPurpose; tokenHash: string; ttlMs: number }): Promise<void> {
+    async replaceEmailToken(values: {
+      userId: string;
+      purpose: EmailTokenPurpose;
+      tokenHash: string;
+      ttlMs: number;
+    }): Promise<void> {
       await db.transaction(async (tx) => {
         await tx
           .delete(emailTokens)
-          .where(and(eq(emailTokens.userId, values.userId), eq(emailTokens.purpose, values.purpose), isNull(emailTokens.usedAt)));
+          .where(
+            and(
+              eq(emailTokens.userId, values.userId),
+              eq(emailTokens.purpose, values.purpose),
+              isNull(emailTokens.usedAt),
+            ),
+          );
         await tx.insert(emailTokens).values({
           tokenHash: values.tokenHash,
           userId: values.userId,

@@ -48,14 +48,18 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
       try {
         const signedIn = await accounts.login({ email, password, ip: request.ip, previousTokenHash });
         if (session === 'token') {
-          return { user: signedIn.user, session: { token: signedIn.token, expiresAt: signedIn.expiresAt.toISOString() } };
+          return {
+            user: signedIn.user,
+            session: { token: signedIn.token, expiresAt: signedIn.expiresAt.toISOString() },
+          };
         }
         reply.setSessionCookie(signedIn.token);
         return { user: signedIn.user };
       } catch (error) {
         // An unverified user's earlier session has just been ended: the browser forgets it too.
         // (A wrong password leaves the earlier session as it was.)
-        if (previousTokenHash && error instanceof AppError && error.code === 'PERMISSION_DENIED') reply.clearSessionCookie();
+        if (previousTokenHash && error instanceof AppError && error.code === 'PERMISSION_DENIED')
+          reply.clearSessionCookie();
         throw error;
       }
     },
@@ -95,13 +99,25 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
 
   api.post('/api/auth/verify-email', {
     config: { access: 'public' },
-    schema: { tags, summary: 'Use a verification link', body: VerifyEmailRequestSchema, response: { 200: MessageResponseSchema, ...errors } },
-    handler: async (request) => ({ message: await accounts.verifyEmail({ token: request.body.token, ip: request.ip }) }),
+    schema: {
+      tags,
+      summary: 'Use a verification link',
+      body: VerifyEmailRequestSchema,
+      response: { 200: MessageResponseSchema, ...errors },
+    },
+    handler: async (request) => ({
+      message: await accounts.verifyEmail({ token: request.body.token, ip: request.ip }),
+    }),
   });
 
   api.post('/api/auth/resend-verification', {
     config: { access: 'public' },
-    schema: { tags, summary: 'Mail a new verification link', body: EmailRequestSchema, response: { 202: MessageResponseSchema, ...errors } },
+    schema: {
+      tags,
+      summary: 'Mail a new verification link',
+      body: EmailRequestSchema,
+      response: { 202: MessageResponseSchema, ...errors },
+    },
     handler: async (request, reply) => {
       const message = await accounts.resendVerification({ email: request.body.email, ip: request.ip });
       return reply.status(202).send({ message });
@@ -110,7 +126,12 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
 
   api.post('/api/auth/forgot-password', {
     config: { access: 'public' },
-    schema: { tags, summary: 'Mail a password-reset link', body: EmailRequestSchema, response: { 202: MessageResponseSchema, ...errors } },
+    schema: {
+      tags,
+      summary: 'Mail a password-reset link',
+      body: EmailRequestSchema,
+      response: { 202: MessageResponseSchema, ...errors },
+    },
     handler: async (request, reply) => {
       const message = await accounts.forgotPassword({ email: request.body.email, ip: request.ip });
       return reply.status(202).send({ message });

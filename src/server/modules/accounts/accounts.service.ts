@@ -11,7 +11,13 @@ import type { MailMessage } from '../../mail/mailer.ts';
 import type { MailKind, Outbox } from '../../mail/outbox.ts';
 import type { Principal } from '../../plugins/access.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
-import { type AccountMailContext, alreadyRegisteredMail, passwordChangedMail, resetPasswordMail, verifyEmailMail } from './accounts.mail.ts';
+import {
+  type AccountMailContext,
+  alreadyRegisteredMail,
+  passwordChangedMail,
+  resetPasswordMail,
+  verifyEmailMail,
+} from './accounts.mail.ts';
 import { type AccountsRepository, createAccountsRepository, type UserRow } from './accounts.repository.ts';
 import { burnPasswordCheck, findPasswordProblem, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
 import { createToken, hashToken, isTokenShaped } from '../../security/tokens.ts';
@@ -84,7 +90,8 @@ export function createAccountsService(deps: {
     return result;
   }
 
-  const send = (kind: MailKind, message: MailMessage, userId: string) => transaction((_tx, queue) => queue(kind, message, userId));
+  const send = (kind: MailKind, message: MailMessage, userId: string) =>
+    transaction((_tx, queue) => queue(kind, message, userId));
 
   /** A new link replaces the unused ones of its purpose; the link and its mail commit together. */
   function mailEmailToken(user: UserRow, purpose: 'verify-email' | 'reset-password') {
@@ -92,12 +99,16 @@ export function createAccountsService(deps: {
       const token = createToken();
       const hours = purpose === 'verify-email' ? VERIFY_EMAIL_TOKEN_HOURS : RESET_PASSWORD_TOKEN_HOURS;
       await tx.replaceEmailToken({ userId: user.id, purpose, tokenHash: hashToken(token), ttlMs: hours * HOUR });
-      const message = purpose === 'verify-email' ? verifyEmailMail(settings, user.email, token) : resetPasswordMail(settings, user.email, token);
+      const message =
+        purpose === 'verify-email'
+          ? verifyEmailMail(settings, user.email, token)
+          : resetPasswordMail(settings, user.email, token);
       await queue(purpose, message, user.id);
     });
   }
 
-  const sendVerification = (user: UserRow) => inBackground('verification mail', () => mailEmailToken(user, 'verify-email'));
+  const sendVerification = (user: UserRow) =>
+    inBackground('verification mail', () => mailEmailToken(user, 'verify-email'));
 
   /** Per network address, for every account request that sends mail or spends a link. */
   const limitIp = (ip: string) =>
@@ -107,10 +118,17 @@ export function createAccountsService(deps: {
     );
   /** Per address asked about, whether or not it has an account, so the limit reveals nothing. */
   const limitMailsTo = (email: string) =>
-    limiter.consume({ key: `account:mail:${email}`, limit: settings.accountEmailsPerHour, windowMs: HOUR }, AUTH_MESSAGES.tooManyMailRequests);
+    limiter.consume(
+      { key: `account:mail:${email}`, limit: settings.accountEmailsPerHour, windowMs: HOUR },
+      AUTH_MESSAGES.tooManyMailRequests,
+    );
 
   const loginRules = (email: string, ip: string) => ({
-    account: { key: `login:account:${email}`, limit: settings.loginThrottle.perAccount, windowMs: settings.loginThrottle.windowMs },
+    account: {
+      key: `login:account:${email}`,
+      limit: settings.loginThrottle.perAccount,
+      windowMs: settings.loginThrottle.windowMs,
+    },
     ip: { key: `login:ip:${ip}`, limit: settings.loginThrottle.perIp, windowMs: settings.loginThrottle.windowMs },
   });
 
@@ -149,7 +167,11 @@ export function createAccountsService(deps: {
     await repo.deleteExpiredSessionsOfUser(user.id, settings.sessions.idleMs);
     const token = createToken();
     const tokenHash = hashToken(token);
-    const expiresAt = await repo.insertSession({ tokenHash, userId: user.id, absoluteMs: settings.sessions.absoluteMs });
+    const expiresAt = await repo.insertSession({
+      tokenHash,
+      userId: user.id,
+      absoluteMs: settings.sessions.absoluteMs,
+    });
     return { user: toUserDto({ ...user, emailVerified: user.emailVerifiedAt !== null }), token, tokenHash, expiresAt };
   }
 
@@ -158,7 +180,10 @@ export function createAccountsService(deps: {
     async login(input: { email: string; password: string; ip: string; previousTokenHash?: string }): Promise<SignedIn> {
       const attempt = await startPasswordAttempt(input.email, input.ip);
       const user = await repo.findUserByEmail(input.email);
-      const valid = user && !user.disabledAt ? await verifyPassword(user.passwordHash, input.password) : (await burnPasswordCheck(input.password), false);
+      const valid =
+        user && !user.disabledAt
+          ? await verifyPassword(user.passwordHash, input.password)
+          : (await burnPasswordCheck(input.password), false);
       if (!user || !valid) {
         await attempt.failed();
         logger.info({ ip: input.ip, reason: user ? 'wrong password' : 'unknown email' }, 'sign-in failed');
@@ -216,9 +241,10 @@ export function createAccountsService(deps: {
         // The password of an existing account is never changed here: that would let anyone pre-set
         // the password of an account whose owner has not verified it yet.
         if (existing.emailVerifiedAt) {
-          inBackground('already-registered mail', () => send('already-registered', alreadyRegisteredMail(settings, existing.email), existing.id));
-        }
-        else sendVerification(existing);
+          inBackground('already-registered mail', () =>
+            send('already-registered', alreadyRegisteredMail(settings, existing.email), existing.id),
+          );
+        } else sendVerification(existing);
       }
       return AUTH_MESSAGES.signupAccepted;
     },
@@ -273,7 +299,12 @@ export function createAccountsService(deps: {
     },
 
     /** Needs the current password (AUTH-03); ends every other session, keeps this one. */
-    async changePassword(input: { principal: Principal; currentPassword: string; newPassword: string; ip: string }): Promise<string> {
+    async changePassword(input: {
+      principal: Principal;
+      currentPassword: string;
+      newPassword: string;
+      ip: string;
+    }): Promise<string> {
       const user = await repo.findUserById(input.principal.userId);
       if (!user) throw new AppError('UNAUTHENTICATED', AUTH_MESSAGES.signInRequired);
       const attempt = await startPasswordAttempt(user.email, input.ip);
@@ -285,7 +316,9 @@ export function createAccountsService(deps: {
       }
       await attempt.succeeded();
       if (input.currentPassword === input.newPassword) {
-        throw new AppError('INVALID_ARGUMENT', AUTH_MESSAGES.newPasswordSameAsOld, { fields: { newPassword: AUTH_MESSAGES.newPasswordSameAsOld } });
+        throw new AppError('INVALID_ARGUMENT', AUTH_MESSAGES.newPasswordSameAsOld, {
+          fields: { newPassword: AUTH_MESSAGES.newPasswordSameAsOld },
+        });
       }
       await checkNewPassword(input.newPassword, user.email, 'newPassword');
       const newHash = await hashPassword(input.newPassword);

@@ -50,7 +50,12 @@ export function createAuditRepository(db: AppDatabase) {
     },
 
     /** Newest first; `before` pages back by id, which rises with commit order closely enough for a log view. */
-    async list(filter: { before?: number; targetType?: string; targetId?: string; limit: number }): Promise<AuditRow[]> {
+    async list(filter: {
+      before?: number;
+      targetType?: string;
+      targetId?: string;
+      limit: number;
+    }): Promise<AuditRow[]> {
       const rows = await queryRows<RawAudit>(
         db,
         sql`select id, at, actor_email, action, target_type, target_id, details

@@ -24,7 +24,11 @@ export interface AuditRecord {
 // eslint-disable-next-line no-control-regex
 const UNSTORABLE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u0000/g;
 const storable = (details: Record<string, unknown>): Record<string, unknown> =>
-  JSON.parse(JSON.stringify(details, (_key, value: unknown) => (typeof value === 'string' ? value.replace(UNSTORABLE, '\uFFFD') : value)));
+  JSON.parse(
+    JSON.stringify(details, (_key, value: unknown) =>
+      typeof value === 'string' ? value.replace(UNSTORABLE, '\uFFFD') : value,
+    ),
+  );
 
 /**
  * Every admin mutation writes one entry, after it succeeded (docs/decisions/060-admin-console.md).
@@ -43,7 +47,11 @@ export function createAuditService(repository: AuditRepository) {
       });
     },
 
-    async list(filter: { before?: number; targetType?: AuditTarget; targetId?: string }): Promise<{ entries: AuditEntry[]; nextBefore: number | null }> {
+    async list(filter: {
+      before?: number;
+      targetType?: AuditTarget;
+      targetId?: string;
+    }): Promise<{ entries: AuditEntry[]; nextBefore: number | null }> {
       const rows = await repository.list({ ...filter, limit: AUDIT_PAGE_SIZE + 1 });
       const page = rows.slice(0, AUDIT_PAGE_SIZE);
       return {

@@ -15,15 +15,25 @@ export interface FaqRow {
 }
 
 const faqColumns = { id: faqs.id, type: faqs.type, title: faqs.title, content: faqs.content };
-const documentColumns = { slug: documents.slug, title: documents.title, body: documents.body, updatedAt: documents.updatedAt };
+const documentColumns = {
+  slug: documents.slug,
+  title: documents.title,
+  body: documents.body,
+  updatedAt: documents.updatedAt,
+};
 
 /** The next position at the end of a type's list, computed inside the statement that uses it. */
-const endOf = (type: string) => sql`(select coalesce(max(${faqs.position}) + 1, 0) from ${faqs} where ${faqs.type} = ${type})`;
+const endOf = (type: string) =>
+  sql`(select coalesce(max(${faqs.position}) + 1, 0) from ${faqs} where ${faqs.type} = ${type})`;
 
 export function createContentAdminRepository(db: AppDatabase) {
   return {
     async listFaqs(type: FaqType): Promise<FaqRow[]> {
-      const rows = await db.select(faqColumns).from(faqs).where(eq(faqs.type, type)).orderBy(asc(faqs.position), asc(faqs.id));
+      const rows = await db
+        .select(faqColumns)
+        .from(faqs)
+        .where(eq(faqs.type, type))
+        .orderBy(asc(faqs.position), asc(faqs.id));
       return rows as FaqRow[];
     },
 
@@ -69,9 +79,13 @@ export function createContentAdminRepository(db: AppDatabase) {
       return db.transaction(async (tx) => {
         const current = await tx.select({ id: faqs.id }).from(faqs).where(eq(faqs.type, type)).for('update');
         const known = new Set(current.map((r) => r.id));
-        if (known.size !== ids.length || new Set(ids).size !== ids.length || !ids.every((id) => known.has(id))) return false;
+        if (known.size !== ids.length || new Set(ids).size !== ids.length || !ids.every((id) => known.has(id)))
+          return false;
         for (const [position, id] of ids.entries()) {
-          await tx.update(faqs).set({ position, updatedAt: sql`now()` }).where(and(eq(faqs.id, id), eq(faqs.type, type)));
+          await tx
+            .update(faqs)
+            .set({ position, updatedAt: sql`now()` })
+            .where(and(eq(faqs.id, id), eq(faqs.type, type)));
         }
         return true;
       });

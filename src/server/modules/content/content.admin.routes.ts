@@ -25,7 +25,12 @@ export async function contentAdminRoutes(app: FastifyInstance, options: { conten
 
   api.get('/api/admin/faqs', {
     config: { access: 'admin' },
-    schema: { tags: ['admin'], summary: 'FAQ entries of one type, in order', querystring: FaqQuerySchema, response: { 200: FaqListSchema, ...errors } },
+    schema: {
+      tags: ['admin'],
+      summary: 'FAQ entries of one type, in order',
+      querystring: FaqQuerySchema,
+      response: { 200: FaqListSchema, ...errors },
+    },
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return { faqs: await content.listFaqs(request.query.type) };
@@ -34,19 +39,36 @@ export async function contentAdminRoutes(app: FastifyInstance, options: { conten
 
   api.post('/api/admin/faqs', {
     config: { access: 'admin' },
-    schema: { tags: ['admin'], summary: 'Add a FAQ entry at the end of its type', body: FaqInputSchema, response: { 201: FaqResultSchema, ...errors } },
-    handler: async (request, reply) => reply.status(201).send({ faq: await content.createFaq(actor(request), request.body) }),
+    schema: {
+      tags: ['admin'],
+      summary: 'Add a FAQ entry at the end of its type',
+      body: FaqInputSchema,
+      response: { 201: FaqResultSchema, ...errors },
+    },
+    handler: async (request, reply) =>
+      reply.status(201).send({ faq: await content.createFaq(actor(request), request.body) }),
   });
 
   api.put('/api/admin/faqs/:faqId', {
     config: { access: 'admin' },
-    schema: { tags: ['admin'], summary: 'Edit a FAQ entry (a new type moves it to the end of that list)', params: FaqParamsSchema, body: FaqInputSchema, response: { 200: FaqResultSchema, ...errors } },
+    schema: {
+      tags: ['admin'],
+      summary: 'Edit a FAQ entry (a new type moves it to the end of that list)',
+      params: FaqParamsSchema,
+      body: FaqInputSchema,
+      response: { 200: FaqResultSchema, ...errors },
+    },
     handler: async (request) => ({ faq: await content.updateFaq(actor(request), request.params.faqId, request.body) }),
   });
 
   api.delete('/api/admin/faqs/:faqId', {
     config: { access: 'admin' },
-    schema: { tags: ['admin'], summary: 'Delete a FAQ entry', params: FaqParamsSchema, response: { 200: FaqResultSchema, ...errors } },
+    schema: {
+      tags: ['admin'],
+      summary: 'Delete a FAQ entry',
+      params: FaqParamsSchema,
+      response: { 200: FaqResultSchema, ...errors },
+    },
     handler: async (request) => ({ faq: await content.deleteFaq(actor(request), request.params.faqId) }),
   });
 
@@ -58,12 +80,18 @@ export async function contentAdminRoutes(app: FastifyInstance, options: { conten
       body: FaqReorderSchema,
       response: { 200: FaqListSchema, 409: ErrorBodySchema, ...errors },
     },
-    handler: async (request) => ({ faqs: await content.reorderFaqs(actor(request), request.body.type, request.body.ids) }),
+    handler: async (request) => ({
+      faqs: await content.reorderFaqs(actor(request), request.body.type, request.body.ids),
+    }),
   });
 
   api.get('/api/admin/legal', {
     config: { access: 'admin' },
-    schema: { tags: ['admin'], summary: 'The legal links and our hosted documents', response: { 200: AdminLegalSchema, ...errors } },
+    schema: {
+      tags: ['admin'],
+      summary: 'The legal links and our hosted documents',
+      response: { 200: AdminLegalSchema, ...errors },
+    },
     handler: async (_request, reply) => {
       reply.header('cache-control', 'no-store');
       return content.getLegal();
@@ -92,6 +120,8 @@ export async function contentAdminRoutes(app: FastifyInstance, options: { conten
       body: DocumentInputSchema,
       response: { 200: z.object({ document: HostedDocumentSchema }), ...errors },
     },
-    handler: async (request) => ({ document: await content.saveDocument(actor(request), request.params.slug, request.body) }),
+    handler: async (request) => ({
+      document: await content.saveDocument(actor(request), request.params.slug, request.body),
+    }),
   });
 }

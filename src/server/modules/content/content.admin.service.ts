@@ -1,5 +1,11 @@
 import { FAQ_MESSAGES, type FaqInput, type HostedDocumentDto, type LegalLinksInput } from '../../../contracts/admin.ts';
-import { type Faq, type FaqType, LEGAL_DOCUMENTS, type LegalDocument, type LegalLinks } from '../../../contracts/content.ts';
+import {
+  type Faq,
+  type FaqType,
+  LEGAL_DOCUMENTS,
+  type LegalDocument,
+  type LegalLinks,
+} from '../../../contracts/content.ts';
 import { LegalLinksSchema } from '../../../contracts/content.schemas.ts';
 import { AppError } from '../../errors.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';
@@ -31,7 +37,13 @@ export function createContentAdminService(deps: { repository: ContentAdminReposi
 
     async createFaq(actor: AuditActor, input: FaqInput): Promise<Faq> {
       const row = await repository.insertFaq(input);
-      await audit.record({ actor, action: 'faq.create', targetType: 'faq', targetId: row.id, details: { type: row.type, title: row.title } });
+      await audit.record({
+        actor,
+        action: 'faq.create',
+        targetType: 'faq',
+        targetId: row.id,
+        details: { type: row.type, title: row.title },
+      });
       return toFaq(row);
     },
 
@@ -45,7 +57,12 @@ export function createContentAdminService(deps: { repository: ContentAdminReposi
         action: 'faq.update',
         targetType: 'faq',
         targetId: row.id,
-        details: { type: row.type, title: row.title, changed, before: { type: before.type, title: before.title, content: before.content } },
+        details: {
+          type: row.type,
+          title: row.title,
+          changed,
+          before: { type: before.type, title: before.title, content: before.content },
+        },
       });
       return toFaq(row);
     },
@@ -54,7 +71,13 @@ export function createContentAdminService(deps: { repository: ContentAdminReposi
       const row = await repository.deleteFaq(id);
       if (!row) throw new AppError('NOT_FOUND', FAQ_MESSAGES.notFound);
       // The whole entry goes into the log: it is the only copy left.
-      await audit.record({ actor, action: 'faq.delete', targetType: 'faq', targetId: row.id, details: { type: row.type, title: row.title, content: row.content } });
+      await audit.record({
+        actor,
+        action: 'faq.delete',
+        targetType: 'faq',
+        targetId: row.id,
+        details: { type: row.type, title: row.title, content: row.content },
+      });
       return toFaq(row);
     },
 
@@ -68,7 +91,13 @@ export function createContentAdminService(deps: { repository: ContentAdminReposi
       const parsed = LegalLinksSchema.safeParse(await repository.findSetting(LEGAL_LINKS_KEY));
       const documents = (await repository.listDocuments())
         .filter((d): d is typeof d & { slug: LegalDocument } => (LEGAL_DOCUMENTS as readonly string[]).includes(d.slug))
-        .map((d) => ({ slug: d.slug, title: d.title, body: d.body, updatedAt: d.updatedAt.toISOString(), path: `/documents/${d.slug}` }));
+        .map((d) => ({
+          slug: d.slug,
+          title: d.title,
+          body: d.body,
+          updatedAt: d.updatedAt.toISOString(),
+          path: `/documents/${d.slug}`,
+        }));
       return { links: parsed.success ? parsed.data : null, documents };
     },
 
@@ -86,10 +115,26 @@ export function createContentAdminService(deps: { repository: ContentAdminReposi
       return value;
     },
 
-    async saveDocument(actor: AuditActor, slug: LegalDocument, input: { title: string; body: string }): Promise<HostedDocumentDto> {
+    async saveDocument(
+      actor: AuditActor,
+      slug: LegalDocument,
+      input: { title: string; body: string },
+    ): Promise<HostedDocumentDto> {
       const row = await repository.saveDocument(slug, input);
-      await audit.record({ actor, action: 'document.update', targetType: 'document', targetId: slug, details: { title: row.title, characters: row.body.length } });
-      return { slug, title: row.title, body: row.body, updatedAt: row.updatedAt.toISOString(), path: `/documents/${slug}` };
+      await audit.record({
+        actor,
+        action: 'document.update',
+        targetType: 'document',
+        targetId: slug,
+        details: { title: row.title, characters: row.body.length },
+      });
+      return {
+        slug,
+        title: row.title,
+        body: row.body,
+        updatedAt: row.updatedAt.toISOString(),
+        path: `/documents/${slug}`,
+      };
     },
   };
 }

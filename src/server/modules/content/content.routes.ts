@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { FaqListSchema, FaqQuerySchema, LegalDocumentSchema, LegalLinksSchema } from '../../../contracts/content.schemas.ts';
+import {
+  FaqListSchema,
+  FaqQuerySchema,
+  LegalDocumentSchema,
+  LegalLinksSchema,
+} from '../../../contracts/content.schemas.ts';
 import { ErrorBodySchema } from '../../../contracts/errors.ts';
 import type { ContentService } from './content.service.ts';
 import { renderDocumentPage } from './document-html.ts';
@@ -19,7 +24,8 @@ export async function contentRoutes(app: FastifyInstance, options: { content: Co
       response: { 200: FaqListSchema, 400: ErrorBodySchema },
     },
     // Serialised once per content change (content.cache.ts); a string is sent as is.
-    handler: async (request, reply) => reply.type('application/json; charset=utf-8').send((await content.faqsJson(request.query.type)) as never),
+    handler: async (request, reply) =>
+      reply.type('application/json; charset=utf-8').send((await content.faqsJson(request.query.type)) as never),
   });
 
   api.get('/api/legal/links', {

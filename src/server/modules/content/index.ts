@@ -36,7 +36,10 @@ export const contentModule = fp<SharedServices>(
     app.decorate('content', content);
     app.decorate('onContentChange', (listener: () => void) => cache.onInvalidate(listener));
 
-    const admin = createContentAdminService({ repository: createContentAdminRepository(database.db), audit: shared.audit });
+    const admin = createContentAdminService({
+      repository: createContentAdminRepository(database.db),
+      audit: shared.audit,
+    });
     await app.register(contentRoutes, { content, companyName: config.companyName });
     await app.register(contentAdminRoutes, { content: admin });
   },

@@ -20,7 +20,13 @@ export interface TicketRef {
 const settingsNote = (ctx: NotificationMailContext, what: string, unsubscribeUrl: string) =>
   `You get this mail because ${what}. To stop these mails, open ${unsubscribeUrl}, or choose which mails you get at ${ctx.publicBaseUrl}/account/notifications.`;
 
-export function ticketReplyMail(ctx: NotificationMailContext, to: string, ticket: TicketRef, answers: string[], unsubscribeUrl: string): MailMessage {
+export function ticketReplyMail(
+  ctx: NotificationMailContext,
+  to: string,
+  ticket: TicketRef,
+  answers: string[],
+  unsubscribeUrl: string,
+): MailMessage {
   return {
     to,
     subject: `New reply on ticket #${ticket.ticketNo}`,
@@ -34,12 +40,20 @@ export function ticketReplyMail(ctx: NotificationMailContext, to: string, ticket
       ],
       quotes: answers,
       action: { label: 'Open the ticket', url: `${ctx.publicBaseUrl}/support/ticket/${ticket.id}` },
-      notes: ['To answer, open the ticket and write your reply there.', settingsNote(ctx, 'you have a support ticket with us', unsubscribeUrl)],
+      notes: [
+        'To answer, open the ticket and write your reply there.',
+        settingsNote(ctx, 'you have a support ticket with us', unsubscribeUrl),
+      ],
     }),
   };
 }
 
-export function ticketClosedMail(ctx: NotificationMailContext, to: string, ticket: TicketRef, unsubscribeUrl: string): MailMessage {
+export function ticketClosedMail(
+  ctx: NotificationMailContext,
+  to: string,
+  ticket: TicketRef,
+  unsubscribeUrl: string,
+): MailMessage {
   return {
     to,
     subject: `Ticket #${ticket.ticketNo} was closed`,
@@ -64,7 +78,10 @@ export function teamTicketMail(
   kind: 'new-ticket' | 'user-reply',
   unsubscribeUrl: string,
 ): MailMessage {
-  const heading = kind === 'new-ticket' ? `New ticket #${ticket.ticketNo}: ${ticket.reason}` : `New reply from a user on ticket #${ticket.ticketNo}`;
+  const heading =
+    kind === 'new-ticket'
+      ? `New ticket #${ticket.ticketNo}: ${ticket.reason}`
+      : `New reply from a user on ticket #${ticket.ticketNo}`;
   return {
     to,
     subject: heading,

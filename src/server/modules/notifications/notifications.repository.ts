@@ -103,7 +103,12 @@ export function createNotificationsRepository(db: AppDatabase) {
         sql`select id, kind, ticket_id, message_id from notification_events
             where due_at <= now() order by id limit ${limit} for update skip locked`,
       );
-      return rows.map((r) => ({ id: Number(r.id), kind: r.kind, ticketId: r.ticket_id, messageId: r.message_id === null ? null : Number(r.message_id) }));
+      return rows.map((r) => ({
+        id: Number(r.id),
+        kind: r.kind,
+        ticketId: r.ticket_id,
+        messageId: r.message_id === null ? null : Number(r.message_id),
+      }));
     },
 
     async deleteEvent(id: number): Promise<void> {
@@ -147,7 +152,12 @@ export function createNotificationsRepository(db: AppDatabase) {
     },
 
     /** Up to `limit` admin answers from `fromId` on that the owner has not already received live, oldest first. */
-    async unseenAnswers(ticketId: string, fromId: number, seenId: number, limit: number): Promise<Array<{ id: number; body: string }>> {
+    async unseenAnswers(
+      ticketId: string,
+      fromId: number,
+      seenId: number,
+      limit: number,
+    ): Promise<Array<{ id: number; body: string }>> {
       const rows = await queryRows<{ id: unknown; message_body: string }>(
         db,
         sql`select id, message_body from ticket_messages
@@ -158,7 +168,10 @@ export function createNotificationsRepository(db: AppDatabase) {
     },
 
     async findMessageBody(messageId: number): Promise<string | null> {
-      const [row] = await queryRows<{ message_body: string }>(db, sql`select message_body from ticket_messages where id = ${messageId}`);
+      const [row] = await queryRows<{ message_body: string }>(
+        db,
+        sql`select message_body from ticket_messages where id = ${messageId}`,
+      );
       return row?.message_body ?? null;
     },
 
@@ -175,12 +188,17 @@ export function createNotificationsRepository(db: AppDatabase) {
     },
 
     async hasOptedOut(userId: string, kind: OptOutKind): Promise<boolean> {
-      const rows = await queryRows(db, sql`select 1 from notification_opt_outs where user_id = ${userId} and kind = ${kind}`);
+      const rows = await queryRows(
+        db,
+        sql`select 1 from notification_opt_outs where user_id = ${userId} and kind = ${kind}`,
+      );
       return rows.length > 0;
     },
 
     async insertUnsubscribeToken(tokenHash: string, userId: string, kind: OptOutKind): Promise<void> {
-      await db.execute(sql`insert into unsubscribe_tokens (token_hash, user_id, kind) values (${tokenHash}, ${userId}, ${kind})`);
+      await db.execute(
+        sql`insert into unsubscribe_tokens (token_hash, user_id, kind) values (${tokenHash}, ${userId}, ${kind})`,
+      );
     },
 
     // Delivering.
@@ -279,7 +297,10 @@ export function createNotificationsRepository(db: AppDatabase) {
     },
 
     async countByState(): Promise<Record<MailState, number> & { oldestQueuedAt: string | null }> {
-      const rows = await queryRows<{ state: MailState; n: unknown }>(db, sql`select state, count(*) as n from mail_outbox group by state`);
+      const rows = await queryRows<{ state: MailState; n: unknown }>(
+        db,
+        sql`select state, count(*) as n from mail_outbox group by state`,
+      );
       const [oldest] = await queryRows<{ at: unknown }>(
         db,
         sql`select min(created_at) as at from mail_outbox where state in ('queued', 'sending', 'retrying')`,
@@ -313,7 +334,10 @@ export function createNotificationsRepository(db: AppDatabase) {
     // Preferences and unsubscribe links.
 
     async optOutsOf(userId: string): Promise<Set<OptOutKind>> {
-      const rows = await queryRows<{ kind: OptOutKind }>(db, sql`select kind from notification_opt_outs where user_id = ${userId}`);
+      const rows = await queryRows<{ kind: OptOutKind }>(
+        db,
+        sql`select kind from notification_opt_outs where user_id = ${userId}`,
+      );
       return new Set(rows.map((r) => r.kind));
     },
 

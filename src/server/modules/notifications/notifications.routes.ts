@@ -13,13 +13,20 @@ import type { NotificationsService } from './notifications.service.ts';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 
-export async function notificationsRoutes(app: FastifyInstance, options: { notifications: NotificationsService; wake(): void }) {
+export async function notificationsRoutes(
+  app: FastifyInstance,
+  options: { notifications: NotificationsService; wake(): void },
+) {
   const { notifications } = options;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get('/api/account/notifications', {
     config: { access: 'user' },
-    schema: { tags: ['account'], summary: 'Which notification mails this account gets', response: { 200: NotificationPreferencesSchema, ...errors } },
+    schema: {
+      tags: ['account'],
+      summary: 'Which notification mails this account gets',
+      response: { 200: NotificationPreferencesSchema, ...errors },
+    },
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return notifications.preferences(request.principal!);
@@ -39,7 +46,12 @@ export async function notificationsRoutes(app: FastifyInstance, options: { notif
 
   api.get('/api/admin/mail', {
     config: { access: 'admin' },
-    schema: { tags: ['admin'], summary: 'The mail outbox, newest first: filter by state, find by recipient', querystring: AdminMailListQuerySchema, response: { 200: AdminMailListSchema, ...errors } },
+    schema: {
+      tags: ['admin'],
+      summary: 'The mail outbox, newest first: filter by state, find by recipient',
+      querystring: AdminMailListQuerySchema,
+      response: { 200: AdminMailListSchema, ...errors },
+    },
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return notifications.listMail(request.query);
@@ -48,7 +60,12 @@ export async function notificationsRoutes(app: FastifyInstance, options: { notif
 
   api.post('/api/admin/mail/:mailId/retry', {
     config: { access: 'admin' },
-    schema: { tags: ['admin'], summary: 'Queue a failed mail again', params: AdminMailParamsSchema, response: { 200: AdminMailResultSchema, 409: ErrorBodySchema, ...errors } },
+    schema: {
+      tags: ['admin'],
+      summary: 'Queue a failed mail again',
+      params: AdminMailParamsSchema,
+      response: { 200: AdminMailResultSchema, 409: ErrorBodySchema, ...errors },
+    },
     handler: async (request) => {
       const result = await notifications.retryMail(request.principal!, request.params.mailId);
       options.wake();

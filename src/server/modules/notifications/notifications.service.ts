@@ -1,4 +1,9 @@
-import { MAIL_TEXT, NOTIFICATION_SETTINGS, NOTIFICATION_TEXT, type NotificationPreferences } from '../../../contracts/notifications.ts';
+import {
+  MAIL_TEXT,
+  NOTIFICATION_SETTINGS,
+  NOTIFICATION_TEXT,
+  type NotificationPreferences,
+} from '../../../contracts/notifications.ts';
 import { AppError } from '../../errors.ts';
 import type { Principal } from '../../plugins/access.ts';
 import { hashToken, isTokenShaped } from '../../security/tokens.ts';
@@ -6,13 +11,21 @@ import type { AuditActor, AuditService } from '../audit/audit.service.ts';
 import type { MailState, NotificationsRepository, OptOutKind } from './notifications.repository.ts';
 
 /** Switching notification mail on and off (signed in, or by an unsubscribe link), and the admin view of the outbox. */
-export function createNotificationsService(deps: { repository: NotificationsRepository; audit: AuditService; retryHours: number }) {
+export function createNotificationsService(deps: {
+  repository: NotificationsRepository;
+  audit: AuditService;
+  retryHours: number;
+}) {
   const { repository, audit } = deps;
-  const settingsFor = (principal: Pick<Principal, 'role'>) => NOTIFICATION_SETTINGS.filter((s) => !s.adminOnly || principal.role === 'admin');
+  const settingsFor = (principal: Pick<Principal, 'role'>) =>
+    NOTIFICATION_SETTINGS.filter((s) => !s.adminOnly || principal.role === 'admin');
 
   async function preferences(principal: Pick<Principal, 'userId' | 'role'>): Promise<NotificationPreferences> {
     const off = await repository.optOutsOf(principal.userId);
-    const result: NotificationPreferences = { ticketReplies: !off.has('ticket-replies'), ticketClosed: !off.has('ticket-closed') };
+    const result: NotificationPreferences = {
+      ticketReplies: !off.has('ticket-replies'),
+      ticketClosed: !off.has('ticket-closed'),
+    };
     if (principal.role === 'admin') result.team = !off.has('team');
     return result;
   }
@@ -29,9 +42,14 @@ export function createNotificationsService(deps: { repository: NotificationsRepo
   return {
     preferences,
 
-    async setPreferences(principal: Pick<Principal, 'userId' | 'role'>, changes: Partial<Record<'ticketReplies' | 'ticketClosed' | 'team', boolean>>) {
+    async setPreferences(
+      principal: Pick<Principal, 'userId' | 'role'>,
+      changes: Partial<Record<'ticketReplies' | 'ticketClosed' | 'team', boolean>>,
+    ) {
       if (changes.team !== undefined && principal.role !== 'admin') {
-        throw new AppError('PERMISSION_DENIED', NOTIFICATION_TEXT.teamOnlyForAdmins, { fields: { team: NOTIFICATION_TEXT.teamOnlyForAdmins } });
+        throw new AppError('PERMISSION_DENIED', NOTIFICATION_TEXT.teamOnlyForAdmins, {
+          fields: { team: NOTIFICATION_TEXT.teamOnlyForAdmins },
+        });
       }
       for (const setting of settingsFor(principal)) {
         const on = changes[setting.key];
@@ -55,7 +73,10 @@ export function createNotificationsService(deps: { repository: NotificationsRepo
     },
 
     async listMail(filter: { state?: MailState; q?: string }) {
-      const [mails, counts] = await Promise.all([repository.listMail({ ...filter, limit: 200 }), repository.countByState()]);
+      const [mails, counts] = await Promise.all([
+        repository.listMail({ ...filter, limit: 200 }),
+        repository.countByState(),
+      ]);
       return { mails, counts };
     },
 
@@ -65,7 +86,13 @@ export function createNotificationsService(deps: { repository: NotificationsRepo
         const existing = await repository.findMail(id);
         throw existing ? new AppError('ABORTED', MAIL_TEXT.notFailed) : new AppError('NOT_FOUND', MAIL_TEXT.notFound);
       }
-      await audit.record({ actor, action: 'mail.retry', targetType: 'mail', targetId: id, details: { recipient: mail.recipient, subject: mail.subject } });
+      await audit.record({
+        actor,
+        action: 'mail.retry',
+        targetType: 'mail',
+        targetId: id,
+        details: { recipient: mail.recipient, subject: mail.subject },
+      });
       return { mail };
     },
   };

@@ -88,7 +88,11 @@ export function createOutboxWorker(options: WorkerOptions) {
   }
 
   /** Who is to be told of one event, and what; nothing when nobody is any more. */
-  async function plan(repo: NotificationsRepository, event: DueEvent, followUps: Array<{ ticketId: string; fromMessageId: number }>): Promise<PlannedMail[]> {
+  async function plan(
+    repo: NotificationsRepository,
+    event: DueEvent,
+    followUps: Array<{ ticketId: string; fromMessageId: number }>,
+  ): Promise<PlannedMail[]> {
     if (!event.ticketId) return [];
     const ticket = await repo.findTicketFacts(event.ticketId);
     if (!ticket) return [];
@@ -101,12 +105,26 @@ export function createOutboxWorker(options: WorkerOptions) {
     };
     switch (event.kind) {
       case 'ticket-reply': {
-        const answers = await repo.unseenAnswers(ticket.id, event.messageId ?? 0, ticket.ownerSeenMessageId, ANSWERS_PER_MAIL + 1);
+        const answers = await repo.unseenAnswers(
+          ticket.id,
+          event.messageId ?? 0,
+          ticket.ownerSeenMessageId,
+          ANSWERS_PER_MAIL + 1,
+        );
         if (answers.length === 0) return [];
         // More answers than one mail holds: the rest go in the next mail (its event is queued now,
         // after this one is deleted), so no answer goes untold.
-        if (answers.length > ANSWERS_PER_MAIL) followUps.push({ ticketId: ticket.id, fromMessageId: answers.pop()!.id });
-        return toOwner((url) => ticketReplyMail(options.mail, ticket.ownerEmail, ref, answers.map((a) => a.body), url));
+        if (answers.length > ANSWERS_PER_MAIL)
+          followUps.push({ ticketId: ticket.id, fromMessageId: answers.pop()!.id });
+        return toOwner((url) =>
+          ticketReplyMail(
+            options.mail,
+            ticket.ownerEmail,
+            ref,
+            answers.map((a) => a.body),
+            url,
+          ),
+        );
       }
       case 'ticket-closed':
         return toOwner((url) => ticketClosedMail(options.mail, ticket.ownerEmail, ref, url));
@@ -118,7 +136,8 @@ export function createOutboxWorker(options: WorkerOptions) {
         return (await repo.teamRecipients()).map((admin) => ({
           userId: admin.userId,
           optOut,
-          render: (url: string) => teamTicketMail(options.mail, admin.email, ref, { email: ticket.ownerEmail, text }, what, url),
+          render: (url: string) =>
+            teamTicketMail(options.mail, admin.email, ref, { email: ticket.ownerEmail, text }, what, url),
         }));
       }
     }
@@ -159,10 +178,17 @@ export function createOutboxWorker(options: WorkerOptions) {
       log.error({ mailId: mail.id, to: mail.recipient, error: error.message }, 'mail refused for good');
       return;
     }
-    const state = await repository.markRetry(mail.id, backoffSeconds(mail.attempts, options.retryFirstSeconds), error.message);
+    const state = await repository.markRetry(
+      mail.id,
+      backoffSeconds(mail.attempts, options.retryFirstSeconds),
+      error.message,
+    );
     if (state === 'failed') counters.failed++;
     else counters.retried++;
-    log.warn({ mailId: mail.id, to: mail.recipient, attempts: mail.attempts, error: error.message, state }, 'mail not delivered');
+    log.warn(
+      { mailId: mail.id, to: mail.recipient, attempts: mail.attempts, error: error.message, state },
+      'mail not delivered',
+    );
   }
 
   async function deliverOne(mail: ClaimedMail) {
@@ -180,7 +206,10 @@ export function createOutboxWorker(options: WorkerOptions) {
     } catch (caught) {
       const error = caught instanceof MailDeliveryError ? caught : classifyMailError(caught);
       await recordFailure(mail, error).catch((recordError: unknown) =>
-        log.error({ err: recordError, mailId: mail.id }, 'a failed delivery could not be recorded; the mail is tried again after its lease'),
+        log.error(
+          { err: recordError, mailId: mail.id },
+          'a failed delivery could not be recorded; the mail is tried again after its lease',
+        ),
       );
       return;
     }
@@ -194,7 +223,10 @@ export function createOutboxWorker(options: WorkerOptions) {
     }
     counters.delivered++;
     // The recipient and subject only: bodies carry one-time links (LOG-02).
-    log.info({ mailId: mail.id, to: mail.recipient, subject: mail.subject, messageId: mail.messageId }, 'mail delivered');
+    log.info(
+      { mailId: mail.id, to: mail.recipient, subject: mail.subject, messageId: mail.messageId },
+      'mail delivered',
+    );
   }
 
   /** Sends due mail until none is due; true when it sent any. */

@@ -4,7 +4,12 @@ import { companyKeys, emailKey, nameKey, phoneKey } from './company-keys.ts';
 describe('normalised company keys (IN-02)', () => {
   it('fold case, spacing and full-width letters out of company names', () => {
     const key = nameKey('Harbour Freight Ltd');
-    for (const variant of ['harbour freight ltd', '  HARBOUR   Freight\tLtd ', 'Ｈａｒｂｏｕｒ Freight Ltd', 'Harbour\u00a0Freight Ltd']) {
+    for (const variant of [
+      'harbour freight ltd',
+      '  HARBOUR   Freight\tLtd ',
+      'Ｈａｒｂｏｕｒ Freight Ltd',
+      'Harbour\u00a0Freight Ltd',
+    ]) {
       expect(nameKey(variant)).toBe(key);
     }
     expect(nameKey('Harbour Freight')).not.toBe(key);

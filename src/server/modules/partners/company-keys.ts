@@ -24,7 +24,9 @@ export function phoneKey(phone: string): string {
   return digits;
 }
 
-export function companyKeys(company: Pick<CompanyRegistration, 'companyName' | 'phoneNumber' | 'contactPersonEmail'>): CompanyKeys {
+export function companyKeys(
+  company: Pick<CompanyRegistration, 'companyName' | 'phoneNumber' | 'contactPersonEmail'>,
+): CompanyKeys {
   return {
     emailKey: company.contactPersonEmail === null ? null : emailKey(company.contactPersonEmail),
     nameKey: nameKey(company.companyName),

@@ -16,7 +16,9 @@ export interface PartnersModule {
    * Removes licence files whose registration never committed, and, on local storage, partial
    * uploads older than `staleAfterMs` (license-sweep.ts says why this is safe while serving).
    */
-  sweepStorage(options: { staleAfterMs: number }): Promise<{ removedLicenses: string[]; removedPartialUploads: number }>;
+  sweepStorage(options: {
+    staleAfterMs: number;
+  }): Promise<{ removedLicenses: string[]; removedPartialUploads: number }>;
 }
 
 declare module 'fastify' {

@@ -107,7 +107,10 @@ export function createPartnersRepository(db: AppDatabase) {
      */
     async insertCompany(
       company: NewCompany,
-      options: { licenseStillThere?: () => Promise<void>; alongside?: (tx: AppDatabase, row: CompanyRow) => Promise<void> } = {},
+      options: {
+        licenseStillThere?: () => Promise<void>;
+        alongside?: (tx: AppDatabase, row: CompanyRow) => Promise<void>;
+      } = {},
     ): Promise<CompanyRow> {
       const values = { ...company, verified: 0, isBanned: false, isEmailSend: false };
       return db.transaction(async (tx) => {

@@ -108,7 +108,12 @@ export function createReviewRepository(db: AppDatabase) {
                    count(*) filter (where is_banned) as banned
             from companies`,
       );
-      return { pending: Number(row?.pending ?? 0), verified: Number(row?.verified ?? 0), rejected: Number(row?.rejected ?? 0), banned: Number(row?.banned ?? 0) };
+      return {
+        pending: Number(row?.pending ?? 0),
+        verified: Number(row?.verified ?? 0),
+        rejected: Number(row?.rejected ?? 0),
+        banned: Number(row?.banned ?? 0),
+      };
     },
 
     async find(id: string): Promise<ReviewCompanyRow | null> {
@@ -134,7 +139,6 @@ export function createReviewRepository(db: AppDatabase) {
         where id = ${id} and is_banned <> ${banned}
         returning ${COLUMNS}`);
     },
-
   };
 }
 

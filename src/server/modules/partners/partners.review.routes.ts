@@ -36,7 +36,12 @@ export async function reviewRoutes(app: FastifyInstance, options: { review: Revi
 
   api.get('/api/admin/companies/:companyId', {
     config: { access: 'admin' },
-    schema: { tags: ['admin'], summary: 'One application with every field', params: CompanyParamsSchema, response: { 200: CompanyResultSchema, ...errors } },
+    schema: {
+      tags: ['admin'],
+      summary: 'One application with every field',
+      params: CompanyParamsSchema,
+      response: { 200: CompanyResultSchema, ...errors },
+    },
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return review.get(request.params.companyId);
@@ -77,7 +82,10 @@ export async function reviewRoutes(app: FastifyInstance, options: { review: Revi
     handler: async (request) => review.notify(actor(request), request.params.companyId),
   });
 
-  for (const [action, banned] of [['ban', true], ['unban', false]] as const) {
+  for (const [action, banned] of [
+    ['ban', true],
+    ['unban', false],
+  ] as const) {
     api.post(`/api/admin/companies/:companyId/${action}`, {
       config: { access: 'admin' },
       schema: {

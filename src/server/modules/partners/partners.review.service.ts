@@ -18,7 +18,11 @@ export function toAdminCompany(row: ReviewCompanyRow): AdminCompany {
 
 /** The Postgres unique-violation (SQLSTATE 23505) inside a driver or ORM error. */
 function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = error, depth = 0;
+    e && typeof e === 'object' && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     if ((e as { code?: unknown }).code === '23505') return true;
   }
   return false;
@@ -42,7 +46,9 @@ export function createReviewService(deps: {
 
   /** A decision and its mail commit together. */
   async function transaction<T>(work: (repo: ReviewRepository, db: AppDatabase) => Promise<T>): Promise<T> {
-    const result = await deps.db.transaction(async (tx) => work(createReviewRepository(tx as unknown as AppDatabase), tx as unknown as AppDatabase));
+    const result = await deps.db.transaction(async (tx) =>
+      work(createReviewRepository(tx as unknown as AppDatabase), tx as unknown as AppDatabase),
+    );
     outbox.wake();
     return result;
   }
@@ -80,7 +86,12 @@ export function createReviewService(deps: {
     }
     if (!decided) {
       await getCompany(id);
-      throw new AppError('ABORTED', verified === VERIFIED.verified ? COMPANY_REVIEW_MESSAGES.alreadyApproved : COMPANY_REVIEW_MESSAGES.alreadyRejected);
+      throw new AppError(
+        'ABORTED',
+        verified === VERIFIED.verified
+          ? COMPANY_REVIEW_MESSAGES.alreadyApproved
+          : COMPANY_REVIEW_MESSAGES.alreadyRejected,
+      );
     }
     const { row, mail } = decided;
     await audit.record({
@@ -99,7 +110,13 @@ export function createReviewService(deps: {
       await getCompany(id);
       throw new AppError('ABORTED', banned ? COMPANY_REVIEW_MESSAGES.alreadyBanned : COMPANY_REVIEW_MESSAGES.notBanned);
     }
-    await audit.record({ actor, action: banned ? 'company.ban' : 'company.unban', targetType: 'company', targetId: id, details: { companyName: row.companyName } });
+    await audit.record({
+      actor,
+      action: banned ? 'company.ban' : 'company.unban',
+      targetType: 'company',
+      targetId: id,
+      details: { companyName: row.companyName },
+    });
     return { company: toAdminCompany(row) };
   }
 
@@ -125,7 +142,13 @@ export function createReviewService(deps: {
         throw new AppError('ABORTED', COMPANY_REVIEW_MESSAGES.nothingToNotify);
       }
       const mail = await transaction((_repo, db) => queueDecision(db, row));
-      await audit.record({ actor, action: 'company.notify', targetType: 'company', targetId: id, details: { companyName: row.companyName, mail } });
+      await audit.record({
+        actor,
+        action: 'company.notify',
+        targetType: 'company',
+        targetId: id,
+        details: { companyName: row.companyName, mail },
+      });
       return { company: toAdminCompany(row), mail };
     },
   };

@@ -17,7 +17,12 @@ import type { FileStorage } from '../../storage/storage.ts';
 import { companyKeys } from './company-keys.ts';
 import { type LicenseOutcome, receiveLicense } from './license-upload.ts';
 import type { Outbox } from '../../mail/outbox.ts';
-import { type CompanyRow, type ConflictKind, type PartnersRepository, UNIQUE_CONSTRAINTS } from './partners.repository.ts';
+import {
+  type CompanyRow,
+  type ConflictKind,
+  type PartnersRepository,
+  UNIQUE_CONSTRAINTS,
+} from './partners.repository.ts';
 import { partnerReceivedMail, type ReviewMailContext } from './partners.review.mail.ts';
 
 /** One part of a multipart form, whatever parsed it. */
@@ -56,7 +61,11 @@ export function toCompany(row: CompanyRow): Company {
 
 /** The Postgres unique-violation (SQLSTATE 23505) inside a driver or ORM error, if that is what it is. */
 function uniqueViolation(error: unknown): { constraint: string | undefined } | null {
-  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = error, depth = 0;
+    e && typeof e === 'object' && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     if ((e as { code?: unknown }).code === '23505') return { constraint: (e as { constraint?: string }).constraint };
   }
   return null;
@@ -65,7 +74,9 @@ function uniqueViolation(error: unknown): { constraint: string | undefined } | n
 function duplicateError(kinds: Set<ConflictKind>): AppError | null {
   const first = CONFLICT_ORDER.find((c) => kinds.has(c.kind));
   if (!first) return null;
-  return new AppError('ALREADY_EXISTS', COMPANY_MESSAGES.duplicateCompany, { fields: { [first.field]: first.message } });
+  return new AppError('ALREADY_EXISTS', COMPANY_MESSAGES.duplicateCompany, {
+    fields: { [first.field]: first.message },
+  });
 }
 
 export function createPartnersService(options: PartnersServiceOptions) {
@@ -140,13 +151,17 @@ export function createPartnersService(options: PartnersServiceOptions) {
           // UP-07: the start-up sweep of a starting instance may have taken the file for an orphan.
           licenseStillThere: stored
             ? async () => {
-                if (!(await storage.exists(stored.key))) throw new AppError('UNAVAILABLE', COMPANY_MESSAGES.submitFailed);
+                if (!(await storage.exists(stored.key)))
+                  throw new AppError('UNAVAILABLE', COMPANY_MESSAGES.submitFailed);
               }
             : undefined,
           // The applicant hears that we have it, if they gave an address; the mail commits with the row.
           alongside: async (tx, row) => {
             if (!row.contactPersonEmail) return;
-            await options.outbox.enqueue(tx, { ...partnerReceivedMail(options.mail, row.contactPersonEmail, row.companyName), kind: 'partner-received' });
+            await options.outbox.enqueue(tx, {
+              ...partnerReceivedMail(options.mail, row.contactPersonEmail, row.companyName),
+              kind: 'partner-received',
+            });
           },
         },
       );

@@ -31,7 +31,12 @@ interface ErrorLike {
 }
 
 function isErrorBody(body: unknown): body is ErrorLike {
-  return typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'object' && (body as { error?: unknown }).error !== null;
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    typeof (body as { error?: unknown }).error === 'object' &&
+    (body as { error?: unknown }).error !== null
+  );
 }
 
 /** `data.reason` → `reason`; a problem with `data` as a whole → `_` (as the app names a body-level one). */
@@ -45,7 +50,8 @@ export function withCallableDetails(body: ErrorLike): ErrorLike {
   const fields = body.error.fields;
   if (!fields || typeof fields !== 'object' || body.error.details !== undefined) return body;
   const details: Record<string, string> = {};
-  for (const [key, message] of Object.entries(fields as Record<string, string>)) details[callableFieldName(key)] ??= message;
+  for (const [key, message] of Object.entries(fields as Record<string, string>))
+    details[callableFieldName(key)] ??= message;
   return { error: { ...body.error, details: { fields: details } } };
 }
 
@@ -55,7 +61,11 @@ export function callableEvent(body: unknown): string {
 }
 
 /** The `onSend` hook of a callable route (see above). */
-export async function callableProtocolOnSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+export async function callableProtocolOnSend(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<unknown> {
   const stream = wantsEventStream(request);
   if (!stream && reply.statusCode < 400) return payload;
   let body: unknown = undefined;

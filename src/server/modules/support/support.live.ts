@@ -120,10 +120,16 @@ export function createSupportLive(options: {
           // before they are sent, so whoever has seen them on the page can count on the record.
           const ownerSaw = Math.max(
             0,
-            ...due.flatMap((sub, i) => (allowed[i] && !sub.viewer.admin ? rows.filter((r) => r.admin && r.id > sub.lastSent).map((r) => r.id) : [])),
+            ...due.flatMap((sub, i) =>
+              allowed[i] && !sub.viewer.admin
+                ? rows.filter((r) => r.admin && r.id > sub.lastSent).map((r) => r.id)
+                : [],
+            ),
           );
           if (ownerSaw > 0) {
-            await repository.markOwnerSaw(ticketId, ownerSaw).catch((error: unknown) => log.error({ err: error, ticketId }, 'could not record a live delivery'));
+            await repository
+              .markOwnerSaw(ticketId, ownerSaw)
+              .catch((error: unknown) => log.error({ err: error, ticketId }, 'could not record a live delivery'));
           }
           due.forEach((sub, i) => {
             if (allowed[i]) for (const row of rows) if (row.id > sub.lastSent) send(sub, row);

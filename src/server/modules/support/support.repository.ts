@@ -42,7 +42,15 @@ export interface MessageRow {
 
 const iso = (value: unknown) => new Date(value as string).toISOString();
 
-type RawTicket = { id: string; ticket_no: number; reason: string; open: boolean; creation_date: unknown; last_message: unknown; user_id: string };
+type RawTicket = {
+  id: string;
+  ticket_no: number;
+  reason: string;
+  open: boolean;
+  creation_date: unknown;
+  last_message: unknown;
+  user_id: string;
+};
 const toTicket = (r: RawTicket): TicketRow => ({
   id: r.id,
   ticketNo: Number(r.ticket_no),
@@ -53,7 +61,15 @@ const toTicket = (r: RawTicket): TicketRow => ({
   userId: r.user_id,
 });
 
-type RawMessage = { id: unknown; ticket_id: string; message_body: string; timestamp: unknown; admin: boolean; user_id: string; author_email?: string | null };
+type RawMessage = {
+  id: unknown;
+  ticket_id: string;
+  message_body: string;
+  timestamp: unknown;
+  admin: boolean;
+  user_id: string;
+  author_email?: string | null;
+};
 const toMessage = (r: RawMessage): MessageRow => ({
   id: Number(r.id),
   ticketId: r.ticket_id,
@@ -104,7 +120,10 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
     },
 
     /** The ticket a user created with this clientId, if any. */
-    async findTicketByClientId(userId: string, clientId: string): Promise<{ ticketId: string; ticketNo: number } | null> {
+    async findTicketByClientId(
+      userId: string,
+      clientId: string,
+    ): Promise<{ ticketId: string; ticketNo: number } | null> {
       const [row] = await queryRows<{ id: string; ticket_no: number }>(
         db,
         sql`select id, ticket_no from support_tickets where user_id = ${userId} and client_id = ${clientId}`,
@@ -242,7 +261,14 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
       // announcement loses nothing: subscribers read the database on the ticket's next event or
       // when they reconnect.
       await db
-        .execute(notifyAfterCommitSql({ type: 'message.created', ticketId: message.ticketId, userId: row.owner_id, messageId: message.id }))
+        .execute(
+          notifyAfterCommitSql({
+            type: 'message.created',
+            ticketId: message.ticketId,
+            userId: row.owner_id,
+            messageId: message.id,
+          }),
+        )
         .catch(() => {});
       return message;
     },

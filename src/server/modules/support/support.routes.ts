@@ -110,24 +110,43 @@ export async function supportRoutes(app: FastifyInstance, options: SupportRoutes
 
   api.get('/api/support/tickets', {
     config: { access: 'verified' },
-    schema: { tags: ['support'], summary: 'Own tickets, newest last message first', querystring: TicketListQuerySchema, response: { 200: TicketListSchema, ...errors } },
+    schema: {
+      tags: ['support'],
+      summary: 'Own tickets, newest last message first',
+      querystring: TicketListQuerySchema,
+      response: { 200: TicketListSchema, ...errors },
+    },
     handler: async (request) => ({ tickets: await support.listTickets(me(request).userId, request.query.open) }),
   });
 
   api.get('/api/support/tickets/stream', {
     config: { access: 'verified' },
-    schema: { tags: ['support'], summary: 'Live list of own tickets (text/event-stream, `tickets` events)', querystring: TicketListQuerySchema },
+    schema: {
+      tags: ['support'],
+      summary: 'Live list of own tickets (text/event-stream, `tickets` events)',
+      querystring: TicketListQuerySchema,
+    },
     handler: async (request, reply) => {
       const viewer = viewerOf(request, false);
       const stream = startStream(request, reply, viewer);
       const open = request.query.open;
-      await live.watchList(viewer, stream, async () => ({ tickets: await support.listTickets(viewer.userId, open) }), 'own');
+      await live.watchList(
+        viewer,
+        stream,
+        async () => ({ tickets: await support.listTickets(viewer.userId, open) }),
+        'own',
+      );
     },
   });
 
   api.get('/api/support/tickets/:ticketId', {
     config: { access: 'verified' },
-    schema: { tags: ['support'], summary: 'One own ticket with its messages', params: TicketParamsSchema, response: { 200: TicketWithMessagesSchema, ...errors } },
+    schema: {
+      tags: ['support'],
+      summary: 'One own ticket with its messages',
+      params: TicketParamsSchema,
+      response: { 200: TicketWithMessagesSchema, ...errors },
+    },
     handler: async (request) => support.getTicketWithMessages(me(request).userId, request.params.ticketId),
   });
 
@@ -140,7 +159,9 @@ export async function supportRoutes(app: FastifyInstance, options: SupportRoutes
       querystring: StreamQuerySchema,
       response: { 200: MessageListSchema, ...errors },
     },
-    handler: async (request) => ({ messages: await support.listMessages(me(request).userId, request.params.ticketId, request.query.after) }),
+    handler: async (request) => ({
+      messages: await support.listMessages(me(request).userId, request.params.ticketId, request.query.after),
+    }),
   });
 
   api.get('/api/support/tickets/:ticketId/messages/stream', {
@@ -155,7 +176,9 @@ export async function supportRoutes(app: FastifyInstance, options: SupportRoutes
       const principal = me(request);
       const admin = principal.role === 'admin';
       // Ownership is checked before the stream opens: another user's ticket is simply not found.
-      const ticket = admin ? await support.getAnyTicket(request.params.ticketId) : await support.getOwnTicket(principal.userId, request.params.ticketId);
+      const ticket = admin
+        ? await support.getAnyTicket(request.params.ticketId)
+        : await support.getOwnTicket(principal.userId, request.params.ticketId);
       const viewer = viewerOf(request, admin);
       const stream = startStream(request, reply, viewer);
       await live.watchTicket(ticket.id, viewer, resumeAfter(request, request.query.after), stream);
@@ -171,20 +194,31 @@ export async function supportRoutes(app: FastifyInstance, options: SupportRoutes
       body: ReplySchema,
       response: { 200: ReplyResultSchema, 409: ErrorBodySchema, ...errors },
     },
-    handler: async (request) => ({ message: await support.reply(me(request).userId, request.params.ticketId, request.body) }),
+    handler: async (request) => ({
+      message: await support.reply(me(request).userId, request.params.ticketId, request.body),
+    }),
   });
 
   // --- The admin side (the console UI uses these) ---------------------------------------------
 
   api.get('/api/admin/support/tickets', {
     config: { access: 'admin' },
-    schema: { tags: ['admin'], summary: "Every user's tickets; search by ticket number or email", querystring: AdminTicketListQuerySchema, response: { 200: AdminTicketListSchema, ...errors } },
+    schema: {
+      tags: ['admin'],
+      summary: "Every user's tickets; search by ticket number or email",
+      querystring: AdminTicketListQuerySchema,
+      response: { 200: AdminTicketListSchema, ...errors },
+    },
     handler: async (request) => ({ tickets: await support.listAllTickets(request.query) }),
   });
 
   api.get('/api/admin/support/tickets/stream', {
     config: { access: 'admin' },
-    schema: { tags: ['admin'], summary: 'Live admin inbox (text/event-stream, `tickets` events)', querystring: AdminTicketListQuerySchema },
+    schema: {
+      tags: ['admin'],
+      summary: 'Live admin inbox (text/event-stream, `tickets` events)',
+      querystring: AdminTicketListQuerySchema,
+    },
     handler: async (request, reply) => {
       const viewer = viewerOf(request, true);
       const stream = startStream(request, reply, viewer);
@@ -195,7 +229,12 @@ export async function supportRoutes(app: FastifyInstance, options: SupportRoutes
 
   api.get('/api/admin/support/tickets/:ticketId', {
     config: { access: 'admin' },
-    schema: { tags: ['admin'], summary: 'One ticket with its whole thread', params: TicketParamsSchema, response: { 200: AdminTicketWithMessagesSchema, ...errors } },
+    schema: {
+      tags: ['admin'],
+      summary: 'One ticket with its whole thread',
+      params: TicketParamsSchema,
+      response: { 200: AdminTicketWithMessagesSchema, ...errors },
+    },
     handler: async (request) => support.getAnyTicketWithMessages(me(request).userId, request.params.ticketId),
   });
 
@@ -208,13 +247,23 @@ export async function supportRoutes(app: FastifyInstance, options: SupportRoutes
       body: ReplySchema,
       response: { 200: z.object({ message: AdminMessageSchema }), 409: ErrorBodySchema, ...errors },
     },
-    handler: async (request) => ({ message: await support.adminReply(me(request), request.params.ticketId, request.body) }),
+    handler: async (request) => ({
+      message: await support.adminReply(me(request), request.params.ticketId, request.body),
+    }),
   });
 
-  for (const [action, open] of [['close', false], ['reopen', true]] as const) {
+  for (const [action, open] of [
+    ['close', false],
+    ['reopen', true],
+  ] as const) {
     api.post(`/api/admin/support/tickets/:ticketId/${action}`, {
       config: { access: 'admin' },
-      schema: { tags: ['admin'], summary: `${action === 'close' ? 'Close' : 'Reopen'} a ticket`, params: TicketParamsSchema, response: { 200: z.object({ ticket: AdminTicketSchema }), ...errors } },
+      schema: {
+        tags: ['admin'],
+        summary: `${action === 'close' ? 'Close' : 'Reopen'} a ticket`,
+        params: TicketParamsSchema,
+        response: { 200: z.object({ ticket: AdminTicketSchema }), ...errors },
+      },
       handler: async (request) => ({ ticket: await support.setOpen(me(request), request.params.ticketId, open) }),
     });
   }

@@ -23,7 +23,13 @@ export function toAdminTicketDto(row: AdminTicketRow): AdminTicket {
 
 /** A message as one viewer sees it: "mine" is relative to them; user ids never leave the server. */
 export function toMessageDto(row: MessageRow, viewerId: string): Message {
-  return { id: row.id, messageBody: row.messageBody, timestamp: row.timestamp, admin: row.admin, mine: row.userId === viewerId };
+  return {
+    id: row.id,
+    messageBody: row.messageBody,
+    timestamp: row.timestamp,
+    admin: row.admin,
+    mine: row.userId === viewerId,
+  };
 }
 
 export function toAdminMessageDto(row: MessageRow, viewerId: string) {
@@ -67,7 +73,8 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
     // Nothing stored: a retry of a message we already have, a closed ticket, or no such ticket.
     if (input.clientId) {
       const earlier = await repository.findMessageByClientId(input.ticketId, input.clientId);
-      if (earlier && (input.ownerId === null || (await repository.findTicket(input.ticketId, input.ownerId)))) return earlier;
+      if (earlier && (input.ownerId === null || (await repository.findTicket(input.ticketId, input.ownerId))))
+        return earlier;
     }
     const ticket = await repository.findTicket(input.ticketId, input.ownerId);
     if (!ticket) throw ticketMissing();
@@ -112,7 +119,14 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
 
     async reply(userId: string, ticketId: string, input: { messageBody: string; clientId?: string }): Promise<Message> {
       if (!UUID.test(ticketId)) throw ticketMissing();
-      const stored = await storeMessage({ ticketId, authorId: userId, ownerId: userId, admin: false, body: input.messageBody, clientId: input.clientId });
+      const stored = await storeMessage({
+        ticketId,
+        authorId: userId,
+        ownerId: userId,
+        admin: false,
+        body: input.messageBody,
+        clientId: input.clientId,
+      });
       return toMessageDto(stored, userId);
     },
 
@@ -129,7 +143,14 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
 
     async adminReply(actor: AuditActor, ticketId: string, input: { messageBody: string; clientId?: string }) {
       if (!UUID.test(ticketId)) throw ticketMissing();
-      const stored = await storeMessage({ ticketId, authorId: actor.userId, ownerId: null, admin: true, body: input.messageBody, clientId: input.clientId });
+      const stored = await storeMessage({
+        ticketId,
+        authorId: actor.userId,
+        ownerId: null,
+        admin: true,
+        body: input.messageBody,
+        clientId: input.clientId,
+      });
       const message = toAdminMessageDto(stored, actor.userId);
       const ticket = await getAnyTicket(ticketId);
       await audit.record({

@@ -11,12 +11,24 @@ export function SiteFooter({ companyName }: { companyName: string }) {
         </div>
         <nav aria-label="Footer">
           <ul className="site-footer__links">
-            <li><Link to="/about">About</Link></li>
-            <li><Link to="/faqs">FAQ's</Link></li>
-            <li><Link to="/legal">Terms and Conditions</Link></li>
-            <li><Link to="/legal?doc=privacy">Privacy Policy</Link></li>
-            <li><Link to="/register">Registering Company</Link></li>
-            <li><Link to="/support">Support</Link></li>
+            <li>
+              <Link to="/about">About</Link>
+            </li>
+            <li>
+              <Link to="/faqs">FAQ's</Link>
+            </li>
+            <li>
+              <Link to="/legal">Terms and Conditions</Link>
+            </li>
+            <li>
+              <Link to="/legal?doc=privacy">Privacy Policy</Link>
+            </li>
+            <li>
+              <Link to="/register">Registering Company</Link>
+            </li>
+            <li>
+              <Link to="/support">Support</Link>
+            </li>
           </ul>
         </nav>
         <p className="site-footer__copyright">Copyright 2025 {companyName}</p>

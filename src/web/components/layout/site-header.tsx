@@ -12,7 +12,15 @@ export const NAV_LINKS = [
   { to: '/support', label: 'Support' },
 ] as const;
 
-export function SiteHeader({ companyName, signedIn, isAdmin }: { companyName: string; signedIn: boolean; isAdmin: boolean }) {
+export function SiteHeader({
+  companyName,
+  signedIn,
+  isAdmin,
+}: {
+  companyName: string;
+  signedIn: boolean;
+  isAdmin: boolean;
+}) {
   const [open, setOpen] = useState(false);
   const location = useLocation();
   // A chosen link closes the menu on narrow screens.

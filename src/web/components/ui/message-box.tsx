@@ -72,9 +72,25 @@ export function MessageBox({
 
 function ToneIcon({ tone }: { tone: 'error' | 'info' | 'success' }) {
   return (
-    <svg width="28" height="28" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" focusable="false">
+    <svg
+      width="28"
+      height="28"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      focusable="false"
+    >
       <circle cx="12" cy="12" r="10" />
-      {tone === 'error' ? <path d="M12 7v6M12 16.5v.5" /> : tone === 'success' ? <path d="m7.5 12.5 3 3 6-6.5" /> : <path d="M12 11v6M12 7.5v.5" />}
+      {tone === 'error' ? (
+        <path d="M12 7v6M12 16.5v.5" />
+      ) : tone === 'success' ? (
+        <path d="m7.5 12.5 3 3 6-6.5" />
+      ) : (
+        <path d="M12 11v6M12 7.5v.5" />
+      )}
     </svg>
   );
 }

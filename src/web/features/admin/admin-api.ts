@@ -11,7 +11,11 @@ export type ApiResult<T> =
 
 export const NETWORK_FAILURE = 'We could not reach the server. Check your connection and try again.';
 
-export async function requestJson<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown): Promise<ApiResult<T>> {
+export async function requestJson<T>(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  body?: unknown,
+): Promise<ApiResult<T>> {
   let response: Response;
   try {
     response = await fetch(url, {
@@ -34,7 +38,8 @@ export async function requestJson<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', 
   };
 }
 
-export type DataState<T> = { kind: 'loading' } | { kind: 'ready'; data: T } | { kind: 'error'; message: string; status: number };
+export type DataState<T> =
+  { kind: 'loading' } | { kind: 'ready'; data: T } | { kind: 'error'; message: string; status: number };
 
 /**
  * Reads `url` while the component is mounted and whenever it changes; `reload` reads it again.
@@ -54,7 +59,12 @@ export function useApiData<T>(url: string | null): { state: DataState<T>; reload
         window.location.reload();
         return;
       }
-      setState({ url, value: result.ok ? { kind: 'ready', data: result.data } : { kind: 'error', message: result.message, status: result.status } });
+      setState({
+        url,
+        value: result.ok
+          ? { kind: 'ready', data: result.data }
+          : { kind: 'error', message: result.message, status: result.status },
+      });
     });
     return () => {
       cancelled = true;

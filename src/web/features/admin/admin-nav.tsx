@@ -2,13 +2,25 @@ import { NavLink } from 'react-router';
 import { ADMIN_TEXT } from '../../../contracts/admin.ts';
 
 export const ADMIN_SECTIONS = [
-  { to: '/admin/support', label: ADMIN_TEXT.nav.support, about: 'Every user’s tickets, live: answer, close and reopen.' },
+  {
+    to: '/admin/support',
+    label: ADMIN_TEXT.nav.support,
+    about: 'Every user’s tickets, live: answer, close and reopen.',
+  },
   { to: '/admin/partners', label: ADMIN_TEXT.nav.partners, about: 'Review logistics companies: approve, reject, ban.' },
   { to: '/admin/faqs', label: ADMIN_TEXT.nav.faqs, about: 'Add, edit, delete and reorder the public FAQ entries.' },
   { to: '/admin/legal', label: ADMIN_TEXT.nav.legal, about: 'The Terms and Privacy links and our own documents.' },
-  { to: '/admin/users', label: ADMIN_TEXT.nav.users, about: 'Find accounts; resend verification, disable, change roles.' },
+  {
+    to: '/admin/users',
+    label: ADMIN_TEXT.nav.users,
+    about: 'Find accounts; resend verification, disable, change roles.',
+  },
   { to: '/admin/audit', label: ADMIN_TEXT.nav.audit, about: 'Who did what, when, and to which record.' },
-  { to: '/admin/mail', label: ADMIN_TEXT.nav.mail, about: 'Every mail the site sends: queued, sent, retrying or failed; send a failed one again.' },
+  {
+    to: '/admin/mail',
+    label: ADMIN_TEXT.nav.mail,
+    about: 'Every mail the site sends: queued, sent, retrying or failed; send a failed one again.',
+  },
 ] as const;
 
 /** The console's own navigation: a row of links on a phone, a column beside the page on a desktop. */

@@ -2,7 +2,13 @@ import { Link } from 'react-router';
 import { type AuditEntry, auditActionLabel } from '../../../contracts/admin.ts';
 
 const text = (value: unknown): string =>
-  value === null || value === undefined ? '—' : typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+  value === null || value === undefined
+    ? '—'
+    : typeof value === 'string'
+      ? value
+      : typeof value === 'number' || typeof value === 'boolean'
+        ? String(value)
+        : JSON.stringify(value);
 
 /** The record an entry touched, as a link to it in the console where there is one. */
 export function AuditRecord({ entry }: { entry: AuditEntry }) {

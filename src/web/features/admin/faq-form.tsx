@@ -26,7 +26,11 @@ export function FaqForm({
     event.preventDefault();
     const form = event.currentTarget;
     const data = new FormData(form);
-    const parsed = FaqInputSchema.safeParse({ type: data.get('type'), title: data.get('title'), content: data.get('content') });
+    const parsed = FaqInputSchema.safeParse({
+      type: data.get('type'),
+      title: data.get('title'),
+      content: data.get('content'),
+    });
     if (!parsed.success) {
       const found: Record<string, string> = {};
       for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
@@ -50,8 +54,24 @@ export function FaqForm({
           </option>
         ))}
       </SelectField>
-      <InputField label="Title" name="title" defaultValue={initial.title} maxLength={FAQ_LIMITS.titleMax} required error={errors.title} />
-      <TextAreaField label="Content" name="content" defaultValue={initial.content} maxLength={FAQ_LIMITS.contentMax} required rows={4} className="textarea--grow" error={errors.content} />
+      <InputField
+        label="Title"
+        name="title"
+        defaultValue={initial.title}
+        maxLength={FAQ_LIMITS.titleMax}
+        required
+        error={errors.title}
+      />
+      <TextAreaField
+        label="Content"
+        name="content"
+        defaultValue={initial.content}
+        maxLength={FAQ_LIMITS.contentMax}
+        required
+        rows={4}
+        className="textarea--grow"
+        error={errors.content}
+      />
       {errors._ ? (
         <p className="field__error" role="alert">
           {errors._}

@@ -5,7 +5,19 @@ function described(id: string, hint?: ReactNode, error?: string) {
   return [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
 }
 
-function FieldFrame({ id, label, hint, error, children }: { id: string; label: string; hint?: ReactNode; error?: string; children: ReactNode }) {
+function FieldFrame({
+  id,
+  label,
+  hint,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  hint?: ReactNode;
+  error?: string;
+  children: ReactNode;
+}) {
   return (
     <div className="field">
       <label className="field__label" htmlFor={id}>
@@ -32,7 +44,13 @@ export function InputField({ label, hint, error, ...input }: Common & ComponentP
   const id = useId();
   return (
     <FieldFrame id={id} label={label} hint={hint} error={error}>
-      <input id={id} className="input" aria-invalid={error ? true : undefined} aria-describedby={described(id, hint, error)} {...input} />
+      <input
+        id={id}
+        className="input"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described(id, hint, error)}
+        {...input}
+      />
     </FieldFrame>
   );
 }
@@ -56,7 +74,13 @@ export function SelectField({ label, hint, error, children, ...input }: Common &
   const id = useId();
   return (
     <FieldFrame id={id} label={label} hint={hint} error={error}>
-      <select id={id} className="select" aria-invalid={error ? true : undefined} aria-describedby={described(id, hint, error)} {...input}>
+      <select
+        id={id}
+        className="select"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described(id, hint, error)}
+        {...input}
+      >
         {children}
       </select>
     </FieldFrame>

@@ -2,7 +2,15 @@ import type { ReactNode } from 'react';
 import type { DataState } from './admin-api.ts';
 
 /** What a console page shows until its data is there: a loading line, or the error and a retry. */
-export function LoadState<T>({ state, onRetry, children }: { state: DataState<T>; onRetry(): void; children(data: T): ReactNode }) {
+export function LoadState<T>({
+  state,
+  onRetry,
+  children,
+}: {
+  state: DataState<T>;
+  onRetry(): void;
+  children(data: T): ReactNode;
+}) {
   if (state.kind === 'loading') {
     return (
       <p className="support-muted" role="status">

@@ -29,14 +29,21 @@ export async function apiFormAction<S extends z.ZodType>(
   for (const [name, value] of await request.formData()) if (typeof value === 'string') form[name] = value;
   const values = Object.fromEntries((options.keep ?? []).filter((k) => k in form).map((k) => [k, form[k]!]));
   const parsed = options.schema.safeParse(form);
-  if (!parsed.success) return data<ApiFormResult>({ ok: false, message: null, fields: fieldErrors(parsed.error), values }, { status: 400 });
+  if (!parsed.success)
+    return data<ApiFormResult>(
+      { ok: false, message: null, fields: fieldErrors(parsed.error), values },
+      { status: 400 },
+    );
 
   const answer = await services.callApi('POST', options.api, options.body(parsed.data, query));
   const headers = new Headers();
   for (const cookie of answer.setCookie) headers.append('set-cookie', cookie);
   if (answer.status < 300) {
     const message = (answer.body as { message?: unknown } | null)?.message;
-    return data<ApiFormResult>({ ok: true, message: typeof message === 'string' ? message : null, fields: {}, values }, { status: 200, headers });
+    return data<ApiFormResult>(
+      { ok: true, message: typeof message === 'string' ? message : null, fields: {}, values },
+      { status: 200, headers },
+    );
   }
   const error = ErrorBodySchema.safeParse(answer.body);
   const fields = error.success ? (error.data.error.fields ?? {}) : {};
@@ -44,7 +51,11 @@ export async function apiFormAction<S extends z.ZodType>(
   return data<ApiFormResult>(
     {
       ok: false,
-      message: hasFields ? null : error.success ? error.data.error.message : 'Something went wrong on our side. Please try again.',
+      message: hasFields
+        ? null
+        : error.success
+          ? error.data.error.message
+          : 'Something went wrong on our side. Please try again.',
       fields,
       values,
     },

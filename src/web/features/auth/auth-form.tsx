@@ -18,8 +18,12 @@ export function useAuthForm<S extends z.ZodType, R>(options: {
   /** The answer of the page's action, when the form was sent without JavaScript (api-form-action.ts). */
   initial?: ApiFormResult;
 }) {
-  const [fields, setFields] = useState<Record<string, string>>(options.initial && !options.initial.ok ? options.initial.fields : {});
-  const [error, setError] = useState<string | null>(options.initial && !options.initial.ok ? options.initial.message : null);
+  const [fields, setFields] = useState<Record<string, string>>(
+    options.initial && !options.initial.ok ? options.initial.fields : {},
+  );
+  const [error, setError] = useState<string | null>(
+    options.initial && !options.initial.ok ? options.initial.message : null,
+  );
   const [busy, setBusy] = useState(false);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -58,7 +62,17 @@ export function FormError({ message }: { message: string | null }) {
 }
 
 /** The frame of the account pages: a centred card with a heading. */
-export function AuthCard({ eyebrow, title, lead, children }: { eyebrow: string; title: string; lead?: ReactNode; children: ReactNode }) {
+export function AuthCard({
+  eyebrow,
+  title,
+  lead,
+  children,
+}: {
+  eyebrow: string;
+  title: string;
+  lead?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div className="auth-page">
       <div className="form-card auth-card">

@@ -16,7 +16,15 @@ export function ChangePasswordForm({ email, result }: { email: string; result?: 
     initial: result,
   });
   return (
-    <AuthCard eyebrow="Account" title="Change your password" lead={<>Signed in as <strong>{email}</strong>.</>}>
+    <AuthCard
+      eyebrow="Account"
+      title="Change your password"
+      lead={
+        <>
+          Signed in as <strong>{email}</strong>.
+        </>
+      }
+    >
       {done ? (
         <SuccessPanel title="Password changed">
           <p>{done}</p>
@@ -27,7 +35,14 @@ export function ChangePasswordForm({ email, result }: { email: string; result?: 
       ) : (
         <form className="form" method="post" noValidate onSubmit={form.onSubmit} aria-label="Change your password">
           <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-          <TextField label="Current password" name="currentPassword" type="password" autoComplete="current-password" required error={form.fields.currentPassword} />
+          <TextField
+            label="Current password"
+            name="currentPassword"
+            type="password"
+            autoComplete="current-password"
+            required
+            error={form.fields.currentPassword}
+          />
           <TextField
             label="New password"
             name="newPassword"
@@ -37,7 +52,14 @@ export function ChangePasswordForm({ email, result }: { email: string; result?: 
             hint={`At least ${PASSWORD_MIN_LENGTH} characters. Other devices will be signed out.`}
             error={form.fields.newPassword}
           />
-          <TextField label="Confirm new password" name="confirmPassword" type="password" autoComplete="new-password" required error={form.fields.confirmPassword} />
+          <TextField
+            label="Confirm new password"
+            name="confirmPassword"
+            type="password"
+            autoComplete="new-password"
+            required
+            error={form.fields.confirmPassword}
+          />
           <FormError message={form.error} />
           <div className="form__actions">
             <button type="submit" className="button button--primary" disabled={form.busy}>

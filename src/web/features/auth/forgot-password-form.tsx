@@ -16,14 +16,27 @@ export function ForgotPasswordForm({ result }: { result?: ApiFormResult }) {
     initial: result,
   });
   return (
-    <AuthCard eyebrow="Account" title="Forgot your password?" lead="Enter the email address of your account and we will send you a link to choose a new password.">
+    <AuthCard
+      eyebrow="Account"
+      title="Forgot your password?"
+      lead="Enter the email address of your account and we will send you a link to choose a new password."
+    >
       {sent ? (
         <SuccessPanel title="Check your inbox">
           <p>{sent}</p>
         </SuccessPanel>
       ) : (
         <form className="form" method="post" noValidate onSubmit={form.onSubmit} aria-label="Reset your password">
-          <TextField label="Email" name="email" type="email" autoComplete="email" inputMode="email" required defaultValue={result?.values.email} error={form.fields.email} />
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            required
+            defaultValue={result?.values.email}
+            error={form.fields.email}
+          />
           <FormError message={form.error} />
           <div className="form__actions">
             <button type="submit" className="button button--primary" disabled={form.busy}>

@@ -18,7 +18,11 @@ export function ResetPasswordForm({ result }: { result?: ApiFormResult }) {
     initial: result,
   });
   return (
-    <AuthCard eyebrow="Account" title="Choose a new password" lead="Choosing a new password signs you out on every device.">
+    <AuthCard
+      eyebrow="Account"
+      title="Choose a new password"
+      lead="Choosing a new password signs you out on every device."
+    >
       {done ? (
         <SuccessPanel title="Password changed">
           <p>{done}</p>
@@ -37,7 +41,14 @@ export function ResetPasswordForm({ result }: { result?: ApiFormResult }) {
             hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
             error={form.fields.password}
           />
-          <TextField label="Confirm new password" name="confirmPassword" type="password" autoComplete="new-password" required error={form.fields.confirmPassword} />
+          <TextField
+            label="Confirm new password"
+            name="confirmPassword"
+            type="password"
+            autoComplete="new-password"
+            required
+            error={form.fields.confirmPassword}
+          />
           <FormError message={form.error ?? form.fields.token ?? null} />
           {form.error || form.fields.token ? (
             <p>

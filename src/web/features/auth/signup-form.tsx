@@ -19,7 +19,11 @@ export function SignupForm({ result }: { result?: ApiFormResult }) {
   });
 
   return (
-    <AuthCard eyebrow="Create an account" title="Join and get support" lead="One account lets you contact our support team. We will email you a link to confirm your address.">
+    <AuthCard
+      eyebrow="Create an account"
+      title="Join and get support"
+      lead="One account lets you contact our support team. We will email you a link to confirm your address."
+    >
       {sent ? (
         <SuccessPanel title="Check your inbox">
           <p>{sent.message}</p>
@@ -29,7 +33,16 @@ export function SignupForm({ result }: { result?: ApiFormResult }) {
         </SuccessPanel>
       ) : (
         <form className="form" method="post" noValidate onSubmit={form.onSubmit} aria-label="Create an account">
-          <TextField label="Email" name="email" type="email" autoComplete="email" inputMode="email" required defaultValue={result?.values.email} error={form.fields.email} />
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            required
+            defaultValue={result?.values.email}
+            error={form.fields.email}
+          />
           <TextField
             label="Password"
             name="password"
@@ -39,7 +52,14 @@ export function SignupForm({ result }: { result?: ApiFormResult }) {
             hint={`At least ${PASSWORD_MIN_LENGTH} characters. A few unrelated words make a strong, memorable password.`}
             error={form.fields.password}
           />
-          <TextField label="Confirm password" name="confirmPassword" type="password" autoComplete="new-password" required error={form.fields.confirmPassword} />
+          <TextField
+            label="Confirm password"
+            name="confirmPassword"
+            type="password"
+            autoComplete="new-password"
+            required
+            error={form.fields.confirmPassword}
+          />
           <FormError message={form.error} />
           <div className="form__actions">
             <button type="submit" className="button button--primary" disabled={form.busy}>

@@ -16,7 +16,13 @@ export function TextField({
       <label className="field__label" htmlFor={id}>
         {label}
       </label>
-      <input id={id} className="input" aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+      <input
+        id={id}
+        className="input"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        {...input}
+      />
       {hint ? (
         <p id={hintId} className="field__hint">
           {hint}

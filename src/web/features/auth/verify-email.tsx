@@ -19,7 +19,11 @@ type State = { step: 'checking' } | { step: 'verified'; message: string } | { st
 export function VerifyEmail({ result }: { result?: ApiFormResult }) {
   const token = useOneTimeToken();
   const [state, setState] = useState<State>(
-    result ? (result.ok ? { step: 'verified', message: result.message ?? '' } : { step: 'failed', message: result.message ?? AUTH_MESSAGES.tokenInvalid }) : { step: 'checking' },
+    result
+      ? result.ok
+        ? { step: 'verified', message: result.message ?? '' }
+        : { step: 'failed', message: result.message ?? AUTH_MESSAGES.tokenInvalid }
+      : { step: 'checking' },
   );
   const started = useRef(false);
 
@@ -31,7 +35,9 @@ export function VerifyEmail({ result }: { result?: ApiFormResult }) {
       return;
     }
     void postJson<{ message: string }>('/api/auth/verify-email', { token }).then((result) =>
-      setState(result.ok ? { step: 'verified', message: result.data.message } : { step: 'failed', message: result.message }),
+      setState(
+        result.ok ? { step: 'verified', message: result.data.message } : { step: 'failed', message: result.message },
+      ),
     );
   }, [token, result]);
 
@@ -85,8 +91,22 @@ function ResendVerification({ message }: { message: string }) {
           <p>{sent}</p>
         </SuccessPanel>
       ) : (
-        <form className="form auth-card__section" method="post" noValidate onSubmit={form.onSubmit} aria-label="Send a new verification link">
-          <TextField label="Email" name="email" type="email" autoComplete="email" inputMode="email" required error={form.fields.email} />
+        <form
+          className="form auth-card__section"
+          method="post"
+          noValidate
+          onSubmit={form.onSubmit}
+          aria-label="Send a new verification link"
+        >
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            required
+            error={form.fields.email}
+          />
           <FormError message={form.error} />
           <div className="form__actions">
             <button type="submit" className="button button--primary" disabled={form.busy}>

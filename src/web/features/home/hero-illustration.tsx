@@ -9,7 +9,14 @@ export function HeroIllustration() {
         </linearGradient>
       </defs>
       <rect x="10" y="10" width="400" height="320" rx="28" fill="url(#sky)" />
-      <path d="M70 270c40-8 62-40 92-58s66-12 90-40 24-66 70-84" fill="none" stroke="#0b3a5b" strokeWidth="3" strokeDasharray="2 10" strokeLinecap="round" />
+      <path
+        d="M70 270c40-8 62-40 92-58s66-12 90-40 24-66 70-84"
+        fill="none"
+        stroke="#0b3a5b"
+        strokeWidth="3"
+        strokeDasharray="2 10"
+        strokeLinecap="round"
+      />
       <g>
         <circle cx="70" cy="270" r="12" fill="#0b3a5b" />
         <circle cx="70" cy="270" r="5" fill="#fff" />
@@ -28,7 +35,13 @@ export function HeroIllustration() {
         <rect width="64" height="48" rx="6" fill="#c9822b" />
         <path d="M0 16h64M32 0v48" stroke="#8a5516" strokeWidth="3" />
       </g>
-      <path d="M300 48c10-6 20-6 30 0M46 120c8-5 16-5 24 0" fill="none" stroke="#7aa6c8" strokeWidth="3" strokeLinecap="round" />
+      <path
+        d="M300 48c10-6 20-6 30 0M46 120c8-5 16-5 24 0"
+        fill="none"
+        stroke="#7aa6c8"
+        strokeWidth="3"
+        strokeLinecap="round"
+      />
     </svg>
   );
 }
