@@ -65,14 +65,12 @@ describe('server-rendered public pages', () => {
   });
 
   it('renders the chosen FAQ type from the URL, with entries read from the database', async () => {
-    await t.database.db
-      .insert(faqs)
-      .values({
-        type: 'traveller',
-        title: 'Can I carry items on the ferry?',
-        content: 'Yes, on the Interislander too.',
-        position: 99,
-      });
+    await t.database.db.insert(faqs).values({
+      type: 'traveller',
+      title: 'Can I carry items on the ferry?',
+      content: 'Yes, on the Interislander too.',
+      position: 99,
+    });
     const html = (await get('/faqs?type=traveller')).body;
     expect(html).toContain('<title>Traveller FAQ | Kiwi Carry</title>');
     expect(html).toContain('Traveller FAQ</h2>');
