@@ -456,7 +456,7 @@ describe('HDR-08: errors are generic and carry a correlation id', () => {
     // A page without a form takes no writes: 405 with Allow, naming no route: to a browser as a page
     // of the site (never JSON), to any other client in the error shape.
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
-      const page = await request({ method, url: '/register', headers: { accept: 'text/html' } });
+      const page = await request({ method, url: '/about', headers: { accept: 'text/html' } });
       expect(page.statusCode, method).toBe(405);
       expect(page.headers.allow).toBe('GET, HEAD');
       expect(page.headers['content-type']).toContain('text/html');
@@ -464,11 +464,22 @@ describe('HDR-08: errors are generic and carry a correlation id', () => {
       expect(page.body).not.toMatch(LEAK);
       // Route ids travel in every page's hydration data; what must not show is an error or a stack.
       expect(page.body).not.toMatch(/\bat [^\s]+\.(ts|tsx|js):\d+|Error: /);
-      const api = await request({ method, url: '/register', headers: { accept: 'application/json' } });
+      const api = await request({ method, url: '/about', headers: { accept: 'application/json' } });
       expect(api.statusCode, method).toBe(405);
       expect(api.json().error.status).toBe('INVALID_ARGUMENT');
       expect(api.body).not.toContain('routes/');
     }
+    // /register's form posts to its page (multipart); anything else sent there is refused as a page.
+    const notAForm = await request({
+      method: 'POST',
+      url: '/register',
+      payload: '{"name":"x"}',
+      headers: { accept: 'text/html', 'content-type': 'application/json' },
+    });
+    expect(notAForm.statusCode).toBeGreaterThanOrEqual(400);
+    expect(notAForm.statusCode).toBeLessThan(500);
+    expect(notAForm.headers['content-type']).toContain('text/html');
+    expect(notAForm.body).not.toMatch(LEAK);
   });
 
   it('a handler that throws, and a database that is gone, answer a generic 500 and log the cause', async () => {
