@@ -32,3 +32,16 @@ export function pageMeta(
     { tagName: 'link', rel: 'canonical', href: `${base}${page.path}` },
   ];
 }
+
+/**
+ * The title of a page behind sign-in, for what it shows: the page's own title once the visitor may
+ * see it, 'Sign in' while the login screen stands in for it, 'Not allowed' for a signed-in user on
+ * an admin page. Always '… | {company}', and never indexed.
+ */
+export function privatePageMeta(matches: MatchesWithRoot, area: 'support' | 'admin', title: string): MetaDescriptor[] {
+  const root = rootDataFrom(matches);
+  const company = root?.site.companyName ?? 'Bagspace';
+  const user = root?.user;
+  const shown = !user?.emailVerified ? 'Sign in' : area === 'admin' && user.role !== 'admin' ? 'Not allowed' : title;
+  return [{ title: `${shown} | ${company}` }, { name: 'robots', content: 'noindex' }];
+}

@@ -8,7 +8,7 @@ export const handle = STATIC_PAGE;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
-    title: 'About {company}: how it works',
+    title: 'About us: how it works | {company}',
     description:
       'Our mission and how {company} works for travellers and senders, step by step: list a trip, carry an item, get paid; or send an item with someone already going your way.',
     path: '/about',

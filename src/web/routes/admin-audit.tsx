@@ -6,11 +6,11 @@ import { AuditDetails, AuditRecord, auditWhat } from '../features/admin/audit-vi
 import { LoadState } from '../features/admin/load-state.tsx';
 import '../styles/support.css';
 import { DataTable } from '../components/ui/data-table.tsx';
+import { privatePageMeta } from '../lib/page-meta.ts';
+import type { Route } from './+types/admin-audit';
 
-export const meta = () => [
-  { title: `${ADMIN_TEXT.nav.audit} | ${ADMIN_TEXT.title}` },
-  { name: 'robots', content: 'noindex' },
-];
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta(matches, 'admin', `${ADMIN_TEXT.nav.audit} | ${ADMIN_TEXT.title}`);
 
 const COLUMNS = ['When', 'Who', 'What', 'Record', 'Details'] as const;
 

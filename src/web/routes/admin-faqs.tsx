@@ -7,11 +7,11 @@ import { FaqForm } from '../features/admin/faq-form.tsx';
 import { FilterSwitch } from '../features/admin/filter-switch.tsx';
 import { Notice } from '../features/admin/fields.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
+import { privatePageMeta } from '../lib/page-meta.ts';
+import type { Route } from './+types/admin-faqs';
 
-export const meta = () => [
-  { title: `${ADMIN_TEXT.nav.faqs} | ${ADMIN_TEXT.title}` },
-  { name: 'robots', content: 'noindex' },
-];
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta(matches, 'admin', `${ADMIN_TEXT.nav.faqs} | ${ADMIN_TEXT.title}`);
 
 const TYPE_OPTIONS = FAQ_TYPES.map((value) => ({ value, label: FAQ_TYPE_LABELS[value].button }));
 type Result = { tone: 'success' | 'error'; text: string };

@@ -3,8 +3,10 @@ import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { type AdminMailCounts, MAIL_TEXT } from '../../contracts/notifications.ts';
 import { useApiData } from '../features/admin/admin-api.ts';
 import { ADMIN_SECTIONS } from '../features/admin/admin-nav.tsx';
+import { privatePageMeta } from '../lib/page-meta.ts';
+import type { Route } from './+types/admin-home';
 
-export const meta = () => [{ title: ADMIN_TEXT.title }, { name: 'robots', content: 'noindex' }];
+export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, 'admin', ADMIN_TEXT.title);
 
 /** /admin: where each part of the console is. */
 export default function AdminHome() {

@@ -12,11 +12,11 @@ import { formatNzDateTime } from '../../contracts/support.ts';
 import { requestJson, useApiData } from '../features/admin/admin-api.ts';
 import { InputField, Notice, TextAreaField } from '../features/admin/fields.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
+import { privatePageMeta } from '../lib/page-meta.ts';
+import type { Route } from './+types/admin-legal';
 
-export const meta = () => [
-  { title: `${ADMIN_TEXT.nav.legal} | ${ADMIN_TEXT.title}` },
-  { name: 'robots', content: 'noindex' },
-];
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta(matches, 'admin', `${ADMIN_TEXT.nav.legal} | ${ADMIN_TEXT.title}`);
 
 type Legal = { links: LegalLinks | null; documents: HostedDocumentDto[] };
 type Result = { tone: 'success' | 'error'; text: string };

@@ -15,11 +15,11 @@ import { FilterSwitch, SearchForm } from '../features/admin/filter-switch.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
 import '../styles/support.css';
 import { DataTable } from '../components/ui/data-table.tsx';
+import { privatePageMeta } from '../lib/page-meta.ts';
+import type { Route } from './+types/admin-mail';
 
-export const meta = () => [
-  { title: `${ADMIN_TEXT.nav.mail} | ${ADMIN_TEXT.title}` },
-  { name: 'robots', content: 'noindex' },
-];
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta(matches, 'admin', `${ADMIN_TEXT.nav.mail} | ${ADMIN_TEXT.title}`);
 
 const COLUMNS = ['Recorded', 'To', 'Subject', 'State', 'Attempts', 'Actions'] as const;
 type Filter = MailStateName | 'all';

@@ -17,11 +17,10 @@ import { AuditDetails, auditWhat } from '../features/admin/audit-view.tsx';
 import { Notice, TextAreaField } from '../features/admin/fields.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
 import type { Route } from './+types/admin-partner';
+import { privatePageMeta } from '../lib/page-meta.ts';
 
-export const meta = () => [
-  { title: `Partner application | ${ADMIN_TEXT.title}` },
-  { name: 'robots', content: 'noindex' },
-];
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta(matches, 'admin', `Partner application | ${ADMIN_TEXT.title}`);
 
 type Result = { tone: 'success' | 'error' | 'info'; text: string };
 

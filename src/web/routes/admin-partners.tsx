@@ -12,11 +12,11 @@ import { FilterSwitch, SearchForm } from '../features/admin/filter-switch.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
 import '../styles/support.css';
 import { DataTable } from '../components/ui/data-table.tsx';
+import { privatePageMeta } from '../lib/page-meta.ts';
+import type { Route } from './+types/admin-partners';
 
-export const meta = () => [
-  { title: `${ADMIN_TEXT.nav.partners} | ${ADMIN_TEXT.title}` },
-  { name: 'robots', content: 'noindex' },
-];
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta(matches, 'admin', `${ADMIN_TEXT.nav.partners} | ${ADMIN_TEXT.title}`);
 
 type CompanyList = { companies: AdminCompany[]; counts: Record<CompanyStatus, number> };
 const COLUMNS = ['Company', 'Contact', 'Phone number', 'Submitted', 'Last updated'] as const;

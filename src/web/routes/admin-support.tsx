@@ -7,11 +7,11 @@ import { LiveIndicator } from '../features/support/live-indicator.tsx';
 import { askWhyRefused, useLiveStream } from '../lib/live.ts';
 import '../styles/support.css';
 import { DataTable } from '../components/ui/data-table.tsx';
+import { privatePageMeta } from '../lib/page-meta.ts';
+import type { Route } from './+types/admin-support';
 
-export const meta = () => [
-  { title: `${ADMIN_TEXT.nav.support} | ${ADMIN_TEXT.title}` },
-  { name: 'robots', content: 'noindex' },
-];
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta(matches, 'admin', `${ADMIN_TEXT.nav.support} | ${ADMIN_TEXT.title}`);
 
 const STATUS_OPTIONS = [
   { value: 'open', label: 'Open' },

@@ -18,8 +18,10 @@ import { useHydrated } from '../lib/hydrated.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/admin-ticket';
 import '../styles/support.css';
+import { privatePageMeta } from '../lib/page-meta.ts';
 
-export const meta = () => [{ title: `Ticket | ${ADMIN_TEXT.title}` }, { name: 'robots', content: 'noindex' }];
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta(matches, 'admin', `Ticket | ${ADMIN_TEXT.title}`);
 
 /** The whole thread, read on the server so the page has it without JavaScript (admins only: the layout refuses others). */
 export function loader({ params, context }: Route.LoaderArgs) {

@@ -8,11 +8,11 @@ import { Notice } from '../features/admin/fields.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
 import '../styles/support.css';
 import { DataTable } from '../components/ui/data-table.tsx';
+import { privatePageMeta } from '../lib/page-meta.ts';
+import type { Route } from './+types/admin-users';
 
-export const meta = () => [
-  { title: `${ADMIN_TEXT.nav.users} | ${ADMIN_TEXT.title}` },
-  { name: 'robots', content: 'noindex' },
-];
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta(matches, 'admin', `${ADMIN_TEXT.nav.users} | ${ADMIN_TEXT.title}`);
 
 type Action = 'resend-verification' | 'disable' | 'enable' | 'make-admin' | 'remove-admin';
 type Result = { tone: 'success' | 'error'; text: string };

@@ -20,7 +20,7 @@ export const handle = STATIC_PAGE;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
-    title: '{company}: send anything across New Zealand with travellers',
+    title: 'Send anything across New Zealand with travellers | {company}',
     description:
       '{company} connects senders with travellers who have spare baggage space on trips across New Zealand. Deliver for less, or earn money on a trip you are already taking.',
     path: '/',

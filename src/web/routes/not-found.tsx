@@ -1,5 +1,6 @@
 import { data } from 'react-router';
 import { NotFound } from '../components/layout/not-found.tsx';
+import { rootDataFrom } from '../lib/page-meta.ts';
 import type { Route } from './+types/not-found';
 
 export function loader() {
@@ -7,7 +8,10 @@ export function loader() {
   throw data(null, { status: 404 });
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Page not found' }, { name: 'robots', content: 'noindex' }];
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: `Page not found | ${rootDataFrom(matches)?.site.companyName ?? 'Bagspace'}` },
+  { name: 'robots', content: 'noindex' },
+];
 
 export default function NotFoundRoute() {
   return <NotFound />;

@@ -7,8 +7,9 @@ import { newClientId } from '../lib/client-id.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/support-create-ticket';
 import '../styles/support.css';
+import { privatePageMeta } from '../lib/page-meta.ts';
 
-export const meta: Route.MetaFunction = () => [{ title: 'Contact us' }, { name: 'robots', content: 'noindex' }];
+export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, 'support', 'Contact us');
 
 /** An id for this form, decided on the server so the page and its hydration agree on it. */
 export function loader() {

@@ -16,8 +16,9 @@ import { useHydrated } from '../lib/hydrated.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/support-ticket';
 import '../styles/support.css';
+import { privatePageMeta } from '../lib/page-meta.ts';
 
-export const meta: Route.MetaFunction = () => [{ title: 'Support Ticket' }, { name: 'robots', content: 'noindex' }];
+export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, 'support', 'Support Ticket');
 
 /** The thread, read on the server so the page has it without JavaScript (the layout signs in anyone else). */
 export function loader({ params, context }: Route.LoaderArgs) {

@@ -7,8 +7,9 @@ import { LiveIndicator } from '../features/support/live-indicator.tsx';
 import { useLiveStream } from '../lib/live.ts';
 import type { Route } from './+types/support-tickets';
 import '../styles/support.css';
+import { privatePageMeta } from '../lib/page-meta.ts';
 
-export const meta: Route.MetaFunction = () => [{ title: 'Support Tickets' }, { name: 'robots', content: 'noindex' }];
+export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, 'support', 'Support Tickets');
 
 const STATUS_OPTIONS = [
   { value: 'open', label: SUPPORT_TEXT.openTickets },

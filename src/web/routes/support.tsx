@@ -22,7 +22,7 @@ export function action({ request, context }: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
   ...pageMeta(matches, {
-    title: loaderData?.user?.emailVerified ? 'Support | {company}' : 'Sign in to Support | {company}',
+    title: loaderData?.user?.emailVerified ? 'Support | {company}' : 'Sign in | {company}',
     description: 'Contact the {company} support team about deliveries, trips, payments and your account.',
     path: '/support',
   }),

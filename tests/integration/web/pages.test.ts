@@ -22,7 +22,7 @@ describe('server-rendered public pages', () => {
   const pages = [
     {
       path: '/',
-      title: 'Kiwi Carry: send anything across New Zealand with travellers',
+      title: 'Send anything across New Zealand with travellers | Kiwi Carry',
       text: [
         'Distance delivery',
         'Community based service',
@@ -33,7 +33,11 @@ describe('server-rendered public pages', () => {
         'App Store',
       ],
     },
-    { path: '/about', title: 'About Kiwi Carry: how it works', text: ['Our mission', 'For travellers', 'For senders'] },
+    {
+      path: '/about',
+      title: 'About us: how it works | Kiwi Carry',
+      text: ['Our mission', 'For travellers', 'For senders'],
+    },
     { path: '/faqs', title: 'General FAQ | Kiwi Carry', text: ['General FAQ', 'What is Kiwi Carry?'] },
     { path: '/legal', title: 'Terms and Conditions | Kiwi Carry', text: ['<iframe', 'src="/documents/terms"'] },
   ];

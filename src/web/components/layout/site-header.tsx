@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { NavLink, useLocation } from 'react-router';
+import { useHydrated } from '../../lib/hydrated.ts';
 import { LogoMark } from './logo.tsx';
 import { SignOutButton } from './sign-out-button.tsx';
 
@@ -23,17 +24,49 @@ export function SiteHeader({
 }) {
   const [open, setOpen] = useState(false);
   const location = useLocation();
-  // A chosen link closes the menu on narrow screens.
-  useEffect(() => setOpen(false), [location.pathname]);
+  const hydrated = useHydrated();
+  const toggle = useRef<HTMLButtonElement>(null);
+  const nav = useRef<HTMLElement>(null);
+  const isOpen = useRef(open);
+  isOpen.current = open;
+  // A chosen link closes the menu on narrow screens, and focus goes back to the menu button.
+  useEffect(() => {
+    if (!isOpen.current) return;
+    setOpen(false);
+    toggle.current?.focus();
+  }, [location.pathname]);
+  // Open, the menu closes on Escape (focus back on its button) and on a tap anywhere outside it
+  // (WAI-ARIA disclosure navigation).
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      toggle.current?.focus();
+    };
+    const onPointer = (event: PointerEvent) => {
+      const target = event.target as Node | null;
+      if (target && (nav.current?.contains(target) || toggle.current?.contains(target))) return;
+      setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer);
+    };
+  }, [open]);
 
   return (
-    <header className="site-header">
+    // data-hydrated: the menu is the app's from here on (pages without the app use an inline script).
+    <header className="site-header" data-hydrated={hydrated || undefined}>
       <div className="site-header__inner">
         <NavLink to="/" className="brand" aria-label={`${companyName} home`}>
           <LogoMark />
           <span className="brand__name">{companyName}</span>
         </NavLink>
         <button
+          ref={toggle}
           type="button"
           className="nav-toggle"
           aria-expanded={open}
@@ -43,7 +76,7 @@ export function SiteHeader({
           <span className="nav-toggle__bars" aria-hidden="true" />
           <span className="visually-hidden">{open ? 'Close menu' : 'Open menu'}</span>
         </button>
-        <nav id="site-nav" className={`site-nav${open ? ' site-nav--open' : ''}`} aria-label="Main">
+        <nav ref={nav} id="site-nav" className={`site-nav${open ? ' site-nav--open' : ''}`} aria-label="Main">
           <ul className="site-nav__list">
             {NAV_LINKS.map((link) => (
               <li key={link.to}>

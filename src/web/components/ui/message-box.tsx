@@ -3,7 +3,8 @@ import '../../styles/feedback.css';
 
 /**
  * A modal message box (spec §2, §8): an icon, a message and a Close button. Built on the native
- * <dialog>, so focus moves into it, stays there, Escape closes it, and focus returns afterwards.
+ * <dialog>, so focus moves into it and Escape closes it; Tab wraps inside it, and on closing focus
+ * returns where it was (or where `returnFocus` says).
  * Reused by support for 'An error occured: {message}'.
  */
 export function MessageBox({
@@ -12,6 +13,7 @@ export function MessageBox({
   message,
   tone = 'error',
   onClose,
+  returnFocus,
   children,
 }: {
   open: boolean;
@@ -19,6 +21,8 @@ export function MessageBox({
   message: ReactNode;
   tone?: 'error' | 'info' | 'success';
   onClose(): void;
+  /** Where focus goes when the box closes; by default, where it was when the box opened. */
+  returnFocus?: () => HTMLElement | null | undefined;
   /** Further actions, shown above the Close button. */
   children?: ReactNode;
 }) {
@@ -26,11 +30,22 @@ export function MessageBox({
   const titleId = useId();
   const messageId = useId();
 
+  const opener = useRef<HTMLElement | null>(null);
+  const returnTo = useRef(returnFocus);
+  returnTo.current = returnFocus;
+
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
+    if (open && !dialog.open) {
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      dialog.showModal();
+    }
+    if (!open && dialog.open) {
+      dialog.close();
+      const target = returnTo.current?.() ?? opener.current;
+      if (target?.isConnected && !target.matches(':disabled')) target.focus();
+    }
   }, [open]);
 
   return (
@@ -43,6 +58,21 @@ export function MessageBox({
       onCancel={(event) => {
         event.preventDefault();
         onClose();
+      }}
+      onKeyDown={(event) => {
+        // Tab stays inside the box: past the last control it wraps to the first, and back.
+        if (event.key !== 'Tab') return;
+        const controls = [...event.currentTarget.querySelectorAll<HTMLElement>('a[href], button:not(:disabled)')];
+        const first = controls[0];
+        const last = controls.at(-1);
+        if (!first || !last) return;
+        if (!event.shiftKey && document.activeElement === last) {
+          event.preventDefault();
+          first.focus();
+        } else if (event.shiftKey && document.activeElement === first) {
+          event.preventDefault();
+          last.focus();
+        }
       }}
     >
       {open ? (

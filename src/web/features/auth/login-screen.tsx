@@ -180,6 +180,7 @@ export function LoginScreen({
         }
         message={failure?.kind === 'unverified' ? AUTH_MESSAGES.unverified : (failure?.message ?? '')}
         onClose={close}
+        returnFocus={() => emailRef.current}
       >
         {failure?.kind === 'unverified' ? (
           <ResendVerification
