@@ -232,6 +232,11 @@ test.describe('partner registration (/register)', () => {
     await submitButton(page).click();
     await expect(submitButton(page)).toHaveText('Submitting....');
     await expect(submitButton(page)).toBeDisabled();
+    // What is being sent cannot change under it.
+    for (const name of Object.keys(LABELS) as Array<keyof Company>) {
+      await expect(field(page, name)).toHaveAttribute('readonly', '');
+    }
+    await expect(licenseInput(page)).toBeDisabled();
 
     await expect.poll(() => alerts).toEqual(['alert: Company Profile submitted successfully!']);
     await expect

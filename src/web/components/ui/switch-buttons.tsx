@@ -1,8 +1,7 @@
-import { Form } from 'react-router';
-
 /**
  * A row of switch buttons that put the choice in the URL (?name=value): linkable, and it works
- * without JavaScript because it is a plain GET form.
+ * without JavaScript because it is a plain GET form. The pages that use it do not hydrate: their
+ * inline script puts the reader's scroll position back after the switch (lib/static-page.ts).
  */
 export function SwitchButtons<T extends string>({
   name,
@@ -16,7 +15,7 @@ export function SwitchButtons<T extends string>({
   value: T;
 }) {
   return (
-    <Form method="get" className="switch" aria-label={label} role="group" preventScrollReset replace>
+    <form method="get" className="switch" aria-label={label} role="group">
       {options.map((option) => (
         <button
           key={option.value}
@@ -29,6 +28,6 @@ export function SwitchButtons<T extends string>({
           {option.label}
         </button>
       ))}
-    </Form>
+    </form>
   );
 }

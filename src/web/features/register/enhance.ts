@@ -68,6 +68,13 @@ function enhance(form: HTMLFormElement) {
     const ready = GATING_FIELDS.every((field) => companyFieldError(field, current[field]) === null && !errors[field]);
     submit.disabled = submitting || !ready;
     submit.textContent = submitting ? 'Submitting....' : 'Submit';
+    // While the form is sent, what it sends cannot change under it.
+    for (const field of FIELD_ORDER) {
+      const target = input(field);
+      if (target.type === 'file') target.disabled = submitting;
+      else target.readOnly = submitting;
+    }
+    form.setAttribute('aria-busy', String(submitting));
   };
 
   const setNotice = (message: string | null) => {
