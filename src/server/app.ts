@@ -14,6 +14,7 @@ import { supportModule } from './modules/support/index.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { crossSitePlugin } from './plugins/cross-site.ts';
 import { errorsPlugin } from './plugins/errors.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
 import { routeTablePlugin } from './plugins/route-table.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { createSessionResolver, sessionsPlugin } from './plugins/sessions.ts';
@@ -144,6 +145,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(supportModule, shared);
   await app.register(auditModule, shared);
   await app.register(notificationsModule, { ...shared, startWorker: options.startMailWorker ?? true });
+  await app.register(metricsPlugin, { database, token: config.metrics.token });
 
   await app.register(async (api) => {
     api.get('/healthz', { config: { access: 'public' }, schema: { hide: true } }, async () => ({ status: 'ok' }));

@@ -131,6 +131,9 @@ const EnvSchema = z.object({
   ACCOUNT_EMAILS_PER_HOUR: positiveInt(5),
   ACCOUNT_REQUESTS_PER_IP_PER_HOUR: positiveInt(30),
   ALLOW_UNSAFE_DURABILITY: bool(false),
+  // Metrics (docs/operations.md#metrics): a Bearer token for /metrics on the app's port, or a port on 127.0.0.1.
+  METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters (a long random secret)').optional(),
+  METRICS_PORT: port(0),
   // Support tickets and live streams (issue 5).
   TICKETS_PER_USER_PER_HOUR: positiveInt(10),
   STREAMS_PER_SESSION: positiveInt(100),
@@ -205,6 +208,7 @@ function buildConfig(env: z.infer<typeof EnvSchema>) {
     accountEmailsPerHour: env.ACCOUNT_EMAILS_PER_HOUR,
     accountRequestsPerIpPerHour: env.ACCOUNT_REQUESTS_PER_IP_PER_HOUR,
     allowUnsafeDurability: env.ALLOW_UNSAFE_DURABILITY,
+    metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT || undefined },
     support: {
       ticketsPerUserPerHour: env.TICKETS_PER_USER_PER_HOUR,
       streamsPerSession: env.STREAMS_PER_SESSION,

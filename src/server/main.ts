@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import path from 'node:path';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -6,6 +7,7 @@ import { type DataDirLock, DataDirLockedError, lockDataDir } from './db/data-dir
 import { assertDurable, findDurabilityProblems, UnsafeDurabilityError } from './db/durability.ts';
 import { seedContent } from './db/seed.ts';
 import { loggerOptions } from './logging.ts';
+import { serveMetricsOnLocalPort } from './plugins/metrics.ts';
 import { BUILD_DIR, loadProductionBuild, type WebHandlerOptions } from './web/web-handler.ts';
 
 /**
@@ -69,6 +71,7 @@ async function main() {
   };
   if (config.storage.kind === 'local') await sweep();
 
+  let metricsServer: Server | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -81,6 +84,7 @@ async function main() {
     // timer under load: exit 1 with the database never closed (DATA-06). Close them as they go idle.
     const idle = setInterval(() => app.server.closeIdleConnections(), 50);
     try {
+      metricsServer?.close();
       await app.close();
       clearInterval(idle);
       await closeDev?.();
@@ -100,6 +104,7 @@ async function main() {
     lock?.release();
     throw error;
   }
+  if (config.metrics.port) metricsServer = await serveMetricsOnLocalPort(app, config.metrics.port);
   if (config.storage.kind !== 'local') void sweep();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -107,8 +112,11 @@ async function main() {
   const publicNote =
     config.publicBaseUrl !== `http://localhost:${config.port}` ? ` (public URL ${config.publicBaseUrl})` : '';
   const databaseNote = config.database.kind === 'pglite' ? `embedded (PGlite) in ${config.database.dir}` : 'PostgreSQL';
+  const metricsNote = config.metrics.port ? `\n  Metrics: http://127.0.0.1:${config.metrics.port}/metrics` : '';
   // One write, so whoever waits for the URL line also has the rest.
-  console.log(`\n  Database: ${databaseNote}\n  ${config.companyName} is running at ${local}${publicNote}\n`);
+  console.log(
+    `\n  Database: ${databaseNote}\n  ${config.companyName} is running at ${local}${publicNote}${metricsNote}\n`,
+  );
 }
 
 main().catch((error: unknown) => {

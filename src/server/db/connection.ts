@@ -19,6 +19,8 @@ export interface DatabaseHandle {
   db: AppDatabase;
   listen: Listen;
   ping(): Promise<void>;
+  /** Connections of this process: PostgreSQL's pool, or the embedded database's one connection. */
+  poolStats(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -48,6 +50,7 @@ async function openPglite(target: { dir?: string; loadDataDir?: Blob }): Promise
     async ping() {
       await client.query('select 1');
     },
+    poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
     async close() {
       if (!client.closed) await client.close();
     },
@@ -96,6 +99,7 @@ async function openPostgres(target: { url: string; poolSize?: number }): Promise
     async ping() {
       await db.execute(sql`select 1`);
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await listener?.end().catch(() => {});
       await pool.end();

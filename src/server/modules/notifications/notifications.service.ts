@@ -72,6 +72,12 @@ export function createNotificationsService(deps: {
       return { email: link.email, label: link.label };
     },
 
+    /** The outbox by state, and when the oldest mail still waiting to be sent was recorded (metrics). */
+    async mailQueueStats() {
+      const { oldestQueuedAt, ...counts } = await repository.countByState();
+      return { counts, oldestWaitingAt: oldestQueuedAt };
+    },
+
     async listMail(filter: { state?: MailState; q?: string }) {
       const [mails, counts] = await Promise.all([
         repository.listMail({ ...filter, limit: 200 }),
