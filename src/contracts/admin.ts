@@ -4,7 +4,7 @@ import { AdminMessageSchema } from './support.ts';
 import { z } from './zod.ts';
 
 /**
- * The admin console (issue 6): what the console sends and receives, and every string it shows that
+ * The admin console (docs/product.md §2.9): what the console sends and receives, and every string it shows that
  * a rule depends on. The browser and the server both import these.
  */
 

@@ -1,14 +1,14 @@
 import { z } from './zod.ts';
 
 /**
- * Partner registration (spec §2 /register, §3 company record, §5, §8, §9): the rules and messages,
+ * Partner registration (docs/product.md §2 /register, §3 company record, §5, §8, §9): the rules and messages,
  * written once and used by the form in the browser and by `POST /api/companies`.
  */
 
 export const COMPANY_MESSAGES = {
   companyNameRequired: 'Company name is required',
   // The spec gives no wording for the minimum lengths of company name and Address 1
-  // (docs/decisions/010-registration-rules.md).
+  // (docs/decisions/030-partner-registration-rules.md).
   companyNameTooShort: 'Company name must be at least 3 characters',
   companyNameTooLong: 'Company name must be at most 120 characters',
   addressRequired: 'Address 1 is required',
@@ -70,7 +70,7 @@ function requiredText(messages: { required: string; min: string; max: string }, 
     .min(min, messages.min);
 }
 
-/** An optional text field: absent, empty or blank becomes null (spec §5: "An empty value becomes null"). */
+/** An optional text field: absent, empty or blank becomes null (docs/product.md §5: "An empty value becomes null"). */
 function optionalText(rules: z.ZodType<string, string>) {
   return z
     .string()
@@ -93,7 +93,7 @@ function personText(messages: { alphabetic: string; min: string; max: string }) 
 const phone = z.string().regex(PHONE_PATTERN, COMPANY_MESSAGES.phoneDigits);
 
 /**
- * The registration fields, named as the company record (spec §3). Values are trimmed; the
+ * The registration fields, named as the company record (docs/product.md §3). Values are trimmed; the
  * optional ones become null when empty. The file (`commercialLicense`) is checked separately,
  * from its size and its bytes.
  */
@@ -169,7 +169,7 @@ export function companyFieldError(field: CompanyTextField, value: string): strin
 }
 
 /**
- * The commercial licence file. The picker offers more types than are accepted (spec §2, §5): the
+ * The commercial licence file. The picker offers more types than are accepted (docs/product.md §2, §5): the
  * label lists them all, validation allows only JPEG and PNG, decided from the file's first bytes.
  */
 export const LICENSE_PICKER_TYPES = ['jpg', 'jpeg', 'png', 'pdf', 'tiff', 'gif'] as const;
@@ -192,7 +192,7 @@ export function detectLicenseType(head: Uint8Array): LicenseType | null {
   return null;
 }
 
-/** The company record as the API shows it (spec §3); internal columns never leave the server. */
+/** The company record as the API shows it (docs/product.md §3); internal columns never leave the server. */
 export const CompanySchema = z.object({
   id: z.uuid(),
   companyName: z.string(),
@@ -214,5 +214,5 @@ export type Company = z.infer<typeof CompanySchema>;
 export const CompanyRegistrationResultSchema = z.object({ id: z.uuid(), company: CompanySchema });
 export type CompanyRegistrationResult = z.infer<typeof CompanyRegistrationResultSchema>;
 
-/** The `companies/links` settings document (spec §3): read once on the register page, never shown. */
+/** The `companies/links` settings document (docs/product.md §3): read once on the register page, never shown. */
 export const CompanyLinksSchema = z.record(z.string(), z.unknown());

@@ -3,7 +3,7 @@
  * no validation library. The zod schemas for the API are in content.schemas.ts.
  */
 
-/** FAQ types as stored (spec §3). The switch button for 'traveller' reads "Traveler" (spec §2). */
+/** FAQ types as stored (docs/product.md §3). The switch button for 'traveller' reads "Traveler" (docs/product.md §2). */
 export const FAQ_TYPES = ['general', 'sender', 'traveller'] as const;
 export type FaqType = (typeof FAQ_TYPES)[number];
 export const DEFAULT_FAQ_TYPE: FaqType = 'general';
@@ -41,7 +41,7 @@ export function parseLegalDocument(value: string | null | undefined): LegalDocum
   return isOneOf(LEGAL_DOCUMENTS, value) ? value : DEFAULT_LEGAL_DOCUMENT;
 }
 
-/** The `legal/links` settings document (spec §3). */
+/** The `legal/links` settings document (docs/product.md §3). */
 export interface LegalLinks {
   terms: string;
   privacy: string;

@@ -1,7 +1,7 @@
 import { z } from './zod.ts';
 
 /**
- * Error codes of the callable protocol (spec §8) and their HTTP statuses (DESIGN §4).
+ * Error codes of the callable protocol (docs/product.md §8) and their HTTP statuses (docs/design.md §4).
  * The same table serves the server (code → status) and the client (status → code).
  */
 export const ERROR_STATUS = {
@@ -30,7 +30,7 @@ export const ErrorBodySchema = z.object({
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
-/** What a client makes of an HTTP status it did not expect (spec §8 mapping). */
+/** What a client makes of an HTTP status it did not expect (docs/product.md §8 mapping). */
 export function codeForHttpStatus(status: number): ErrorCode {
   switch (status) {
     case 400:

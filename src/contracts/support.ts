@@ -1,7 +1,7 @@
 import { ErrorBodySchema } from './errors.ts';
 import { z } from './zod.ts';
 
-/** Support tickets and messages (spec §2–§5, §7–§9). Every user-facing string lives here. */
+/** Support tickets and messages (docs/product.md §2–§5, §7–§9). Every user-facing string lives here. */
 
 export const TICKET_REASONS = [
   { value: 'General', label: 'General Enquiry' },
@@ -46,7 +46,7 @@ export const SUPPORT_TEXT = {
   tooManyStreams: 'Too many live connections are open for this session. Close some tabs and try again.',
 } as const;
 
-/** Dates are shown in the en-NZ locale, in New Zealand time (spec §9). */
+/** Dates are shown in the en-NZ locale, in New Zealand time (docs/product.md §9). */
 export function formatNzDateTime(iso: string): string {
   return new Intl.DateTimeFormat('en-NZ', {
     timeZone: 'Pacific/Auckland',
@@ -63,7 +63,7 @@ const messageBody = z
 
 export const TicketReasonSchema = z.enum(TICKET_REASON_VALUES, { error: SUPPORT_TEXT.fieldRequired });
 
-/** The callable protocol (DESIGN §4): POST /api/functions/createSupportTicket { data: {...} }. */
+/** The callable protocol (docs/design.md §4): POST /api/functions/createSupportTicket { data: {...} }. */
 /** Chosen by the client for each ticket or message it sends, so a retried send is stored once. */
 const clientIdSchema = z
   .string()

@@ -17,7 +17,7 @@ export interface SiteInfo {
 export interface WebServices {
   listFaqs(type: FaqType): Promise<Faq[]>;
   findLegalLinks(): Promise<LegalLinks | null>;
-  /** The `companies/links` settings document, read once by the register page (spec §3); null when it cannot be read. */
+  /** The `companies/links` settings document, read once by the register page (docs/product.md §3); null when it cannot be read. */
   findCompanyLinks(): Promise<Record<string, unknown> | null>;
   /**
    * Calls one of our own API endpoints in process, as this visitor (address and cookie): what a

@@ -63,7 +63,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 200 },
     return503OnClosing: true,
     // A malformed (%-encoding) or over-long path parameter is refused by the router itself: answer in
-    // the DESIGN §4 error shape too, not Fastify's own (found by the fuzz).
+    // the docs/design.md §4 error shape too, not Fastify's own (found by the fuzz).
     frameworkErrors: (error, _request, reply) => {
       void reply
         .code((error.statusCode === 414 ? 414 : 400) as never)

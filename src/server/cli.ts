@@ -8,7 +8,7 @@ import { createAccountAdmin } from './modules/accounts/accounts.admin.service.ts
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
 
 /**
- * `npm run cli -- <command>` (DESIGN §4b): administers accounts on the configured database. On the
+ * `npm run cli -- <command>` (docs/design.md §4b): administers accounts on the configured database. On the
  * embedded database it takes the server's lock, so it refuses to run beside a server; on PostgreSQL
  * it runs at any time. Returns the exit code; every failure is one readable line.
  */

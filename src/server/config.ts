@@ -99,7 +99,7 @@ const EnvSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: bool(true),
-  // Accounts and mail (issue 4; docs/decisions/041-sessions.md).
+  // Accounts and mail (docs/decisions/041-sessions.md).
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\/[^/\s]+/, 'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587')
@@ -134,7 +134,7 @@ const EnvSchema = z.object({
   // Metrics (docs/operations.md#metrics): a Bearer token for /metrics on the app's port, or a port on 127.0.0.1.
   METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters (a long random secret)').optional(),
   METRICS_PORT: port(0),
-  // Support tickets and live streams (issue 5).
+  // Support tickets and live streams (docs/decisions/050-live-support-over-sse.md).
   TICKETS_PER_USER_PER_HOUR: positiveInt(10),
   STREAMS_PER_SESSION: positiveInt(100),
   SSE_HEARTBEAT_SECONDS: positiveInt(15),
@@ -195,7 +195,7 @@ function buildConfig(env: z.infer<typeof EnvSchema>) {
     sessions: {
       idleMs: env.SESSION_IDLE_MINUTES * 60_000,
       absoluteMs: env.SESSION_ABSOLUTE_HOURS * 3_600_000,
-      // `__Host-` needs Secure, which a browser only keeps over https; plain-http localhost drops both (DESIGN §5).
+      // `__Host-` needs Secure, which a browser only keeps over https; plain-http localhost drops both (docs/design.md §5).
       cookieName: publicBaseUrl.startsWith('https://') ? '__Host-session' : 'session',
       cookieSecure: publicBaseUrl.startsWith('https://'),
       sameSite: env.SESSION_COOKIE_SAMESITE,

@@ -30,7 +30,7 @@ export interface SharedServices {
   /** Counters in the database, shared by every app instance. */
   limiter: RateLimiter;
   storage: FileStorage;
-  /** Live updates: one LISTEN per process feeds every open stream (DESIGN §4, §6). */
+  /** Live updates: one LISTEN per process feeds every open stream (docs/design.md §4, §6). */
   bus: EventBus;
   /** Every admin mutation is written to the audit log, by the service that makes it. */
   audit: AuditService;

@@ -6,9 +6,9 @@ export default [
   route('faqs', 'routes/faqs.tsx'),
   route('legal', 'routes/legal.tsx'),
   route('register', 'routes/register.tsx'),
-  // Accounts (issue 4): every /support route shows the login screen until a verified user signs in.
+  // Accounts (docs/product.md §2.8): every /support route shows the login screen until a verified user signs in.
   route('support', 'routes/support.tsx', [
-    // Support (issue 5): the ticket list answers /support and any unknown mode.
+    // Support (docs/product.md §2.7): the ticket list answers /support and any unknown mode.
     index('routes/support-tickets.tsx', { id: 'support-index' }),
     route('create-ticket', 'routes/support-create-ticket.tsx'),
     route('ticket/:ticketId', 'routes/support-ticket.tsx'),
@@ -21,10 +21,10 @@ export default [
   route('forgot-password', 'routes/forgot-password.tsx'),
   route('reset-password', 'routes/reset-password.tsx'),
   route('account/password', 'routes/account-password.tsx'),
-  // Notification mail (issue 12): settings, and the one-click unsubscribe address of every notification.
+  // Notification mail (docs/decisions/090-mail-outbox.md): settings, and the one-click unsubscribe address of every notification.
   route('account/notifications', 'routes/account-notifications.tsx'),
   route('unsubscribe/:token', 'routes/unsubscribe.tsx'),
-  // Admin console (issue 6): the login screen for visitors, "not allowed" for signed-in non-admins.
+  // Admin console (docs/product.md §2.9): the login screen for visitors, "not allowed" for signed-in non-admins.
   route('admin', 'routes/admin.tsx', [
     index('routes/admin-home.tsx'),
     route('support', 'routes/admin-support.tsx'),

@@ -4,7 +4,7 @@ import { expectNoAxeViolations, recordCspViolations, cspViolations, VIEWPORTS, w
 
 /**
  * /register as a logistics company would use it: the spec's form, messages, button rules and
- * alerts (spec §2, §5, §8), in Chromium against the real server and database.
+ * alerts (docs/product.md §2, §5, §8), in Chromium against the real server and database.
  */
 
 const TITLE = 'Logistic Company Partner Registration';
@@ -133,7 +133,7 @@ test.describe('partner registration (/register)', () => {
     expect(watch.foreign).toEqual([]);
   });
 
-  test('every validation message of spec §5 shows under its field as the user types, and clears when fixed', async ({
+  test('every validation message of docs/product.md §5 shows under its field as the user types, and clears when fixed', async ({
     page,
   }) => {
     await openForm(page);

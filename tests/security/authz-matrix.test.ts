@@ -559,7 +559,7 @@ beforeAll(async () => {
     await signedInActor('expired'),
   ];
 
-  // Unverified: signing in is refused to unverified accounts (spec §6), so this is a session whose
+  // Unverified: signing in is refused to unverified accounts (docs/product.md §6), so this is a session whose
   // account lost its verified email afterwards; the flag is read from the database on every request.
   await db().update(users).set({ emailVerifiedAt: null }).where(eq(users.id, unverified.userId!));
 

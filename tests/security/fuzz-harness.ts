@@ -2,7 +2,7 @@
  * The fuzz harness (IN-01, IN-02, IN-05, IN-07, LOG-04): sends generated requests to the real app
  * as the right principal and checks, for every single one:
  * - never a 5xx;
- * - a 4xx is JSON in the DESIGN §4 error shape, with a code that fits its status, and leaves the
+ * - a 4xx is JSON in the docs/design.md §4 error shape, with a code that fits its status, and leaves the
  *   database as it was (row counts, and no row written: PostgreSQL's xmin says which rows a later
  *   transaction wrote);
  * - a 2xx is one the operation documents, its body parses with the contract's response schema,
@@ -448,7 +448,7 @@ export async function invalidRows(t: TestApp, tx?: number, tables?: readonly Tab
 // --- Checking one answer --------------------------------------------------------------------------
 
 const ERROR_CODES = new Set(Object.keys(ERROR_STATUS));
-/** Statuses with exactly one meaning in DESIGN §4: the code must say the same. */
+/** Statuses with exactly one meaning in docs/design.md §4: the code must say the same. */
 const MAPPED = new Set([400, 401, 403, 404, 409, 429]);
 const FRAMEWORK_MESSAGE =
   /JSON|content-type|media type|too large|prototype|Unexpected|Expected|position \d|Unterminated|control character|Body cannot be empty|boundary|Content-Length/i;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-/** The PostgreSQL server the suites use (DESIGN §7); a fresh database per run, never a shared one. */
+/** The PostgreSQL server the suites use (docs/design.md §7); a fresh database per run, never a shared one. */
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export function databaseUrl(name: string): string {

@@ -76,7 +76,7 @@ async function openPostgres(target: { url: string; poolSize?: number }): Promise
     kind: 'postgres',
     db: db as unknown as AppDatabase,
     async listen(channel, onPayload) {
-      // One dedicated connection per process carries every LISTEN (DESIGN §1).
+      // One dedicated connection per process carries every LISTEN (docs/design.md §1).
       if (!listener) {
         listener = new pg.Client({ connectionString: target.url });
         listener.on('error', () => {});

@@ -19,7 +19,7 @@ import {
 } from 'drizzle-orm/pg-core';
 
 /**
- * One schema for PGlite and PostgreSQL (DESIGN §3). Column names are snake_case; API field names
+ * One schema for PGlite and PostgreSQL (docs/design.md §3). Column names are snake_case; API field names
  * follow the spec and are mapped in each repository, so rows never leak to clients.
  */
 
@@ -41,7 +41,7 @@ export const faqs = pgTable(
   ],
 );
 
-/** Key/value documents: `legal/links`, `companies/links` (spec §3). */
+/** Key/value documents: `legal/links`, `companies/links` (docs/product.md §3). */
 export const settings = pgTable('settings', {
   key: text('key').primaryKey(),
   value: jsonb('value').notNull(),
@@ -143,7 +143,7 @@ export const emailTokens = pgTable(
   ],
 );
 
-/** Counters for rate limits, shared by every app instance (DESIGN §6). */
+/** Counters for rate limits, shared by every app instance (docs/design.md §6). */
 export const rateLimits = pgTable('rate_limits', {
   key: text('key').primaryKey(),
   count: integer('count').notNull(),
@@ -185,7 +185,7 @@ export const supportTickets = pgTable(
 export const ticketMessages = pgTable(
   'ticket_messages',
   {
-    /** Also the live event id: streams resume after it (DESIGN §4). */
+    /** Also the live event id: streams resume after it (docs/design.md §4). */
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     ticketId: uuid('ticket_id')
       .notNull()

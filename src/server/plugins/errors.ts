@@ -26,7 +26,7 @@ function isUnstorableText(error: unknown): boolean {
   return false;
 }
 
-/** The DESIGN §4 error shape for every failure; 5xx bodies never carry internals. */
+/** The docs/design.md §4 error shape for every failure; 5xx bodies never carry internals. */
 export const errorsPlugin = fp(async function errorsPlugin(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {

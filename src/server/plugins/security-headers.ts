@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
- * Security headers on every response (DESIGN §5, HDR-*): a strict CSP with a fresh nonce per
+ * Security headers on every response (docs/design.md §5, HDR-*): a strict CSP with a fresh nonce per
  * response, no framing except where a route allows its own origin (the legal documents).
  */
 export type Framing = 'deny' | 'self';

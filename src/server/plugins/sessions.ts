@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import type { Principal, PrincipalResolver } from './access.ts';
 
 /**
- * How a session travels (DESIGN §5): the website holds an HttpOnly cookie; API clients send
+ * How a session travels (docs/design.md §5): the website holds an HttpOnly cookie; API clients send
  * `Authorization: Bearer <token>`. Either way the token is looked up in the database on every
  * request (the resolver passed to the access plugin), so role, verification and disabling take
  * effect at once. docs/decisions/041-sessions.md explains the lifetimes.

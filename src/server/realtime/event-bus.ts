@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { AppDatabase, DatabaseHandle } from '../db/connection.ts';
 
 /**
- * Domain events that cross app instances through PostgreSQL LISTEN/NOTIFY (DESIGN §1, §6).
+ * Domain events that cross app instances through PostgreSQL LISTEN/NOTIFY (docs/design.md §1, §6).
  * Writers notify inside the statement or transaction that makes the change, so an event is
  * delivered exactly when the change commits and never for a rolled-back one. Payloads carry ids
  * only; listeners read the data itself from the database, so a lost or merged notification can

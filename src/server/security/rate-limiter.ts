@@ -3,7 +3,7 @@ import { type AppDatabase, queryRows } from '../db/connection.ts';
 import { AppError } from '../errors.ts';
 
 /**
- * Fixed-window counters kept in the database, so every app instance shares them (DESIGN §6).
+ * Fixed-window counters kept in the database, so every app instance shares them (docs/design.md §6).
  * One statement both counts and decides, so concurrent requests cannot slip past the limit.
  */
 export interface RateLimitRule {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clampListPageSize, clampPartSize, STORAGE_LIMITS } from './limits.ts';
 
-describe('storage limits (spec §9)', () => {
+describe('storage limits (docs/product.md §9)', () => {
   it('are the spec’s figures', () => {
     expect(STORAGE_LIMITS.operationRetryMs).toBe(120_000);
     expect(STORAGE_LIMITS.uploadRetryMs).toBe(600_000);

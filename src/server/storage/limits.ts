@@ -1,5 +1,5 @@
 /**
- * Storage limits, all in one place (spec §9: "operation retry 120000 ms; upload retry 600000 ms;
+ * Storage limits, all in one place (docs/product.md §9: "operation retry 120000 ms; upload retry 600000 ms;
  * upload chunk cap 33554432 bytes; list page size 1 to 1000").
  */
 export const STORAGE_LIMITS = {

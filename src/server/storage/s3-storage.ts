@@ -20,7 +20,7 @@ export interface S3StorageOptions {
   accessKeyId?: string;
   secretAccessKey?: string;
   forcePathStyle: boolean;
-  /** Overrides for tests; production uses STORAGE_LIMITS (spec §9). */
+  /** Overrides for tests; production uses STORAGE_LIMITS (docs/product.md §9). */
   operationRetryMs?: number;
   uploadRetryMs?: number;
   partBytes?: number;
@@ -33,7 +33,7 @@ function isNotFound(error: unknown): boolean {
 
 /**
  * Any S3-compatible store. Two clients share one configuration but not one retry budget: reads,
- * deletes and listings retry for up to 120 s, upload requests for up to 600 s (spec §9). Uploads go
+ * deletes and listings retry for up to 120 s, upload requests for up to 600 s (docs/product.md §9). Uploads go
  * through lib-storage in parts of at most 32 MiB; a failed upload is aborted, so no partial object
  * is left behind.
  */

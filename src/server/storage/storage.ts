@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream';
 
 /**
- * Where uploaded files live (DESIGN §1 "Files"): local disk under DATA_DIR/files by default, any
+ * Where uploaded files live (docs/design.md §1 "Files"): local disk under DATA_DIR/files by default, any
  * S3-compatible store when configured. Keys look like `commercialLicenses/{companyId}.png`; neither
- * backend is ever served directly (DESIGN §5): files reach admins only through an app route.
+ * backend is ever served directly (docs/design.md §5): files reach admins only through an app route.
  */
 export interface StoredObject {
   body: Readable;

@@ -71,7 +71,7 @@ export function pageContext(
       listFaqs: (type) => content.listFaqs(type),
       findLegalLinks: () =>
         content.findLegalLinks().catch((error: unknown) => {
-          // A failed legal read is only logged (spec §8); the page renders without the frame.
+          // A failed legal read is only logged (docs/product.md §8); the page renders without the frame.
           request.log.error({ err: error }, 'could not read legal/links');
           return null;
         }),
@@ -79,7 +79,7 @@ export function pageContext(
         content.findSetting('companies/links').then(
           (value) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : null),
           (error: unknown) => {
-            // A failed read is only logged (spec §7); the register page works without it.
+            // A failed read is only logged (docs/product.md §7); the register page works without it.
             request.log.error({ err: error }, 'could not read companies/links');
             return null;
           },

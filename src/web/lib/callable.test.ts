@@ -52,7 +52,7 @@ describe('callFunction', () => {
   });
 });
 
-describe('codeForHttpStatus (spec §8)', () => {
+describe('codeForHttpStatus (docs/product.md §8)', () => {
   it.each([
     [400, 'INVALID_ARGUMENT'],
     [401, 'UNAUTHENTICATED'],

@@ -1,9 +1,9 @@
 import { codeForHttpStatus, type ErrorCode } from '../../contracts/errors.ts';
 
 /**
- * Calls a callable function the way the original client did (spec §7): a POST with a `data`
+ * Calls a callable function the way the original client did (docs/product.md §7): a POST with a `data`
  * wrapper; 70 seconds before it gives up with deadline-exceeded; HTTP statuses mapped to codes
- * (spec §8). Failures throw CallableError with a message a person can read.
+ * (docs/product.md §8). Failures throw CallableError with a message a person can read.
  */
 export const CALLABLE_TIMEOUT_MS = 70_000;
 

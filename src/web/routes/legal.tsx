@@ -11,7 +11,7 @@ export const handle = STATIC_PAGE;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const doc = parseLegalDocument(new URL(request.url).searchParams.get('doc'));
   const links = await context.get(requestContext).services.findLegalLinks();
-  // A failed read is only logged (spec §8): the page still renders, without a frame.
+  // A failed read is only logged (docs/product.md §8): the page still renders, without a frame.
   return { doc, link: links ? links[doc] : null };
 }
 

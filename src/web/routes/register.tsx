@@ -19,7 +19,7 @@ import type { Route } from './+types/register';
 export const handle = enhancedPage('register');
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  // The companies/links document is read once on this page and not shown (spec §3, §7); a failed
+  // The companies/links document is read once on this page and not shown (docs/product.md §3, §7); a failed
   // read is only logged, by the service.
   await context.get(requestContext).services.findCompanyLinks();
   // After a post without JavaScript succeeded, the page says so (the script says it in an alert).
@@ -54,7 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
   }
   const hasFields = Object.keys(errors).length > 0;
-  // Duplicates are answered under their fields only (spec §8); any other failure also says the
+  // Duplicates are answered under their fields only (docs/product.md §8); any other failure also says the
   // spec's failure message, with the server's reason when no field carries it.
   const notice: RegistrationNotice | null =
     answer.status === 409 && hasFields

@@ -7,7 +7,7 @@ import type { Route } from './+types/support';
 import '../styles/auth.css';
 
 /**
- * Every /support route (spec §2): the login screen unless a user with a verified email is signed
+ * Every /support route (docs/product.md §2): the login screen unless a user with a verified email is signed
  * in. Who is signed in comes from the server (the session, read from the database per request).
  */
 export function loader({ context }: Route.LoaderArgs) {

@@ -167,7 +167,7 @@ describe('rejecting', () => {
 
   it('sets verified = 2 with the reason, mails it, and the applicant can apply again with the same name, email and phone', async () => {
     const { id, fields } = await apply();
-    // While the application is live, the same details are refused (spec §5).
+    // While the application is live, the same details are refused (docs/product.md §5).
     expect((await register(t, fields)).statusCode).toBe(409);
 
     const reason = 'The licence image is unreadable. Please upload a clearer scan.';

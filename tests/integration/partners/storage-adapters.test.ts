@@ -210,7 +210,7 @@ async function flakyProxy(failures: number, status: number) {
   };
 }
 
-describe('the S3 storage retries (spec §9: operations up to 120 s, uploads up to 600 s)', () => {
+describe('the S3 storage retries (docs/product.md §9: operations up to 120 s, uploads up to 600 s)', () => {
   it('retries transient failures until the request gets through', async () => {
     const direct = createS3Storage(s3Options());
     await direct.put('retry/ok.png', Readable.from([Buffer.from('fine')]), { contentType: 'image/png' });

@@ -73,7 +73,7 @@ describe('creating a ticket (callable protocol)', () => {
       ).statusCode,
     ).toBe(401);
     const unverified = await supportUser(t, { verified: false }).catch((e: Error) => e);
-    // An unverified account cannot even keep a session (issue 4); either way no ticket is created.
+    // An unverified account cannot even keep a session (docs/decisions/041-sessions.md); either way no ticket is created.
     if (!(unverified instanceof Error)) {
       expect(
         (

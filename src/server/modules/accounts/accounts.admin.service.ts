@@ -9,7 +9,7 @@ import { type AccountsService, toUserDto } from './accounts.service.ts';
 import { findPasswordProblem, hashPassword } from './passwords.ts';
 
 /**
- * Administration of accounts (DESIGN §4b): what the command line does, and what the admin console's
+ * Administration of accounts (docs/design.md §4b): what the command line does, and what the admin console's
  * service below builds on.
  * The same rules as sign-up apply to passwords chosen here; there is no default account anywhere
  * (AUTH-06): the first admin is whoever an operator creates with `create-user --admin`.

@@ -17,7 +17,7 @@ import { readSessionToken } from '../../plugins/sessions.ts';
 import type { AccountsService } from './accounts.service.ts';
 import { hashToken } from '../../security/tokens.ts';
 
-/** DESIGN §4: /api/auth/*. Thin: parse, call the service, answer a DTO. */
+/** docs/design.md §4: /api/auth/*. Thin: parse, call the service, answer a DTO. */
 export async function accountsRoutes(app: FastifyInstance, options: { accounts: AccountsService; cookieName: string }) {
   const { accounts, cookieName } = options;
   const api = app.withTypeProvider<ZodTypeProvider>();

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type AppDatabase, queryRows } from '../../db/connection.ts';
 
-/** The append-only audit log (DESIGN §3): rows are inserted, never updated or deleted by the app. */
+/** The append-only audit log (docs/design.md §3): rows are inserted, never updated or deleted by the app. */
 export interface AuditRow {
   id: number;
   at: Date;

@@ -2,7 +2,7 @@ import type { CompanyRegistration } from '../../../contracts/companies.ts';
 import type { CompanyKeys } from './partners.repository.ts';
 
 /**
- * Normalised keys for the partial unique indexes (IN-02, DESIGN §3), computed once on the server:
+ * Normalised keys for the partial unique indexes (IN-02, docs/design.md §3), computed once on the server:
  * - email: trimmed, NFC, lower-cased;
  * - company name: NFKC (full-width letters become plain), case-folded, runs of white space
  *   collapsed to one space, trimmed;

@@ -2,7 +2,7 @@ import { and, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { AppDatabase } from '../../db/connection.ts';
 import { companies } from '../../db/schema.ts';
 
-/** Companies with this status are ignored by the duplicate checks (spec §3, §5). */
+/** Companies with this status are ignored by the duplicate checks (docs/product.md §3, §5). */
 export const REJECTED = 2;
 
 export interface CompanyKeys {
@@ -26,7 +26,7 @@ export interface NewCompany extends CompanyKeys {
   lastUpdated: Date;
 }
 
-/** The columns a client may see (spec §3); keys, storage paths and review notes stay here. */
+/** The columns a client may see (docs/product.md §3); keys, storage paths and review notes stay here. */
 const publicColumns = {
   id: companies.id,
   companyName: companies.companyName,

@@ -4,7 +4,7 @@ import { type AppDatabase, queryRows, likePattern } from '../../db/connection.ts
 import type { CompanyRow } from './partners.repository.ts';
 
 /**
- * Partner review (issue 6). Each transition is one conditional UPDATE, so two admins acting at once
+ * Partner review (docs/decisions/061-partner-review.md). Each transition is one conditional UPDATE, so two admins acting at once
  * cannot both approve, both reject, or ban twice; every change sets last_updated. Rejecting
  * (verified = 2) takes the company out of the partial unique indexes, which frees its name, email
  * and phone for a new application; approving a rejected one puts it back and may collide (23505).

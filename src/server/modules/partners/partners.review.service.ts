@@ -29,7 +29,7 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
- * Reviewing partner applications (spec §3–4; issue 6): approve (verified 1), reject with a reason
+ * Reviewing partner applications (docs/product.md §3–4; docs/decisions/061-partner-review.md): approve (verified 1), reject with a reason
  * (verified 2, which frees the name, email and phone for a new application), ban and unban. Approve
  * and reject email the contact address: the mail is recorded in the outbox in the decision's own
  * transaction, and isEmailSend turns true only when the outbox worker has delivered it (and the

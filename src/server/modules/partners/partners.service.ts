@@ -187,7 +187,7 @@ export function createPartnersService(options: PartnersServiceOptions) {
     },
 
     /**
-     * Registers a company from a multipart form (spec §5): the same schema as the form, the licence
+     * Registers a company from a multipart form (docs/product.md §5): the same schema as the form, the licence
      * checked while it streams, duplicates refused. A registration that fails leaves no file.
      */
     async register(parts: AsyncIterable<FormPart>): Promise<CompanyRegistrationResult> {

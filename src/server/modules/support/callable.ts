@@ -3,9 +3,9 @@ import { GENERIC_MESSAGES } from '../../../contracts/errors.ts';
 
 /**
  * The Firebase callable protocol on top of the app's own replies, for `/api/functions/*` routes, so
- * the official SDK (`httpsCallable`, `httpsCallableFromURL`) is fully served (issue 13):
+ * the official SDK (`httpsCallable`, `httpsCallableFromURL`) is fully served (docs/design.md §4.2):
  *
- * - Errors keep the app's body (`{ error: { status, message, fields } }`, DESIGN §4) and also carry
+ * - Errors keep the app's body (`{ error: { status, message, fields } }`, docs/design.md §4) and also carry
  *   `details: { fields }`, keyed by the fields of `data` (`reason`, not `data.reason`): the SDK
  *   exposes only `code`, `message` and `details` of an error. `status` is already one of the
  *   protocol's names (INVALID_ARGUMENT, UNAUTHENTICATED, …), which the SDK maps to `functions/...`.

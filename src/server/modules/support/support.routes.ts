@@ -85,7 +85,7 @@ export async function supportRoutes(app: FastifyInstance, options: SupportRoutes
 
   // --- The signed-in user's side ---------------------------------------------------------------
 
-  // The Firebase callable protocol (issue 13): errors also carry `details.fields`; `Accept:
+  // The Firebase callable protocol (callable.ts; docs/design.md §4.2): errors also carry `details.fields`; `Accept:
   // text/event-stream` (the SDK's `.stream()`) is answered with one `data: {"result"|"error": …}` event.
   api.post('/api/functions/createSupportTicket', {
     config: { access: 'verified' },

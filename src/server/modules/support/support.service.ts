@@ -130,7 +130,7 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
       return toMessageDto(stored, userId);
     },
 
-    // Admin side (DESIGN §4 map).
+    // Admin side (docs/design.md §4 map).
     async listAllTickets(filter: { open: boolean; q?: string }): Promise<AdminTicket[]> {
       return (await repository.listAdminTickets({ open: filter.open, search: filter.q })).map(toAdminTicketDto);
     },

@@ -2,7 +2,7 @@ import { type ReactNode, useEffect, useId, useRef } from 'react';
 import '../../styles/feedback.css';
 
 /**
- * A modal message box (spec §2, §8): an icon, a message and a Close button. Built on the native
+ * A modal message box (docs/product.md §2, §8): an icon, a message and a Close button. Built on the native
  * <dialog>, so focus moves into it and Escape closes it; Tab wraps inside it, and on closing focus
  * returns where it was (or where `returnFocus` says).
  * Reused by support for 'An error occured: {message}'.

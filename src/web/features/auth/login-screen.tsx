@@ -13,7 +13,7 @@ import '../../styles/auth.css';
 type Failure = { kind: 'error' | 'throttled'; message: string } | { kind: 'unverified'; email: string };
 
 /**
- * The login screen of every /support route (spec §2): Email, Password, Login; a blocking spinner
+ * The login screen of every /support route (docs/product.md §2): Email, Password, Login; a blocking spinner
  * while signing in; failures in a message box with an error icon and a Close button.
  */
 export function LoginScreen({
@@ -46,7 +46,7 @@ export function LoginScreen({
   );
   const emailRef = useRef<HTMLInputElement>(null);
 
-  // A user whose address is (no longer) verified is signed out at once (spec §6).
+  // A user whose address is (no longer) verified is signed out at once (docs/product.md §6).
   useEffect(() => {
     if (signedInUnverified) void fetch('/api/auth/logout', { method: 'POST', credentials: 'same-origin' });
   }, [signedInUnverified]);

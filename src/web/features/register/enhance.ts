@@ -139,7 +139,7 @@ function enhance(form: HTMLFormElement) {
     if (outcome.kind === 'refused') {
       for (const [field, message] of Object.entries(outcome.fields)) show(field as CompanyFormField, message);
       update();
-      // Duplicates are answered under their fields only (spec §8); other refusals also alert.
+      // Duplicates are answered under their fields only (docs/product.md §8); other refusals also alert.
       if (outcome.duplicate && Object.keys(outcome.fields).length > 0) {
         focusFirst(outcome.fields);
         return;

@@ -28,7 +28,7 @@ export const FIELD_ORDER: CompanyFormField[] = [
   LICENSE_FIELD,
 ];
 
-/** Submit waits for these three (spec §2): long enough, the right digits, and no message showing. */
+/** Submit waits for these three (docs/product.md §2): long enough, the right digits, and no message showing. */
 export const GATING_FIELDS: CompanyTextField[] = ['companyName', 'address', 'phoneNumber'];
 
 export const submitReady = (values: RegistrationValues, errors: RegistrationErrors) =>

@@ -17,7 +17,7 @@ function licenseAgain(errors: RegistrationErrors, notice: RegistrationNotice | n
 }
 
 /**
- * The partner registration form (spec §2, §5, §8), rendered on the server only: the page does not
+ * The partner registration form (docs/product.md §2, §5, §8), rendered on the server only: the page does not
  * hydrate. Without JavaScript it posts (multipart) to /register, whose action answers with the
  * messages under the fields and the values kept. With JavaScript, enhance.ts validates every change
  * with the same shared rules, gates Submit and sends through the API, as this markup expects:

@@ -14,7 +14,7 @@ export type SubmitOutcome =
 
 const FORM_FIELDS = new Set<string>([...COMPANY_TEXT_FIELDS, LICENSE_FIELD]);
 
-/** Sends the application as multipart/form-data, with fields named as the company record (spec §3). */
+/** Sends the application as multipart/form-data, with fields named as the company record (docs/product.md §3). */
 export async function submitRegistration(
   values: Record<CompanyTextField, string>,
   license: File | null,
