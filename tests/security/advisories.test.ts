@@ -49,7 +49,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../src/contracts/auth.ts';
 import { COMPANY_MESSAGES } from '../../src/contracts/companies.ts';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
-import { queryRows } from '../../src/server/db/connection.ts';
+import { queryRows } from '../../src/server/db/sql.ts';
 import { apiClient, type ApiClient } from '../integration/admin/admin-client.ts';
 import {
   encodeForm,

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
-import { queryRows } from '../../src/server/db/connection.ts';
+import { queryRows } from '../../src/server/db/sql.ts';
 import { companies, faqs, sessions, supportTickets, users } from '../../src/server/db/schema.ts';
 import { createAccountsRepository } from '../../src/server/modules/accounts/accounts.repository.ts';
 import { createToken, hashToken } from '../../src/server/security/tokens.ts';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll } from 'vitest';
 import { FAQ_TYPES } from '../../src/contracts/content.ts';
-import { queryRows } from '../../src/server/db/connection.ts';
+import { queryRows } from '../../src/server/db/sql.ts';
 import { createAccountAdmin } from '../../src/server/modules/accounts/accounts.admin.service.ts';
 import { createAccountsRepository } from '../../src/server/modules/accounts/accounts.repository.ts';
 import { createUser } from '../support/accounts.ts';

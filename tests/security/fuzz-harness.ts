@@ -28,7 +28,7 @@ import { CompanyRegistrationSchema } from '../../src/contracts/companies.ts';
 import { LEGAL_DOCUMENTS } from '../../src/contracts/content.ts';
 import { ERROR_STATUS, ErrorBodySchema, GENERIC_MESSAGES } from '../../src/contracts/errors.ts';
 import { ReplySchema, TICKET_REASON_VALUES } from '../../src/contracts/support.ts';
-import { queryRows } from '../../src/server/db/connection.ts';
+import { queryRows } from '../../src/server/db/sql.ts';
 import { emailKey, nameKey, phoneKey } from '../../src/server/modules/partners/company-keys.ts';
 import { FIGURES_DIR, recordFigure, runs, soak } from '../support/figures.ts';
 import { type TestApp, testDatabaseKind } from '../support/test-app.ts';

@@ -8,7 +8,7 @@ import { EmailSchema, NewPasswordSchema, PasswordSchema, TokenSchema } from '../
 import { ALPHABETIC_PATTERN, CompanyRegistrationSchema, PHONE_PATTERN } from '../../src/contracts/companies.ts';
 import { ErrorBodySchema } from '../../src/contracts/errors.ts';
 import { ReplySchema } from '../../src/contracts/support.ts';
-import { queryRows } from '../../src/server/db/connection.ts';
+import { queryRows } from '../../src/server/db/sql.ts';
 import { emailKey, nameKey, phoneKey } from '../../src/server/modules/partners/company-keys.ts';
 import { UNSTORABLE_TEXT_MESSAGE } from '../../src/server/plugins/errors.ts';
 import { runs } from '../support/figures.ts';

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -106,12 +106,3 @@ async function openPostgres(target: { url: string; poolSize?: number }): Promise
     },
   };
 }
-
-/** Runs raw SQL and returns its rows, whichever driver is underneath (both answer `{ rows }`). */
-export async function queryRows<T>(db: AppDatabase, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
-}
-
-/** A LIKE pattern that finds `text` anywhere: wildcards the user typed (%, _, \) are literal. */
-export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { type DatabaseHandle, queryRows } from './connection.ts';
+import { type DatabaseHandle } from './connection.ts';
+import { queryRows } from './sql.ts';
 
 /**
  * DATA-01: a production server only acknowledges writes that survive a crash, so it refuses to run

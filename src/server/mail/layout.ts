@@ -1,3 +1,5 @@
+import { escapeHtml } from '../html.ts';
+
 /**
  * One look for every message: a plain-text body and an HTML body with the same words, both
  * carrying the company name. HTML is escaped here, so callers pass plain strings.
@@ -12,9 +14,6 @@ export interface MailContent {
   /** Shown after the action, e.g. how long a link lasts or what to do if it was not you. */
   notes?: string[];
 }
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export function renderMail(content: MailContent): { text: string; html: string } {
   const { companyName, heading, paragraphs, quotes = [], action, notes = [] } = content;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { type AppDatabase, queryRows } from '../db/connection.ts';
+import { type AppDatabase } from '../db/connection.ts';
+import { queryRows } from '../db/sql.ts';
 import { AppError } from '../errors.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../../src/server/db/connection.ts';
+import { queryRows } from '../../../src/server/db/sql.ts';
 import { supportUser } from '../../support/support.ts';
 import { createTestApp, type TestApp, testDatabaseKind } from '../../support/test-app.ts';
 

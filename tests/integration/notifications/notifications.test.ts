@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../../src/server/db/connection.ts';
+import { queryRows } from '../../../src/server/db/sql.ts';
 import { postJson } from '../../support/accounts.ts';
 import { deliverDueMail, linkIn, readOutbox, waitForMail } from '../../support/mail.ts';
 import { openSse } from '../../support/sse-client.ts';

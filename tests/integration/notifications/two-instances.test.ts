@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../../src/server/db/connection.ts';
+import { queryRows } from '../../../src/server/db/sql.ts';
 import { createOutbox } from '../../../src/server/mail/outbox.ts';
 import { recordFigure } from '../../support/figures.ts';
 import { startServer, type ServerProcess } from '../../support/server-process.ts';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUPPORT_TEXT } from '../../../src/contracts/support.ts';
-import { queryRows } from '../../../src/server/db/connection.ts';
+import { queryRows } from '../../../src/server/db/sql.ts';
 import { supportUser } from '../../support/support.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { type AppDatabase, queryRows, likePattern } from '../../db/connection.ts';
+import { type AppDatabase } from '../../db/connection.ts';
+import { queryRows, likePattern } from '../../db/sql.ts';
 
 /** Accounts as the admin console lists them; password hashes are never selected here (AZ-08). */
 export interface UserSummaryRow {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { type AppDatabase, queryRows } from '../../db/connection.ts';
+import { type AppDatabase } from '../../db/connection.ts';
+import { queryRows } from '../../db/sql.ts';
 
 /** The append-only audit log (docs/design.md §3): rows are inserted, never updated or deleted by the app. */
 export interface AuditRow {

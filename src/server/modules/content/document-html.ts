@@ -1,10 +1,5 @@
+import { escapeHtml } from '../../html.ts';
 import type { HostedDocument } from './content.repository.ts';
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ESCAPES[ch] ?? ch);
-}
 
 /**
  * Renders a hosted legal document: plain text where a blank line starts a paragraph and a line

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { type AppDatabase, queryRows, likePattern } from '../../db/connection.ts';
+import { type AppDatabase } from '../../db/connection.ts';
+import { queryRows, likePattern } from '../../db/sql.ts';
 
 /**
  * The outbox tables: notification events waiting to become mail, the mail itself, who switched

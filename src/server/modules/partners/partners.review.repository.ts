@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { CompanyStatus } from '../../../contracts/admin.ts';
-import { type AppDatabase, queryRows, likePattern } from '../../db/connection.ts';
+import { type AppDatabase } from '../../db/connection.ts';
+import { queryRows, likePattern } from '../../db/sql.ts';
 import type { CompanyRow } from './partners.repository.ts';
 
 /**

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { type AppDatabase, queryRows, likePattern } from '../../db/connection.ts';
+import { type AppDatabase } from '../../db/connection.ts';
+import { isUuid, likePattern, queryRows } from '../../db/sql.ts';
 import { EVENTS_CHANNEL, notifyAfterCommitSql } from '../../realtime/event-bus.ts';
 
 /**
@@ -79,8 +80,6 @@ const toMessage = (r: RawMessage): MessageRow => ({
   userId: r.user_id,
   authorEmail: r.author_email ?? null,
 });
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const TICKET_COLUMNS = sql`t.id, t.ticket_no, t.reason, t.open, t.creation_date, t.last_message, t.user_id`;
 
@@ -190,7 +189,7 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
 
     /** The newest message id of each of these tickets (tickets without messages are left out). */
     async latestMessageIds(ticketIds: string[]): Promise<Map<string, number>> {
-      const ids = ticketIds.filter((id) => UUID.test(id));
+      const ids = ticketIds.filter((id) => isUuid(id));
       if (ids.length === 0) return new Map();
       const rows = await queryRows<{ ticket_id: string; id: unknown }>(
         db,

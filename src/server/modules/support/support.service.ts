@@ -1,10 +1,9 @@
 import { type AdminTicket, type Message, SUPPORT_TEXT, type Ticket } from '../../../contracts/support.ts';
 import { AppError } from '../../errors.ts';
+import { isUuid } from '../../db/sql.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';
 import type { AdminTicketRow, MessageRow, SupportRepository, TicketRow } from './support.repository.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function toTicketDto(row: TicketRow): Ticket {
   return {
@@ -49,13 +48,13 @@ export interface SupportServiceOptions {
 export function createSupportService({ repository, limiter, ticketsPerUserPerHour, audit }: SupportServiceOptions) {
   /** Another user's ticket and a ticket that does not exist look the same (AZ-03). */
   async function getOwnTicket(userId: string, ticketId: string): Promise<TicketRow> {
-    const ticket = UUID.test(ticketId) ? await repository.findTicket(ticketId, userId) : null;
+    const ticket = isUuid(ticketId) ? await repository.findTicket(ticketId, userId) : null;
     if (!ticket) throw ticketMissing();
     return ticket;
   }
 
   async function getAnyTicket(ticketId: string): Promise<AdminTicketRow> {
-    const ticket = UUID.test(ticketId) ? await repository.findAdminTicket(ticketId) : null;
+    const ticket = isUuid(ticketId) ? await repository.findAdminTicket(ticketId) : null;
     if (!ticket) throw ticketMissing();
     return ticket;
   }
@@ -118,7 +117,7 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
     },
 
     async reply(userId: string, ticketId: string, input: { messageBody: string; clientId?: string }): Promise<Message> {
-      if (!UUID.test(ticketId)) throw ticketMissing();
+      if (!isUuid(ticketId)) throw ticketMissing();
       const stored = await storeMessage({
         ticketId,
         authorId: userId,
@@ -142,7 +141,7 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
     },
 
     async adminReply(actor: AuditActor, ticketId: string, input: { messageBody: string; clientId?: string }) {
-      if (!UUID.test(ticketId)) throw ticketMissing();
+      if (!isUuid(ticketId)) throw ticketMissing();
       const stored = await storeMessage({
         ticketId,
         authorId: actor.userId,
@@ -164,7 +163,7 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
     },
 
     async setOpen(actor: AuditActor, ticketId: string, open: boolean): Promise<AdminTicket> {
-      if (!UUID.test(ticketId)) throw ticketMissing();
+      if (!isUuid(ticketId)) throw ticketMissing();
       const changed = await repository.setOpen(ticketId, open);
       if (!changed) throw ticketMissing();
       const ticket = toAdminTicketDto(await getAnyTicket(ticketId));

@@ -1,0 +1,21 @@
+import type { SQL } from 'drizzle-orm';
+import type { AppDatabase } from './connection.ts';
+
+/**
+ * The SQL helpers every repository shares, in one place. Repositories use the drizzle builder by
+ * default; `queryRows` is for the statements that must be raw (each says why where it is written).
+ */
+
+/** Runs raw SQL and returns its rows, whichever driver is underneath (both answer `{ rows }`). */
+export async function queryRows<T>(db: AppDatabase, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+/** A LIKE pattern that finds `text` anywhere: wildcards the user typed (%, _, \\) are literal. */
+export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether `text` can be compared with a uuid column (PostgreSQL refuses the query otherwise). */
+export const isUuid = (text: string) => UUID.test(text);
