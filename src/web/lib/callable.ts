@@ -1,4 +1,5 @@
 import { codeForHttpStatus, type ErrorCode } from '../../contracts/errors.ts';
+import { NETWORK_FAILURE, requestJson } from './api-client.ts';
 
 /**
  * Calls a callable function the way the original client did (docs/product.md §7): a POST with a `data`
@@ -25,28 +26,27 @@ export async function callFunction<TResult>(
 ): Promise<TResult> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? CALLABLE_TIMEOUT_MS);
-  let res: Response;
-  try {
-    res = await (options.fetchImpl ?? fetch)(`/api/functions/${name}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      credentials: 'same-origin',
-      body: JSON.stringify({ data }),
-      signal: controller.signal,
-    });
-  } catch {
+  const answer = await requestJson<{ result?: TResult }>(
+    'POST',
+    `/api/functions/${name}`,
+    { data },
+    { signal: controller.signal, fetchImpl: options.fetchImpl },
+  ).finally(() => clearTimeout(timer));
+  if (answer.ok && answer.data && 'result' in answer.data) return answer.data.result as TResult;
+  if (answer.status === 0) {
     if (controller.signal.aborted)
       throw new CallableError('DEADLINE_EXCEEDED', 'The request took too long. Please try again.');
-    throw new CallableError('INTERNAL', 'We could not reach the server. Check your connection and try again.');
-  } finally {
-    clearTimeout(timer);
+    throw new CallableError('INTERNAL', NETWORK_FAILURE);
   }
-  const body = (await res.json().catch(() => null)) as {
-    result?: TResult;
-    error?: { message?: string; fields?: Record<string, string> };
-  } | null;
-  if (res.ok && body && 'result' in body) return body.result as TResult;
-  const code = codeForHttpStatus(res.ok ? 500 : res.status);
-  const message = body?.error?.message ?? 'Something went wrong. Please try again.';
-  throw new CallableError(code, message, body?.error?.fields);
+  if (answer.ok || !answer.fromServer) {
+    throw new CallableError(
+      codeForHttpStatus(answer.ok ? 500 : answer.status),
+      'Something went wrong. Please try again.',
+    );
+  }
+  throw new CallableError(
+    codeForHttpStatus(answer.status),
+    answer.message,
+    Object.keys(answer.fields).length > 0 ? answer.fields : undefined,
+  );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { requestJson } from './api-client.ts';
 
 /**
  * Subscribes to a Server-Sent Events stream for as long as the component is mounted. The browser's
@@ -100,12 +101,12 @@ export function useLiveStream(
  */
 export function askWhyRefused(readUrl: string, onMissing?: () => void, missingStatuses: readonly number[] = [404]) {
   return async (): Promise<boolean> => {
-    const res = await fetch(readUrl, { credentials: 'same-origin' }).catch(() => null);
-    if (onMissing && res && missingStatuses.includes(res.status)) {
+    const res = await requestJson('GET', readUrl);
+    if (onMissing && missingStatuses.includes(res.status)) {
       onMissing();
       return false;
     }
-    if (res?.status === 401 || res?.status === 403) {
+    if (res.status === 401 || res.status === 403) {
       window.location.reload();
       return false;
     }

@@ -9,7 +9,8 @@ import {
 } from '../../contracts/admin.ts';
 import { LEGAL_DOCUMENT_LABELS, type LegalLinks } from '../../contracts/content.ts';
 import { formatNzDateTime } from '../../contracts/support.ts';
-import { requestJson, useApiData } from '../features/admin/admin-api.ts';
+import { useApiData } from '../features/admin/admin-api.ts';
+import { requestJson } from '../lib/api-client.ts';
 import { InputField, Notice, TextAreaField } from '../features/admin/fields.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
 import { privatePageMeta } from '../lib/page-meta.ts';

@@ -9,7 +9,8 @@ import {
   type MailStateName,
 } from '../../contracts/notifications.ts';
 import { formatNzDateTime } from '../../contracts/support.ts';
-import { requestJson, useApiData } from '../features/admin/admin-api.ts';
+import { useApiData } from '../features/admin/admin-api.ts';
+import { requestJson } from '../lib/api-client.ts';
 import { Notice } from '../features/admin/fields.tsx';
 import { FilterSwitch, SearchForm } from '../features/admin/filter-switch.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';

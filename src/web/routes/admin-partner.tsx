@@ -12,7 +12,8 @@ import {
   VERIFIED,
 } from '../../contracts/admin.ts';
 import { formatNzDateTime } from '../../contracts/support.ts';
-import { requestJson, useApiData } from '../features/admin/admin-api.ts';
+import { useApiData } from '../features/admin/admin-api.ts';
+import { requestJson } from '../lib/api-client.ts';
 import { AuditDetails, auditWhat } from '../features/admin/audit-view.tsx';
 import { Notice, TextAreaField } from '../features/admin/fields.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';

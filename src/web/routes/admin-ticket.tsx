@@ -8,7 +8,7 @@ import {
   reasonLabel,
   SUPPORT_TEXT,
 } from '../../contracts/support.ts';
-import { requestJson } from '../features/admin/admin-api.ts';
+import { requestJson } from '../lib/api-client.ts';
 import { Notice } from '../features/admin/fields.tsx';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
 import { ReplyBox, UnsentReply } from '../features/support/reply-box.tsx';

@@ -1,42 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ErrorBodySchema } from '../../../contracts/errors.ts';
+import { requestJson } from '../../lib/api-client.ts';
 
-/**
- * The console's calls to /api/admin: same-origin fetch with the session cookie. Reads come back as
- * a state a page can render; writes as a result with the server's message and field errors.
- */
-export type ApiResult<T> =
-  | { ok: true; status: number; data: T }
-  | { ok: false; status: number; message: string; fields: Record<string, string> };
-
-export const NETWORK_FAILURE = 'We could not reach the server. Check your connection and try again.';
-
-export async function requestJson<T>(
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  body?: unknown,
-): Promise<ApiResult<T>> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method,
-      credentials: 'same-origin',
-      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-  } catch {
-    return { ok: false, status: 0, message: NETWORK_FAILURE, fields: {} };
-  }
-  const json: unknown = await response.json().catch(() => null);
-  if (response.ok) return { ok: true, status: response.status, data: json as T };
-  const parsed = ErrorBodySchema.safeParse(json);
-  return {
-    ok: false,
-    status: response.status,
-    message: parsed.success ? parsed.data.error.message : 'Something went wrong on our side. Please try again.',
-    fields: parsed.success ? (parsed.data.error.fields ?? {}) : {},
-  };
-}
+/** The console's reads of /api/admin, as a state a page can render (writes use lib/api-client.ts). */
 
 export type DataState<T> =
   { kind: 'loading' } | { kind: 'ready'; data: T } | { kind: 'error'; message: string; status: number };

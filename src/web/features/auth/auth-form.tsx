@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { type z } from 'zod';
 import { fieldErrors } from '../../../contracts/auth.ts';
 import type { ApiFormResult } from './api-form-action.ts';
-import { type ApiResult, postJson } from './auth-client.ts';
+import { type ApiResult, postJson } from '../../lib/api-client.ts';
 
 /**
  * What every account form does: check the fields with the shared schema, post them, and show the

@@ -3,7 +3,7 @@ import { Link, useLocation } from 'react-router';
 import { AUTH_MESSAGES, fieldErrors, LoginRequestSchema, type LoginResponse } from '../../../contracts/auth.ts';
 import { MessageBox } from '../../components/ui/message-box.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { postJson } from './auth-client.ts';
+import { postJson } from '../../lib/api-client.ts';
 import { AuthCard } from './auth-form.tsx';
 import { ResendVerification, type ResendState } from './resend-verification.tsx';
 import type { SignInActionData } from './sign-in-action.ts';
@@ -48,7 +48,7 @@ export function LoginScreen({
 
   // A user whose address is (no longer) verified is signed out at once (docs/product.md §6).
   useEffect(() => {
-    if (signedInUnverified) void fetch('/api/auth/logout', { method: 'POST', credentials: 'same-origin' });
+    if (signedInUnverified) void postJson('/api/auth/logout');
   }, [signedInUnverified]);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {

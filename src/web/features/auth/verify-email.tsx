@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { AUTH_MESSAGES } from '../../../contracts/auth.ts';
 import { InlineSpinner } from '../../components/ui/spinner.tsx';
-import { postJson } from './auth-client.ts';
+import { postJson } from '../../lib/api-client.ts';
 import type { ApiFormResult } from './api-form-action.ts';
 import { AuthCard, FormError, SuccessPanel, useAuthForm } from './auth-form.tsx';
 import { EmailRequestSchema } from '../../../contracts/auth.ts';

@@ -4,7 +4,7 @@ import {
   type CompanyTextField,
   LICENSE_FIELD,
 } from '../../../contracts/companies.ts';
-import { ErrorBodySchema } from '../../../contracts/errors.ts';
+import { requestJson } from '../../lib/api-client.ts';
 
 export type SubmitOutcome =
   | { kind: 'created'; id: string }
@@ -24,22 +24,15 @@ export async function submitRegistration(
   // The file goes last, so the server has every field by the time it reads the file.
   if (license) body.append(LICENSE_FIELD, license, license.name);
 
-  let response: Response;
-  try {
-    response = await fetch('/api/companies', { method: 'POST', body, headers: { accept: 'application/json' } });
-  } catch {
-    return { kind: 'failed' };
-  }
-  const json: unknown = await response.json().catch(() => null);
-  if (response.status === 201) {
-    const id = (json as { id?: unknown } | null)?.id;
+  const result = await requestJson<{ id?: unknown }>('POST', '/api/companies', body);
+  if (result.ok) {
+    const id = result.status === 201 ? result.data?.id : undefined;
     return typeof id === 'string' ? { kind: 'created', id } : { kind: 'failed' };
   }
-  const error = ErrorBodySchema.safeParse(json);
-  if (!error.success || response.status >= 500) return { kind: 'failed' };
+  if (!result.fromServer || result.status >= 500) return { kind: 'failed' };
   const fields: Partial<Record<CompanyFormField, string>> = {};
-  for (const [name, message] of Object.entries(error.data.error.fields ?? {})) {
+  for (const [name, message] of Object.entries(result.fields)) {
     if (FORM_FIELDS.has(name)) fields[name as CompanyFormField] = message;
   }
-  return { kind: 'refused', duplicate: response.status === 409, message: error.data.error.message, fields };
+  return { kind: 'refused', duplicate: result.status === 409, message: result.message, fields };
 }

@@ -1,5 +1,6 @@
 import { useId, useRef, useState } from 'react';
 import { MESSAGE_MAX_LENGTH, type Message, SUPPORT_TEXT } from '../../../contracts/support.ts';
+import { postJson } from '../../lib/api-client.ts';
 import { newClientId } from '../../lib/client-id.ts';
 import { useHydrated } from '../../lib/hydrated.ts';
 
@@ -10,20 +11,12 @@ async function sendReply<M extends Message>(
   messageBody: string,
   clientId: string,
 ): Promise<SendResult<M>> {
-  try {
-    const res = await fetch(postUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      credentials: 'same-origin',
-      body: JSON.stringify({ messageBody, clientId }),
-    });
-    const body = (await res.json().catch(() => null)) as { message?: M; error?: { message: string } } | null;
-    if (res.ok && body?.message) return { ok: true, message: body.message };
-    if (res.status === 409) return { ok: false, error: SUPPORT_TEXT.replyRejected, closed: true };
-    return { ok: false, error: body?.error?.message ?? SUPPORT_TEXT.replyFailed };
-  } catch {
+  const result = await postJson<{ message?: M }>(postUrl, { messageBody, clientId });
+  if (result.ok && result.data?.message) return { ok: true, message: result.data.message };
+  if (result.status === 409) return { ok: false, error: SUPPORT_TEXT.replyRejected, closed: true };
+  if (result.status === 0)
     return { ok: false, error: 'Your message was not sent: check your connection and press Send again.' };
-  }
+  return { ok: false, error: !result.ok && result.fromServer ? result.message : SUPPORT_TEXT.replyFailed };
 }
 
 /** A reply the page's action sent back (the form was posted without JavaScript and refused). */
