@@ -1,16 +1,19 @@
 import { parseArgs } from 'node:util';
 import type { User } from '../contracts/auth.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { openDatabase } from './db/connection.ts';
+import fs from 'node:fs';
+import { type Config, ConfigError, loadConfig } from './config.ts';
+import { type DatabaseHandle, openDatabase } from './db/connection.ts';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from './db/data-dir-lock.ts';
+import { socketPath, socketUrl } from './db/local-socket.ts';
 import { AppError } from './errors.ts';
 import { createAccountAdmin } from './modules/accounts/accounts.admin.service.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
 
 /**
- * `npm run cli -- <command>` (docs/design.md §4b): administers accounts on the configured database. On the
- * embedded database it takes the server's lock, so it refuses to run beside a server; on PostgreSQL
- * it runs at any time. Returns the exit code; every failure is one readable line.
+ * `npm run cli -- <command>` (docs/design.md §4b): administers accounts on the configured database, at
+ * any time: on PostgreSQL directly; on the embedded database directly when no server runs, or
+ * through the running server's local socket (db/local-socket.ts). Returns the exit code; every
+ * failure is one readable line.
  */
 export const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -35,6 +38,21 @@ export interface CliIo {
 }
 
 class UsageError extends Error {}
+
+/**
+ * The database the server uses. PostgreSQL: directly, at any time. The embedded database: directly
+ * when no server runs (taking its lock), or through the running server's local socket.
+ */
+async function openCliDatabase(config: Config, onLock: (lock: DataDirLock) => void): Promise<DatabaseHandle> {
+  if (config.database.kind === 'postgres') return openDatabase(config.database);
+  try {
+    onLock(lockDataDir(config.dataDir));
+  } catch (error) {
+    if (!(error instanceof DataDirLockedError) || !fs.existsSync(socketPath(config.dataDir))) throw error;
+    return openDatabase({ kind: 'postgres', url: socketUrl(config.dataDir), poolSize: 1, migrate: false });
+  }
+  return openDatabase(config.database);
+}
 
 const describe = (user: User) => `${user.email} (${user.role}, ${user.emailVerified ? 'verified' : 'not verified'})`;
 
@@ -75,8 +93,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     if (command === 'set-role' && !values.role) throw new UsageError('set-role needs --role user or --role admin.');
 
     const config = loadConfig(env);
-    if (config.database.kind === 'pglite') lock = lockDataDir(config.dataDir);
-    const database = await openDatabase(config.database);
+    const database = await openCliDatabase(config, (taken) => (lock = taken));
     close = () => database.close();
     const admin = createAccountAdmin(createAccountsRepository(database.db));
 
@@ -119,7 +136,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     }
     if (error instanceof DataDirLockedError) {
       io.err(
-        `${error.message}\nThe command line cannot use the embedded database while a server runs on it. ` +
+        `${error.message}\nThat server offers no local socket for the command line (its start-up log says why). ` +
           'Stop the server and try again (with PostgreSQL, DATABASE_URL, it can run at any time).',
       );
     } else if (error instanceof ConfigError || error instanceof AppError) {

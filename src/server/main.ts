@@ -6,6 +6,7 @@ import { openDatabase } from './db/connection.ts';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from './db/data-dir-lock.ts';
 import { assertDurable, findDurabilityProblems, UnsafeDurabilityError } from './db/durability.ts';
 import { seedContent } from './db/seed.ts';
+import { serveLocalSocket } from './db/local-socket.ts';
 import { loggerOptions } from './logging.ts';
 import { serveMetricsOnLocalPort } from './plugins/metrics.ts';
 import { BUILD_DIR, loadProductionBuild, type WebHandlerOptions } from './web/web-handler.ts';
@@ -72,6 +73,7 @@ async function main() {
   if (config.storage.kind === 'local') await sweep();
 
   let metricsServer: Server | undefined;
+  let socket: { stop(): Promise<void> } | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -87,6 +89,7 @@ async function main() {
       metricsServer?.close();
       await app.close();
       clearInterval(idle);
+      await socket?.stop();
       await closeDev?.();
       await database.close();
     } finally {
@@ -105,6 +108,17 @@ async function main() {
     throw error;
   }
   if (config.metrics.port) metricsServer = await serveMetricsOnLocalPort(app, config.metrics.port);
+  // The command line and psql reach the embedded database through the server while it runs.
+  let socketNote = '';
+  if (database.embedded) {
+    const served = await serveLocalSocket(database.embedded, config.dataDir);
+    if (served.path === null)
+      app.log.warn(`the command line cannot reach the database while the server runs: ${served.reason}`);
+    else {
+      socket = served;
+      socketNote = `\n  Command line and psql: npm run cli, psql -h ${config.dataDir} -U postgres`;
+    }
+  }
   if (config.storage.kind !== 'local') void sweep();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -112,7 +126,8 @@ async function main() {
   const publicNote =
     config.publicBaseUrl !== `http://localhost:${config.port}` ? ` (public URL ${config.publicBaseUrl})` : '';
   const databaseNote = config.database.kind === 'pglite' ? `embedded (PGlite) in ${config.database.dir}` : 'PostgreSQL';
-  const metricsNote = config.metrics.port ? `\n  Metrics: http://127.0.0.1:${config.metrics.port}/metrics` : '';
+  const metricsNote =
+    (config.metrics.port ? `\n  Metrics: http://127.0.0.1:${config.metrics.port}/metrics` : '') + socketNote;
   // One write, so whoever waits for the URL line also has the rest.
   console.log(
     `\n  Database: ${databaseNote}\n  ${config.companyName} is running at ${local}${publicNote}${metricsNote}\n`,

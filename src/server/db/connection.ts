@@ -21,6 +21,8 @@ export interface DatabaseHandle {
   ping(): Promise<void>;
   /** Connections of this process: PostgreSQL's pool, or the embedded database's one connection. */
   poolStats(): { total: number; idle: number; waiting: number };
+  /** The embedded database itself (PGlite only): the local socket serves it to the command line and psql. */
+  embedded?: PGlite;
   close(): Promise<void>;
 }
 
@@ -30,7 +32,14 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.me
 const MIGRATION_LOCK_ID = 7_241_009;
 
 export type DatabaseTarget =
-  { kind: 'pglite'; dir?: string; loadDataDir?: Blob } | { kind: 'postgres'; url: string; poolSize?: number };
+  | { kind: 'pglite'; dir?: string; loadDataDir?: Blob }
+  | {
+      kind: 'postgres';
+      url: string;
+      poolSize?: number;
+      /** False: the schema is known to be current (a running server's embedded database, over its socket). */
+      migrate?: boolean;
+    };
 
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   return target.kind === 'pglite' ? openPglite(target) : openPostgres(target);
@@ -51,23 +60,26 @@ async function openPglite(target: { dir?: string; loadDataDir?: Blob }): Promise
       await client.query('select 1');
     },
     poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
+    embedded: client,
     async close() {
       if (!client.closed) await client.close();
     },
   };
 }
 
-async function openPostgres(target: { url: string; poolSize?: number }): Promise<DatabaseHandle> {
+async function openPostgres(target: { url: string; poolSize?: number; migrate?: boolean }): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10 });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const migrationClient = await pool.connect();
-  try {
-    await migrationClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    await migratePg(drizzlePg({ client: migrationClient, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
-  } finally {
-    await migrationClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
-    migrationClient.release();
+  if (target.migrate ?? true) {
+    const migrationClient = await pool.connect();
+    try {
+      await migrationClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+      await migratePg(drizzlePg({ client: migrationClient, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+    } finally {
+      await migrationClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
+      migrationClient.release();
+    }
   }
   const db = drizzlePg({ client: pool, schema });
   let listener: pg.Client | undefined;

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -189,17 +189,50 @@ describe.runIf(testDatabaseKind === 'pglite')(
   'npm run cli beside a running server (embedded database)',
   { timeout: 120_000 },
   () => {
-    it('refuses to open the database while the server holds it, saying what to do, and works once it stops', async () => {
-      const server = startServer({ DATA_DIR: dataDir, PORT: '0', PUBLIC_BASE_URL: 'http://localhost:4399' });
+    it('works through the server’s local socket: the account signs in at once, disabling it ends its session', async () => {
+      const server = startServer({ DATA_DIR: dataDir, PORT: '0' });
       try {
-        await server.ready;
-        const res = await cli(['verify-email', '--email', 'ops@example.nz']);
-        expect(res.code).toBe(1);
-        expect(res.stderr).toContain(`is already using the data directory ${dataDir}`);
-        expect(res.stderr).toContain('The command line cannot use the embedded database while a server runs on it.');
+        const base = await server.ready;
+        expect(server.output()).toContain(`psql -h ${dataDir} -U postgres`);
+        const socket = path.join(dataDir, '.s.PGSQL.5432');
+        expect(fs.statSync(socket).isSocket()).toBe(true);
+        // Only the data directory's owner may connect.
+        expect(fs.statSync(socket).mode & 0o077).toBe(0);
+
+        const email = `beside-${Date.now()}@example.nz`;
+        const password = 'Harbour-beside-kite-42';
+        const created = await cli(['create-user', '--admin', '--email', email, '--password', password]);
+        expect(created.stderr).toBe('');
+        expect(created.stdout).toContain(`Created ${email} (admin, verified).`);
+
+        const signIn = await fetch(`${base}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email, password }),
+        });
+        expect(signIn.status).toBe(200);
+        const cookie = signIn.headers.getSetCookie()[0]!.split(';')[0]!;
+        const session = () => fetch(`${base}/api/auth/session`, { headers: { cookie } }).then((r) => r.status);
+        expect(await session()).toBe(200);
+
+        // An operator's psql reaches the same database.
+        const psql = spawnSync(
+          'psql',
+          ['-h', dataDir, '-U', 'postgres', '-At', '-c', `select role from users where email = '${email}'`],
+          {
+            encoding: 'utf8',
+          },
+        );
+        if (psql.error === undefined) expect(psql.stdout.trim()).toBe('admin');
+
+        const disabled = await cli(['disable-user', '--email', email]);
+        expect(disabled.stdout).toContain(`Disabled ${email}; ended 1 session(s).`);
+        expect(await session()).toBe(401);
       } finally {
         expect(await server.stop()).toBe(0);
       }
+      // Stopped, the server has removed its socket, and the command line opens the database itself.
+      expect(fs.existsSync(path.join(dataDir, '.s.PGSQL.5432'))).toBe(false);
       expect((await cli(['verify-email', '--email', 'ops@example.nz'])).code).toBe(0);
     });
   },
