@@ -38,6 +38,15 @@ export interface WebServices {
   ): Promise<{ status: number; body: unknown; fields: Record<string, string> }>;
   /** Signs in from a page's form (no JavaScript needed): the session cookie to set, or why not. */
   signIn(input: { email: string; password: string }): Promise<SignInOutcome>;
+  /** The first admin (/setup): whether a link's token works now, and creating the account with it. */
+  setup: {
+    isUsable(token: string): Promise<boolean>;
+    createFirstAdmin(input: {
+      token: string;
+      email: string;
+      password: string;
+    }): Promise<{ ok: true; email: string } | { ok: false; message: string; fields: Record<string, string> }>;
+  };
   /** Notification mail settings of the signed-in person (null when nobody is signed in), and unsubscribe links. */
   notifications: {
     preferences(): Promise<NotificationPreferences | null>;

@@ -128,9 +128,16 @@ async function main() {
   const databaseNote = config.database.kind === 'pglite' ? `embedded (PGlite) in ${config.database.dir}` : 'PostgreSQL';
   const metricsNote =
     (config.metrics.port ? `\n  Metrics: http://127.0.0.1:${config.metrics.port}/metrics` : '') + socketNote;
+  // No admin yet: a one-time link to create the first one in the browser (an hour, once).
+  const setupToken = await app.firstAdminSetup.issueLink();
+  // Without PUBLIC_BASE_URL the link names the port actually bound (PORT=0 picks one).
+  const siteUrl = config.publicBaseUrl === `http://localhost:${config.port}` ? local : config.publicBaseUrl;
+  const setupNote = setupToken
+    ? `\n  No admin yet. Create the first one within an hour at:\n  ${siteUrl}/setup?token=${setupToken}\n  (or: npm run cli -- create-user --admin --email you@example.com --password-stdin)`
+    : '';
   // One write, so whoever waits for the URL line also has the rest.
   console.log(
-    `\n  Database: ${databaseNote}\n  ${config.companyName} is running at ${local}${publicNote}${metricsNote}\n`,
+    `\n  Database: ${databaseNote}\n  ${config.companyName} is running at ${local}${publicNote}${metricsNote}${setupNote}\n`,
   );
 }
 

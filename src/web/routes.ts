@@ -20,6 +20,8 @@ export default [
   route('verify-email', 'routes/verify-email.tsx'),
   route('forgot-password', 'routes/forgot-password.tsx'),
   route('reset-password', 'routes/reset-password.tsx'),
+  // The first admin, from the one-time link a server prints while there is none (docs/operations.md).
+  route('setup', 'routes/setup.tsx'),
   route('account/password', 'routes/account-password.tsx'),
   // Notification mail (docs/decisions/090-mail-outbox.md): settings, and the one-click unsubscribe address of every notification.
   route('account/notifications', 'routes/account-notifications.tsx'),

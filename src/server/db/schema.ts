@@ -143,6 +143,17 @@ export const emailTokens = pgTable(
   ],
 );
 
+/**
+ * The one-time link to /setup that a server prints while the database has no admin: the SHA-256 of
+ * the token, valid for an hour and once. A new start without an admin replaces an unused one.
+ */
+export const setupTokens = pgTable('setup_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  createdAt: timestamptz('created_at').notNull().defaultNow(),
+  expiresAt: timestamptz('expires_at').notNull(),
+  usedAt: timestamptz('used_at'),
+});
+
 /** Counters for rate limits, shared by every app instance (docs/design.md §6). */
 export const rateLimits = pgTable('rate_limits', {
   key: text('key').primaryKey(),

@@ -21,7 +21,7 @@ const CACHED_PAGES: ReadonlySet<string> = new Set(['/', '/about', '/faqs', '/leg
 const ACTION_PATHS: NonNullable<WebHandlerOptions['actionPaths']> = [
   /^\/(support|admin)$/,
   /^\/support\/create-ticket$/,
-  /^\/(signup|forgot-password|reset-password|verify-email)$/,
+  /^\/(signup|forgot-password|reset-password|verify-email|setup)$/,
   /^\/account\/(password|notifications)$/,
   /^\/unsubscribe\/[^/]+$/,
   /^\/sign-out$/,
@@ -128,6 +128,19 @@ export function pageContext(
             unverified: error.code === 'PERMISSION_DENIED' && error.message === AUTH_MESSAGES.unverified,
           };
         }
+      },
+      setup: {
+        isUsable: (token) => app.firstAdminSetup.isUsable(token),
+        createFirstAdmin: async (input) => {
+          try {
+            const user = await app.firstAdminSetup.createFirstAdmin(input);
+            request.log.info({ userId: user.id }, 'first admin created at /setup');
+            return { ok: true, email: user.email };
+          } catch (error) {
+            if (!(error instanceof AppError)) throw error;
+            return { ok: false, message: error.message, fields: error.fields ?? {} };
+          }
+        },
       },
       notifications: {
         preferences: async () => (request.principal ? app.notifications.preferences(request.principal) : null),

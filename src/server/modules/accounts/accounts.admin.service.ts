@@ -42,15 +42,28 @@ export function createAccountAdmin(repo: AccountsRepository) {
 
   return {
     async createUser(input: { email: unknown; password: unknown; role?: Role; verified?: boolean }): Promise<User> {
-      const email = parse(EmailSchema, input.email, 'email');
-      const passwordHash = await checkedHash(input.password, email);
-      const row = await repo.insertUser({
-        email,
-        passwordHash,
+      return this.insertChecked(await this.checkNewAccount(input), {
         role: input.role ?? 'user',
         verified: input.verified ?? true,
       });
-      if (!row) throw new AppError('ALREADY_EXISTS', `An account for ${email} already exists.`);
+    },
+
+    /** Checks a new account's email and password (the sign-up rules) and hashes the password. */
+    async checkNewAccount(input: {
+      email: unknown;
+      password: unknown;
+    }): Promise<{ email: string; passwordHash: string }> {
+      const email = parse(EmailSchema, input.email, 'email');
+      return { email, passwordHash: await checkedHash(input.password, email) };
+    },
+
+    /** Inserts an account that `checkNewAccount` accepted. */
+    async insertChecked(
+      account: { email: string; passwordHash: string },
+      options: { role: Role; verified: boolean },
+    ): Promise<User> {
+      const row = await repo.insertUser({ ...account, ...options });
+      if (!row) throw new AppError('ALREADY_EXISTS', `An account for ${account.email} already exists.`);
       return dto(row);
     },
 

@@ -7,10 +7,13 @@ import { accountsAdminRoutes } from './accounts.admin.routes.ts';
 import { createAccountsRepository } from './accounts.repository.ts';
 import { accountsRoutes } from './accounts.routes.ts';
 import { createAccountsService, type AccountsService } from './accounts.service.ts';
+import { createFirstAdminSetup, type FirstAdminSetup } from './accounts.setup.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     accounts: AccountsService;
+    /** The first admin, created at /setup from a link the server prints (accounts.setup.ts). */
+    firstAdminSetup: FirstAdminSetup;
   }
 }
 
@@ -33,6 +36,7 @@ export const accountsModule = fp<SharedServices>(
       logger: shared.log,
     });
     app.decorate('accounts', accounts);
+    app.decorate('firstAdminSetup', createFirstAdminSetup(database.db));
     // Mail still being recorded in the background is finished before the database closes.
     app.addHook('onClose', async () => {
       await accounts.drain();
