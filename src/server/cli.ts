@@ -1,10 +1,13 @@
 import { parseArgs } from 'node:util';
 import type { User } from '../contracts/auth.ts';
 import fs from 'node:fs';
+import path from 'node:path';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/connection.ts';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from './db/data-dir-lock.ts';
 import { socketPath, socketUrl } from './db/local-socket.ts';
+import { BackupError, createBackup, restoreBackup } from './backup.ts';
+import { createStorage } from './storage/create-storage.ts';
 import { AppError } from './errors.ts';
 import { createAccountAdmin } from './modules/accounts/accounts.admin.service.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
@@ -24,6 +27,8 @@ Commands:
   set-role      --email E --role user|admin                       change the role
   disable-user  --email E                                         disable the account; ends every session at once
   enable-user   --email E                                         enable a disabled account
+  backup        --out FILE                                        one consistent archive of the database and the stored files
+  restore       --from FILE                                       restore a backup into an empty DATA_DIR or database
 
 Options:
   --password-stdin   read the password from standard input instead of --password (keeps it out of shell history)
@@ -77,12 +82,37 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
             role: { type: 'string' },
             admin: { type: 'boolean' },
             unverified: { type: 'boolean' },
+            out: { type: 'string' },
+            from: { type: 'string' },
           },
         });
       } catch (error) {
         throw new UsageError((error as Error).message);
       }
     })();
+    if (command === 'backup' || command === 'restore') {
+      const file = command === 'backup' ? values.out : values.from;
+      if (!file) throw new UsageError(command === 'backup' ? 'backup needs --out FILE.' : 'restore needs --from FILE.');
+      const config = loadConfig(env);
+      const database = await openCliDatabase(config, (taken) => (lock = taken));
+      const storage = createStorage(config.storage);
+      close = async () => {
+        await storage.close();
+        await database.close();
+      };
+      const manifest =
+        command === 'backup'
+          ? await createBackup({ database, storage, out: path.resolve(file) })
+          : await restoreBackup({ database, storage, from: path.resolve(file) });
+      const rows = Object.values(manifest.tables).reduce((sum, n) => sum + n, 0);
+      io.out(
+        `${command === 'backup' ? 'Backed up' : 'Restored'} ${rows} rows in ${Object.keys(manifest.tables).length} tables and ${manifest.files.length} files ${command === 'backup' ? `to ${file}` : `from ${file}`} (made ${manifest.createdAt} on ${manifest.source}).`,
+      );
+      if (manifest.missingFiles.length > 0) {
+        io.err(`Referenced but missing from the storage (not in the backup): ${manifest.missingFiles.join(', ')}`);
+      }
+      return 0;
+    }
     const known = ['create-user', 'set-password', 'verify-email', 'set-role', 'disable-user', 'enable-user'];
     if (!known.includes(command)) throw new UsageError(`Unknown command "${command}".`);
     if (!values.email) throw new UsageError(`${command} needs --email.`);
@@ -139,7 +169,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
         `${error.message}\nThat server offers no local socket for the command line (its start-up log says why). ` +
           'Stop the server and try again (with PostgreSQL, DATABASE_URL, it can run at any time).',
       );
-    } else if (error instanceof ConfigError || error instanceof AppError) {
+    } else if (error instanceof ConfigError || error instanceof AppError || error instanceof BackupError) {
       io.err(error.message);
     } else {
       io.err(`The command failed: ${error instanceof Error ? error.message : String(error)}`);
