@@ -53,7 +53,7 @@ export const COMPANY_STATUS_LABELS: Record<CompanyStatus, string> = {
   rejected: 'Rejected',
   banned: 'Banned',
 };
-/** The spec's `verified` values (§3): 0 on creation, 1 approved, 2 rejected (ignored by duplicate checks). */
+/** `verified` values (docs/product.md §3.4, §4.2): 0 on creation, 1 approved, 2 rejected (ignored by duplicate checks). */
 export const VERIFIED = { pending: 0, verified: 1, rejected: 2 } as const;
 
 export const REJECTION_REASON_MAX = 1000;

@@ -15,7 +15,7 @@ export const VERIFY_EMAIL_TOKEN_HOURS = 24;
 export const RESET_PASSWORD_TOKEN_HOURS = 1;
 
 export const AUTH_MESSAGES = {
-  // Spec §6/§8: exactly this text when an unverified user tries to sign in.
+  // docs/product.md §6, §8: exactly this text when an unverified user tries to sign in.
   unverified: 'The email associated with this account has not been verified!',
   // One message for an unknown email and a wrong password: no account enumeration (AUTH-04).
   invalidCredentials: 'The email or password is incorrect.',

@@ -42,7 +42,7 @@ export const COMPANY_MESSAGES = {
   licenseNotFound: 'This company has no commercial license on file.',
 } as const;
 
-/** The spec's limits (§9). */
+/** The registration limits of docs/product.md §9. */
 export const COMPANY_LIMITS = {
   companyNameMin: 3,
   companyNameMax: 120,

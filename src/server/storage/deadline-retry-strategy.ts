@@ -1,8 +1,8 @@
 import type { RetryErrorInfo, RetryStrategyV2, RetryToken } from '@aws-sdk/types';
 
 /**
- * The AWS SDK counts retries in attempts; the spec counts them in time (§9: operations retried for
- * up to 120 s, uploads for up to 600 s). This strategy retries throttling and transient failures
+ * The AWS SDK counts retries in attempts; docs/product.md §9 counts them in time (operations retried
+ * for up to 120 s, uploads for up to 600 s). This strategy retries throttling and transient failures
  * (connection refused or reset, timeouts, 500/502/503/504) with capped exponential backoff and full
  * jitter, and gives up once the next attempt would start after the deadline. Client errors (a
  * missing key, a denied request) are never retried.

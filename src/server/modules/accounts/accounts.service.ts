@@ -192,7 +192,7 @@ export function createAccountsService(deps: {
       await attempt.succeeded();
       if (needsRehash(user.passwordHash)) await repo.setPasswordHash(user.id, await hashPassword(input.password));
       if (input.previousTokenHash) await repo.deleteSession(input.previousTokenHash);
-      // Spec §6: an unverified user is signed out at once, so no session is issued at all. The state
+      // docs/product.md §6: an unverified user is signed out at once, so no session is issued at all. The state
       // is revealed only after a correct password.
       if (!user.emailVerifiedAt) throw new AppError('PERMISSION_DENIED', AUTH_MESSAGES.unverified);
       const signedIn = await createSession(user);

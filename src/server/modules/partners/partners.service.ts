@@ -43,7 +43,7 @@ export interface PartnersServiceOptions {
 const HOUR_MS = 60 * 60 * 1000;
 const TEXT_FIELDS = new Set<string>(COMPANY_TEXT_FIELDS);
 
-/** Duplicate messages in the spec's order (§5): email (only if given), then name, then phone. */
+/** Duplicate messages in the order of docs/product.md §5.2: email (only if given), then name, then phone. */
 const CONFLICT_ORDER: Array<{ kind: ConflictKind; field: CompanyTextField; message: string }> = [
   { kind: 'email', field: 'contactPersonEmail', message: COMPANY_MESSAGES.duplicateEmail },
   { kind: 'name', field: 'companyName', message: COMPANY_MESSAGES.duplicateName },

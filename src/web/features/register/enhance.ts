@@ -13,10 +13,10 @@ import { submitRegistration } from './submit-registration.ts';
 
 /**
  * The register page's script (the page does not hydrate; docs/decisions/092-register-without-hydration.md).
- * It gives the server-rendered form of registration-form.tsx what the spec asks of it in the
- * browser: every change validated with the shared rules and its message under the field, Submit
+ * It gives the server-rendered form of registration-form.tsx what docs/product.md §2.6 asks of it
+ * in the browser: every change validated with the shared rules and its message under the field, Submit
  * disabled until company name, address and phone number are right, 'Submitting....' while
- * sending, and the spec's alerts (§8). It sends through /api/companies, the same endpoint the
+ * sending, and the alerts of docs/product.md §8. It sends through /api/companies, the same endpoint the
  * page's own action calls when there is no script.
  */
 function enhance(form: HTMLFormElement) {
