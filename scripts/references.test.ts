@@ -30,8 +30,10 @@ function headingsOf(file: string) {
     .split('\n')
     .filter((line) => /^#{1,6} /.test(line))
     .map((line) => line.replace(/^#+ /, ''));
+  // Explicit anchors (<a id="up-03"></a> in a table row) count too.
+  const explicit = [...read(file).matchAll(/<a id="([\w-]+)"><\/a>/g)].map((m) => m[1]!);
   return {
-    anchors: new Set(headings.map(anchorOf)),
+    anchors: new Set([...headings.map(anchorOf), ...explicit]),
     // "## 4b. Command line" → 4b; "### 2.6 Partner registration" → 2.6
     sections: new Set(headings.map((h) => /^(\d+[a-z]?(?:\.\d+)?)\.?\s/.exec(h)?.[1]).filter(Boolean)),
   };
