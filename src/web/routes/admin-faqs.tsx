@@ -6,7 +6,7 @@ import { useApiData } from '../features/admin/admin-api.ts';
 import { requestJson } from '../lib/api-client.ts';
 import { FaqForm } from '../features/admin/faq-form.tsx';
 import { FilterSwitch } from '../features/admin/filter-switch.tsx';
-import { Notice } from '../features/admin/fields.tsx';
+import { Notice } from '../features/admin/notice.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
 import { privatePageMeta } from '../lib/page-meta.ts';
 import type { Route } from './+types/admin-faqs';

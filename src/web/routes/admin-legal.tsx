@@ -11,7 +11,8 @@ import { LEGAL_DOCUMENT_LABELS, type LegalLinks } from '../../contracts/content.
 import { formatNzDateTime } from '../../contracts/support.ts';
 import { useApiData } from '../features/admin/admin-api.ts';
 import { requestJson } from '../lib/api-client.ts';
-import { InputField, Notice, TextAreaField } from '../features/admin/fields.tsx';
+import { Notice } from '../features/admin/notice.tsx';
+import { InputField, TextAreaField } from '../components/ui/field.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
 import { privatePageMeta } from '../lib/page-meta.ts';
 import type { Route } from './+types/admin-legal';

@@ -11,7 +11,7 @@ import {
 import { formatNzDateTime } from '../../contracts/support.ts';
 import { useApiData } from '../features/admin/admin-api.ts';
 import { requestJson } from '../lib/api-client.ts';
-import { Notice } from '../features/admin/fields.tsx';
+import { Notice } from '../features/admin/notice.tsx';
 import { FilterSwitch, SearchForm } from '../features/admin/filter-switch.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
 import '../styles/support.css';

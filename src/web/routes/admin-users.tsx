@@ -5,7 +5,7 @@ import { formatNzDateTime } from '../../contracts/support.ts';
 import { useApiData } from '../features/admin/admin-api.ts';
 import { requestJson } from '../lib/api-client.ts';
 import { SearchForm } from '../features/admin/filter-switch.tsx';
-import { Notice } from '../features/admin/fields.tsx';
+import { Notice } from '../features/admin/notice.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
 import '../styles/support.css';
 import { DataTable } from '../components/ui/data-table.tsx';

@@ -1,8 +1,8 @@
 import { data, Link, redirect } from 'react-router';
 import { PASSWORD_MIN_LENGTH } from '../../contracts/auth.ts';
 import { SETUP_TEXT } from '../../contracts/setup.ts';
-import { AuthCard, FormError, SuccessPanel } from '../features/auth/auth-form.tsx';
-import { TextField } from '../features/auth/text-field.tsx';
+import { AuthCard, ConfirmPasswordInput, FormActions, FormError, SuccessPanel } from '../features/auth/auth-form.tsx';
+import { InputField } from '../components/ui/field.tsx';
 import { rootDataFrom } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/setup';
@@ -63,7 +63,7 @@ export default function Setup({ loaderData, actionData }: Route.ComponentProps) 
   return (
     <AuthCard eyebrow="Setup" title={SETUP_TEXT.title} lead={SETUP_TEXT.intro}>
       <form className="form" method="post" noValidate aria-label={SETUP_TEXT.title}>
-        <TextField
+        <InputField
           label="Email"
           name="email"
           type="email"
@@ -72,7 +72,7 @@ export default function Setup({ loaderData, actionData }: Route.ComponentProps) 
           defaultValue={actionData?.email ?? ''}
           error={fields.email}
         />
-        <TextField
+        <InputField
           label="Password"
           name="password"
           type="password"
@@ -81,20 +81,9 @@ export default function Setup({ loaderData, actionData }: Route.ComponentProps) 
           hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
           error={fields.password}
         />
-        <TextField
-          label="Confirm password"
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-          error={fields.confirmPassword}
-        />
+        <ConfirmPasswordInput label="Confirm password" error={fields.confirmPassword} />
         <FormError message={actionData?.message ?? null} />
-        <div className="form__actions">
-          <button type="submit" className="button button--primary">
-            {SETUP_TEXT.submit}
-          </button>
-        </div>
+        <FormActions label={SETUP_TEXT.submit} />
       </form>
     </AuthCard>
   );

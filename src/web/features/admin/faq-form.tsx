@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { FAQ_LIMITS, type FaqInput, FaqInputSchema } from '../../../contracts/admin.ts';
 import { FAQ_TYPE_LABELS, FAQ_TYPES, type FaqType } from '../../../contracts/content.ts';
-import { InputField, SelectField, TextAreaField } from './fields.tsx';
+import { InputField, SelectField, TextAreaField } from '../../components/ui/field.tsx';
 
 /**
  * One FAQ entry's fields (Type, Title, Content) and Save. Checked with the same schema as the

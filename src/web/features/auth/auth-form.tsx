@@ -1,5 +1,6 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
+import { InputField } from '../../components/ui/field.tsx';
 import { type z } from 'zod';
 import { fieldErrors } from '../../../contracts/auth.ts';
 import type { ApiFormResult } from './api-form-action.ts';
@@ -107,6 +108,47 @@ export function SuccessPanel({ title, children }: { title: string; children: Rea
         <p className="auth-success__title">{title}</p>
         {children}
       </div>
+    </div>
+  );
+}
+
+/** The email field of the account forms. */
+export function EmailInput({ defaultValue, error }: { defaultValue?: string; error?: string }) {
+  return (
+    <InputField
+      label="Email"
+      name="email"
+      type="email"
+      autoComplete="email"
+      inputMode="email"
+      required
+      defaultValue={defaultValue}
+      error={error}
+    />
+  );
+}
+
+/** The second entry of a new password. */
+export function ConfirmPasswordInput({ label, error }: { label: string; error?: string }) {
+  return (
+    <InputField
+      label={label}
+      name="confirmPassword"
+      type="password"
+      autoComplete="new-password"
+      required
+      error={error}
+    />
+  );
+}
+
+/** A form's submit button, which says what it is doing while the request runs. */
+export function FormActions({ busy = false, label, busyLabel }: { busy?: boolean; label: string; busyLabel?: string }) {
+  return (
+    <div className="form__actions">
+      <button type="submit" className="button button--primary" disabled={busy}>
+        {busy && busyLabel ? busyLabel : label}
+      </button>
     </div>
   );
 }

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { ChangePasswordFormSchema, PASSWORD_MIN_LENGTH } from '../../../contracts/auth.ts';
 import type { ApiFormResult } from './api-form-action.ts';
-import { AuthCard, FormError, SuccessPanel, useAuthForm } from './auth-form.tsx';
-import { TextField } from './text-field.tsx';
+import { AuthCard, ConfirmPasswordInput, FormActions, FormError, SuccessPanel, useAuthForm } from './auth-form.tsx';
+import { InputField } from '../../components/ui/field.tsx';
 import '../../styles/auth.css';
 
 export function ChangePasswordForm({ email, result }: { email: string; result?: ApiFormResult }) {
@@ -35,7 +35,7 @@ export function ChangePasswordForm({ email, result }: { email: string; result?: 
       ) : (
         <form className="form" method="post" noValidate onSubmit={form.onSubmit} aria-label="Change your password">
           <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-          <TextField
+          <InputField
             label="Current password"
             name="currentPassword"
             type="password"
@@ -43,7 +43,7 @@ export function ChangePasswordForm({ email, result }: { email: string; result?: 
             required
             error={form.fields.currentPassword}
           />
-          <TextField
+          <InputField
             label="New password"
             name="newPassword"
             type="password"
@@ -52,20 +52,9 @@ export function ChangePasswordForm({ email, result }: { email: string; result?: 
             hint={`At least ${PASSWORD_MIN_LENGTH} characters. Other devices will be signed out.`}
             error={form.fields.newPassword}
           />
-          <TextField
-            label="Confirm new password"
-            name="confirmPassword"
-            type="password"
-            autoComplete="new-password"
-            required
-            error={form.fields.confirmPassword}
-          />
+          <ConfirmPasswordInput label="Confirm new password" error={form.fields.confirmPassword} />
           <FormError message={form.error} />
-          <div className="form__actions">
-            <button type="submit" className="button button--primary" disabled={form.busy}>
-              {form.busy ? 'Saving…' : 'Change password'}
-            </button>
-          </div>
+          <FormActions busy={form.busy} label="Change password" busyLabel="Saving…" />
         </form>
       )}
     </AuthCard>

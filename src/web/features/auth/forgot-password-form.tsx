@@ -2,8 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { EmailRequestSchema } from '../../../contracts/auth.ts';
 import type { ApiFormResult } from './api-form-action.ts';
-import { AuthCard, FormError, SuccessPanel, useAuthForm } from './auth-form.tsx';
-import { TextField } from './text-field.tsx';
+import { AuthCard, EmailInput, FormActions, FormError, SuccessPanel, useAuthForm } from './auth-form.tsx';
 import '../../styles/auth.css';
 
 export function ForgotPasswordForm({ result }: { result?: ApiFormResult }) {
@@ -27,22 +26,9 @@ export function ForgotPasswordForm({ result }: { result?: ApiFormResult }) {
         </SuccessPanel>
       ) : (
         <form className="form" method="post" noValidate onSubmit={form.onSubmit} aria-label="Reset your password">
-          <TextField
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            required
-            defaultValue={result?.values.email}
-            error={form.fields.email}
-          />
+          <EmailInput defaultValue={result?.values.email} error={form.fields.email} />
           <FormError message={form.error} />
-          <div className="form__actions">
-            <button type="submit" className="button button--primary" disabled={form.busy}>
-              {form.busy ? 'Sending…' : 'Send reset link'}
-            </button>
-          </div>
+          <FormActions busy={form.busy} label="Send reset link" busyLabel="Sending…" />
         </form>
       )}
       <p className="auth-card__footer">

@@ -7,7 +7,7 @@ import { postJson } from '../../lib/api-client.ts';
 import { AuthCard } from './auth-form.tsx';
 import { ResendVerification, type ResendState } from './resend-verification.tsx';
 import type { SignInActionData } from './sign-in-action.ts';
-import { TextField } from './text-field.tsx';
+import { InputField } from '../../components/ui/field.tsx';
 import '../../styles/auth.css';
 
 type Failure = { kind: 'error' | 'throttled'; message: string } | { kind: 'unverified'; email: string };
@@ -134,7 +134,7 @@ export function LoginScreen({
           aria-label="Sign in"
         >
           <input type="hidden" name="returnTo" value={location.pathname + location.search} />
-          <TextField
+          <InputField
             ref={emailRef}
             label="Email"
             name="email"
@@ -145,7 +145,7 @@ export function LoginScreen({
             defaultValue={result?.email}
             error={fields.email}
           />
-          <TextField
+          <InputField
             label="Password"
             name="password"
             type="password"

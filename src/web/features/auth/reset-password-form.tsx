@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { PASSWORD_MIN_LENGTH, ResetPasswordFormSchema } from '../../../contracts/auth.ts';
 import type { ApiFormResult } from './api-form-action.ts';
-import { AuthCard, FormError, SuccessPanel, useAuthForm } from './auth-form.tsx';
+import { AuthCard, ConfirmPasswordInput, FormActions, FormError, SuccessPanel, useAuthForm } from './auth-form.tsx';
 import { useOneTimeToken } from './one-time-token.ts';
-import { TextField } from './text-field.tsx';
+import { InputField } from '../../components/ui/field.tsx';
 import '../../styles/auth.css';
 
 export function ResetPasswordForm({ result }: { result?: ApiFormResult }) {
@@ -32,7 +32,7 @@ export function ResetPasswordForm({ result }: { result?: ApiFormResult }) {
         </SuccessPanel>
       ) : (
         <form className="form" method="post" noValidate onSubmit={form.onSubmit} aria-label="Choose a new password">
-          <TextField
+          <InputField
             label="New password"
             name="password"
             type="password"
@@ -41,25 +41,14 @@ export function ResetPasswordForm({ result }: { result?: ApiFormResult }) {
             hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
             error={form.fields.password}
           />
-          <TextField
-            label="Confirm new password"
-            name="confirmPassword"
-            type="password"
-            autoComplete="new-password"
-            required
-            error={form.fields.confirmPassword}
-          />
+          <ConfirmPasswordInput label="Confirm new password" error={form.fields.confirmPassword} />
           <FormError message={form.error ?? form.fields.token ?? null} />
           {form.error || form.fields.token ? (
             <p>
               <Link to="/forgot-password">Ask for a new reset link</Link>
             </p>
           ) : null}
-          <div className="form__actions">
-            <button type="submit" className="button button--primary" disabled={form.busy}>
-              {form.busy ? 'Saving…' : 'Set new password'}
-            </button>
-          </div>
+          <FormActions busy={form.busy} label="Set new password" busyLabel="Saving…" />
         </form>
       )}
     </AuthCard>

@@ -2,8 +2,16 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { PASSWORD_MIN_LENGTH, SignupFormSchema } from '../../../contracts/auth.ts';
 import type { ApiFormResult } from './api-form-action.ts';
-import { AuthCard, FormError, SuccessPanel, useAuthForm } from './auth-form.tsx';
-import { TextField } from './text-field.tsx';
+import {
+  AuthCard,
+  ConfirmPasswordInput,
+  EmailInput,
+  FormActions,
+  FormError,
+  SuccessPanel,
+  useAuthForm,
+} from './auth-form.tsx';
+import { InputField } from '../../components/ui/field.tsx';
 import '../../styles/auth.css';
 
 export function SignupForm({ result }: { result?: ApiFormResult }) {
@@ -33,17 +41,8 @@ export function SignupForm({ result }: { result?: ApiFormResult }) {
         </SuccessPanel>
       ) : (
         <form className="form" method="post" noValidate onSubmit={form.onSubmit} aria-label="Create an account">
-          <TextField
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            required
-            defaultValue={result?.values.email}
-            error={form.fields.email}
-          />
-          <TextField
+          <EmailInput defaultValue={result?.values.email} error={form.fields.email} />
+          <InputField
             label="Password"
             name="password"
             type="password"
@@ -52,20 +51,9 @@ export function SignupForm({ result }: { result?: ApiFormResult }) {
             hint={`At least ${PASSWORD_MIN_LENGTH} characters. A few unrelated words make a strong, memorable password.`}
             error={form.fields.password}
           />
-          <TextField
-            label="Confirm password"
-            name="confirmPassword"
-            type="password"
-            autoComplete="new-password"
-            required
-            error={form.fields.confirmPassword}
-          />
+          <ConfirmPasswordInput label="Confirm password" error={form.fields.confirmPassword} />
           <FormError message={form.error} />
-          <div className="form__actions">
-            <button type="submit" className="button button--primary" disabled={form.busy}>
-              {form.busy ? 'Creating account…' : 'Create account'}
-            </button>
-          </div>
+          <FormActions busy={form.busy} label="Create account" busyLabel="Creating account…" />
         </form>
       )}
       <p className="auth-card__footer">

@@ -4,10 +4,9 @@ import { AUTH_MESSAGES } from '../../../contracts/auth.ts';
 import { InlineSpinner } from '../../components/ui/spinner.tsx';
 import { postJson } from '../../lib/api-client.ts';
 import type { ApiFormResult } from './api-form-action.ts';
-import { AuthCard, FormError, SuccessPanel, useAuthForm } from './auth-form.tsx';
+import { AuthCard, EmailInput, FormActions, FormError, SuccessPanel, useAuthForm } from './auth-form.tsx';
 import { EmailRequestSchema } from '../../../contracts/auth.ts';
 import { useOneTimeToken } from './one-time-token.ts';
-import { TextField } from './text-field.tsx';
 import '../../styles/auth.css';
 
 type State = { step: 'checking' } | { step: 'verified'; message: string } | { step: 'failed'; message: string };
@@ -98,21 +97,9 @@ function ResendVerification({ message }: { message: string }) {
           onSubmit={form.onSubmit}
           aria-label="Send a new verification link"
         >
-          <TextField
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            required
-            error={form.fields.email}
-          />
+          <EmailInput error={form.fields.email} />
           <FormError message={form.error} />
-          <div className="form__actions">
-            <button type="submit" className="button button--primary" disabled={form.busy}>
-              {form.busy ? 'Sending…' : 'Send a new link'}
-            </button>
-          </div>
+          <FormActions busy={form.busy} label="Send a new link" busyLabel="Sending…" />
         </form>
       )}
     </>

@@ -4,8 +4,8 @@ import {
   LICENSE_PICKER_ACCEPT,
   LICENSE_PICKER_TYPES,
 } from '../../../contracts/companies.ts';
-import { FormField } from './form-field.tsx';
-import { type RegistrationErrors, type RegistrationValues, submitReady } from './form-rules.ts';
+import { InputField } from '../../components/ui/field.tsx';
+import { fieldId, type RegistrationErrors, type RegistrationValues, submitReady } from './form-rules.ts';
 
 /** What the page says after a post without JavaScript: success above the fields, a failure above Submit. */
 export type RegistrationNotice = { kind: 'success' | 'error'; lines: string[] };
@@ -33,7 +33,18 @@ export function RegistrationForm({
   errors: RegistrationErrors;
   notice: RegistrationNotice | null;
 }) {
-  const text = (field: CompanyTextField) => ({ defaultValue: values[field] ?? '', error: errors[field] });
+  // Ids from fieldId (enhance.ts finds the fields by them), hints under the label, required or optional said.
+  const field = (name: CompanyTextField | typeof LICENSE_FIELD, required = false) => ({
+    id: fieldId(name),
+    name,
+    hintFirst: true,
+    mark: required ? ('required' as const) : ('optional' as const),
+  });
+  const text = (name: CompanyTextField, required = false) => ({
+    ...field(name, required),
+    defaultValue: values[name] ?? '',
+    error: errors[name],
+  });
 
   return (
     <form
@@ -61,34 +72,23 @@ export function RegistrationForm({
       <fieldset className="form__group">
         <legend className="form__legend">Company details</legend>
         <div className="form__row form__row--2">
-          <FormField
-            name="companyName"
-            label="Company name"
-            required
-            autoComplete="organization"
-            {...text('companyName')}
-          />
-          <FormField
-            name="phoneNumber"
+          <InputField label="Company name" autoComplete="organization" {...text('companyName', true)} />
+          <InputField
             label="Phone number"
-            required
             type="tel"
             inputMode="numeric"
             autoComplete="tel"
             hint="Digits only, 7 to 14 (for example 0211234567)."
-            {...text('phoneNumber')}
+            {...text('phoneNumber', true)}
           />
         </div>
-        <FormField
-          name="address"
+        <InputField
           label="Address 1"
-          required
           autoComplete="address-line1"
           hint="Street address of your depot or office."
-          {...text('address')}
+          {...text('address', true)}
         />
-        <FormField
-          name="street"
+        <InputField
           label="Address 2"
           autoComplete="address-line2"
           hint="Unit, level, suburb or city."
@@ -99,42 +99,29 @@ export function RegistrationForm({
       <fieldset className="form__group">
         <legend className="form__legend">Contact person</legend>
         <div className="form__row form__row--2">
-          <FormField
-            name="contactPersonName"
-            label="Contact person name"
-            autoComplete="name"
-            {...text('contactPersonName')}
-          />
-          <FormField
-            name="contactPersonJobTitle"
+          <InputField label="Contact person name" autoComplete="name" {...text('contactPersonName')} />
+          <InputField
             label="Contact person job title"
             autoComplete="organization-title"
             {...text('contactPersonJobTitle')}
           />
         </div>
         <div className="form__row form__row--2">
-          <FormField
-            name="contactPersonPhoneNumber"
+          <InputField
             label="Contact person phone number"
             type="tel"
             inputMode="numeric"
             autoComplete="tel"
             {...text('contactPersonPhoneNumber')}
           />
-          <FormField
-            name="contactPersonEmail"
-            label="Contact person email"
-            type="email"
-            autoComplete="email"
-            {...text('contactPersonEmail')}
-          />
+          <InputField label="Contact person email" type="email" autoComplete="email" {...text('contactPersonEmail')} />
         </div>
       </fieldset>
 
       <fieldset className="form__group">
         <legend className="form__legend">Documents</legend>
-        <FormField
-          name={LICENSE_FIELD}
+        <InputField
+          {...field(LICENSE_FIELD)}
           label={`Commercial license (${LICENSE_PICKER_TYPES.join(', ')})`}
           type="file"
           accept={LICENSE_PICKER_ACCEPT}
