@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { type AdminMessage, ADMIN_TEXT } from '../../contracts/admin.ts';
 import {
@@ -9,10 +9,11 @@ import {
   SUPPORT_TEXT,
 } from '../../contracts/support.ts';
 import { requestJson } from '../lib/api-client.ts';
-import { Notice } from '../features/admin/fields.tsx';
+import { Notice } from '../features/admin/notice.tsx';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
 import { ReplyBox, UnsentReply } from '../features/support/reply-box.tsx';
 import { loadTicketPage, replyFormAction } from '../features/support/ticket-page.ts';
+import { TicketThread } from '../features/support/ticket-thread.tsx';
 import { useTicketThread } from '../features/support/use-ticket-thread.ts';
 import { useHydrated } from '../lib/hydrated.ts';
 import { requestContext } from '../lib/request-context.ts';
@@ -58,12 +59,6 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
   const hydrated = useHydrated();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const listRef = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    const list = listRef.current;
-    if (list) list.scrollTop = list.scrollHeight;
-  }, [messages.length]);
 
   async function setOpen(open: boolean) {
     setBusy(true);
@@ -113,23 +108,11 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
       {problem ? <Notice tone="error">{problem}</Notice> : null}
       {thread.missing ? null : (
         <>
-          <div ref={listRef} className="thread" role="log" aria-live="polite" aria-label="Messages" tabIndex={0}>
-            <ol className="thread__list">
-              {messages.map((message) => (
-                <li
-                  key={message.id}
-                  id={`message-${message.id}`}
-                  className={`bubble ${message.admin ? 'bubble--mine' : 'bubble--theirs'}`}
-                >
-                  <p className="bubble__meta">
-                    <span className="bubble__author">{message.admin ? 'Admin' : (message.authorEmail ?? 'User')}</span>
-                    <time dateTime={message.timestamp}>{formatNzDateTime(message.timestamp)}</time>
-                  </p>
-                  <p className="bubble__body">{message.messageBody}</p>
-                </li>
-              ))}
-            </ol>
-          </div>
+          <TicketThread
+            messages={messages}
+            mine={(message) => message.admin}
+            author={(message) => (message.admin ? 'Admin' : (message.authorEmail ?? 'User'))}
+          />
           {ticket?.open ? (
             <ReplyBox<AdminMessage>
               ticketId={ticketId}

@@ -1,7 +1,5 @@
-import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import {
-  formatNzDateTime,
   type Message,
   reasonLabel,
   SUPPORT_TEXT,
@@ -11,6 +9,7 @@ import {
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
 import { ReplyBox, UnsentReply } from '../features/support/reply-box.tsx';
 import { loadTicketPage, replyFormAction } from '../features/support/ticket-page.ts';
+import { TicketThread } from '../features/support/ticket-thread.tsx';
 import { useTicketThread } from '../features/support/use-ticket-thread.ts';
 import { useHydrated } from '../lib/hydrated.ts';
 import { requestContext } from '../lib/request-context.ts';
@@ -51,13 +50,6 @@ export default function SupportTicket({ params, loaderData, actionData }: Route.
   });
   const { ticket, messages } = thread;
   const hydrated = useHydrated();
-  const listRef = useRef<HTMLDivElement>(null);
-
-  // Keep the newest message in view.
-  useEffect(() => {
-    const list = listRef.current;
-    if (list) list.scrollTop = list.scrollHeight;
-  }, [messages.length]);
 
   return (
     <section className="support-panel ticket" aria-labelledby="ticket-title">
@@ -76,23 +68,11 @@ export default function SupportTicket({ params, loaderData, actionData }: Route.
       </header>
       {thread.missing ? null : (
         <>
-          <div ref={listRef} className="thread" role="log" aria-live="polite" aria-label="Messages" tabIndex={0}>
-            <ol className="thread__list">
-              {messages.map((message) => (
-                <li
-                  key={message.id}
-                  id={`message-${message.id}`}
-                  className={`bubble ${message.mine ? 'bubble--mine' : 'bubble--theirs'}`}
-                >
-                  <p className="bubble__meta">
-                    <span className="bubble__author">{message.admin ? 'Admin' : 'Me'}</span>
-                    <time dateTime={message.timestamp}>{formatNzDateTime(message.timestamp)}</time>
-                  </p>
-                  <p className="bubble__body">{message.messageBody}</p>
-                </li>
-              ))}
-            </ol>
-          </div>
+          <TicketThread
+            messages={messages}
+            mine={(message) => message.mine}
+            author={(message) => (message.admin ? 'Admin' : 'Me')}
+          />
           {ticket?.open ? (
             <ReplyBox
               ticketId={ticketId}
