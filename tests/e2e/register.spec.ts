@@ -223,9 +223,11 @@ test.describe('partner registration (/register)', () => {
     const company = newCompany();
     await fillCompany(page, company);
     await licenseInput(page).setInputFiles({ name: 'licence.png', mimeType: 'image/png', buffer: png(50_000) });
-    // Hold the answer back a moment so "Submitting...." can be seen.
+    // Hold the answer back until the form has been seen while it is sent ("Submitting....", read-only).
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/api/companies', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await held;
       await route.continue();
     });
     await page.evaluate(() => ((window as unknown as { beforeReload: boolean }).beforeReload = true));
@@ -237,6 +239,7 @@ test.describe('partner registration (/register)', () => {
       await expect(field(page, name)).toHaveAttribute('readonly', '');
     }
     await expect(licenseInput(page)).toBeDisabled();
+    release();
 
     await expect.poll(() => alerts).toEqual(['alert: Company Profile submitted successfully!']);
     await expect

@@ -3,7 +3,9 @@ import fp from 'fastify-plugin';
 import type { SharedServices } from '../../shared-services.ts';
 import { createSupportLive, type SupportLive } from './support.live.ts';
 import { createSupportRepository } from './support.repository.ts';
+import { supportAdminRoutes } from './support.admin.routes.ts';
 import { supportRoutes } from './support.routes.ts';
+import { createSupportStreams } from './support.streams.ts';
 import { createSupportService } from './support.service.ts';
 
 declare module 'fastify' {
@@ -32,13 +34,15 @@ export const supportModule = fp<SharedServices>(
     // Before the event bus stops (a shared service, closed after the modules).
     app.addHook('onClose', async () => live.close());
 
-    await app.register(supportRoutes, {
-      support,
+    // One gate for the streams of both sides: the per-session limit counts them together.
+    const streams = createSupportStreams(app, {
       live,
       resolvePrincipal: app.resolvePrincipal,
       streamsPerSession: config.support.streamsPerSession,
       heartbeatMs: config.support.heartbeatMs,
     });
+    await app.register(supportRoutes, { support, live, streams });
+    await app.register(supportAdminRoutes, { support, live, streams });
   },
   // The access plugin (registered before every module) lends the streams its session lookup.
   { name: 'support', decorators: { fastify: ['resolvePrincipal'] } },

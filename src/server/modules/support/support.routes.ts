@@ -1,43 +1,31 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ErrorBodySchema, GENERIC_MESSAGES } from '../../../contracts/errors.ts';
+import { ErrorBodySchema } from '../../../contracts/errors.ts';
 import {
-  AdminMessageSchema,
-  AdminTicketListQuerySchema,
-  AdminTicketListSchema,
-  AdminTicketSchema,
-  AdminTicketWithMessagesSchema,
   CallableErrorBodySchema,
   CreateTicketCallSchema,
   CreateTicketResultSchema,
   MessageListSchema,
   ReplyResultSchema,
   ReplySchema,
-  SUPPORT_TEXT,
   TicketListQuerySchema,
   TicketListSchema,
   TicketParamsSchema,
   TicketWithMessagesSchema,
 } from '../../../contracts/support.ts';
-import { AppError } from '../../errors.ts';
-import type { Principal, PrincipalResolver } from '../../plugins/access.ts';
-import { isCrossSite } from '../../plugins/cross-site.ts';
-import { openEventStream } from '../../realtime/sse.ts';
 import { callableProtocolOnSend } from './callable.ts';
-import type { LiveViewer, SupportLive } from './support.live.ts';
+import type { SupportLive } from './support.live.ts';
 import type { SupportService } from './support.service.ts';
+import { me, type SupportStreams } from './support.streams.ts';
 
 export interface SupportRoutesOptions {
   support: SupportService;
   live: SupportLive;
-  resolvePrincipal: PrincipalResolver;
-  streamsPerSession: number;
-  heartbeatMs: number;
+  streams: SupportStreams;
 }
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
-const me = (request: FastifyRequest): Principal => request.principal!;
 
 /** `Last-Event-ID` (sent by EventSource on reconnect) or `?after=`: the last message id the client has. */
 const StreamQuerySchema = z.object({ after: z.coerce.number().int().min(0).optional() });
@@ -49,39 +37,7 @@ function resumeAfter(request: FastifyRequest, after: number | undefined): number
 export async function supportRoutes(app: FastifyInstance, options: SupportRoutesOptions) {
   const { support, live } = options;
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const openStreams = new Map<string, number>();
-
-  /** Opens a live stream for this request once its checks pass (SES-10); errors before hijacking are JSON. */
-  function startStream(request: FastifyRequest, reply: FastifyReply, viewer: LiveViewer) {
-    if (isCrossSite(request, app.allowedOrigins)) throw new AppError('PERMISSION_DENIED', GENERIC_MESSAGES.crossSite);
-    const sessionId = me(request).sessionId;
-    const count = openStreams.get(sessionId) ?? 0;
-    if (count >= options.streamsPerSession) throw new AppError('RESOURCE_EXHAUSTED', SUPPORT_TEXT.tooManyStreams);
-    openStreams.set(sessionId, count + 1);
-    const stream = openEventStream(request, reply, {
-      heartbeatMs: options.heartbeatMs,
-      onHeartbeat: () => void live.recheck(viewer, stream),
-    });
-    stream.onClose(() => {
-      const left = (openStreams.get(sessionId) ?? 1) - 1;
-      if (left <= 0) openStreams.delete(sessionId);
-      else openStreams.set(sessionId, left);
-    });
-    return stream;
-  }
-
-  /** Whether the request's session still belongs to this viewer, with the rights the stream needs. */
-  function viewerOf(request: FastifyRequest, admin: boolean): LiveViewer {
-    const principal = me(request);
-    return {
-      userId: principal.userId,
-      admin,
-      authorize: async () => {
-        const now = await options.resolvePrincipal(request);
-        return Boolean(now && now.userId === principal.userId && now.emailVerified && (!admin || now.role === 'admin'));
-      },
-    };
-  }
+  const { startStream, viewerOf } = options.streams;
 
   // --- The signed-in user's side ---------------------------------------------------------------
 
@@ -198,73 +154,4 @@ export async function supportRoutes(app: FastifyInstance, options: SupportRoutes
       message: await support.reply(me(request).userId, request.params.ticketId, request.body),
     }),
   });
-
-  // --- The admin side (the console UI uses these) ---------------------------------------------
-
-  api.get('/api/admin/support/tickets', {
-    config: { access: 'admin' },
-    schema: {
-      tags: ['admin'],
-      summary: "Every user's tickets; search by ticket number or email",
-      querystring: AdminTicketListQuerySchema,
-      response: { 200: AdminTicketListSchema, ...errors },
-    },
-    handler: async (request) => ({ tickets: await support.listAllTickets(request.query) }),
-  });
-
-  api.get('/api/admin/support/tickets/stream', {
-    config: { access: 'admin' },
-    schema: {
-      tags: ['admin'],
-      summary: 'Live admin inbox (text/event-stream, `tickets` events)',
-      querystring: AdminTicketListQuerySchema,
-    },
-    handler: async (request, reply) => {
-      const viewer = viewerOf(request, true);
-      const stream = startStream(request, reply, viewer);
-      const filter = request.query;
-      await live.watchList(viewer, stream, async () => ({ tickets: await support.listAllTickets(filter) }), 'all');
-    },
-  });
-
-  api.get('/api/admin/support/tickets/:ticketId', {
-    config: { access: 'admin' },
-    schema: {
-      tags: ['admin'],
-      summary: 'One ticket with its whole thread',
-      params: TicketParamsSchema,
-      response: { 200: AdminTicketWithMessagesSchema, ...errors },
-    },
-    handler: async (request) => support.getAnyTicketWithMessages(me(request).userId, request.params.ticketId),
-  });
-
-  api.post('/api/admin/support/tickets/:ticketId/messages', {
-    config: { access: 'admin' },
-    schema: {
-      tags: ['admin'],
-      summary: 'Answer as Admin',
-      params: TicketParamsSchema,
-      body: ReplySchema,
-      response: { 200: z.object({ message: AdminMessageSchema }), 409: ErrorBodySchema, ...errors },
-    },
-    handler: async (request) => ({
-      message: await support.adminReply(me(request), request.params.ticketId, request.body),
-    }),
-  });
-
-  for (const [action, open] of [
-    ['close', false],
-    ['reopen', true],
-  ] as const) {
-    api.post(`/api/admin/support/tickets/:ticketId/${action}`, {
-      config: { access: 'admin' },
-      schema: {
-        tags: ['admin'],
-        summary: `${action === 'close' ? 'Close' : 'Reopen'} a ticket`,
-        params: TicketParamsSchema,
-        response: { 200: z.object({ ticket: AdminTicketSchema }), ...errors },
-      },
-      handler: async (request) => ({ ticket: await support.setOpen(me(request), request.params.ticketId, open) }),
-    });
-  }
 }
