@@ -1,12 +1,12 @@
 /**
- * A local MDN HTTP Observatory scan (catalogue HDR-10, V4, V7(a)), runnable offline on loopback.
+ * A local MDN HTTP Observatory scan (HDR-10), runnable offline on loopback.
  *
  * The Observatory (`@mdn/mdn-http-observatory`, a devDependency) is installed without its install
  * scripts (package.json `allowScripts`), because they download a CA bundle, the HSTS preload list
  * and the TLD list, which cannot be fetched here. The scanner itself needs only the two lists, and
  * empty ones do: `prepareObservatory()` writes them when they are missing, so a fresh `npm ci`
  * is enough. Its `bin` wrapper overwrites NODE_EXTRA_CA_CERTS with the (missing) bundle, so we run
- * `src/scan.js` directly, with our own loopback certificate trusted through NODE_EXTRA_CA_CERTS.
+ * `@mdn/mdn-http-observatory/src/scan.js` directly, with our own loopback certificate trusted through NODE_EXTRA_CA_CERTS.
  *
  * The app has no TLS listener of its own (it runs behind a proxy in production), so the scan goes
  * through a small TLS reverse proxy that passes requests and responses through unchanged; the app

@@ -232,7 +232,7 @@ const HEADLINES: Headline[] = [
   },
   {
     figure: 'Advisory regressions',
-    target: '≥20 named tests from catalogue §3, all passing',
+    target: '≥20 named tests (docs/security-checks.md#advisory-regressions), all passing',
     measured: (f) => {
       const a = f.get('advisories');
       return a
@@ -308,7 +308,7 @@ export function renderSecurityReport(input: {
   if (input.runs.length > 0) {
     lines.push(`Suites: ${input.runs.map((r) => `${r.name} ${r.ok ? 'passed' : '**FAILED**'}`).join(' · ')}`, '');
   }
-  lines.push('## Catalogue §7 figures', '', '| Figure | Target | Measured | Met |', '|---|---|---|---|');
+  lines.push('## Targets and results', '', '| Figure | Target | Measured | Met |', '|---|---|---|---|');
   for (const h of HEADLINES) {
     const measured = h.measured(f);
     const met = measured === null ? null : h.met(f);

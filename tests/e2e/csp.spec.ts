@@ -6,7 +6,7 @@ import { verifiedAccount } from './fixtures.ts';
 import { PUBLIC_PAGES, recordCspViolations } from './support.ts';
 
 /**
- * The CSP as Chromium enforces it (catalogue HDR-01, §5): every page a visitor, a signed-in user
+ * The CSP as Chromium enforces it (HDR-01, docs/design.md §5): every page a visitor, a signed-in user
  * and an admin can open runs with zero `securitypolicyviolation` events and no CSP console error,
  * and a page on another loopback origin cannot frame any of them (frame-ancestors), while our own
  * /legal page can frame our legal documents. Records the figure 'csp-browser'.

@@ -11,7 +11,7 @@ import { cspViolations, recordCspViolations } from './support.ts';
  * that someone else's browser shows (a ticket message and its replies, an admin answer, a partner
  * application, a FAQ entry), and each page that shows it is opened in the real browser: the payload
  * must read as text, nothing may run (window.__xss stays unset, no dialog opens, no element gains
- * an event handler) and the page reports no CSP violation. Catalogue §3: Zammad CVE-2018-1000154,
+ * an event handler) and the page reports no CSP violation. Advisories (docs/security-checks.md#advisory-regressions): Zammad CVE-2018-1000154,
  * FreeScout CVE-2026-32754, UVdesk CVE-2025-71419, osTicket CVE-2020-24917.
  */
 test.describe.configure({ mode: 'serial' });

@@ -1,12 +1,12 @@
 /**
- * kill -9 harness (catalogue DATA-02, DATA-06, UP-07; §1 V1/V2, §4 Jepsen): the real server as a
+ * kill -9 harness (DATA-02, DATA-06, UP-07): the real server as a
  * child process, client loops writing through the HTTP API, every request recorded as ok (2xx
  * received), fail (4xx, or a connection that was refused so nothing was sent) or unknown (reset,
  * timeout, 5xx), then a SIGKILL and a read-back straight from the database and the storage folder.
  *
  * PostgreSQL runs as a private cluster that this process starts itself, as a direct child (never
  * through pg_ctl: a SIGKILLed postmaster that was started by pg_ctl is left a zombie that nobody
- * reaps, and its postmaster.pid then blocks every restart, catalogue V7(b)). Everything listens on
+ * reaps, and its postmaster.pid then blocks every restart). Everything listens on
  * 127.0.0.1 only, every loop is bounded in count and time, and every child and temp dir is tracked
  * so that `cleanupAll()` can remove what a failed test left behind.
  */

@@ -56,7 +56,7 @@ const HAMMER: LoadShape = { companies: 1, tickets: 1, messages: 16 };
  * With synchronous_commit=off a commit returns before its WAL is written. The WAL writer writes
  * each WAL page as soon as it is full (a commit wakes it for that) and the partial last page every
  * wal_writer_delay, so a SIGKILL of every PostgreSQL process loses only the commits in that last
- * page (catalogue V2: 64 of 19,096 at the defaults). Raising wal_writer_delay would barely widen
+ * page, a small share of the commits at the defaults. Raising wal_writer_delay would barely widen
  * that window, so no setting is changed; what makes the control see the loss in nearly every run
  * is HAMMER (many small commits at the kill) and the app outliving the database by a moment (it
  * still acknowledges what the database confirmed just before it died). Measured here: loss in 7

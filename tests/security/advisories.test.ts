@@ -1,6 +1,6 @@
 /**
- * Issue 7 point 9: a named regression test for each support-desk advisory in the security catalogue
- * §3 (support-desk advisories), each a short scenario on the real app
+ * A named regression test for each support-desk advisory of
+ * docs/security-checks.md#advisory-regressions, each a short scenario on the real app
  * (real requests, a fresh database) asserting what a client observes. The exhaustive versions live
  * in the matrix, IDOR, fuzz and upload suites; these tests say "this advisory cannot happen here".
  *
@@ -270,7 +270,7 @@ function injectedMarkup(text: string): string[] {
 
 // --- 1-29 ---------------------------------------------------------------------------------------------
 
-describe('support-desk advisories (catalogue §3)', () => {
+describe('support-desk advisories (docs/security-checks.md#advisory-regressions)', () => {
   let alice: SupportUser;
   let bob: SupportUser;
   let staff: SupportUser;
@@ -1447,7 +1447,7 @@ describe('the mapping (figure: advisories)', () => {
     const elsewhere = ADVISORIES.filter((a) => a.coverage.status === 'elsewhere').length;
     const notApplicable = ADVISORIES.filter((a) => a.coverage.status === 'not-applicable').length;
     recordFigure('advisories', {
-      checks: ['§3'],
+      checks: ['advisories'],
       label: 'Advisory regressions',
       values: { advisories: ADVISORIES.length, covered: coveredHere + elsewhere, coveredHere, notApplicable },
     });

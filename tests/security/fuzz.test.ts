@@ -336,7 +336,7 @@ describe('IN-08: validators on adversarial 10k–100k character strings', () => 
   };
 
   it(
-    'each call finishes fast (catalogue target < 50 ms; asserted < 200 ms on this shared machine)',
+    'each call finishes fast (the target is under 50 ms; asserted < 200 ms on this shared machine)',
     { timeout: 300_000 },
     () => {
       const slowest: Record<string, number> = {};

@@ -1,9 +1,9 @@
 /**
- * Response headers, error bodies and configuration under scrutiny (catalogue §2.7 HDR-01..HDR-13,
- * §5, V4/V5/V7(a), CSRF-05). tests/integration/web/pages.test.ts checks the baseline headers on a
- * few pages; this file checks them everywhere, at volume, with the two external judges the
- * catalogue names: Google's CSP Evaluator (csp_evaluator) and a local MDN HTTP Observatory scan
- * of the production server behind TLS (scripts/observatory.ts).
+ * Response headers, error bodies and configuration under scrutiny (HDR-01..HDR-13 and CSRF-05,
+ * docs/security-checks.md#headers-api-and-configuration-hdr). tests/integration/web/pages.test.ts
+ * checks the baseline headers on a few pages; this file checks them everywhere, at volume, with two
+ * external judges: Google's CSP Evaluator (csp_evaluator) and a local MDN HTTP Observatory scan of
+ * the production server behind TLS (scripts/observatory.ts).
  */
 import fs from 'node:fs';
 import https from 'node:https';
@@ -119,7 +119,7 @@ describe('HDR-01: a fresh nonce on every response, carried by every script', () 
     expect(nonces.size).toBe(1000);
   }, 180_000);
 
-  it('the policy is strict: nonce + strict-dynamic, no unsafe sources, and CSP Evaluator finds nothing (V5)', async () => {
+  it('the policy is strict: nonce + strict-dynamic, no unsafe sources, and CSP Evaluator finds nothing (HDR-01)', async () => {
     const pages = [await html('/'), await request({ method: 'GET', url: '/documents/terms' })];
     let findings = 0;
     let notes = 0;
@@ -729,7 +729,7 @@ describe('HDR-12, HDR-13: the server fetches nothing and renders no documents', 
 });
 
 describe('HDR-02, HDR-10: the production server behind TLS, as the MDN HTTP Observatory sees it', () => {
-  it('scores A+ (catalogue V4), with HSTS on every https response', async () => {
+  it('scores A+ (HDR-10), with HSTS on every https response', async () => {
     const certificate = makeLoopbackCertificate();
     const proxy = await startTlsProxy(certificate);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-observatory-'));

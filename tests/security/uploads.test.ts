@@ -1,5 +1,5 @@
 /**
- * The commercial-licence upload under attack (catalogue §2.6, UP-01..UP-09): a hand-crafted corpus
+ * The commercial-licence upload under attack (UP-01..UP-09): a hand-crafted corpus
  * of hostile files and names, a thousand byte mutations of real JPEG and PNG images, the multipart
  * limits, a drip-fed body, the per-address limit with spoofed proxy headers, and attempts to land
  * on another company's file. What the design guarantees (docs/decisions/031 and 070):

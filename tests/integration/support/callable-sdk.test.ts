@@ -1,5 +1,5 @@
 /**
- * Issue 13 point 4: the official Firebase JS SDK (`firebase/functions`) calls createSupportTicket
+ * The official Firebase JS SDK (`firebase/functions`) calls createSupportTicket
  * on the running app (a real port, Node's fetch), as the original clients did.
  *
  * How the SDK carries our session: it sends `Authorization: Bearer <token>` only with a Firebase
