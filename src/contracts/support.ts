@@ -41,6 +41,7 @@ export const SUPPORT_TEXT = {
   replyEmpty: 'Write your message first: an empty message is not sent.',
   replyFailed: 'Your message was not sent. Please try again.',
   replyNotSent: 'Your message was not sent:',
+  newTicketWithMessage: 'Start a new ticket with this message',
   createFailed: (message: string) => `An error occured: ${message}`,
   tooManyTickets: 'You have opened a lot of tickets recently. Please wait a while before opening another one.',
   tooManyStreams: 'Too many live connections are open for this session. Close some tabs and try again.',

@@ -44,7 +44,7 @@ export function Layout({ children }: { children: ReactNode }) {
     <html lang="en-NZ">
       <head>
         <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="viewport" content="width=device-width, initial-scale=1, interactive-widget=resizes-content" />
         <meta name="theme-color" content="#0b3a5b" />
         <Meta />
         <Links />

@@ -152,6 +152,12 @@ test('a reply the server refuses shows the spec message', async ({ page, request
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByText(SUPPORT_TEXT.replyRejected)).toBeVisible();
   await expect(page.getByLabel('Your message')).toBeHidden();
+  // The words are kept, and can start a new ticket.
+  await expect(page.getByText(SUPPORT_TEXT.replyNotSent)).toBeVisible();
+  await expect(page.locator('.ticket__unsent-text')).toHaveText('Are you still there?');
+  await page.getByRole('link', { name: SUPPORT_TEXT.newTicketWithMessage }).click();
+  await expect(page.getByRole('heading', { name: SUPPORT_TEXT.createTitle })).toBeVisible();
+  await expect(page.getByLabel('Message')).toHaveValue('Are you still there?');
   await admin.dispose();
 });
 

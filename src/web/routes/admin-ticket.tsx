@@ -58,6 +58,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
   const { ticket, messages } = thread;
   const hydrated = useHydrated();
   const [busy, setBusy] = useState(false);
+  const [unsent, setUnsent] = useState(actionData?.messageBody.trim() ? actionData.messageBody : '');
   const [problem, setProblem] = useState<string | null>(null);
 
   async function setOpen(open: boolean) {
@@ -120,14 +121,17 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
               clientId={actionData?.clientId || loaderData.clientId}
               kept={actionData}
               onSent={thread.addMessage}
-              onClosed={() => thread.setTicket({ ...ticket, open: false })}
+              onClosed={(text) => {
+                setUnsent(text);
+                thread.setTicket({ ...ticket, open: false });
+              }}
             />
           ) : ticket ? (
             <>
               <p className="ticket__closed" role="status">
                 This ticket is closed. Reopen it to answer.
               </p>
-              {actionData?.messageBody.trim() ? <UnsentReply text={actionData.messageBody} /> : null}
+              {unsent.trim() ? <UnsentReply text={unsent} /> : null}
             </>
           ) : null}
         </>

@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from 'react';
-import { data, Link, redirect, useNavigate } from 'react-router';
+import { data, Link, redirect, useNavigate, useSearchParams } from 'react-router';
 import { CreateTicketSchema, MESSAGE_HINT_LENGTH, SUPPORT_TEXT, TICKET_REASONS } from '../../contracts/support.ts';
 import { MessageBox } from '../components/ui/message-box.tsx';
 import { callFunction, CallableError } from '../lib/callable.ts';
@@ -56,7 +56,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function CreateTicket({ loaderData, actionData }: Route.ComponentProps) {
   const navigate = useNavigate();
   const [reason, setReason] = useState(actionData?.reason ?? '');
-  const [message, setMessage] = useState(actionData?.message ?? '');
+  const [searchParams] = useSearchParams();
+  // 'Start a new ticket with this message' (a refused reply) brings its words along.
+  const [message, setMessage] = useState(actionData?.message ?? searchParams.get('message') ?? '');
   // A form the server sent back shows its problems at once.
   const [touched, setTouched] = useState({ reason: Boolean(actionData), message: Boolean(actionData) });
   const [serverFailure, setServerFailure] = useState<string | null>(actionData?.failure ?? null);

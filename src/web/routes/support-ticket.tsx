@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link } from 'react-router';
 import {
   type Message,
@@ -50,6 +51,8 @@ export default function SupportTicket({ params, loaderData, actionData }: Route.
   });
   const { ticket, messages } = thread;
   const hydrated = useHydrated();
+  // Words a refused reply carried: kept on the page, with a way to send them as a new ticket.
+  const [unsent, setUnsent] = useState(actionData?.messageBody.trim() ? actionData.messageBody : '');
 
   return (
     <section className="support-panel ticket" aria-labelledby="ticket-title">
@@ -79,14 +82,17 @@ export default function SupportTicket({ params, loaderData, actionData }: Route.
               clientId={actionData?.clientId || loaderData.clientId}
               kept={actionData}
               onSent={thread.addMessage}
-              onClosed={() => thread.setTicket({ ...ticket, open: false })}
+              onClosed={(text) => {
+                setUnsent(text);
+                thread.setTicket({ ...ticket, open: false });
+              }}
             />
           ) : ticket ? (
             <>
               <p className="ticket__closed" role="status">
                 This ticket is closed. {SUPPORT_TEXT.replyRejected}
               </p>
-              {actionData?.messageBody.trim() ? <UnsentReply text={actionData.messageBody} /> : null}
+              {unsent.trim() ? <UnsentReply text={unsent} newTicket /> : null}
             </>
           ) : null}
         </>

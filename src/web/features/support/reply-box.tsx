@@ -1,4 +1,5 @@
 import { useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { MESSAGE_MAX_LENGTH, type Message, SUPPORT_TEXT } from '../../../contracts/support.ts';
 import { postJson } from '../../lib/api-client.ts';
 import { newClientId } from '../../lib/client-id.ts';
@@ -48,7 +49,8 @@ export function ReplyBox<M extends Message = Message>({
   clientId: string;
   kept?: KeptReply;
   onSent(message: M): void;
-  onClosed(): void;
+  /** The ticket closed before the text could be sent: the page keeps showing `unsent`. */
+  onClosed(unsent: string): void;
 }) {
   const [text, setText] = useState(kept?.messageBody ?? '');
   const [sending, setSending] = useState(false);
@@ -79,7 +81,7 @@ export function ReplyBox<M extends Message = Message>({
       onSent(result.message);
     } else {
       setError(result.error);
-      if (result.closed) onClosed();
+      if (result.closed) onClosed(text);
     }
   }
 
@@ -148,11 +150,18 @@ export function ReplyBox<M extends Message = Message>({
  * What was typed into a reply the page refused once the box is gone (the ticket closed meanwhile):
  * shown as text, so it can be copied into a new ticket instead of being lost.
  */
-export function UnsentReply({ text }: { text: string }) {
+export function UnsentReply({ text, newTicket = false }: { text: string; newTicket?: boolean }) {
   return (
     <div className="ticket__unsent">
       <p>{SUPPORT_TEXT.replyNotSent}</p>
       <blockquote className="ticket__unsent-text">{text}</blockquote>
+      {newTicket ? (
+        <p>
+          <Link to={`/support/create-ticket?${new URLSearchParams({ message: text })}`}>
+            {SUPPORT_TEXT.newTicketWithMessage}
+          </Link>
+        </p>
+      ) : null}
     </div>
   );
 }

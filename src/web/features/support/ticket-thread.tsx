@@ -1,10 +1,15 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { formatNzDateTime, type Message } from '../../../contracts/support.ts';
+
+/** How close to the end of the thread still counts as reading the newest message (px). */
+const NEAR_END = 48;
 
 /**
  * The messages of a ticket, for the user's page and the admin's alike: a live log (announced
- * politely, focusable so a keyboard can scroll it) that keeps the newest message in view. Which
- * side a bubble sits on and who it names differ by page: `mine` and `author` say.
+ * politely, focusable so a keyboard can scroll it) in a chat layout. It fills the viewport with
+ * the reply box pinned under it (support.css), keeps the newest message in view as messages arrive
+ * while the reader is at the end, and otherwise shows a 'New messages' marker that takes them
+ * there. Which side a bubble sits on and who it names differ by page: `mine` and `author` say.
  */
 export function TicketThread<M extends Message>({
   messages,
@@ -16,28 +21,77 @@ export function TicketThread<M extends Message>({
   author(message: M): string;
 }) {
   const listRef = useRef<HTMLDivElement>(null);
+  const atEnd = useRef(true);
+  const seen = useRef(0);
+  const [unseen, setUnseen] = useState(0);
+
+  const toEnd = () => {
+    const list = listRef.current;
+    if (!list) return;
+    list.scrollTop = list.scrollHeight;
+    atEnd.current = true;
+    setUnseen(0);
+  };
+
+  // On arrival, the page scrolls so the thread's end and the reply box under it are in view.
+  useLayoutEffect(() => {
+    listRef.current?.closest('.ticket')?.scrollIntoView({ block: 'end' });
+  }, []);
+
+  useLayoutEffect(() => {
+    const added = messages.length - seen.current;
+    seen.current = messages.length;
+    if (added <= 0) return;
+    const last = messages.at(-1);
+    // The reader's own message, or a reader already at the end: follow. Otherwise say so.
+    if (atEnd.current || (last && mine(last))) toEnd();
+    else setUnseen((n) => n + added);
+  }, [messages, mine]);
+
   useEffect(() => {
     const list = listRef.current;
-    if (list) list.scrollTop = list.scrollHeight;
-  }, [messages.length]);
+    if (!list) return;
+    const onScroll = () => {
+      atEnd.current = list.scrollHeight - list.scrollTop - list.clientHeight < NEAR_END;
+      if (atEnd.current) setUnseen(0);
+    };
+    list.addEventListener('scroll', onScroll, { passive: true });
+    // The thread grows or shrinks with the screen (an on-screen keyboard opening): a reader at the
+    // end stays at the end.
+    const resized = new ResizeObserver(() => {
+      if (atEnd.current) list.scrollTop = list.scrollHeight;
+    });
+    resized.observe(list);
+    return () => {
+      list.removeEventListener('scroll', onScroll);
+      resized.disconnect();
+    };
+  }, []);
 
   return (
-    <div ref={listRef} className="thread" role="log" aria-live="polite" aria-label="Messages" tabIndex={0}>
-      <ol className="thread__list">
-        {messages.map((message) => (
-          <li
-            key={message.id}
-            id={`message-${message.id}`}
-            className={`bubble ${mine(message) ? 'bubble--mine' : 'bubble--theirs'}`}
-          >
-            <p className="bubble__meta">
-              <span className="bubble__author">{author(message)}</span>
-              <time dateTime={message.timestamp}>{formatNzDateTime(message.timestamp)}</time>
-            </p>
-            <p className="bubble__body">{message.messageBody}</p>
-          </li>
-        ))}
-      </ol>
+    <div className="thread-frame">
+      <div ref={listRef} className="thread" role="log" aria-live="polite" aria-label="Messages" tabIndex={0}>
+        <ol className="thread__list">
+          {messages.map((message) => (
+            <li
+              key={message.id}
+              id={`message-${message.id}`}
+              className={`bubble ${mine(message) ? 'bubble--mine' : 'bubble--theirs'}`}
+            >
+              <p className="bubble__meta">
+                <span className="bubble__author">{author(message)}</span>
+                <time dateTime={message.timestamp}>{formatNzDateTime(message.timestamp)}</time>
+              </p>
+              <p className="bubble__body">{message.messageBody}</p>
+            </li>
+          ))}
+        </ol>
+      </div>
+      {unseen > 0 ? (
+        <button type="button" className="thread__new button button--primary" onClick={toEnd}>
+          New messages ({unseen})
+        </button>
+      ) : null}
     </div>
   );
 }

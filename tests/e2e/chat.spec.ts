@@ -1,0 +1,110 @@
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
+import { adminApi, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+import { expectNoAxeViolations, VIEWPORTS } from './support.ts';
+
+/** The ticket page as a chat: the reply box stays in reach, the newest message in view. */
+
+async function ticketWithMessages(request: APIRequestContext, count: number) {
+  const user = await verifiedAccount(request);
+  expect((await request.post('/api/auth/login', { data: user })).status()).toBe(200);
+  const created = await request.post('/api/functions/createSupportTicket', {
+    data: { data: { reason: 'General', message: 'Message 1 of the thread.' } },
+  });
+  expect(created.status()).toBe(200);
+  const { ticketId } = (await created.json()).result as { ticketId: string };
+  for (let i = 2; i <= count; i++) {
+    const res = await request.post(`/api/support/tickets/${ticketId}/messages`, {
+      data: { messageBody: `Message ${i} of the thread.` },
+    });
+    expect(res.status()).toBe(200);
+  }
+  return { user, ticketId };
+}
+
+/** The element lies wholly inside the browser's viewport. */
+async function expectInViewport(page: Page, selector: ReturnType<Page['locator']>) {
+  const box = await selector.boundingBox();
+  const viewport = page.viewportSize()!;
+  expect(box, 'on the page').not.toBeNull();
+  expect(box!.y).toBeGreaterThanOrEqual(0);
+  expect(box!.y + box!.height).toBeLessThanOrEqual(viewport.height + 1);
+}
+
+/** The newest message is visible inside the thread's scrolled area and on the screen. */
+async function expectNewestInView(page: Page, text: string) {
+  const last = page.getByRole('log', { name: 'Messages' }).getByRole('listitem').last();
+  await expect(last).toContainText(text);
+  await expect(last).toBeInViewport();
+  await expectInViewport(page, last);
+}
+
+for (const [label, viewport] of Object.entries(VIEWPORTS)) {
+  test(`with 30 messages the reply box and the newest message are on screen (${label}), also with a keyboard-sized viewport`, async ({
+    page,
+    request,
+  }) => {
+    await page.setViewportSize(viewport);
+    const { user, ticketId } = await ticketWithMessages(request, 30);
+    await page.goto('/support');
+    await signInOnLoginScreen(page, user.email, user.password);
+    await expect(page.getByRole('heading', { name: SUPPORT_TEXT.listTitle })).toBeVisible();
+    await page.goto(`/support/ticket/${ticketId}`);
+    await expect(page.locator('header.site-header[data-hydrated="true"]')).toBeAttached();
+    const box = page.getByLabel('Your message');
+    await expectInViewport(page, box);
+    await expectNewestInView(page, 'Message 30 of the thread.');
+
+    // An on-screen keyboard takes about 45 % of a phone's height.
+    await box.focus();
+    await page.setViewportSize({ width: viewport.width, height: Math.round(viewport.height * 0.55) });
+    await expectInViewport(page, box);
+    await expectNewestInView(page, 'Message 30 of the thread.');
+    await page.setViewportSize(viewport);
+    await expectNoAxeViolations(page);
+  });
+}
+
+test('a reader who scrolled up is told of new messages, and the marker takes them there', async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  await page.setViewportSize(VIEWPORTS.phone);
+  const { user, ticketId } = await ticketWithMessages(request, 20);
+  const admin = await adminApi(baseURL!);
+  await page.goto('/support');
+  await signInOnLoginScreen(page, user.email, user.password);
+  await expect(page.getByRole('heading', { name: SUPPORT_TEXT.listTitle })).toBeVisible();
+  await page.goto(`/support/ticket/${ticketId}`);
+  await expect(page.getByText('Live', { exact: true })).toBeVisible();
+
+  const thread = page.getByRole('log', { name: 'Messages' });
+  const fromEnd = () => thread.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
+  await thread.evaluate((element) => element.scrollTo({ top: 0, behavior: 'instant' }));
+  await expect.poll(fromEnd).toBeGreaterThan(200);
+  expect(
+    (
+      await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, {
+        data: { messageBody: 'An answer from us.' },
+      })
+    ).status(),
+  ).toBe(200);
+  const marker = page.getByRole('button', { name: /^New messages \(1\)$/ });
+  await expect(marker).toBeVisible();
+  // The reader's place is kept until they ask.
+  expect(await fromEnd()).toBeGreaterThan(200);
+  await marker.click();
+  await expectNewestInView(page, 'An answer from us.');
+  await expect(marker).toBeHidden();
+
+  // At the end already, a new message simply shows.
+  expect(
+    (
+      await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { data: { messageBody: 'And one more.' } })
+    ).status(),
+  ).toBe(200);
+  await expectNewestInView(page, 'And one more.');
+  await expect(marker).toBeHidden();
+  await admin.dispose();
+});
