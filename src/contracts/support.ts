@@ -154,4 +154,5 @@ export const AdminTicketWithMessagesSchema = z.object({
 });
 
 /** Live events (Server-Sent Events): names and payloads. */
-export const LIVE_EVENTS = { tickets: 'tickets', message: 'message', ticket: 'ticket' } as const;
+/** `ended`: the server closes the stream because its viewer may no longer see it (signed out, disabled, role gone). */
+export const LIVE_EVENTS = { tickets: 'tickets', message: 'message', ticket: 'ticket', ended: 'ended' } as const;

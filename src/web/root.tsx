@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import {
   isRouteErrorResponse,
   Links,
@@ -8,6 +8,7 @@ import {
   ScrollRestoration,
   useMatches,
   useRouteError,
+  useRevalidator,
   useRouteLoaderData,
 } from 'react-router';
 import type { Route } from './+types/root';
@@ -16,6 +17,8 @@ import { SiteHeader } from './components/layout/site-header.tsx';
 import { NotFound } from './components/layout/not-found.tsx';
 import type { RootData } from './lib/page-meta.ts';
 import { requestContext, useEnhancements, useNonce } from './lib/request-context.ts';
+import { revalidateOnlyWhenAsked } from './lib/revalidate.ts';
+import { onSessionLost } from './lib/session-events.ts';
 import { DISCLOSURE_SCRIPT, staticPageHandle } from './lib/static-page.ts';
 import './styles/app.css';
 import './styles/forms.css';
@@ -25,9 +28,17 @@ export function loader({ context }: Route.LoaderArgs): RootData {
   return { site, user, pageError: pageError ?? null };
 }
 
-// Root data (company name, who is signed in) changes only with a sign-in or sign-out, which reload.
-export function shouldRevalidate() {
-  return false;
+// Root data (company name, who is signed in): see lib/revalidate.ts.
+export const shouldRevalidate = revalidateOnlyWhenAsked;
+
+/** A signed-in page shows the login screen as soon as the session is found gone (lib/session-events.ts). */
+function SessionWatch({ signedIn }: { signedIn: boolean }) {
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    if (!signedIn) return;
+    return onSessionLost(() => void revalidator.revalidate());
+  }, [signedIn, revalidator]);
+  return null;
 }
 
 export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }];
@@ -99,7 +110,12 @@ export default function App({ loaderData }: Route.ComponentProps) {
       </section>
     );
   }
-  return <Outlet />;
+  return (
+    <>
+      <SessionWatch signedIn={loaderData.user !== null} />
+      <Outlet />
+    </>
+  );
 }
 
 export function ErrorBoundary() {

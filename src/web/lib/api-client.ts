@@ -1,4 +1,5 @@
 import { ErrorBodySchema } from '../../contracts/errors.ts';
+import { reportSessionLost } from './session-events.ts';
 
 /**
  * The one way the browser calls our API: same-origin fetch with the session cookie (HttpOnly, never
@@ -45,6 +46,9 @@ export async function requestJson<T>(
   }
   const json: unknown = await response.json().catch(() => null);
   if (response.ok) return { ok: true, status: response.status, data: json as T };
+  // The session ended (signed out elsewhere, expired, disabled): the page shows the login screen.
+  // Sign-in and account requests answer 401 for a wrong password: they are not a lost session.
+  if (response.status === 401 && !url.startsWith('/api/auth/')) reportSessionLost();
   const parsed = ErrorBodySchema.safeParse(json);
   const retryAfter = Number(response.headers.get('retry-after'));
   return {

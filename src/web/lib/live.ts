@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
+import { LIVE_EVENTS } from '../../contracts/support.ts';
 import { requestJson } from './api-client.ts';
+import { reportSessionLost } from './session-events.ts';
 
 /**
  * Subscribes to a Server-Sent Events stream for as long as the component is mounted. The browser's
@@ -39,11 +41,7 @@ export function useLiveStream(
         pause = 1000;
         setStatus('live');
       };
-      source.onerror = () => {
-        if (source?.readyState !== EventSource.CLOSED) {
-          setStatus('reconnecting');
-          return;
-        }
+      const refused = () => {
         setStatus('reconnecting');
         void (refusedRef.current?.() ?? Promise.resolve(true)).then((keepTrying) => {
           if (stopped) return;
@@ -56,6 +54,18 @@ export function useLiveStream(
           pause = Math.min(pause * 2, 30_000);
         });
       };
+      source.onerror = () => {
+        if (source?.readyState !== EventSource.CLOSED) {
+          setStatus('reconnecting');
+          return;
+        }
+        refused();
+      };
+      // The server ended the stream on purpose (the viewer may no longer see it): ask why at once.
+      source.addEventListener(LIVE_EVENTS.ended, () => {
+        source?.close();
+        refused();
+      });
       for (const name of Object.keys(handlersRef.current)) {
         source.addEventListener(name, (event) => {
           const message = event as MessageEvent<string>;
@@ -106,8 +116,10 @@ export function askWhyRefused(readUrl: string, onMissing?: () => void, missingSt
       onMissing();
       return false;
     }
+    // Signed out or no longer allowed: the request reported it (401), or does so here (403), and the
+    // layout shows the login screen or "not allowed" in place of the page.
     if (res.status === 401 || res.status === 403) {
-      window.location.reload();
+      if (res.status === 403) reportSessionLost();
       return false;
     }
     return true;

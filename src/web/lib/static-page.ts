@@ -39,6 +39,6 @@ document.addEventListener('click',function(e){var el=e.target instanceof Element
 if(b){var t=document.getElementById(b.getAttribute('aria-controls'));if(!t)return;var o=b.getAttribute('aria-expanded')!=='true';if(t.id==='site-nav')setMenu(o);else{b.setAttribute('aria-expanded',String(o));t.hidden=!o}return}
 if(isOpen()&&!(el&&el.closest('#site-nav')&&!el.closest('a')))setMenu(false)});
 document.addEventListener('keydown',function(e){if(e.key==='Escape'&&isOpen()){setMenu(false);var b=btn();if(b)b.focus()}});
-document.addEventListener('submit',function(e){var f=e.target;if(f instanceof HTMLFormElement&&f.classList.contains('switch'))try{sessionStorage.setItem('switch-scroll',location.pathname+' '+Math.round(scrollY))}catch(x){}});
+document.addEventListener('submit',function(e){var f=e.target;if(f instanceof HTMLFormElement&&f.getAttribute('action')==='/sign-out'&&window.BroadcastChannel){var c=new BroadcastChannel('bagspace-session');c.postMessage('signed-out');c.close()}if(f instanceof HTMLFormElement&&f.classList.contains('switch'))try{sessionStorage.setItem('switch-scroll',location.pathname+' '+Math.round(scrollY))}catch(x){}});
 try{var k=sessionStorage.getItem('switch-scroll');if(k){sessionStorage.removeItem('switch-scroll');var p=k.split(' ');if(p[0]===location.pathname){var y=+p[1];scrollTo(0,y);addEventListener('load',function(){scrollTo(0,y)})}}}catch(x){}
 })();`;

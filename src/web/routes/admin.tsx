@@ -4,6 +4,7 @@ import { AdminNav } from '../features/admin/admin-nav.tsx';
 import { LoginScreen } from '../features/auth/login-screen.tsx';
 import { signInAction } from '../features/auth/sign-in-action.ts';
 import { pageMeta } from '../lib/page-meta.ts';
+import { revalidateOnlyWhenAsked } from '../lib/revalidate.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/admin';
 import '../styles/auth.css';
@@ -19,10 +20,7 @@ export function loader({ context }: Route.LoaderArgs) {
   return { user };
 }
 
-// Who is signed in changes only with a sign-in or sign-out, which reload the page.
-export function shouldRevalidate() {
-  return false;
-}
+export const shouldRevalidate = revalidateOnlyWhenAsked;
 
 /** The login screen's form, sent without JavaScript (or before it loaded). */
 export function action({ request, context }: Route.ActionArgs) {

@@ -4,7 +4,7 @@ import { formatNzDateTime, reasonLabel, SUPPORT_TEXT, type Ticket } from '../../
 import { DataTable } from '../components/ui/data-table.tsx';
 import { SwitchButtons } from '../components/ui/switch-buttons.tsx';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
-import { useLiveStream } from '../lib/live.ts';
+import { askWhyRefused, useLiveStream } from '../lib/live.ts';
 import type { Route } from './+types/support-tickets';
 import '../styles/support.css';
 import { privatePageMeta } from '../lib/page-meta.ts';
@@ -21,9 +21,12 @@ export default function SupportTickets() {
   const [params] = useSearchParams();
   const status = params.get('status') === 'closed' ? 'closed' : 'open';
   const [tickets, setTickets] = useState<{ status: string; list: Ticket[] } | null>(null);
-  const live = useLiveStream(`/api/support/tickets/stream?open=${status === 'open'}`, {
-    tickets: (data) => setTickets({ status, list: (data as { tickets: Ticket[] }).tickets }),
-  });
+  const live = useLiveStream(
+    `/api/support/tickets/stream?open=${status === 'open'}`,
+    { tickets: (data) => setTickets({ status, list: (data as { tickets: Ticket[] }).tickets }) },
+    // Refused: a lost session shows the login screen (lib/session-events.ts); anything else retries.
+    { onRefused: askWhyRefused('/api/support/tickets') },
+  );
   const list = tickets?.status === status ? tickets.list : null;
 
   return (

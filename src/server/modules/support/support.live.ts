@@ -83,6 +83,8 @@ export function createSupportLive(options: {
       log.error({ err: error }, 'live authorization check failed');
     }
     if (!allowed) {
+      // Said before closing, so the page shows the login screen now rather than after a reconnect.
+      sub.stream.send(LIVE_EVENTS.ended, { reason: 'not-allowed' });
       sub.stream.close();
       return false;
     }

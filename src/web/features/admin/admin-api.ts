@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { requestJson } from '../../lib/api-client.ts';
+import { reportSessionLost } from '../../lib/session-events.ts';
 
 /** The console's reads of /api/admin, as a state a page can render (writes use lib/api-client.ts). */
 
@@ -8,8 +9,8 @@ export type DataState<T> =
 
 /**
  * Reads `url` while the component is mounted and whenever it changes; `reload` reads it again.
- * A 401 or 403 means the session ended or the role was taken away: the page reloads, and the
- * console's layout shows the login screen or "not allowed" instead.
+ * A 401 or 403 means the session ended or the role was taken away: the console's layout shows the
+ * login screen or "not allowed" instead (lib/session-events.ts), without a reload.
  */
 export function useApiData<T>(url: string | null): { state: DataState<T>; reload(): void; replace(data: T): void } {
   const [state, setState] = useState<{ url: string | null; value: DataState<T> }>({ url, value: { kind: 'loading' } });
@@ -21,7 +22,8 @@ export function useApiData<T>(url: string | null): { state: DataState<T>; reload
     void requestJson<T>('GET', url).then((result) => {
       if (cancelled) return;
       if (!result.ok && (result.status === 401 || result.status === 403)) {
-        window.location.reload();
+        // 401 was reported by the client; a role taken away (403) is reported here.
+        if (result.status === 403) reportSessionLost();
         return;
       }
       setState({
