@@ -9,6 +9,7 @@ import '../styles/support.css';
 import { DataTable } from '../components/ui/data-table.tsx';
 import { privatePageMeta } from '../lib/page-meta.ts';
 import type { Route } from './+types/admin-support';
+import { Email } from '../components/ui/email.tsx';
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta(matches, 'admin', `${ADMIN_TEXT.nav.support} | ${ADMIN_TEXT.title}`);
@@ -81,12 +82,12 @@ export default function AdminSupportInbox() {
                   className={ticket.unanswered && ticket.open ? 'admin-table__row--waiting' : undefined}
                 >
                   <td data-label={COLUMNS[0]}>
-                    <Link to={`/admin/support/${ticket.id}`} className="ticket-table__link">
+                    <Link to={`/admin/support/${ticket.id}`} className="ticket-table__link row-link">
                       #{ticket.ticketNo}
                     </Link>
                   </td>
                   <td data-label={COLUMNS[1]} className="admin-table__email">
-                    {ticket.userEmail}
+                    <Email address={ticket.userEmail} />
                   </td>
                   <td data-label={COLUMNS[2]}>{reasonLabel(ticket.reason)}</td>
                   <td data-label={COLUMNS[3]}>{formatNzDateTime(ticket.creationDate)}</td>

@@ -20,6 +20,7 @@ import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/admin-ticket';
 import '../styles/support.css';
 import { privatePageMeta } from '../lib/page-meta.ts';
+import { Email } from '../components/ui/email.tsx';
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta(matches, 'admin', `Ticket | ${ADMIN_TEXT.title}`);
@@ -85,7 +86,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
           </h1>
           {ticket ? (
             <p className="ticket__reason">
-              {reasonLabel(ticket.reason)} · from <span className="admin-table__email">{ticket.userEmail}</span> ·
+              {reasonLabel(ticket.reason)} · from <Email className="admin-table__email" address={ticket.userEmail} /> ·
               opened {formatNzDateTime(ticket.creationDate)} ·{' '}
               <span className={`badge${ticket.open ? ' badge--open' : ''}`}>{ticket.open ? 'Open' : 'Closed'}</span>
             </p>

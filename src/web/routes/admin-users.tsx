@@ -11,6 +11,7 @@ import '../styles/support.css';
 import { DataTable } from '../components/ui/data-table.tsx';
 import { privatePageMeta } from '../lib/page-meta.ts';
 import type { Route } from './+types/admin-users';
+import { Email } from '../components/ui/email.tsx';
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta(matches, 'admin', `${ADMIN_TEXT.nav.users} | ${ADMIN_TEXT.title}`);
@@ -104,7 +105,7 @@ export default function AdminUsers() {
                 {users.map((user) => (
                   <tr key={user.id}>
                     <td data-label={COLUMNS[0]} className="admin-table__email">
-                      {user.email}
+                      <Email address={user.email} />
                     </td>
                     <td data-label={COLUMNS[1]}>
                       {user.emailVerified ? 'Yes' : <span className="badge badge--waiting">No</span>}

@@ -9,6 +9,7 @@ import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/admin';
 import '../styles/auth.css';
 import '../styles/admin.css';
+import { Email } from '../components/ui/email.tsx';
 
 /**
  * Every /admin route: the support login screen unless a verified user is signed in, and for a
@@ -54,7 +55,11 @@ export default function AdminLayout({ loaderData, actionData }: Route.ComponentP
         <h1 id="admin-denied-title">{ADMIN_TEXT.notAllowedTitle}</h1>
         <p>{ADMIN_TEXT.notAllowed}</p>
         <p>
-          Signed in as <strong>{user.email}</strong>. Looking for help? <Link to="/support">Go to Support</Link>.
+          Signed in as{' '}
+          <strong>
+            <Email address={user.email} />
+          </strong>
+          . Looking for help? <Link to="/support">Go to Support</Link>.
         </p>
       </section>
     );
@@ -66,7 +71,10 @@ export default function AdminLayout({ loaderData, actionData }: Route.ComponentP
           <Link to="/admin">{ADMIN_TEXT.title}</Link>
         </p>
         <p className="admin-shell__who">
-          Signed in as <strong>{user.email}</strong>
+          Signed in as{' '}
+          <strong>
+            <Email address={user.email} />
+          </strong>
         </p>
       </header>
       <div className="admin-shell__body">

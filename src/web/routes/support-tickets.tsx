@@ -55,7 +55,7 @@ export default function SupportTickets() {
           {list.map((ticket) => (
             <tr key={ticket.id}>
               <td data-label={SUPPORT_TEXT.columns[0]}>
-                <Link to={`/support/ticket/${ticket.id}`} className="ticket-table__link">
+                <Link to={`/support/ticket/${ticket.id}`} className="ticket-table__link row-link">
                   #{ticket.ticketNo}
                 </Link>
               </td>

@@ -5,6 +5,7 @@ import { pageMeta } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/support';
 import '../styles/auth.css';
+import { Email } from '../components/ui/email.tsx';
 
 /**
  * Every /support route (docs/product.md §2): the login screen unless a user with a verified email is signed
@@ -46,7 +47,11 @@ export default function SupportLayout({ loaderData, actionData }: Route.Componen
         <div>
           <h1>Support</h1>
           <p className="support-shell__welcome">
-            Welcome back, <strong>{user.email}</strong>.
+            Welcome back,{' '}
+            <strong>
+              <Email address={user.email} />
+            </strong>
+            .
           </p>
         </div>
         <nav className="support-shell__account" aria-label="Account">
