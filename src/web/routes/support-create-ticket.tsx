@@ -4,6 +4,7 @@ import { CreateTicketSchema, MESSAGE_HINT_LENGTH, SUPPORT_TEXT, TICKET_REASONS }
 import { MessageBox } from '../components/ui/message-box.tsx';
 import { callFunction, CallableError } from '../lib/callable.ts';
 import { newClientId } from '../lib/client-id.ts';
+import { focusFirstInvalid } from '../lib/focus-invalid.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/support-create-ticket';
 import '../styles/support.css';
@@ -74,9 +75,10 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
   const reasonMissing = reason === '';
   const messageMissing = message.trim() === '';
 
-  async function submit(event: React.FormEvent) {
+  async function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setTouched({ reason: true, message: true });
+    if (reasonMissing || messageMissing) focusFirstInvalid(event.currentTarget);
     if (reasonMissing || messageMissing || submitting) return;
     setServerFailure(null);
     setSubmitting(true);

@@ -5,6 +5,7 @@ import { type z } from 'zod';
 import { fieldErrors } from '../../../contracts/auth.ts';
 import type { ApiFormResult } from './api-form-action.ts';
 import { type ApiResult, postJson } from '../../lib/api-client.ts';
+import { focusFirstInvalid } from '../../lib/focus-invalid.ts';
 
 /**
  * What every account form does: check the fields with the shared schema, post them, and show the
@@ -29,11 +30,13 @@ export function useAuthForm<S extends z.ZodType, R>(options: {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const values = Object.fromEntries(new FormData(event.currentTarget).entries());
+    const form = event.currentTarget;
+    const values = Object.fromEntries(new FormData(form).entries());
     const parsed = options.schema.safeParse(values);
     if (!parsed.success) {
       setFields(fieldErrors(parsed.error));
       setError(null);
+      focusFirstInvalid(form);
       return;
     }
     setFields({});
@@ -45,6 +48,7 @@ export function useAuthForm<S extends z.ZodType, R>(options: {
       options.onSuccess(result.data, parsed.data);
     } else if (Object.keys(result.fields).length > 0) {
       setFields(result.fields);
+      focusFirstInvalid(form);
     } else {
       setError(result.message);
     }

@@ -4,6 +4,7 @@ import { AUTH_MESSAGES, fieldErrors, LoginRequestSchema, type LoginResponse } fr
 import { MessageBox } from '../../components/ui/message-box.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { postJson } from '../../lib/api-client.ts';
+import { focusFirstInvalid } from '../../lib/focus-invalid.ts';
 import { AuthCard } from './auth-form.tsx';
 import { ResendVerification, type ResendState } from './resend-verification.tsx';
 import type { SignInActionData } from './sign-in-action.ts';
@@ -53,10 +54,12 @@ export function LoginScreen({
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
     const parsed = LoginRequestSchema.safeParse({ email: form.get('email'), password: form.get('password') });
     if (!parsed.success) {
       setFields(fieldErrors(parsed.error));
+      focusFirstInvalid(event.currentTarget);
       return;
     }
     setFields({});
@@ -78,6 +81,7 @@ export function LoginScreen({
       setFailure({ kind: 'unverified', email: parsed.data.email });
     } else if (result.status === 400 && Object.keys(result.fields).length > 0) {
       setFields(result.fields);
+      focusFirstInvalid(formElement);
     } else {
       setFailure({ kind: result.status === 429 ? 'throttled' : 'error', message: result.message });
     }
