@@ -5,7 +5,7 @@ import { type Faq, FAQ_TYPE_LABELS, FAQ_TYPES, parseFaqType } from '../../contra
 import { useApiData } from '../features/admin/admin-api.ts';
 import { requestJson } from '../lib/api-client.ts';
 import { FaqForm } from '../features/admin/faq-form.tsx';
-import { FilterSwitch } from '../features/admin/filter-switch.tsx';
+import { SwitchButtons } from '../components/ui/switch-buttons.tsx';
 import { Notice } from '../features/admin/notice.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
 import { privatePageMeta } from '../lib/page-meta.ts';
@@ -76,7 +76,7 @@ export default function AdminFaqs() {
           See the public {FAQ_TYPE_LABELS[type].title} page
         </a>
       </div>
-      <FilterSwitch name="type" label="FAQ type" options={TYPE_OPTIONS} value={type} />
+      <SwitchButtons name="type" label="FAQ type" options={TYPE_OPTIONS} value={type} />
       {result ? <Notice tone={result.tone}>{result.text}</Notice> : null}
       <h2 className="admin-section__title">{FAQ_TYPE_LABELS[type].title}</h2>
       <LoadState state={state} onRetry={reload}>

@@ -12,7 +12,8 @@ import { formatNzDateTime } from '../../contracts/support.ts';
 import { useApiData } from '../features/admin/admin-api.ts';
 import { requestJson } from '../lib/api-client.ts';
 import { Notice } from '../features/admin/notice.tsx';
-import { FilterSwitch, SearchForm } from '../features/admin/filter-switch.tsx';
+import { SwitchButtons } from '../components/ui/switch-buttons.tsx';
+import { SearchForm } from '../features/admin/search-form.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
 import '../styles/support.css';
 import { DataTable } from '../components/ui/data-table.tsx';
@@ -91,7 +92,7 @@ export default function AdminMailPage() {
         Failed and can be sent again.
       </p>
       <div className="admin-toolbar">
-        <FilterSwitch<Filter>
+        <SwitchButtons<Filter>
           name="state"
           label="Show mail that is"
           options={options}

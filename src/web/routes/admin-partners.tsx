@@ -8,7 +8,8 @@ import {
 } from '../../contracts/admin.ts';
 import { formatNzDateTime } from '../../contracts/support.ts';
 import { useApiData } from '../features/admin/admin-api.ts';
-import { FilterSwitch, SearchForm } from '../features/admin/filter-switch.tsx';
+import { SwitchButtons } from '../components/ui/switch-buttons.tsx';
+import { SearchForm } from '../features/admin/search-form.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
 import '../styles/support.css';
 import { DataTable } from '../components/ui/data-table.tsx';
@@ -43,7 +44,7 @@ export default function AdminPartners() {
         <h1 id="partners-title">{ADMIN_TEXT.nav.partners}</h1>
       </div>
       <div className="admin-toolbar">
-        <FilterSwitch name="status" label="Which applications" options={options} value={status} keep={{ q }} />
+        <SwitchButtons name="status" label="Which applications" options={options} value={status} keep={{ q }} />
         <SearchForm
           label="Search applications"
           value={q}

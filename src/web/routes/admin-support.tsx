@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { type AdminTicket, formatNzDateTime, reasonLabel } from '../../contracts/support.ts';
-import { FilterSwitch, SearchForm } from '../features/admin/filter-switch.tsx';
+import { SwitchButtons } from '../components/ui/switch-buttons.tsx';
+import { SearchForm } from '../features/admin/search-form.tsx';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
 import { askWhyRefused, useLiveStream } from '../lib/live.ts';
 import '../styles/support.css';
@@ -43,7 +44,7 @@ export default function AdminSupportInbox() {
         <LiveIndicator status={live} />
       </div>
       <div className="admin-toolbar">
-        <FilterSwitch name="status" label="Which tickets" options={STATUS_OPTIONS} value={status} keep={{ q }} />
+        <SwitchButtons name="status" label="Which tickets" options={STATUS_OPTIONS} value={status} keep={{ q }} />
         <SearchForm
           label="Search tickets by number or user email"
           value={q}

@@ -4,7 +4,7 @@ import { ADMIN_TEXT, type AdminUser } from '../../contracts/admin.ts';
 import { formatNzDateTime } from '../../contracts/support.ts';
 import { useApiData } from '../features/admin/admin-api.ts';
 import { requestJson } from '../lib/api-client.ts';
-import { SearchForm } from '../features/admin/filter-switch.tsx';
+import { SearchForm } from '../features/admin/search-form.tsx';
 import { Notice } from '../features/admin/notice.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
 import '../styles/support.css';
