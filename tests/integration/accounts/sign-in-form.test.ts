@@ -50,7 +50,8 @@ describe('signing in without JavaScript', () => {
     });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('Sign Out');
-    expect(page.body).toContain(`Welcome back, <strong>${user.email}</strong>`);
+    // The address may carry line-break hints (<wbr>): compare the words.
+    expect(page.body.replace(/<[^>]+>/g, '')).toContain(`Welcome back, ${user.email}.`);
   });
 
   it('answers a wrong password with the login screen, the message and the email kept, never the password', async () => {
