@@ -326,6 +326,8 @@ test.describe('FAQs', () => {
     await add.getByRole('button', { name: 'Save' }).click();
     await expect(add.getByText(FAQ_MESSAGES.titleRequired)).toBeVisible();
     await expect(add.getByText(FAQ_MESSAGES.contentRequired)).toBeVisible();
+    // Focus follows the errors: the first field in error.
+    await expect(add.getByLabel('Title')).toBeFocused();
     for (const title of [first, second]) {
       await add.getByLabel('Title').fill(title);
       await add.getByLabel('Content').fill(`Answer about ${title}`);

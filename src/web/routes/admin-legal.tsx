@@ -16,6 +16,7 @@ import { InputField, TextAreaField } from '../components/ui/field.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
 import { privatePageMeta } from '../lib/page-meta.ts';
 import type { Route } from './+types/admin-legal';
+import { focusFirstInvalid } from '../lib/focus-invalid.ts';
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta(matches, 'admin', `${ADMIN_TEXT.nav.legal} | ${ADMIN_TEXT.title}`);
@@ -38,11 +39,13 @@ function LinksForm({ links }: { links: LegalLinks | null }) {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const data = new FormData(event.currentTarget);
+    const form = event.currentTarget;
+    const data = new FormData(form);
     setResult(null);
     const parsed = LegalLinksInputSchema.safeParse({ terms: data.get('terms'), privacy: data.get('privacy') });
     if (!parsed.success) {
       setErrors(fieldErrors(parsed.error.issues));
+      focusFirstInvalid(form);
       return;
     }
     setErrors({});
@@ -50,8 +53,10 @@ function LinksForm({ links }: { links: LegalLinks | null }) {
     const res = await requestJson<LegalLinks>('PUT', '/api/admin/settings/legal-links', parsed.data);
     setSaving(false);
     if (res.ok) setResult({ tone: 'success', text: 'Saved. The legal page shows these links now.' });
-    else if (Object.keys(res.fields).length > 0) setErrors(res.fields);
-    else setResult({ tone: 'error', text: res.message });
+    else if (Object.keys(res.fields).length > 0) {
+      setErrors(res.fields);
+      focusFirstInvalid(form);
+    } else setResult({ tone: 'error', text: res.message });
   }
 
   const hint = 'An https:// address, or a path on this site that starts with /';
@@ -102,11 +107,13 @@ function DocumentForm({ document }: { document: HostedDocumentDto }) {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const data = new FormData(event.currentTarget);
+    const form = event.currentTarget;
+    const data = new FormData(form);
     setResult(null);
     const parsed = DocumentInputSchema.safeParse({ title: data.get('title'), body: data.get('body') });
     if (!parsed.success) {
       setErrors(fieldErrors(parsed.error.issues));
+      focusFirstInvalid(form);
       return;
     }
     setErrors({});
@@ -120,8 +127,10 @@ function DocumentForm({ document }: { document: HostedDocumentDto }) {
     if (res.ok) {
       setUpdatedAt(res.data.document.updatedAt);
       setResult({ tone: 'success', text: `Saved. ${document.path} shows the new text now.` });
-    } else if (Object.keys(res.fields).length > 0) setErrors(res.fields);
-    else setResult({ tone: 'error', text: res.message });
+    } else if (Object.keys(res.fields).length > 0) {
+      setErrors(res.fields);
+      focusFirstInvalid(form);
+    } else setResult({ tone: 'error', text: res.message });
   }
 
   return (

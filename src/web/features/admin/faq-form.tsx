@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { FAQ_LIMITS, type FaqInput, FaqInputSchema } from '../../../contracts/admin.ts';
 import { FAQ_TYPE_LABELS, FAQ_TYPES, type FaqType } from '../../../contracts/content.ts';
 import { InputField, SelectField, TextAreaField } from '../../components/ui/field.tsx';
+import { focusFirstInvalid } from '../../lib/focus-invalid.ts';
 
 /**
  * One FAQ entry's fields (Type, Title, Content) and Save. Checked with the same schema as the
@@ -35,13 +36,17 @@ export function FaqForm({
       const found: Record<string, string> = {};
       for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
       setErrors(found);
+      focusFirstInvalid(form);
       return;
     }
     setErrors({});
     setSaving(true);
     const outcome = await onSave(parsed.data);
     setSaving(false);
-    if (outcome.fields) setErrors(outcome.fields);
+    if (outcome.fields) {
+      setErrors(outcome.fields);
+      focusFirstInvalid(form);
+    }
     if (outcome.saved && !onCancel) form.reset();
   }
 
