@@ -6,11 +6,11 @@
  *
  * Environment: BENCH_SECONDS (per load round, default 5), BENCH_ROUNDS (default 2),
  * BENCH_LIGHTHOUSE_RUNS (default 3), BENCH_ONLY (comma-separated sections: bytes, lighthouse,
- * throughput, live, upload, coldstart, mail), BENCH_MAIL_COUNT (mails recorded, and delivered to
+ * throughput, live, scaleout, search, attachments, upload, coldstart, mail), BENCH_SCALE_STREAMS (live streams over
+ * two instances, default 5000), BENCH_MAIL_COUNT (mails recorded, and delivered to
  * .eml files, default 2000), BENCH_MAIL_SMTP_COUNT (mails delivered over SMTP, default 300),
  * TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
  */
-import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,7 +30,8 @@ import {
 import { buildFloor } from './lib/floor.ts';
 import { LIGHTHOUSE_VERSION, runLighthouse } from './lib/lighthouse.ts';
 import { runMailBench } from './lib/mail.ts';
-import type { LiveConfig, LiveResult } from './lib/live-clients.ts';
+import type { LiveConfig } from './lib/live-clients.ts';
+import { runLiveClients } from './lib/live-runner.ts';
 import { hashToken } from '../src/server/security/tokens.ts';
 import {
   load,
@@ -43,6 +44,12 @@ import {
 import { MB, median, rssOf, sleep } from './lib/process-stats.ts';
 import { kB } from './lib/sizes.ts';
 import { uploadOnce } from './lib/upload.ts';
+import { createSearchCorpus, searchQueries } from './lib/search.ts';
+import { scaleOut } from './lib/scale-out.ts';
+import { measureNotifyLimits } from './lib/notify-limits.ts';
+import { phonePhoto, sendPhotoOnce } from './lib/attachments.ts';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../src/server/db/sql.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CLIENT_DIR = path.join(ROOT, 'build', 'client');
@@ -132,10 +139,15 @@ const RAISED_LIMITS = {
   ACCOUNT_REQUESTS_PER_IP_PER_HOUR: '1000000',
   ACCOUNT_EMAILS_PER_HOUR: '1000000',
 };
-const server = startServer(
-  { DATABASE_URL: database.url, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...RAISED_LIMITS },
-  { script: 'scripts/start.ts' },
-);
+const serverEnv = {
+  DATABASE_URL: database.url,
+  DATA_DIR: dataDir,
+  HOST: '127.0.0.1',
+  PORT: '0',
+  LOG_LEVEL: 'warn',
+  ...RAISED_LIMITS,
+};
+const server = startServer(serverEnv, { script: 'scripts/start.ts' });
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 let exitCode = 0;
 
@@ -402,29 +414,11 @@ try {
       };
       await sleep(1000);
       const rssBefore = rssOf(pid);
-      const child: ChildProcess = fork(path.join(import.meta.dirname, 'lib', 'live-clients.ts'), {
-        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      let rssIdle = 0;
+      const { streams, failedStreams, result } = await runLiveClients(config, async () => {
+        await sleep(3000);
+        rssIdle = rssOf(pid);
       });
-      cleanups.push(() => child.kill());
-      const next = <T>(type: string) =>
-        new Promise<T>((resolve, reject) => {
-          const onMessage = (m: { type: string }) => {
-            if (m.type === type) {
-              child.off('message', onMessage);
-              resolve(m as T);
-            }
-          };
-          child.on('message', onMessage);
-          child.once('exit', (code) => reject(new Error(`live clients exited (${code})`)));
-        });
-      const opened = next<{ streams: number; failedStreams: number }>('open');
-      child.send({ type: 'config', config });
-      const { streams, failedStreams } = await opened;
-      await sleep(3000);
-      const rssIdle = rssOf(pid);
-      const done = next<{ result: LiveResult }>('done');
-      child.send({ type: 'go' });
-      const { result } = await done;
       const s = result.separate;
       const c = result.crowd;
       row(
@@ -454,6 +448,131 @@ try {
       results.live = { ...result, streams, rssBefore, rssIdle, perStream };
     },
   );
+
+  // --- 4a. Scale-out ------------------------------------------------------------------------------
+  await part('scaleout', 'Scale-out: a second instance on the same PostgreSQL', async () => {
+    results.scaleOut = await scaleOut(
+      {
+        env: serverEnv,
+        first: { base, pid },
+        db,
+        adminToken: adminSession.token,
+        lister: listerSession,
+        poster: posterSession,
+        postTickets,
+        seconds,
+        rounds,
+        streams: Number(process.env.BENCH_SCALE_STREAMS ?? 5000),
+      },
+      row,
+    );
+    const limits = await measureNotifyLimits(database.url);
+    row('NOTIFY payload limit', `${limits.payloadLimitBytes} B`, '', undefined, 'our events are ids only, about 130 B');
+    for (const c of limits.commits) {
+      row(
+        `durable inserts, ${c.clients} client${c.clients > 1 ? 's' : ''}`,
+        `${Math.round(c.plain)} tx/s`,
+        '',
+        undefined,
+        `with NOTIFY inside: ${Math.round(c.notifyInside)} (${(c.notifyInside / c.plain).toFixed(2)}×); NOTIFY after, async commit (ours): ${Math.round(c.notifyAfter)} (${(c.notifyAfter / c.plain).toFixed(2)}×)`,
+      );
+    }
+    row(
+      'NOTIFY queue behind a stuck listener',
+      `${(limits.queue.usage * 100).toFixed(3)} % after ${limits.queue.events.toLocaleString('en-NZ')} events`,
+      '',
+      undefined,
+      `full (NOTIFY fails) after about ${limits.queue.eventsToFill.toLocaleString('en-NZ')} events of ${limits.queue.payloadBytes} B`,
+    );
+    (results.scaleOut as Record<string, unknown>).notify = limits;
+  });
+
+  // --- 4b. Search --------------------------------------------------------------------------------
+  await part('search', 'Search: the inbox over 10,000 tickets with 10 messages each', async () => {
+    const t0 = performance.now();
+    await createSearchCorpus(
+      db,
+      owners.map((o) => o.id),
+      admin!.id,
+    );
+    const [{ ticket_no: sampleNo } = { ticket_no: 1000 }] = await queryRows<{ ticket_no: number }>(
+      db.db,
+      sql`select ticket_no from support_tickets order by ticket_no desc limit 1`,
+    );
+    console.log(`  (corpus written in ${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+    const queries = searchQueries(owners[3]!.email, Number(sampleNo));
+    const timings: number[] = [];
+    const perQuery = new Map<string, number[]>();
+    const hits = new Map<string, number>();
+    const search = async (q: string) => {
+      const started = performance.now();
+      const res = await fetch(`${base}/api/admin/support/search?${new URLSearchParams({ q })}`, {
+        headers: adminSession.bearer,
+      });
+      const body = (await res.json()) as { results: unknown[] };
+      const took = performance.now() - started;
+      if (res.status !== 200) throw new Error(`search for ${q} answered ${res.status}`);
+      hits.set(q, body.results.length);
+      return took;
+    };
+    for (const q of queries) await search(q); // warm-up: plans and caches
+    for (let round = 0; round < 20; round++) {
+      for (const q of queries) {
+        const took = await search(q);
+        timings.push(took);
+        perQuery.set(q, [...(perQuery.get(q) ?? []), took]);
+      }
+    }
+    const sorted = [...timings].sort((a, b) => a - b);
+    const p95 = sorted[Math.floor(sorted.length * 0.95)]!;
+    row(
+      `search p95 (HTTP, ${queries.length} queries × 20)`,
+      ms(p95),
+      '≤ 50 ms',
+      p95 <= 50,
+      `median ${ms(median(timings))}; per query median: ${[...perQuery]
+        .map(([q, list]) => `${q} ${ms(median(list))} (${hits.get(q)} hits)`)
+        .join('; ')}`,
+    );
+    results.search = {
+      p95,
+      median: median(timings),
+      perQuery: Object.fromEntries(perQuery),
+      hits: Object.fromEntries(hits),
+    };
+  });
+
+  // --- 4c. Photos in the chat ----------------------------------------------------------------------
+  await part('attachments', 'Photos in the chat: a 12 MP phone photo re-encoded without its metadata', async () => {
+    const sender = await session(owners[5]!);
+    const created = await fetch(`${base}/api/support/tickets`, {
+      method: 'POST',
+      headers: { ...sender.bearer, 'content-type': 'application/json' },
+      body: JSON.stringify({ reason: 'Incident', message: 'Photos of the damaged suitcase follow.' }),
+    });
+    const { ticketId } = (await created.json()) as { ticketId: string };
+    const photo = await phonePhoto(4000, 3000);
+    await sendPhotoOnce(base, pid, sender.bearer, ticketId, await phonePhoto(800, 600)); // loads sharp once
+    const runs = [];
+    for (let i = 0; i < 5; i++) runs.push(await sendPhotoOnce(base, pid, sender.bearer, ticketId, photo));
+    const bad = runs.filter((r) => r.status !== 200);
+    if (bad.length) throw new Error(`photo send answered ${bad.map((r) => r.status).join(', ')}`);
+    row(
+      'send a 4000×3000 photo (median of 5)',
+      ms(median(runs.map((r) => r.ms))),
+      '',
+      undefined,
+      `${MB(photo.length)} sent, ${MB(runs[0]!.storedBytes)} kept (4096 px a side at most, no EXIF); HTTP round trip incl. thumbnail and storage`,
+    );
+    row(
+      '  server memory growth (median)',
+      MB(median(runs.map((r) => r.growth))),
+      '',
+      undefined,
+      `peak RSS minus RSS before, per send (max ${MB(Math.max(...runs.map((r) => r.growth)))})`,
+    );
+    results.attachments = { photoBytes: photo.length, runs };
+  });
 
   // --- 5. Upload ---------------------------------------------------------------------------------
   await part('upload', 'Upload: a 10 MB licence, peak server memory growth while it streams', async () => {

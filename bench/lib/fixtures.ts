@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { type DatabaseHandle, openDatabase } from '../../src/server/db/connection.ts';
 import { createAccountAdmin } from '../../src/server/modules/accounts/accounts.admin.service.ts';
 import { createAccountsRepository } from '../../src/server/modules/accounts/accounts.repository.ts';
+import { enrolTestTotp, nextOtp } from '../../tests/support/second-factor.ts';
 import {
   createDatabase,
   dropDatabase,
@@ -52,6 +53,8 @@ export async function createAccounts(
   for (let i = 0; i < count; i++) {
     const email = `${prefix}-${i}-${randomBytes(3).toString('hex')}@bench.example.nz`;
     const user = await admin.createUser({ email, password: PASSWORD, role, verified: true });
+    // An admin signs in with a second factor (docs/product.md §2.15): an authenticator app whose codes signIn computes.
+    if (role === 'admin') await enrolTestTotp(database.db, user);
     accounts.push({ email, id: user.id });
   }
   return accounts;
@@ -91,7 +94,7 @@ export async function signIn(
   const res = await fetch(`${base}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD, session: 'token' }),
+    body: JSON.stringify({ email, password: PASSWORD, session: 'token', otp: await nextOtp(email) }),
   });
   if (res.status !== 200) throw new Error(`sign-in of ${email} failed: ${res.status} ${await res.text()}`);
   const body = (await res.json()) as { session: { token: string } };

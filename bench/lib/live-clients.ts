@@ -13,8 +13,10 @@ import { performance } from 'node:perf_hooks';
 export interface LiveConfig {
   base: string;
   adminToken: string;
-  /** One stream each: ticket id and the owner's bearer token. */
-  separate: Array<{ ticketId: string; token: string }>;
+  /** One stream each: ticket id and the owner's bearer token; `base` picks an instance (default `base`). */
+  separate: Array<{ ticketId: string; token: string; base?: string }>;
+  /** Instances the admin answers go through, in turn (default: `base` only). */
+  postBases?: string[];
   /** Many streams on one ticket, spread over these sessions of its owner. */
   crowd: { ticketId: string; tokens: string[]; streams: number };
   /** Admin answers sent to the separate tickets at once (concurrent POSTs in flight). */
@@ -145,9 +147,9 @@ function figures(samples: number[], expected: number, postTimes: number[]): Deli
 async function run(config: LiveConfig): Promise<void> {
   const started = performance.now();
   let failedStreams = 0;
-  const open = async (ticketId: string, token: string) => {
+  const open = async (ticketId: string, token: string, base = config.base) => {
     try {
-      return await openStream(config.base, ticketId, token);
+      return await openStream(base, ticketId, token);
     } catch (error) {
       failedStreams++;
       process.stderr.write(`${(error as Error).message}\n`);
@@ -157,7 +159,9 @@ async function run(config: LiveConfig): Promise<void> {
   // Opened in batches, as many browsers arriving would.
   const separate: Array<Stream | null> = [];
   for (let i = 0; i < config.separate.length; i += 50) {
-    separate.push(...(await Promise.all(config.separate.slice(i, i + 50).map((s) => open(s.ticketId, s.token)))));
+    separate.push(
+      ...(await Promise.all(config.separate.slice(i, i + 50).map((s) => open(s.ticketId, s.token, s.base)))),
+    );
   }
   const crowd: Array<Stream | null> = [];
   for (let i = 0; i < config.crowd.streams; i += 50) {
@@ -182,8 +186,9 @@ async function run(config: LiveConfig): Promise<void> {
         const body = `bench ${runId} answer ${i}`;
         const t0 = performance.now();
         sentAt.set(body, t0);
+        const postBases = config.postBases ?? [config.base];
         const status = await post(
-          config.base,
+          postBases[i % postBases.length]!,
           `/api/admin/support/tickets/${config.separate[i]!.ticketId}/messages`,
           config.adminToken,
           { messageBody: body },

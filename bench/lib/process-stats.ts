@@ -57,3 +57,37 @@ export function median(values: number[]): number {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs `send` while the server's peak resident memory is watched: the kernel's own peak mark
+ * (VmHWM, reset just before) or, where it cannot be reset, RSS polled about every millisecond.
+ * Returns what `send` returned, how long it took, and the peak minus RSS just before.
+ */
+export async function measureServerPeak<T>(
+  pid: number,
+  send: () => Promise<T>,
+): Promise<{
+  result: T;
+  ms: number;
+  rssBefore: number;
+  growth: number;
+  polledGrowth: number;
+  method: 'VmHWM' | 'polled VmRSS';
+}> {
+  await sleep(300);
+  const hwm = resetPeak(pid);
+  const rssBefore = rssOf(pid);
+  const poll = pollPeak(pid);
+  const t0 = performance.now();
+  const result = await send();
+  const ms = performance.now() - t0;
+  const polledGrowth = poll.stop() - rssBefore;
+  return {
+    result,
+    ms,
+    rssBefore,
+    growth: hwm ? peakRssOf(pid) - rssBefore : polledGrowth,
+    polledGrowth,
+    method: hwm ? 'VmHWM' : 'polled VmRSS',
+  };
+}

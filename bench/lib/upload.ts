@@ -4,7 +4,7 @@
  * the upload) and, as a cross-check, RSS polled about every millisecond.
  */
 import { randomBytes } from 'node:crypto';
-import { peakRssOf, pollPeak, resetPeak, rssOf, sleep } from './process-stats.ts';
+import { measureServerPeak } from './process-stats.ts';
 
 /** A PNG of exactly `size` bytes: the real signature and header chunk, then filler. */
 export function pngOf(size: number): Buffer {
@@ -49,23 +49,22 @@ export async function uploadOnce(base: string, pid: number, size: number): Promi
   const encoded = new Response(form);
   const body = Buffer.from(await encoded.arrayBuffer());
   const contentType = encoded.headers.get('content-type')!;
-  await sleep(300);
-  const hwm = resetPeak(pid);
-  const rssBefore = rssOf(pid);
-  const poll = pollPeak(pid);
-  const t0 = performance.now();
-  const res = await fetch(`${base}/api/companies`, { method: 'POST', headers: { 'content-type': contentType }, body });
-  await res.arrayBuffer();
-  const ms = performance.now() - t0;
-  const polledGrowth = poll.stop() - rssBefore;
-  const growth = hwm ? peakRssOf(pid) - rssBefore : polledGrowth;
+  const measured = await measureServerPeak(pid, async () => {
+    const res = await fetch(`${base}/api/companies`, {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body,
+    });
+    await res.arrayBuffer();
+    return res.status;
+  });
   return {
     bytes: size,
-    status: res.status,
-    ms,
-    rssBefore,
-    growth,
-    method: hwm ? 'VmHWM' : 'polled VmRSS',
-    polledGrowth,
+    status: measured.result,
+    ms: measured.ms,
+    rssBefore: measured.rssBefore,
+    growth: measured.growth,
+    method: measured.method,
+    polledGrowth: measured.polledGrowth,
   };
 }

@@ -14,6 +14,7 @@ export const ADMIN_TEXT = {
   notAllowed: 'This area is for the support and operations team only. Your account does not have access to it.',
   nav: {
     support: 'Support inbox',
+    savedReplies: 'Saved replies',
     partners: 'Partner applications',
     faqs: 'FAQs',
     legal: 'Legal documents',
@@ -23,7 +24,6 @@ export const ADMIN_TEXT = {
   },
   closeTicket: 'Close ticket',
   reopenTicket: 'Reopen ticket',
-  unanswered: 'Unanswered',
   noOpenTickets: 'There are no open tickets',
   noClosedTickets: 'There are no closed tickets',
   noMatchingTickets: 'No tickets match your search',
@@ -255,6 +255,11 @@ export const AdminUserSchema = z.object({
   createdAt: z.string(),
   /** The admin looking at the list. */
   self: z.boolean(),
+  /** The owner asked to delete it (docs/product.md §2.14): when, when it is (or was) erased. */
+  deletion: z
+    .object({ requestedAt: z.string(), eraseAfter: z.string(), erasedAt: z.string().nullable() })
+    .nullable()
+    .optional(),
 });
 export type AdminUser = z.infer<typeof AdminUserSchema>;
 export const UserListQuerySchema = z.object({
@@ -273,6 +278,12 @@ export const AUDIT_ACTIONS = {
   'ticket.answer': 'Answered a ticket',
   'ticket.close': 'Closed a ticket',
   'ticket.reopen': 'Reopened a ticket',
+  'ticket.assign': 'Assigned a ticket',
+  'ticket.privacy': 'Marked a ticket a privacy request (or not)',
+  'ticket.note': 'Added an internal note',
+  'saved-reply.create': 'Added a saved reply',
+  'saved-reply.update': 'Edited a saved reply',
+  'saved-reply.delete': 'Deleted a saved reply',
   'company.approve': 'Approved a partner application',
   'company.reject': 'Rejected a partner application',
   'company.ban': 'Banned a company',
@@ -289,9 +300,23 @@ export const AUDIT_ACTIONS = {
   'user.enable': 'Enabled an account',
   'user.role': 'Changed an account’s role',
   'mail.retry': 'Sent a failed mail again',
+  'user.erase': 'Erased an account now (its owner asked to delete it)',
+  'ticket.keep-for-record': 'Kept a ticket’s messages for the record (or not)',
+  'account.deletion-requested': 'Asked to delete their account',
+  'account.erased': 'Account erased',
+  'admin.second-factor.enrolled': 'Set up a second factor for signing in',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
-export const AUDIT_TARGETS = ['ticket', 'company', 'faq', 'settings', 'document', 'user', 'mail'] as const;
+export const AUDIT_TARGETS = [
+  'ticket',
+  'company',
+  'faq',
+  'settings',
+  'document',
+  'user',
+  'mail',
+  'saved-reply',
+] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 
 export const AUDIT_PAGE_SIZE = 25;

@@ -1,3 +1,4 @@
+import { OtpSchema, PasskeyAssertionSchema } from './second-factor.ts';
 import { z } from './zod.ts';
 
 /**
@@ -85,8 +86,15 @@ export const LoginRequestSchema = z.object({
    * it as `Authorization: Bearer`.
    */
   session: z.enum(['cookie', 'token']).default('cookie'),
+  /** An admin's second factor (docs/product.md §2.15): the authenticator app's code or a recovery code… */
+  otp: OtpSchema.optional(),
+  /** …or a passkey's answer to the challenge of POST /api/auth/passkey/options. */
+  passkey: PasskeyAssertionSchema.optional(),
 });
 export type LoginRequest = z.input<typeof LoginRequestSchema>;
+
+/** POST /api/auth/passkey/options: the password is checked first, then a challenge for the account's passkeys. */
+export const PasskeyOptionsRequestSchema = z.object({ email: EmailSchema, password: PasswordSchema });
 
 export const UserSchema = z.object({
   id: z.uuid(),

@@ -1,3 +1,4 @@
+import { AttachmentSchema } from './attachments.ts';
 import { ErrorBodySchema } from './errors.ts';
 import { z } from './zod.ts';
 
@@ -45,7 +46,21 @@ export const SUPPORT_TEXT = {
   createFailed: (message: string) => `An error occured: ${message}`,
   tooManyTickets: 'You have opened a lot of tickets recently. Please wait a while before opening another one.',
   tooManyStreams: 'Too many live connections are open for this session. Close some tabs and try again.',
+  /** Two-sided status of an open ticket: who is to write next ("us" is Bagspace, for users and admins alike). */
+  waitingForUs: 'Waiting for us',
+  waitingForYou: 'Waiting for you',
+  statusColumn: 'Status',
 } as const;
+
+/** Who an open ticket waits for: 'us' when the user wrote last, 'you' when we did; closed tickets wait for nobody. */
+export type WaitingOn = 'us' | 'you';
+export function waitingOn(open: boolean, lastMessageByAdmin: boolean | null | undefined): WaitingOn | null {
+  if (!open) return null;
+  return lastMessageByAdmin ? 'you' : 'us';
+}
+export function waitingLabel(waiting: WaitingOn): string {
+  return waiting === 'us' ? SUPPORT_TEXT.waitingForUs : SUPPORT_TEXT.waitingForYou;
+}
 
 /** Dates are shown in the en-NZ locale, in New Zealand time (docs/product.md §9). */
 export function formatNzDateTime(iso: string): string {
@@ -98,6 +113,15 @@ export const CallableErrorBodySchema = z.object({
   }),
 });
 
+/** The owner's answer to 'How did we do?' on a closed ticket; it may be changed until `changeableUntil`. */
+export const RatingSchema = z.object({
+  good: z.boolean(),
+  comment: z.string().nullable(),
+  ratedAt: z.string(),
+  changeableUntil: z.string(),
+});
+export type Rating = z.infer<typeof RatingSchema>;
+
 export const TicketSchema = z.object({
   id: z.uuid(),
   ticketNo: z.number().int(),
@@ -105,6 +129,9 @@ export const TicketSchema = z.object({
   open: z.boolean(),
   creationDate: z.string(),
   lastMessage: z.string(),
+  /** Open tickets: 'us' (the user wrote last) or 'you' (we did); null once closed. */
+  waitingOn: z.enum(['us', 'you']).nullable(),
+  rating: RatingSchema.nullable(),
 });
 export type Ticket = z.infer<typeof TicketSchema>;
 export const TicketListSchema = z.object({ tickets: z.array(TicketSchema) });
@@ -117,6 +144,8 @@ export const MessageSchema = z.object({
   admin: z.boolean(),
   /** Written by the caller (labelled "Me"). */
   mine: z.boolean(),
+  /** Its files (photos and PDFs), in the order they were sent; a message may be only files. */
+  attachments: z.array(AttachmentSchema),
 });
 export type Message = z.infer<typeof MessageSchema>;
 export const MessageListSchema = z.object({ messages: z.array(MessageSchema) });
@@ -127,6 +156,19 @@ export const ReplySchema = z.object({
   clientId: clientIdSchema,
 });
 export const ReplyResultSchema = z.object({ message: MessageSchema });
+/** A reply sent as a form with files (multipart): the text may be empty when files come with it. */
+export const ReplyFormSchema = z.object({
+  messageBody: z
+    .string()
+    .trim()
+    .max(MESSAGE_MAX_LENGTH, `Messages can be at most ${MESSAGE_MAX_LENGTH} characters long`)
+    .default(''),
+  clientId: z.preprocess((v) => (v === '' ? undefined : v), clientIdSchema),
+});
+/** A new ticket sent as a form with files (multipart); its message is required as in JSON. */
+export const CreateTicketFormSchema = CreateTicketSchema.extend({
+  clientId: z.preprocess((v) => (v === '' ? undefined : v), clientIdSchema),
+});
 
 export const TicketListQuerySchema = z.object({
   open: z
@@ -138,16 +180,44 @@ export const TicketParamsSchema = z.object({ ticketId: z.string().max(64) });
 
 /** Admin view: every user's tickets, with who asked and whether we have answered. */
 export const AdminTicketSchema = TicketSchema.extend({
+  /** The owner's address; 'Deleted user' once their account has been erased. */
   userEmail: z.string(),
+  /** An admin marked its messages as needed for the record: erasing the owner keeps them (§2.14). */
+  keepForRecord: z.boolean(),
   /** The newest message is the user's: it is waiting for us. */
   unanswered: z.boolean(),
+  /** The admin handling it, if any. */
+  assignee: z.object({ id: z.uuid(), email: z.string() }).nullable(),
+  /** When an admin first answered (notes do not count), and when it was closed. */
+  firstResponseAt: z.string().nullable(),
+  closedAt: z.string().nullable(),
+  /**
+   * A request under the Privacy Act (every Deactivation ticket, and any an admin marks): the New
+   * Zealand date (YYYY-MM-DD) it must be answered by, 20 working days after it arrived; null otherwise.
+   */
+  privacyDue: z.string().nullable(),
+  /** Open, and its due date has passed. */
+  overdue: z.boolean(),
 });
 export type AdminTicket = z.infer<typeof AdminTicketSchema>;
 export const AdminTicketListSchema = z.object({ tickets: z.array(AdminTicketSchema) });
 export const AdminTicketListQuerySchema = TicketListQuerySchema.extend({
   q: z.string().trim().max(200).optional(),
+  /** Open tickets waiting for us (the user wrote last) or for the user. */
+  waiting: z.enum(['us', 'you'], { error: 'waiting must be us or you' }).optional(),
+  /** Assigned to the caller, or to nobody. */
+  assigned: z.enum(['me', 'none'], { error: 'assigned must be me or none' }).optional(),
+  /** Open privacy requests only, soonest due first ('overdue': only those past their date). */
+  privacy: z.enum(['due', 'overdue'], { error: 'privacy must be due or overdue' }).optional(),
 });
-export const AdminMessageSchema = MessageSchema.extend({ authorEmail: z.string().nullable() });
+/** Admins also see internal notes, marked `internal` (the owner's API never has them). */
+/** The inbox's search: tickets best first, each with the best-matching words (contracts/desk.ts snippetParts). */
+export const AdminSearchResultSchema = z.object({
+  results: z.array(z.object({ ticket: AdminTicketSchema, snippet: z.string().nullable() })),
+});
+export type AdminSearchResult = z.infer<typeof AdminSearchResultSchema>['results'][number];
+
+export const AdminMessageSchema = MessageSchema.extend({ authorEmail: z.string().nullable(), internal: z.boolean() });
 export const AdminTicketWithMessagesSchema = z.object({
   ticket: AdminTicketSchema,
   messages: z.array(AdminMessageSchema),
@@ -155,4 +225,11 @@ export const AdminTicketWithMessagesSchema = z.object({
 
 /** Live events (Server-Sent Events): names and payloads. */
 /** `ended`: the server closes the stream because its viewer may no longer see it (signed out, disabled, role gone). */
-export const LIVE_EVENTS = { tickets: 'tickets', message: 'message', ticket: 'ticket', ended: 'ended' } as const;
+/** `viewers`: to admins on a ticket, the other admins who have it open. */
+export const LIVE_EVENTS = {
+  tickets: 'tickets',
+  message: 'message',
+  ticket: 'ticket',
+  ended: 'ended',
+  viewers: 'viewers',
+} as const;

@@ -37,7 +37,7 @@ export interface WebServices {
     form: Request,
   ): Promise<{ status: number; body: unknown; fields: Record<string, string> }>;
   /** Signs in from a page's form (no JavaScript needed): the session cookie to set, or why not. */
-  signIn(input: { email: string; password: string }): Promise<SignInOutcome>;
+  signIn(input: { email: string; password: string; otp?: string }): Promise<SignInOutcome>;
   /** The first admin (/setup): whether a link's token works now, and creating the account with it. */
   setup: {
     isUsable(token: string): Promise<boolean>;
@@ -64,6 +64,8 @@ export interface SignedInUser {
   email: string;
   role: 'user' | 'admin';
   emailVerified: boolean;
+  /** An admin whose session has not passed the second factor: role is 'user' until it does (docs/product.md §2.15). */
+  secondFactorPending?: boolean;
 }
 
 export interface RequestContextValue {

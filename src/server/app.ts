@@ -6,10 +6,13 @@ import { GENERIC_MESSAGES } from '../contracts/errors.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/connection.ts';
 import { accountsModule } from './modules/accounts/index.ts';
+import { attachmentsModule } from './modules/attachments/index.ts';
 import { auditModule } from './modules/audit/index.ts';
 import { contentModule } from './modules/content/index.ts';
 import { notificationsModule } from './modules/notifications/index.ts';
 import { partnersModule } from './modules/partners/index.ts';
+import { privacyModule } from './modules/privacy/index.ts';
+import { secondFactorModule } from './modules/second-factor/index.ts';
 import { supportModule } from './modules/support/index.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { crossSitePlugin } from './plugins/cross-site.ts';
@@ -142,8 +145,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(contentModule, shared);
   await app.register(partnersModule, shared);
   await app.register(accountsModule, shared);
+  await app.register(secondFactorModule, shared);
+  await app.register(attachmentsModule, shared);
   await app.register(supportModule, shared);
   await app.register(auditModule, shared);
+  await app.register(privacyModule, shared);
   await app.register(notificationsModule, { ...shared, startWorker: options.startMailWorker ?? true });
   await app.register(metricsPlugin, { database, token: config.metrics.token });
 

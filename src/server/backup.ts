@@ -67,7 +67,10 @@ const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 async function referencedFiles(tx: AppDatabase): Promise<string[]> {
   const rows = await queryRows<{ key: string }>(
     tx,
-    sql`select commercial_license_key as key from companies where commercial_license_key is not null order by 1`,
+    sql`select commercial_license_key as key from companies where commercial_license_key is not null
+        union all select storage_key from ticket_attachments where message_id is not null
+        union all select thumbnail_key from ticket_attachments where message_id is not null and thumbnail_key is not null
+        order by 1`,
   );
   return rows.map((row) => row.key);
 }
@@ -230,10 +233,21 @@ export async function restoreBackup(options: {
           `The backup is damaged: ${table} holds ${lines.length} rows, its manifest says ${manifest.tables[table] ?? 0}.`,
         );
       }
+      // Generated columns (the messages' search words) are computed again, never written.
+      const columns = (
+        await queryRows<{ name: string }>(
+          txDb,
+          sql`select column_name as name from information_schema.columns
+              where table_schema = 'public' and table_name = ${table} and is_generated = 'NEVER'
+              order by ordinal_position`,
+        )
+      )
+        .map((c) => quoted(c.name))
+        .join(', ');
       for (let i = 0; i < lines.length; i += 500) {
         const batch = `[${lines.slice(i, i + 500).join(',')}]`;
         await txDb.execute(
-          sql`insert into ${sql.raw(quoted(table))} select * from json_populate_recordset(null::${sql.raw(quoted(table))}, ${batch}::json)`,
+          sql`insert into ${sql.raw(quoted(table))} (${sql.raw(columns)}) select ${sql.raw(columns)} from json_populate_recordset(null::${sql.raw(quoted(table))}, ${batch}::json)`,
         );
       }
     }

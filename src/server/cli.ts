@@ -11,6 +11,7 @@ import { createStorage } from './storage/create-storage.ts';
 import { AppError } from './errors.ts';
 import { createAccountAdmin } from './modules/accounts/accounts.admin.service.ts';
 import { createAccountsRepository } from './modules/accounts/accounts.repository.ts';
+import { createSecondFactorAdmin } from './modules/second-factor/second-factor.cli.ts';
 
 /**
  * `npm run cli -- <command>` (docs/design.md §4b): administers accounts on the configured database, at
@@ -21,7 +22,13 @@ import { createAccountsRepository } from './modules/accounts/accounts.repository
 export const USAGE = `Usage: npm run cli -- <command> [options]
 
 Commands:
-  create-user   --email E --password P [--admin] [--unverified]   create an account (verified unless --unverified)
+  create-user   --email E --password P [--admin] [--unverified] [--totp-secret BASE32]
+                                                                  create an account (verified unless --unverified);
+                                                                  an admin with --totp-secret has that authenticator app at once
+  set-totp      --email E --secret BASE32                         enrol an admin's authenticator app (TOTP) with this secret,
+                                                                  confirmed at once (automation); replaces the earlier app
+  reset-second-factor --email E                                   remove an admin's second factors and recovery codes and end
+                                                                  their sessions: the next sign-in asks to set one up again
   set-password  --email E --password P                            set a password; ends every session of the account
   verify-email  --email E                                         mark the email address verified
   set-role      --email E --role user|admin                       change the role
@@ -84,6 +91,8 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
             unverified: { type: 'boolean' },
             out: { type: 'string' },
             from: { type: 'string' },
+            'totp-secret': { type: 'string' },
+            secret: { type: 'string' },
           },
         });
       } catch (error) {
@@ -113,7 +122,16 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       }
       return 0;
     }
-    const known = ['create-user', 'set-password', 'verify-email', 'set-role', 'disable-user', 'enable-user'];
+    const known = [
+      'create-user',
+      'set-password',
+      'verify-email',
+      'set-role',
+      'disable-user',
+      'enable-user',
+      'set-totp',
+      'reset-second-factor',
+    ];
     if (!known.includes(command)) throw new UsageError(`Unknown command "${command}".`);
     if (!values.email) throw new UsageError(`${command} needs --email.`);
     const needsPassword = command === 'create-user' || command === 'set-password';
@@ -121,21 +139,41 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     if (needsPassword && values['password-stdin']) password = (await io.readStdin()).replace(/\r?\n$/, '');
     if (needsPassword && !password) throw new UsageError(`${command} needs --password or --password-stdin.`);
     if (command === 'set-role' && !values.role) throw new UsageError('set-role needs --role user or --role admin.');
+    if (command === 'set-totp' && !values.secret) throw new UsageError('set-totp needs --secret BASE32.');
+    if (values['totp-secret'] !== undefined && !values.admin)
+      throw new UsageError('--totp-secret is for admins: add --admin.');
 
     const config = loadConfig(env);
     const database = await openCliDatabase(config, (taken) => (lock = taken));
     close = () => database.close();
-    const admin = createAccountAdmin(createAccountsRepository(database.db));
+    const accountsRepository = createAccountsRepository(database.db);
+    const admin = createAccountAdmin(accountsRepository);
+    const secondFactor = createSecondFactorAdmin(database.db, accountsRepository);
 
     switch (command) {
       case 'create-user': {
+        const totpSecret = values['totp-secret'];
+        if (totpSecret !== undefined) secondFactor.checkSecret(totpSecret);
         const user = await admin.createUser({
           email: values.email,
           password,
           role: values.admin ? 'admin' : 'user',
           verified: !values.unverified,
         });
-        io.out(`Created ${describe(user)}.`);
+        if (totpSecret !== undefined) await secondFactor.setTotp({ email: user.email, secret: totpSecret });
+        io.out(`Created ${describe(user)}${totpSecret === undefined ? '' : ' with an authenticator app (TOTP)'}.`);
+        break;
+      }
+      case 'set-totp':
+        io.out(
+          `Enrolled an authenticator app (TOTP) for ${(await secondFactor.setTotp({ email: values.email, secret: values.secret! })).email}.`,
+        );
+        break;
+      case 'reset-second-factor': {
+        const reset = await secondFactor.reset({ email: values.email });
+        io.out(
+          `Reset the second factor of ${reset.email}: removed ${reset.factors} factor(s) and ${reset.codes} recovery code(s); ended ${reset.endedSessions} session(s).`,
+        );
         break;
       }
       case 'set-password': {

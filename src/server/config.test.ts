@@ -19,6 +19,15 @@ describe('loadConfig', () => {
     expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://app@db.internal:5432/bagspace' });
   });
 
+  it('erases deleted accounts after 30 days by default, or as configured from 0 to 3650', () => {
+    expect(loadConfig({}).privacy).toEqual({ eraseAfterDays: 30, eraseCheckMs: 300_000 });
+    expect(loadConfig({ ERASE_AFTER_DAYS: '0', ERASE_CHECK_SECONDS: '5' }).privacy).toEqual({
+      eraseAfterDays: 0,
+      eraseCheckMs: 5000,
+    });
+    expect(loadConfig({ ERASE_AFTER_DAYS: '3650' }).privacy.eraseAfterDays).toBe(3650);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', COMPANY_NAME: '' }).port).toBe(3000);
   });
@@ -32,6 +41,8 @@ describe('loadConfig', () => {
     [{ NODE_ENV: 'staging' }, 'NODE_ENV must be development, production or test'],
     [{ REGISTRATIONS_PER_IP_PER_HOUR: '0' }, 'REGISTRATIONS_PER_IP_PER_HOUR must be a whole number of at least 1'],
     [{ STORAGE: 's3' }, 'S3_BUCKET must be set when STORAGE=s3'],
+    [{ ERASE_AFTER_DAYS: '3651' }, 'ERASE_AFTER_DAYS must be at most 3650 (ten years) (got "3651")'],
+    [{ ERASE_AFTER_DAYS: '-1' }, 'ERASE_AFTER_DAYS must be a whole number of at least 0'],
   ])('stops with a message naming the wrong variable: %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

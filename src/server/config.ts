@@ -136,8 +136,12 @@ const EnvSchema = z.object({
   METRICS_PORT: port(0),
   // Support tickets and live streams (docs/decisions/050-live-support-over-sse.md).
   TICKETS_PER_USER_PER_HOUR: positiveInt(10),
+  ATTACHMENTS_PER_USER_PER_HOUR: positiveInt(60),
   STREAMS_PER_SESSION: positiveInt(100),
   SSE_HEARTBEAT_SECONDS: positiveInt(15),
+  // Account deletion (docs/decisions/098-account-deletion-and-erasure.md).
+  ERASE_AFTER_DAYS: nonNegativeInt(30).refine((v) => v <= 3650, 'must be at most 3650 (ten years)'),
+  ERASE_CHECK_SECONDS: positiveInt(300),
 });
 
 export type Config = ReturnType<typeof buildConfig>;
@@ -211,9 +215,11 @@ function buildConfig(env: z.infer<typeof EnvSchema>) {
     metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT || undefined },
     support: {
       ticketsPerUserPerHour: env.TICKETS_PER_USER_PER_HOUR,
+      attachmentsPerUserPerHour: env.ATTACHMENTS_PER_USER_PER_HOUR,
       streamsPerSession: env.STREAMS_PER_SESSION,
       heartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
     },
+    privacy: { eraseAfterDays: env.ERASE_AFTER_DAYS, eraseCheckMs: env.ERASE_CHECK_SECONDS * 1000 },
   };
 }
 

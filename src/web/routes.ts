@@ -22,7 +22,12 @@ export default [
   route('reset-password', 'routes/reset-password.tsx'),
   // The first admin, from the one-time link a server prints while there is none (docs/operations.md).
   route('setup', 'routes/setup.tsx'),
+  // Your account (docs/product.md §2.13): profile, email change, sessions; the link mailed to a new address.
+  route('account', 'routes/account.tsx'),
+  route('confirm-email', 'routes/confirm-email.tsx'),
   route('account/password', 'routes/account-password.tsx'),
+  // Deleting the account (docs/product.md §2.14).
+  route('account/delete', 'routes/account-delete.tsx'),
   // Notification mail (docs/decisions/090-mail-outbox.md): settings, and the one-click unsubscribe address of every notification.
   route('account/notifications', 'routes/account-notifications.tsx'),
   route('unsubscribe/:token', 'routes/unsubscribe.tsx'),
@@ -31,6 +36,7 @@ export default [
     index('routes/admin-home.tsx'),
     route('support', 'routes/admin-support.tsx'),
     route('support/:ticketId', 'routes/admin-ticket.tsx'),
+    route('saved-replies', 'routes/admin-saved-replies.tsx'),
     route('partners', 'routes/admin-partners.tsx'),
     route('partners/:companyId', 'routes/admin-partner.tsx'),
     route('faqs', 'routes/admin-faqs.tsx'),

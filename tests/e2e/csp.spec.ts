@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type ConsoleMessage, expect, type Page, test } from '@playwright/test';
 import { recordFigure } from '../support/figures.ts';
 import { verifiedAccount } from './fixtures.ts';
+import { adminOtp } from './second-factor.ts';
 import { PUBLIC_PAGES, recordCspViolations } from './support.ts';
 
 /**
@@ -111,7 +112,11 @@ test('admin pages run under the CSP without a single violation', async ({ page }
   expect(
     (
       await page.request.post('/api/auth/login', {
-        data: { email: process.env.E2E_ADMIN_EMAIL, password: process.env.E2E_ADMIN_PASSWORD },
+        data: {
+          email: process.env.E2E_ADMIN_EMAIL,
+          password: process.env.E2E_ADMIN_PASSWORD,
+          otp: await adminOtp(process.env.E2E_ADMIN_EMAIL!),
+        },
       })
     ).status(),
   ).toBe(200);

@@ -8,6 +8,8 @@ import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
 import { linkIn, readOutbox, tokenFrom, waitForMail, waitForMails } from '../support/mail.ts';
 import { ROOT, type ServerProcess, startServer } from '../support/server-process.ts';
 import { newEmail, newPassword, signInOnLoginScreen } from './fixtures.ts';
+import { generateSecret } from 'otplib';
+import { registerAdminSecret } from './second-factor.ts';
 
 /**
  * Notification mail as a user meets it: they open a ticket and leave; an admin answers in the
@@ -20,6 +22,9 @@ import { newEmail, newPassword, signInOnLoginScreen } from './fixtures.ts';
  */
 
 const ADMIN = { email: newEmail('ops'), password: newPassword() };
+// Its authenticator app, enrolled by the CLI (docs/product.md §2.15); sign-ins compute its codes.
+const ADMIN_SECRET = generateSecret();
+registerAdminSecret(ADMIN.email, ADMIN_SECRET);
 const ANSWER = 'Thanks for waiting! Your bag was found at the Auckland depot and goes out on tomorrow’s run.';
 const bubbles = (page: Page) => page.getByRole('log', { name: 'Messages' }).getByRole('listitem');
 
@@ -82,7 +87,16 @@ test.beforeAll(async () => {
   // The only way to become admin: the CLI, before the server takes the data directory.
   execFileSync(
     process.execPath,
-    ['scripts/cli.ts', 'create-user', '--admin', '--email', ADMIN.email, '--password-stdin'],
+    [
+      'scripts/cli.ts',
+      'create-user',
+      '--admin',
+      '--email',
+      ADMIN.email,
+      '--password-stdin',
+      '--totp-secret',
+      ADMIN_SECRET,
+    ],
     {
       cwd: ROOT,
       env,

@@ -7,6 +7,8 @@ import { expectNoAxeViolations, VIEWPORTS } from './support.ts';
 
 /** A click where a person would click: the middle of the element, whatever lies on top of it. */
 async function clickOn(page: Page, target: Locator) {
+  // As a person would: scrolled into view first (the inbox's figures and search push rows down on a phone).
+  await target.scrollIntoViewIfNeeded();
   const box = (await target.boundingBox())!;
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
 }

@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import sharp from 'sharp';
 import { lockDataDir } from '../../src/server/db/data-dir-lock.ts';
 import { encodeForm, pngOf } from '../integration/partners/registration-helpers.ts';
 import { ROOT, type ServerProcess, startServer } from '../support/server-process.ts';
@@ -127,11 +128,12 @@ export function createUserWithCli(env: Record<string, string>, email: string, pa
 
 export const newPassword = () => `Harbour-${randomBytes(6).toString('hex')}-kite`;
 
-export async function signIn(url: string, email: string, password: string): Promise<string> {
+/** `otp`: an admin's one-time code (docs/product.md §2.15). */
+export async function signIn(url: string, email: string, password: string, otp?: string): Promise<string> {
   const res = await fetch(`${url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
+    body: JSON.stringify({ email, password, ...(otp ? { otp } : {}) }),
     signal: AbortSignal.timeout(20_000),
   });
   const body = await res.text();
@@ -198,6 +200,10 @@ const uniqueTag = () => `${Date.now().toString(36)}${(sequence++).toString(36)}$
 /** Phone numbers must be unique across every run of a test file: a counter under a random base. */
 let phoneCounter = Math.floor(Math.random() * 50_000_000);
 const LICENCE = pngOf(2048);
+/** A real photo (the server decodes chat photos to strip their metadata). */
+const PHOTO = sharp({ create: { width: 16, height: 12, channels: 3, background: '#c33' } })
+  .png()
+  .toBuffer();
 
 export interface LoadHandle {
   history: WriteRecord[];
@@ -226,6 +232,17 @@ export function startLoad(
     headers: { 'content-type': 'application/json', cookie },
     body: JSON.stringify(payload),
   });
+  const photoForm = async (fields: Record<string, string>): Promise<RequestInit> => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    form.append('files', new Blob([new Uint8Array(await PHOTO)], { type: 'image/png' }), 'photo.png');
+    const encoded = new Response(form);
+    return {
+      method: 'POST',
+      headers: { 'content-type': encoded.headers.get('content-type')!, cookie },
+      body: new Uint8Array(await encoded.arrayBuffer()),
+    };
+  };
   const record = (kind: WriteKind, key: string, result: Awaited<ReturnType<typeof send>>) => {
     history.push({ kind, key, outcome: result.outcome, status: result.status, error: result.error });
     // A refused connection means the server is gone: nothing more to send.
@@ -282,9 +299,14 @@ export function startLoad(
         continue;
       }
       const clientId = `c${uniqueTag()}`;
+      // Every third message carries a photo (a multipart send: the file is stored before the
+      // message commits; docs/decisions/095-chat-attachments.md).
+      const withPhoto = i % 3 === 2;
       const result = await send(
         `${url}/api/support/tickets/${ticketId}/messages`,
-        json({ messageBody: `Any news? ${clientId}`, clientId }),
+        withPhoto
+          ? await photoForm({ messageBody: `A photo ${clientId}`, clientId })
+          : json({ messageBody: `Any news? ${clientId}`, clientId }),
         timeoutMs,
       );
       if (!record('message', clientId, result)) return;
@@ -394,9 +416,9 @@ export async function checkHistory(query: Query, history: WriteRecord[]): Promis
 }
 
 export interface FilesCheck {
-  /** Licence files whose key no company row holds. */
+  /** Licence files whose key no company row holds; attachment files no attachment row names. */
   orphanFiles: string[];
-  /** Company rows whose licence file is not in storage. */
+  /** Company rows whose licence file is not in storage; files of sent messages that are not. */
   missingFiles: string[];
   /** Leftover partial uploads (DATA_DIR/files/.partial). */
   partialFiles: number;
@@ -414,9 +436,21 @@ export async function checkFiles(query: Query, dataDir: string): Promise<FilesCh
   );
   const keys = new Set(rows.map((r) => r.key));
   const onDisk = new Set(files);
+  // Chat attachments: a row is written before its file, so no file may lack a row (a pending
+  // row's file is kept until the hourly sweep); every sent message's files must all be there.
+  const attachDir = path.join(root, 'ticketAttachments');
+  const attachFiles = fs.existsSync(attachDir)
+    ? fs.readdirSync(attachDir).map((name) => `ticketAttachments/${name}`)
+    : [];
+  const attachRows = await query<{ storage_key: string; thumbnail_key: string | null; sent: boolean }>(
+    'select storage_key, thumbnail_key, message_id is not null as sent from ticket_attachments',
+  );
+  const named = new Set(attachRows.flatMap((r) => [r.storage_key, r.thumbnail_key ?? '']));
+  const attachOnDisk = new Set(attachFiles);
+  const sentKeys = attachRows.filter((r) => r.sent).flatMap((r) => [r.storage_key, r.thumbnail_key ?? r.storage_key]);
   return {
-    orphanFiles: files.filter((f) => !keys.has(f)),
-    missingFiles: [...keys].filter((k) => !onDisk.has(k)),
+    orphanFiles: [...files.filter((f) => !keys.has(f)), ...attachFiles.filter((f) => !named.has(f))],
+    missingFiles: [...[...keys].filter((k) => !onDisk.has(k)), ...sentKeys.filter((k) => !attachOnDisk.has(k))],
     partialFiles,
   };
 }

@@ -70,6 +70,14 @@ beforeAll(async () => {
       current.length > 1 ? [current[1]!, current[0]!, ...current.slice(2)] : current,
     ];
   };
+  // Saved replies to edit and delete.
+  for (let i = 0; i < 3; i++) {
+    const res = await admin.post('/api/admin/support/saved-replies', {
+      title: `Fuzz seed ${i}`,
+      body: 'Hello {{user.email}}',
+    });
+    if (res.statusCode !== 200) throw new Error(`saved reply failed: ${res.statusCode} ${res.body}`);
+  }
   // Failed mail, so 'Retry' has something to send again (the worker does not run here).
   for (let i = 0; i < 5; i++) {
     await t.database.db.execute(
@@ -93,6 +101,7 @@ beforeAll(async () => {
       self: () => [admin.id],
       auditId: idsOf(t, sql`select id::text as id from audit_log order by id`),
       mailId: idsOf(t, sql`select id::text as id from mail_outbox order by id`),
+      savedReply: idsOf(t, sql`select id from saved_replies order by created_at`),
     },
   };
   console.log(`[fuzz admin] seed ${BASE_SEED}, ${RUNS_PER_OPERATION} runs per operation and principal`);

@@ -27,7 +27,8 @@ import { EmailSchema } from '../../src/contracts/auth.ts';
 import { CompanyRegistrationSchema } from '../../src/contracts/companies.ts';
 import { LEGAL_DOCUMENTS } from '../../src/contracts/content.ts';
 import { ERROR_STATUS, ErrorBodySchema, GENERIC_MESSAGES } from '../../src/contracts/errors.ts';
-import { ReplySchema, TICKET_REASON_VALUES } from '../../src/contracts/support.ts';
+import { ReplyFormSchema, TICKET_REASON_VALUES } from '../../src/contracts/support.ts';
+import { ATTACHMENT_LIMITS, type AttachmentKind, cleanFileName } from '../../src/contracts/attachments.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { emailKey, nameKey, phoneKey } from '../../src/server/modules/partners/company-keys.ts';
 import { FIGURES_DIR, recordFigure, runs, soak } from '../support/figures.ts';
@@ -83,9 +84,9 @@ export type Principal = { name: string; headers: Record<string, string>; userId?
 
 export interface OkSpec {
   status: number;
-  /** The documented body; `stream`, `binary`, `html` and `text` answers are checked by type. */
+  /** The documented body; `stream`, `binary` (a licence), `file` (a chat attachment), `html` and `text` answers are checked by type. */
   schema?: z.ZodType;
-  kind?: 'json' | 'stream' | 'binary' | 'html' | 'text';
+  kind?: 'json' | 'stream' | 'binary' | 'file' | 'html' | 'text';
 }
 
 export interface FuzzContext {
@@ -292,6 +293,7 @@ export const TABLES = [
   'companies',
   'support_tickets',
   'ticket_messages',
+  'ticket_attachments',
   'faqs',
   'settings',
   'documents',
@@ -390,8 +392,12 @@ const ROW_CHECKS: Partial<Record<Table, (row: Row) => string | null>> = {
   users: (row) =>
     (['user', 'admin'].includes(String(row.role)) ? null : `role ${String(row.role)}`) ??
     canonical(EmailSchema, row.email),
-  email_tokens: (row) =>
-    ['verify-email', 'reset-password'].includes(String(row.purpose)) ? null : `purpose ${String(row.purpose)}`,
+  email_tokens: (row) => {
+    // An email-change link carries the canonical address it changes to; the others carry none.
+    if (row.purpose === 'change-email') return canonical(EmailSchema, row.new_email);
+    if (row.new_email !== null) return `new_email on a ${String(row.purpose)} link`;
+    return ['verify-email', 'reset-password'].includes(String(row.purpose)) ? null : `purpose ${String(row.purpose)}`;
+  },
   companies: (row) => {
     const fields = Object.fromEntries(TEXT_FIELDS.map((f) => [f, row[COLUMN[f]] ?? undefined]));
     const result = CompanyRegistrationSchema.safeParse(fields);
@@ -413,10 +419,21 @@ const ROW_CHECKS: Partial<Record<Table, (row: Row) => string | null>> = {
   support_tickets: (row) =>
     (TICKET_REASON_VALUES as readonly string[]).includes(String(row.reason)) ? null : `reason ${String(row.reason)}`,
   ticket_messages: (row) => {
-    const problem = canonical(ReplySchema.shape.messageBody, row.message_body);
+    // An empty text is a message of files only (the API refuses one with neither).
+    const problem = canonical(ReplyFormSchema.shape.messageBody, row.message_body);
     if (problem) return `message_body: ${problem}`;
     if (row.client_id !== null && !/^[A-Za-z0-9_-]{8,64}$/.test(String(row.client_id)))
       return `client_id ${String(row.client_id)}`;
+    return null;
+  },
+  ticket_attachments: (row) => {
+    if (row.message_id === null) return 'a pending attachment was left behind';
+    const kind = String(row.kind) as AttachmentKind;
+    if (!['jpg', 'png', 'webp', 'pdf'].includes(kind)) return `kind ${kind}`;
+    if (row.name !== cleanFileName(String(row.name), kind)) return `name ${JSON.stringify(row.name)} is not clean`;
+    if (kind === 'pdf' && Number(row.size) > ATTACHMENT_LIMITS.maxBytes) return `size ${String(row.size)}`;
+    if (!/^ticketAttachments\/[0-9a-f-]{36}\.(jpg|png|webp|pdf)$/.test(String(row.storage_key)))
+      return `storage_key ${String(row.storage_key)}`;
     return null;
   },
   faqs: (row) => canonical(FaqInputSchema, { type: row.type, title: row.title, content: row.content }),
@@ -498,6 +515,17 @@ export function checkAnswer(op: FuzzOperation, res: FuzzResponse): string[] {
     case 'stream':
       if (!type.startsWith('text/event-stream')) problems.push(`stream answered ${type}`);
       break;
+    case 'file': {
+      // A chat attachment (docs/product.md §2.11): a photo shown inline or a PDF downloaded, never sniffed.
+      const disposition = String(res.headers['content-disposition'] ?? '');
+      if (!/^(image\/(png|jpeg|webp)|application\/pdf)$/.test(type)) problems.push(`file answered ${type}`);
+      if (res.headers['x-content-type-options'] !== 'nosniff') problems.push('file without nosniff');
+      if (!String(res.headers['content-security-policy'] ?? '').includes('sandbox'))
+        problems.push('file not sandboxed');
+      if (type === 'application/pdf' ? !disposition.startsWith('attachment') : !disposition.startsWith('inline'))
+        problems.push(`file ${type} sent as ${disposition}`);
+      break;
+    }
     case 'binary':
       if (!/^image\/(png|jpeg)$/.test(type)) problems.push(`download answered ${type}`);
       if (!String(res.headers['content-disposition'] ?? '').startsWith('attachment'))
@@ -762,6 +790,7 @@ export const FUZZ_ENV: Record<string, string> = {
   ACCOUNT_EMAILS_PER_HOUR: '1000000',
   ACCOUNT_REQUESTS_PER_IP_PER_HOUR: '1000000',
   TICKETS_PER_USER_PER_HOUR: '1000000',
+  ATTACHMENTS_PER_USER_PER_HOUR: '1000000',
   REGISTRATIONS_PER_IP_PER_HOUR: '1000000',
   STREAMS_PER_SESSION: '100000',
 };

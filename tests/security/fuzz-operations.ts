@@ -19,6 +19,12 @@ import {
 } from '../../src/contracts/admin.ts';
 import { LoginResponseSchema, MessageResponseSchema, SessionResponseSchema } from '../../src/contracts/auth.ts';
 import { CompanyRegistrationResultSchema } from '../../src/contracts/companies.ts';
+import {
+  RecoveryCodesSchema,
+  SecondFactorStatusSchema,
+  TotpEnrolmentSchema,
+  WebAuthnOptionsSchema,
+} from '../../src/contracts/second-factor.ts';
 import { FAQ_TYPES, LEGAL_DOCUMENTS } from '../../src/contracts/content.ts';
 import { FaqListSchema, FaqSchema, LegalLinksSchema } from '../../src/contracts/content.schemas.ts';
 import {
@@ -31,13 +37,22 @@ import {
   ReplyResultSchema,
   TICKET_REASON_VALUES,
   TicketListSchema,
+  TicketSchema,
   TicketWithMessagesSchema,
+  AdminSearchResultSchema,
 } from '../../src/contracts/support.ts';
+import {
+  AgentListSchema,
+  DeskFiguresSchema,
+  SavedReplyListSchema,
+  SavedReplySchema,
+} from '../../src/contracts/desk.ts';
 import {
   companyFormRequests,
   enc,
   type FuzzRequest,
   hostileString,
+  licenseFile,
   nzPhone,
   padded,
   ref,
@@ -53,7 +68,18 @@ import {
   MAIL_STATES,
   NotificationPreferencesSchema,
 } from '../../src/contracts/notifications.ts';
-import type { FuzzOperation } from './fuzz-harness.ts';
+import {
+  DeleteAccountResultSchema,
+  DeletionInfoSchema,
+  EraseResultSchema,
+} from '../../src/contracts/account-deletion.ts';
+import { DataExportSchema } from '../../src/contracts/privacy.ts';
+import {
+  AccountProfileSchema,
+  AccountSessionsSchema,
+  RevokeOthersResponseSchema,
+} from '../../src/contracts/account.ts';
+import { type FuzzOperation, requestsFor } from './fuzz-harness.ts';
 
 /** A sign-in the fuzz knows the password of (its state `accounts`). */
 export interface Account {
@@ -112,8 +138,52 @@ const replyBody = fc.record(
   { requiredKeys: ['messageBody'] },
 );
 const replyFields = [{ path: ['messageBody'], min: 1, max: 5000 }];
+
+/**
+ * A message sent as a form with files (multipart, docs/product.md §2.11): 0 to 7 files of every
+ * kind (photos, PDFs, random bytes, empty, hostile names and declared types) beside fields of any
+ * length, so every refusal path of the attachments is walked.
+ */
+const messageForm = (
+  params: Record<string, fc.Arbitrary<unknown>>,
+  fields: fc.Arbitrary<Record<string, unknown>>,
+): fc.Arbitrary<FuzzRequest> =>
+  fc
+    .record({
+      params: fc.record(params),
+      fields,
+      files: fc.array(
+        licenseFile.map((file) => ({ ...file, field: 'files' })),
+        { maxLength: 7 },
+      ),
+    })
+    .map(({ params: values, fields: form, files }): FuzzRequest => ({
+      label: 'valid',
+      params: values,
+      query: [],
+      body: { kind: 'form', fields: Object.entries(form), files },
+    }));
+const withFiles = (op: FuzzOperation, form: fc.Arbitrary<FuzzRequest>): FuzzOperation => ({
+  ...op,
+  requests: fc.oneof({ weight: 3, arbitrary: requestsFor(op) }, { weight: 1, arbitrary: form }),
+});
+const replyForm = fc.record(
+  { messageBody: fc.oneof(fc.constant(''), text(1, 5000)), clientId: fc.oneof(validClientId, ref('clientId')) },
+  { requiredKeys: [] },
+);
+const savedReplyBody = fc.record({ title: text(1, 100), body: text(1, 5000) });
+const savedReplyFields = [
+  { path: ['title'], min: 1, max: 100 },
+  { path: ['body'], min: 1, max: 5000 },
+];
 const ticketListQuery = query({ open: fc.constantFrom('true', 'false') });
-const adminTicketQuery = query({ open: fc.constantFrom('true', 'false'), q: searchText });
+const adminTicketQuery = query({
+  open: fc.constantFrom('true', 'false'),
+  q: searchText,
+  waiting: fc.constantFrom('us', 'you'),
+  assigned: fc.constantFrom('me', 'none'),
+  privacy: fc.constantFrom('due', 'overdue'),
+});
 
 const anon = ['anonymous'];
 const user = ['user'];
@@ -274,6 +344,92 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
   },
   {
     methods: ['GET'],
+    url: '/api/account/export',
+    group: 'public',
+    principals: user,
+    noInput: 'the caller’s own data',
+    ok: [{ status: 200, schema: DataExportSchema }],
+  },
+  // The account page (docs/product.md §2.13).
+  {
+    methods: ['GET'],
+    url: '/api/account',
+    group: 'public',
+    principals: user,
+    noInput: 'the caller’s own profile',
+    ok: [{ status: 200, schema: AccountProfileSchema }],
+  },
+  {
+    methods: ['GET'],
+    url: '/api/account/sessions',
+    group: 'public',
+    principals: user,
+    noInput: 'the caller’s own sessions',
+    ok: [{ status: 200, schema: AccountSessionsSchema }],
+  },
+  {
+    // Ids of the right shape that are nobody's, and the caller's own (the session in use is refused).
+    methods: ['DELETE'],
+    url: '/api/account/sessions/:sessionId',
+    group: 'public',
+    principals: user,
+    params: {
+      sessionId: fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{22}$/), ref('ownSessionId'), text(0, 60)),
+    },
+    ok: [{ status: 200, schema: MessageResponseSchema }],
+  },
+  {
+    methods: ['POST'],
+    url: '/api/account/sessions/revoke-others',
+    group: 'public',
+    principals: user,
+    noInput: 'ends the caller’s other sessions',
+    ok: [{ status: 200, schema: RevokeOthersResponseSchema }],
+  },
+  {
+    methods: ['POST'],
+    url: '/api/account/email',
+    group: 'public',
+    principals: ['passwordUser'],
+    body: fc.record({
+      newEmail: fc.oneof(validEmail, ref('accountEmail')),
+      currentPassword: fc.oneof(ref('currentPassword'), validPassword),
+    }),
+    fields: [
+      { path: ['newEmail'], min: 1, max: 254 },
+      { path: ['currentPassword'], min: 1, max: 4096 },
+    ],
+    ok: [{ status: 202, schema: MessageResponseSchema }],
+  },
+  {
+    methods: ['POST'],
+    url: '/api/auth/confirm-email-change',
+    group: 'public',
+    principals: anon,
+    body: fc.record({ token: fc.oneof(validToken, ref('changeEmailToken')) }),
+    fields: [{ path: ['token'], min: 43, max: 43 }],
+    ok: [{ status: 200, schema: MessageResponseSchema }],
+  },
+  {
+    methods: ['GET'],
+    url: '/api/account/delete',
+    group: 'public',
+    principals: user,
+    noInput: 'the erasure date a deletion now would get',
+    ok: [{ status: 200, schema: DeletionInfoSchema }],
+  },
+  {
+    // Never the right password (that would delete the fuzzed account): a field error that changes nothing.
+    methods: ['POST'],
+    url: '/api/account/delete',
+    group: 'public',
+    principals: user,
+    body: fc.record({ password: text(1, 1024) }),
+    fields: [{ path: ['password'], min: 1, max: 1024 }],
+    ok: [{ status: 200, schema: DeleteAccountResultSchema }],
+  },
+  {
+    methods: ['GET'],
     url: '/api/account/notifications',
     group: 'public',
     principals: user,
@@ -428,16 +584,45 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     stream: true,
     ok: [{ status: 200, kind: 'stream' }],
   },
-  {
-    methods: ['POST'],
-    url: '/api/support/tickets/:ticketId/messages',
+  withFiles(
+    {
+      methods: ['POST'],
+      url: '/api/support/tickets/:ticketId/messages',
+      group: 'support',
+      principals: user,
+      params: { ticketId: uuidOr('ownTicket', 'ownClosedTicket', 'foreignTicket') },
+      body: replyBody,
+      fields: replyFields,
+      ok: [{ status: 200, schema: ReplyResultSchema }],
+    },
+    messageForm({ ticketId: uuidOr('ownTicket', 'ownClosedTicket', 'foreignTicket') }, replyForm),
+  ),
+  withFiles(
+    {
+      methods: ['POST'],
+      url: '/api/support/tickets',
+      group: 'support',
+      principals: user,
+      body: fc.record({ reason: fc.constantFrom(...TICKET_REASON_VALUES), message: text(1, 5000) }),
+      fields: [{ path: ['message'], min: 1, max: 5000 }],
+      ok: [{ status: 201, schema: CreateTicketResultSchema.shape.result }],
+    },
+    messageForm(
+      {},
+      fc.record({ reason: fc.constantFrom(...TICKET_REASON_VALUES, '', 'Other'), message: text(0, 5000) }),
+    ),
+  ),
+  ...['', '/thumbnail'].map((suffix): FuzzOperation => ({
+    methods: ['GET'],
+    url: `/api/support/tickets/:ticketId/attachments/:attachmentId${suffix}`,
     group: 'support',
-    principals: user,
-    params: { ticketId: uuidOr('ownTicket', 'ownClosedTicket', 'foreignTicket') },
-    body: replyBody,
-    fields: replyFields,
-    ok: [{ status: 200, schema: ReplyResultSchema }],
-  },
+    principals: ['user', 'admin'],
+    params: {
+      ticketId: uuidOr('ownTicket', 'foreignTicket'),
+      attachmentId: uuidOr('attachment', 'foreignAttachment'),
+    },
+    ok: [{ status: 200, kind: 'file' }],
+  })),
 
   // --- Support: the admin's side ---------------------------------------------------------------------
   {
@@ -465,16 +650,19 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     params: { ticketId: uuidOr('ownTicket', 'foreignTicket') },
     ok: [{ status: 200, schema: AdminTicketWithMessagesSchema }],
   },
-  {
-    methods: ['POST'],
-    url: '/api/admin/support/tickets/:ticketId/messages',
-    group: 'support',
-    principals: admin,
-    params: { ticketId: uuidOr('ownTicket', 'ownClosedTicket', 'foreignTicket') },
-    body: replyBody,
-    fields: replyFields,
-    ok: [{ status: 200, schema: z.object({ message: AdminMessageSchema }) }],
-  },
+  withFiles(
+    {
+      methods: ['POST'],
+      url: '/api/admin/support/tickets/:ticketId/messages',
+      group: 'support',
+      principals: admin,
+      params: { ticketId: uuidOr('ownTicket', 'ownClosedTicket', 'foreignTicket') },
+      body: replyBody,
+      fields: replyFields,
+      ok: [{ status: 200, schema: z.object({ message: AdminMessageSchema }) }],
+    },
+    messageForm({ ticketId: uuidOr('ownTicket', 'ownClosedTicket', 'foreignTicket') }, replyForm),
+  ),
   ...(['close', 'reopen'] as const).map((action): FuzzOperation => ({
     methods: ['POST'],
     url: `/api/admin/support/tickets/:ticketId/${action}`,
@@ -483,6 +671,122 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     params: { ticketId: uuidOr('ownTicket', 'ownClosedTicket', 'foreignTicket') },
     ok: [{ status: 200, schema: z.object({ ticket: AdminTicketSchema }) }],
   })),
+
+  // --- Support: the desk's tools (docs/product.md §2.10) -------------------------------------------
+  {
+    methods: ['POST'],
+    url: '/api/support/tickets/:ticketId/rating',
+    group: 'support',
+    principals: user,
+    params: { ticketId: uuidOr('ownTicket', 'ownClosedTicket', 'foreignTicket') },
+    body: fc.record(
+      { good: fc.boolean(), comment: fc.oneof(text(0, 1000), fc.constant(undefined)) },
+      { requiredKeys: ['good'] },
+    ),
+    fields: [{ path: ['comment'], min: 0, max: 1000 }],
+    ok: [{ status: 200, schema: z.object({ ticket: TicketSchema }) }],
+  },
+  {
+    methods: ['POST'],
+    url: '/api/admin/support/tickets/:ticketId/notes',
+    group: 'support',
+    principals: admin,
+    params: { ticketId: uuidOr('ownTicket', 'ownClosedTicket', 'foreignTicket') },
+    body: replyBody,
+    fields: replyFields,
+    ok: [{ status: 200, schema: z.object({ message: AdminMessageSchema }) }],
+  },
+  {
+    methods: ['POST'],
+    url: '/api/admin/support/tickets/:ticketId/assign',
+    group: 'support',
+    principals: admin,
+    params: { ticketId: uuidOr('ownTicket', 'ownClosedTicket', 'foreignTicket') },
+    body: fc.record({ assignee: fc.oneof(fc.constant('me'), fc.constant(null), uuidOr('agent', 'ownTicket')) }),
+    ok: [{ status: 200, schema: z.object({ ticket: AdminTicketSchema }) }],
+  },
+  {
+    methods: ['POST'],
+    url: '/api/admin/support/tickets/:ticketId/privacy',
+    group: 'support',
+    principals: admin,
+    params: { ticketId: uuidOr('ownTicket', 'ownClosedTicket', 'foreignTicket') },
+    body: fc.record({ privacy: fc.boolean() }),
+    ok: [{ status: 200, schema: z.object({ ticket: AdminTicketSchema }) }],
+  },
+  {
+    methods: ['POST'],
+    url: '/api/admin/support/tickets/:ticketId/keep-for-record',
+    group: 'support',
+    principals: admin,
+    params: { ticketId: uuidOr('ownTicket', 'ownClosedTicket', 'foreignTicket') },
+    body: fc.record({ keep: fc.boolean() }),
+    ok: [{ status: 200, schema: z.object({ ticket: AdminTicketSchema }) }],
+  },
+  {
+    methods: ['GET'],
+    url: '/api/admin/support/agents',
+    group: 'support',
+    principals: admin,
+    noInput: 'the list of admins',
+    ok: [{ status: 200, schema: AgentListSchema }],
+  },
+  {
+    methods: ['GET'],
+    url: '/api/admin/support/figures',
+    group: 'support',
+    principals: admin,
+    noInput: 'the team figures',
+    ok: [{ status: 200, schema: DeskFiguresSchema }],
+  },
+  {
+    methods: ['GET'],
+    url: '/api/admin/support/search',
+    group: 'support',
+    principals: admin,
+    query: query(
+      { q: fc.oneof(searchText, fc.constantFrom('"unclosed', '-', 'a & b | !c', '<->', ':*', 'parcel -lost')) },
+      ['q'],
+    ),
+    ok: [{ status: 200, schema: AdminSearchResultSchema }],
+  },
+  {
+    methods: ['GET'],
+    url: '/api/admin/support/saved-replies',
+    group: 'admin',
+    principals: admin,
+    noInput: 'the saved replies',
+    ok: [{ status: 200, schema: SavedReplyListSchema }],
+  },
+  {
+    methods: ['POST'],
+    url: '/api/admin/support/saved-replies',
+    group: 'admin',
+    principals: admin,
+    body: savedReplyBody,
+    fields: savedReplyFields,
+    ok: [{ status: 200, schema: z.object({ savedReply: SavedReplySchema }) }],
+  },
+  {
+    methods: ['PUT'],
+    url: '/api/admin/support/saved-replies/:savedReplyId',
+    group: 'admin',
+    principals: admin,
+    params: { savedReplyId: uuidOr('savedReply') },
+    body: savedReplyBody,
+    fields: savedReplyFields,
+    ok: [{ status: 200, schema: z.object({ savedReply: SavedReplySchema }) }],
+  },
+  {
+    methods: ['DELETE'],
+    url: '/api/admin/support/saved-replies/:savedReplyId',
+    group: 'admin',
+    principals: admin,
+    params: {
+      savedReplyId: fc.oneof({ weight: 1, arbitrary: ref('savedReply') }, { weight: 2, arbitrary: fc.uuid() }),
+    },
+    ok: [{ status: 200, schema: z.object({ savedReply: SavedReplySchema }) }],
+  },
 
   // --- Admin: partner review ------------------------------------------------------------------------
   {
@@ -670,6 +974,15 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     ok: [{ status: 200, schema: UserResultSchema }],
   },
   {
+    // Neither pool asked to be deleted: every answer is a refusal (409, or 403 for oneself) that changes nothing.
+    methods: ['POST'],
+    url: '/api/admin/users/:userId/erase',
+    group: 'admin',
+    principals: admin,
+    params: { userId: uuidOr('victim', 'self') },
+    ok: [{ status: 200, schema: EraseResultSchema }],
+  },
+  {
     methods: ['GET'],
     url: '/api/admin/audit',
     group: 'admin',
@@ -698,6 +1011,85 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
       mailId: fc.oneof({ weight: 3, arbitrary: ref('mailId') }, { weight: 1, arbitrary: intString(1, 2_147_483_647) }),
     },
     ok: [{ status: 200, schema: AdminMailResultSchema }],
+  },
+  // --- Admins' second factor (docs/product.md §2.15) ------------------------------------------------
+  {
+    // The fuzzed accounts have no passkey: a right password answers a field error, a wrong one 401.
+    methods: ['POST'],
+    url: '/api/auth/passkey/options',
+    group: 'public',
+    principals: anon,
+    body: fc.oneof(
+      fc.record({ email: validEmail, password: validPassword }),
+      fc.nat().map((index) => ({
+        email: { $ref: 'accountEmail', index },
+        password: { $ref: 'accountPassword', index },
+      })),
+    ),
+    fields: [
+      { path: ['email'], min: 1, max: 254 },
+      { path: ['password'], min: 1, max: 4096 },
+    ],
+    ok: [{ status: 200, schema: WebAuthnOptionsSchema }],
+  },
+  {
+    methods: ['GET'],
+    url: '/api/admin/second-factor',
+    group: 'admin',
+    principals: admin,
+    noInput: "the admin's own factors",
+    ok: [{ status: 200, schema: SecondFactorStatusSchema }],
+  },
+  {
+    methods: ['POST'],
+    url: '/api/admin/second-factor/totp',
+    group: 'admin',
+    principals: admin,
+    noInput: 'a secret for an authenticator app',
+    ok: [{ status: 200, schema: TotpEnrolmentSchema }],
+  },
+  {
+    methods: ['POST'],
+    url: '/api/admin/second-factor/totp/confirm',
+    group: 'admin',
+    principals: admin,
+    body: fc.record(
+      { factorId: fc.uuid(), code: fc.stringMatching(/^\d{6}$/), label: text(0, 60) },
+      { requiredKeys: ['factorId', 'code'] },
+    ),
+    fields: [{ path: ['label'], min: 0, max: 60 }],
+    ok: [{ status: 200, schema: RecoveryCodesSchema }],
+  },
+  {
+    methods: ['POST'],
+    url: '/api/admin/second-factor/passkey/options',
+    group: 'admin',
+    principals: admin,
+    noInput: 'WebAuthn creation options',
+    ok: [{ status: 200, schema: WebAuthnOptionsSchema }],
+  },
+  {
+    methods: ['POST'],
+    url: '/api/admin/second-factor/passkey',
+    group: 'admin',
+    principals: admin,
+    body: fc.record(
+      {
+        response: fc.record({
+          id: fc.base64String().map((v) => v.replace(/[+/=]/g, '') || 'AA'),
+          rawId: fc.base64String().map((v) => v.replace(/[+/=]/g, '') || 'AA'),
+          type: fc.constant('public-key'),
+          response: fc.record({
+            clientDataJSON: fc.base64String().map((v) => v.replace(/[+/=]/g, '')),
+            attestationObject: fc.base64String().map((v) => v.replace(/[+/=]/g, '')),
+          }),
+          clientExtensionResults: fc.constant({}),
+        }),
+        label: text(0, 60),
+      },
+      { requiredKeys: ['response'] },
+    ),
+    ok: [{ status: 200, schema: RecoveryCodesSchema }],
   },
 ];
 

@@ -38,7 +38,7 @@ function mailTokens(dataDir: string, owners: Map<string, string>, seen: Map<stri
         .replace(/=\r?\n/g, '')
         .replace(/=3D/gi, '=');
       const to = /^To: .*?<?([^\s<>]+@[^\s<>]+)>?\s*$/im.exec(raw)?.[1]?.toLowerCase() ?? '';
-      tokens = [...raw.matchAll(/(verify-email|reset-password)\?token=([A-Za-z0-9_-]{43})/g)].map(
+      tokens = [...raw.matchAll(/(verify-email|reset-password|confirm-email)\?token=([A-Za-z0-9_-]{43})/g)].map(
         (m) => [m[1]!, m[2]!] as [string, string],
       );
       for (const [, token] of tokens) owners.set(token, to);
@@ -93,6 +93,19 @@ beforeAll(async () => {
         mailTokens(t.dataDir, tokenOwners, seenMail)
           .filter(([kind]) => kind === 'reset-password')
           .map(([, token]) => token),
+      changeEmailToken: () =>
+        mailTokens(t.dataDir, tokenOwners, seenMail)
+          .filter(([kind]) => kind === 'confirm-email')
+          .map(([, token]) => token),
+      // The ids the sessions list gives the fuzz's own principals.
+      ownSessionId: async () => {
+        const listed = await t.app.inject({
+          method: 'GET',
+          url: '/api/account/sessions',
+          headers: ctx.principals.user!.headers,
+        });
+        return (listed.json() as { sessions: Array<{ id: string }> }).sessions.map((s) => s.id);
+      },
       // Another spelling of a live registration: each must be refused as a duplicate (IN-02).
       companyNameVariant: async () =>
         (await companies()).rows.flatMap((r) => [

@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll } from 'vitest';
+import { queryRows } from '../../src/server/db/sql.ts';
+import { png, postFiles } from '../support/attachment-files.ts';
 import { supportUser } from '../support/support.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import {
@@ -14,7 +16,8 @@ import {
 
 /**
  * IN-01/IN-05/IN-07, LOG-04: support tickets under generated input, on both sides: the owner's
- * (create, list, read, reply, live streams) and the admin's (inbox, answer, close, reopen).
+ * (create, list, read, reply with files, open a file, live streams) and the admin's (inbox, answer,
+ * close, reopen).
  */
 
 let t: TestApp;
@@ -29,6 +32,21 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++) {
     await owner.createTicket('General', `Where is my parcel number ${i}?`);
     await other.createTicket('Incident', `Someone else's ticket ${i}`);
+  }
+  // A photo on each side: the attachment routes' own and foreign ids.
+  for (const who of [owner, other]) {
+    const [first] = await queryRows<{ id: string }>(
+      t.database.db,
+      sql`select id from support_tickets where user_id = ${who.id} order by ticket_no limit 1`,
+    );
+    const sent = await postFiles(
+      t,
+      `/api/support/tickets/${first!.id}/messages`,
+      who.headers,
+      { messageBody: 'Photo' },
+      [{ name: 'photo.png', data: await png() }],
+    );
+    if (sent.statusCode !== 200) throw new Error(`fixture photo: ${sent.statusCode} ${sent.body}`);
   }
   const closed = await owner.createTicket('Deactivation', 'Please close my account.');
   await admin.post(`/api/admin/support/tickets/${closed.ticketId}/close`);
@@ -52,6 +70,15 @@ beforeAll(async () => {
       foreignTicket: idsOf(t, sql`select id from support_tickets where user_id = ${other.id} order by ticket_no`),
       messageId: idsOf(t, sql`select id::text as id from ticket_messages order by id`),
       clientId: idsOf(t, sql`select client_id as id from ticket_messages where client_id is not null order by id`),
+      agent: idsOf(t, sql`select id from users where role = 'admin' order by created_at`),
+      attachment: idsOf(
+        t,
+        sql`select id from ticket_attachments where user_id = ${owner.id} and message_id is not null order by created_at`,
+      ),
+      foreignAttachment: idsOf(
+        t,
+        sql`select id from ticket_attachments where user_id = ${other.id} and message_id is not null order by created_at`,
+      ),
     },
   };
   console.log(`[fuzz support] seed ${BASE_SEED}, ${RUNS_PER_OPERATION} runs per operation and principal`);

@@ -89,6 +89,8 @@ function concrete(url: string): string {
     if (name === 'faqId') return '1';
     if (name === 'slug') return 'terms';
     if (name === 'userId') return randomUUID();
+    // Not found is fine here: the checks are about the body and the query, read before the object.
+    if (name === 'savedReplyId' || name === 'attachmentId') return randomUUID();
     throw new Error(`no sample value for :${name} in ${url}`);
   });
 }
@@ -231,6 +233,9 @@ describe('IN-07: body size, duplicate query keys, prototype keys', () => {
       targetType: ['faq', 'user'],
       targetId: ['a', 'b'],
       state: ['failed', 'sent'],
+      waiting: ['us', 'you'],
+      assigned: ['me', 'none'],
+      privacy: ['due', 'overdue'],
     };
     let checked = 0;
     for (const op of FUZZ_OPERATIONS.filter((o) => o.query && o.methods.includes('GET'))) {

@@ -24,7 +24,7 @@ import { createUser, signIn, withCookie } from '../support/accounts.ts';
 import { recordFigure } from '../support/figures.ts';
 import { startServer } from '../support/server-process.ts';
 import { createTestApp, openTestDatabase, type TestApp, testDatabaseKind } from '../support/test-app.ts';
-import { productionPackages, SERVER_RENDERERS } from '../support/renderers.ts';
+import { productionPackages, unreviewedRenderers } from '../support/renderers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
@@ -720,11 +720,9 @@ describe('HDR-12, HDR-13: the server fetches nothing and renders no documents', 
   });
 
   it('ships no HTML/PDF/image renderer as a production dependency (review gate)', () => {
-    // Reviewed and allowed in production (none so far). Adding one needs a decision record.
-    const ALLOWED = new Set<string>();
-    const production = productionPackages(ROOT);
-    expect(production.length).toBeGreaterThan(0);
-    expect(production.filter((name) => SERVER_RENDERERS.has(name) && !ALLOWED.has(name))).toEqual([]);
+    // Reviewed and allowed in production: REVIEWED_RENDERERS, each with its decision record.
+    expect(productionPackages(ROOT).length).toBeGreaterThan(0);
+    expect(unreviewedRenderers(ROOT)).toEqual([]);
   });
 });
 

@@ -12,7 +12,7 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
  * ticket's id, a role, a verified flag or a ticket number in any body; none of it may reach a
  * stored row. Either the body is refused (400) or the row keeps what the server decides: the
  * caller as owner, server defaults for flags, numbers and dates. The path-level IDOR property
- * (AZ-03: a foreign ticket id in the URL) is in authz-matrix.test.ts.
+ * (AZ-03: a foreign ticket id in the URL) is in authz/foreign-tickets.test.ts.
  */
 
 let t: TestApp;

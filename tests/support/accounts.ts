@@ -3,16 +3,27 @@ import type { LightMyRequestResponse } from 'fastify';
 import { createAccountAdmin } from '../../src/server/modules/accounts/accounts.admin.service.ts';
 import { createAccountsRepository } from '../../src/server/modules/accounts/accounts.repository.ts';
 import { linkIn, tokenFrom, waitForMails } from './mail.ts';
+import { enrolTestTotp, nextOtp } from './second-factor.ts';
 import type { TestApp } from './test-app.ts';
 
 /** A password no list would refuse, different on every call. */
 export const strongPassword = () => `Harbour-${randomBytes(6).toString('hex')}-kite`;
 export const uniqueEmail = (label = 'user') => `${label}-${randomBytes(5).toString('hex')}@example.nz`;
 
-/** What the CLI does, on the test's database: an account with a known password. */
+/**
+ * What the CLI does, on the test's database: an account with a known password. An admin also gets
+ * an authenticator app (as `create-user --admin --totp-secret`), which signIn answers with a code,
+ * unless `secondFactor: false` (an admin who has not set one up yet).
+ */
 export async function createUser(
   t: TestApp,
-  options: { email?: string; password?: string; verified?: boolean; role?: 'user' | 'admin' } = {},
+  options: {
+    email?: string;
+    password?: string;
+    verified?: boolean;
+    role?: 'user' | 'admin';
+    secondFactor?: boolean;
+  } = {},
 ) {
   const email = options.email ?? uniqueEmail();
   const password = options.password ?? strongPassword();
@@ -22,6 +33,7 @@ export async function createUser(
     verified: options.verified ?? true,
     role: options.role ?? 'user',
   });
+  if (user.role === 'admin' && options.secondFactor !== false) await enrolTestTotp(t.database.db, user);
   return { ...user, password };
 }
 
@@ -48,7 +60,8 @@ export async function signIn(
   password: string,
   headers: Record<string, string> = {},
 ): Promise<string> {
-  const res = await postJson(t, '/api/auth/login', { email, password }, headers);
+  const otp = await nextOtp(email.trim().toLowerCase());
+  const res = await postJson(t, '/api/auth/login', { email, password, ...(otp ? { otp } : {}) }, headers);
   if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
   const cookie = sessionCookieOf(t, res);
   if (!cookie?.value) throw new Error('sign-in set no session cookie');

@@ -39,6 +39,22 @@ export const SERVER_RENDERERS: ReadonlySet<string> = new Set([
   'svg2img',
 ]);
 
+/**
+ * Renderers reviewed and allowed in production, each with the decision record that says why and
+ * how its input is bounded. sharp decodes only bytes already recognised as JPEG, PNG or WebP (its
+ * SVG, PDF and other loaders never see user input) to strip a photo's metadata (decision 095).
+ */
+export const REVIEWED_RENDERERS: ReadonlyMap<string, string> = new Map([
+  ['sharp', 'docs/decisions/095-chat-attachments.md'],
+]);
+
+/** Production packages that render and have not been reviewed (must be none). */
+export function unreviewedRenderers(root = path.resolve(import.meta.dirname, '..', '..')): string[] {
+  for (const record of REVIEWED_RENDERERS.values())
+    if (!fs.existsSync(path.join(root, record))) throw new Error(`${record} is missing`);
+  return productionPackages(root).filter((name) => SERVER_RENDERERS.has(name) && !REVIEWED_RENDERERS.has(name));
+}
+
 /** What production installs: package.json dependencies and every lockfile package not marked dev. */
 export function productionPackages(root = path.resolve(import.meta.dirname, '..', '..')): string[] {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {

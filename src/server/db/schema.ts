@@ -4,12 +4,12 @@ import {
   bigserial,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
   pgSequence,
   pgTable,
-  primaryKey,
   serial,
   smallint,
   text,
@@ -24,6 +24,8 @@ import {
  */
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+/** A full-text search vector (read by the desk's search; never written by the app: it is generated). */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 export const faqs = pgTable(
   'faqs',
@@ -106,8 +108,20 @@ export const users = pgTable(
     role: text('role').notNull().default('user'),
     disabledAt: timestamptz('disabled_at'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
+    /** The person asked to delete the account (it is disabled at the same moment). */
+    deletionRequestedAt: timestamptz('deletion_requested_at'),
+    /** When the erasure worker may erase it (ERASE_AFTER_DAYS after the request; an admin can bring it forward). */
+    eraseAfter: timestamptz('erase_after'),
+    /** When its personal data was erased; the row stays so records can say 'Deleted user'. */
+    erasedAt: timestamptz('erased_at'),
   },
-  (t) => [uniqueIndex('users_email_uq').on(t.email), check('users_role_check', sql`${t.role} in ('user', 'admin')`)],
+  (t) => [
+    uniqueIndex('users_email_uq').on(t.email),
+    check('users_role_check', sql`${t.role} in ('user', 'admin')`),
+    index('users_erase_due_idx')
+      .on(t.eraseAfter)
+      .where(sql`${t.eraseAfter} is not null and ${t.erasedAt} is null`),
+  ],
 );
 
 export const sessions = pgTable(
@@ -121,6 +135,12 @@ export const sessions = pgTable(
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     lastSeenAt: timestamptz('last_seen_at').notNull().defaultNow(),
     expiresAt: timestamptz('expires_at').notNull(),
+    /** The browser's User-Agent at sign-in (cut to 300 characters), shown as browser and OS in the sessions list. */
+    userAgent: text('user_agent'),
+    /** A coarse place: the IPv4 /24 or IPv6 /48 the session signed in from, never the full address. */
+    ipPrefix: text('ip_prefix'),
+    /** When this session also passed the second factor (an admin's console opens only then). */
+    secondFactorAt: timestamptz('second_factor_at'),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
@@ -136,10 +156,12 @@ export const emailTokens = pgTable(
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     expiresAt: timestamptz('expires_at').notNull(),
     usedAt: timestamptz('used_at'),
+    /** For 'change-email': the address that becomes the account's once this link is followed. */
+    newEmail: text('new_email'),
   },
   (t) => [
     index('email_tokens_user_idx').on(t.userId, t.purpose),
-    check('email_tokens_purpose_check', sql`${t.purpose} in ('verify-email', 'reset-password')`),
+    check('email_tokens_purpose_check', sql`${t.purpose} in ('verify-email', 'reset-password', 'change-email')`),
   ],
 );
 
@@ -181,6 +203,14 @@ export const supportTickets = pgTable(
     clientId: text('client_id'),
     /** The newest message a page of the owner showing this ticket received live (no mail for those). */
     ownerSeenMessageId: bigint('owner_seen_message_id', { mode: 'number' }).notNull().default(0),
+    /** The admin handling the ticket; null while unassigned (or when that account is deleted). */
+    assignedTo: uuid('assigned_to').references(() => users.id, { onDelete: 'set null' }),
+    /** When it was last closed (resolution time); null while open. */
+    closedAt: timestamptz('closed_at'),
+    /** An admin marked it a request under the Privacy Act (Deactivation tickets are one anyway). */
+    privacyRequest: boolean('privacy_request').notNull().default(false),
+    /** An admin marked its messages as needed for the record: erasing the owner keeps them as 'Deleted user'. */
+    keepForRecord: boolean('keep_for_record').notNull().default(false),
   },
   (t) => [
     uniqueIndex('support_tickets_ticket_no_uq').on(t.ticketNo),
@@ -189,6 +219,7 @@ export const supportTickets = pgTable(
       .where(sql`${t.clientId} is not null`),
     index('support_tickets_user_idx').on(t.userId, t.open, t.lastMessage),
     index('support_tickets_open_idx').on(t.open, t.lastMessage),
+    index('support_tickets_assigned_idx').on(t.assignedTo, t.open),
     check('support_tickets_reason_check', sql`${t.reason} in ('General', 'Incident', 'Deactivation')`),
   ],
 );
@@ -209,13 +240,86 @@ export const ticketMessages = pgTable(
     admin: boolean('admin').notNull().default(false),
     /** Chosen by the client so a retried send is stored once. */
     clientId: text('client_id'),
+    /** An admins-only note: never sent to the ticket's owner by any route, stream, mail or export. */
+    internal: boolean('internal').notNull().default(false),
+    /** The words of the message for the inbox's search (English stemming), kept by the database. */
+    search: tsvector('search')
+      .notNull()
+      .generatedAlwaysAs(sql`to_tsvector('english'::regconfig, message_body)`),
   },
   (t) => [
     index('ticket_messages_ticket_idx').on(t.ticketId, t.id),
+    index('ticket_messages_search_idx').using('gin', t.search),
     uniqueIndex('ticket_messages_client_uq')
       .on(t.ticketId, t.clientId)
       .where(sql`${t.clientId} is not null`),
   ],
+);
+
+/**
+ * Files on support messages (modules/attachments). A row is written before its file is stored and
+ * has no message until the message that carries it commits (in the same statement as that message):
+ * rows still without a message after an hour are a send that never completed, and the sweep removes
+ * them with their files. The file lives in storage under `storage_key` (server-made, never the
+ * client's name); photos also have a WebP thumbnail under `thumbnail_key`.
+ */
+export const ticketAttachments = pgTable(
+  'ticket_attachments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Null until the message commits (a new ticket's files are received before the ticket exists). */
+    ticketId: uuid('ticket_id').references(() => supportTickets.id, { onDelete: 'cascade' }),
+    messageId: bigint('message_id', { mode: 'number' }).references(() => ticketMessages.id, { onDelete: 'cascade' }),
+    /** Who sent it: the user's data export lists a user's own files by this. */
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    name: text('name').notNull(),
+    size: integer('size').notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    storageKey: text('storage_key').notNull(),
+    thumbnailKey: text('thumbnail_key'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('ticket_attachments_message_idx').on(t.messageId),
+    index('ticket_attachments_ticket_idx').on(t.ticketId),
+    index('ticket_attachments_user_idx').on(t.userId),
+    index('ticket_attachments_pending_idx')
+      .on(t.createdAt)
+      .where(sql`${t.messageId} is null`),
+    check('ticket_attachments_kind_check', sql`${t.kind} in ('jpg', 'png', 'webp', 'pdf')`),
+  ],
+);
+
+/** The owner's answer to 'How did we do?' on a closed ticket: one per ticket, changeable for 7 days. */
+export const ticketRatings = pgTable(
+  'ticket_ratings',
+  {
+    ticketId: uuid('ticket_id')
+      .primaryKey()
+      .references(() => supportTickets.id, { onDelete: 'cascade' }),
+    good: boolean('good').notNull(),
+    comment: text('comment'),
+    ratedAt: timestamptz('rated_at').notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('ticket_ratings_rated_idx').on(t.ratedAt)],
+);
+
+/** The team's saved replies: a title and a text with {{ticket.number}} and {{user.email}} placeholders. */
+export const savedReplies = pgTable(
+  'saved_replies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('saved_replies_title_uq').on(sql`lower(${t.title})`)],
 );
 
 export const auditLog = pgTable(
@@ -233,98 +337,5 @@ export const auditLog = pgTable(
   (t) => [index('audit_log_at_idx').on(t.at)],
 );
 
-/**
- * Every mail the app sends (docs/decisions/090-mail-outbox.md). A row is written in the same
- * transaction as the change that causes it; the worker claims due rows (lease, SKIP LOCKED), sends
- * them with the Message-ID fixed here, and records the outcome. Bodies are cleared once sent.
- */
-export const mailOutbox = pgTable(
-  'mail_outbox',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    messageId: text('message_id').notNull(),
-    kind: text('kind').notNull(),
-    recipient: text('recipient').notNull(),
-    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
-    subject: text('subject').notNull(),
-    textBody: text('text_body'),
-    htmlBody: text('html_body'),
-    headers: jsonb('headers').notNull().default({}),
-    /** A partner decision: once delivered, companies.is_email_send turns true if the decision still stands. */
-    companyId: uuid('company_id').references(() => companies.id, { onDelete: 'set null' }),
-    companyDecision: smallint('company_decision'),
-    state: text('state').notNull().default('queued'),
-    attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: timestamptz('next_attempt_at').notNull().defaultNow(),
-    leaseUntil: timestamptz('lease_until'),
-    lastError: text('last_error'),
-    createdAt: timestamptz('created_at').notNull().defaultNow(),
-    giveUpAt: timestamptz('give_up_at').notNull(),
-    sentAt: timestamptz('sent_at'),
-  },
-  (t) => [
-    uniqueIndex('mail_outbox_message_id_uq').on(t.messageId),
-    index('mail_outbox_due_idx').on(t.state, t.nextAttemptAt),
-    index('mail_outbox_created_idx').on(t.createdAt),
-    index('mail_outbox_recipient_idx').on(t.recipient),
-    check('mail_outbox_state_check', sql`${t.state} in ('queued', 'sending', 'retrying', 'sent', 'failed')`),
-  ],
-);
-
-/**
- * Things that happened and may become notification mails (an admin's answer, a closed ticket, a
- * user's new ticket or reply). Recorded with their cause; turned into mail_outbox rows by the worker
- * once due, and then deleted. At most one pending answer notice per ticket: answers within the
- * wait join it.
- */
-export const notificationEvents = pgTable(
-  'notification_events',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    kind: text('kind').notNull(),
-    ticketId: uuid('ticket_id').references(() => supportTickets.id, { onDelete: 'cascade' }),
-    messageId: bigint('message_id', { mode: 'number' }),
-    dueAt: timestamptz('due_at').notNull().defaultNow(),
-    createdAt: timestamptz('created_at').notNull().defaultNow(),
-  },
-  (t) => [
-    index('notification_events_due_idx').on(t.dueAt),
-    uniqueIndex('notification_events_reply_uq')
-      .on(t.ticketId)
-      .where(sql`${t.kind} = 'ticket-reply'`),
-    check(
-      'notification_events_kind_check',
-      sql`${t.kind} in ('ticket-reply', 'ticket-closed', 'team-new-ticket', 'team-user-reply')`,
-    ),
-  ],
-);
-
-/** Kinds of notification mail a person has switched off (absent: on). */
-export const notificationOptOuts = pgTable(
-  'notification_opt_outs',
-  {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind').notNull(),
-    at: timestamptz('at').notNull().defaultNow(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.userId, t.kind] }),
-    check('notification_opt_outs_kind_check', sql`${t.kind} in ('ticket-replies', 'ticket-closed', 'team')`),
-  ],
-);
-
-/** One-click unsubscribe links (RFC 8058): the SHA-256 of the token names a person and a kind. */
-export const unsubscribeTokens = pgTable(
-  'unsubscribe_tokens',
-  {
-    tokenHash: text('token_hash').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind').notNull(),
-    createdAt: timestamptz('created_at').notNull().defaultNow(),
-  },
-  (t) => [index('unsubscribe_tokens_user_idx').on(t.userId)],
-);
+export * from './schema-mail.ts';
+export * from './schema-second-factor.ts';

@@ -3,7 +3,8 @@ import type { AppDatabase } from './connection.ts';
 
 /**
  * The SQL helpers every repository shares, in one place. Repositories use the drizzle builder by
- * default; `queryRows` is for the statements that must be raw (each says why where it is written).
+ * default; `queryRows` is for the statements that must be raw, each with a `// Raw SQL:` comment
+ * above it that says why (docs/design.md §2.2, repository style).
  */
 
 /** Runs raw SQL and returns its rows, whichever driver is underneath (both answer `{ rows }`). */

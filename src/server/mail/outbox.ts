@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { AppDatabase } from '../db/connection.ts';
+import { mailOutbox } from '../db/schema.ts';
 import type { MailMessage } from './mailer.ts';
 
 /**
@@ -13,12 +14,15 @@ export const MAIL_KINDS = [
   'reset-password',
   'password-changed',
   'already-registered',
+  'change-email',
+  'email-change-notice',
   'partner-received',
   'partner-decision',
   'ticket-reply',
   'ticket-closed',
   'team-new-ticket',
   'team-user-reply',
+  'account-deletion',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -53,12 +57,19 @@ export function createOutbox(options: OutboxOptions): Outbox {
   return {
     async enqueue(db, mail) {
       const messageId = newMessageId(options.domain);
-      await db.execute(sql`
-        insert into mail_outbox (message_id, kind, recipient, user_id, subject, text_body, html_body, headers,
-                                 company_id, company_decision, give_up_at)
-        values (${messageId}, ${mail.kind}, ${mail.to}, ${mail.userId ?? null}::uuid, ${mail.subject}, ${mail.text}, ${mail.html},
-                ${JSON.stringify(mail.headers ?? {})}::jsonb, ${mail.company?.id ?? null}::uuid, ${mail.company?.decision ?? null}::smallint,
-                now() + make_interval(hours => ${options.retryHours}))`);
+      await db.insert(mailOutbox).values({
+        messageId,
+        kind: mail.kind,
+        recipient: mail.to,
+        userId: mail.userId ?? null,
+        subject: mail.subject,
+        textBody: mail.text,
+        htmlBody: mail.html,
+        headers: mail.headers ?? {},
+        companyId: mail.company?.id ?? null,
+        companyDecision: mail.company?.decision ?? null,
+        giveUpAt: sql`now() + make_interval(hours => ${options.retryHours})`,
+      });
       return messageId;
     },
     wake() {

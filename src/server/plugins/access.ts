@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { SECOND_FACTOR_MESSAGES } from '../../contracts/second-factor.ts';
 import { AppError } from '../errors.ts';
 
 /**
@@ -16,6 +17,12 @@ export interface Principal {
   role: 'user' | 'admin';
   emailVerified: boolean;
   sessionId: string;
+  /**
+   * An admin whose session has not passed the second factor (docs/product.md §2.15): `role` is then
+   * 'user', so the password alone opens nothing an admin may do; only the routes marked
+   * `secondFactorEnrolment` (setting one up) take them as admin.
+   */
+  secondFactorPending: boolean;
 }
 
 export type PrincipalResolver = (request: FastifyRequest) => Promise<Principal | null>;
@@ -23,6 +30,8 @@ export type PrincipalResolver = (request: FastifyRequest) => Promise<Principal |
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: AccessPolicy;
+    /** An `admin` route an admin may call before passing the second factor: its enrolment. */
+    secondFactorEnrolment?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -65,6 +74,10 @@ export const accessPlugin = fp<{ resolvePrincipal: PrincipalResolver }>(async fu
       throw new AppError('PERMISSION_DENIED', 'The email associated with this account has not been verified!');
     }
     if (access === 'admin' && principal.role !== 'admin') {
+      if (principal.secondFactorPending) {
+        if (request.routeOptions.config.secondFactorEnrolment) return;
+        throw new AppError('PERMISSION_DENIED', SECOND_FACTOR_MESSAGES.enrolRequired);
+      }
       throw new AppError('PERMISSION_DENIED', 'You do not have permission to do that.');
     }
   });

@@ -24,7 +24,7 @@ export function contentSecurityPolicy(nonce: string, options: { framing: Framing
     // here (kept for older ones), so no same-origin response can be pulled in as a script.
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
     "style-src 'self'",
-    "img-src 'self' data:",
+    "img-src 'self' data: blob:",
     "font-src 'self'",
     "connect-src 'self'",
     "media-src 'self'",

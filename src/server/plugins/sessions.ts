@@ -52,7 +52,7 @@ export function createSessionResolver(
 }
 
 /** Pages that carry a one-time token in their address: it must not leak in a Referer (AUTH-07). */
-const TOKEN_PAGES = /^\/(verify-email|reset-password|setup)(\?|$)/;
+const TOKEN_PAGES = /^\/(verify-email|reset-password|confirm-email|setup)(\?|$)/;
 
 export const sessionsPlugin = fp<SessionCookieSettings>(async function sessions(app: FastifyInstance, options) {
   if (!app.hasRequestDecorator('cookies')) await app.register(fastifyCookie);

@@ -14,6 +14,8 @@ export type DomainEvent =
   | { type: 'ticket.created'; ticketId: string; userId: string }
   | { type: 'ticket.updated'; ticketId: string; userId: string }
   | { type: 'message.created'; ticketId: string; userId: string; messageId: number }
+  /** An admin has a ticket open (until `until`, epoch ms; 0: left it): other admins on it are told. */
+  | { type: 'ticket.viewing'; ticketId: string; userId: ''; viewerId: string; email: string; until: number }
   /** Sessions ended (sign-out, password change, disabled account): live streams re-check at once. */
   | { type: 'sessions.ended'; userId: string };
 
@@ -40,6 +42,14 @@ export function notifySql(event: DomainEvent) {
  */
 export function notifyAfterCommitSql(event: DomainEvent) {
   return sql`select set_config('synchronous_commit', 'off', true), pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(event)})`;
+}
+
+/**
+ * Sends `notifyAfterCommitSql(event)` on `db` once the change has committed. A failed announcement
+ * loses nothing: subscribers read the database on the next event, or when they reconnect.
+ */
+export async function announceAfterCommit(db: AppDatabase, event: DomainEvent): Promise<void> {
+  await db.execute(notifyAfterCommitSql(event)).catch(() => {});
 }
 
 export function createEventBus(database: DatabaseHandle, log: { error(obj: object, msg: string): void }): EventBus {

@@ -20,10 +20,10 @@ function parseJson(text: string): unknown {
 }
 
 /** Text fields are short on every form we forward; these bound what is copied out for display. */
-const FIELD_LIMITS = { fieldNameSize: 100, fieldSize: 10 * 1024, fields: 20, files: 2, parts: 30 } as const;
+const FIELD_LIMITS = { fieldNameSize: 100, fieldSize: 10 * 1024, fields: 20, files: 10, parts: 30 } as const;
 
 /**
- * A page's multipart form (partner registration, without JavaScript) goes on to the API endpoint the
+ * A page's multipart form (partner registration, a message with files; without JavaScript) goes on to the API endpoint the
  * script would have called, as it arrives: the body streams into Fastify's `inject` with this
  * visitor's address, cookie and user agent, so the endpoint's limits, rate limits and file checks
  * apply unchanged and a 10 MB file is never held in memory. A second reader on the same stream

@@ -5,6 +5,8 @@ import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { readSessionToken } from '../plugins/sessions.ts';
 import { hashToken } from '../security/tokens.ts';
+import { sessionDevice } from '../modules/accounts/accounts.device.ts';
+import { ATTACHMENT_LIMITS } from '../../contracts/attachments.ts';
 import { forwardMultipart } from './forward-multipart.ts';
 import type { WebHandlerOptions } from './web-handler.ts';
 
@@ -18,17 +20,23 @@ import type { WebHandlerOptions } from './web-handler.ts';
 const CACHED_PAGES: ReadonlySet<string> = new Set(['/', '/about', '/faqs', '/legal', '/register']);
 
 /** Pages with a form of their own (docs/decisions/091-page-forms.md). */
+const MESSAGE_FORM_MAX_BYTES = ATTACHMENT_LIMITS.filesPerMessage * ATTACHMENT_LIMITS.maxBytes + 1024 * 1024;
+
 const ACTION_PATHS: NonNullable<WebHandlerOptions['actionPaths']> = [
   /^\/(support|admin)$/,
-  /^\/support\/create-ticket$/,
-  /^\/(signup|forgot-password|reset-password|verify-email|setup)$/,
-  /^\/account\/(password|notifications)$/,
+
+  /^\/(signup|forgot-password|reset-password|verify-email|confirm-email|setup)$/,
+  /^\/account$/,
+  /^\/account\/(password|notifications|delete)$/,
   /^\/unsubscribe\/[^/]+$/,
   /^\/sign-out$/,
   // A licence of up to 10 MB and the fields around it (the endpoint enforces the exact limits).
   { path: /^\/register$/, maxBytes: 11 * 1024 * 1024 },
-  /^\/support\/ticket\/[^/]+$/,
-  /^\/admin\/support\/[^/]+$/,
+  // Messages with up to five files of 10 MB and their text (the endpoints enforce the exact limits).
+  { path: /^\/support\/create-ticket$/, maxBytes: MESSAGE_FORM_MAX_BYTES },
+  { path: /^\/support\/ticket\/[^/]+$/, maxBytes: MESSAGE_FORM_MAX_BYTES },
+  { path: /^\/admin\/support\/[^/]+$/, maxBytes: MESSAGE_FORM_MAX_BYTES },
+  /^\/admin\/saved-replies$/,
 ];
 
 export type PageOptions = Pick<WebHandlerOptions, 'pageCache' | 'actionPaths' | 'contextFor'>;
@@ -65,7 +73,12 @@ export function pageContext(
     site,
     nonce: reply.cspNonce,
     user: request.principal
-      ? { email: request.principal.email, role: request.principal.role, emailVerified: request.principal.emailVerified }
+      ? {
+          email: request.principal.email,
+          role: request.principal.role,
+          emailVerified: request.principal.emailVerified,
+          secondFactorPending: request.principal.secondFactorPending,
+        }
       : null,
     services: {
       listFaqs: (type) => content.listFaqs(type),
@@ -116,6 +129,7 @@ export function pageContext(
             ...input,
             ip: request.ip,
             previousTokenHash: presented ? hashToken(presented) : undefined,
+            device: sessionDevice(request.headers['user-agent'], request.ip),
           });
           return { ok: true, setCookie: app.sessionCookieHeader(signedIn.token) };
         } catch (error) {

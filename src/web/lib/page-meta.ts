@@ -2,7 +2,7 @@ import type { MetaDescriptor } from 'react-router';
 
 export interface RootData {
   site: { companyName: string; publicBaseUrl: string; appStoreUrl: string; googlePlayUrl: string };
-  user: { email: string; role: 'user' | 'admin'; emailVerified: boolean } | null;
+  user: { email: string; role: 'user' | 'admin'; emailVerified: boolean; secondFactorPending?: boolean } | null;
   /** The server answers this request with an error page instead of the page (see web-handler.ts). */
   pageError?: { status: number; message: string } | null;
 }
@@ -42,6 +42,8 @@ export function privatePageMeta(matches: MatchesWithRoot, area: 'support' | 'adm
   const root = rootDataFrom(matches);
   const company = root?.site.companyName ?? 'Bagspace';
   const user = root?.user;
-  const shown = !user?.emailVerified ? 'Sign in' : area === 'admin' && user.role !== 'admin' ? 'Not allowed' : title;
+  // An admin who has not passed a second factor sees its enrolment in place of the page (docs/product.md §2.15).
+  const denied = user?.secondFactorPending ? 'Set up a second factor' : 'Not allowed';
+  const shown = !user?.emailVerified ? 'Sign in' : area === 'admin' && user.role !== 'admin' ? denied : title;
   return [{ title: `${shown} | ${company}` }, { name: 'robots', content: 'noindex' }];
 }

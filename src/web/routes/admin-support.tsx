@@ -1,7 +1,18 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { SearchResults } from '../features/support/search-results.tsx';
+import { requestContext } from '../lib/request-context.ts';
+import { DESK_TEXT, type DeskFigures, formatMinutes, formatNzDay, formatShare } from '../../contracts/desk.ts';
+import { requestJson } from '../lib/api-client.ts';
 import { Link, useSearchParams } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
-import { type AdminTicket, formatNzDateTime, reasonLabel } from '../../contracts/support.ts';
+import {
+  AdminSearchResultSchema,
+  type AdminTicket,
+  formatNzDateTime,
+  reasonLabel,
+  SUPPORT_TEXT,
+} from '../../contracts/support.ts';
+import { WaitingBadge } from '../features/support/waiting-badge.tsx';
 import { SwitchButtons } from '../components/ui/switch-buttons.tsx';
 import { SearchForm } from '../features/admin/search-form.tsx';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
@@ -20,39 +31,192 @@ const STATUS_OPTIONS = [
   { value: 'closed', label: 'Closed' },
 ] as const;
 
-const COLUMNS = ['Ticket Number', 'User', 'Reason', 'Date of Submission', 'Last Message', 'Status'] as const;
+const WAITING_OPTIONS = [
+  { value: 'all', label: 'All open' },
+  { value: 'us', label: SUPPORT_TEXT.waitingForUs },
+  { value: 'you', label: SUPPORT_TEXT.waitingForYou },
+] as const;
 
-/** /admin/support: every user's tickets, newest last message first, kept up to date live. */
-export default function AdminSupportInbox() {
+const ASSIGNED_OPTIONS = [
+  { value: 'all', label: 'Everyone' },
+  { value: 'me', label: 'Mine' },
+  { value: 'none', label: DESK_TEXT.unassigned },
+] as const;
+
+const PRIVACY_OPTIONS = [
+  { value: 'all', label: 'All' },
+  { value: 'due', label: DESK_TEXT.privacyRequests },
+  { value: 'overdue', label: DESK_TEXT.overdue },
+] as const;
+
+const COLUMNS = [
+  'Ticket Number',
+  'User',
+  'Reason',
+  'Date of Submission',
+  'Last Message',
+  'Status',
+  'Assigned to',
+] as const;
+
+/** A privacy request's due date, flagged once it has passed (under the ticket's status). */
+function AnswerBy({ ticket }: { ticket: AdminTicket }) {
+  if (!ticket.privacyDue) return null;
+  return (
+    <span className="answer-by">
+      {DESK_TEXT.answerByDate(formatNzDay(ticket.privacyDue))}
+      {ticket.overdue ? (
+        <>
+          {' '}
+          <span className="badge badge--danger">{DESK_TEXT.overdue}</span>
+        </>
+      ) : null}
+    </span>
+  );
+}
+
+/** The team's figures over the inbox: answer and resolution medians (7 days), share of good ratings. */
+function DeskFiguresLine({ figures }: { figures: DeskFigures | null }) {
+  if (!figures) return null;
+  return (
+    <dl className="desk-figures" aria-label="How the team is doing">
+      <div>
+        <dt>First response (median, 7 days)</dt>
+        <dd>{formatMinutes(figures.firstResponseMedianMinutes)}</dd>
+      </div>
+      <div>
+        <dt>Resolution (median, 7 days)</dt>
+        <dd>{formatMinutes(figures.resolutionMedianMinutes)}</dd>
+      </div>
+      <div>
+        <dt>Ratings, 7 days</dt>
+        <dd>{formatShare(figures.good7, figures.rated7)}</dd>
+      </div>
+      <div>
+        <dt>Ratings, 30 days</dt>
+        <dd>{formatShare(figures.good30, figures.rated30)}</dd>
+      </div>
+    </dl>
+  );
+}
+
+/** A search (?q=) is answered on the server, so its results are in the page without JavaScript. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { user, services } = context.get(requestContext);
+  const q = new URL(request.url).searchParams.get('q')?.trim() ?? '';
+  if (!q || !user?.emailVerified || user.role !== 'admin') return { search: null };
+  const answer = await services.callApi('GET', `/api/admin/support/search?${new URLSearchParams({ q })}`);
+  const parsed = AdminSearchResultSchema.safeParse(answer.body);
+  return { search: { q, results: parsed.success ? parsed.data.results : [] } };
+}
+
+/**
+ * /admin/support: every user's tickets, newest last message first, kept up to date live; with a
+ * search, every ticket matching it, best first.
+ */
+export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const status = params.get('status') === 'closed' ? 'closed' : 'open';
   const q = params.get('q')?.trim() ?? '';
-  const query = `open=${status === 'open'}${q ? `&q=${encodeURIComponent(q)}` : ''}`;
+  const assignedParam = params.get('assigned');
+  const assigned = assignedParam === 'me' || assignedParam === 'none' ? assignedParam : 'all';
+  const waitingParam = params.get('waiting');
+  const waiting = status === 'open' && (waitingParam === 'us' || waitingParam === 'you') ? waitingParam : 'all';
+  const privacyParam = params.get('privacy');
+  const privacy = status === 'open' && (privacyParam === 'due' || privacyParam === 'overdue') ? privacyParam : 'all';
+  const query = new URLSearchParams({
+    open: String(status === 'open'),
+    ...(q ? { q } : {}),
+    ...(waiting !== 'all' ? { waiting } : {}),
+    ...(assigned !== 'all' ? { assigned } : {}),
+    ...(privacy !== 'all' ? { privacy } : {}),
+  }).toString();
+  const keepPrivacy = privacy === 'all' ? undefined : privacy;
   const [snapshot, setSnapshot] = useState<{ query: string; tickets: AdminTicket[] } | null>(null);
+  const searching = q !== '';
   const live = useLiveStream(
-    `/api/admin/support/tickets/stream?${query}`,
+    searching ? null : `/api/admin/support/tickets/stream?${query}`,
     { tickets: (data) => setSnapshot({ query, tickets: (data as { tickets: AdminTicket[] }).tickets }) },
     { onRefused: askWhyRefused(`/api/admin/support/tickets?${query}`) },
   );
   const tickets = snapshot?.query === query ? snapshot.tickets : null;
-  const waiting = tickets?.filter((t) => t.unanswered).length ?? 0;
+  const waitingForUs = tickets?.filter((t) => t.waitingOn === 'us').length ?? 0;
+  // The team's figures: read again whenever the inbox changes (a close, a rating, an answer).
+  const [figures, setFigures] = useState<DeskFigures | null>(null);
+  useEffect(() => {
+    let current = true;
+    void requestJson<DeskFigures>('GET', '/api/admin/support/figures').then((result) => {
+      if (current && result.ok) setFigures(result.data);
+    });
+    return () => {
+      current = false;
+    };
+  }, [tickets]);
 
   return (
     <section className="admin-page" aria-labelledby="inbox-title">
       <div className="admin-page__header">
         <h1 id="inbox-title">{ADMIN_TEXT.nav.support}</h1>
-        <LiveIndicator status={live} />
+        {searching ? null : <LiveIndicator status={live} />}
       </div>
+      <DeskFiguresLine figures={figures} />
       <div className="admin-toolbar">
-        <SwitchButtons name="status" label="Which tickets" options={STATUS_OPTIONS} value={status} keep={{ q }} />
+        {/* A search spans every ticket, open or closed, assigned or not: the switches are for the list. */}
+        {searching ? null : (
+          <>
+            <SwitchButtons
+              name="status"
+              label="Which tickets"
+              options={STATUS_OPTIONS}
+              value={status}
+              keep={{ q, assigned: assigned === 'all' ? undefined : assigned }}
+            />
+            <SwitchButtons
+              name="assigned"
+              label="Assigned to"
+              options={ASSIGNED_OPTIONS}
+              value={assigned}
+              keep={{ status, q, waiting: waiting === 'all' ? undefined : waiting, privacy: keepPrivacy }}
+            />
+            {status === 'open' ? (
+              <SwitchButtons
+                name="waiting"
+                label="Waiting for whom"
+                options={WAITING_OPTIONS}
+                value={waiting}
+                keep={{ status, q, assigned: assigned === 'all' ? undefined : assigned, privacy: keepPrivacy }}
+              />
+            ) : null}
+            {status === 'open' ? (
+              <SwitchButtons
+                name="privacy"
+                label={DESK_TEXT.privacyRequests}
+                options={PRIVACY_OPTIONS}
+                value={privacy}
+                keep={{
+                  status,
+                  q,
+                  assigned: assigned === 'all' ? undefined : assigned,
+                  waiting: waiting === 'all' ? undefined : waiting,
+                }}
+              />
+            ) : null}
+          </>
+        )}
         <SearchForm
-          label="Search tickets by number or user email"
+          label="Search tickets by number, user email or message text"
           value={q}
-          placeholder="Ticket number or email"
-          keep={{ status }}
+          placeholder="Number, email or words"
+          keep={{
+            status,
+            waiting: waiting === 'all' ? undefined : waiting,
+            assigned: assigned === 'all' ? undefined : assigned,
+          }}
         />
       </div>
-      {tickets === null ? (
+      {searching ? (
+        <SearchResults q={q} results={loaderData.search?.q === q ? loaderData.search.results : []} />
+      ) : tickets === null ? (
         <p className="support-muted" role="status">
           Loading...
         </p>
@@ -60,28 +224,36 @@ export default function AdminSupportInbox() {
         <>
           <p className="admin-summary" role="status">
             {tickets.length} {status} {tickets.length === 1 ? 'ticket' : 'tickets'}
-            {status === 'open' ? `, ${waiting} unanswered` : ''}
+            {status === 'open' && waiting === 'all' ? `, ${waitingForUs} waiting for us` : ''}
+            {waiting !== 'all' ? `, ${waiting === 'us' ? 'waiting for us' : 'waiting for the user'}` : ''}
+            {privacy === 'due' ? ', privacy requests, soonest due first' : ''}
+            {privacy === 'overdue' ? ', overdue privacy requests' : ''}
             {q ? ` matching “${q}”` : ''}
           </p>
           {tickets.length === 0 ? (
             <p className="empty-state">
               {q
                 ? ADMIN_TEXT.noMatchingTickets
-                : status === 'open'
-                  ? ADMIN_TEXT.noOpenTickets
-                  : ADMIN_TEXT.noClosedTickets}
+                : privacy !== 'all'
+                  ? privacy === 'due'
+                    ? DESK_TEXT.noPrivacyRequests
+                    : DESK_TEXT.noOverdue
+                  : status === 'open'
+                    ? ADMIN_TEXT.noOpenTickets
+                    : ADMIN_TEXT.noClosedTickets}
             </p>
           ) : (
             <DataTable
-              caption={`${status === 'open' ? 'Open tickets' : 'Closed tickets'}, newest last message first`}
+              caption={
+                privacy !== 'all'
+                  ? 'Open privacy requests, soonest due first'
+                  : `${status === 'open' ? 'Open tickets' : 'Closed tickets'}, newest last message first`
+              }
               columns={COLUMNS}
               className="admin-table"
             >
               {tickets.map((ticket) => (
-                <tr
-                  key={ticket.id}
-                  className={ticket.unanswered && ticket.open ? 'admin-table__row--waiting' : undefined}
-                >
+                <tr key={ticket.id} className={ticket.waitingOn === 'us' ? 'admin-table__row--waiting' : undefined}>
                   <td data-label={COLUMNS[0]}>
                     <Link to={`/admin/support/${ticket.id}`} className="ticket-table__link row-link">
                       #{ticket.ticketNo}
@@ -94,11 +266,15 @@ export default function AdminSupportInbox() {
                   <td data-label={COLUMNS[3]}>{formatNzDateTime(ticket.creationDate)}</td>
                   <td data-label={COLUMNS[4]}>{formatNzDateTime(ticket.lastMessage)}</td>
                   <td data-label={COLUMNS[5]}>
-                    {ticket.unanswered ? (
-                      <span className="badge badge--waiting">{ADMIN_TEXT.unanswered}</span>
+                    {ticket.waitingOn ? (
+                      <WaitingBadge waiting={ticket.waitingOn} />
                     ) : (
-                      <span className="badge">Answered</span>
+                      <span className="badge">Closed</span>
                     )}
+                    <AnswerBy ticket={ticket} />
+                  </td>
+                  <td data-label={COLUMNS[6]} className="admin-table__email">
+                    {ticket.assignee ? <Email address={ticket.assignee.email} /> : DESK_TEXT.unassigned}
                   </td>
                 </tr>
               ))}

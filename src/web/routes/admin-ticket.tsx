@@ -1,5 +1,12 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { data, Form, Link, useNavigation } from 'react-router';
+import {
+  AgentListSchema,
+  DESK_TEXT,
+  expandSavedReply,
+  type SavedReply,
+  SavedReplyListSchema,
+} from '../../contracts/desk.ts';
 import { type AdminMessage, ADMIN_TEXT } from '../../contracts/admin.ts';
 import {
   type AdminTicket,
@@ -7,16 +14,20 @@ import {
   formatNzDateTime,
   reasonLabel,
   SUPPORT_TEXT,
+  waitingOn,
 } from '../../contracts/support.ts';
-import { requestJson } from '../lib/api-client.ts';
+import { WaitingBadge } from '../features/support/waiting-badge.tsx';
+import { deskFormAction, textField } from '../features/support/desk-actions.ts';
+import { DeskPanel } from '../features/support/desk-panel.tsx';
+import { newClientId } from '../lib/client-id.ts';
 import { Notice } from '../features/admin/notice.tsx';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
 import { ReplyBox, UnsentReply } from '../features/support/reply-box.tsx';
-import { loadTicketPage, replyFormAction } from '../features/support/ticket-page.ts';
+import { isMultipart, loadTicketPage, type ReplyFormResult, replyFormAction } from '../features/support/ticket-page.ts';
 import { TicketThread } from '../features/support/ticket-thread.tsx';
 import { useTicketThread } from '../features/support/use-ticket-thread.ts';
 import { useHydrated } from '../lib/hydrated.ts';
-import { requestContext } from '../lib/request-context.ts';
+import { requestContext, type RequestContextValue } from '../lib/request-context.ts';
 import type { Route } from './+types/admin-ticket';
 import '../styles/support.css';
 import { privatePageMeta } from '../lib/page-meta.ts';
@@ -25,23 +36,81 @@ import { Email } from '../components/ui/email.tsx';
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta(matches, 'admin', `Ticket | ${ADMIN_TEXT.title}`);
 
-/** The whole thread, read on the server so the page has it without JavaScript (admins only: the layout refuses others). */
-export function loader({ params, context }: Route.LoaderArgs) {
-  const { user } = context.get(requestContext);
-  return loadTicketPage(context, {
-    allowed: Boolean(user?.emailVerified && user.role === 'admin'),
+async function savedRepliesOf(services: RequestContextValue['services']): Promise<SavedReply[]> {
+  const list = SavedReplyListSchema.safeParse((await services.callApi('GET', '/api/admin/support/saved-replies')).body);
+  return list.success ? list.data.savedReplies : [];
+}
+
+/**
+ * The whole thread with its notes, and the admins it can be assigned to, read on the server so the
+ * page has them without JavaScript (admins only: the layout refuses others).
+ */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { user, services } = context.get(requestContext);
+  const allowed = Boolean(user?.emailVerified && user.role === 'admin');
+  const page = await loadTicketPage(context, {
+    allowed,
     api: `/api/admin/support/tickets/${encodeURIComponent(params.ticketId)}`,
     schema: AdminTicketWithMessagesSchema,
   });
+  const agents = allowed
+    ? AgentListSchema.safeParse((await services.callApi('GET', '/api/admin/support/agents')).body)
+    : null;
+  const saved = allowed ? await savedRepliesOf(services) : [];
+  return data(
+    {
+      ...page.data,
+      agents: agents?.success ? agents.data.agents : [],
+      savedReplies: saved,
+      viewerEmail: user?.email ?? '',
+      noteClientId: newClientId(),
+    },
+    page.init ?? undefined,
+  );
 }
 
-/** The answer form sent without JavaScript: the endpoint the reply box calls, then this page again. */
-export function action({ request, params, context }: Route.ActionArgs) {
+/**
+ * The page's forms, with or without JavaScript: the answer and the note (the endpoints their boxes
+ * call), and close, reopen and assign (features/support/desk-actions.ts); then this page again.
+ */
+export async function action({ request, params, context }: Route.ActionArgs) {
   const ticket = encodeURIComponent(params.ticketId);
-  return replyFormAction(request, context, {
-    api: `/api/admin/support/tickets/${ticket}/messages`,
-    page: `/admin/support/${ticket}`,
-  });
+  const api = `/api/admin/support/tickets/${ticket}`;
+  const page = `/admin/support/${ticket}`;
+  // A reply with files streams on to the API unread (its form has no intent).
+  if (isMultipart(request)) return replyFormAction(request, context, { api: `${api}/messages`, page });
+  const form = await request.clone().formData();
+  const intent = textField(form, 'intent');
+  if (intent === 'note') return replyFormAction(request, context, { api: `${api}/notes`, page });
+  if (intent === 'close' || intent === 'reopen')
+    return deskFormAction(context, { intent, api: `${api}/${intent}`, body: {}, page });
+  if (intent === 'insert-saved') {
+    // Without JavaScript, the picker's choice comes back as the reply box's text, filled in for this ticket.
+    const { services } = context.get(requestContext);
+    const chosen = (await savedRepliesOf(services)).find((reply) => reply.id === textField(form, 'savedReplyId'));
+    const read = AdminTicketWithMessagesSchema.safeParse((await services.callApi('GET', api)).body);
+    const messageBody = chosen && read.success ? expandSavedReply(chosen.body, read.data.ticket) : '';
+    return data<ReplyFormResult>({ messageBody, clientId: newClientId(), error: '', closed: false, note: false });
+  }
+  if (intent === 'privacy')
+    return deskFormAction(context, {
+      intent,
+      api: `${api}/privacy`,
+      body: { privacy: textField(form, 'privacy') === 'true' },
+      page,
+    });
+  if (intent === 'keep-for-record')
+    return deskFormAction(context, {
+      intent,
+      api: `${api}/keep-for-record`,
+      body: { keep: textField(form, 'keep') === 'true' },
+      page,
+    });
+  if (intent === 'assign') {
+    const assignee = textField(form, 'assignee');
+    return deskFormAction(context, { intent, api: `${api}/assign`, body: { assignee: assignee || null }, page });
+  }
+  return replyFormAction(request, context, { api: `${api}/messages`, page });
 }
 
 /** /admin/support/{ticketId}: the whole thread, live; answer as Admin; close or reopen. */
@@ -57,22 +126,16 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
     loadedMissing: loaderData.missing,
   });
   const { ticket, messages } = thread;
+  // Who the ticket waits for follows the last message the user sees (notes do not count).
+  const lastVisible = messages.findLast((message) => !message.internal);
   const hydrated = useHydrated();
-  const [busy, setBusy] = useState(false);
-  const [unsent, setUnsent] = useState(actionData?.messageBody.trim() ? actionData.messageBody : '');
-  const [problem, setProblem] = useState<string | null>(null);
-
-  async function setOpen(open: boolean) {
-    setBusy(true);
-    setProblem(null);
-    const result = await requestJson<{ ticket: AdminTicket }>(
-      'POST',
-      `/api/admin/support/tickets/${encoded}/${open ? 'reopen' : 'close'}`,
-    );
-    setBusy(false);
-    if (result.ok) thread.setTicket(result.data.ticket);
-    else setProblem(result.message);
-  }
+  const busy = useNavigation().state === 'submitting';
+  // What the page's action sent back: a refused answer or note (text kept), or a refused button.
+  const kept = actionData && 'messageBody' in actionData ? actionData : undefined;
+  const refusedReply = kept && !kept.note ? kept : undefined;
+  const refusedNote = kept?.note ? kept : undefined;
+  const problem = actionData && 'intent' in actionData && !('messageBody' in actionData) ? actionData.error : null;
+  const [unsent, setUnsent] = useState(refusedReply?.messageBody.trim() ? refusedReply.messageBody : '');
 
   return (
     <section className="admin-page ticket" aria-labelledby="ticket-title">
@@ -88,7 +151,8 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
             <p className="ticket__reason">
               {reasonLabel(ticket.reason)} · from <Email className="admin-table__email" address={ticket.userEmail} /> ·
               opened {formatNzDateTime(ticket.creationDate)} ·{' '}
-              <span className={`badge${ticket.open ? ' badge--open' : ''}`}>{ticket.open ? 'Open' : 'Closed'}</span>
+              <span className={`badge${ticket.open ? ' badge--open' : ''}`}>{ticket.open ? 'Open' : 'Closed'}</span>{' '}
+              <WaitingBadge waiting={waitingOn(ticket.open, lastVisible?.admin)} />
             </p>
           ) : null}
         </div>
@@ -96,31 +160,52 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
           {/* Live updates need the page's script: without it the status would say Connecting… for ever. */}
           {!thread.missing && hydrated ? <LiveIndicator status={thread.live} /> : null}
           {ticket ? (
-            <button
-              type="button"
-              className="button button--ghost"
-              disabled={busy}
-              onClick={() => void setOpen(!ticket.open)}
-            >
-              {ticket.open ? ADMIN_TEXT.closeTicket : ADMIN_TEXT.reopenTicket}
-            </button>
+            <Form method="post" preventScrollReset>
+              <button
+                type="submit"
+                name="intent"
+                value={ticket.open ? 'close' : 'reopen'}
+                className="button button--ghost"
+                disabled={busy}
+              >
+                {ticket.open ? ADMIN_TEXT.closeTicket : ADMIN_TEXT.reopenTicket}
+              </button>
+            </Form>
           ) : null}
         </div>
       </header>
+      {ticket ? <DeskPanel ticket={ticket} agents={loaderData.agents} viewerEmail={loaderData.viewerEmail} /> : null}
+      {thread.viewers.length > 0 ? (
+        <p className="desk-viewers" role="status">
+          {DESK_TEXT.alsoViewing} {thread.viewers.join(', ')}
+        </p>
+      ) : null}
       {problem ? <Notice tone="error">{problem}</Notice> : null}
       {thread.missing ? null : (
         <>
           <TicketThread
             messages={messages}
-            mine={(message) => message.admin}
-            author={(message) => (message.admin ? 'Admin' : (message.authorEmail ?? 'User'))}
+            mine={(message) => message.admin && !message.internal}
+            note={(message) => message.internal}
+            author={(message) =>
+              message.admin
+                ? message.internal
+                  ? (message.authorEmail ?? 'Admin')
+                  : 'Admin'
+                : (message.authorEmail ?? 'User')
+            }
           />
           {ticket?.open ? (
             <ReplyBox<AdminMessage>
               ticketId={ticketId}
               postUrl={`/api/admin/support/tickets/${encoded}/messages`}
-              clientId={actionData?.clientId || loaderData.clientId}
-              kept={actionData}
+              savedReplies={loaderData.savedReplies.map((reply) => ({
+                id: reply.id,
+                title: reply.title,
+                text: expandSavedReply(reply.body, ticket),
+              }))}
+              clientId={refusedReply?.clientId || loaderData.clientId}
+              kept={refusedReply}
               onSent={thread.addMessage}
               onClosed={(text) => {
                 setUnsent(text);
@@ -134,6 +219,17 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
               </p>
               {unsent.trim() ? <UnsentReply text={unsent} /> : null}
             </>
+          ) : null}
+          {ticket ? (
+            <ReplyBox<AdminMessage>
+              variant="note"
+              ticketId={ticketId}
+              postUrl={`/api/admin/support/tickets/${encoded}/notes`}
+              clientId={refusedNote?.clientId || loaderData.noteClientId}
+              kept={refusedNote}
+              onSent={thread.addMessage}
+              onClosed={() => {}}
+            />
           ) : null}
         </>
       )}

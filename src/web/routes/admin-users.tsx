@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ADMIN_TEXT, type AdminUser } from '../../contracts/admin.ts';
+import { DELETION_TEXT, longDate } from '../../contracts/account-deletion.ts';
 import { formatNzDateTime } from '../../contracts/support.ts';
 import { useApiData } from '../features/admin/admin-api.ts';
 import { requestJson } from '../lib/api-client.ts';
@@ -16,7 +17,7 @@ import { Email } from '../components/ui/email.tsx';
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta(matches, 'admin', `${ADMIN_TEXT.nav.users} | ${ADMIN_TEXT.title}`);
 
-type Action = 'resend-verification' | 'disable' | 'enable' | 'make-admin' | 'remove-admin';
+type Action = 'resend-verification' | 'disable' | 'enable' | 'make-admin' | 'remove-admin' | 'erase';
 type Result = { tone: 'success' | 'error'; text: string };
 const COLUMNS = ['Email', 'Verified', 'Role', 'Status', 'Joined', 'Actions'] as const;
 
@@ -24,6 +25,8 @@ const CONFIRM: Partial<Record<Action, (email: string) => string>> = {
   disable: (email) =>
     `Disable ${email}? They are signed out everywhere at once and cannot sign in until enabled again.`,
   'make-admin': (email) => `Make ${email} an admin? They can then see every ticket, application and account.`,
+  erase: (email) =>
+    `Erase ${email} now? Their address, password, files and every ticket not kept for the record are gone for good.`,
 };
 const LABEL: Record<Action, string> = {
   'resend-verification': 'Resend verification',
@@ -31,6 +34,7 @@ const LABEL: Record<Action, string> = {
   enable: 'Enable',
   'make-admin': 'Make admin',
   'remove-admin': 'Remove admin',
+  erase: DELETION_TEXT.eraseNow,
 };
 const DONE: Record<Action, (email: string) => string> = {
   'resend-verification': (email) => `A new verification email is on its way to ${email}.`,
@@ -38,6 +42,7 @@ const DONE: Record<Action, (email: string) => string> = {
   enable: (email) => `${email} can sign in again.`,
   'make-admin': (email) => `${email} is now an admin.`,
   'remove-admin': (email) => `${email} is no longer an admin.`,
+  erase: (email) => DELETION_TEXT.eraseScheduled(email),
 };
 
 function request(user: AdminUser, action: Action) {
@@ -51,6 +56,8 @@ function request(user: AdminUser, action: Action) {
 
 function actionsFor(user: AdminUser): Action[] {
   if (user.self) return [];
+  // An account whose owner asked to be deleted: only erasing it sooner (§2.14).
+  if (user.deletion) return user.deletion.erasedAt ? [] : ['erase'];
   const actions: Action[] = [];
   if (!user.emailVerified && !user.disabled) actions.push('resend-verification');
   actions.push(user.disabled ? 'enable' : 'disable');
@@ -114,7 +121,17 @@ export default function AdminUsers() {
                       {user.role === 'admin' ? <span className="badge badge--open">Admin</span> : 'User'}
                     </td>
                     <td data-label={COLUMNS[3]}>
-                      {user.disabled ? <span className="badge badge--banned">Disabled</span> : 'Active'}
+                      {user.deletion ? (
+                        <span className="badge badge--banned">
+                          {user.deletion.erasedAt
+                            ? DELETION_TEXT.erased
+                            : DELETION_TEXT.requested(longDate(user.deletion.eraseAfter))}
+                        </span>
+                      ) : user.disabled ? (
+                        <span className="badge badge--banned">Disabled</span>
+                      ) : (
+                        'Active'
+                      )}
                     </td>
                     <td data-label={COLUMNS[4]}>{formatNzDateTime(user.createdAt)}</td>
                     <td data-label={COLUMNS[5]} className="admin-table__actions">
@@ -149,7 +166,7 @@ export default function AdminUsers() {
                             <button
                               key={action}
                               type="button"
-                              className={`button button--ghost admin-button--small${action === 'disable' ? ' admin-button--danger' : ''}`}
+                              className={`button button--ghost admin-button--small${action === 'disable' || action === 'erase' ? ' admin-button--danger' : ''}`}
                               disabled={busy}
                               onClick={() => void run(user, action)}
                             >

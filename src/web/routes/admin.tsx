@@ -3,6 +3,8 @@ import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { AdminNav } from '../features/admin/admin-nav.tsx';
 import { LoginScreen } from '../features/auth/login-screen.tsx';
 import { signInAction } from '../features/auth/sign-in-action.ts';
+import { confirmTotpAction, enrolmentOffer } from '../features/auth/second-factor-enrolment-action.ts';
+import { EnrolmentScreen } from '../features/auth/second-factor-enrolment.tsx';
 import { pageMeta } from '../lib/page-meta.ts';
 import { revalidateOnlyWhenAsked } from '../lib/revalidate.ts';
 import { requestContext } from '../lib/request-context.ts';
@@ -16,15 +18,19 @@ import { Email } from '../components/ui/email.tsx';
  * signed-in user who is not an admin, a plain "not allowed" and nothing else (no admin page mounts,
  * so no admin API is even called). The role comes from the database on every request.
  */
-export function loader({ context }: Route.LoaderArgs) {
-  const { user } = context.get(requestContext);
-  return { user };
+export async function loader({ context }: Route.LoaderArgs) {
+  const { user, services } = context.get(requestContext);
+  // An admin whose session has not passed a second factor sets one up first (docs/product.md §2.15).
+  const enrolment = user?.secondFactorPending ? await enrolmentOffer(services) : null;
+  return { user, enrolment };
 }
 
 export const shouldRevalidate = revalidateOnlyWhenAsked;
 
-/** The login screen's form, sent without JavaScript (or before it loaded). */
-export function action({ request, context }: Route.ActionArgs) {
+/** The login screen's form, and the second factor's enrolment form, sent without JavaScript (or before it loaded). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.clone().formData();
+  if (form.get('intent') === 'enrol-totp') return confirmTotpAction(context.get(requestContext).services, form);
   return signInAction(request, context, '/admin');
 }
 
@@ -38,12 +44,17 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 ];
 
 export default function AdminLayout({ loaderData, actionData }: Route.ComponentProps) {
-  const { user } = loaderData;
+  const { user, enrolment } = loaderData;
+  const enrolled = actionData && 'enrolment' in actionData ? actionData : undefined;
+  if (enrolled?.recoveryCodes || (user?.secondFactorPending && enrolment)) {
+    return <EnrolmentScreen offer={enrolment ?? { ok: false, message: '' }} result={enrolled} />;
+  }
+  const signInResult = actionData && !('enrolment' in actionData) ? actionData : undefined;
   if (!user || !user.emailVerified) {
     return (
       <LoginScreen
         area="/admin"
-        result={actionData}
+        result={signInResult}
         signedInUnverified={user && !user.emailVerified ? user.email : undefined}
       />
     );

@@ -2,7 +2,17 @@ import { useId, useRef, useState } from 'react';
 import { data, Link, redirect, useNavigate, useSearchParams } from 'react-router';
 import { CreateTicketSchema, MESSAGE_HINT_LENGTH, SUPPORT_TEXT, TICKET_REASONS } from '../../contracts/support.ts';
 import { MessageBox } from '../components/ui/message-box.tsx';
+import { ATTACHMENT_TEXT } from '../../contracts/attachments.ts';
+import {
+  AttachmentPicker,
+  appendFiles,
+  pasteFiles,
+  useAttachmentPicker,
+  useFileDrop,
+} from '../features/support/attachment-picker.tsx';
+import { isMultipart } from '../features/support/ticket-page.ts';
 import { callFunction, CallableError } from '../lib/callable.ts';
+import { postWithProgress } from '../lib/upload.ts';
 import { newClientId } from '../lib/client-id.ts';
 import { focusFirstInvalid } from '../lib/focus-invalid.ts';
 import { requestContext } from '../lib/request-context.ts';
@@ -31,6 +41,19 @@ interface CreateResult {
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const { services } = context.get(requestContext);
+  if (isMultipart(request)) {
+    // The form with its files streams on to the endpoint (files are never held here).
+    const answer = await services.forwardMultipart('/api/support/tickets', request);
+    const created = (answer.body as { ticketId?: string } | null)?.ticketId;
+    if (answer.status === 201 && created) return redirect(`/support/ticket/${created}`, 303);
+    const fields = answer.fields;
+    const values = { reason: fields.reason ?? '', message: fields.message ?? '', clientId: fields.clientId ?? '' };
+    const problem = (answer.body as { error?: { message?: string } } | null)?.error?.message;
+    return data<CreateResult>(
+      { ...values, failure: SUPPORT_TEXT.createFailed(problem ?? 'Something went wrong. Please try again.') },
+      { status: answer.status },
+    );
+  }
   const form = await request.formData();
   const values = {
     reason: String(form.get('reason') ?? ''),
@@ -71,6 +94,9 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
   const attempt = useRef<{ key: string; clientId: string } | null>(null);
   const reasonId = useId();
   const messageId = useId();
+  const filesId = useId();
+  const picker = useAttachmentPicker();
+  const drop = useFileDrop(picker, !submitting);
 
   const reasonMissing = reason === '';
   const messageMissing = message.trim() === '';
@@ -83,9 +109,23 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
     setServerFailure(null);
     setSubmitting(true);
     try {
-      const key = `${reason}\n${message}`;
+      const key = `${reason}\n${message}\n${picker.files.map((f) => f.key).join(',')}`;
       if (attempt.current?.key !== key) attempt.current = { key, clientId: newClientId() };
       const { clientId } = attempt.current;
+      if (picker.files.length > 0) {
+        // With files: the form goes as multipart, with a progress bar.
+        const form = new FormData();
+        form.append('reason', reason);
+        form.append('message', message);
+        form.append('clientId', clientId);
+        appendFiles(form, picker);
+        picker.setProgress(0);
+        const sent = await postWithProgress<{ ticketId: string }>('/api/support/tickets', form, picker.setProgress);
+        picker.setProgress(null);
+        if (!sent.ok) throw new CallableError('INTERNAL', sent.message);
+        navigate(`/support/ticket/${sent.data.ticketId}`);
+        return;
+      }
       const result = await callFunction<{ ticketId: string; ticketNo: number }>('createSupportTicket', {
         reason,
         message,
@@ -109,7 +149,15 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
           <p>{serverFailure}</p>
         </div>
       ) : null}
-      <form className="form form-card" method="post" noValidate onSubmit={submit} aria-busy={submitting}>
+      <form
+        className={`form form-card${drop.dragging ? ' form--drop' : ''}`}
+        method="post"
+        encType="multipart/form-data"
+        noValidate
+        onSubmit={submit}
+        aria-busy={submitting}
+        {...drop.handlers}
+      >
         <input type="hidden" name="clientId" value={formClientId} />
         <p className="field__hint">
           <span className="field__required" aria-hidden="true">
@@ -168,6 +216,7 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
             aria-describedby={`${messageId}-hint${touched.message && messageMissing ? ` ${messageId}-error` : ''}`}
             onChange={(e) => setMessage(e.target.value)}
             onBlur={() => setTouched((t) => ({ ...t, message: true }))}
+            onPaste={pasteFiles(picker)}
           />
           <p
             id={`${messageId}-hint`}
@@ -180,6 +229,13 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
               {SUPPORT_TEXT.fieldRequired}
             </p>
           ) : null}
+        </div>
+        <div className="field attach">
+          <span className="field__label" id={`${filesId}-label`}>
+            Photos or documents (optional)
+          </span>
+          <AttachmentPicker picker={picker} id={filesId} disabled={submitting} />
+          <p className="field__hint">{ATTACHMENT_TEXT.attachHint}</p>
         </div>
         <div className="form__actions">
           <button type="submit" className="button button--primary" disabled={submitting}>

@@ -6,12 +6,16 @@ import {
   SUPPORT_TEXT,
   type Ticket,
   TicketWithMessagesSchema,
+  waitingOn,
 } from '../../contracts/support.ts';
+import { WaitingBadge } from '../features/support/waiting-badge.tsx';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
 import { ReplyBox, UnsentReply } from '../features/support/reply-box.tsx';
-import { loadTicketPage, replyFormAction } from '../features/support/ticket-page.ts';
+import { isMultipart, loadTicketPage, replyFormAction } from '../features/support/ticket-page.ts';
 import { TicketThread } from '../features/support/ticket-thread.tsx';
 import { useTicketThread } from '../features/support/use-ticket-thread.ts';
+import { deskFormAction, textField } from '../features/support/desk-actions.ts';
+import { RatingForm } from '../features/support/rating-form.tsx';
 import { useHydrated } from '../lib/hydrated.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/support-ticket';
@@ -30,13 +34,30 @@ export function loader({ params, context }: Route.LoaderArgs) {
   });
 }
 
-/** The reply form sent without JavaScript: the endpoint the reply box calls, then this page again. */
-export function action({ request, params, context }: Route.ActionArgs) {
+/**
+ * The page's forms, with or without JavaScript: the reply (the endpoint the reply box calls) and,
+ * once closed, the rating (intent=rate); then this page again.
+ */
+export async function action({ request, params, context }: Route.ActionArgs) {
   const ticket = encodeURIComponent(params.ticketId);
-  return replyFormAction(request, context, {
-    api: `/api/support/tickets/${ticket}/messages`,
-    page: `/support/ticket/${ticket}`,
-  });
+  const page = `/support/ticket/${ticket}`;
+  // A reply with files streams on to the API unread (its form has no intent).
+  if (isMultipart(request))
+    return replyFormAction(request, context, { api: `/api/support/tickets/${ticket}/messages`, page });
+  const form = await request.clone().formData();
+  if (textField(form, 'intent') === 'rate') {
+    const good = textField(form, 'good');
+    return deskFormAction(context, {
+      intent: 'rate',
+      api: `/api/support/tickets/${ticket}/rating`,
+      body: {
+        good: good === 'true' ? true : good === 'false' ? false : undefined,
+        comment: textField(form, 'comment'),
+      },
+      page,
+    });
+  }
+  return replyFormAction(request, context, { api: `/api/support/tickets/${ticket}/messages`, page });
 }
 
 /** /support/ticket/{ticketId}: the conversation with support, live. */
@@ -52,7 +73,11 @@ export default function SupportTicket({ params, loaderData, actionData }: Route.
   const { ticket, messages } = thread;
   const hydrated = useHydrated();
   // Words a refused reply carried: kept on the page, with a way to send them as a new ticket.
-  const [unsent, setUnsent] = useState(actionData?.messageBody.trim() ? actionData.messageBody : '');
+  const refusedReply = actionData && 'messageBody' in actionData ? actionData : undefined;
+  const ratingError = actionData && !('messageBody' in actionData) ? actionData.error : null;
+  const [unsent, setUnsent] = useState(refusedReply?.messageBody.trim() ? refusedReply.messageBody : '');
+  // The rating's 7 days are counted from the page's load (the server decides on a send).
+  const [now] = useState(() => Date.now());
 
   return (
     <section className="support-panel ticket" aria-labelledby="ticket-title">
@@ -64,7 +89,12 @@ export default function SupportTicket({ params, loaderData, actionData }: Route.
           <h2 id="ticket-title">
             {thread.missing ? SUPPORT_TEXT.ticketMissing : ticket ? `Ticket #${ticket.ticketNo}` : SUPPORT_TEXT.loading}
           </h2>
-          {ticket ? <p className="ticket__reason">{reasonLabel(ticket.reason)}</p> : null}
+          {ticket ? (
+            <p className="ticket__reason">
+              {reasonLabel(ticket.reason)} {/* From the thread itself, so it changes the moment a message arrives. */}
+              <WaitingBadge waiting={waitingOn(ticket.open, messages.at(-1)?.admin)} />
+            </p>
+          ) : null}
         </div>
         {/* Live updates need the page's script: without it the status would say Connecting… for ever. */}
         {!thread.missing && hydrated ? <LiveIndicator status={thread.live} /> : null}
@@ -79,8 +109,8 @@ export default function SupportTicket({ params, loaderData, actionData }: Route.
           {ticket?.open ? (
             <ReplyBox
               ticketId={ticketId}
-              clientId={actionData?.clientId || loaderData.clientId}
-              kept={actionData}
+              clientId={refusedReply?.clientId || loaderData.clientId}
+              kept={refusedReply}
               onSent={thread.addMessage}
               onClosed={(text) => {
                 setUnsent(text);
@@ -93,6 +123,7 @@ export default function SupportTicket({ params, loaderData, actionData }: Route.
                 This ticket is closed. {SUPPORT_TEXT.replyRejected}
               </p>
               {unsent.trim() ? <UnsentReply text={unsent} newTicket /> : null}
+              <RatingForm rating={ticket.rating} error={ratingError} now={now} />
             </>
           ) : null}
         </>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { formatNzDateTime, reasonLabel, SUPPORT_TEXT, type Ticket } from '../../contracts/support.ts';
+import { WaitingBadge } from '../features/support/waiting-badge.tsx';
 import { DataTable } from '../components/ui/data-table.tsx';
 import { SwitchButtons } from '../components/ui/switch-buttons.tsx';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
@@ -28,6 +29,8 @@ export default function SupportTickets() {
     { onRefused: askWhyRefused('/api/support/tickets') },
   );
   const list = tickets?.status === status ? tickets.list : null;
+  // Open tickets say who is to write next; closed ones wait for nobody.
+  const columns = status === 'open' ? [...SUPPORT_TEXT.columns, SUPPORT_TEXT.statusColumn] : SUPPORT_TEXT.columns;
 
   return (
     <section className="support-panel" aria-labelledby="tickets-title">
@@ -50,7 +53,7 @@ export default function SupportTickets() {
       ) : (
         <DataTable
           caption={status === 'open' ? SUPPORT_TEXT.openTickets : SUPPORT_TEXT.closedTickets}
-          columns={SUPPORT_TEXT.columns}
+          columns={columns}
         >
           {list.map((ticket) => (
             <tr key={ticket.id}>
@@ -62,6 +65,11 @@ export default function SupportTickets() {
               <td data-label={SUPPORT_TEXT.columns[1]}>{reasonLabel(ticket.reason)}</td>
               <td data-label={SUPPORT_TEXT.columns[2]}>{formatNzDateTime(ticket.creationDate)}</td>
               <td data-label={SUPPORT_TEXT.columns[3]}>{formatNzDateTime(ticket.lastMessage)}</td>
+              {status === 'open' ? (
+                <td data-label={SUPPORT_TEXT.statusColumn}>
+                  <WaitingBadge waiting={ticket.waitingOn} />
+                </td>
+              ) : null}
             </tr>
           ))}
         </DataTable>

@@ -6,6 +6,7 @@ import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/support';
 import '../styles/auth.css';
 import { Email } from '../components/ui/email.tsx';
+import { PRIVACY_TEXT } from '../../contracts/privacy.ts';
 
 /**
  * Every /support route (docs/product.md §2): the login screen unless a user with a verified email is signed
@@ -57,6 +58,10 @@ export default function SupportLayout({ loaderData, actionData }: Route.Componen
         <nav className="support-shell__account" aria-label="Account">
           <Link to="/account/notifications">Email notifications</Link>
           <Link to="/account/password">Change password</Link>
+          {/* A file (JSON) the browser saves, not a page. */}
+          <a href="/api/account/export" download title={PRIVACY_TEXT.downloadHint}>
+            {PRIVACY_TEXT.downloadData}
+          </a>
         </nav>
       </header>
       <Outlet />

@@ -1,3 +1,5 @@
+import { SECOND_FACTOR_MESSAGES } from '../../../src/contracts/second-factor.ts';
+import { nextOtp } from '../../support/second-factor.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../../src/contracts/auth.ts';
 import { createUser, withCookie } from '../../support/accounts.ts';
@@ -83,15 +85,23 @@ describe('signing in without JavaScript', () => {
 
   it('signs an admin in on /admin, and never sends anyone to another site', async () => {
     const admin = await createUser(t, { role: 'admin' });
+    // The password alone: the screen again, asking for the one-time code (docs/product.md §2.15).
+    const alone = await post('/admin', { email: admin.email, password: admin.password });
+    expect(alone.statusCode).toBe(401);
+    expect(alone.body).toContain(SECOND_FACTOR_MESSAGES.otpRequired);
+    expect(alone.body).toMatch(/<input[^>]*name="otp"/);
+    expect(cookieFrom(alone)).toBeUndefined();
     const res = await post('/admin', {
       email: admin.email,
       password: admin.password,
+      otp: (await nextOtp(admin.email))!,
       returnTo: 'https://evil.example/admin',
     });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/admin');
     for (const returnTo of ['//evil.example', '/support', '/admin/../support', '/admin\\\\evil']) {
-      const again = await post('/admin', { email: admin.email, password: admin.password, returnTo });
+      const otp = (await nextOtp(admin.email))!;
+      const again = await post('/admin', { email: admin.email, password: admin.password, otp, returnTo });
       expect(again.headers.location, returnTo).toBe('/admin');
     }
   });

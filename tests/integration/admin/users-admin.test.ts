@@ -13,6 +13,8 @@ import { linkIn, readOutbox, waitForMails } from '../../support/mail.ts';
 import { openSse } from '../../support/sse-client.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { apiClient, type ApiClient, auditOf } from './admin-client.ts';
+import { SECOND_FACTOR_MESSAGES } from '../../../src/contracts/second-factor.ts';
+import { totpAt } from '../../support/second-factor.ts';
 
 /** The Users screen: find, resend verification, disable and enable, make or remove admin. */
 
@@ -48,6 +50,8 @@ describe('finding accounts', () => {
         disabled: false,
         createdAt: expect.any(String),
         self: false,
+        // The owner did not ask to delete it (docs/product.md §2.14).
+        deletion: null,
       },
     ]);
     expect(res.json().more).toBe(false);
@@ -137,6 +141,17 @@ describe('roles', () => {
 
     const promote = await admin.post(`/api/admin/users/${colleague.id}/role`, { role: 'admin' });
     expect(promote.json().user.role).toBe('admin');
+    // The new admin's session has not passed a second factor (docs/product.md §2.15): the console
+    // stays shut until they set one up, which this very session may do.
+    const shut = await colleague.get('/api/admin/audit');
+    expect([shut.statusCode, shut.json().error.message]).toEqual([403, SECOND_FACTOR_MESSAGES.enrolRequired]);
+    const enrolment = await colleague.post('/api/admin/second-factor/totp');
+    expect(enrolment.statusCode, enrolment.body).toBe(200);
+    const confirmed = await colleague.post('/api/admin/second-factor/totp/confirm', {
+      factorId: enrolment.json().factorId,
+      code: await totpAt(enrolment.json().secret),
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
     expect((await colleague.get('/api/admin/audit')).statusCode).toBe(200);
     const inbox = await openSse(`${base}/api/admin/support/tickets/stream?open=true`, colleague.headers);
     expect(inbox.status).toBe(200);
@@ -151,6 +166,7 @@ describe('roles', () => {
     expect((await colleague.get('/api/admin/audit')).statusCode).toBe(403);
     expect((await auditOf(admin, 'user', colleague.id)).map((e) => e.details)).toEqual([
       { email: colleague.email, from: 'admin', to: 'user' },
+      { kind: 'totp', label: 'Authenticator app' },
       { email: colleague.email, from: 'user', to: 'admin' },
     ]);
   });

@@ -67,6 +67,24 @@ describe('an admin’s answer', () => {
     expect(await mailsTo(user.email, `New reply on ticket #${ticketNo}`)).toHaveLength(1);
   });
 
+  it('never carries an internal note written between answers', async () => {
+    const user = await supportUser(t);
+    const { ticketId, ticketNo } = await user.createTicket('General', 'Is my parcel insured?');
+    await answer(ticketId, 'Yes, up to $500.');
+    const note = await admin.post(`/api/admin/support/tickets/${ticketId}/notes`, {
+      messageBody: 'Team only: check the claim limit with finance.',
+    });
+    expect(note.statusCode).toBe(200);
+    await answer(ticketId, 'Keep your receipt, please.');
+    await deliverDueMail(t.app);
+
+    const mails = await mailsTo(user.email, `New reply on ticket #${ticketNo}`);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain('Yes, up to $500.');
+    expect(mails[0]!.text).toContain('Keep your receipt, please.');
+    expect(mails[0]!.text + mails[0]!.html).not.toContain('Team only');
+  });
+
   it('sends no mail to a user whose open ticket page received it live', async () => {
     const user = await supportUser(t);
     const { ticketId, ticketNo } = await user.createTicket('General', 'Can I send a guitar?');

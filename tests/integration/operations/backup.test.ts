@@ -15,6 +15,7 @@ import type { FileStorage } from '../../../src/server/storage/storage.ts';
 import { postJson, signIn } from '../../support/accounts.ts';
 import { ROOT, startServer } from '../../support/server-process.ts';
 import { supportUser } from '../../support/support.ts';
+import { png, postFiles } from '../../support/attachment-files.ts';
 import { createTestApp, openTestDatabase, testDatabaseKind, type TestApp } from '../../support/test-app.ts';
 import { pngOf, register, validCompany } from '../partners/registration-helpers.ts';
 
@@ -46,6 +47,11 @@ async function makeData(t: TestApp) {
   expect(
     (await user.post(`/api/support/tickets/${ticketId}/messages`, { messageBody: 'It had a blue ribbon.' })).statusCode,
   ).toBe(200);
+  const photo = await postFiles(t, `/api/support/tickets/${ticketId}/messages`, user.headers, { messageBody: '' }, [
+    { name: 'ribbon.png', data: await png() },
+  ]);
+  expect(photo.statusCode, photo.body).toBe(200);
+  const attachmentId = photo.json().message.attachments[0].id as string;
   expect(
     (await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'We are on it.' })).statusCode,
   ).toBe(200);
@@ -53,7 +59,7 @@ async function makeData(t: TestApp) {
   expect(company.statusCode).toBe(201);
   const companyId = company.json().id as string;
   expect((await postJson(t, `/api/admin/companies/${companyId}/approve`, {}, admin.headers)).statusCode).toBe(200);
-  return { user, admin, companyId, ticketId };
+  return { user, admin, companyId, ticketId, attachmentId };
 }
 
 const dirs: string[] = [];
@@ -78,13 +84,18 @@ describe('backup and restore', () => {
     'restores every row and file into an empty database, and the app runs on the copy',
     { timeout: 120_000 },
     async () => {
-      const { user, companyId, ticketId } = await makeData(t);
+      const { user, companyId, ticketId, attachmentId } = await makeData(t);
       const sourceStorage = createLocalStorage(path.join(t.dataDir, 'files'));
       const out = path.join(tempDir('backup'), 'site.backup');
       const manifest = await createBackup({ database: t.database, storage: sourceStorage, out });
-      expect(manifest.files).toEqual([`commercialLicenses/${companyId}.png`]);
+      expect(manifest.files).toEqual([
+        `commercialLicenses/${companyId}.png`,
+        `ticketAttachments/${attachmentId}.png`,
+        `ticketAttachments/${attachmentId}.thumb.webp`,
+      ]);
       expect(manifest.tables.users).toBe(2);
-      expect(manifest.tables.ticket_messages).toBe(3);
+      expect(manifest.tables.ticket_messages).toBe(4);
+      expect(manifest.tables.ticket_attachments).toBe(1);
       // Never overwritten.
       await expect(createBackup({ database: t.database, storage: sourceStorage, out })).rejects.toThrow(
         'already exists',
@@ -96,8 +107,8 @@ describe('backup and restore', () => {
       try {
         await restoreBackup({ database: copy.database, storage: copyStorage, from: out });
         expect(await everyRow(copy.database)).toEqual(await everyRow(t.database));
-        const key = `commercialLicenses/${companyId}.png`;
-        expect((await storedBytes(copyStorage, key)).equals(await storedBytes(sourceStorage, key))).toBe(true);
+        for (const key of manifest.files)
+          expect((await storedBytes(copyStorage, key)).equals(await storedBytes(sourceStorage, key)), key).toBe(true);
 
         // A second restore into the now non-empty target is refused, and changes nothing.
         await expect(restoreBackup({ database: copy.database, storage: copyStorage, from: out })).rejects.toThrow(

@@ -1,58 +1,26 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createS3Storage } from '../../../src/server/storage/s3-storage.ts';
 import type { FileStorage } from '../../../src/server/storage/storage.ts';
 import { createUser, signIn, withCookie } from '../../support/accounts.ts';
+import { startS3rver } from '../../support/s3rver.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { PDF, pngOf, register, validCompany } from './registration-helpers.ts';
 
 /** The whole registration with STORAGE=s3, against s3rver on loopback. */
-const BUCKET = 'licences';
-let s3rver: S3rver;
-let s3Dir: string;
+let s3: Awaited<ReturnType<typeof startS3rver>>;
 let t: TestApp;
 let bucket: FileStorage;
 
 beforeAll(async () => {
-  s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-s3rver-'));
-  s3rver = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    directory: s3Dir,
-    silent: true,
-    configureBuckets: [{ name: BUCKET }],
-  });
-  const { port } = await s3rver.run();
-  const endpoint = `http://127.0.0.1:${port}`;
-  t = await createTestApp({
-    env: {
-      STORAGE: 's3',
-      S3_ENDPOINT: endpoint,
-      S3_BUCKET: BUCKET,
-      S3_ACCESS_KEY_ID: 'S3RVER',
-      S3_SECRET_ACCESS_KEY: 'S3RVER',
-      S3_FORCE_PATH_STYLE: 'true',
-      REGISTRATIONS_PER_IP_PER_HOUR: '10000',
-    },
-  });
-  bucket = createS3Storage({
-    bucket: BUCKET,
-    endpoint,
-    region: 'us-east-1',
-    accessKeyId: 'S3RVER',
-    secretAccessKey: 'S3RVER',
-    forcePathStyle: true,
-  });
+  s3 = await startS3rver('licences');
+  bucket = s3.bucket;
+  t = await createTestApp({ env: { ...s3.env, REGISTRATIONS_PER_IP_PER_HOUR: '10000' } });
 });
 afterAll(async () => {
   await t.close();
-  await bucket.close();
-  await s3rver.close();
-  fs.rmSync(s3Dir, { recursive: true, force: true });
+  await s3.close();
 });
 
 const objects = async () => (await bucket.list('')).keys;

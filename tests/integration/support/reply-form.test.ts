@@ -58,7 +58,9 @@ describe('the user ticket page without JavaScript', () => {
     expect(shown.body).toContain('My suitcase arrived with a broken wheel.');
     expect(shown.body).toContain('Sorry to hear that, a photo please.');
     expect(shown.body).not.toContain(SUPPORT_TEXT.loading);
-    expect(shown.body).toMatch(/<form class="reply-box" method="post">/);
+    // A multipart form: it takes files too, with the browser's own file input until a script runs.
+    expect(shown.body).toMatch(/<form class="reply-box reply-box--files"[^>]*enctype="multipart\/form-data"/i);
+    expect(shown.body).toMatch(/<input[^>]*type="file"[^>]*name="files"/);
     expect(shown.body).toMatch(/<textarea[^>]*name="messageBody"/);
     // Nothing but a script could enable Send again, so the page does not disable it.
     expect(shown.body).not.toMatch(/<button[^>]*disabled=""[^>]*aria-label="Send"/);

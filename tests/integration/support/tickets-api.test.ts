@@ -36,6 +36,7 @@ describe('creating a ticket (callable protocol)', () => {
         timestamp: ticket.creationDate,
         admin: false,
         mine: true,
+        attachments: [],
       },
     ]);
   });
@@ -225,7 +226,14 @@ describe('the admin side', () => {
     // The user sees the answer labelled as Admin, not as theirs.
     const thread = (await bob.get(`/api/support/tickets/${ticketId}/messages`)).json().messages;
     expect(thread.at(-1)).toMatchObject({ messageBody: 'Sorry to hear that. We are on it.', admin: true, mine: false });
-    expect(Object.keys(thread.at(-1)).sort()).toEqual(['admin', 'id', 'messageBody', 'mine', 'timestamp']);
+    expect(Object.keys(thread.at(-1)).sort()).toEqual([
+      'admin',
+      'attachments',
+      'id',
+      'messageBody',
+      'mine',
+      'timestamp',
+    ]);
   });
 
   it('closes and reopens; replies follow the state', async () => {

@@ -1,6 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { asc, desc, eq, like, sql } from 'drizzle-orm';
 import { type AppDatabase } from '../../db/connection.ts';
-import { queryRows, likePattern } from '../../db/sql.ts';
+import { users } from '../../db/schema.ts';
+import { likePattern } from '../../db/sql.ts';
 
 /** Accounts as the admin console lists them; password hashes are never selected here (AZ-08). */
 export interface UserSummaryRow {
@@ -10,44 +11,63 @@ export interface UserSummaryRow {
   emailVerified: boolean;
   disabled: boolean;
   createdAt: Date;
+  /** Account deletion (docs/product.md §2.14): asked when, erased when (or to be). */
+  deletionRequestedAt?: Date | null;
+  eraseAfter?: Date | null;
+  erasedAt?: Date | null;
 }
 
-type RawUser = {
+const columns = {
+  id: users.id,
+  email: users.email,
+  role: users.role,
+  emailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
+  disabled: sql<boolean>`${users.disabledAt} is not null`,
+  createdAt: users.createdAt,
+  deletionRequestedAt: users.deletionRequestedAt,
+  eraseAfter: users.eraseAfter,
+  erasedAt: users.erasedAt,
+};
+
+const toUser = (r: {
   id: string;
   email: string;
   role: string;
-  email_verified: boolean;
+  emailVerified: boolean;
   disabled: boolean;
-  created_at: unknown;
-};
-const toUser = (r: RawUser): UserSummaryRow => ({
+  createdAt: Date;
+  deletionRequestedAt: Date | null;
+  eraseAfter: Date | null;
+  erasedAt: Date | null;
+}): UserSummaryRow => ({
   id: r.id,
   email: r.email,
   role: r.role === 'admin' ? 'admin' : 'user',
-  emailVerified: r.email_verified,
-  disabled: r.disabled,
-  createdAt: new Date(r.created_at as string),
+  emailVerified: Boolean(r.emailVerified),
+  disabled: Boolean(r.disabled),
+  createdAt: r.createdAt,
+  deletionRequestedAt: r.deletionRequestedAt,
+  eraseAfter: r.eraseAfter,
+  erasedAt: r.erasedAt,
 });
-
-const COLUMNS = sql`id, email, role, email_verified_at is not null as email_verified, disabled_at is not null as disabled, created_at`;
 
 export function createAccountsAdminRepository(db: AppDatabase) {
   return {
-    /** Newest first; `limit + 1` rows tell the caller whether there is another page. */
+    /** Newest first (an exact address first of all); `limit + 1` rows tell the caller whether there is another page. */
     async search(filter: { q?: string; offset: number; limit: number }): Promise<UserSummaryRow[]> {
       const q = filter.q?.trim().toLowerCase() || null;
-      const rows = await queryRows<RawUser>(
-        db,
-        sql`select ${COLUMNS} from users
-            where (${q}::text is null or email like ${q ? likePattern(q) : null}::text)
-            order by (email = ${q}::text) desc, created_at desc, id
-            limit ${filter.limit} offset ${filter.offset}`,
-      );
+      const rows = await db
+        .select(columns)
+        .from(users)
+        .where(q === null ? undefined : like(users.email, likePattern(q)))
+        .orderBy(...(q === null ? [] : [desc(eq(users.email, q))]), desc(users.createdAt), asc(users.id))
+        .limit(filter.limit)
+        .offset(filter.offset);
       return rows.map(toUser);
     },
 
     async findById(id: string): Promise<UserSummaryRow | null> {
-      const [row] = await queryRows<RawUser>(db, sql`select ${COLUMNS} from users where id = ${id}`);
+      const [row] = await db.select(columns).from(users).where(eq(users.id, id));
       return row ? toUser(row) : null;
     },
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DELETION_TEXT, shownEmail } from '../../../contracts/account-deletion.ts';
 import { type AdminUser, USER_MESSAGES, USERS_PAGE_SIZE } from '../../../contracts/admin.ts';
 import { EmailSchema, NewPasswordSchema, type User } from '../../../contracts/auth.ts';
 import { AppError } from '../../errors.ts';
@@ -98,7 +99,7 @@ export function createAccountAdmin(repo: AccountsRepository) {
 
     async enableUser(input: { email: unknown }): Promise<User> {
       const user = await requireUser(input.email);
-      await repo.setDisabled(user.id, false);
+      if (!(await repo.setDisabled(user.id, false))) throw new AppError('ABORTED', DELETION_TEXT.cannotEnable);
       return dto(user);
     },
   };
@@ -123,12 +124,20 @@ export function createAccountsAdminService(deps: {
 
   const toDto = (row: UserSummaryRow, actor: AuditActor): AdminUser => ({
     id: row.id,
-    email: row.email,
+    email: shownEmail(row.email),
     role: row.role,
     emailVerified: row.emailVerified,
     disabled: row.disabled,
     createdAt: row.createdAt.toISOString(),
     self: row.id === actor.userId,
+    deletion:
+      row.deletionRequestedAt && row.eraseAfter
+        ? {
+            requestedAt: row.deletionRequestedAt.toISOString(),
+            eraseAfter: row.eraseAfter.toISOString(),
+            erasedAt: row.erasedAt ? row.erasedAt.toISOString() : null,
+          }
+        : null,
   });
 
   async function getUser(userId: string): Promise<UserSummaryRow> {
@@ -190,6 +199,7 @@ export function createAccountsAdminService(deps: {
 
     async enable(actor: AuditActor, userId: string): Promise<{ user: AdminUser }> {
       const user = await getUser(userId);
+      if (user.deletionRequestedAt) throw new AppError('ABORTED', DELETION_TEXT.cannotEnable);
       await accountAdmin.enableUser({ email: user.email });
       await audit.record({
         actor,

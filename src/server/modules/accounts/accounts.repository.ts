@@ -23,6 +23,8 @@ export interface ActiveSession {
   role: Role;
   emailVerified: boolean;
   expiresAt: Date;
+  /** This session passed an admin's second factor (sessions.second_factor_at is set). */
+  secondFactorPassed: boolean;
 }
 
 /** last_seen_at is written at most once a minute per session, not on every request. */
@@ -41,7 +43,9 @@ const ago = (ms: number) => sql`now() - make_interval(secs => ${ms / 1000})`;
 
 export function createAccountsRepository(db: AppDatabase) {
   /** Tells every app instance that this user's sessions changed, so their live streams re-check at once. */
-  const sessionsEnded = (userId: string) => db.execute(notifySql({ type: 'sessions.ended', userId }));
+  const sessionsEnded = (userId: string) =>
+    // Raw SQL: NOTIFY is the function call pg_notify(), a statement the builder has no form for.
+    db.execute(notifySql({ type: 'sessions.ended', userId }));
 
   return {
     async findUserByEmail(email: string): Promise<UserRow | null> {
@@ -91,21 +95,35 @@ export function createAccountsRepository(db: AppDatabase) {
       await sessionsEnded(userId);
     },
 
-    async setDisabled(userId: string, disabled: boolean): Promise<void> {
-      await db
+    /** False when nothing changed: an account whose owner asked to delete it is never enabled again. */
+    async setDisabled(userId: string, disabled: boolean): Promise<boolean> {
+      const rows = await db
         .update(users)
         .set({ disabledAt: disabled ? sql`coalesce(${users.disabledAt}, now())` : null })
-        .where(eq(users.id, userId));
+        .where(disabled ? eq(users.id, userId) : and(eq(users.id, userId), isNull(users.deletionRequestedAt)))
+        .returning({ id: users.id });
       if (disabled) await sessionsEnded(userId);
+      return rows.length > 0;
     },
 
-    async insertSession(values: { tokenHash: string; userId: string; absoluteMs: number }): Promise<Date> {
+    async insertSession(values: {
+      tokenHash: string;
+      userId: string;
+      absoluteMs: number;
+      /** The sign-in also passed the second factor. */
+      secondFactor?: boolean;
+      /** Where it was started: User-Agent (cut short) and network prefix (accounts.device.ts). */
+      device?: { userAgent: string | null; ipPrefix: string | null };
+    }): Promise<Date> {
       const [row] = await db
         .insert(sessions)
         .values({
           tokenHash: values.tokenHash,
           userId: values.userId,
           expiresAt: sql`now() + make_interval(secs => ${values.absoluteMs / 1000})`,
+          secondFactorAt: values.secondFactor ? sql`now()` : null,
+          userAgent: values.device?.userAgent ?? null,
+          ipPrefix: values.device?.ipPrefix ?? null,
         })
         .returning({ expiresAt: sessions.expiresAt });
       return row!.expiresAt;
@@ -124,6 +142,7 @@ export function createAccountsRepository(db: AppDatabase) {
           role: users.role,
           emailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
           expiresAt: sessions.expiresAt,
+          secondFactorPassed: sql<boolean>`${sessions.secondFactorAt} is not null`,
           stale: sql<boolean>`${sessions.lastSeenAt} < ${ago(TOUCH_AFTER_MS)}`,
         })
         .from(sessions)
@@ -161,6 +180,7 @@ export function createAccountsRepository(db: AppDatabase) {
         role: row.role as Role,
         emailVerified: Boolean(row.emailVerified),
         expiresAt: row.expiresAt,
+        secondFactorPassed: Boolean(row.secondFactorPassed),
       };
     },
 

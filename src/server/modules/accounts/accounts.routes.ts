@@ -16,6 +16,7 @@ import { AppError } from '../../errors.ts';
 import { readSessionToken } from '../../plugins/sessions.ts';
 import type { AccountsService } from './accounts.service.ts';
 import { hashToken } from '../../security/tokens.ts';
+import { sessionDevice } from './accounts.device.ts';
 
 /** docs/design.md §4: /api/auth/*. Thin: parse, call the service, answer a DTO. */
 export async function accountsRoutes(app: FastifyInstance, options: { accounts: AccountsService; cookieName: string }) {
@@ -38,15 +39,24 @@ export async function accountsRoutes(app: FastifyInstance, options: { accounts: 
       summary: 'Sign in with email and password',
       description:
         'Sets the session cookie (`session: "cookie"`, the default) or returns a token for `Authorization: Bearer` (`session: "token"`, API clients). ' +
-        'Unknown email and wrong password answer the same 401; an unverified email answers 403 and signs out; too many failures answer 429 with Retry-After.',
+        'Unknown email and wrong password answer the same 401; an unverified email answers 403 and signs out; too many failures answer 429 with Retry-After. ' +
+        'An admin with a second factor also sends `otp` (the authenticator code or a recovery code) or `passkey`; without it, after a right password, the answer is 401 with `fields.otp` saying a code is needed.',
       body: LoginRequestSchema,
       response: { 200: LoginResponseSchema, ...errors },
     },
     handler: async (request, reply) => {
-      const { email, password, session } = request.body;
+      const { email, password, session, otp, passkey } = request.body;
       const previousTokenHash = presentedTokenHash(request);
       try {
-        const signedIn = await accounts.login({ email, password, ip: request.ip, previousTokenHash });
+        const signedIn = await accounts.login({
+          email,
+          password,
+          otp,
+          passkey,
+          ip: request.ip,
+          previousTokenHash,
+          device: sessionDevice(request.headers['user-agent'], request.ip),
+        });
         if (session === 'token') {
           return {
             user: signedIn.user,

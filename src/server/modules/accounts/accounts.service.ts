@@ -1,7 +1,6 @@
 import {
   AUTH_MESSAGES,
   RESET_PASSWORD_TOKEN_HOURS,
-  tooManySignInsMessage,
   type User,
   VERIFY_EMAIL_TOKEN_HOURS,
 } from '../../../contracts/auth.ts';
@@ -11,6 +10,7 @@ import type { MailMessage } from '../../mail/mailer.ts';
 import type { MailKind, Outbox } from '../../mail/outbox.ts';
 import type { Principal } from '../../plugins/access.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
+import type { PasskeyAssertion } from '../../../contracts/second-factor.ts';
 import {
   type AccountMailContext,
   alreadyRegisteredMail,
@@ -21,6 +21,8 @@ import {
 import { type AccountsRepository, createAccountsRepository, type UserRow } from './accounts.repository.ts';
 import { burnPasswordCheck, findPasswordProblem, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
 import { createToken, hashToken, isTokenShaped } from '../../security/tokens.ts';
+import type { SessionDevice } from './accounts.device.ts';
+import { createPasswordThrottle } from './accounts.throttle.ts';
 
 /**
  * The account rules: sign-in with throttling, sessions, sign-up, verification and password reset.
@@ -41,6 +43,15 @@ export interface AccountsLogger {
   info(details: object, message: string): void;
   warn(details: object, message: string): void;
   error(details: object, message: string): void;
+}
+
+/**
+ * The second-factor step of an admin's sign-in (modules/second-factor), handed over once that module
+ * is built. Asked only after the password was right, so it never tells whether a factor is needed.
+ */
+export interface SecondFactorGate {
+  /** True: passed; false: the admin has no factor yet (the console will ask to set one up). Throws when one is needed or wrong. */
+  check(input: { userId: string; otp?: string; passkey?: PasskeyAssertion; ip: string }): Promise<boolean>;
 }
 
 export interface SignedIn {
@@ -123,47 +134,43 @@ export function createAccountsService(deps: {
       AUTH_MESSAGES.tooManyMailRequests,
     );
 
-  const loginRules = (email: string, ip: string) => ({
-    account: {
-      key: `login:account:${email}`,
-      limit: settings.loginThrottle.perAccount,
-      windowMs: settings.loginThrottle.windowMs,
-    },
-    ip: { key: `login:ip:${ip}`, limit: settings.loginThrottle.perIp, windowMs: settings.loginThrottle.windowMs },
-  });
-
-  const throttled = (retryAfterSeconds: number) =>
-    new AppError('RESOURCE_EXHAUSTED', tooManySignInsMessage(retryAfterSeconds), {
-      headers: { 'retry-after': String(retryAfterSeconds) },
-    });
-
-  /**
-   * Counts one password attempt against the account before it is checked, so fifty concurrent
-   * guesses cannot all be evaluated (AUTH-05); a success clears the account's count again.
-   * The address counts failures only, so one office behind one IP can still sign in.
-   */
-  async function startPasswordAttempt(email: string, ip: string) {
-    const rules = loginRules(email, ip);
-    const byIp = await limiter.peek(rules.ip);
-    if (!byIp.allowed) throw throttled(byIp.retryAfterSeconds);
-    const byAccount = await limiter.hit(rules.account);
-    if (!byAccount.allowed) throw throttled(byAccount.retryAfterSeconds);
-    return {
-      async failed() {
-        await limiter.hit(rules.ip);
-      },
-      async succeeded() {
-        await limiter.reset(rules.account.key);
-      },
-    };
-  }
+  const startPasswordAttempt = createPasswordThrottle(limiter, settings.loginThrottle);
 
   async function checkNewPassword(password: string, email: string, field: string) {
     const problem = findPasswordProblem(password, email);
     if (problem) throw new AppError('INVALID_ARGUMENT', problem, { fields: { [field]: problem } });
   }
 
-  async function createSession(user: UserRow): Promise<SignedIn> {
+  let secondFactorGate: SecondFactorGate | null = null;
+
+  /** Only admins have a second factor; without the module nothing passes it (fail closed). */
+  async function passSecondFactor(
+    user: UserRow,
+    input: { otp?: string; passkey?: PasskeyAssertion; ip: string },
+  ): Promise<boolean> {
+    if (user.role !== 'admin' || !secondFactorGate) return false;
+    return secondFactorGate.check({ userId: user.id, otp: input.otp, passkey: input.passkey, ip: input.ip });
+  }
+
+  /** The password step of a sign-in, throttled (AUTH-05): the account, or the one refusal for both mistakes. */
+  async function authenticate(input: { email: string; password: string; ip: string }): Promise<UserRow> {
+    const attempt = await startPasswordAttempt(input.email, input.ip);
+    const user = await repo.findUserByEmail(input.email);
+    const valid =
+      user && !user.disabledAt
+        ? await verifyPassword(user.passwordHash, input.password)
+        : (await burnPasswordCheck(input.password), false);
+    if (!user || !valid) {
+      await attempt.failed();
+      logger.info({ ip: input.ip, reason: user ? 'wrong password' : 'unknown email' }, 'sign-in failed');
+      throw new AppError('UNAUTHENTICATED', AUTH_MESSAGES.invalidCredentials);
+    }
+    await attempt.succeeded();
+    if (needsRehash(user.passwordHash)) await repo.setPasswordHash(user.id, await hashPassword(input.password));
+    return user;
+  }
+
+  async function createSession(user: UserRow, secondFactor = false, device?: SessionDevice): Promise<SignedIn> {
     await repo.deleteExpiredSessionsOfUser(user.id, settings.sessions.idleMs);
     const token = createToken();
     const tokenHash = hashToken(token);
@@ -171,33 +178,46 @@ export function createAccountsService(deps: {
       tokenHash,
       userId: user.id,
       absoluteMs: settings.sessions.absoluteMs,
+      secondFactor,
+      device,
     });
     return { user: toUserDto({ ...user, emailVerified: user.emailVerifiedAt !== null }), token, tokenHash, expiresAt };
   }
 
   return {
     /** Signs in; the session that came with the request (if any) is ended first (rotation, SES-04). */
-    async login(input: { email: string; password: string; ip: string; previousTokenHash?: string }): Promise<SignedIn> {
-      const attempt = await startPasswordAttempt(input.email, input.ip);
-      const user = await repo.findUserByEmail(input.email);
-      const valid =
-        user && !user.disabledAt
-          ? await verifyPassword(user.passwordHash, input.password)
-          : (await burnPasswordCheck(input.password), false);
-      if (!user || !valid) {
-        await attempt.failed();
-        logger.info({ ip: input.ip, reason: user ? 'wrong password' : 'unknown email' }, 'sign-in failed');
-        throw new AppError('UNAUTHENTICATED', AUTH_MESSAGES.invalidCredentials);
-      }
-      await attempt.succeeded();
-      if (needsRehash(user.passwordHash)) await repo.setPasswordHash(user.id, await hashPassword(input.password));
+    async login(input: {
+      email: string;
+      password: string;
+      ip: string;
+      previousTokenHash?: string;
+      otp?: string;
+      passkey?: PasskeyAssertion;
+      /** Browser and network prefix, for the account page's sessions list (accounts.device.ts). */
+      device?: SessionDevice;
+    }): Promise<SignedIn> {
+      const user = await authenticate(input);
+      // An admin's second factor (docs/product.md §2.15), asked only once the password was right.
+      const secondFactor = await passSecondFactor(user, input);
       if (input.previousTokenHash) await repo.deleteSession(input.previousTokenHash);
       // docs/product.md §6: an unverified user is signed out at once, so no session is issued at all. The state
       // is revealed only after a correct password.
       if (!user.emailVerifiedAt) throw new AppError('PERMISSION_DENIED', AUTH_MESSAGES.unverified);
-      const signedIn = await createSession(user);
-      logger.info({ userId: user.id, ip: input.ip }, 'signed in');
+      const signedIn = await createSession(user, secondFactor, input.device);
+      logger.info({ userId: user.id, ip: input.ip, secondFactor }, 'signed in');
       return signedIn;
+    },
+
+    /** The password step alone (a passkey sign-in asks for its challenge after it): the account's id and role. */
+    async checkPassword(input: { email: string; password: string; ip: string }) {
+      const user = await authenticate(input);
+      if (!user.emailVerifiedAt) throw new AppError('PERMISSION_DENIED', AUTH_MESSAGES.unverified);
+      return { userId: user.id, email: user.email, role: user.role };
+    },
+
+    /** Set by the second-factor module when it is built. */
+    useSecondFactorGate(gate: SecondFactorGate): void {
+      secondFactorGate = gate;
     },
 
     async logout(tokenHash: string): Promise<void> {
@@ -209,12 +229,15 @@ export function createAccountsService(deps: {
       if (!isTokenShaped(token)) return null;
       const session = await repo.findActiveSession(hashToken(token), settings.sessions.idleMs);
       if (!session) return null;
+      // An admin's session that has not passed the second factor acts as a user's (docs/product.md §2.15).
+      const pending = session.role === 'admin' && !session.secondFactorPassed;
       return {
         userId: session.userId,
         email: session.email,
-        role: session.role,
+        role: pending ? 'user' : session.role,
         emailVerified: session.emailVerified,
         sessionId: session.tokenHash,
+        secondFactorPending: pending,
       };
     },
 
@@ -330,6 +353,23 @@ export function createAccountsService(deps: {
       });
       logger.info({ userId: user.id, endedSessions: ended }, 'password changed');
       return AUTH_MESSAGES.passwordChanged;
+    },
+
+    /**
+     * Checks the signed-in person's password before something drastic (deleting the account),
+     * throttled as sign-ins are; a wrong one is a field error on `field`.
+     */
+    async confirmPassword(input: { userId: string; password: string; ip: string; field: string }): Promise<void> {
+      const user = await repo.findUserById(input.userId);
+      if (!user) throw new AppError('UNAUTHENTICATED', AUTH_MESSAGES.signInRequired);
+      const attempt = await startPasswordAttempt(user.email, input.ip);
+      if (!(await verifyPassword(user.passwordHash, input.password))) {
+        await attempt.failed();
+        throw new AppError('INVALID_ARGUMENT', AUTH_MESSAGES.currentPasswordWrong, {
+          fields: { [input.field]: AUTH_MESSAGES.currentPasswordWrong },
+        });
+      }
+      await attempt.succeeded();
     },
 
     /** Waits for mail still being recorded (graceful shutdown, tests). */

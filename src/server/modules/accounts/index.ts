@@ -4,9 +4,12 @@ import type { SharedServices } from '../../shared-services.ts';
 import { createAccountAdmin, createAccountsAdminService } from './accounts.admin.service.ts';
 import { createAccountsAdminRepository } from './accounts.admin.repository.ts';
 import { accountsAdminRoutes } from './accounts.admin.routes.ts';
+import { accountProfileRoutes } from './accounts.profile.routes.ts';
+import { createAccountProfileService } from './accounts.profile.service.ts';
 import { createAccountsRepository } from './accounts.repository.ts';
 import { accountsRoutes } from './accounts.routes.ts';
 import { createAccountsService, type AccountsService } from './accounts.service.ts';
+import { createAccountSessionsRepository } from './accounts.sessions.repository.ts';
 import { createFirstAdminSetup, type FirstAdminSetup } from './accounts.setup.ts';
 
 declare module 'fastify' {
@@ -50,6 +53,17 @@ export const accountsModule = fp<SharedServices>(
     });
     await app.register(accountsRoutes, { accounts, cookieName: config.sessions.cookieName });
     await app.register(accountsAdminRoutes, { users: admin });
+    // The account page (/account): profile, own sessions, email change.
+    const profile = createAccountProfileService({
+      db: database.db,
+      repository: createAccountSessionsRepository(database.db),
+      accounts: repository,
+      outbox: shared.outbox,
+      limiter: shared.limiter,
+      settings: config,
+      logger: shared.log,
+    });
+    await app.register(accountProfileRoutes, { profile });
   },
   { name: 'accounts' },
 );

@@ -77,6 +77,7 @@ export type ConflictKind = (typeof UNIQUE_CONSTRAINTS)[keyof typeof UNIQUE_CONST
  */
 const LICENSE_LOCK_NAMESPACE = 7_241_010;
 const lockCompanyId = (tx: Pick<AppDatabase, 'execute'>, companyId: string) =>
+  // Raw SQL: an advisory lock is the function call pg_advisory_xact_lock(), not a query of a table.
   tx.execute(sql`select pg_advisory_xact_lock(${LICENSE_LOCK_NAMESPACE}, hashtext(${companyId}))`);
 
 export function createPartnersRepository(db: AppDatabase) {

@@ -11,21 +11,10 @@ import type { Outbox } from '../../mail/outbox.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';
 import { approvalMail, rejectionMail, type ReviewMailContext } from './partners.review.mail.ts';
 import { createReviewRepository, type ReviewCompanyRow, type ReviewRepository } from './partners.review.repository.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 
 export function toAdminCompany(row: ReviewCompanyRow): AdminCompany {
   return { ...row, lastUpdated: row.lastUpdated.toISOString(), createdAt: row.createdAt.toISOString() };
-}
-
-/** The Postgres unique-violation (SQLSTATE 23505) inside a driver or ORM error. */
-function isUniqueViolation(error: unknown): boolean {
-  for (
-    let e: unknown = error, depth = 0;
-    e && typeof e === 'object' && depth < 5;
-    e = (e as { cause?: unknown }).cause, depth++
-  ) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
 }
 
 /**

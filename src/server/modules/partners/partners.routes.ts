@@ -1,11 +1,12 @@
 import fastifyMultipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { COMPANY_LIMITS, COMPANY_MESSAGES, CompanyRegistrationResultSchema } from '../../../contracts/companies.ts';
 import { ErrorBodySchema } from '../../../contracts/errors.ts';
 import { AppError } from '../../errors.ts';
-import type { FormPart, PartnersService } from './partners.service.ts';
+import { formParts } from '../../web/form-parts.ts';
+import type { PartnersService } from './partners.service.ts';
 
 /**
  * Multipart limits for the registration form (UP-06): eight text fields and one file, so a little
@@ -21,35 +22,6 @@ export const REGISTRATION_MULTIPART_LIMITS = {
   headerPairs: 20,
   fileSize: COMPANY_LIMITS.licenseMaxBytes + 1,
 } as const;
-
-const PARSER_LIMIT_CODES = new Set(['FST_PARTS_LIMIT', 'FST_FILES_LIMIT', 'FST_FIELDS_LIMIT']);
-
-/** The request's parts in the service's terms; the parser's own failures become 400s in the error shape. */
-async function* formParts(request: FastifyRequest): AsyncGenerator<FormPart> {
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        yield { type: 'file', fieldname: part.fieldname, filename: part.filename, file: part.file };
-      } else {
-        yield {
-          type: 'field',
-          fieldname: part.fieldname,
-          value: part.value,
-          valueTruncated: part.valueTruncated,
-          fieldnameTruncated: part.fieldnameTruncated,
-        };
-      }
-    }
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string' && PARSER_LIMIT_CODES.has(code)) {
-      throw new AppError('INVALID_ARGUMENT', COMPANY_MESSAGES.tooManyParts);
-    }
-    if (code === 'FST_PROTO_VIOLATION') throw new AppError('INVALID_ARGUMENT', COMPANY_MESSAGES.invalidForm);
-    // A malformed or cut-off body.
-    throw new AppError('INVALID_ARGUMENT', COMPANY_MESSAGES.unreadableForm);
-  }
-}
 
 export async function partnersRoutes(app: FastifyInstance, options: { partners: PartnersService }) {
   const { partners } = options;
@@ -78,7 +50,13 @@ export async function partnersRoutes(app: FastifyInstance, options: { partners: 
     handler: async (request, reply) => {
       if (!request.isMultipart()) throw new AppError('INVALID_ARGUMENT', COMPANY_MESSAGES.notMultipart);
       await partners.requireRegistrationAllowance(request.ip);
-      const result = await partners.register(formParts(request));
+      const result = await partners.register(
+        formParts(request, {
+          tooManyParts: COMPANY_MESSAGES.tooManyParts,
+          invalidForm: COMPANY_MESSAGES.invalidForm,
+          unreadableForm: COMPANY_MESSAGES.unreadableForm,
+        }),
+      );
       return reply.status(201).header('cache-control', 'no-store').send(result);
     },
   });

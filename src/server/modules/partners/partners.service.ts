@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   type Company,
@@ -25,10 +24,9 @@ import {
 } from './partners.repository.ts';
 import { partnerReceivedMail, type ReviewMailContext } from './partners.review.mail.ts';
 
-/** One part of a multipart form, whatever parsed it. */
-export type FormPart =
-  | { type: 'field'; fieldname: string; value: unknown; valueTruncated: boolean; fieldnameTruncated: boolean }
-  | { type: 'file'; fieldname: string; filename: string; file: Readable };
+import type { FormPart } from '../../web/form-parts.ts';
+
+export type { FormPart };
 
 export interface PartnersServiceOptions {
   repository: PartnersRepository;

@@ -7,17 +7,29 @@ import { supportAdminRoutes } from './support.admin.routes.ts';
 import { supportRoutes } from './support.routes.ts';
 import { createSupportStreams } from './support.streams.ts';
 import { createSupportService } from './support.service.ts';
+import { createDeskRepository } from './support.desk.repository.ts';
+import { supportDeskRoutes } from './support.desk.routes.ts';
+import { createSearchRepository } from './support.search.repository.ts';
+import { createSavedRepliesRepository } from './saved-replies.repository.ts';
+import { savedRepliesRoutes } from './saved-replies.routes.ts';
+import { createSavedRepliesService } from './saved-replies.service.ts';
+import { createDeskService } from './support.desk.service.ts';
+import { createSupportRecords, type SupportRecords } from './support.records.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Live support delivery of this process (tests run its sweep). */
     supportLive: SupportLive;
+    /** Tickets other modules open inside their own transaction (the privacy module's Deactivation ticket). */
+    supportRecords: SupportRecords;
   }
 }
 
 /**
  * The support module: tickets and their messages, the callable `createSupportTicket`, the admin
- * inbox, and the live streams of both sides (support.live.ts), fed by the shared event bus.
+ * inbox, the desk's tools (notes, assignment, ratings, figures: support.desk.*; saved replies:
+ * saved-replies.*), and the live
+ * streams of both sides (support.live.ts), fed by the shared event bus.
  */
 export const supportModule = fp<SharedServices>(
   async function support(app: FastifyInstance, shared) {
@@ -31,6 +43,7 @@ export const supportModule = fp<SharedServices>(
     });
     const live = createSupportLive({ bus: shared.bus, repository, log: shared.log });
     app.decorate('supportLive', live);
+    app.decorate('supportRecords', createSupportRecords({ notifyDelaySeconds: config.mail.notifyDelaySeconds }));
     // Before the event bus stops (a shared service, closed after the modules).
     app.addHook('onClose', async () => live.close());
 
@@ -43,7 +56,19 @@ export const supportModule = fp<SharedServices>(
     });
     await app.register(supportRoutes, { support, live, streams });
     await app.register(supportAdminRoutes, { support, live, streams });
+    const desk = createDeskService({
+      repository,
+      desk: createDeskRepository(database.db),
+      search: createSearchRepository(database.db),
+      audit: shared.audit,
+    });
+    await app.register(supportDeskRoutes, { desk });
+    const savedReplies = createSavedRepliesService({
+      repository: createSavedRepliesRepository(database.db),
+      audit: shared.audit,
+    });
+    await app.register(savedRepliesRoutes, { savedReplies });
   },
   // The access plugin (registered before every module) lends the streams its session lookup.
-  { name: 'support', decorators: { fastify: ['resolvePrincipal'] } },
+  { name: 'support', dependencies: ['attachments'], decorators: { fastify: ['resolvePrincipal', 'attachments'] } },
 );

@@ -1,3 +1,4 @@
+import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,9 +9,14 @@ import {
   AdminTicketListSchema,
   AdminTicketSchema,
   AdminTicketWithMessagesSchema,
+  ReplyFormSchema,
   ReplySchema,
+  SUPPORT_TEXT,
   TicketParamsSchema,
 } from '../../../contracts/support.ts';
+import { ATTACHMENT_TEXT } from '../../../contracts/attachments.ts';
+import { AppError } from '../../errors.ts';
+import { MESSAGE_MULTIPART_LIMITS, withMessageForm } from './support.forms.ts';
 import type { SupportLive } from './support.live.ts';
 import type { SupportService } from './support.service.ts';
 import { me, type SupportStreams } from './support.streams.ts';
@@ -25,6 +31,7 @@ export async function supportAdminRoutes(
   const { support, live } = options;
   const { startStream, viewerOf } = options.streams;
   const api = app.withTypeProvider<ZodTypeProvider>();
+  await app.register(fastifyMultipart, { limits: MESSAGE_MULTIPART_LIMITS, throwFileSizeLimit: false });
 
   api.get('/api/admin/support/tickets', {
     config: { access: 'admin' },
@@ -34,7 +41,7 @@ export async function supportAdminRoutes(
       querystring: AdminTicketListQuerySchema,
       response: { 200: AdminTicketListSchema, ...errors },
     },
-    handler: async (request) => ({ tickets: await support.listAllTickets(request.query) }),
+    handler: async (request) => ({ tickets: await support.listAllTickets(me(request).userId, request.query) }),
   });
 
   api.get('/api/admin/support/tickets/stream', {
@@ -48,7 +55,8 @@ export async function supportAdminRoutes(
       const viewer = viewerOf(request, true);
       const stream = startStream(request, reply, viewer);
       const filter = request.query;
-      await live.watchList(viewer, stream, async () => ({ tickets: await support.listAllTickets(filter) }), 'all');
+      const load = async () => ({ tickets: await support.listAllTickets(viewer.userId, filter) });
+      await live.watchList(viewer, stream, load, 'all');
     },
   });
 
@@ -67,14 +75,44 @@ export async function supportAdminRoutes(
     config: { access: 'admin' },
     schema: {
       tags: ['admin'],
-      summary: 'Answer as Admin',
+      summary:
+        'Answer as Admin: JSON { messageBody, clientId? }, or multipart/form-data with those fields and up to 5 `files` ' +
+        '(then the text may be empty). Closed tickets take no answer and no files.',
+      consumes: ['application/json', 'multipart/form-data'],
       params: TicketParamsSchema,
-      body: ReplySchema,
-      response: { 200: z.object({ message: AdminMessageSchema }), 409: ErrorBodySchema, ...errors },
+      body: ReplySchema.nullish(),
+      response: {
+        200: z.object({ message: AdminMessageSchema }),
+        409: ErrorBodySchema,
+        429: ErrorBodySchema,
+        ...errors,
+      },
     },
-    handler: async (request) => ({
-      message: await support.adminReply(me(request), request.params.ticketId, request.body),
-    }),
+    handler: async (request) => {
+      const actor = me(request);
+      const { ticketId } = request.params;
+      if (!request.isMultipart()) {
+        if (!request.body)
+          throw new AppError('INVALID_ARGUMENT', SUPPORT_TEXT.fieldRequired, {
+            fields: { messageBody: SUPPORT_TEXT.fieldRequired },
+          });
+        return { message: await support.adminReply(actor, ticketId, request.body) };
+      }
+      const message = await withMessageForm(
+        app,
+        request,
+        {
+          userId: actor.userId,
+          schema: ReplyFormSchema,
+          textField: 'messageBody',
+          mayAttach: async () => {
+            if (!(await support.getAnyTicket(ticketId)).open) throw new AppError('ABORTED', ATTACHMENT_TEXT.closed);
+          },
+        },
+        (values, ids) => support.adminReply(actor, ticketId, { ...values, attachmentIds: ids }),
+      );
+      return { message };
+    },
   });
 
   for (const [action, open] of [

@@ -19,6 +19,8 @@ import { LIVE_EVENTS } from '../../../contracts/support.ts';
  */
 export interface LiveViewer {
   userId: string;
+  /** Shown to other admins viewing the same ticket. */
+  email: string;
   admin: boolean;
   /** True while the viewer's session is still valid and still allowed to see this stream. */
   authorize(): Promise<boolean>;
@@ -53,11 +55,16 @@ export function createSupportLive(options: {
   authTtlMs?: number;
   listDebounceMs?: number;
   sweepMs?: number;
+  /** How long an admin's "viewing this ticket" lasts unless renewed (renewed every third of it). */
+  presenceTtlMs?: number;
 }) {
   const { repository, log } = options;
   const authTtlMs = options.authTtlMs ?? 5000;
   const listDebounceMs = options.listDebounceMs ?? 25;
   const feeds = new Map<string, Feed>();
+  /** Admins with each ticket open, on any instance (ticket.viewing events): id → email and expiry. */
+  const viewing = new Map<string, Map<string, { email: string; until: number }>>();
+  const presenceTtlMs = options.presenceTtlMs ?? 45_000;
   const userLists = new Map<string, Set<ListSubscriber>>();
   const adminLists = new Set<ListSubscriber>();
   /** Every live subscription of a user, to re-check them all when their sessions end. */
@@ -93,6 +100,11 @@ export function createSupportLive(options: {
   }
 
   function send(sub: Subscriber, row: MessageRow) {
+    // An internal note is for admins only: the owner's stream passes over it.
+    if (row.internal && !sub.viewer.admin) {
+      sub.lastSent = row.id;
+      return;
+    }
     const dto = sub.viewer.admin ? toAdminMessageDto(row, sub.viewer.userId) : toMessageDto(row, sub.viewer.userId);
     sub.stream.send(LIVE_EVENTS.message, dto, row.id);
     sub.lastSent = row.id;
@@ -113,7 +125,7 @@ export function createSupportLive(options: {
         if (subscribers.length === 0) break;
         let after = Math.min(...subscribers.map((s) => s.lastSent));
         for (;;) {
-          const rows = await repository.listMessages(ticketId, after);
+          const rows = await repository.listMessages(ticketId, after, { notes: true });
           // Rights are re-checked for every due subscriber at once, not one after another: with 100
           // viewers on a ticket, a sequential check made the last one wait for 99 lookups first.
           const due = subscribers.filter((sub) => rows.some((r) => r.id > sub.lastSent));
@@ -124,7 +136,7 @@ export function createSupportLive(options: {
             0,
             ...due.flatMap((sub, i) =>
               allowed[i] && !sub.viewer.admin
-                ? rows.filter((r) => r.admin && r.id > sub.lastSent).map((r) => r.id)
+                ? rows.filter((r) => r.admin && !r.internal && r.id > sub.lastSent).map((r) => r.id)
                 : [],
             ),
           );
@@ -162,6 +174,26 @@ export function createSupportLive(options: {
     }
   }
 
+  /** Tells each admin on the ticket which other admins have it open now. */
+  function pushViewers(ticketId: string) {
+    const feed = feeds.get(ticketId);
+    const now = Date.now();
+    const present = viewing.get(ticketId);
+    for (const [id, entry] of present ?? []) if (entry.until <= now) present!.delete(id);
+    if (present?.size === 0) viewing.delete(ticketId);
+    for (const sub of feed?.subscribers ?? []) {
+      if (!sub.viewer.admin || sub.stream.closed) continue;
+      const others = [...(present ?? [])].filter(([id]) => id !== sub.viewer.userId).map(([, entry]) => entry.email);
+      sub.stream.send(LIVE_EVENTS.viewers, { viewers: [...new Set(others)].sort() });
+    }
+  }
+
+  function announceViewing(ticketId: string, viewer: LiveViewer, until: number) {
+    void options.bus
+      .publish({ type: 'ticket.viewing', ticketId, userId: '', viewerId: viewer.userId, email: viewer.email, until })
+      .catch((error: unknown) => log.error({ err: error, ticketId }, 'could not announce a viewer'));
+  }
+
   function scheduleRefresh(sub: ListSubscriber) {
     if (sub.timer) return;
     sub.timer = setTimeout(() => {
@@ -178,6 +210,14 @@ export function createSupportLive(options: {
       for (const recheck of byUser.get(event.userId) ?? []) void recheck();
       return;
     }
+    if (event.type === 'ticket.viewing') {
+      let present = viewing.get(event.ticketId);
+      if (!present) viewing.set(event.ticketId, (present = new Map()));
+      if (event.until > Date.now()) present.set(event.viewerId, { email: event.email, until: event.until });
+      else present.delete(event.viewerId);
+      pushViewers(event.ticketId);
+      return;
+    }
     if (event.type === 'message.created') void pump(event.ticketId);
     if (event.type === 'ticket.updated') void pushTicketState(event.ticketId);
     for (const sub of userLists.get(event.userId) ?? []) scheduleRefresh(sub);
@@ -187,6 +227,10 @@ export function createSupportLive(options: {
 
   /** Delivers messages whose announcement never arrived: one query for every watched ticket. */
   async function sweep() {
+    // Viewers whose instance went away stop renewing: once expired, the others are told.
+    const now = Date.now();
+    for (const [ticketId, present] of viewing)
+      if ([...present.values()].some((entry) => entry.until <= now)) pushViewers(ticketId);
     const behind = new Map<string, number>();
     for (const [ticketId, feed] of feeds) {
       const open = [...feed.subscribers].filter((s) => !s.stream.closed);
@@ -213,12 +257,22 @@ export function createSupportLive(options: {
       const untrack = track(viewer.userId, async () => {
         await stillAllowed(sub, true);
       });
+      // An admin's presence is announced to every instance, renewed while the stream is open.
+      let renew: NodeJS.Timeout | undefined;
+      if (viewer.admin) {
+        announceViewing(ticketId, viewer, Date.now() + presenceTtlMs);
+        renew = setInterval(() => announceViewing(ticketId, viewer, Date.now() + presenceTtlMs), presenceTtlMs / 3);
+        renew.unref();
+      }
       stream.onClose(() => {
         untrack();
+        clearInterval(renew);
+        if (viewer.admin) announceViewing(ticketId, viewer, 0);
         feed.subscribers.delete(sub);
         if (feed.subscribers.size === 0 && !feed.busy) feeds.delete(ticketId);
       });
       await pushTicketState(ticketId);
+      if (viewer.admin) pushViewers(ticketId);
       await pump(ticketId);
     },
 

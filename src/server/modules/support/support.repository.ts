@@ -1,7 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { type AppDatabase } from '../../db/connection.ts';
 import { isUuid, likePattern, queryRows } from '../../db/sql.ts';
-import { EVENTS_CHANNEL, notifyAfterCommitSql } from '../../realtime/event-bus.ts';
+import { announceAfterCommit, EVENTS_CHANNEL } from '../../realtime/event-bus.ts';
+import { waitingOn, type WaitingOn } from '../../../contracts/support.ts';
+import {
+  type AttachmentRef,
+  claimedAttachmentsJson,
+  claimPendingAttachments,
+  messageAttachmentsJson,
+} from '../attachments/attachments.sql.ts';
 
 /**
  * Tickets and messages. Rules that concurrency could break live in single statements:
@@ -24,11 +31,28 @@ export interface TicketRow {
   creationDate: string;
   lastMessage: string;
   userId: string;
+  /** Who the ticket waits for (contracts/support.ts waitingOn): from who wrote its newest message. */
+  waitingOn: WaitingOn | null;
+  closedAt: string | null;
+  rating: RatingRow | null;
+  /** A privacy request: a Deactivation ticket, or one an admin marked. */
+  privacy: boolean;
+  /** An admin marked its messages as needed for the record (they outlive the owner's erasure). */
+  keepForRecord: boolean;
+}
+
+export interface RatingRow {
+  good: boolean;
+  comment: string | null;
+  ratedAt: string;
 }
 
 export interface AdminTicketRow extends TicketRow {
   userEmail: string;
   unanswered: boolean;
+  assignee: { id: string; email: string } | null;
+  /** When an admin first answered (not a note); null until then. */
+  firstResponseAt: string | null;
 }
 
 export interface MessageRow {
@@ -37,8 +61,12 @@ export interface MessageRow {
   messageBody: string;
   timestamp: string;
   admin: boolean;
+  /** An admins-only note (never given to the owner). */
+  internal: boolean;
   userId: string;
   authorEmail: string | null;
+  /** Its files, in the order they were sent. */
+  attachments: AttachmentRef[];
 }
 
 const iso = (value: unknown) => new Date(value as string).toISOString();
@@ -51,6 +79,11 @@ type RawTicket = {
   creation_date: unknown;
   last_message: unknown;
   user_id: string;
+  last_admin?: boolean | null;
+  closed_at?: unknown;
+  rating?: { good: boolean; comment: string | null; rated_at: string } | null;
+  privacy?: boolean;
+  keep_for_record?: boolean;
 };
 const toTicket = (r: RawTicket): TicketRow => ({
   id: r.id,
@@ -60,28 +93,47 @@ const toTicket = (r: RawTicket): TicketRow => ({
   creationDate: iso(r.creation_date),
   lastMessage: iso(r.last_message),
   userId: r.user_id,
+  waitingOn: waitingOn(r.open, r.last_admin),
+  closedAt: r.closed_at ? iso(r.closed_at) : null,
+  rating: r.rating ? { good: r.rating.good, comment: r.rating.comment, ratedAt: iso(r.rating.rated_at) } : null,
+  privacy: r.privacy === true,
+  keepForRecord: r.keep_for_record === true,
 });
 
-type RawMessage = {
+export type RawMessage = {
   id: unknown;
   ticket_id: string;
   message_body: string;
   timestamp: unknown;
   admin: boolean;
+  internal?: boolean;
   user_id: string;
   author_email?: string | null;
+  attachments?: AttachmentRef[] | null;
 };
-const toMessage = (r: RawMessage): MessageRow => ({
+export const toMessage = (r: RawMessage): MessageRow => ({
   id: Number(r.id),
   ticketId: r.ticket_id,
   messageBody: r.message_body,
   timestamp: iso(r.timestamp),
   admin: r.admin,
+  internal: r.internal === true,
   userId: r.user_id,
   authorEmail: r.author_email ?? null,
+  attachments: r.attachments ?? [],
 });
 
-const TICKET_COLUMNS = sql`t.id, t.ticket_no, t.reason, t.open, t.creation_date, t.last_message, t.user_id`;
+/**
+ * A ticket's columns, with who wrote its newest message that the owner sees (notes do not count:
+ * one index probe on ticket_messages_ticket_idx) and the owner's rating.
+ */
+const TICKET_COLUMNS = sql`t.id, t.ticket_no, t.reason, t.open, t.creation_date, t.last_message, t.user_id, t.closed_at,
+  (t.reason = 'Deactivation' or t.privacy_request) as privacy, t.keep_for_record,
+  (select m.admin from ticket_messages m where m.ticket_id = t.id and not m.internal order by m.id desc limit 1) as last_admin,
+  (select json_build_object('good', r.good, 'comment', r.comment, 'rated_at', r.rated_at)
+     from ticket_ratings r where r.ticket_id = t.id) as rating`;
+const MESSAGE_COLUMNS = sql`m.id, m.ticket_id, m.message_body, m.timestamp, m.admin, m.internal, m.user_id,
+  ${messageAttachmentsJson} as attachments`;
 
 export function createSupportRepository(db: AppDatabase, options: { notifyDelaySeconds?: number } = {}) {
   /** How long an answer's mail waits for the user to see it live (NOTIFY_DELAY_SECONDS). */
@@ -96,6 +148,7 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
       reason: string,
       message: string,
       clientId: string | null = null,
+      attachmentIds: string[] = [],
     ): Promise<{ ticketId: string; ticketNo: number; messageId: number } | null> {
       const [row] = await queryRows<{ id: string; ticket_no: number; message_id: unknown }>(
         db,
@@ -107,10 +160,10 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
         ), m as (
           insert into ticket_messages (ticket_id, message_body, user_id, admin, timestamp)
           select t.id, ${message}, t.user_id, false, t.creation_date from t
-          returning id
+          returning id, ticket_id
         ), e as (
           insert into notification_events (kind, ticket_id, message_id) select 'team-new-ticket', t.id, m.id from t, m
-        )
+        )${attachmentIds.length > 0 ? sql`, ${claimPendingAttachments(attachmentIds, userId)}` : sql``}
         select t.id, t.ticket_no, m.id as message_id,
           pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.created', 'ticketId', t.id, 'userId', t.user_id)::text)
         from t, m`,
@@ -155,33 +208,74 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
       return row ?? null;
     },
 
-    async listAdminTickets(filter: { open?: boolean; search?: string; ticketId?: string }): Promise<AdminTicketRow[]> {
+    async listAdminTickets(filter: {
+      open?: boolean;
+      search?: string;
+      ticketId?: string;
+      /** Only these tickets (the search's hits). */
+      ticketIds?: string[];
+      waiting?: WaitingOn;
+      /** Assigned to this admin, or ('none') to nobody. */
+      assignee?: string;
+      /** Open privacy requests only, oldest (soonest due) first. */
+      privacy?: boolean;
+    }): Promise<AdminTicketRow[]> {
+      const privacy = filter.privacy === true;
       const search = filter.search?.replace(/^#/, '').trim() || null;
-      const rows = await queryRows<RawTicket & { user_email: string; last_admin: boolean | null }>(
+      // Waiting for us: the newest message is not ours; for you: it is (open tickets only).
+      const lastAdmin = filter.waiting ? filter.waiting === 'you' : null;
+      const assignee = filter.assignee ?? null;
+      const ids = filter.ticketIds ? `{${filter.ticketIds.filter((id) => isUuid(id)).join(',')}}` : null;
+      const rows = await queryRows<
+        RawTicket & {
+          user_email: string;
+          assignee_id: string | null;
+          assignee_email: string | null;
+          first_response_at: unknown;
+        }
+      >(
         db,
-        sql`select ${TICKET_COLUMNS}, u.email as user_email, lm.admin as last_admin
+        sql`select * from (
+            select ${TICKET_COLUMNS}, u.email as user_email, t.assigned_to as assignee_id, a.email as assignee_email,
+              (select min(m.timestamp) from ticket_messages m
+                where m.ticket_id = t.id and m.admin and not m.internal) as first_response_at
             from support_tickets t
             join users u on u.id = t.user_id
-            left join lateral (
-              select admin from ticket_messages where ticket_id = t.id order by id desc limit 1
-            ) lm on true
+            left join users a on a.id = t.assigned_to
             where (${filter.open ?? null}::boolean is null or t.open = ${filter.open ?? null}::boolean)
+              and (${assignee}::text is null
+                   or (${assignee}::text = 'none' and t.assigned_to is null)
+                   or t.assigned_to::text = ${assignee}::text)
               and (${filter.ticketId ?? null}::uuid is null or t.id = ${filter.ticketId ?? null}::uuid)
+              and (${ids}::uuid[] is null or t.id = any(${ids}::uuid[]))
               and (${search}::text is null
                    or t.ticket_no::text = ${search}::text
                    or u.email ilike ${search ? likePattern(search) : null}::text)
-            order by t.last_message desc, t.ticket_no desc limit 200`,
+            ) t
+            where (${lastAdmin}::boolean is null or (t.open and coalesce(t.last_admin, false) = ${lastAdmin}::boolean))
+              and (not ${privacy}::boolean or (t.open and t.privacy))
+            order by case when ${privacy}::boolean then t.creation_date end asc,
+              t.last_message desc, t.ticket_no desc limit 200`,
       );
-      return rows.map((r) => ({ ...toTicket(r), userEmail: r.user_email, unanswered: r.last_admin === false }));
+      return rows.map((r) => ({
+        ...toTicket(r),
+        userEmail: r.user_email,
+        unanswered: r.last_admin === false,
+        assignee: r.assignee_id && r.assignee_email ? { id: r.assignee_id, email: r.assignee_email } : null,
+        firstResponseAt: r.first_response_at ? iso(r.first_response_at) : null,
+      }));
     },
 
-    /** Messages of a ticket after an id, oldest first. Ownership is checked by the caller first. */
-    async listMessages(ticketId: string, afterId: number): Promise<MessageRow[]> {
+    /**
+     * Messages of a ticket after an id, oldest first. Ownership is checked by the caller first.
+     * Internal notes only with `notes: true` (admins' reads and the live feed, which filters per viewer).
+     */
+    async listMessages(ticketId: string, afterId: number, options: { notes: boolean }): Promise<MessageRow[]> {
       const rows = await queryRows<RawMessage>(
         db,
-        sql`select m.id, m.ticket_id, m.message_body, m.timestamp, m.admin, m.user_id, u.email as author_email
+        sql`select ${MESSAGE_COLUMNS}, u.email as author_email
             from ticket_messages m left join users u on u.id = m.user_id
-            where m.ticket_id = ${ticketId} and m.id > ${afterId}
+            where m.ticket_id = ${ticketId} and m.id > ${afterId} and (${options.notes}::boolean or not m.internal)
             order by m.id limit 1000`,
       );
       return rows.map(toMessage);
@@ -199,12 +293,13 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
       return new Map(rows.map((r) => [r.ticket_id, Number(r.id)]));
     },
 
-    async findMessageByClientId(ticketId: string, clientId: string): Promise<MessageRow | null> {
+    /** The message this author sent with this clientId (someone else's, a note say, is never answered). */
+    async findMessageByClientId(ticketId: string, clientId: string, authorId: string): Promise<MessageRow | null> {
       const [row] = await queryRows<RawMessage>(
         db,
-        sql`select m.id, m.ticket_id, m.message_body, m.timestamp, m.admin, m.user_id, u.email as author_email
+        sql`select ${MESSAGE_COLUMNS}, u.email as author_email
             from ticket_messages m left join users u on u.id = m.user_id
-            where m.ticket_id = ${ticketId} and m.client_id = ${clientId}`,
+            where m.ticket_id = ${ticketId} and m.client_id = ${clientId} and m.user_id = ${authorId}`,
       );
       return row ? toMessage(row) : null;
     },
@@ -220,7 +315,10 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
       admin: boolean;
       body: string;
       clientId: string | null;
+      /** Pending attachments of the author (modules/attachments) that this message carries. */
+      attachmentIds?: string[];
     }): Promise<MessageRow | null> {
+      const ids = input.attachmentIds ?? [];
       const [row] = await queryRows<RawMessage & { owner_id: string }>(
         db,
         sql`
@@ -236,7 +334,7 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
           insert into ticket_messages (ticket_id, message_body, user_id, admin, client_id, timestamp)
           select t.id, ${input.body}, ${input.authorId}, ${input.admin}, ${input.clientId}::text, t.last_message from t
           on conflict (ticket_id, client_id) where client_id is not null do nothing
-          returning id, ticket_id, message_body, timestamp, admin, user_id
+          returning id, ticket_id, message_body, timestamp, admin, internal, user_id
         ), e as (
           -- An answer waits for the user to see it live; answers within the wait join the pending one.
           -- DO UPDATE, not DO NOTHING: it waits for a worker that is composing the pending notice
@@ -249,26 +347,19 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
           from m
           on conflict (ticket_id) where kind = 'ticket-reply'
           do update set message_id = least(notification_events.message_id, excluded.message_id)
-        )
-        select m.*, (select email from users where id = m.user_id) as author_email, t.user_id as owner_id
+        )${ids.length > 0 ? sql`, ${claimPendingAttachments(ids, input.authorId)}` : sql``}
+        select m.*, (select email from users where id = m.user_id) as author_email, t.user_id as owner_id,
+          ${ids.length > 0 ? claimedAttachmentsJson : sql`'[]'::json`} as attachments
         from m join t on t.id = m.ticket_id`,
       );
       if (!row) return null;
       const message = toMessage(row);
-      // Announced once committed, by a statement of its own: a NOTIFY inside this durable write
-      // would let only one message commit reach the disk at a time (notifyAfterCommitSql). A failed
-      // announcement loses nothing: subscribers read the database on the ticket's next event or
-      // when they reconnect.
-      await db
-        .execute(
-          notifyAfterCommitSql({
-            type: 'message.created',
-            ticketId: message.ticketId,
-            userId: row.owner_id,
-            messageId: message.id,
-          }),
-        )
-        .catch(() => {});
+      await announceAfterCommit(db, {
+        type: 'message.created',
+        ticketId: message.ticketId,
+        userId: row.owner_id,
+        messageId: message.id,
+      });
       return message;
     },
 
@@ -286,8 +377,9 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
         db,
         sql`
         with t as (
-          update support_tickets set open = ${open} where id = ${ticketId} and open <> ${open}
-          returning id, ticket_no, reason, open, creation_date, last_message, user_id
+          update support_tickets set open = ${open}, closed_at = case when ${open} then null else now() end
+          where id = ${ticketId} and open <> ${open}
+          returning id, ticket_no, reason, open, creation_date, last_message, user_id, closed_at
         ), e as (
           insert into notification_events (kind, ticket_id) select 'ticket-closed', t.id from t where not t.open
         )

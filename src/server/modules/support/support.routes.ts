@@ -1,3 +1,4 @@
+import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -5,16 +6,23 @@ import { ErrorBodySchema } from '../../../contracts/errors.ts';
 import {
   CallableErrorBodySchema,
   CreateTicketCallSchema,
+  CreateTicketFormSchema,
   CreateTicketResultSchema,
+  CreateTicketSchema,
   MessageListSchema,
+  ReplyFormSchema,
   ReplyResultSchema,
   ReplySchema,
+  SUPPORT_TEXT,
   TicketListQuerySchema,
   TicketListSchema,
   TicketParamsSchema,
   TicketWithMessagesSchema,
 } from '../../../contracts/support.ts';
+import { ATTACHMENT_TEXT } from '../../../contracts/attachments.ts';
+import { AppError } from '../../errors.ts';
 import { callableProtocolOnSend } from './callable.ts';
+import { MESSAGE_MULTIPART_LIMITS, withMessageForm } from './support.forms.ts';
 import type { SupportLive } from './support.live.ts';
 import type { SupportService } from './support.service.ts';
 import { me, type SupportStreams } from './support.streams.ts';
@@ -38,6 +46,12 @@ export async function supportRoutes(app: FastifyInstance, options: SupportRoutes
   const { support, live } = options;
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { startStream, viewerOf } = options.streams;
+  // Registered here, so only these routes (and not the JSON API at large) accept multipart bodies.
+  await app.register(fastifyMultipart, { limits: MESSAGE_MULTIPART_LIMITS, throwFileSizeLimit: false });
+  const required = () =>
+    new AppError('INVALID_ARGUMENT', SUPPORT_TEXT.fieldRequired, {
+      fields: { messageBody: SUPPORT_TEXT.fieldRequired },
+    });
 
   // --- The signed-in user's side ---------------------------------------------------------------
 
@@ -141,17 +155,65 @@ export async function supportRoutes(app: FastifyInstance, options: SupportRoutes
     },
   });
 
+  api.post('/api/support/tickets', {
+    config: { access: 'verified' },
+    schema: {
+      tags: ['support'],
+      summary:
+        'Open a ticket: JSON { reason, message, clientId? }, or multipart/form-data with those fields and up to 5 `files` ' +
+        '(JPEG, PNG, WebP or PDF, each at most 10485760 bytes) that its first message carries. A repeated clientId creates nothing new.',
+      consumes: ['application/json', 'multipart/form-data'],
+      body: CreateTicketSchema.nullish(),
+      response: { 201: CreateTicketResultSchema.shape.result, 429: ErrorBodySchema, ...errors },
+    },
+    handler: async (request, reply) => {
+      const userId = me(request).userId;
+      if (!request.isMultipart()) {
+        if (!request.body) throw required();
+        return reply.status(201).send(await support.createTicket(userId, request.body));
+      }
+      const created = await withMessageForm(app, request, { userId, schema: CreateTicketFormSchema }, (values, ids) =>
+        support.createTicket(userId, { ...values, attachmentIds: ids }),
+      );
+      return reply.status(201).send(created);
+    },
+  });
+
   api.post('/api/support/tickets/:ticketId/messages', {
     config: { access: 'verified' },
     schema: {
       tags: ['support'],
-      summary: 'Reply on an own open ticket; refused once it is closed. A repeated clientId stores nothing new.',
+      summary:
+        'Reply on an own open ticket; refused once it is closed. A repeated clientId stores nothing new. JSON ' +
+        '{ messageBody, clientId? }, or multipart/form-data with those fields and up to 5 `files` (then the text may be empty).',
+      consumes: ['application/json', 'multipart/form-data'],
       params: TicketParamsSchema,
-      body: ReplySchema,
-      response: { 200: ReplyResultSchema, 409: ErrorBodySchema, ...errors },
+      body: ReplySchema.nullish(),
+      response: { 200: ReplyResultSchema, 409: ErrorBodySchema, 429: ErrorBodySchema, ...errors },
     },
-    handler: async (request) => ({
-      message: await support.reply(me(request).userId, request.params.ticketId, request.body),
-    }),
+    handler: async (request) => {
+      const userId = me(request).userId;
+      const { ticketId } = request.params;
+      if (!request.isMultipart()) {
+        if (!request.body) throw required();
+        return { message: await support.reply(userId, ticketId, request.body) };
+      }
+      const message = await withMessageForm(
+        app,
+        request,
+        {
+          userId,
+          schema: ReplyFormSchema,
+          textField: 'messageBody',
+          // Closed tickets take no files: refused before the first file is read.
+          mayAttach: async () => {
+            if (!(await support.getOwnTicket(userId, ticketId)).open)
+              throw new AppError('ABORTED', ATTACHMENT_TEXT.closed);
+          },
+        },
+        (values, ids) => support.reply(userId, ticketId, { ...values, attachmentIds: ids }),
+      );
+      return { message };
+    },
   });
 }

@@ -1,5 +1,15 @@
-import { type AdminTicket, type Message, SUPPORT_TEXT, type Ticket } from '../../../contracts/support.ts';
+import {
+  type AdminTicket,
+  type Message,
+  SUPPORT_TEXT,
+  type Ticket,
+  type WaitingOn,
+} from '../../../contracts/support.ts';
+import { ATTACHMENT_TYPES, attachmentUrl } from '../../../contracts/attachments.ts';
+import { shownEmail } from '../../../contracts/account-deletion.ts';
 import { AppError } from '../../errors.ts';
+import { newZealandDate, privacyDueDate } from '../privacy/privacy-clock.ts';
+import { RATING_CHANGEABLE_DAYS } from './support.desk.repository.ts';
 import { isUuid } from '../../db/sql.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';
@@ -13,11 +23,34 @@ export function toTicketDto(row: TicketRow): Ticket {
     open: row.open,
     creationDate: row.creationDate,
     lastMessage: row.lastMessage,
+    waitingOn: row.waitingOn,
+    rating: row.rating
+      ? {
+          ...row.rating,
+          changeableUntil: new Date(Date.parse(row.rating.ratedAt) + RATING_CHANGEABLE_DAYS * 86_400_000).toISOString(),
+        }
+      : null,
   };
 }
 
 export function toAdminTicketDto(row: AdminTicketRow): AdminTicket {
-  return { ...toTicketDto(row), userEmail: row.userEmail, unanswered: row.unanswered };
+  return {
+    ...toTicketDto(row),
+    userEmail: shownEmail(row.userEmail),
+    keepForRecord: row.keepForRecord,
+    unanswered: row.unanswered,
+    assignee: row.assignee,
+    firstResponseAt: row.firstResponseAt,
+    closedAt: row.closedAt,
+    ...privacyClock(row),
+  };
+}
+
+/** A privacy request's due date (20 working days, as the Privacy Act counts them) and whether it has passed. */
+function privacyClock(row: AdminTicketRow): { privacyDue: string | null; overdue: boolean } {
+  if (!row.privacy) return { privacyDue: null, overdue: false };
+  const due = privacyDueDate(new Date(row.creationDate));
+  return { privacyDue: due, overdue: row.open && newZealandDate(new Date()) > due };
 }
 
 /** A message as one viewer sees it: "mine" is relative to them; user ids never leave the server. */
@@ -28,11 +61,26 @@ export function toMessageDto(row: MessageRow, viewerId: string): Message {
     timestamp: row.timestamp,
     admin: row.admin,
     mine: row.userId === viewerId,
+    attachments: row.attachments.map((a) => ({
+      id: a.id,
+      name: a.name,
+      kind: a.kind,
+      contentType: ATTACHMENT_TYPES[a.kind].contentType,
+      size: a.size,
+      width: a.width,
+      height: a.height,
+      url: attachmentUrl(row.ticketId, a.id),
+      thumbnailUrl: a.thumbnail ? attachmentUrl(row.ticketId, a.id, true) : null,
+    })),
   };
 }
 
 export function toAdminMessageDto(row: MessageRow, viewerId: string) {
-  return { ...toMessageDto(row, viewerId), authorEmail: row.authorEmail };
+  return {
+    ...toMessageDto(row, viewerId),
+    authorEmail: row.authorEmail === null ? null : shownEmail(row.authorEmail),
+    internal: row.internal,
+  };
 }
 
 const ticketMissing = () => new AppError('NOT_FOUND', SUPPORT_TEXT.ticketMissing);
@@ -66,12 +114,13 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
     admin: boolean;
     body: string;
     clientId?: string;
+    attachmentIds?: string[];
   }): Promise<MessageRow> {
     const stored = await repository.insertMessage({ ...input, clientId: input.clientId ?? null });
     if (stored) return stored;
     // Nothing stored: a retry of a message we already have, a closed ticket, or no such ticket.
     if (input.clientId) {
-      const earlier = await repository.findMessageByClientId(input.ticketId, input.clientId);
+      const earlier = await repository.findMessageByClientId(input.ticketId, input.clientId, input.authorId);
       if (earlier && (input.ownerId === null || (await repository.findTicket(input.ticketId, input.ownerId))))
         return earlier;
     }
@@ -85,7 +134,10 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
     getAnyTicket,
 
     /** A retry with the same clientId answers with the ticket the first attempt created (DATA-05). */
-    async createTicket(userId: string, input: { reason: string; message: string; clientId?: string | undefined }) {
+    async createTicket(
+      userId: string,
+      input: { reason: string; message: string; clientId?: string | undefined; attachmentIds?: string[] },
+    ) {
       const clientId = input.clientId ?? null;
       const earlier = clientId ? await repository.findTicketByClientId(userId, clientId) : null;
       if (earlier) return earlier;
@@ -93,7 +145,7 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
         { key: `tickets:user:${userId}`, limit: ticketsPerUserPerHour, windowMs: 60 * 60 * 1000 },
         SUPPORT_TEXT.tooManyTickets,
       );
-      const created = await repository.createTicket(userId, input.reason, input.message, clientId);
+      const created = await repository.createTicket(userId, input.reason, input.message, clientId, input.attachmentIds);
       if (created) return { ticketId: created.ticketId, ticketNo: created.ticketNo };
       // Another attempt with this clientId committed first: answer with its ticket.
       const winner = await repository.findTicketByClientId(userId, clientId!);
@@ -107,16 +159,20 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
 
     async getTicketWithMessages(userId: string, ticketId: string) {
       const ticket = await getOwnTicket(userId, ticketId);
-      const messages = await repository.listMessages(ticket.id, 0);
+      const messages = await repository.listMessages(ticket.id, 0, { notes: false });
       return { ticket: toTicketDto(ticket), messages: messages.map((m) => toMessageDto(m, userId)) };
     },
 
     async listMessages(userId: string, ticketId: string, afterId = 0): Promise<Message[]> {
       const ticket = await getOwnTicket(userId, ticketId);
-      return (await repository.listMessages(ticket.id, afterId)).map((m) => toMessageDto(m, userId));
+      return (await repository.listMessages(ticket.id, afterId, { notes: false })).map((m) => toMessageDto(m, userId));
     },
 
-    async reply(userId: string, ticketId: string, input: { messageBody: string; clientId?: string }): Promise<Message> {
+    async reply(
+      userId: string,
+      ticketId: string,
+      input: { messageBody: string; clientId?: string; attachmentIds?: string[] },
+    ): Promise<Message> {
       if (!isUuid(ticketId)) throw ticketMissing();
       const stored = await storeMessage({
         ticketId,
@@ -125,22 +181,45 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
         admin: false,
         body: input.messageBody,
         clientId: input.clientId,
+        attachmentIds: input.attachmentIds,
       });
       return toMessageDto(stored, userId);
     },
 
     // Admin side (docs/design.md §4 map).
-    async listAllTickets(filter: { open: boolean; q?: string }): Promise<AdminTicket[]> {
-      return (await repository.listAdminTickets({ open: filter.open, search: filter.q })).map(toAdminTicketDto);
+    async listAllTickets(
+      adminId: string,
+      filter: {
+        open: boolean;
+        q?: string;
+        waiting?: WaitingOn;
+        assigned?: 'me' | 'none';
+        privacy?: 'due' | 'overdue';
+      },
+    ): Promise<AdminTicket[]> {
+      const assignee = filter.assigned === 'me' ? adminId : filter.assigned;
+      const rows = await repository.listAdminTickets({
+        open: filter.open,
+        search: filter.q,
+        waiting: filter.waiting,
+        assignee,
+        privacy: filter.privacy !== undefined,
+      });
+      const tickets = rows.map(toAdminTicketDto);
+      return filter.privacy === 'overdue' ? tickets.filter((ticket) => ticket.overdue) : tickets;
     },
 
     async getAnyTicketWithMessages(adminId: string, ticketId: string) {
       const ticket = await getAnyTicket(ticketId);
-      const messages = await repository.listMessages(ticket.id, 0);
+      const messages = await repository.listMessages(ticket.id, 0, { notes: true });
       return { ticket: toAdminTicketDto(ticket), messages: messages.map((m) => toAdminMessageDto(m, adminId)) };
     },
 
-    async adminReply(actor: AuditActor, ticketId: string, input: { messageBody: string; clientId?: string }) {
+    async adminReply(
+      actor: AuditActor,
+      ticketId: string,
+      input: { messageBody: string; clientId?: string; attachmentIds?: string[] },
+    ) {
       if (!isUuid(ticketId)) throw ticketMissing();
       const stored = await storeMessage({
         ticketId,
@@ -149,6 +228,7 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
         admin: true,
         body: input.messageBody,
         clientId: input.clientId,
+        attachmentIds: input.attachmentIds,
       });
       const message = toAdminMessageDto(stored, actor.userId);
       const ticket = await getAnyTicket(ticketId);

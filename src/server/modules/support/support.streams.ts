@@ -45,6 +45,7 @@ export function createSupportStreams(
     const principal = me(request);
     return {
       userId: principal.userId,
+      email: principal.email,
       admin,
       authorize: async () => {
         const now = await options.resolvePrincipal(request);

@@ -94,6 +94,13 @@ export function SiteHeader({
             ) : null}
             {signedIn ? (
               <li>
+                <NavLink to="/account" end className="site-nav__link">
+                  Account
+                </NavLink>
+              </li>
+            ) : null}
+            {signedIn ? (
+              <li>
                 <SignOutButton />
               </li>
             ) : null}

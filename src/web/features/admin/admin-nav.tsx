@@ -7,6 +7,11 @@ export const ADMIN_SECTIONS = [
     label: ADMIN_TEXT.nav.support,
     about: 'Every user’s tickets, live: answer, close and reopen.',
   },
+  {
+    to: '/admin/saved-replies',
+    label: ADMIN_TEXT.nav.savedReplies,
+    about: 'The team’s reusable answers, filled in for each ticket.',
+  },
   { to: '/admin/partners', label: ADMIN_TEXT.nav.partners, about: 'Review logistics companies: approve, reject, ban.' },
   { to: '/admin/faqs', label: ADMIN_TEXT.nav.faqs, about: 'Add, edit, delete and reorder the public FAQ entries.' },
   { to: '/admin/legal', label: ADMIN_TEXT.nav.legal, about: 'The Terms and Privacy links and our own documents.' },

@@ -9,6 +9,7 @@ import { AuthCard } from './auth-form.tsx';
 import { ResendVerification, type ResendState } from './resend-verification.tsx';
 import type { SignInActionData } from './sign-in-action.ts';
 import { InputField } from '../../components/ui/field.tsx';
+import { OtpField, signInWithPasskey } from './otp-field.tsx';
 import '../../styles/auth.css';
 
 type Failure = { kind: 'error' | 'throttled'; message: string } | { kind: 'unverified'; email: string };
@@ -46,6 +47,13 @@ export function LoginScreen({
       : { state: 'idle' },
   );
   const emailRef = useRef<HTMLInputElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const otpRef = useRef<HTMLInputElement>(null);
+  // An admin's second step (docs/product.md §2.15): always offered on /admin, elsewhere once the server asks.
+  const [otpAsked, setOtpAsked] = useState(Boolean(result?.otp));
+  const showOtp = area === '/admin' || otpAsked;
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
 
   // A user whose address is (no longer) verified is signed out at once (docs/product.md §6).
   useEffect(() => {
@@ -56,7 +64,12 @@ export function LoginScreen({
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
-    const parsed = LoginRequestSchema.safeParse({ email: form.get('email'), password: form.get('password') });
+    const otp = String(form.get('otp') ?? '').trim();
+    const parsed = LoginRequestSchema.safeParse({
+      email: form.get('email'),
+      password: form.get('password'),
+      ...(otp ? { otp } : {}),
+    });
     if (!parsed.success) {
       setFields(fieldErrors(parsed.error));
       focusFirstInvalid(event.currentTarget);
@@ -69,6 +82,7 @@ export function LoginScreen({
     const result = await postJson<LoginResponse>('/api/auth/login', {
       email: parsed.data.email,
       password: parsed.data.password,
+      ...(parsed.data.otp ? { otp: parsed.data.otp } : {}),
     });
     if (result.ok) {
       // Every part of the page (navigation included) is rendered again for the signed-in user.
@@ -79,6 +93,11 @@ export function LoginScreen({
     setResend({ state: 'idle' });
     if (result.status === 403 && result.message === AUTH_MESSAGES.unverified) {
       setFailure({ kind: 'unverified', email: parsed.data.email });
+    } else if (result.fields.otp !== undefined && result.status !== 429) {
+      // The password was right; the code is needed or was wrong: its field says which.
+      setOtpAsked(true);
+      setFields({ otp: result.fields.otp });
+      requestAnimationFrame(() => otpRef.current?.focus());
     } else if (result.status === 400 && Object.keys(result.fields).length > 0) {
       setFields(result.fields);
       focusFirstInvalid(formElement);
@@ -94,6 +113,11 @@ export function LoginScreen({
     setResend(
       result.ok ? { state: 'done', message: result.data.message } : { state: 'failed', message: result.message },
     );
+  }
+
+  function passkeySignIn() {
+    const form = new FormData(formRef.current ?? undefined);
+    return signInWithPasskey(String(form.get('email') ?? ''), String(form.get('password') ?? ''));
   }
 
   const close = () => {
@@ -129,6 +153,7 @@ export function LoginScreen({
           </>
         ) : null}
         <form
+          ref={formRef}
           className="form"
           method="post"
           action={area}
@@ -157,6 +182,13 @@ export function LoginScreen({
             required
             error={fields.password}
           />
+          {showOtp ? (
+            <OtpField
+              error={fields.otp}
+              inputRef={otpRef}
+              passkey={hydrated && otpAsked ? () => passkeySignIn() : undefined}
+            />
+          ) : null}
           <div className="form__actions auth-card__actions">
             <button type="submit" className="button button--primary auth-card__submit" disabled={busy}>
               Login

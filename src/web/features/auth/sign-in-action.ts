@@ -17,6 +17,8 @@ export interface SignInActionData {
   fields: Record<string, string>;
   message: string | null;
   unverified: boolean;
+  /** An admin's second factor is needed (or the code was wrong): the screen shows the code field. */
+  otp?: boolean;
   /** The answer to the resend form: the API's message, or why it was refused. */
   resend?: { ok: boolean; message: string };
 }
@@ -37,14 +39,23 @@ export async function signInAction(
   const form = await request.formData();
   const email = String(form.get('email') ?? '');
   if (form.get('intent') === 'resend') return resendVerification(services, email);
-  const parsed = LoginRequestSchema.safeParse({ email, password: form.get('password') ?? '' });
+  const otp = String(form.get('otp') ?? '').trim();
+  const parsed = LoginRequestSchema.safeParse({
+    email,
+    password: form.get('password') ?? '',
+    ...(otp ? { otp } : {}),
+  });
   if (!parsed.success) {
     return data<SignInActionData>(
-      { email, fields: fieldErrors(parsed.error), message: null, unverified: false },
+      { email, fields: fieldErrors(parsed.error), message: null, unverified: false, otp: Boolean(otp) },
       { status: 400 },
     );
   }
-  const outcome = await services.signIn({ email: parsed.data.email, password: parsed.data.password });
+  const outcome = await services.signIn({
+    email: parsed.data.email,
+    password: parsed.data.password,
+    otp: parsed.data.otp,
+  });
   if (outcome.ok) {
     return redirect(safeReturnPath(form.get('returnTo'), area), {
       status: 303,
@@ -52,12 +63,15 @@ export async function signInAction(
     });
   }
   const hasFields = outcome.status === 400 && Object.keys(outcome.fields).length > 0;
+  // The second factor's step (docs/product.md §2.15): its message is the code field's error.
+  const needsOtp = outcome.fields.otp !== undefined;
   return data<SignInActionData>(
     {
       email,
-      fields: hasFields ? outcome.fields : {},
-      message: hasFields ? null : outcome.message,
+      fields: hasFields || needsOtp ? outcome.fields : {},
+      message: hasFields || needsOtp ? null : outcome.message,
       unverified: outcome.unverified,
+      otp: needsOtp || Boolean(otp),
     },
     { status: outcome.status },
   );

@@ -1,9 +1,20 @@
 import { useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { DESK_TEXT, SAVED_REPLY_TEXT } from '../../../contracts/desk.ts';
 import { MESSAGE_MAX_LENGTH, type Message, SUPPORT_TEXT } from '../../../contracts/support.ts';
 import { postJson } from '../../lib/api-client.ts';
+import { postWithProgress } from '../../lib/upload.ts';
+import {
+  AttachmentPicker,
+  type AttachmentPickerState,
+  appendFiles,
+  pasteFiles,
+  useAttachmentPicker,
+  useFileDrop,
+} from './attachment-picker.tsx';
 import { newClientId } from '../../lib/client-id.ts';
 import { useHydrated } from '../../lib/hydrated.ts';
+import { SendIcon } from '../../components/ui/icons.tsx';
 
 type SendResult<M> = { ok: true; message: M } | { ok: false; error: string; closed?: boolean };
 
@@ -11,10 +22,30 @@ async function sendReply<M extends Message>(
   postUrl: string,
   messageBody: string,
   clientId: string,
+  picker: AttachmentPickerState | null,
 ): Promise<SendResult<M>> {
-  const result = await postJson<{ message?: M }>(postUrl, { messageBody, clientId });
+  let result:
+    | Awaited<ReturnType<typeof postJson<{ message?: M }>>>
+    | Awaited<ReturnType<typeof postWithProgress<{ message?: M }>>>;
+  if (picker && picker.files.length > 0) {
+    // With files: a multipart form, and a progress bar while it goes.
+    const form = new FormData();
+    form.append('messageBody', messageBody);
+    form.append('clientId', clientId);
+    appendFiles(form, picker);
+    picker.setProgress(0);
+    result = await postWithProgress<{ message?: M }>(postUrl, form, picker.setProgress);
+    picker.setProgress(null);
+  } else {
+    result = await postJson<{ message?: M }>(postUrl, { messageBody, clientId });
+  }
   if (result.ok && result.data?.message) return { ok: true, message: result.data.message };
-  if (result.status === 409) return { ok: false, error: SUPPORT_TEXT.replyRejected, closed: true };
+  if (result.status === 409)
+    return {
+      ok: false,
+      error: result.ok || !result.fromServer ? SUPPORT_TEXT.replyRejected : result.message,
+      closed: true,
+    };
   if (result.status === 0)
     return { ok: false, error: 'Your message was not sent: check your connection and press Send again.' };
   return { ok: false, error: !result.ok && result.fromServer ? result.message : SUPPORT_TEXT.replyFailed };
@@ -43,8 +74,14 @@ export function ReplyBox<M extends Message = Message>({
   kept,
   onSent,
   onClosed,
+  variant = 'reply',
+  savedReplies,
 }: {
+  /** The console's saved replies, already filled in for this ticket: a picker under the box, and `/` in it. */
+  savedReplies?: ReadonlyArray<{ id: string; title: string; text: string }>;
   ticketId: string;
+  /** 'note': the console's internal-note box (posted with intent=note, drawn apart). */
+  variant?: 'reply' | 'note';
   postUrl?: string;
   clientId: string;
   kept?: KeptReply;
@@ -57,27 +94,47 @@ export function ReplyBox<M extends Message = Message>({
   const [error, setError] = useState<string | null>(kept?.error ?? null);
   // Sending the refused form's text again reuses its id, as a retry does.
   const pending = useRef<{ text: string; clientId: string } | null>(
-    kept?.clientId ? { text: kept.messageBody.trim(), clientId: kept.clientId } : null,
+    kept?.clientId ? { text: `${kept.messageBody.trim()}\n`, clientId: kept.clientId } : null,
   );
   const inputId = useId();
   const hydrated = useHydrated();
-  const blank = text.trim() === '';
+  // Replies take files (photos and PDFs); internal notes are text only.
+  const picker = useAttachmentPicker();
+  const withFiles = variant === 'reply';
+  const drop = useFileDrop(picker, withFiles && !sending);
+  const blank = text.trim() === '' && picker.files.length === 0;
+  // Typing / at the start of the box lists the saved replies whose title has what follows.
+  const [active, setActive] = useState(0);
+  const query = text.startsWith('/') ? text.slice(1).trim().toLowerCase() : null;
+  const matches =
+    savedReplies && query !== null && !query.includes('\n')
+      ? savedReplies.filter((reply) => reply.title.toLowerCase().includes(query)).slice(0, 8)
+      : null;
+  const insert = (value: string) => {
+    setText(value);
+    setActive(0);
+    document.getElementById(inputId)?.focus();
+  };
 
   async function send() {
     if (blank || sending) return;
     const body = text.trim();
-    if (pending.current?.text !== body) pending.current = { text: body, clientId: newClientId() };
+    // The same text and files sent again reuse the id: a message the server did store is not stored twice.
+    const key = `${body}\n${picker.files.map((f) => f.key).join(',')}`;
+    if (pending.current?.text !== key) pending.current = { text: key, clientId: newClientId() };
     setSending(true);
     setError(null);
     const result = await sendReply<M>(
       postUrl ?? `/api/support/tickets/${ticketId}/messages`,
       body,
       pending.current.clientId,
+      withFiles ? picker : null,
     );
     setSending(false);
     if (result.ok) {
       pending.current = null;
       setText('');
+      picker.clear();
       onSent(result.message);
     } else {
       setError(result.error);
@@ -86,63 +143,133 @@ export function ReplyBox<M extends Message = Message>({
   }
 
   return (
-    <form
-      className="reply-box"
-      method="post"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void send();
-      }}
-    >
-      <input type="hidden" name="clientId" value={clientId} />
-      <label htmlFor={inputId} className="visually-hidden">
-        Your message
-      </label>
-      <textarea
-        id={inputId}
-        name="messageBody"
-        className="textarea reply-box__input"
-        rows={1}
-        maxLength={MESSAGE_MAX_LENGTH}
-        placeholder="Write a message"
-        value={text}
-        aria-describedby={error ? `${inputId}-error` : undefined}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
-            e.preventDefault();
-            void send();
-          }
+    <>
+      <form
+        className={`reply-box${variant === 'note' ? ' reply-box--note' : ' reply-box--files'}${drop.dragging ? ' reply-box--drop' : ''}`}
+        method="post"
+        encType={withFiles ? 'multipart/form-data' : undefined}
+        {...drop.handlers}
+        onSubmit={(event) => {
+          event.preventDefault();
+          void send();
         }}
-      />
-      {/* Without JavaScript nothing could enable Send again: the page's action refuses an empty message instead. */}
-      <button
-        type="submit"
-        className="button button--primary reply-box__send"
-        disabled={hydrated && (blank || sending)}
-        aria-label="Send"
       >
-        <svg
-          width="20"
-          height="20"
-          viewBox="0 0 24 24"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-          aria-hidden="true"
-          focusable="false"
+        <input type="hidden" name="clientId" value={clientId} />
+        {variant === 'note' ? <input type="hidden" name="intent" value="note" /> : null}
+        {withFiles ? <AttachmentPicker picker={picker} id={`${inputId}-files`} disabled={sending} compact /> : null}
+        <label htmlFor={inputId} className="visually-hidden">
+          {variant === 'note' ? DESK_TEXT.internalNote : 'Your message'}
+        </label>
+        <textarea
+          id={inputId}
+          name="messageBody"
+          className="textarea reply-box__input"
+          rows={1}
+          maxLength={MESSAGE_MAX_LENGTH}
+          placeholder={variant === 'note' ? DESK_TEXT.notePlaceholder : 'Write a message'}
+          value={text}
+          aria-describedby={error ? `${inputId}-error` : undefined}
+          onChange={(e) => {
+            setText(e.target.value);
+            setActive(0);
+          }}
+          onPaste={withFiles ? pasteFiles(picker) : undefined}
+          role={savedReplies ? 'combobox' : undefined}
+          aria-autocomplete={savedReplies ? 'list' : undefined}
+          aria-expanded={savedReplies ? Boolean(matches) : undefined}
+          aria-controls={savedReplies ? `${inputId}-saved` : undefined}
+          aria-activedescendant={matches?.[active] ? `${inputId}-saved-${active}` : undefined}
+          onKeyDown={(e) => {
+            if (matches && matches.length > 0 && !e.nativeEvent.isComposing) {
+              if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+                e.preventDefault();
+                setActive((i) => (i + (e.key === 'ArrowDown' ? 1 : matches.length - 1)) % matches.length);
+                return;
+              }
+              if (e.key === 'Enter' || e.key === 'Tab') {
+                e.preventDefault();
+                insert(matches[active]?.text ?? '');
+                return;
+              }
+            }
+            if (matches && e.key === 'Escape') {
+              e.preventDefault();
+              setText(text.slice(1));
+              return;
+            }
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              void send();
+            }
+          }}
+        />
+        {/* Without JavaScript nothing could enable Send again: the page's action refuses an empty message instead. */}
+        <button
+          type="submit"
+          className="button button--primary reply-box__send"
+          disabled={hydrated && (blank || sending)}
+          aria-label={variant === 'note' ? DESK_TEXT.addNote : 'Send'}
         >
-          <path d="M4 12 20 4l-6 16-3-7-7-1Z" />
-        </svg>
-      </button>
-      {error ? (
-        <p id={`${inputId}-error`} className="field__error reply-box__error" role="alert">
-          {error}
-        </p>
+          <SendIcon />
+        </button>
+        {error ? (
+          <p id={`${inputId}-error`} className="field__error reply-box__error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        {matches ? (
+          <ul id={`${inputId}-saved`} className="saved-menu" role="listbox" aria-label={SAVED_REPLY_TEXT.title}>
+            {matches.length === 0 ? <li className="saved-menu__empty">{SAVED_REPLY_TEXT.noMatch}</li> : null}
+            {matches.map((reply, i) => (
+              <li
+                key={reply.id}
+                id={`${inputId}-saved-${i}`}
+                role="option"
+                aria-selected={i === active}
+                className="saved-menu__option"
+                onMouseDown={(e) => {
+                  e.preventDefault();
+                  insert(reply.text);
+                }}
+              >
+                <strong>{reply.title}</strong> <span className="saved-menu__preview">{reply.text.slice(0, 80)}</span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </form>
+      {savedReplies && savedReplies.length > 0 ? (
+        <form
+          method="post"
+          className="saved-picker"
+          onSubmit={(event) => {
+            // With JavaScript the text goes straight into the box; without it the page's action fills it in.
+            event.preventDefault();
+            const id = new FormData(event.currentTarget).get('savedReplyId');
+            const chosen = savedReplies.find((reply) => reply.id === id);
+            if (chosen) insert(chosen.text);
+          }}
+        >
+          <input type="hidden" name="intent" value="insert-saved" />
+          <label>
+            <span className="visually-hidden">{SAVED_REPLY_TEXT.pick}</span>
+            <select name="savedReplyId" className="select" defaultValue="" required>
+              <option value="" disabled>
+                {SAVED_REPLY_TEXT.pick}…
+              </option>
+              {savedReplies.map((reply) => (
+                <option key={reply.id} value={reply.id}>
+                  {reply.title}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="button button--ghost">
+            {SAVED_REPLY_TEXT.insert}
+          </button>
+        </form>
       ) : null}
-    </form>
+    </>
   );
 }
 

@@ -45,6 +45,8 @@ export interface ReplyFormResult {
   error: string;
   /** The ticket was closed: no reply will be taken. */
   closed: boolean;
+  /** It was the console's internal-note box (intent=note), not the reply box. */
+  note: boolean;
 }
 
 /**
@@ -53,6 +55,7 @@ export interface ReplyFormResult {
  * message. A refusal answers the page with the message and the text kept.
  */
 export async function replyFormAction(request: Request, context: Context, options: { api: string; page: string }) {
+  if (isMultipart(request)) return replyWithFiles(request, context, options);
   const form = await request.formData();
   const field = (name: string) => {
     const value = form.get(name);
@@ -60,8 +63,9 @@ export async function replyFormAction(request: Request, context: Context, option
   };
   const messageBody = field('messageBody');
   const clientId = field('clientId');
+  const note = field('intent') === 'note';
   const refuse = (error: string, status: number, closed = false) =>
-    data<ReplyFormResult>({ messageBody, clientId, error, closed }, { status });
+    data<ReplyFormResult>({ messageBody, clientId, error, closed, note }, { status });
 
   const parsed = ReplySchema.safeParse({ messageBody, ...(clientId ? { clientId } : {}) });
   if (!parsed.success) {
@@ -81,4 +85,31 @@ export async function replyFormAction(request: Request, context: Context, option
   if (answer.status === 409) return refuse(SUPPORT_TEXT.replyRejected, 409, true);
   const error = ErrorBodySchema.safeParse(answer.body);
   return refuse(error.success ? error.data.error.message : SUPPORT_TEXT.replyFailed, answer.status);
+}
+
+/** A form sent as multipart/form-data: a reply (or a new ticket) that may carry files. */
+export const isMultipart = (request: Request) =>
+  (request.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
+
+/**
+ * The reply form with files, sent without JavaScript: the body streams on to the same endpoint as
+ * it arrives (files are never held here); a refusal keeps the text (the browser must be asked for
+ * the files again) and says why, in the endpoint's words.
+ */
+async function replyWithFiles(request: Request, context: Context, options: { api: string; page: string }) {
+  const answer = await context.get(requestContext).services.forwardMultipart(options.api, request);
+  const messageBody = answer.fields.messageBody ?? '';
+  const clientId = answer.fields.clientId ?? '';
+  if (answer.status === 200) {
+    const id = (answer.body as { message?: { id?: unknown } } | null)?.message?.id;
+    return redirect(typeof id === 'number' ? `${options.page}#message-${id}` : options.page, 303);
+  }
+  const error = ErrorBodySchema.safeParse(answer.body);
+  // Sent empty, with no file: said as the form without files says it.
+  const empty = answer.status === 400 && messageBody.trim() === '' && error.data?.error.fields?.messageBody;
+  const message = empty ? SUPPORT_TEXT.replyEmpty : error.success ? error.data.error.message : SUPPORT_TEXT.replyFailed;
+  return data<ReplyFormResult>(
+    { messageBody, clientId, error: message, closed: answer.status === 409, note: false },
+    { status: answer.status },
+  );
 }

@@ -1,5 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { DESK_TEXT } from '../../../contracts/desk.ts';
 import { formatNzDateTime, type Message } from '../../../contracts/support.ts';
+import { MessageAttachments } from './message-attachments.tsx';
 
 /** How close to the end of the thread still counts as reading the newest message (px). */
 const NEAR_END = 48;
@@ -15,10 +17,13 @@ export function TicketThread<M extends Message>({
   messages,
   mine,
   author,
+  note = () => false,
 }: {
   messages: readonly M[];
   mine(message: M): boolean;
   author(message: M): string;
+  /** An internal note (the console only): drawn apart and labelled. */
+  note?(message: M): boolean;
 }) {
   const listRef = useRef<HTMLDivElement>(null);
   const atEnd = useRef(true);
@@ -76,13 +81,15 @@ export function TicketThread<M extends Message>({
             <li
               key={message.id}
               id={`message-${message.id}`}
-              className={`bubble ${mine(message) ? 'bubble--mine' : 'bubble--theirs'}`}
+              className={`bubble ${mine(message) ? 'bubble--mine' : 'bubble--theirs'}${note(message) ? ' bubble--note' : ''}`}
             >
               <p className="bubble__meta">
+                {note(message) ? <span className="bubble__note-label">{DESK_TEXT.internalNote}</span> : null}
                 <span className="bubble__author">{author(message)}</span>
                 <time dateTime={message.timestamp}>{formatNzDateTime(message.timestamp)}</time>
               </p>
-              <p className="bubble__body">{message.messageBody}</p>
+              {message.messageBody ? <p className="bubble__body">{message.messageBody}</p> : null}
+              <MessageAttachments attachments={message.attachments} />
             </li>
           ))}
         </ol>

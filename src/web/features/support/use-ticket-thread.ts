@@ -15,6 +15,8 @@ export interface TicketThread<T, M> {
   missing: boolean;
   messages: M[];
   live: LiveStatus;
+  /** Other admins with this ticket open (sent to admins only). */
+  viewers: string[];
   addMessage(message: M): void;
   setTicket(ticket: T): void;
 }
@@ -35,6 +37,7 @@ export function useTicketThread<T extends Ticket, M extends Message>(options: {
   const [liveTicket, setLiveTicket] = useState<T | null>(null);
   const [liveMessages, setLiveMessages] = useState<M[]>([]);
   const [gone, setGone] = useState(false);
+  const [viewers, setViewers] = useState<string[]>([]);
   const missing = options.loadedMissing || gone;
 
   // A ticket the server already said does not exist is not watched.
@@ -43,6 +46,7 @@ export function useTicketThread<T extends Ticket, M extends Message>(options: {
     {
       ticket: (data) => setLiveTicket(data as T),
       message: (data) => setLiveMessages((current) => mergeMessages(current, [data as M])),
+      viewers: (data) => setViewers((data as { viewers: string[] }).viewers),
     },
     { onRefused: askWhyRefused(options.readUrl, () => setGone(true), options.missingStatuses) },
   );
@@ -54,6 +58,7 @@ export function useTicketThread<T extends Ticket, M extends Message>(options: {
     missing,
     messages,
     live,
+    viewers,
     addMessage: (message) => setLiveMessages((current) => mergeMessages(current, [message])),
     setTicket: setLiveTicket,
   };

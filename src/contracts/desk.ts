@@ -1,0 +1,183 @@
+import { z } from './zod.ts';
+
+/** The support desk's tools (docs/product.md, support desk): notes, assignment, ratings, figures. */
+
+export const RATING_COMMENT_MAX_LENGTH = 1000;
+
+export const DESK_TEXT = {
+  rateTitle: 'How did we do?',
+  good: 'Good',
+  bad: 'Bad',
+  ratingComment: 'Anything you would like to add? (optional)',
+  sendRating: 'Send rating',
+  changeRating: 'Change rating',
+  thanks: 'Thank you for your feedback.',
+  ratedGood: 'You rated this Good.',
+  ratedBad: 'You rated this Bad.',
+  /** Shown until the window closes. */
+  changeableUntil: (date: string) => `You can change it until ${date}.`,
+  chooseRating: 'Choose Good or Bad.',
+  rateOnlyClosed: 'You can rate a ticket once it is closed.',
+  ratingLocked: 'This rating can no longer be changed.',
+  commentTooLong: `Comments can be at most ${RATING_COMMENT_MAX_LENGTH} characters long`,
+  internalNote: 'Internal note',
+  notePlaceholder: 'Write an internal note (only admins see it)',
+  addNote: 'Add note',
+  assignToMe: 'Assign to me',
+  unassign: 'Unassign',
+  assignTo: 'Assign to',
+  assignedTo: 'Assigned to',
+  unassigned: 'Unassigned',
+  assigneeMissing: 'Choose an admin to assign this ticket to.',
+  firstResponse: 'First response',
+  resolution: 'Resolution',
+  notYet: 'not yet',
+  alsoViewing: 'Also viewing this ticket:',
+  privacyRequest: 'Privacy request',
+  privacyRequests: 'Privacy requests',
+  answerBy: 'Answer by',
+  answerByDate: (date: string) => `Answer by ${date}`,
+  overdue: 'Overdue',
+  markPrivacy: 'Mark as a privacy request',
+  unmarkPrivacy: 'Not a privacy request',
+  deactivationIsPrivacy: 'Account Deactivation tickets are always privacy requests.',
+  noPrivacyRequests: 'There are no open privacy requests',
+  noOverdue: 'No privacy request is overdue',
+} as const;
+
+/** A New Zealand calendar date ('YYYY-MM-DD', a privacy request's due date) as people read it: '12 Dec 2026'. */
+export function formatNzDay(day: string): string {
+  return new Intl.DateTimeFormat('en-NZ', { timeZone: 'UTC', dateStyle: 'medium' }).format(
+    new Date(`${day}T12:00:00Z`),
+  );
+}
+
+/** An admin marks a ticket a privacy request (or not); Deactivation tickets always are one. */
+export const PrivacyBodySchema = z.object({ privacy: z.boolean({ error: 'privacy must be true or false' }) });
+
+export const RatingBodySchema = z.object({
+  good: z.boolean({ error: DESK_TEXT.chooseRating }),
+  comment: z
+    .string()
+    .trim()
+    .max(RATING_COMMENT_MAX_LENGTH, DESK_TEXT.commentTooLong)
+    .optional()
+    .transform((v) => (v ? v : null)),
+});
+
+/** 'me' or an admin's id; null unassigns. */
+export const AssignBodySchema = z.object({
+  assignee: z.union([z.literal('me'), z.uuid({ error: DESK_TEXT.assigneeMissing })]).nullable(),
+});
+
+export const AgentSchema = z.object({ id: z.uuid(), email: z.string() });
+export const AgentListSchema = z.object({ agents: z.array(AgentSchema) });
+export type Agent = z.infer<typeof AgentSchema>;
+
+export const DeskFiguresSchema = z.object({
+  firstResponseMedianMinutes: z.number().nullable(),
+  resolutionMedianMinutes: z.number().nullable(),
+  good7: z.number().int(),
+  rated7: z.number().int(),
+  good30: z.number().int(),
+  rated30: z.number().int(),
+});
+export type DeskFigures = z.infer<typeof DeskFiguresSchema>;
+
+/** "12 min", "3.5 h", "2.1 days": a duration the inbox shows. */
+export function formatMinutes(minutes: number | null): string {
+  if (minutes === null) return '–';
+  if (minutes < 60) return `${Math.round(minutes)} min`;
+  if (minutes < 48 * 60) return `${Math.round((minutes / 60) * 10) / 10} h`;
+  return `${Math.round((minutes / 1440) * 10) / 10} days`;
+}
+
+/** "80 % good (4 of 5)"; "no ratings" when none. */
+export function formatShare(good: number, rated: number): string {
+  if (rated === 0) return 'no ratings';
+  return `${Math.round((good / rated) * 100)} % good (${good} of ${rated})`;
+}
+
+// --- Saved replies ------------------------------------------------------------------------------
+
+export const SAVED_REPLY_TITLE_MAX = 100;
+export const SAVED_REPLY_BODY_MAX = 5000;
+
+export const SAVED_REPLY_TEXT = {
+  title: 'Saved replies',
+  intro:
+    'Answers the team reuses. In a ticket, pick one under the reply box or type / in it. {{ticket.number}} and {{user.email}} are filled in for the ticket.',
+  titleLabel: 'Title',
+  bodyLabel: 'Text',
+  add: 'Add saved reply',
+  save: 'Save',
+  delete: 'Delete',
+  empty: 'No saved replies yet.',
+  titleRequired: 'Give the saved reply a title.',
+  titleTooLong: `Titles can be at most ${SAVED_REPLY_TITLE_MAX} characters long`,
+  bodyRequired: 'Write the text of the saved reply.',
+  bodyTooLong: `Saved replies can be at most ${SAVED_REPLY_BODY_MAX} characters long`,
+  titleTaken: 'A saved reply with this title already exists.',
+  missing: 'This saved reply no longer exists.',
+  added: (title: string) => `Added “${title}”.`,
+  saved: (title: string) => `Saved “${title}”.`,
+  deleted: (title: string) => `Deleted “${title}”.`,
+  pick: 'Insert a saved reply',
+  insert: 'Insert',
+  noMatch: 'No saved reply matches.',
+} as const;
+
+export const SavedReplySchema = z.object({
+  id: z.uuid(),
+  title: z.string(),
+  body: z.string(),
+  updatedAt: z.string(),
+});
+export type SavedReply = z.infer<typeof SavedReplySchema>;
+export const SavedReplyListSchema = z.object({ savedReplies: z.array(SavedReplySchema) });
+
+export const SavedReplyBodySchema = z.object({
+  title: z
+    .string({ error: SAVED_REPLY_TEXT.titleRequired })
+    .trim()
+    .min(1, SAVED_REPLY_TEXT.titleRequired)
+    .max(SAVED_REPLY_TITLE_MAX, SAVED_REPLY_TEXT.titleTooLong),
+  body: z
+    .string({ error: SAVED_REPLY_TEXT.bodyRequired })
+    .trim()
+    .min(1, SAVED_REPLY_TEXT.bodyRequired)
+    .max(SAVED_REPLY_BODY_MAX, SAVED_REPLY_TEXT.bodyTooLong),
+});
+export const SavedReplyParamsSchema = z.object({ savedReplyId: z.string().max(64) });
+
+/** A saved reply's text for one ticket: {{ticket.number}} and {{user.email}} filled in. */
+export function expandSavedReply(body: string, ticket: { ticketNo: number; userEmail: string }): string {
+  return body
+    .replace(/\{\{\s*ticket\.number\s*\}\}/g, String(ticket.ticketNo))
+    .replace(/\{\{\s*user\.email\s*\}\}/g, ticket.userEmail);
+}
+
+// --- Search -------------------------------------------------------------------------------------
+
+/** In a snippet, each matching word sits between these two marks (rendered as <mark>). */
+export const SNIPPET_MATCH_START = '\u0001';
+export const SNIPPET_MATCH_END = '\u0002';
+
+export const SearchQuerySchema = z.object({
+  q: z.string({ error: 'Type what to search for.' }).trim().min(1, 'Type what to search for.').max(200),
+});
+
+/** Splits a snippet into plain and matching parts, for rendering without any HTML from the server. */
+export function snippetParts(snippet: string): Array<{ text: string; match: boolean }> {
+  const parts: Array<{ text: string; match: boolean }> = [];
+  for (const [i, piece] of snippet.split(SNIPPET_MATCH_START).entries()) {
+    if (i === 0) {
+      if (piece) parts.push({ text: piece, match: false });
+      continue;
+    }
+    const [match = '', rest = ''] = piece.split(SNIPPET_MATCH_END);
+    if (match) parts.push({ text: match, match: true });
+    if (rest) parts.push({ text: rest, match: false });
+  }
+  return parts;
+}

@@ -1,0 +1,2 @@
+ALTER TABLE "ticket_messages" ADD COLUMN "search" "tsvector" GENERATED ALWAYS AS (to_tsvector('english'::regconfig, message_body)) STORED NOT NULL;--> statement-breakpoint
+CREATE INDEX "ticket_messages_search_idx" ON "ticket_messages" USING gin ("search");

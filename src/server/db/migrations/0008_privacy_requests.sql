@@ -1,0 +1,1 @@
+ALTER TABLE "support_tickets" ADD COLUMN "privacy_request" boolean DEFAULT false NOT NULL;

@@ -1,0 +1,39 @@
+import { tooManySignInsMessage } from '../../../contracts/auth.ts';
+import { AppError } from '../../errors.ts';
+import type { RateLimiter } from '../../security/rate-limiter.ts';
+
+export interface LoginThrottleSettings {
+  perAccount: number;
+  perIp: number;
+  windowMs: number;
+}
+
+/** The refusal of a throttled sign-in: 429 with Retry-After. */
+export const throttledSignIn = (retryAfterSeconds: number) =>
+  new AppError('RESOURCE_EXHAUSTED', tooManySignInsMessage(retryAfterSeconds), {
+    headers: { 'retry-after': String(retryAfterSeconds) },
+  });
+
+/**
+ * Password attempts (AUTH-05). Each attempt is counted against the account before it is checked,
+ * so fifty concurrent guesses cannot all be evaluated; a success clears the account's count again.
+ * The address counts failures only, so one office behind one IP can still sign in.
+ */
+export function createPasswordThrottle(limiter: RateLimiter, settings: LoginThrottleSettings) {
+  return async function startPasswordAttempt(email: string, ip: string) {
+    const account = { key: `login:account:${email}`, limit: settings.perAccount, windowMs: settings.windowMs };
+    const byIp = { key: `login:ip:${ip}`, limit: settings.perIp, windowMs: settings.windowMs };
+    const ipState = await limiter.peek(byIp);
+    if (!ipState.allowed) throw throttledSignIn(ipState.retryAfterSeconds);
+    const accountState = await limiter.hit(account);
+    if (!accountState.allowed) throw throttledSignIn(accountState.retryAfterSeconds);
+    return {
+      async failed() {
+        await limiter.hit(byIp);
+      },
+      async succeeded() {
+        await limiter.reset(account.key);
+      },
+    };
+  };
+}

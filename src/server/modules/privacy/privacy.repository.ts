@@ -1,0 +1,137 @@
+import { and, asc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import type { AppDatabase } from '../../db/connection.ts';
+import {
+  auditLog,
+  companies,
+  notificationOptOuts,
+  sessions,
+  supportTickets,
+  ticketAttachments,
+  ticketMessages,
+  ticketRatings,
+  users,
+} from '../../db/schema.ts';
+
+/**
+ * Reads everything held about one person, for their data export (docs/data-export.md). It reads
+ * other modules' tables on purpose and never writes them: the export is the one place that must
+ * see all of a person's data at once. Secrets (password hash, token hashes) and internal notes are
+ * never selected.
+ */
+export function createPrivacyRepository(db: AppDatabase) {
+  return {
+    /** All of it, read in one repeatable-read snapshot so the parts agree with each other. */
+    async collect(userId: string) {
+      return db.transaction(
+        async (tx) => {
+          const [account] = await tx
+            .select({
+              email: users.email,
+              emailVerifiedAt: users.emailVerifiedAt,
+              role: users.role,
+              createdAt: users.createdAt,
+              disabledAt: users.disabledAt,
+            })
+            .from(users)
+            .where(eq(users.id, userId));
+          if (!account) return null;
+          const sessionRows = await tx
+            .select({ createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt })
+            .from(sessions)
+            .where(eq(sessions.userId, userId))
+            .orderBy(asc(sessions.createdAt));
+          const optOuts = await tx
+            .select({ kind: notificationOptOuts.kind, at: notificationOptOuts.at })
+            .from(notificationOptOuts)
+            .where(eq(notificationOptOuts.userId, userId))
+            .orderBy(asc(notificationOptOuts.kind));
+          const tickets = await tx
+            .select({
+              id: supportTickets.id,
+              ticketNo: supportTickets.ticketNo,
+              reason: supportTickets.reason,
+              open: supportTickets.open,
+              createdAt: supportTickets.creationDate,
+              closedAt: supportTickets.closedAt,
+              good: ticketRatings.good,
+              comment: ticketRatings.comment,
+              ratedAt: ticketRatings.ratedAt,
+            })
+            .from(supportTickets)
+            .leftJoin(ticketRatings, eq(ticketRatings.ticketId, supportTickets.id))
+            .where(eq(supportTickets.userId, userId))
+            .orderBy(asc(supportTickets.ticketNo));
+          const ticketIds = tickets.map((t) => t.id);
+          // Every message the person can see on their tickets: never internal notes.
+          const messages = ticketIds.length
+            ? await tx
+                .select({
+                  id: ticketMessages.id,
+                  ticketId: ticketMessages.ticketId,
+                  at: ticketMessages.timestamp,
+                  admin: ticketMessages.admin,
+                  text: ticketMessages.messageBody,
+                })
+                .from(ticketMessages)
+                .where(and(inArray(ticketMessages.ticketId, ticketIds), eq(ticketMessages.internal, false)))
+                .orderBy(asc(ticketMessages.id))
+            : [];
+          const files = ticketIds.length
+            ? await tx
+                .select({
+                  id: ticketAttachments.id,
+                  messageId: ticketAttachments.messageId,
+                  name: ticketAttachments.name,
+                  kind: ticketAttachments.kind,
+                  size: ticketAttachments.size,
+                  sentAt: ticketAttachments.createdAt,
+                })
+                .from(ticketAttachments)
+                .innerJoin(ticketMessages, eq(ticketMessages.id, ticketAttachments.messageId))
+                .where(and(inArray(ticketAttachments.ticketId, ticketIds), eq(ticketMessages.internal, false)))
+                .orderBy(asc(ticketAttachments.createdAt), asc(ticketAttachments.id))
+            : [];
+          const applications = await tx
+            .select({
+              companyName: companies.companyName,
+              address: companies.address,
+              street: companies.street,
+              phoneNumber: companies.phoneNumber,
+              contactPersonName: companies.contactPersonName,
+              contactPersonJobTitle: companies.contactPersonJobTitle,
+              contactPersonPhoneNumber: companies.contactPersonPhoneNumber,
+              contactPersonEmail: companies.contactPersonEmail,
+              licenceFileKept: isNotNull(companies.commercialLicenseKey),
+              verified: companies.verified,
+              isBanned: companies.isBanned,
+              rejectionReason: companies.rejectionReason,
+              createdAt: companies.createdAt,
+              lastUpdated: companies.lastUpdated,
+            })
+            .from(companies)
+            .where(sql`lower(${companies.contactPersonEmail}) = lower(${account.email})`)
+            .orderBy(asc(companies.createdAt));
+          const audit = await tx
+            .select({
+              at: auditLog.at,
+              action: auditLog.action,
+              actorId: auditLog.actorId,
+              targetType: auditLog.targetType,
+              targetId: auditLog.targetId,
+              details: auditLog.details,
+            })
+            .from(auditLog)
+            .where(
+              or(and(eq(auditLog.targetType, 'user'), eq(auditLog.targetId, userId)), eq(auditLog.actorId, userId)),
+            )
+            .orderBy(asc(auditLog.at), asc(auditLog.id));
+          return { account, sessions: sessionRows, optOuts, tickets, messages, files, applications, audit };
+        },
+        { isolationLevel: 'repeatable read', accessMode: 'read only' },
+      );
+    },
+  };
+}
+
+export type PrivacyRepository = ReturnType<typeof createPrivacyRepository>;
+export type CollectedData = NonNullable<Awaited<ReturnType<PrivacyRepository['collect']>>>;

@@ -1,0 +1,183 @@
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { supportTickets, users } from '../../db/schema.ts';
+import { type AppDatabase } from '../../db/connection.ts';
+import { queryRows } from '../../db/sql.ts';
+import { announceAfterCommit, EVENTS_CHANNEL } from '../../realtime/event-bus.ts';
+import { type MessageRow, type RawMessage, toMessage } from './support.repository.ts';
+
+/**
+ * The desk's tools over tickets: assignment, the owner's rating and the inbox's figures
+ * (first response and resolution medians, share of good ratings). Each change that others watch
+ * announces itself in its own statement, so the event fires exactly on commit.
+ */
+
+export interface DeskFigures {
+  /** Median minutes from a ticket's creation to the first answer (not a note), tickets created in 7 days. */
+  firstResponseMedianMinutes: number | null;
+  /** Median minutes from creation to close, tickets closed in 7 days. */
+  resolutionMedianMinutes: number | null;
+  good7: number;
+  rated7: number;
+  good30: number;
+  rated30: number;
+}
+
+/** How long the owner may change a rating after giving it. */
+export const RATING_CHANGEABLE_DAYS = 7;
+
+export function createDeskRepository(db: AppDatabase) {
+  return {
+    /**
+     * Stores an admins-only note on a ticket, open or closed. Raw SQL: one statement, so a retried
+     * clientId is stored once. A note moves neither the ticket's last-message time nor its status,
+     * and records no notification: the owner is never told of it.
+     */
+    async insertNote(input: {
+      ticketId: string;
+      authorId: string;
+      body: string;
+      clientId: string | null;
+    }): Promise<MessageRow | null> {
+      const [row] = await queryRows<RawMessage & { owner_id: string }>(
+        db,
+        sql`
+        with m as (
+          insert into ticket_messages (ticket_id, message_body, user_id, admin, internal, client_id, timestamp)
+          select t.id, ${input.body}, ${input.authorId}, true, true, ${input.clientId}::text, clock_timestamp()
+          from support_tickets t where t.id = ${input.ticketId}
+          on conflict (ticket_id, client_id) where client_id is not null do nothing
+          returning id, ticket_id, message_body, timestamp, admin, internal, user_id
+        )
+        select m.*, (select email from users where id = m.user_id) as author_email from m`,
+      );
+      if (!row) return null;
+      const message = toMessage(row);
+      // Announced like a message, with no owner: admins' streams only; no user's list is refreshed.
+      await announceAfterCommit(db, {
+        type: 'message.created',
+        ticketId: message.ticketId,
+        userId: '',
+        messageId: message.id,
+      });
+      return message;
+    },
+
+    /**
+     * Assigns a ticket to an admin (or to nobody). Raw SQL: the assignee must be an admin at that
+     * moment, checked in the same statement, and the change is announced on commit. Returns
+     * false when the ticket does not exist or the assignee is not an admin.
+     */
+    async assign(ticketId: string, assigneeId: string | null): Promise<boolean> {
+      const rows = await queryRows<{ id: string }>(
+        db,
+        sql`
+        with t as (
+          update support_tickets set assigned_to = ${assigneeId}::uuid
+          where id = ${ticketId}
+            and (${assigneeId}::uuid is null or exists (
+              select 1 from users where id = ${assigneeId}::uuid and role = 'admin' and disabled_at is null))
+          returning id, user_id
+        )
+        select t.id, pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', t.id, 'userId', '')::text)
+        from t`,
+      );
+      return rows.length > 0;
+    },
+
+    /** Marks a ticket's messages as needed for the record (or not); announced after commit. False when there is no such ticket. */
+    async setKeepForRecord(ticketId: string, keep: boolean): Promise<boolean> {
+      const rows = await db
+        .update(supportTickets)
+        .set({ keepForRecord: keep })
+        .where(eq(supportTickets.id, ticketId))
+        .returning({ id: supportTickets.id });
+      if (rows.length > 0) await announceAfterCommit(db, { type: 'ticket.updated', ticketId, userId: '' });
+      return rows.length > 0;
+    },
+
+    /** Marks a ticket a privacy request (or not); announced on commit. False when there is no such ticket. */
+    async setPrivacyRequest(ticketId: string, privacy: boolean): Promise<boolean> {
+      const rows = await queryRows<{ id: string }>(
+        db,
+        sql`
+        with t as (
+          update support_tickets set privacy_request = ${privacy} where id = ${ticketId} returning id
+        )
+        select t.id, pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', t.id, 'userId', '')::text)
+        from t`,
+      );
+      return rows.length > 0;
+    },
+
+    /**
+     * The owner's rating of a closed ticket: the first one, or a change within 7 days of it.
+     * Raw SQL: ownership, "closed" and the 7-day window are checked in the same statement as the
+     * write, so a reopen or a late change cannot slip in between. Returns false when refused.
+     */
+    async rate(ticketId: string, ownerId: string, good: boolean, comment: string | null): Promise<boolean> {
+      const rows = await queryRows<{ ticket_id: string }>(
+        db,
+        sql`
+        with r as (
+          insert into ticket_ratings (ticket_id, good, comment)
+          select t.id, ${good}, ${comment}::text from support_tickets t
+          where t.id = ${ticketId} and t.user_id = ${ownerId} and not t.open
+          on conflict (ticket_id) do update set good = excluded.good, comment = excluded.comment, updated_at = now()
+          where ticket_ratings.rated_at > now() - make_interval(days => ${RATING_CHANGEABLE_DAYS})
+          returning ticket_id
+        )
+        select r.ticket_id, pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', r.ticket_id, 'userId', ${ownerId}::text)::text)
+        from r`,
+      );
+      return rows.length > 0;
+    },
+
+    /** Admins who may be assigned tickets (read from the accounts module's users table, never written). */
+    async listAgents(): Promise<Array<{ id: string; email: string }>> {
+      return db
+        .select({ id: users.id, email: users.email })
+        .from(users)
+        .where(and(eq(users.role, 'admin'), isNull(users.disabledAt)))
+        .orderBy(asc(users.email));
+    },
+
+    /** The inbox's figures. Raw SQL: medians (percentile_cont) over intervals. */
+    async figures(): Promise<DeskFigures> {
+      const [row] = await queryRows<{
+        first_response: number | null;
+        resolution: number | null;
+        good7: unknown;
+        rated7: unknown;
+        good30: unknown;
+        rated30: unknown;
+      }>(
+        db,
+        sql`
+        select
+          (select percentile_cont(0.5) within group (order by extract(epoch from f.first_at - t.creation_date) / 60)
+             from support_tickets t
+             cross join lateral (select min(m.timestamp) as first_at from ticket_messages m
+                                 where m.ticket_id = t.id and m.admin and not m.internal) f
+             where t.creation_date > now() - interval '7 days' and f.first_at is not null) as first_response,
+          (select percentile_cont(0.5) within group (order by extract(epoch from t.closed_at - t.creation_date) / 60)
+             from support_tickets t
+             where not t.open and t.closed_at > now() - interval '7 days') as resolution,
+          (select count(*) filter (where good) from ticket_ratings where updated_at > now() - interval '7 days') as good7,
+          (select count(*) from ticket_ratings where updated_at > now() - interval '7 days') as rated7,
+          (select count(*) filter (where good) from ticket_ratings where updated_at > now() - interval '30 days') as good30,
+          (select count(*) from ticket_ratings where updated_at > now() - interval '30 days') as rated30`,
+      );
+      const minutes = (value: number | null) => (value === null ? null : Math.round(Number(value) * 10) / 10);
+      return {
+        firstResponseMedianMinutes: minutes(row?.first_response ?? null),
+        resolutionMedianMinutes: minutes(row?.resolution ?? null),
+        good7: Number(row?.good7 ?? 0),
+        rated7: Number(row?.rated7 ?? 0),
+        good30: Number(row?.good30 ?? 0),
+        rated30: Number(row?.rated30 ?? 0),
+      };
+    },
+  };
+}
+
+export type DeskRepository = ReturnType<typeof createDeskRepository>;

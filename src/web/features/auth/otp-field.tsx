@@ -1,0 +1,70 @@
+import { useState } from 'react';
+import { SECOND_FACTOR_MESSAGES } from '../../../contracts/second-factor.ts';
+import { InputField } from '../../components/ui/field.tsx';
+import { postJson } from '../../lib/api-client.ts';
+
+/**
+ * The login screen's second step for admins (docs/product.md §2.15): the code from the
+ * authenticator app or a recovery code, sent with the email and password (a plain form field, so
+ * it works without JavaScript), and with JavaScript a 'Use a passkey' button.
+ */
+export function OtpField({
+  error,
+  inputRef,
+  passkey,
+}: {
+  error?: string;
+  inputRef?: React.Ref<HTMLInputElement>;
+  /** Signs in with a passkey (JavaScript only); answers an error message, or null once signed in. */
+  passkey?: () => Promise<string | null>;
+}) {
+  const [passkeyError, setPasskeyError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <>
+      <InputField
+        ref={inputRef}
+        label="One-time code"
+        name="otp"
+        autoComplete="one-time-code"
+        inputMode="text"
+        hint="Admins: the 6-digit code from your authenticator app, or one of your recovery codes."
+        error={error ?? passkeyError ?? undefined}
+      />
+      {passkey ? (
+        <button
+          type="button"
+          className="button button--secondary"
+          disabled={busy}
+          onClick={() => {
+            setBusy(true);
+            setPasskeyError(null);
+            void passkey().then((message) => {
+              setBusy(false);
+              setPasskeyError(message);
+            });
+          }}
+        >
+          Use a passkey
+        </button>
+      ) : null}
+    </>
+  );
+}
+
+/** A passkey sign-in: the password first (for the challenge), then the browser's passkey dialog. */
+export async function signInWithPasskey(email: string, password: string): Promise<string | null> {
+  const options = await postJson<{ options: unknown }>('/api/auth/passkey/options', { email, password });
+  if (!options.ok) return options.fields.otp ?? options.message;
+  const { startAuthentication } = await import('@simplewebauthn/browser');
+  let passkey: unknown;
+  try {
+    passkey = await startAuthentication({ optionsJSON: options.data.options as never });
+  } catch {
+    return SECOND_FACTOR_MESSAGES.passkeyFailed;
+  }
+  const result = await postJson('/api/auth/login', { email, password, passkey });
+  if (!result.ok) return result.fields.otp ?? result.message;
+  window.location.reload();
+  return null;
+}

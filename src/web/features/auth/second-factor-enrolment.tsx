@@ -1,0 +1,116 @@
+import { useState } from 'react';
+import { SECOND_FACTOR_MESSAGES, type RecoveryCodes } from '../../../contracts/second-factor.ts';
+import { InputField } from '../../components/ui/field.tsx';
+import { postJson } from '../../lib/api-client.ts';
+import { AuthCard, FormError } from './auth-form.tsx';
+import type { EnrolmentActionData, EnrolmentOffer } from './second-factor-enrolment-action.ts';
+import '../../styles/second-factor.css';
+
+/**
+ * What an admin sees in place of the console until their session passed a second factor
+ * (docs/product.md §2.15): an authenticator app (QR code, the secret as text, one code to confirm;
+ * a plain form) or, with JavaScript, a passkey. Then the ten recovery codes, once.
+ */
+export function EnrolmentScreen({ offer, result }: { offer: EnrolmentOffer; result?: EnrolmentActionData }) {
+  const [codes, setCodes] = useState<string[] | null>(result?.recoveryCodes ?? null);
+  const [passkeyError, setPasskeyError] = useState<string | null>(null);
+  if (codes) return <RecoveryCodesScreen codes={codes} />;
+  if (!offer.ok) {
+    return (
+      <AuthCard eyebrow="Admin console" title="Second factor">
+        <FormError message={offer.message} />
+        <p>
+          <a href="/sign-out">Sign out</a>
+        </p>
+      </AuthCard>
+    );
+  }
+  const { totp } = offer;
+
+  async function registerPasskey() {
+    setPasskeyError(null);
+    const options = await postJson<{ options: unknown }>('/api/admin/second-factor/passkey/options', {});
+    if (!options.ok) return setPasskeyError(options.message);
+    const { startRegistration } = await import('@simplewebauthn/browser');
+    let response: unknown;
+    try {
+      response = await startRegistration({ optionsJSON: options.data.options as never });
+    } catch {
+      return setPasskeyError(SECOND_FACTOR_MESSAGES.passkeyRegisterFailed);
+    }
+    const registered = await postJson<RecoveryCodes>('/api/admin/second-factor/passkey', { response });
+    if (!registered.ok) return setPasskeyError(registered.message);
+    setCodes(registered.data.recoveryCodes);
+  }
+
+  return (
+    <AuthCard
+      eyebrow="Admin console"
+      title="Set up a second factor"
+      lead={`${SECOND_FACTOR_MESSAGES.enrolRequired} From now on, signing in to the console asks for it after your password.`}
+    >
+      <h2 className="enrol__heading">Authenticator app</h2>
+      <p>Scan this QR code with your authenticator app, or type the key below into it.</p>
+      <div
+        className="enrol__qr"
+        role="img"
+        aria-label="QR code for your authenticator app"
+        // Drawn on the server by the qrcode library from our own otpauth:// address: plain SVG paths.
+        dangerouslySetInnerHTML={{ __html: totp.qrSvg }}
+      />
+      <p>
+        Key:{' '}
+        <code className="enrol__secret" data-testid="totp-secret">
+          {totp.secret.replace(/(.{4})/g, '$1 ').trim()}
+        </code>
+      </p>
+      <form className="form" method="post" action="/admin" noValidate aria-label="Confirm your authenticator app">
+        <input type="hidden" name="intent" value="enrol-totp" />
+        <input type="hidden" name="factorId" value={totp.factorId} />
+        <InputField
+          label="Code from the app"
+          name="code"
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          required
+          error={result?.fields.code}
+        />
+        <FormError message={result?.message ?? null} />
+        <div className="form__actions">
+          <button type="submit" className="button button--primary">
+            Confirm
+          </button>
+        </div>
+      </form>
+      <h2 className="enrol__heading">Or a passkey</h2>
+      <p>Use this device&apos;s screen lock or a security key instead of codes.</p>
+      <FormError message={passkeyError} />
+      <button type="button" className="button button--secondary" onClick={() => void registerPasskey()}>
+        Use a passkey
+      </button>
+    </AuthCard>
+  );
+}
+
+function RecoveryCodesScreen({ codes }: { codes: string[] }) {
+  return (
+    <AuthCard eyebrow="Admin console" title="Your recovery codes" lead={SECOND_FACTOR_MESSAGES.enrolled}>
+      <p>
+        Keep these ten codes somewhere safe, away from your phone. Each one signs you in once if you lose your
+        authenticator app or passkey. They are shown only now.
+      </p>
+      <ol className="enrol__codes" aria-label="Recovery codes">
+        {codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ol>
+      <p>
+        <a className="button button--primary" href="/admin">
+          I have saved them: open the console
+        </a>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,60 @@
+import { useId } from 'react';
+import { Form, useNavigation } from 'react-router';
+import { DESK_TEXT, RATING_COMMENT_MAX_LENGTH } from '../../../contracts/desk.ts';
+import { formatNzDateTime, type Rating } from '../../../contracts/support.ts';
+
+/**
+ * 'How did we do?' under a closed ticket: Good or Bad and an optional comment, once per ticket and
+ * changeable for 7 days. A plain form posted to the ticket's page (intent=rate); `error` is what
+ * the page's action said when it refused one.
+ */
+export function RatingForm({ rating, error, now }: { rating: Rating | null; error?: string | null; now: number }) {
+  const id = useId();
+  const busy = useNavigation().state === 'submitting';
+  const changeable = !rating || Date.parse(rating.changeableUntil) > now;
+  return (
+    <section className="rating" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>{DESK_TEXT.rateTitle}</h3>
+      {rating ? (
+        <p role="status">
+          {rating.good ? DESK_TEXT.ratedGood : DESK_TEXT.ratedBad} {DESK_TEXT.thanks}{' '}
+          {changeable ? DESK_TEXT.changeableUntil(formatNzDateTime(rating.changeableUntil)) : null}
+        </p>
+      ) : null}
+      {rating?.comment && !changeable ? <blockquote>{rating.comment}</blockquote> : null}
+      {changeable ? (
+        <Form method="post" preventScrollReset>
+          <input type="hidden" name="intent" value="rate" />
+          <fieldset className="rating__choices" aria-describedby={error ? `${id}-error` : undefined}>
+            <legend className="visually-hidden">{DESK_TEXT.rateTitle}</legend>
+            {[true, false].map((good) => (
+              <label key={String(good)} className="rating__choice">
+                <input type="radio" name="good" value={String(good)} defaultChecked={rating?.good === good} required />{' '}
+                {good ? DESK_TEXT.good : DESK_TEXT.bad}
+              </label>
+            ))}
+          </fieldset>
+          <label htmlFor={`${id}-comment`}>{DESK_TEXT.ratingComment}</label>
+          <textarea
+            id={`${id}-comment`}
+            name="comment"
+            className="textarea"
+            rows={2}
+            maxLength={RATING_COMMENT_MAX_LENGTH}
+            defaultValue={rating?.comment ?? ''}
+          />
+          {error ? (
+            <p id={`${id}-error`} className="field__error" role="alert">
+              {error}
+            </p>
+          ) : null}
+          <p>
+            <button type="submit" className="button button--primary" disabled={busy}>
+              {rating ? DESK_TEXT.changeRating : DESK_TEXT.sendRating}
+            </button>
+          </p>
+        </Form>
+      ) : null}
+    </section>
+  );
+}

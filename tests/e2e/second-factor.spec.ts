@@ -1,0 +1,115 @@
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
+import { SECOND_FACTOR_MESSAGES } from '../../src/contracts/second-factor.ts';
+import { adminApi, verifiedAccount } from './fixtures.ts';
+import { currentStep, totpAt } from './second-factor.ts';
+
+/**
+ * docs/product.md §2.15 in Chromium: a new admin's first visit to the console sets up an
+ * authenticator app (the code computed here from the secret the page shows) or a passkey (Chromium's
+ * virtual authenticator over CDP); then every sign-in asks for it, and a recovery code works once.
+ */
+let admin: APIRequestContext;
+test.beforeAll(async ({ baseURL }) => {
+  admin = await adminApi(baseURL!);
+});
+test.afterAll(async () => admin?.dispose());
+
+/** A verified account made admin by the e2e admin (Users → Make admin). */
+async function newAdmin(request: APIRequestContext) {
+  const account = await verifiedAccount(request);
+  const found = await admin.get(`/api/admin/users?q=${encodeURIComponent(account.email)}`);
+  const [user] = ((await found.json()) as { users: Array<{ id: string }> }).users;
+  expect((await admin.post(`/api/admin/users/${user!.id}/role`, { data: { role: 'admin' } })).status()).toBe(200);
+  return account;
+}
+
+async function signIn(page: Page, email: string, password: string, otp?: string) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  if (otp !== undefined) await page.getByLabel('One-time code').fill(otp);
+  await page.getByRole('button', { name: 'Login' }).click();
+}
+
+const consoleOpen = (page: Page) =>
+  expect(page.getByRole('heading', { level: 1, name: ADMIN_TEXT.title })).toBeVisible();
+
+async function signOut(page: Page) {
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.goto('/admin');
+  await expect(page.getByLabel('One-time code')).toBeVisible();
+}
+
+test('a new admin sets up an authenticator app, then signs in with a code and with a recovery code', async ({
+  page,
+  request,
+}) => {
+  const account = await newAdmin(request);
+  await page.goto('/admin');
+  await signIn(page, account.email, account.password);
+  await expect(page.getByRole('heading', { name: 'Set up a second factor' })).toBeVisible();
+  await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+  const secret = (await page.getByTestId('totp-secret').innerText()).replace(/\s/g, '');
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  // The console stays shut meanwhile: its API refuses this session.
+  const shut = await page.request.get('/api/admin/audit');
+  expect([shut.status(), ((await shut.json()) as { error: { message: string } }).error.message]).toEqual([
+    403,
+    SECOND_FACTOR_MESSAGES.enrolRequired,
+  ]);
+
+  await page.getByLabel('Code from the app').fill('000000');
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByText(SECOND_FACTOR_MESSAGES.codeWrong)).toBeVisible();
+  const step = currentStep();
+  await page.getByLabel('Code from the app').fill(await totpAt(secret, step));
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await expect(codes).toHaveCount(10);
+  const recovery = await codes.allInnerTexts();
+  await page.getByRole('link', { name: 'I have saved them: open the console' }).click();
+  await consoleOpen(page);
+
+  // The password alone no longer opens it: the code field says what is missing.
+  await signOut(page);
+  await signIn(page, account.email, account.password);
+  await expect(page.getByText(SECOND_FACTOR_MESSAGES.otpRequired)).toBeVisible();
+  await signIn(page, account.email, account.password, await totpAt(secret, step + 1));
+  await consoleOpen(page);
+
+  await signOut(page);
+  await signIn(page, account.email, account.password, recovery[0]!);
+  await consoleOpen(page);
+  // A recovery code works once.
+  await signOut(page);
+  await signIn(page, account.email, account.password, recovery[0]!);
+  await expect(page.getByText(SECOND_FACTOR_MESSAGES.otpWrong)).toBeVisible();
+});
+
+test('a new admin sets up a passkey, then signs in with it', async ({ page, request }) => {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  const account = await newAdmin(request);
+  await page.goto('/admin');
+  await signIn(page, account.email, account.password);
+  await page.getByRole('button', { name: 'Use a passkey' }).click();
+  await expect(page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')).toHaveCount(10);
+  await page.getByRole('link', { name: 'I have saved them: open the console' }).click();
+  await consoleOpen(page);
+
+  await signOut(page);
+  await signIn(page, account.email, account.password);
+  await expect(page.getByText(SECOND_FACTOR_MESSAGES.otpRequired)).toBeVisible();
+  await page.getByRole('button', { name: 'Use a passkey' }).click();
+  await consoleOpen(page);
+});

@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
+import { generate } from 'otplib';
+
+/**
+ * Admins' one-time codes in browser tests (docs/product.md §2.15). The e2e admin enrols its
+ * authenticator app through the API in global-setup.ts (the way a first console visit does) and
+ * leaves its secret and recovery codes in E2E_DATA_DIR; other admins a spec makes register their
+ * secret here. The server takes each 30-second step's code once (and one step either side of now),
+ * so the parallel workers claim a step, or else a recovery code, with an exclusive file: no two
+ * sign-ins send the same code, and none waits for the clock.
+ */
+export interface AdminFactor {
+  secret: string;
+  recoveryCodes: string[];
+  /** The step the enrolment itself used (its code is spent). */
+  enrolledStep: number;
+  /** A session that passed the factor, for API clients (Authorization: Bearer). */
+  token?: string;
+}
+
+const dataDir = () => process.env.E2E_DATA_DIR!;
+export const adminFactorFile = () => path.join(dataDir(), 'e2e-admin-factor.json');
+const registered = new Map<string, AdminFactor>();
+
+export const currentStep = () => Math.floor(Date.now() / 30_000);
+export const totpAt = (secret: string, step = currentStep()) => generate({ secret, epoch: step * 30 });
+
+/** An admin a spec made with `create-user --admin --totp-secret`. */
+export function registerAdminSecret(email: string, secret: string) {
+  registered.set(email.toLowerCase(), { secret, recoveryCodes: [], enrolledStep: 0 });
+}
+
+export function factorOf(email: string): AdminFactor | undefined {
+  const key = email.toLowerCase();
+  if (registered.has(key)) return registered.get(key);
+  if (key === process.env.E2E_ADMIN_EMAIL?.toLowerCase() && fs.existsSync(adminFactorFile())) {
+    return JSON.parse(fs.readFileSync(adminFactorFile(), 'utf8')) as AdminFactor;
+  }
+  return undefined;
+}
+
+/** True once: the first caller (of every worker) to claim `name` for this admin. */
+function claim(email: string, name: string): boolean {
+  try {
+    fs.writeFileSync(path.join(dataDir(), `otp-claim-${email.toLowerCase()}-${name}`), '', { flag: 'wx' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A code the server will accept for this admin's next sign-in; undefined for an account without a factor. */
+export async function adminOtp(email: string): Promise<string | undefined> {
+  const factor = factorOf(email);
+  if (!factor) return undefined;
+  const now = currentStep();
+  for (const step of [now, now + 1]) {
+    if (step > factor.enrolledStep && claim(email, `step-${step}`)) return totpAt(factor.secret, step);
+  }
+  for (const [index, code] of factor.recoveryCodes.entries()) {
+    if (claim(email, `recovery-${index}`)) return code;
+  }
+  throw new Error(`${email}: every code of this minute and every recovery code is spent`);
+}
+
+/**
+ * A newly made admin's first console visit: the enrolment screen in place of the console. Types the
+ * code for the secret the page shows, keeps the recovery codes, opens the console (at /admin).
+ */
+export async function enrolOnConsole(page: Page): Promise<{ secret: string; recoveryCodes: string[] }> {
+  const secretText = page.getByTestId('totp-secret');
+  await expect(secretText).toBeVisible();
+  const secret = (await secretText.innerText()).replace(/\s/g, '');
+  await page.getByLabel('Code from the app').fill(await totpAt(secret));
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await expect(codes).toHaveCount(10);
+  const recoveryCodes = await codes.allInnerTexts();
+  await page.getByRole('link', { name: 'I have saved them: open the console' }).click();
+  return { secret, recoveryCodes };
+}

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAVED_REPLY_TEXT } from '../../../src/contracts/desk.ts';
+import { supportUser, type SupportUser } from '../../support/support.ts';
+import { createTestApp, type TestApp } from '../../support/test-app.ts';
+
+/** Saved replies: one shared list the admins manage, filled in for a ticket when inserted. */
+let t: TestApp;
+let admin: SupportUser;
+let user: SupportUser;
+beforeAll(async () => {
+  t = await createTestApp({ web: true });
+  [admin, user] = await Promise.all([supportUser(t, { role: 'admin' }), supportUser(t)]);
+});
+afterAll(() => t.close());
+
+const api = '/api/admin/support/saved-replies';
+const put = (url: string, payload: unknown) =>
+  t.app.inject({
+    method: 'PUT',
+    url,
+    payload: payload as object,
+    headers: { ...admin.headers, origin: 'http://localhost:80' },
+  });
+const del = (url: string) =>
+  t.app.inject({ method: 'DELETE', url, headers: { ...admin.headers, origin: 'http://localhost:80' } });
+const postForm = (url: string, fields: Record<string, string>, who: SupportUser) =>
+  t.app.inject({
+    method: 'POST',
+    url,
+    payload: new URLSearchParams(fields).toString(),
+    headers: {
+      accept: 'text/html',
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: 'http://localhost:80',
+      ...who.headers,
+    },
+  });
+const page = (url: string, who: SupportUser) =>
+  t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...who.headers } });
+
+describe('saved replies', () => {
+  it('are added, listed by title, edited and deleted by admins, each change audited', async () => {
+    const added = await admin.post(api, {
+      title: '  Refund steps ',
+      body: 'Hi {{user.email}}, about #{{ticket.number}}…',
+    });
+    expect(added.statusCode).toBe(200);
+    const { id } = added.json().savedReply;
+    expect(added.json().savedReply).toMatchObject({ title: 'Refund steps' });
+    await admin.post(api, { title: 'apology', body: 'Sorry about that.' });
+    expect((await admin.get(api)).json().savedReplies.map((r: { title: string }) => r.title)).toEqual([
+      'apology',
+      'Refund steps',
+    ]);
+
+    const taken = await admin.post(api, { title: 'REFUND STEPS', body: 'Twice' });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().error.message).toBe(SAVED_REPLY_TEXT.titleTaken);
+    const blank = await admin.post(api, { title: ' ', body: '' });
+    expect(blank.statusCode).toBe(400);
+    expect(JSON.stringify(blank.json())).toContain(SAVED_REPLY_TEXT.titleRequired);
+
+    const edited = await put(`${api}/${id}`, { title: 'Refund steps', body: 'New text for #{{ticket.number}}' });
+    expect(edited.json().savedReply.body).toBe('New text for #{{ticket.number}}');
+    expect((await del(`${api}/${id}`)).statusCode).toBe(200);
+    expect((await del(`${api}/${id}`)).statusCode).toBe(404);
+    expect((await del(`${api}/not-an-id`)).statusCode).toBe(404);
+
+    const audit = (await admin.get('/api/admin/audit')).json().entries as Array<{ action: string }>;
+    const actions = audit.map((e) => e.action);
+    for (const action of ['saved-reply.create', 'saved-reply.update', 'saved-reply.delete'])
+      expect(actions).toContain(action);
+  });
+
+  it('are the team’s only: users are refused', async () => {
+    expect((await user.get(api)).statusCode).toBe(403);
+    expect((await user.post(api, { title: 'x', body: 'y' })).statusCode).toBe(403);
+  });
+
+  it('work as plain forms: the list page adds one, and the ticket’s picker fills the reply box for that ticket', async () => {
+    const addedByForm = await postForm(
+      '/admin/saved-replies',
+      {
+        intent: 'add',
+        id: '',
+        title: 'Where is it',
+        body: 'Ticket #{{ticket.number}} for {{user.email}} is on its way.',
+      },
+      admin,
+    );
+    expect(addedByForm.statusCode).toBe(303);
+    const listPage = (await page('/admin/saved-replies', admin)).body;
+    expect(listPage).toContain('Where is it');
+    const refused = await postForm(
+      '/admin/saved-replies',
+      { intent: 'add', id: '', title: '', body: 'kept words' },
+      admin,
+    );
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain(SAVED_REPLY_TEXT.titleRequired);
+    expect(refused.body).toContain('kept words');
+
+    const { ticketId, ticketNo } = await user.createTicket('General', 'Where is my parcel please?');
+    const saved = ((await admin.get(api)).json().savedReplies as Array<{ id: string; title: string }>).find(
+      (r) => r.title === 'Where is it',
+    )!;
+    const filled = await postForm(
+      `/admin/support/${ticketId}`,
+      { intent: 'insert-saved', savedReplyId: saved.id },
+      admin,
+    );
+    expect(filled.statusCode).toBe(200);
+    expect(filled.body).toContain(`Ticket #${ticketNo} for ${user.email.replace('@', '@')} is on its way.`);
+  });
+});
