@@ -1,5 +1,5 @@
 /**
- * Where PostgreSQL LISTEN/NOTIFY bites (docs/performance.md §10, docs/decisions/099-scale-out.md),
+ * Where PostgreSQL LISTEN/NOTIFY bites (docs/performance.md, "10. Scale-out"; docs/decisions/099-scale-out.md),
  * measured on the bench database with the `pg` driver, outside the app:
  *
  * - payload: the largest payload NOTIFY takes (PostgreSQL documents "shorter than 8000 bytes");

@@ -1,5 +1,5 @@
 /**
- * Scale-out figures (docs/performance.md §10): a second app instance on the same PostgreSQL.
+ * Scale-out figures (docs/performance.md "10. Scale-out"): a second app instance on the same PostgreSQL.
  *
  * 1. Throughput from one instance to two, for the signed-in ticket list and user message posts:
  *    the same 10 connections either all on instance A, or 5 on A and 5 on B at the same time,

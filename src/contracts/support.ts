@@ -182,7 +182,7 @@ export const TicketParamsSchema = z.object({ ticketId: z.string().max(64) });
 export const AdminTicketSchema = TicketSchema.extend({
   /** The owner's address; 'Deleted user' once their account has been erased. */
   userEmail: z.string(),
-  /** An admin marked its messages as needed for the record: erasing the owner keeps them (§2.14). */
+  /** An admin marked its messages as needed for the record: erasing the owner keeps them (docs/product.md §2.14). */
   keepForRecord: z.boolean(),
   /** The newest message is the user's: it is waiting for us. */
   unanswered: z.boolean(),

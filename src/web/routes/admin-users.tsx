@@ -56,7 +56,7 @@ function request(user: AdminUser, action: Action) {
 
 function actionsFor(user: AdminUser): Action[] {
   if (user.self) return [];
-  // An account whose owner asked to be deleted: only erasing it sooner (§2.14).
+  // An account whose owner asked to be deleted: only erasing it sooner (docs/product.md §2.14).
   if (user.deletion) return user.deletion.erasedAt ? [] : ['erase'];
   const actions: Action[] = [];
   if (!user.emailVerified && !user.disabled) actions.push('resend-verification');

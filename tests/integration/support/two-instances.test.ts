@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createAccountAdmin } from '../../../src/server/modules/accounts/accounts.admin.service.ts';
 import { createAccountsRepository } from '../../../src/server/modules/accounts/accounts.repository.ts';
 import { strongPassword, uniqueEmail } from '../../support/accounts.ts';
+import { enrolTestTotp, nextOtp } from '../../support/second-factor.ts';
 import { startServer, type ServerProcess } from '../../support/server-process.ts';
 import { openSse } from '../../support/sse-client.ts';
 import { openTestDatabase, testDatabaseKind } from '../../support/test-app.ts';
@@ -18,7 +19,7 @@ async function signIn(base: string, email: string, password: string): Promise<st
   const res = await fetch(`${base}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
+    body: JSON.stringify({ email, password, otp: await nextOtp(email) }),
   });
   expect(res.status).toBe(200);
   return res.headers.getSetCookie()[0]!.split(';')[0]!;
@@ -32,7 +33,7 @@ describe.runIf(testDatabaseKind === 'postgres')('two app instances on one Postgr
     const user = { email: uniqueEmail(), password: strongPassword() };
     const admin = { email: uniqueEmail('admin'), password: strongPassword() };
     await accounts.createUser({ ...user, verified: true, role: 'user' });
-    await accounts.createUser({ ...admin, verified: true, role: 'admin' });
+    await enrolTestTotp(db.database.db, await accounts.createUser({ ...admin, verified: true, role: 'admin' }));
 
     const servers: ServerProcess[] = [];
     for (let i = 0; i < 2; i++) {

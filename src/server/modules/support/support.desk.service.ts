@@ -89,7 +89,7 @@ export function createDeskService(options: {
       return ticket;
     },
 
-    /** Keeps a ticket's messages for the record when its owner's account is erased (§2.14), or not. */
+    /** Keeps a ticket's messages for the record when its owner's account is erased (docs/product.md §2.14), or not. */
     async setKeepForRecord(actor: AuditActor, ticketId: string, keep: boolean): Promise<AdminTicket> {
       const before = await adminTicket(ticketId);
       await desk.setKeepForRecord(before.id, keep);

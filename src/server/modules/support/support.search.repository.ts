@@ -18,7 +18,7 @@ export const SEARCH_LIMIT = 50;
  * How many matching messages are ranked, newest first. A word that most messages hold (a word
  * everybody writes) would otherwise rank the whole table on every keystroke; among that many matches
  * the newest are the ones the team looks for, and the answer shows 50 tickets anyway
- * (docs/performance.md §8).
+ * (docs/performance.md, "8. Search").
  */
 export const RANKED_MESSAGES = 5000;
 

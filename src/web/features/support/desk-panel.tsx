@@ -89,7 +89,7 @@ export function DeskPanel({
           </button>
         </Form>
       )}
-      {/* When the owner's account is erased, a kept ticket's messages stay as from 'Deleted user' (§2.14). */}
+      {/* When the owner's account is erased, a kept ticket's messages stay as from 'Deleted user' (docs/product.md §2.14). */}
       <Form method="post" preventScrollReset>
         <input type="hidden" name="intent" value="keep-for-record" />
         <input type="hidden" name="keep" value={ticket.keepForRecord ? 'false' : 'true'} />
