@@ -6,9 +6,15 @@ const integration = ['tests/integration/**/*.test.ts', 'tests/security/**/*.test
  * unit: pure functions and components, next to the code.
  * pglite / postgres: the same integration suites, each file on a fresh database of that kind.
  * `npm test` (scripts/test.ts) decides which projects run and fails when a mandatory one cannot.
+ *
+ * Three files at a time (vitest's default on 2 cores is one): the integration files spend much of
+ * their time waiting on databases, child servers and timers, so on 2 cores three workers took the
+ * whole run from 21.4 to 12.5 minutes (docs/decisions/100-test-run-time.md). VITEST_MAX_WORKERS
+ * overrides it.
  */
 export default defineConfig({
   test: {
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 3),
     projects: [
       {
         test: {

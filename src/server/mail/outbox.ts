@@ -49,6 +49,26 @@ export interface OutboxOptions {
   retryHours: number;
 }
 
+/** Records a mail of a kind for a user in the surrounding transaction. */
+export type MailQueue = (kind: MailKind, message: MailMessage, userId: string) => Promise<void>;
+
+/**
+ * A service's transactions that carry mail: `work` gets the repository bound to the transaction and
+ * a queue whose mail commits (or not) with it; the outbox worker is woken once it has committed.
+ */
+export function mailTransactions<R>(db: AppDatabase, outbox: Outbox, repositoryOf: (tx: AppDatabase) => R) {
+  return async function transaction<T>(work: (repo: R, queue: MailQueue) => Promise<T>): Promise<T> {
+    const result = await db.transaction(async (tx) => {
+      const txDb = tx as unknown as AppDatabase;
+      return work(repositoryOf(txDb), async (kind, message, userId) => {
+        await outbox.enqueue(txDb, { ...message, kind, userId });
+      });
+    });
+    outbox.wake();
+    return result;
+  };
+}
+
 /** A globally unique Message-ID, decided once when the mail is recorded. */
 export const newMessageId = (domain: string) => `<${randomUUID()}@${domain}>`;
 

@@ -7,8 +7,7 @@ import {
 import { AUTH_MESSAGES } from '../../../contracts/auth.ts';
 import type { AppDatabase } from '../../db/connection.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import type { MailMessage } from '../../mail/mailer.ts';
-import type { MailKind, Outbox } from '../../mail/outbox.ts';
+import { mailTransactions, type Outbox } from '../../mail/outbox.ts';
 import type { Principal } from '../../plugins/access.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
 import { createToken, hashToken } from '../../security/tokens.ts';
@@ -44,19 +43,8 @@ export function createAccountProfileService(deps: {
 }) {
   const { repository: repo, outbox, limiter, settings, logger } = deps;
 
-  type Queue = (kind: MailKind, message: MailMessage, userId: string) => Promise<void>;
-
   /** One transaction with a queue for mail that commits (or not) with it. */
-  async function transaction<T>(work: (tx: AccountSessionsRepository, queue: Queue) => Promise<T>): Promise<T> {
-    const result = await deps.db.transaction(async (tx) => {
-      const txDb = tx as unknown as AppDatabase;
-      return work(createAccountSessionsRepository(txDb), async (kind, message, userId) => {
-        await outbox.enqueue(txDb, { ...message, kind, userId });
-      });
-    });
-    outbox.wake();
-    return result;
-  }
+  const transaction = mailTransactions(deps.db, outbox, createAccountSessionsRepository);
 
   const limitIp = (ip: string) =>
     limiter.consume(

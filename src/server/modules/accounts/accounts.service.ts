@@ -7,7 +7,7 @@ import {
 import { AppError } from '../../errors.ts';
 import type { AppDatabase } from '../../db/connection.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
-import type { MailKind, Outbox } from '../../mail/outbox.ts';
+import { type MailKind, mailTransactions, type Outbox } from '../../mail/outbox.ts';
 import type { Principal } from '../../plugins/access.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
 import type { PasskeyAssertion } from '../../../contracts/second-factor.ts';
@@ -87,19 +87,8 @@ export function createAccountsService(deps: {
     pending.add(task);
   }
 
-  type Queue = (kind: MailKind, message: MailMessage, userId: string) => Promise<void>;
-
-  /** Runs `work` in one transaction with a queue for mail that commits (or not) with it. */
-  async function transaction<T>(work: (tx: AccountsRepository, queue: Queue) => Promise<T>): Promise<T> {
-    const result = await deps.db.transaction(async (tx) => {
-      const txDb = tx as unknown as AppDatabase;
-      return work(createAccountsRepository(txDb), async (kind, message, userId) => {
-        await outbox.enqueue(txDb, { ...message, kind, userId });
-      });
-    });
-    outbox.wake();
-    return result;
-  }
+  /** One transaction with a queue for mail that commits (or not) with it. */
+  const transaction = mailTransactions(deps.db, outbox, createAccountsRepository);
 
   const send = (kind: MailKind, message: MailMessage, userId: string) =>
     transaction((_tx, queue) => queue(kind, message, userId));
