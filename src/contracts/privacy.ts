@@ -32,7 +32,17 @@ export const DataExportSchema = z.object({
     memberSince: z.string(),
     disabled: z.boolean(),
   }),
-  sessions: z.array(z.object({ createdAt: z.string(), lastSeenAt: z.string(), expiresAt: z.string() })),
+  sessions: z.array(
+    z.object({
+      createdAt: z.string(),
+      lastSeenAt: z.string(),
+      expiresAt: z.string(),
+      /** What the browser said it was, as it said it (null when it said nothing). */
+      userAgent: z.string().nullable(),
+      /** The network the sign-in came from, never the full address: "203.0.113.0/24". */
+      ipPrefix: z.string().nullable(),
+    }),
+  ),
   notificationOptOuts: z.array(z.object({ kind: z.string(), since: z.string() })),
   tickets: z.array(
     z.object({

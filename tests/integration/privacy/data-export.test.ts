@@ -56,6 +56,9 @@ describe('the data export', () => {
     expect(data.format).toBe(DATA_EXPORT_FORMAT);
     expect(data.account).toMatchObject({ email: alice.email, emailVerified: true, role: 'user', disabled: false });
     expect(data.sessions.length).toBeGreaterThanOrEqual(1);
+    // Every sign-in came from the test's own address; the export names its network, not the address.
+    for (const session of data.sessions) expect(session.ipPrefix).toBe('127.0.0.0/24');
+    expect(data.sessions.some((s) => typeof s.userAgent === 'string' && s.userAgent.length > 0)).toBe(true);
     expect(data.notificationOptOuts.map((o) => o.kind)).toEqual(['ticket-replies']);
     const [ticket] = data.tickets;
     expect(ticket).toMatchObject({

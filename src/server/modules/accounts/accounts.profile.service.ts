@@ -13,6 +13,7 @@ import type { RateLimiter } from '../../security/rate-limiter.ts';
 import { createToken, hashToken } from '../../security/tokens.ts';
 import { AppError } from '../../errors.ts';
 import { describeDevice, publicSessionId } from './accounts.device.ts';
+import { createAccountRequestLimits } from './accounts.throttle.ts';
 import {
   changeEmailMail,
   changeEmailTakenMail,
@@ -46,16 +47,7 @@ export function createAccountProfileService(deps: {
   /** One transaction with a queue for mail that commits (or not) with it. */
   const transaction = mailTransactions(deps.db, outbox, createAccountSessionsRepository);
 
-  const limitIp = (ip: string) =>
-    limiter.consume(
-      { key: `account:ip:${ip}`, limit: settings.accountRequestsPerIpPerHour, windowMs: HOUR },
-      AUTH_MESSAGES.tooManyRequests,
-    );
-  const limitMailsTo = (email: string) =>
-    limiter.consume(
-      { key: `account:mail:${email}`, limit: settings.accountEmailsPerHour, windowMs: HOUR },
-      AUTH_MESSAGES.tooManyMailRequests,
-    );
+  const { limitIp, limitMailsTo } = createAccountRequestLimits(limiter, settings);
 
   /**
    * The current password, counted against the same budget as sign-in (the account's key, and the

@@ -22,7 +22,7 @@ import { type AccountsRepository, createAccountsRepository, type UserRow } from 
 import { burnPasswordCheck, findPasswordProblem, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
 import { createToken, hashToken, isTokenShaped } from '../../security/tokens.ts';
 import type { SessionDevice } from './accounts.device.ts';
-import { createPasswordThrottle } from './accounts.throttle.ts';
+import { createAccountRequestLimits, createPasswordThrottle } from './accounts.throttle.ts';
 
 /**
  * The account rules: sign-in with throttling, sessions, sign-up, verification and password reset.
@@ -110,18 +110,7 @@ export function createAccountsService(deps: {
   const sendVerification = (user: UserRow) =>
     inBackground('verification mail', () => mailEmailToken(user, 'verify-email'));
 
-  /** Per network address, for every account request that sends mail or spends a link. */
-  const limitIp = (ip: string) =>
-    limiter.consume(
-      { key: `account:ip:${ip}`, limit: settings.accountRequestsPerIpPerHour, windowMs: HOUR },
-      AUTH_MESSAGES.tooManyRequests,
-    );
-  /** Per address asked about, whether or not it has an account, so the limit reveals nothing. */
-  const limitMailsTo = (email: string) =>
-    limiter.consume(
-      { key: `account:mail:${email}`, limit: settings.accountEmailsPerHour, windowMs: HOUR },
-      AUTH_MESSAGES.tooManyMailRequests,
-    );
+  const { limitIp, limitMailsTo } = createAccountRequestLimits(limiter, settings);
 
   const startPasswordAttempt = createPasswordThrottle(limiter, settings.loginThrottle);
 

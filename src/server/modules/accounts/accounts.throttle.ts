@@ -1,4 +1,4 @@
-import { tooManySignInsMessage } from '../../../contracts/auth.ts';
+import { AUTH_MESSAGES, tooManySignInsMessage } from '../../../contracts/auth.ts';
 import { AppError } from '../../errors.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
 
@@ -35,5 +35,28 @@ export function createPasswordThrottle(limiter: RateLimiter, settings: LoginThro
         await limiter.reset(account.key);
       },
     };
+  };
+}
+
+/**
+ * The limits of account requests that send mail or spend a link: per network address, and per
+ * address asked about (whether or not it has an account, so the limit reveals nothing).
+ */
+export function createAccountRequestLimits(
+  limiter: RateLimiter,
+  settings: { accountRequestsPerIpPerHour: number; accountEmailsPerHour: number },
+) {
+  const HOUR = 3_600_000;
+  return {
+    limitIp: (ip: string) =>
+      limiter.consume(
+        { key: `account:ip:${ip}`, limit: settings.accountRequestsPerIpPerHour, windowMs: HOUR },
+        AUTH_MESSAGES.tooManyRequests,
+      ),
+    limitMailsTo: (email: string) =>
+      limiter.consume(
+        { key: `account:mail:${email}`, limit: settings.accountEmailsPerHour, windowMs: HOUR },
+        AUTH_MESSAGES.tooManyMailRequests,
+      ),
   };
 }

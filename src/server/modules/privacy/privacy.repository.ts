@@ -36,7 +36,13 @@ export function createPrivacyRepository(db: AppDatabase) {
             .where(eq(users.id, userId));
           if (!account) return null;
           const sessionRows = await tx
-            .select({ createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt })
+            .select({
+              createdAt: sessions.createdAt,
+              lastSeenAt: sessions.lastSeenAt,
+              expiresAt: sessions.expiresAt,
+              userAgent: sessions.userAgent,
+              ipPrefix: sessions.ipPrefix,
+            })
             .from(sessions)
             .where(eq(sessions.userId, userId))
             .orderBy(asc(sessions.createdAt));

@@ -28,6 +28,8 @@ export function toDataExport(userId: string, data: CollectedData, now = new Date
       createdAt: iso(s.createdAt),
       lastSeenAt: iso(s.lastSeenAt),
       expiresAt: iso(s.expiresAt),
+      userAgent: s.userAgent,
+      ipPrefix: s.ipPrefix,
     })),
     notificationOptOuts: data.optOuts.map((o) => ({ kind: o.kind, since: iso(o.at) })),
     tickets: data.tickets.map((ticket) => ({
