@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_ARGS } from './tests/support/chromium.ts';
 
 /**
  * End-to-end tests in Debian's Chromium against the app started like `npm start`, on a fresh data
@@ -14,16 +15,6 @@ export const baseURL = `http://localhost:${port}`;
 // other way to become admin, by design). Fresh credentials each run; the workers inherit them.
 process.env.E2E_ADMIN_EMAIL ??= `ops-${process.pid}@example.nz`;
 process.env.E2E_ADMIN_PASSWORD ??= `Harbour-${process.pid}-${Date.now().toString(36)}-kite`;
-
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 
 export default defineConfig({
   testDir: 'tests/e2e',

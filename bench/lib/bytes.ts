@@ -1,18 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../../tests/support/chromium.ts';
 import { CHROMIUM_PATH } from './lighthouse.ts';
 import { addSizes, type Sizes, sizesOf, ZERO } from './sizes.ts';
-
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 
 export interface RouteBytes {
   path: string;

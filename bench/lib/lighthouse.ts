@@ -8,6 +8,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { median } from './process-stats.ts';
+import { CHROMIUM_ARGS } from '../../tests/support/chromium.ts';
 
 export const CHROMIUM_PATH = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const LIGHTHOUSE_VERSION: string = (
@@ -46,17 +47,7 @@ export interface LighthouseFigure {
   benchmarkIndex: number | undefined;
 }
 
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--disable-dev-shm-usage',
-];
+const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_ARGS, '--disable-dev-shm-usage'];
 
 async function runOnce(url: string, port: number, preset: Preset): Promise<LighthouseRun> {
   const config = preset === 'desktop' ? desktopConfig : undefined;

@@ -26,6 +26,9 @@ test('a photo from the new-ticket form and files from the reply box reach the ad
   const user = await verifiedAccount(request);
   await page.goto('/support/create-ticket');
   await signInOnLoginScreen(page, user.email, user.password);
+  // Signing in reloads the page: wait for the form of the new page, then for its hydration (a choice
+  // made before it would be reset by React taking over the select).
+  await expect(page.getByLabel('Reason')).toBeVisible();
   await hydrated(page);
   await page.getByLabel('Reason').selectOption('Incident');
   await page.getByLabel('Message').fill('My suitcase arrived with a broken wheel.');

@@ -4,6 +4,7 @@ import { AUTH_MESSAGES } from '../../../src/contracts/auth.ts';
 import { createUser, sessionStatus, signIn, strongPassword, uniqueEmail, withCookie } from '../../support/accounts.ts';
 import { linkIn, tokenFrom, waitForMail } from '../../support/mail.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { postPageForm } from '../../support/page-forms.ts';
 
 /**
  * /account and /confirm-email as a browser without JavaScript uses them: every form posts to its
@@ -19,17 +20,7 @@ afterAll(() => t.close());
 const page = (url: string, cookie?: string) =>
   t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...(cookie ? withCookie(t, cookie) : {}) } });
 const post = (url: string, fields: Record<string, string>, cookie?: string) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    payload: new URLSearchParams(fields).toString(),
-    headers: {
-      accept: 'text/html',
-      'content-type': 'application/x-www-form-urlencoded',
-      'sec-fetch-site': 'same-origin',
-      ...(cookie ? withCookie(t, cookie) : {}),
-    },
-  });
+  postPageForm(t, url, fields, { 'sec-fetch-site': 'same-origin', ...(cookie ? withCookie(t, cookie) : {}) });
 const html = (entity: string) => entity.replaceAll("'", '&#x27;').replaceAll('"', '&quot;');
 
 describe('/account without JavaScript', () => {

@@ -3,6 +3,7 @@ import { AUTH_MESSAGES } from '../../../src/contracts/auth.ts';
 import { createUser, signIn, strongPassword, uniqueEmail, withCookie } from '../../support/accounts.ts';
 import { linkIn, tokenFrom, waitForMail } from '../../support/mail.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { postPageForm } from '../../support/page-forms.ts';
 
 /**
  * The account forms sent the way a browser sends them without JavaScript (or before it loaded): to
@@ -15,17 +16,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const post = (url: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    payload: new URLSearchParams(fields).toString(),
-    headers: {
-      accept: 'text/html',
-      'content-type': 'application/x-www-form-urlencoded',
-      'sec-fetch-site': 'same-origin',
-      ...headers,
-    },
-  });
+  postPageForm(t, url, fields, { 'sec-fetch-site': 'same-origin', ...headers });
 
 function expectPage(
   res: { statusCode: number; headers: Record<string, unknown>; body: string },

@@ -3,6 +3,7 @@ import { AUTH_MESSAGES } from '../../../src/contracts/auth.ts';
 import { createUser, uniqueEmail } from '../../support/accounts.ts';
 import { readOutbox, waitForMail } from '../../support/mail.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { postPageForm } from '../../support/page-forms.ts';
 
 /**
  * The login screen's 'Send a new verification email' as a plain form, the way a browser sends it
@@ -17,17 +18,7 @@ afterAll(() => t.close());
 const CONFIRM = 'Confirm your email address for Bagspace';
 
 const post = (url: string, fields: Record<string, string>) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    payload: new URLSearchParams(fields).toString(),
-    headers: {
-      accept: 'text/html',
-      'content-type': 'application/x-www-form-urlencoded',
-      'sec-fetch-mode': 'navigate',
-      'sec-fetch-site': 'same-origin',
-    },
-  });
+  postPageForm(t, url, fields, { 'sec-fetch-mode': 'navigate', 'sec-fetch-site': 'same-origin' });
 
 function expectPage(
   res: { statusCode: number; headers: Record<string, unknown>; body: string },

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../../src/contracts/auth.ts';
 import { createUser, withCookie } from '../../support/accounts.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { postPageForm } from '../../support/page-forms.ts';
 
 /**
  * The login screen of /support and /admin as a plain form, the way a browser sends it before the
@@ -16,17 +17,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const post = (url: string, fields: Record<string, string>) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    payload: new URLSearchParams(fields).toString(),
-    headers: {
-      accept: 'text/html',
-      'content-type': 'application/x-www-form-urlencoded',
-      'sec-fetch-mode': 'navigate',
-      'sec-fetch-site': 'same-origin',
-    },
-  });
+  postPageForm(t, url, fields, { 'sec-fetch-mode': 'navigate', 'sec-fetch-site': 'same-origin' });
 const cookieFrom = (res: { headers: Record<string, unknown> }) => {
   const raw = ([] as string[]).concat((res.headers['set-cookie'] as string | string[] | undefined) ?? []);
   const cookie = raw.find((c) => c.startsWith(`${t.config.sessions.cookieName}=`));

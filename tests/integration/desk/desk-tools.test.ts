@@ -5,6 +5,7 @@ import { queryRows } from '../../../src/server/db/sql.ts';
 import { openSse, type SseEvent } from '../../support/sse-client.ts';
 import { supportUser, type SupportUser } from '../../support/support.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { postPageForm } from '../../support/page-forms.ts';
 
 /** The desk's tools: internal notes, assignment, the owner's rating, and the inbox's figures. */
 let t: TestApp;
@@ -29,17 +30,7 @@ const page = (url: string, who: SupportUser) =>
   t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...who.headers } });
 // inject's requests come to host localhost:80: a form of this site says so in its Origin.
 const postForm = (url: string, fields: Record<string, string>, who: SupportUser) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    payload: new URLSearchParams(fields).toString(),
-    headers: {
-      accept: 'text/html',
-      'content-type': 'application/x-www-form-urlencoded',
-      origin: 'http://localhost:80',
-      ...who.headers,
-    },
-  });
+  postPageForm(t, url, fields, { origin: 'http://localhost:80', ...who.headers });
 
 const bodiesOf = (events: SseEvent[]) =>
   events.filter((e) => e.event === 'message').map((e) => (e.data as { messageBody: string }).messageBody);

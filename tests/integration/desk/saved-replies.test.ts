@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAVED_REPLY_TEXT } from '../../../src/contracts/desk.ts';
 import { supportUser, type SupportUser } from '../../support/support.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { postPageForm } from '../../support/page-forms.ts';
 
 /** Saved replies: one shared list the admins manage, filled in for a ticket when inserted. */
 let t: TestApp;
@@ -24,17 +25,7 @@ const put = (url: string, payload: unknown) =>
 const del = (url: string) =>
   t.app.inject({ method: 'DELETE', url, headers: { ...admin.headers, origin: 'http://localhost:80' } });
 const postForm = (url: string, fields: Record<string, string>, who: SupportUser) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    payload: new URLSearchParams(fields).toString(),
-    headers: {
-      accept: 'text/html',
-      'content-type': 'application/x-www-form-urlencoded',
-      origin: 'http://localhost:80',
-      ...who.headers,
-    },
-  });
+  postPageForm(t, url, fields, { origin: 'http://localhost:80', ...who.headers });
 const page = (url: string, who: SupportUser) =>
   t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...who.headers } });
 

@@ -7,6 +7,7 @@ import { SETUP_TEXT } from '../../../src/contracts/setup.ts';
 import { postJson } from '../../support/accounts.ts';
 import { startServer } from '../../support/server-process.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from '../../support/test-app.ts';
+import { postPageForm } from '../../support/page-forms.ts';
 
 /** The first admin, created in the browser from the link a server prints while there is none. */
 let t: TestApp;
@@ -17,16 +18,7 @@ afterAll(() => t.close());
 
 const page = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
 const submit = (token: string, fields: Record<string, string>) =>
-  t.app.inject({
-    method: 'POST',
-    url: `/setup?token=${token}`,
-    payload: new URLSearchParams(fields).toString(),
-    headers: {
-      accept: 'text/html',
-      'content-type': 'application/x-www-form-urlencoded',
-      'sec-fetch-site': 'same-origin',
-    },
-  });
+  postPageForm(t, `/setup?token=${token}`, fields, { 'sec-fetch-site': 'same-origin' });
 const invalidText = SETUP_TEXT.linkInvalid.replace('--', '&#x27;').slice(0, 40);
 
 describe('/setup', () => {

@@ -4,6 +4,7 @@ import { SUPPORT_TEXT } from '../../../src/contracts/support.ts';
 import { queryRows } from '../../../src/server/db/sql.ts';
 import { supportUser } from '../../support/support.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { postPageForm } from '../../support/page-forms.ts';
 
 /** 'Contact us' sent the way a browser sends it without JavaScript: to its own page. */
 let t: TestApp;
@@ -13,17 +14,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const post = (fields: Record<string, string>, headers: Record<string, string>) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/support/create-ticket',
-    payload: new URLSearchParams(fields).toString(),
-    headers: {
-      accept: 'text/html',
-      'content-type': 'application/x-www-form-urlencoded',
-      'sec-fetch-site': 'same-origin',
-      ...headers,
-    },
-  });
+  postPageForm(t, '/support/create-ticket', fields, { 'sec-fetch-site': 'same-origin', ...headers });
 
 describe('creating a ticket without JavaScript', () => {
   it('opens the new ticket, and a resent form (same id) makes no second ticket', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUPPORT_TEXT } from '../../../src/contracts/support.ts';
 import { type SupportUser, supportUser } from '../../support/support.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { postPageForm } from '../../support/page-forms.ts';
 
 /**
  * The ticket pages as a browser without JavaScript meets them: the thread is in the page's HTML,
@@ -23,17 +24,7 @@ const getPage = (url: string, who: { headers: Record<string, string> }) =>
   t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...who.headers } });
 
 const postForm = (url: string, fields: Record<string, string>, who: { headers: Record<string, string> }) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    payload: new URLSearchParams(fields).toString(),
-    headers: {
-      accept: 'text/html',
-      'content-type': 'application/x-www-form-urlencoded',
-      origin: ORIGIN,
-      ...who.headers,
-    },
-  });
+  postPageForm(t, url, fields, { origin: ORIGIN, ...who.headers });
 
 async function messagesOf(user: SupportUser, ticketId: string): Promise<string[]> {
   const res = await user.get(`/api/support/tickets/${ticketId}/messages`);

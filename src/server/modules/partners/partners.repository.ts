@@ -27,7 +27,7 @@ export interface NewCompany extends CompanyKeys {
 }
 
 /** The columns a client may see (docs/product.md §3); keys, storage paths and review notes stay here. */
-const publicColumns = {
+export const publicColumns = {
   id: companies.id,
   companyName: companies.companyName,
   street: companies.street,

@@ -3,7 +3,7 @@ import type { CompanyStatus } from '../../../contracts/admin.ts';
 import { type AppDatabase } from '../../db/connection.ts';
 import { companies } from '../../db/schema.ts';
 import { likePattern } from '../../db/sql.ts';
-import type { CompanyRow } from './partners.repository.ts';
+import { type CompanyRow, publicColumns } from './partners.repository.ts';
 
 /**
  * Partner review (docs/decisions/061-partner-review.md). Each transition is one conditional UPDATE, so two admins acting at once
@@ -18,20 +18,7 @@ export interface ReviewCompanyRow extends CompanyRow {
 
 /** Storage keys and normalised keys stay in the database (AZ-08). */
 const columns = {
-  id: companies.id,
-  companyName: companies.companyName,
-  street: companies.street,
-  address: companies.address,
-  phoneNumber: companies.phoneNumber,
-  contactPersonName: companies.contactPersonName,
-  contactPersonJobTitle: companies.contactPersonJobTitle,
-  contactPersonPhoneNumber: companies.contactPersonPhoneNumber,
-  contactPersonEmail: companies.contactPersonEmail,
-  commercialLicenseUrl: companies.commercialLicenseUrl,
-  verified: companies.verified,
-  isBanned: companies.isBanned,
-  isEmailSend: companies.isEmailSend,
-  lastUpdated: companies.lastUpdated,
+  ...publicColumns,
   createdAt: companies.createdAt,
   rejectionReason: companies.rejectionReason,
 };
