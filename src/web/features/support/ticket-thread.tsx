@@ -30,10 +30,14 @@ export function TicketThread<M extends Message>({
   const seen = useRef(0);
   const [unseen, setUnseen] = useState(0);
 
-  const toEnd = () => {
+  // Following the thread jumps (behavior 'instant' overrides the stylesheet's smooth scrolling): a
+  // smooth scroll passes through positions short of the end, each a scroll event that would mark the
+  // reader as having scrolled away, and its target is fixed before the thread resizes. Only the
+  // reader's own click on the marker glides.
+  const toEnd = (behavior: ScrollBehavior = 'instant') => {
     const list = listRef.current;
     if (!list) return;
-    list.scrollTop = list.scrollHeight;
+    list.scrollTo({ top: list.scrollHeight, behavior });
     atEnd.current = true;
     setUnseen(0);
   };
@@ -64,7 +68,7 @@ export function TicketThread<M extends Message>({
     // The thread grows or shrinks with the screen (an on-screen keyboard opening): a reader at the
     // end stays at the end.
     const resized = new ResizeObserver(() => {
-      if (atEnd.current) list.scrollTop = list.scrollHeight;
+      if (atEnd.current) list.scrollTo({ top: list.scrollHeight, behavior: 'instant' });
     });
     resized.observe(list);
     return () => {
@@ -95,7 +99,7 @@ export function TicketThread<M extends Message>({
         </ol>
       </div>
       {unseen > 0 ? (
-        <button type="button" className="thread__new button button--primary" onClick={toEnd}>
+        <button type="button" className="thread__new button button--primary" onClick={() => toEnd('smooth')}>
           New messages ({unseen})
         </button>
       ) : null}
