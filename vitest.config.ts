@@ -11,6 +11,10 @@ const integration = ['tests/integration/**/*.test.ts', 'tests/security/**/*.test
  * their time waiting on databases, child servers and timers, so on 2 cores three workers took the
  * whole run from 21.4 to 12.5 minutes (docs/decisions/100-test-run-time.md). VITEST_MAX_WORKERS
  * overrides it.
+ *
+ * The integration files share their worker's loaded modules (isolate: false): each file still gets
+ * its own app and database, but loading the server's modules again for every file was a quarter of
+ * the suite's CPU (decision 100). Module state in tests/support must not outlive its file.
  */
 export default defineConfig({
   test: {
@@ -27,6 +31,7 @@ export default defineConfig({
         test: {
           name: 'pglite',
           include: integration,
+          isolate: false,
           env: { TEST_DATABASE: 'pglite' },
           globalSetup: ['tests/support/global-setup.ts'],
           testTimeout: 30_000,
@@ -37,6 +42,7 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: integration,
+          isolate: false,
           env: { TEST_DATABASE: 'postgres' },
           globalSetup: ['tests/support/global-setup.ts'],
           testTimeout: 30_000,

@@ -1,6 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
-import { adminApi, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+import { adminApi, signInToTickets, verifiedAccount } from './fixtures.ts';
 import { expectNoAxeViolations, VIEWPORTS } from './support.ts';
 
 /** The ticket page as a chat: the reply box stays in reach, the newest message in view. */
@@ -46,9 +45,7 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
   }) => {
     await page.setViewportSize(viewport);
     const { user, ticketId } = await ticketWithMessages(request, 30);
-    await page.goto('/support');
-    await signInOnLoginScreen(page, user.email, user.password);
-    await expect(page.getByRole('heading', { name: SUPPORT_TEXT.listTitle })).toBeVisible();
+    await signInToTickets(page, user);
     await page.goto(`/support/ticket/${ticketId}`);
     await expect(page.locator('header.site-header[data-hydrated="true"]')).toBeAttached();
     const box = page.getByLabel('Your message');
@@ -73,9 +70,7 @@ test('a reader who scrolled up is told of new messages, and the marker takes the
   await page.setViewportSize(VIEWPORTS.phone);
   const { user, ticketId } = await ticketWithMessages(request, 20);
   const admin = await adminApi(baseURL!);
-  await page.goto('/support');
-  await signInOnLoginScreen(page, user.email, user.password);
-  await expect(page.getByRole('heading', { name: SUPPORT_TEXT.listTitle })).toBeVisible();
+  await signInToTickets(page, user);
   await page.goto(`/support/ticket/${ticketId}`);
   await expect(page.getByText('Live', { exact: true })).toBeVisible();
 

@@ -3,7 +3,7 @@ import { enrolOnConsole } from './second-factor.ts';
 import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
 import { DESK_TEXT, SAVED_REPLY_TEXT } from '../../src/contracts/desk.ts';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
-import { adminApi, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+import { adminApi, openTicketByCallable, signInOnLoginScreen, signInToTickets, verifiedAccount } from './fixtures.ts';
 
 /** The desk a team shares: notes the user never sees, assignment seen live by a colleague, ratings. */
 
@@ -27,13 +27,8 @@ test('notes stay with the team, assignment is live for a colleague, and the user
 }) => {
   // The user opens a ticket.
   const user = await verifiedAccount(request);
-  await page.goto('/support');
-  await signInOnLoginScreen(page, user.email, user.password);
-  await expect(page.getByRole('heading', { name: SUPPORT_TEXT.listTitle })).toBeVisible();
-  const created = await page.request.post('/api/functions/createSupportTicket', {
-    data: { data: { reason: 'Incident', message: 'The handle of my bag came off.' } },
-  });
-  const { ticketId, ticketNo } = (await created.json()).result as { ticketId: string; ticketNo: number };
+  await signInToTickets(page, user);
+  const { ticketId, ticketNo } = await openTicketByCallable(page, 'Incident', 'The handle of my bag came off.');
   await page.goto('/support');
   const listRow = page.getByRole('row').filter({ hasText: `#${ticketNo}` });
   await expect(listRow).toContainText(SUPPORT_TEXT.waitingForUs);
@@ -106,13 +101,8 @@ test('a saved reply is added, typed in with /, filled in for the ticket and sent
   baseURL,
 }) => {
   const user = await verifiedAccount(request);
-  await page.goto('/support');
-  await signInOnLoginScreen(page, user.email, user.password);
-  await expect(page.getByRole('heading', { name: SUPPORT_TEXT.listTitle })).toBeVisible();
-  const created = await page.request.post('/api/functions/createSupportTicket', {
-    data: { data: { reason: 'General', message: 'When will my parcel arrive?' } },
-  });
-  const { ticketId, ticketNo } = (await created.json()).result as { ticketId: string; ticketNo: number };
+  await signInToTickets(page, user);
+  const { ticketId, ticketNo } = await openTicketByCallable(page, 'General', 'When will my parcel arrive?');
 
   const admin = await browserAs(browser, baseURL!, '/admin/saved-replies', ADMIN.email, ADMIN.password);
   await hydrated(admin.page);

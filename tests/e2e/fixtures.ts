@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type APIRequestContext, expect, type Page, request as playwrightRequest } from '@playwright/test';
+import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
 import { linkIn, tokenFrom, waitForMails } from '../support/mail.ts';
 import { adminOtp, factorOf } from './second-factor.ts';
 
@@ -31,6 +32,22 @@ export async function signInOnLoginScreen(page: Page, email: string, password: s
   }
   if (otp) await codeField.fill(otp);
   await page.getByRole('button', { name: 'Login' }).click();
+}
+
+/** Signs `user` in on /support and waits for their ticket list. */
+export async function signInToTickets(page: Page, user: { email: string; password: string }) {
+  await page.goto('/support');
+  await signInOnLoginScreen(page, user.email, user.password);
+  await expect(page.getByRole('heading', { name: SUPPORT_TEXT.listTitle })).toBeVisible();
+}
+
+/** Opens a ticket as the page's signed-in user, through the callable the mobile app uses. */
+export async function openTicketByCallable(page: Page, reason: string, message: string) {
+  const created = await page.request.post('/api/functions/createSupportTicket', {
+    data: { data: { reason, message } },
+  });
+  expect(created.status()).toBe(200);
+  return (await created.json()).result as { ticketId: string; ticketNo: number };
 }
 
 /** An API client signed in as the admin the e2e server was started with (made by the CLI). */

@@ -2,18 +2,13 @@ import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { DATA_EXPORT_FORMAT, type DataExport, PRIVACY_TEXT } from '../../src/contracts/privacy.ts';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
-import { signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+import { openTicketByCallable, signInToTickets, verifiedAccount } from './fixtures.ts';
 
 /** A person takes their data with one click. */
 test('Download my data saves a JSON file with the person’s account and tickets', async ({ page, request }) => {
   const user = await verifiedAccount(request);
-  await page.goto('/support');
-  await signInOnLoginScreen(page, user.email, user.password);
-  await expect(page.getByRole('heading', { name: SUPPORT_TEXT.listTitle })).toBeVisible();
-  const created = await page.request.post('/api/functions/createSupportTicket', {
-    data: { data: { reason: 'Deactivation', message: 'Please send me what you hold, then delete it.' } },
-  });
-  expect(created.status()).toBe(200);
+  await signInToTickets(page, user);
+  await openTicketByCallable(page, 'Deactivation', 'Please send me what you hold, then delete it.');
 
   const download = page.waitForEvent('download', { timeout: 10_000 });
   await page.getByRole('link', { name: PRIVACY_TEXT.downloadData }).click();

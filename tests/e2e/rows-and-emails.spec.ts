@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
-import { signInOnLoginScreen } from './fixtures.ts';
+import { signInOnLoginScreen, signInToTickets } from './fixtures.ts';
 import { linkIn, tokenFrom, waitForMails } from '../support/mail.ts';
 import { expectNoAxeViolations, VIEWPORTS } from './support.ts';
 
@@ -36,9 +35,7 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
   }) => {
     await page.setViewportSize(viewport);
     const user = await longAddressWithTicket(request);
-    await page.goto('/support');
-    await signInOnLoginScreen(page, user.email, user.password);
-    await expect(page.getByRole('heading', { name: SUPPORT_TEXT.listTitle })).toBeVisible();
+    await signInToTickets(page, user);
     await expect(page.locator('header.site-header[data-hydrated="true"]')).toBeAttached();
     // Nothing runs off the side of the screen, the long address included.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);

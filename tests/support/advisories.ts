@@ -114,7 +114,11 @@ export function advisory(n: number, title: string, body: () => Promise<void> | v
  * advisory file of a run writes the 'advisories' figure over all of them.
  */
 export function recordAdvisoryPart(file: AdvisoryFile) {
-  recordFigurePart('advisories', file, ADVISORY_FILES, { defined: [...defined], passed: [...passed] }, (parts) => {
+  const values = { defined: [...defined], passed: [...passed] };
+  // The next advisory file may run in this same worker (its modules are not re-loaded per file).
+  defined.clear();
+  passed.clear();
+  recordFigurePart('advisories', file, ADVISORY_FILES, values, (parts) => {
     const all = Object.values(parts);
     const markedHere = ADVISORIES.filter((a) => a.coverage.status === 'here').map((a) => a.n);
     const coveredHere = markedHere.filter((n) => all.some((p) => p.passed.includes(n))).length;

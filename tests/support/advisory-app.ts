@@ -8,10 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { apiClient, type ApiClient } from '../integration/admin/admin-client.ts';
 import { pngOf, register, validCompany } from '../integration/partners/registration-helpers.ts';
+import { type AdvisoryFile, recordAdvisoryPart } from './advisories.ts';
 import { readOutbox, tokenFrom, waitForMails } from './mail.ts';
 import type { SseConnection } from './sse-client.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
@@ -26,6 +27,21 @@ export async function startAdvisoryApp(): Promise<{ t: TestApp; base: string; ad
   const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   const admin = await apiClient(t, { role: 'admin' });
   return { t, base, admin };
+}
+
+/**
+ * One advisory file's app: started before its tests (handed to `started`), and when the file ends
+ * its part of the advisory figure recorded and the app closed.
+ */
+export function withAdvisoryApp(
+  part: AdvisoryFile,
+  started: (app: { t: TestApp; base: string; admin: ApiClient }) => void,
+) {
+  beforeAll(async () => started(await startAdvisoryApp()), 60_000);
+  afterAll(async () => {
+    recordAdvisoryPart(part);
+    await t?.close();
+  });
 }
 
 /** Addresses from TEST-NET-2, a fresh one per call, so one test's throttling never touches another's. */

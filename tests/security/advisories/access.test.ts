@@ -7,13 +7,13 @@
  * table of advisories and where each is tested: tests/support/advisories.ts.
  */
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
 import { AUTH_MESSAGES } from '../../../src/contracts/auth.ts';
 import { SUPPORT_TEXT } from '../../../src/contracts/support.ts';
 import { apiClient, type ApiClient } from '../../integration/admin/admin-client.ts';
 import { validCompany } from '../../integration/partners/registration-helpers.ts';
 import { withCookie } from '../../support/accounts.ts';
-import { advisory, recordAdvisoryPart } from '../../support/advisories.ts';
+import { advisory } from '../../support/advisories.ts';
 import {
   cookieOf,
   login,
@@ -22,7 +22,7 @@ import {
   rows,
   send,
   settle,
-  startAdvisoryApp,
+  withAdvisoryApp,
   uniquePng,
 } from '../../support/advisory-app.ts';
 import { readOutbox } from '../../support/mail.ts';
@@ -33,13 +33,7 @@ import type { TestApp } from '../../support/test-app.ts';
 let t: TestApp;
 let base: string;
 let admin: ApiClient;
-beforeAll(async () => {
-  ({ t, base, admin } = await startAdvisoryApp());
-}, 60_000);
-afterAll(async () => {
-  recordAdvisoryPart('access');
-  await t?.close();
-});
+withAdvisoryApp('access', (app) => ({ t, base, admin } = app));
 
 describe('support-desk advisories (docs/security-checks.md#advisory-regressions)', () => {
   let alice: SupportUser;

@@ -8,11 +8,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
 import { COMPANY_MESSAGES } from '../../../src/contracts/companies.ts';
 import type { ApiClient } from '../../integration/admin/admin-client.ts';
 import { encodeForm, register, storedFiles, validCompany } from '../../integration/partners/registration-helpers.ts';
-import { advisory, recordAdvisoryPart } from '../../support/advisories.ts';
+import { advisory } from '../../support/advisories.ts';
 import {
   freshIp,
   licenceFile,
@@ -21,7 +21,7 @@ import {
   rows,
   send,
   sha256,
-  startAdvisoryApp,
+  withAdvisoryApp,
   uniquePng,
 } from '../../support/advisory-app.ts';
 import { waitForMails } from '../../support/mail.ts';
@@ -30,13 +30,7 @@ import type { TestApp } from '../../support/test-app.ts';
 
 let t: TestApp;
 let admin: ApiClient;
-beforeAll(async () => {
-  ({ t, admin } = await startAdvisoryApp());
-}, 60_000);
-afterAll(async () => {
-  recordAdvisoryPart('licence-files');
-  await t?.close();
-});
+withAdvisoryApp('licence-files', (app) => ({ t, admin } = app));
 
 describe('support-desk advisories (docs/security-checks.md#advisory-regressions)', () => {
   let alice: SupportUser;

@@ -7,11 +7,11 @@
  * table of advisories and where each is tested: tests/support/advisories.ts.
  */
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
 import type { ApiClient } from '../../integration/admin/admin-client.ts';
 import { pngOf, validCompany } from '../../integration/partners/registration-helpers.ts';
 import { strongPassword, uniqueEmail } from '../../support/accounts.ts';
-import { advisory, recordAdvisoryPart } from '../../support/advisories.ts';
+import { advisory } from '../../support/advisories.ts';
 import {
   freshIp,
   headerBlock,
@@ -20,7 +20,7 @@ import {
   post,
   registerCompany,
   send,
-  startAdvisoryApp,
+  withAdvisoryApp,
   XSS,
 } from '../../support/advisory-app.ts';
 import { waitForMail, waitForMails } from '../../support/mail.ts';
@@ -30,13 +30,7 @@ import { createTestApp, type TestApp } from '../../support/test-app.ts';
 
 let t: TestApp;
 let admin: ApiClient;
-beforeAll(async () => {
-  ({ t, admin } = await startAdvisoryApp());
-}, 60_000);
-afterAll(async () => {
-  recordAdvisoryPart('rendering');
-  await t?.close();
-});
+withAdvisoryApp('rendering', (app) => ({ t, admin } = app));
 
 describe('support-desk advisories (docs/security-checks.md#advisory-regressions)', () => {
   let alice: SupportUser;

@@ -8,13 +8,13 @@
  */
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import { AUTH_MESSAGES } from '../../../src/contracts/auth.ts';
 import { COMPANY_MESSAGES } from '../../../src/contracts/companies.ts';
 import type { ApiClient } from '../../integration/admin/admin-client.ts';
 import { register, validCompany } from '../../integration/partners/registration-helpers.ts';
 import { createUser, sessionStatus, strongPassword, uniqueEmail, withCookie } from '../../support/accounts.ts';
-import { advisory, recordAdvisoryPart } from '../../support/advisories.ts';
+import { advisory } from '../../support/advisories.ts';
 import {
   cookieOf,
   endsWithin,
@@ -28,7 +28,7 @@ import {
   rows,
   send,
   sha256,
-  startAdvisoryApp,
+  withAdvisoryApp,
 } from '../../support/advisory-app.ts';
 import { readOutbox, waitForMail, waitForMails } from '../../support/mail.ts';
 import { openSse } from '../../support/sse-client.ts';
@@ -38,13 +38,7 @@ import type { TestApp } from '../../support/test-app.ts';
 let t: TestApp;
 let base: string;
 let admin: ApiClient;
-beforeAll(async () => {
-  ({ t, base, admin } = await startAdvisoryApp());
-}, 60_000);
-afterAll(async () => {
-  recordAdvisoryPart('sessions');
-  await t?.close();
-});
+withAdvisoryApp('sessions', (app) => ({ t, base, admin } = app));
 
 describe('support-desk advisories (docs/security-checks.md#advisory-regressions)', () => {
   advisory(
