@@ -3,10 +3,12 @@ import sharp from 'sharp';
 import { ATTACHMENT_TEXT } from '../../src/contracts/attachments.ts';
 import { jpegWithGps, pdf, png } from '../support/attachment-files.ts';
 import { signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+import { teamAdmin } from './second-factor.ts';
 
 /** A user shows us what went wrong with a photo: from the new-ticket form, the reply box (chosen, dropped, pasted). */
 
-const ADMIN = { email: process.env.E2E_ADMIN_EMAIL!, password: process.env.E2E_ADMIN_PASSWORD! };
+// An admin of this spec's own (its own one-time codes: second-factor.ts).
+const ADMIN = teamAdmin('files');
 const bubbles = (page: Page) => page.getByRole('log', { name: 'Messages' }).locator('.thread__list > li');
 const hydrated = (page: Page) => expect(page.locator('header.site-header[data-hydrated="true"]')).toBeAttached();
 /** An image that is on screen and decoded (its thumbnail was served and is a real picture). */

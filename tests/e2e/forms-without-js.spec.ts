@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { AUTH_MESSAGES } from '../../src/contracts/auth.ts';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
 import { linkIn, waitForMail } from '../support/mail.ts';
-import { adminApi, newEmail, newPassword, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+import { adminApi, newEmail, newPassword, signInOnLoginScreen, signInToTickets, verifiedAccount } from './fixtures.ts';
 
 const bubbles = (page: Page) => page.getByRole('log', { name: 'Messages' }).getByRole('listitem');
 
@@ -210,4 +210,31 @@ test('sign-in sent before the page’s JavaScript has run signs the user in, and
   release();
   await expect(page.getByText(`Welcome back, ${email}.`)).toBeVisible();
   expect(await page.locator('body').innerText()).not.toContain('"error"');
+});
+
+test('a reason chosen and words typed before the page’s JavaScript has run are kept when it takes over', async ({
+  page,
+  request,
+}) => {
+  const user = await verifiedAccount(request);
+  await signInToTickets(page, user);
+  // The app's scripts are held back while the person fills in the server-rendered form.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/**/*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/support/create-ticket', { waitUntil: 'domcontentloaded' });
+  await page.getByLabel('Reason').selectOption('Incident');
+  await page.getByLabel('Message').fill('The strap of my bag broke in transit.');
+  release();
+  await expect(page.locator('header.site-header[data-hydrated="true"]')).toBeAttached();
+  await expect(page.getByLabel('Reason')).toHaveValue('Incident');
+  await expect(page.getByLabel('Message')).toHaveValue('The strap of my bag broke in transit.');
+
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await page.waitForURL(/\/support\/ticket\//);
+  await expect(bubbles(page).first()).toContainText('The strap of my bag broke in transit.');
+  await expect(page.getByText('Incident', { exact: false }).first()).toBeVisible();
 });

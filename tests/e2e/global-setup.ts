@@ -1,24 +1,31 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { request } from '@playwright/test';
-import { adminFactorFile, currentStep, totpAt } from './second-factor.ts';
+import { type APIRequestContext, request } from '@playwright/test';
+import { ROOT } from '../support/server-process.ts';
+import { newPassword } from './fixtures.ts';
+import {
+  type AdminFactor,
+  adminFactorFile,
+  currentStep,
+  TEAM_ADMINS,
+  teamAdminsFile,
+  totpAt,
+} from './second-factor.ts';
 
 /**
  * After the server started (Playwright starts the webServer first): the e2e admin, made by the CLI,
  * sets up its authenticator app through the API as a first visit to the console does, and keeps
- * the session that passed it for the specs' API clients.
+ * the session that passed it for the specs' API clients. Then the team admins (second-factor.ts)
+ * are made with the CLI beside the running server, each with an authenticator app of its own.
  */
-export default async function globalSetup() {
-  const baseURL = `http://localhost:${process.env.E2E_PORT ?? 4310}`;
-  const api = await request.newContext({ baseURL });
-  const email = process.env.E2E_ADMIN_EMAIL!;
-  const signIn = await api.post('/api/auth/login', {
-    data: { email, password: process.env.E2E_ADMIN_PASSWORD, session: 'token' },
-  });
-  if (signIn.status() !== 200) throw new Error(`e2e admin sign-in: ${signIn.status()} ${await signIn.text()}`);
+/** Signs the admin in through the API and sets up its authenticator app, as a first console visit does. */
+async function enrol(api: APIRequestContext, email: string, password: string): Promise<AdminFactor> {
+  const signIn = await api.post('/api/auth/login', { data: { email, password, session: 'token' } });
+  if (signIn.status() !== 200) throw new Error(`${email} sign-in: ${signIn.status()} ${await signIn.text()}`);
   const token = ((await signIn.json()) as { session: { token: string } }).session.token;
   const headers = { authorization: `Bearer ${token}` };
   const offer = await api.post('/api/admin/second-factor/totp', { headers, data: {} });
-  if (offer.status() !== 200) throw new Error(`e2e admin enrolment: ${offer.status()} ${await offer.text()}`);
+  if (offer.status() !== 200) throw new Error(`${email} enrolment: ${offer.status()} ${await offer.text()}`);
   const { factorId, secret } = (await offer.json()) as { factorId: string; secret: string };
   const enrolledStep = currentStep();
   const confirmed = await api.post('/api/admin/second-factor/totp/confirm', {
@@ -26,8 +33,29 @@ export default async function globalSetup() {
     data: { factorId, code: await totpAt(secret, enrolledStep) },
   });
   if (confirmed.status() !== 200)
-    throw new Error(`e2e admin confirmation: ${confirmed.status()} ${await confirmed.text()}`);
+    throw new Error(`${email} confirmation: ${confirmed.status()} ${await confirmed.text()}`);
   const { recoveryCodes } = (await confirmed.json()) as { recoveryCodes: string[] };
-  fs.writeFileSync(adminFactorFile(), JSON.stringify({ secret, recoveryCodes, enrolledStep, token }));
+  return { secret, recoveryCodes, enrolledStep, token };
+}
+
+export default async function globalSetup() {
+  const baseURL = `http://localhost:${process.env.E2E_PORT ?? 4310}`;
+  const api = await request.newContext({ baseURL });
+  const factor = await enrol(api, process.env.E2E_ADMIN_EMAIL!, process.env.E2E_ADMIN_PASSWORD!);
+  fs.writeFileSync(adminFactorFile(), JSON.stringify(factor));
+
+  const team: Record<string, AdminFactor & { email: string; password: string }> = {};
+  for (const name of TEAM_ADMINS) {
+    const email = `${name}-${process.pid}@example.nz`;
+    const password = newPassword();
+    execFileSync(process.execPath, ['scripts/cli.ts', 'create-user', '--admin', '--email', email, '--password-stdin'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: process.env.E2E_DATA_DIR! },
+      input: `${password}\n`,
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
+    team[name] = { email, password, ...(await enrol(api, email, password)) };
+  }
+  fs.writeFileSync(teamAdminsFile(), JSON.stringify(team));
   await api.dispose();
 }

@@ -4,6 +4,7 @@ import { COMPANY_MESSAGES } from '../../src/contracts/companies.ts';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
 import { recordFigure } from '../support/figures.ts';
 import { adminApi, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+import { teamAdmin } from './second-factor.ts';
 import { cspViolations, recordCspViolations } from './support.ts';
 
 /**
@@ -26,7 +27,8 @@ const PAYLOADS = [
   '<img src=x onerror=alert(1)>',
 ];
 
-const ADMIN = { email: process.env.E2E_ADMIN_EMAIL!, password: process.env.E2E_ADMIN_PASSWORD! };
+// An admin of this spec's own (its own one-time codes: second-factor.ts).
+const ADMIN = teamAdmin('xss');
 const bubbles = (page: Page) => page.getByRole('log', { name: 'Messages' }).getByRole('listitem');
 
 /** What the run checked: pages (by route) and payload executions seen. */

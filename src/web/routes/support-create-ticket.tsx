@@ -15,6 +15,7 @@ import { callFunction, CallableError } from '../lib/callable.ts';
 import { postWithProgress } from '../lib/upload.ts';
 import { newClientId } from '../lib/client-id.ts';
 import { focusFirstInvalid } from '../lib/focus-invalid.ts';
+import { valueBeforeHydration } from '../lib/hydrated.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/support-create-ticket';
 import '../styles/support.css';
@@ -79,10 +80,15 @@ export async function action({ request, context }: Route.ActionArgs) {
 /** /support/create-ticket: the 'Contact us' form; the ticket opens on success. */
 export default function CreateTicket({ loaderData, actionData }: Route.ComponentProps) {
   const navigate = useNavigate();
-  const [reason, setReason] = useState(actionData?.reason ?? '');
+  const reasonId = useId();
+  const messageId = useId();
+  // A reason chosen or words typed before the page's JavaScript ran are kept.
+  const [reason, setReason] = useState(() => valueBeforeHydration(reasonId, actionData?.reason ?? ''));
   const [searchParams] = useSearchParams();
   // 'Start a new ticket with this message' (a refused reply) brings its words along.
-  const [message, setMessage] = useState(actionData?.message ?? searchParams.get('message') ?? '');
+  const [message, setMessage] = useState(() =>
+    valueBeforeHydration(messageId, actionData?.message ?? searchParams.get('message') ?? ''),
+  );
   // A form the server sent back shows its problems at once.
   const [touched, setTouched] = useState({ reason: Boolean(actionData), message: Boolean(actionData) });
   const [serverFailure, setServerFailure] = useState<string | null>(actionData?.failure ?? null);
@@ -92,8 +98,6 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
   const [failure, setFailure] = useState<string | null>(null);
   // Submitting the same text again after a failure reuses the id: a ticket the server did store is not stored twice.
   const attempt = useRef<{ key: string; clientId: string } | null>(null);
-  const reasonId = useId();
-  const messageId = useId();
   const filesId = useId();
   const picker = useAttachmentPicker();
   const drop = useFileDrop(picker, !submitting);

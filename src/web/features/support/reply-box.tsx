@@ -13,7 +13,7 @@ import {
   useFileDrop,
 } from './attachment-picker.tsx';
 import { newClientId } from '../../lib/client-id.ts';
-import { useHydrated } from '../../lib/hydrated.ts';
+import { useHydrated, valueBeforeHydration } from '../../lib/hydrated.ts';
 import { SendIcon } from '../../components/ui/icons.tsx';
 
 type SendResult<M> = { ok: true; message: M } | { ok: false; error: string; closed?: boolean };
@@ -89,14 +89,14 @@ export function ReplyBox<M extends Message = Message>({
   /** The ticket closed before the text could be sent: the page keeps showing `unsent`. */
   onClosed(unsent: string): void;
 }) {
-  const [text, setText] = useState(kept?.messageBody ?? '');
+  const inputId = useId();
+  const [text, setText] = useState(() => valueBeforeHydration(inputId, kept?.messageBody ?? ''));
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(kept?.error ?? null);
   // Sending the refused form's text again reuses its id, as a retry does.
   const pending = useRef<{ text: string; clientId: string } | null>(
     kept?.clientId ? { text: `${kept.messageBody.trim()}\n`, clientId: kept.clientId } : null,
   );
-  const inputId = useId();
   const hydrated = useHydrated();
   // Replies take files (photos and PDFs); internal notes are text only.
   const picker = useAttachmentPicker();
