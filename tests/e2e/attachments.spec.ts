@@ -2,7 +2,7 @@ import { expect, type Locator, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
 import { ATTACHMENT_TEXT } from '../../src/contracts/attachments.ts';
 import { jpegWithGps, pdf, png } from '../support/attachment-files.ts';
-import { signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+import { hydrated, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
 import { teamAdmin } from './second-factor.ts';
 
 /** A user shows us what went wrong with a photo: from the new-ticket form, the reply box (chosen, dropped, pasted). */
@@ -10,7 +10,6 @@ import { teamAdmin } from './second-factor.ts';
 // An admin of this spec's own (its own one-time codes: second-factor.ts).
 const ADMIN = teamAdmin('files');
 const bubbles = (page: Page) => page.getByRole('log', { name: 'Messages' }).locator('.thread__list > li');
-const hydrated = (page: Page) => expect(page.locator('header.site-header[data-hydrated="true"]')).toBeAttached();
 /** An image that is on screen and decoded (its thumbnail was served and is a real picture). */
 const expectShown = async (image: Locator) => {
   await expect(image).toBeVisible();

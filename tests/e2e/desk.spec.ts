@@ -3,14 +3,20 @@ import { enrolOnConsole, teamAdmin } from './second-factor.ts';
 import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
 import { DESK_TEXT, SAVED_REPLY_TEXT } from '../../src/contracts/desk.ts';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
-import { adminApi, openTicketByCallable, signInOnLoginScreen, signInToTickets, verifiedAccount } from './fixtures.ts';
+import {
+  adminApi,
+  hydrated,
+  openTicketByCallable,
+  signInOnLoginScreen,
+  signInToTickets,
+  verifiedAccount,
+} from './fixtures.ts';
 
 /** The desk a team shares: notes the user never sees, assignment seen live by a colleague, ratings. */
 
 // An admin of this spec's own (its own one-time codes: second-factor.ts).
 const ADMIN = teamAdmin('desk');
 const bubbles = (page: Page) => page.getByRole('log', { name: 'Messages' }).getByRole('listitem');
-const hydrated = (page: Page) => expect(page.locator('header.site-header[data-hydrated="true"]')).toBeAttached();
 
 async function browserAs(browser: Browser, baseURL: string, path: string, email: string, password: string) {
   const context = await browser.newContext({ baseURL });

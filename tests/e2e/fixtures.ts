@@ -34,6 +34,9 @@ export async function signInOnLoginScreen(page: Page, email: string, password: s
   await page.getByRole('button', { name: 'Login' }).click();
 }
 
+/** Waits until the app has taken over the page (the header says so once React runs it). */
+export const hydrated = (page: Page) => expect(page.locator('header.site-header[data-hydrated="true"]')).toBeAttached();
+
 /** Signs `user` in on /support and waits for their ticket list. */
 export async function signInToTickets(page: Page, user: { email: string; password: string }) {
   await page.goto('/support');

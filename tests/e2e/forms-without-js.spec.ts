@@ -2,9 +2,28 @@ import { expect, type Page, test } from '@playwright/test';
 import { AUTH_MESSAGES } from '../../src/contracts/auth.ts';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
 import { linkIn, waitForMail } from '../support/mail.ts';
-import { adminApi, newEmail, newPassword, signInOnLoginScreen, signInToTickets, verifiedAccount } from './fixtures.ts';
+import {
+  adminApi,
+  newEmail,
+  newPassword,
+  hydrated,
+  signInOnLoginScreen,
+  signInToTickets,
+  verifiedAccount,
+} from './fixtures.ts';
 
 const bubbles = (page: Page) => page.getByRole('log', { name: 'Messages' }).getByRole('listitem');
+
+/** Holds back the app's scripts from now on; the returned function lets them load. */
+async function holdScripts(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/**/*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
 
 /**
  * Forms as a browser without JavaScript sends them, and as a slow phone sends them before the
@@ -198,12 +217,7 @@ test('sign-in sent before the page’s JavaScript has run signs the user in, and
   const client = await page.context().newCDPSession(page);
   await client.send('Emulation.setCPUThrottlingRate', { rate: 6 });
   // The app's scripts are held back until the form is on its way: the form is sent before hydration.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/assets/**/*.js', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdScripts(page);
   await page.goto('/support', { waitUntil: 'domcontentloaded' });
   await signInOnLoginScreen(page, email, password);
   await page.waitForURL(/\/support$/, { waitUntil: 'domcontentloaded' });
@@ -219,17 +233,12 @@ test('a reason chosen and words typed before the page’s JavaScript has run are
   const user = await verifiedAccount(request);
   await signInToTickets(page, user);
   // The app's scripts are held back while the person fills in the server-rendered form.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/assets/**/*.js', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdScripts(page);
   await page.goto('/support/create-ticket', { waitUntil: 'domcontentloaded' });
   await page.getByLabel('Reason').selectOption('Incident');
   await page.getByLabel('Message').fill('The strap of my bag broke in transit.');
   release();
-  await expect(page.locator('header.site-header[data-hydrated="true"]')).toBeAttached();
+  await hydrated(page);
   await expect(page.getByLabel('Reason')).toHaveValue('Incident');
   await expect(page.getByLabel('Message')).toHaveValue('The strap of my bag broke in transit.');
 

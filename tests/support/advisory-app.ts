@@ -20,7 +20,7 @@ import { createTestApp, type TestApp } from './test-app.ts';
 let t: TestApp;
 
 /** Starts the app of one advisory file (listening, for the live streams) with an admin to call it. */
-export async function startAdvisoryApp(): Promise<{ t: TestApp; base: string; admin: ApiClient }> {
+async function startAdvisoryApp(): Promise<{ t: TestApp; base: string; admin: ApiClient }> {
   // Registrations come from one test address here; their per-address limit has its own suite (UP-08).
   // Every other limit keeps its default, and the throttling tests read them from the config.
   t = await createTestApp({ web: true, env: { REGISTRATIONS_PER_IP_PER_HOUR: '1000' } });
