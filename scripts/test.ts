@@ -19,6 +19,9 @@ const requireE2e = ci || flag('REQUIRE_E2E');
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const problems: string[] = [];
+/** Each failed test by name, with the first line of its failure: printed again at the very end. */
+const failures: string[] = [];
+const firstLine = (text: string | undefined) => (text ?? '').trim().split('\n')[0]?.slice(0, 300) ?? '';
 const totals = { passed: 0, failed: 0, skipped: 0 };
 fs.mkdirSync(path.join(root, '.tmp'), { recursive: true });
 
@@ -52,7 +55,18 @@ if (fs.existsSync(vitestReport)) {
     numFailedTests: number;
     numPendingTests: number;
     numTodoTests: number;
+    testResults: {
+      name: string;
+      message?: string;
+      assertionResults: { fullName: string; status: string; failureMessages: string[] }[];
+    }[];
   };
+  for (const file of report.testResults) {
+    const where = path.relative(root, file.name);
+    const failed = file.assertionResults.filter((test) => test.status === 'failed');
+    for (const test of failed) failures.push(`${where} › ${test.fullName}: ${firstLine(test.failureMessages[0])}`);
+    if (failed.length === 0 && file.message) failures.push(`${where}: ${firstLine(file.message)}`);
+  }
   totals.passed += report.numPassedTests;
   totals.failed += report.numFailedTests;
   totals.skipped += report.numPendingTests + report.numTodoTests;
@@ -64,11 +78,9 @@ if (fs.existsSync(chromium)) {
   fs.rmSync(e2eReport, { force: true });
   const e2e = spawnSync(bin('playwright'), ['test'], { cwd: root, stdio: 'inherit' });
   if (fs.existsSync(e2eReport)) {
-    const stats = (
-      JSON.parse(fs.readFileSync(e2eReport, 'utf8')) as {
-        stats: { expected: number; unexpected: number; flaky: number; skipped: number };
-      }
-    ).stats;
+    const report = JSON.parse(fs.readFileSync(e2eReport, 'utf8')) as PlaywrightReport;
+    const stats = report.stats;
+    collectPlaywrightFailures(report.suites, []);
     totals.passed += stats.expected + stats.flaky;
     totals.failed += stats.unexpected;
     totals.skipped += stats.skipped;
@@ -86,6 +98,38 @@ if (fs.existsSync(chromium)) {
 }
 
 console.log('');
+if (failures.length > 0) {
+  console.error('Failed tests:');
+  for (const failure of failures) console.error(`  ✗ ${failure}`);
+}
 for (const problem of problems) console.error(`✗ ${problem}`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(problems.length > 0 || totals.failed > 0 ? 1 : 0);
+
+interface PlaywrightSuite {
+  title: string;
+  file?: string;
+  suites?: PlaywrightSuite[];
+  specs?: {
+    title: string;
+    file: string;
+    tests: { status: string; results: { error?: { message?: string } }[] }[];
+  }[];
+}
+interface PlaywrightReport {
+  stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+  suites: PlaywrightSuite[];
+}
+
+function collectPlaywrightFailures(suites: PlaywrightSuite[] | undefined, titles: string[]): void {
+  for (const suite of suites ?? []) {
+    const inner = suite.file && titles.length === 0 ? [] : [...titles, suite.title];
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests.filter((t) => t.status === 'unexpected')) {
+        const error = test.results.at(-1)?.error?.message;
+        failures.push(`${spec.file} › ${[...inner, spec.title].join(' › ')}: ${firstLine(error)}`);
+      }
+    }
+    collectPlaywrightFailures(suite.suites, inner);
+  }
+}
