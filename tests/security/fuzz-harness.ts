@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { z } from 'zod';
 import {
   AUDIT_ACTIONS,
@@ -41,6 +41,14 @@ import { operationsOf } from './fuzz-operations.ts';
 export const unhandled = { rejections: [] as unknown[], exceptions: [] as unknown[] };
 process.on('unhandledRejection', (reason) => unhandled.rejections.push(reason));
 process.on('uncaughtException', (error) => unhandled.exceptions.push(error));
+/**
+ * The watchers above are registered once per test worker (its files share loaded modules), so each
+ * fuzz file starts its own count: what an earlier file in the same worker left behind is not its own.
+ */
+export function countUnhandledFromHere(): void {
+  unhandled.rejections.length = 0;
+  unhandled.exceptions.length = 0;
+}
 const prototypeKeysAtStart = Object.getOwnPropertyNames(Object.prototype).sort().join(',');
 
 /** Prototype pollution: nothing new on Object.prototype, and `({}).isAdmin` is still undefined. */
@@ -795,6 +803,16 @@ export const FUZZ_ENV: Record<string, string> = {
   STREAMS_PER_SESSION: '100000',
 };
 
+/**
+ * The least share of an operation's inputs that must reach its handler. The inputs are random (a
+ * new seed each run), so the share an operation reaches varies from run to run: the lowest
+ * operations reach about 17 % on average and were seen at 13.5 % in one run of 200 inputs. A floor
+ * of 10 % sat 2 to 3 standard deviations below them and failed by chance about once in a hundred
+ * runs; at 5 % the chance is below one in a million, and a fuzz that bounced off validation (0 %)
+ * still fails.
+ */
+export const MIN_REACHED_SHARE = 0.05;
+
 /** A generous per-test timeout: every operation × principal runs RUNS_PER_OPERATION requests. */
 export const FUZZ_TIMEOUT_MS = soak ? 3_600_000 : 600_000;
 
@@ -832,6 +850,7 @@ export function defineFuzzSuite(
   current: () => { t: TestApp; ctx: FuzzContext },
   stats: FuzzStats,
 ) {
+  beforeAll(countUnhandledFromHere);
   afterAll(async () => {
     console.log(`[fuzz ${part}]\n${summary(stats)}`);
     await current().t?.close();
@@ -847,7 +866,7 @@ export function defineFuzzSuite(
           expect(
             mine.reached / mine.runs,
             `${opKey(op)}: share of inputs that reached the handler`,
-          ).toBeGreaterThanOrEqual(0.1);
+          ).toBeGreaterThanOrEqual(MIN_REACHED_SHARE);
           expect(mine.throttled, `${opKey(op)}: 429s (limits are raised for the fuzz)`).toBe(0);
         });
       }

@@ -26,6 +26,7 @@ import {
   recordFuzzPart,
   snapshot,
   TABLES,
+  countUnhandledFromHere,
   unhandled,
 } from './fuzz-harness.ts';
 import { FUZZ_OPERATIONS } from './fuzz-operations.ts';
@@ -50,6 +51,7 @@ let maxValidatorMs = 0;
 let validatorInputs = 0;
 
 beforeAll(async () => {
+  countUnhandledFromHere();
   t = await createTestApp({ env: FUZZ_ENV, mailWorker: false });
   user = await supportUser(t);
   admin = await apiClient(t, { role: 'admin' });
@@ -361,9 +363,15 @@ describe('IN-08: validators on adversarial 10k–100k character strings', () => 
         fc.property(adversarial, (input) => {
           expect(input.length).toBeGreaterThanOrEqual(10_000);
           for (const [name, validate] of Object.entries(VALIDATORS)) {
-            const started = performance.now();
-            validate(input);
-            const ms = performance.now() - started;
+            const timed = () => {
+              const started = performance.now();
+              validate(input);
+              return performance.now() - started;
+            };
+            // A slow call is timed twice more and the fastest kept: backtracking is slow every time,
+            // a garbage collection or another process taking the core happens once.
+            let ms = timed();
+            if (ms >= 200) ms = Math.min(ms, timed(), timed());
             validatorInputs++;
             slowest[name] = Math.max(slowest[name] ?? 0, ms);
             maxValidatorMs = Math.max(maxValidatorMs, ms);

@@ -24,7 +24,8 @@ const bodies = (events: SseEvent[]) =>
   events.filter((e) => e.event === 'message').map((e) => (e.data as { messageBody: string }).messageBody);
 
 describe('a ticket’s live messages', () => {
-  it('delivers an admin answer to the user’s and the admin’s open pages within a second', async () => {
+  // How fast (p50/p99 under load) is the bench's live section; here: it arrives, on both pages.
+  it('delivers an admin answer to the user’s and the admin’s open pages as it is sent', async () => {
     const { ticketId } = await alice.createTicket('General', 'Where is my parcel?');
     const userStream = await openSse(`${base}/api/support/tickets/${ticketId}/messages/stream`, cookie(alice));
     const adminStream = await openSse(`${base}/api/support/tickets/${ticketId}/messages/stream`, cookie(admin));
@@ -32,11 +33,9 @@ describe('a ticket’s live messages', () => {
     await userStream.waitFor((e) => bodies(e).length === 1);
     await adminStream.waitFor((e) => bodies(e).length === 1);
 
-    const sentAt = Date.now();
     await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'It is on its way.' });
-    await userStream.waitFor((e) => bodies(e).includes('It is on its way.'), 1000);
-    await adminStream.waitFor((e) => bodies(e).includes('It is on its way.'), 1000);
-    expect(Date.now() - sentAt).toBeLessThan(1000);
+    await userStream.waitFor((e) => bodies(e).includes('It is on its way.'));
+    await adminStream.waitFor((e) => bodies(e).includes('It is on its way.'));
 
     const answer = userStream.events.find((e) => e.event === 'message' && bodies([e])[0] === 'It is on its way.')!;
     expect(answer.data).toMatchObject({ admin: true, mine: false });

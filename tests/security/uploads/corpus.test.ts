@@ -162,7 +162,9 @@ describe('the hand-crafted corpus (UP-02, UP-03, UP-04)', () => {
     }
   });
 
-  it('keeps a pixel flood as an opaque file: stored in well under a second, no memory growth (the server never decodes it)', async () => {
+  // Decoding 65,500 × 65,500 pixels would need about 17 GB and minutes; storing the file as it came
+  // takes milliseconds (floodMs in the figures). The bounds leave room for a busy machine.
+  it('keeps a pixel flood as an opaque file: stored at once, no memory growth (the server never decodes it)', async () => {
     const timings: number[] = [];
     let rssDelta = 0;
     for (const bytes of [PNG_FLOOD, JPEG_FLOOD]) {
@@ -174,7 +176,7 @@ describe('the hand-crafted corpus (UP-02, UP-03, UP-04)', () => {
       expect(res.statusCode).toBe(201);
     }
     floodFigures = { floodMs: Math.round(Math.max(...timings)), floodRssMb: Math.round(rssDelta / 1e6) };
-    expect(Math.max(...timings)).toBeLessThan(1000);
+    expect(Math.max(...timings)).toBeLessThan(5000);
     expect(rssDelta).toBeLessThan(100 * 1024 * 1024);
   });
 });
