@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import LongestFirstSequencer from './tests/support/longest-first-sequencer.ts';
 
 const integration = ['tests/integration/**/*.test.ts', 'tests/security/**/*.test.ts', 'tests/reliability/**/*.test.ts'];
 
@@ -16,14 +15,10 @@ const integration = ['tests/integration/**/*.test.ts', 'tests/security/**/*.test
  * The integration files share their worker's loaded modules (isolate: false): each file still gets
  * its own app and database, but loading the server's modules again for every file was a quarter of
  * the suite's CPU (decision 100). Module state in tests/support must not outlive its file.
- *
- * The longest files start first (tests/support/longest-first-sequencer.ts), so the run does not end
- * on one of them.
  */
 export default defineConfig({
   test: {
     maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 3),
-    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         test: {

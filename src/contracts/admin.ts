@@ -21,6 +21,7 @@ export const ADMIN_TEXT = {
     users: 'Users',
     audit: 'Audit log',
     mail: 'Mail',
+    security: 'Sign-in security',
   },
   closeTicket: 'Close ticket',
   reopenTicket: 'Reopen ticket',
@@ -305,6 +306,8 @@ export const AUDIT_ACTIONS = {
   'account.deletion-requested': 'Asked to delete their account',
   'account.erased': 'Account erased',
   'admin.second-factor.enrolled': 'Set up a second factor for signing in',
+  'admin.second-factor.removed': 'Removed one of their second factors',
+  'admin.second-factor.recovery-codes-renewed': 'Got new recovery codes (the old ones stopped working)',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_TARGETS = [

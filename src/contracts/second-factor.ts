@@ -29,6 +29,11 @@ export const SECOND_FACTOR_MESSAGES = {
   passkeyRegisterFailed: 'The passkey could not be registered. Please try again.',
   challengeExpired: 'This passkey request has expired. Please try again.',
   enrolled: 'Your second factor is set up.',
+  // The console's Sign-in security page.
+  removed: (label: string) => `Removed ${label}. Signing in asks for one of the others from now on.`,
+  lastFactor: 'This is your only second factor. Add another one before you remove it.',
+  factorNotFound: 'This second factor is not on your account (it may have been removed already).',
+  codesRenewed: 'Here are your new recovery codes. The old ones no longer work.',
 } as const;
 
 /** A code typed by a person: spaces and dashes are ignored; checked as TOTP (6 digits) or a recovery code. */
@@ -129,6 +134,10 @@ export const SecondFactorStatusSchema = z.object({
   recoveryCodesLeft: z.number().int(),
 });
 export type SecondFactorStatus = z.infer<typeof SecondFactorStatusSchema>;
+
+export const FactorRemovedSchema = z.object({ message: z.string() });
+/** An id that is no uuid is no factor of anyone's: the same 404 as an unknown one. */
+export const FactorParamsSchema = z.object({ factorId: z.string().max(100) });
 
 /** WebAuthn options are passed to the browser library as they are (their shape is the standard's). */
 export const WebAuthnOptionsSchema = z.object({ options: z.record(z.string(), z.unknown()) });

@@ -44,6 +44,8 @@ export default [
     route('users', 'routes/admin-users.tsx'),
     route('audit', 'routes/admin-audit.tsx'),
     route('mail', 'routes/admin-mail.tsx'),
+    // The admin's own second factors and recovery codes (docs/product.md §2.15).
+    route('security', 'routes/admin-security.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

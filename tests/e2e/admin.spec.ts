@@ -578,6 +578,8 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
         () => expect(page.getByRole('row').filter({ hasText: customer.email })).toBeVisible(),
       ],
       ['/admin/audit', () => expect(page.getByRole('row').nth(1)).toBeVisible()],
+      ['/admin/security', () => expect(page.getByRole('button', { name: 'Get new recovery codes' })).toBeVisible()],
+      ['/admin/security?add=app', () => expect(page.getByLabel('Code from the app')).toBeVisible()],
     ];
     for (const [path, ready] of pages) {
       await page.goto(path);

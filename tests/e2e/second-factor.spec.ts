@@ -86,7 +86,8 @@ test('a new admin sets up an authenticator app, then signs in with a code and wi
   await expect(page.getByText(SECOND_FACTOR_MESSAGES.otpWrong)).toBeVisible();
 });
 
-test('a new admin sets up a passkey, then signs in with it', async ({ page, request }) => {
+/** Chromium's virtual authenticator: a passkey of "this device" that says yes at once. */
+async function virtualAuthenticator(page: Page) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   await cdp.send('WebAuthn.addVirtualAuthenticator', {
@@ -99,6 +100,11 @@ test('a new admin sets up a passkey, then signs in with it', async ({ page, requ
       automaticPresenceSimulation: true,
     },
   });
+}
+
+/** A new admin who set up a passkey on their first visit; the console is open. */
+async function passkeyAdmin(page: Page, request: APIRequestContext) {
+  await virtualAuthenticator(page);
   const account = await newAdmin(request);
   await page.goto('/admin');
   await signIn(page, account.email, account.password);
@@ -106,10 +112,49 @@ test('a new admin sets up a passkey, then signs in with it', async ({ page, requ
   await expect(page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')).toHaveCount(10);
   await page.getByRole('link', { name: 'I have saved them: open the console' }).click();
   await consoleOpen(page);
+  return account;
+}
 
+test('a new admin sets up a passkey, then signs in with it', async ({ page, request }) => {
+  const account = await passkeyAdmin(page, request);
   await signOut(page);
   await signIn(page, account.email, account.password);
   await expect(page.getByText(SECOND_FACTOR_MESSAGES.otpRequired)).toBeVisible();
   await page.getByRole('button', { name: 'Use a passkey' }).click();
+  await consoleOpen(page);
+});
+
+test('on Sign-in security an admin adds an authenticator app, removes the passkey (never the last factor) and renews the recovery codes', async ({
+  page,
+  request,
+}) => {
+  const account = await passkeyAdmin(page, request);
+  await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: ADMIN_TEXT.nav.security }).click();
+  await expect(page.getByRole('heading', { level: 1, name: ADMIN_TEXT.nav.security })).toBeVisible();
+  await expect(page.getByText('10 of 10 left.')).toBeVisible();
+
+  await page.getByRole('link', { name: 'Add an authenticator app' }).click();
+  const secret = (await page.getByTestId('totp-secret').innerText()).replace(/\s/g, '');
+  await page.getByLabel('Code from the app').fill(await totpAt(secret));
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')).toHaveCount(10);
+  await page.getByRole('link', { name: 'I have saved them' }).click();
+
+  await page.getByRole('button', { name: 'Remove Passkey (Passkey)' }).click();
+  await expect(page.getByRole('status').getByText(SECOND_FACTOR_MESSAGES.removed('Passkey'))).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Remove / })).toHaveCount(1);
+  await page.getByRole('button', { name: 'Remove Authenticator app (Authenticator app)' }).click();
+  await expect(page.getByRole('alert').getByText(SECOND_FACTOR_MESSAGES.lastFactor)).toBeVisible();
+
+  await page.getByRole('button', { name: 'Get new recovery codes' }).click();
+  const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await expect(codes).toHaveCount(10);
+  const recovery = await codes.allInnerTexts();
+  await page.getByRole('link', { name: 'I have saved them' }).click();
+  await expect(page.getByText('10 of 10 left.')).toBeVisible();
+
+  // The passkey is gone from the account: signing in takes a new recovery code.
+  await signOut(page);
+  await signIn(page, account.email, account.password, recovery[0]!);
   await consoleOpen(page);
 });

@@ -102,6 +102,7 @@ beforeAll(async () => {
       auditId: idsOf(t, sql`select id::text as id from audit_log order by id`),
       mailId: idsOf(t, sql`select id::text as id from mail_outbox order by id`),
       savedReply: idsOf(t, sql`select id from saved_replies order by created_at`),
+      secondFactor: idsOf(t, sql`select id from second_factors where user_id = ${admin.id} order by created_at`),
     },
   };
   console.log(`[fuzz admin] seed ${BASE_SEED}, ${RUNS_PER_OPERATION} runs per operation and principal`);

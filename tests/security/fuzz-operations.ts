@@ -20,6 +20,7 @@ import {
 import { LoginResponseSchema, MessageResponseSchema, SessionResponseSchema } from '../../src/contracts/auth.ts';
 import { CompanyRegistrationResultSchema } from '../../src/contracts/companies.ts';
 import {
+  FactorRemovedSchema,
   RecoveryCodesSchema,
   SecondFactorStatusSchema,
   TotpEnrolmentSchema,
@@ -1089,6 +1090,23 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
       },
       { requiredKeys: ['response'] },
     ),
+    ok: [{ status: 200, schema: RecoveryCodesSchema }],
+  },
+  {
+    methods: ['DELETE'],
+    url: '/api/admin/second-factor/:factorId',
+    group: 'admin',
+    principals: admin,
+    // The fuzz admin's only factor: refused as the last one (it is never removed), or unknown ids.
+    params: { factorId: fc.oneof({ weight: 1, arbitrary: ref('secondFactor') }, { weight: 1, arbitrary: fc.uuid() }) },
+    ok: [{ status: 200, schema: FactorRemovedSchema }],
+  },
+  {
+    methods: ['POST'],
+    url: '/api/admin/second-factor/recovery-codes',
+    group: 'admin',
+    principals: admin,
+    noInput: 'ten new recovery codes',
     ok: [{ status: 200, schema: RecoveryCodesSchema }],
   },
 ];

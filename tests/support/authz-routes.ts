@@ -109,6 +109,22 @@ async function passkeyChallenge(f: Fixtures) {
   });
 }
 
+/** A spare passkey of the admin actor, for the removal cell (the last factor cannot be removed). */
+const spare = { factorId: '' };
+async function spareFactor(f: Fixtures) {
+  const repo = createSecondFactorRepository(db());
+  await repo.insertPasskey({
+    userId: f.actors.admin.userId!,
+    label: 'Matrix spare',
+    credentialId: createToken(),
+    publicKey: 'not-a-key',
+    signCount: 0,
+    transports: [],
+  });
+  const spareRow = (await repo.confirmedFactors(f.actors.admin.userId!)).find((row) => row.label === 'Matrix spare');
+  spare.factorId = spareRow!.id;
+}
+
 const CATCH_ALL_METHODS = ['GET', 'TRACE', 'DELETE', 'OPTIONS', 'PATCH', 'PUT', 'POST', 'QUERY'];
 
 /** One entry per method × url of the route table. A route missing here fails the test. */
@@ -136,6 +152,8 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/admin/second-factor/totp/confirm': R('admin', { prepare: pendingTotp }),
   'POST /api/admin/second-factor/passkey/options': R('admin'),
   'POST /api/admin/second-factor/passkey': R('admin', { prepare: passkeyChallenge }),
+  'DELETE /api/admin/second-factor/:factorId': R('admin', { prepare: spareFactor }),
+  'POST /api/admin/second-factor/recovery-codes': R('admin'),
   'POST /api/auth/logout': R('public'),
   'GET /api/auth/session': R('user'),
   'POST /api/auth/signup': R('public', { ok: 202, mails: true }),
@@ -263,6 +281,7 @@ export const PARAMS: Record<string, (f: Fixtures) => string> = {
   savedReplyId: () => SAVED_REPLY_ID,
   attachmentId: (f) => f.attachmentId,
   sessionId: () => 'NobodysSessionId000000',
+  factorId: () => spare.factorId || '00000000-0000-4000-8000-000000000000',
   '*': () => 'no-such-endpoint',
 };
 
@@ -308,6 +327,8 @@ export const BODIES: Record<string, BodyFor> = {
   'POST /api/admin/second-factor/totp/confirm': async (actor, f) =>
     json({ factorId: enrolment.factorId, code: await totpAt(MATRIX_TOTP_SECRET) })(actor, f),
   'POST /api/admin/second-factor/passkey/options': NO_BODY,
+  'DELETE /api/admin/second-factor/:factorId': NO_BODY,
+  'POST /api/admin/second-factor/recovery-codes': NO_BODY,
   'POST /api/admin/second-factor/passkey': (actor, f) =>
     json({ response: softwareAuthenticator().register({ challenge: enrolment.challenge, rp: {} }, enrolment.origin) })(
       actor,

@@ -36,7 +36,7 @@ const ACTION_PATHS: NonNullable<WebHandlerOptions['actionPaths']> = [
   { path: /^\/support\/create-ticket$/, maxBytes: MESSAGE_FORM_MAX_BYTES },
   { path: /^\/support\/ticket\/[^/]+$/, maxBytes: MESSAGE_FORM_MAX_BYTES },
   { path: /^\/admin\/support\/[^/]+$/, maxBytes: MESSAGE_FORM_MAX_BYTES },
-  /^\/admin\/saved-replies$/,
+  /^\/admin\/(saved-replies|security)$/,
 ];
 
 export type PageOptions = Pick<WebHandlerOptions, 'pageCache' | 'actionPaths' | 'contextFor'>;

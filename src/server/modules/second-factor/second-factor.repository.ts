@@ -213,6 +213,25 @@ export function createSecondFactorRepository(db: AppDatabase) {
         .where(eq(sessions.tokenHash, tokenHash));
     },
 
+    /**
+     * Removes one of the user's confirmed factors unless it is their last. The user's factors are
+     * locked first, so two removals at once cannot take away the last two.
+     */
+    async removeConfirmedFactor(userId: string, id: string): Promise<FactorRow | 'last' | null> {
+      return db.transaction(async (tx) => {
+        const mine = await tx
+          .select()
+          .from(secondFactors)
+          .where(and(eq(secondFactors.userId, userId), isNotNull(secondFactors.confirmedAt)))
+          .for('update');
+        const factor = mine.find((row) => row.id === id);
+        if (!factor) return null;
+        if (mine.length === 1) return 'last';
+        await tx.delete(secondFactors).where(eq(secondFactors.id, id));
+        return factor;
+      });
+    },
+
     /** Every factor, recovery code and challenge of the user (the command line's reset). */
     async removeAll(userId: string): Promise<{ factors: number; codes: number }> {
       const factors = await db

@@ -3,13 +3,17 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { PasskeyOptionsRequestSchema } from '../../../contracts/auth.ts';
 import { ErrorBodySchema } from '../../../contracts/errors.ts';
 import {
+  FactorParamsSchema,
+  FactorRemovedSchema,
   PasskeyRegisterRequestSchema,
   RecoveryCodesSchema,
+  SECOND_FACTOR_MESSAGES,
   SecondFactorStatusSchema,
   TotpConfirmRequestSchema,
   TotpEnrolmentSchema,
   WebAuthnOptionsSchema,
 } from '../../../contracts/second-factor.ts';
+import { AppError } from '../../errors.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { SecondFactorService } from './second-factor.service.ts';
 
@@ -30,6 +34,7 @@ export async function secondFactorRoutes(
   // JSON only: a form or text/plain body (what another site can send without a preflight) gets 415 (CSRF-03).
   api.removeContentTypeParser('text/plain');
   const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 429: ErrorBodySchema };
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   const enrolment = { access: 'admin', secondFactorEnrolment: true } as const;
   const tags = ['admin'];
 
@@ -99,5 +104,31 @@ export async function secondFactorRoutes(
       response: { 200: RecoveryCodesSchema, ...errors },
     },
     handler: async (request) => secondFactor.registerPasskey(request.principal!, request.body),
+  });
+
+  // Managing one's factors needs a session that passed one (plain admin access, no enrolment pass).
+  api.delete('/api/admin/second-factor/:factorId', {
+    config: { access: 'admin' },
+    schema: {
+      tags,
+      summary: 'Remove one of your second factors (never the last one)',
+      params: FactorParamsSchema,
+      response: { 200: FactorRemovedSchema, 404: ErrorBodySchema, ...errors },
+    },
+    handler: async (request) => {
+      const { factorId } = request.params;
+      if (!UUID.test(factorId)) throw new AppError('NOT_FOUND', SECOND_FACTOR_MESSAGES.factorNotFound);
+      return secondFactor.removeFactor(request.principal!, factorId);
+    },
+  });
+
+  api.post('/api/admin/second-factor/recovery-codes', {
+    config: { access: 'admin' },
+    schema: {
+      tags,
+      summary: 'Ten new recovery codes, shown once; the old ones stop working',
+      response: { 200: RecoveryCodesSchema, ...errors },
+    },
+    handler: async (request) => secondFactor.renewRecoveryCodes(request.principal!),
   });
 }

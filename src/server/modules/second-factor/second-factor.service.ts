@@ -242,6 +242,37 @@ export function createSecondFactorService(deps: {
       return options;
     },
 
+    /** Removes one of the admin's factors; the last one stays (the command line resets it). */
+    async removeFactor(principal: Principal, factorId: string): Promise<{ message: string }> {
+      const removed = await repo.removeConfirmedFactor(principal.userId, factorId);
+      if (removed === null) throw new AppError('NOT_FOUND', M.factorNotFound);
+      if (removed === 'last') throw new AppError('INVALID_ARGUMENT', M.lastFactor);
+      await deps.audit.record({
+        actor: { userId: principal.userId, email: principal.email },
+        action: 'admin.second-factor.removed',
+        targetType: 'user',
+        targetId: principal.userId,
+        details: { kind: removed.kind, label: removed.label },
+      });
+      logger.info({ userId: principal.userId, kind: removed.kind }, 'second factor removed');
+      return { message: M.removed(removed.label) };
+    },
+
+    /** Ten new recovery codes, shown once; the old ones stop working. */
+    async renewRecoveryCodes(principal: Principal): Promise<RecoveryCodes> {
+      const { codes, hashes } = newRecoveryCodes();
+      await repo.replaceRecoveryCodes(principal.userId, hashes);
+      await deps.audit.record({
+        actor: { userId: principal.userId, email: principal.email },
+        action: 'admin.second-factor.recovery-codes-renewed',
+        targetType: 'user',
+        targetId: principal.userId,
+        details: {},
+      });
+      logger.info({ userId: principal.userId }, 'recovery codes renewed');
+      return { message: M.codesRenewed, recoveryCodes: codes };
+    },
+
     async registerPasskey(principal: Principal, input: { response: unknown; label?: string }): Promise<RecoveryCodes> {
       await assertMayEnrol(principal);
       const passkey = await checkRegistration(rp, input.response, challengeCheck(principal.userId, 'passkey-register'));

@@ -26,6 +26,11 @@ export const ADMIN_SECTIONS = [
     label: ADMIN_TEXT.nav.mail,
     about: 'Every mail the site sends: queued, sent, retrying or failed; send a failed one again.',
   },
+  {
+    to: '/admin/security',
+    label: ADMIN_TEXT.nav.security,
+    about: 'Your own second factors and recovery codes: add, remove, renew.',
+  },
 ] as const;
 
 /** The console's own navigation: a row of links on a phone, a column beside the page on a desktop. */

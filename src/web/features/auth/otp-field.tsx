@@ -34,7 +34,7 @@ export function OtpField({
       {passkey ? (
         <button
           type="button"
-          className="button button--secondary"
+          className="button button--ghost"
           disabled={busy}
           onClick={() => {
             setBusy(true);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { SECOND_FACTOR_MESSAGES, type RecoveryCodes } from '../../../contracts/second-factor.ts';
+import { SECOND_FACTOR_MESSAGES, type RecoveryCodes, type TotpEnrolment } from '../../../contracts/second-factor.ts';
 import { InputField } from '../../components/ui/field.tsx';
 import { postJson } from '../../lib/api-client.ts';
 import { AuthCard, FormError } from './auth-form.tsx';
@@ -27,20 +27,11 @@ export function EnrolmentScreen({ offer, result }: { offer: EnrolmentOffer; resu
   }
   const { totp } = offer;
 
-  async function registerPasskey() {
+  async function addPasskey() {
     setPasskeyError(null);
-    const options = await postJson<{ options: unknown }>('/api/admin/second-factor/passkey/options', {});
-    if (!options.ok) return setPasskeyError(options.message);
-    const { startRegistration } = await import('@simplewebauthn/browser');
-    let response: unknown;
-    try {
-      response = await startRegistration({ optionsJSON: options.data.options as never });
-    } catch {
-      return setPasskeyError(SECOND_FACTOR_MESSAGES.passkeyRegisterFailed);
-    }
-    const registered = await postJson<RecoveryCodes>('/api/admin/second-factor/passkey', { response });
+    const registered = await registerPasskey();
     if (!registered.ok) return setPasskeyError(registered.message);
-    setCodes(registered.data.recoveryCodes);
+    setCodes(registered.recoveryCodes);
   }
 
   return (
@@ -50,20 +41,7 @@ export function EnrolmentScreen({ offer, result }: { offer: EnrolmentOffer; resu
       lead={`${SECOND_FACTOR_MESSAGES.enrolRequired} From now on, signing in to the console asks for it after your password.`}
     >
       <h2 className="enrol__heading">Authenticator app</h2>
-      <p>Scan this QR code with your authenticator app, or type the key below into it.</p>
-      <div
-        className="enrol__qr"
-        role="img"
-        aria-label="QR code for your authenticator app"
-        // Drawn on the server by the qrcode library from our own otpauth:// address: plain SVG paths.
-        dangerouslySetInnerHTML={{ __html: totp.qrSvg }}
-      />
-      <p>
-        Key:{' '}
-        <code className="enrol__secret" data-testid="totp-secret">
-          {totp.secret.replace(/(.{4})/g, '$1 ').trim()}
-        </code>
-      </p>
+      <TotpKey totp={totp} />
       <form className="form" method="post" action="/admin" noValidate aria-label="Confirm your authenticator app">
         <input type="hidden" name="intent" value="enrol-totp" />
         <input type="hidden" name="factorId" value={totp.factorId} />
@@ -85,10 +63,64 @@ export function EnrolmentScreen({ offer, result }: { offer: EnrolmentOffer; resu
       <h2 className="enrol__heading">Or a passkey</h2>
       <p>Use this device&apos;s screen lock or a security key instead of codes.</p>
       <FormError message={passkeyError} />
-      <button type="button" className="button button--secondary" onClick={() => void registerPasskey()}>
+      <button type="button" className="button button--ghost" onClick={() => void addPasskey()}>
         Use a passkey
       </button>
     </AuthCard>
+  );
+}
+
+/** The authenticator app's secret: a QR code, and the key as text for typing. */
+export function TotpKey({ totp }: { totp: TotpEnrolment }) {
+  return (
+    <>
+      <p>Scan this QR code with your authenticator app, or type the key below into it.</p>
+      <div
+        className="enrol__qr"
+        role="img"
+        aria-label="QR code for your authenticator app"
+        // Drawn on the server by the qrcode library from our own otpauth:// address: plain SVG paths.
+        dangerouslySetInnerHTML={{ __html: totp.qrSvg }}
+      />
+      <p>
+        Key:{' '}
+        <code className="enrol__secret" data-testid="totp-secret">
+          {totp.secret.replace(/(.{4})/g, '$1 ').trim()}
+        </code>
+      </p>
+    </>
+  );
+}
+
+/** Registers a passkey of this device (the browser asks for its screen lock); answers new recovery codes. */
+export async function registerPasskey(): Promise<
+  { ok: true; recoveryCodes: string[] } | { ok: false; message: string }
+> {
+  const options = await postJson<{ options: unknown }>('/api/admin/second-factor/passkey/options', {});
+  if (!options.ok) return { ok: false, message: options.message };
+  const { startRegistration } = await import('@simplewebauthn/browser');
+  let response: unknown;
+  try {
+    response = await startRegistration({ optionsJSON: options.data.options as never });
+  } catch {
+    return { ok: false, message: SECOND_FACTOR_MESSAGES.passkeyRegisterFailed };
+  }
+  const registered = await postJson<RecoveryCodes>('/api/admin/second-factor/passkey', { response });
+  return registered.ok
+    ? { ok: true, recoveryCodes: registered.data.recoveryCodes }
+    : { ok: false, message: registered.message };
+}
+
+/** The ten recovery codes, shown once. */
+export function RecoveryCodeList({ codes }: { codes: string[] }) {
+  return (
+    <ol className="enrol__codes" aria-label="Recovery codes">
+      {codes.map((code) => (
+        <li key={code}>
+          <code>{code}</code>
+        </li>
+      ))}
+    </ol>
   );
 }
 
@@ -99,13 +131,7 @@ function RecoveryCodesScreen({ codes }: { codes: string[] }) {
         Keep these ten codes somewhere safe, away from your phone. Each one signs you in once if you lose your
         authenticator app or passkey. They are shown only now.
       </p>
-      <ol className="enrol__codes" aria-label="Recovery codes">
-        {codes.map((code) => (
-          <li key={code}>
-            <code>{code}</code>
-          </li>
-        ))}
-      </ol>
+      <RecoveryCodeList codes={codes} />
       <p>
         <a className="button button--primary" href="/admin">
           I have saved them: open the console

@@ -1,0 +1,231 @@
+import { useState } from 'react';
+import { data, Form, Link, redirect, useNavigation } from 'react-router';
+import { ADMIN_TEXT } from '../../contracts/admin.ts';
+import { ErrorBodySchema } from '../../contracts/errors.ts';
+import {
+  FactorRemovedSchema,
+  RECOVERY_CODE_COUNT,
+  RecoveryCodesSchema,
+  type SecondFactorStatus,
+  SecondFactorStatusSchema,
+} from '../../contracts/second-factor.ts';
+import { formatNzDateTime } from '../../contracts/support.ts';
+import { InputField } from '../components/ui/field.tsx';
+import { Notice } from '../features/admin/notice.tsx';
+import { FormError } from '../features/auth/auth-form.tsx';
+import {
+  confirmTotpAction,
+  enrolmentOffer,
+  type EnrolmentOffer,
+} from '../features/auth/second-factor-enrolment-action.ts';
+import { RecoveryCodeList, registerPasskey, TotpKey } from '../features/auth/second-factor-enrolment.tsx';
+import { textField } from '../features/support/desk-actions.ts';
+import { useHydrated } from '../lib/hydrated.ts';
+import { privatePageMeta } from '../lib/page-meta.ts';
+import { requestContext } from '../lib/request-context.ts';
+import type { Route } from './+types/admin-security';
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta(matches, 'admin', `${ADMIN_TEXT.nav.security} | ${ADMIN_TEXT.title}`);
+
+const KIND = { totp: 'Authenticator app', passkey: 'Passkey' } as const;
+const NOT_DONE = 'Not saved. Please try again.';
+
+/** The admin's factors and recovery codes left; with ?add=app, a new authenticator app's secret. */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { user, services } = context.get(requestContext);
+  const url = new URL(request.url);
+  const none = {
+    status: null as SecondFactorStatus | null,
+    done: null as string | null,
+    offer: null as EnrolmentOffer | null,
+  };
+  // The layout shows the login screen, "not allowed" or the first enrolment instead of this page.
+  if (!user?.emailVerified || user.role !== 'admin' || user.secondFactorPending) return none;
+  const answer = await services.callApi('GET', '/api/admin/second-factor');
+  const status = SecondFactorStatusSchema.safeParse(answer.body);
+  return {
+    status: status.success ? status.data : null,
+    done: url.searchParams.get('done'),
+    offer: url.searchParams.get('add') === 'app' ? await enrolmentOffer(services) : null,
+  };
+}
+
+interface Renewed {
+  kind: 'codes';
+  message: string;
+  recoveryCodes: string[];
+}
+interface Refused {
+  kind: 'refused';
+  message: string;
+}
+
+const messageOf = (body: unknown) => {
+  const error = ErrorBodySchema.safeParse(body);
+  return error.success ? error.data.error.message : NOT_DONE;
+};
+
+/** Remove a factor, new recovery codes, confirm a new app: plain forms posted here, sent on to the API as this admin. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const { services } = context.get(requestContext);
+  const intent = textField(form, 'intent');
+  if (intent === 'confirm-totp') return confirmTotpAction(services, form);
+  if (intent === 'recovery-codes') {
+    const answer = await services.callApi('POST', '/api/admin/second-factor/recovery-codes', {});
+    const codes = RecoveryCodesSchema.safeParse(answer.body);
+    if (answer.status === 200 && codes.success) return data<Renewed>({ kind: 'codes', ...codes.data });
+    return data<Refused>({ kind: 'refused', message: messageOf(answer.body) }, { status: answer.status });
+  }
+  if (intent === 'remove') {
+    const factorId = encodeURIComponent(textField(form, 'factorId'));
+    const answer = await services.callApi('DELETE', `/api/admin/second-factor/${factorId}`);
+    const removed = FactorRemovedSchema.safeParse(answer.body);
+    if (answer.status === 200 && removed.success) {
+      return redirect(`/admin/security?${new URLSearchParams({ done: removed.data.message })}`, 303);
+    }
+    return data<Refused>({ kind: 'refused', message: messageOf(answer.body) }, { status: answer.status });
+  }
+  return data<Refused>({ kind: 'refused', message: NOT_DONE }, { status: 400 });
+}
+
+/** /admin/security: the admin's own second factors (add, remove) and recovery codes (renew). */
+export default function AdminSecurity({ loaderData, actionData }: Route.ComponentProps) {
+  const { status, done, offer } = loaderData;
+  const busy = useNavigation().state === 'submitting';
+  const hydrated = useHydrated();
+  const [passkey, setPasskey] = useState<{ codes?: string[]; error?: string }>({});
+  const confirmed = actionData && 'enrolment' in actionData ? actionData : undefined;
+  const renewed = actionData && 'kind' in actionData && actionData.kind === 'codes' ? actionData : undefined;
+  const refused = actionData && 'kind' in actionData && actionData.kind === 'refused' ? actionData : undefined;
+  const newCodes = renewed?.recoveryCodes ?? confirmed?.recoveryCodes ?? passkey.codes;
+
+  async function addPasskey() {
+    setPasskey({});
+    const registered = await registerPasskey();
+    setPasskey(registered.ok ? { codes: registered.recoveryCodes } : { error: registered.message });
+  }
+
+  if (newCodes) {
+    return (
+      <section className="admin-page" aria-labelledby="security-title">
+        <div className="admin-page__header">
+          <h1 id="security-title">Your new recovery codes</h1>
+        </div>
+        <Notice tone="success">
+          {renewed?.message ?? 'Your second factor is added. Here are new recovery codes.'}
+        </Notice>
+        <p>
+          Keep these ten codes somewhere safe, away from your phone. Each one signs you in once if you lose your
+          authenticator app or passkey. They are shown only now, and the codes you had before no longer work.
+        </p>
+        <RecoveryCodeList codes={newCodes} />
+        <p>
+          <a className="button button--primary" href="/admin/security">
+            I have saved them
+          </a>
+        </p>
+      </section>
+    );
+  }
+
+  return (
+    <section className="admin-page" aria-labelledby="security-title">
+      <div className="admin-page__header">
+        <h1 id="security-title">{ADMIN_TEXT.nav.security}</h1>
+      </div>
+      <p>
+        Signing in to the console asks for your password, then for one of these. Keep more than one, so a lost phone
+        does not lock you out.
+      </p>
+      {done && !actionData ? <Notice tone="success">{done}</Notice> : null}
+      {refused ? <Notice tone="error">{refused.message}</Notice> : null}
+      {status === null ? (
+        <Notice tone="error">Your second factors could not be loaded. Please reload the page.</Notice>
+      ) : null}
+
+      <h2>Your second factors</h2>
+      <ul className="factors">
+        {(status?.factors ?? []).map((factor) => (
+          <li key={factor.id} className="factors__item">
+            <div className="factors__about">
+              <strong>{factor.label}</strong>
+              <span>{KIND[factor.kind]}</span>
+              <span>
+                Added {formatNzDateTime(factor.createdAt)}
+                {' · '}
+                {factor.lastUsedAt ? `last used ${formatNzDateTime(factor.lastUsedAt)}` : 'not used yet'}
+              </span>
+            </div>
+            <Form method="post">
+              <input type="hidden" name="factorId" value={factor.id} />
+              <button
+                type="submit"
+                name="intent"
+                value="remove"
+                className="button button--ghost"
+                aria-label={`Remove ${factor.label} (${KIND[factor.kind]})`}
+                disabled={busy}
+              >
+                Remove
+              </button>
+            </Form>
+          </li>
+        ))}
+      </ul>
+
+      <h2>Add another</h2>
+      {offer?.ok ? (
+        <>
+          <TotpKey totp={offer.totp} />
+          <Form method="post" className="form" noValidate aria-label="Confirm your authenticator app">
+            <input type="hidden" name="intent" value="confirm-totp" />
+            <input type="hidden" name="factorId" value={offer.totp.factorId} />
+            <InputField
+              label="Code from the app"
+              name="code"
+              autoComplete="one-time-code"
+              inputMode="numeric"
+              required
+              error={confirmed?.fields.code}
+            />
+            <FormError message={confirmed?.message ?? null} />
+            <div className="form__actions">
+              <button type="submit" className="button button--primary" disabled={busy}>
+                Confirm
+              </button>
+              <a className="button button--ghost" href="/admin/security">
+                Cancel
+              </a>
+            </div>
+          </Form>
+        </>
+      ) : (
+        <p className="factors__add">
+          <Link className="button button--ghost" to="/admin/security?add=app">
+            Add an authenticator app
+          </Link>
+          {hydrated ? (
+            <button type="button" className="button button--ghost" onClick={() => void addPasskey()}>
+              Add a passkey
+            </button>
+          ) : null}
+        </p>
+      )}
+      {offer && !offer.ok ? <Notice tone="error">{offer.message}</Notice> : null}
+      {passkey.error ? <Notice tone="error">{passkey.error}</Notice> : null}
+
+      <h2>Recovery codes</h2>
+      <p>
+        {status?.recoveryCodesLeft ?? 0} of {RECOVERY_CODE_COUNT} left. Each one signs you in once without your app or
+        passkey. New codes replace all of them.
+      </p>
+      <Form method="post">
+        <button type="submit" name="intent" value="recovery-codes" className="button button--ghost" disabled={busy}>
+          Get new recovery codes
+        </button>
+      </Form>
+    </section>
+  );
+}
