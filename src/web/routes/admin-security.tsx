@@ -10,15 +10,18 @@ import {
   SecondFactorStatusSchema,
 } from '../../contracts/second-factor.ts';
 import { formatNzDateTime } from '../../contracts/support.ts';
-import { InputField } from '../components/ui/field.tsx';
 import { Notice } from '../features/admin/notice.tsx';
-import { FormError } from '../features/auth/auth-form.tsx';
 import {
   confirmTotpAction,
   enrolmentOffer,
   type EnrolmentOffer,
 } from '../features/auth/second-factor-enrolment-action.ts';
-import { RecoveryCodeList, registerPasskey, TotpKey } from '../features/auth/second-factor-enrolment.tsx';
+import {
+  RecoveryCodeList,
+  registerPasskey,
+  TotpConfirmForm,
+  TotpKey,
+} from '../features/auth/second-factor-enrolment.tsx';
 import { textField } from '../features/support/desk-actions.ts';
 import { useHydrated } from '../lib/hydrated.ts';
 import { privatePageMeta } from '../lib/page-meta.ts';
@@ -71,7 +74,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const { services } = context.get(requestContext);
   const intent = textField(form, 'intent');
-  if (intent === 'confirm-totp') return confirmTotpAction(services, form);
+  if (intent === 'enrol-totp') return confirmTotpAction(services, form);
   if (intent === 'recovery-codes') {
     const answer = await services.callApi('POST', '/api/admin/second-factor/recovery-codes', {});
     const codes = RecoveryCodesSchema.safeParse(answer.body);
@@ -179,27 +182,11 @@ export default function AdminSecurity({ loaderData, actionData }: Route.Componen
       {offer?.ok ? (
         <>
           <TotpKey totp={offer.totp} />
-          <Form method="post" className="form" noValidate aria-label="Confirm your authenticator app">
-            <input type="hidden" name="intent" value="confirm-totp" />
-            <input type="hidden" name="factorId" value={offer.totp.factorId} />
-            <InputField
-              label="Code from the app"
-              name="code"
-              autoComplete="one-time-code"
-              inputMode="numeric"
-              required
-              error={confirmed?.fields.code}
-            />
-            <FormError message={confirmed?.message ?? null} />
-            <div className="form__actions">
-              <button type="submit" className="button button--primary" disabled={busy}>
-                Confirm
-              </button>
-              <a className="button button--ghost" href="/admin/security">
-                Cancel
-              </a>
-            </div>
-          </Form>
+          <TotpConfirmForm action="/admin/security?add=app" factorId={offer.totp.factorId} result={confirmed}>
+            <Link className="button button--ghost" to="/admin/security">
+              Cancel
+            </Link>
+          </TotpConfirmForm>
         </>
       ) : (
         <p className="factors__add">

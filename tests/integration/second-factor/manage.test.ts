@@ -143,18 +143,14 @@ describe('the Sign-in security page without JavaScript', () => {
 
     const offer = await page('/admin/security?add=app', admin);
     // The confirm form's factor (the list's Remove forms carry the existing factors' ids).
-    const factorId = /value="confirm-totp"\/><input type="hidden" name="factorId" value="([0-9a-f-]{36})"/.exec(
+    const factorId = /value="enrol-totp"\/><input type="hidden" name="factorId" value="([0-9a-f-]{36})"/.exec(
       offer.body,
     )![1]!;
     const secret = /data-testid="totp-secret">([A-Z2-7 ]+)</.exec(offer.body)![1]!.replaceAll(' ', '');
-    const wrong = await postForm(
-      { intent: 'confirm-totp', factorId, code: '000000' },
-      admin,
-      '/admin/security?add=app',
-    );
+    const wrong = await postForm({ intent: 'enrol-totp', factorId, code: '000000' }, admin, '/admin/security?add=app');
     expect(wrong.statusCode).toBe(400);
     expect(wrong.body).toContain(M.codeWrong);
-    const added = await postForm({ intent: 'confirm-totp', factorId, code: await totpAt(secret) }, admin);
+    const added = await postForm({ intent: 'enrol-totp', factorId, code: await totpAt(secret) }, admin);
     expect(added.statusCode).toBe(200);
     expect(added.body).toContain('Your new recovery codes');
     expect(added.body.match(/<code>[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}<\/code>/g)).toHaveLength(10);

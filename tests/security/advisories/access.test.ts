@@ -159,6 +159,10 @@ describe('support-desk advisories (docs/security-checks.md#advisory-regressions)
         savedReplyId: [savedReply.id],
         userId: [user.id, admin.id],
         slug: ['terms'],
+        // The admin's own authenticator app (their only factor, so even the admin could not remove it).
+        factorId: (await rows<{ id: string }>(sql`select id from second_factors where user_id = ${admin.id}`)).map(
+          (row) => row.id,
+        ),
         mailId: [
           String(
             (
@@ -199,6 +203,8 @@ describe('support-desk advisories (docs/security-checks.md#advisory-regressions)
         'saved_replies',
         'audit_log',
         'email_tokens',
+        'second_factors',
+        'recovery_codes',
       ];
       const snapshot = async () =>
         Object.fromEntries(

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { SECOND_FACTOR_MESSAGES, type RecoveryCodes, type TotpEnrolment } from '../../../contracts/second-factor.ts';
 import { InputField } from '../../components/ui/field.tsx';
 import { postJson } from '../../lib/api-client.ts';
@@ -42,24 +42,7 @@ export function EnrolmentScreen({ offer, result }: { offer: EnrolmentOffer; resu
     >
       <h2 className="enrol__heading">Authenticator app</h2>
       <TotpKey totp={totp} />
-      <form className="form" method="post" action="/admin" noValidate aria-label="Confirm your authenticator app">
-        <input type="hidden" name="intent" value="enrol-totp" />
-        <input type="hidden" name="factorId" value={totp.factorId} />
-        <InputField
-          label="Code from the app"
-          name="code"
-          autoComplete="one-time-code"
-          inputMode="numeric"
-          required
-          error={result?.fields.code}
-        />
-        <FormError message={result?.message ?? null} />
-        <div className="form__actions">
-          <button type="submit" className="button button--primary">
-            Confirm
-          </button>
-        </div>
-      </form>
+      <TotpConfirmForm action="/admin" factorId={totp.factorId} result={result} />
       <h2 className="enrol__heading">Or a passkey</h2>
       <p>Use this device&apos;s screen lock or a security key instead of codes.</p>
       <FormError message={passkeyError} />
@@ -89,6 +72,44 @@ export function TotpKey({ totp }: { totp: TotpEnrolment }) {
         </code>
       </p>
     </>
+  );
+}
+
+/**
+ * The authenticator app confirmed with one code: a plain form posted to `action` (the page's own
+ * action takes `intent=enrol-totp`). `children` go beside Confirm.
+ */
+export function TotpConfirmForm({
+  action,
+  factorId,
+  result,
+  children,
+}: {
+  action: string;
+  factorId: string;
+  result?: EnrolmentActionData | undefined;
+  children?: ReactNode;
+}) {
+  return (
+    <form className="form" method="post" action={action} noValidate aria-label="Confirm your authenticator app">
+      <input type="hidden" name="intent" value="enrol-totp" />
+      <input type="hidden" name="factorId" value={factorId} />
+      <InputField
+        label="Code from the app"
+        name="code"
+        autoComplete="one-time-code"
+        inputMode="numeric"
+        required
+        error={result?.fields.code}
+      />
+      <FormError message={result?.message ?? null} />
+      <div className="form__actions">
+        <button type="submit" className="button button--primary">
+          Confirm
+        </button>
+        {children}
+      </div>
+    </form>
   );
 }
 
