@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { adminApi, signInToTickets, verifiedAccount } from './fixtures.ts';
+import { adminApi, hydrated, signInToTickets, verifiedAccount } from './fixtures.ts';
 import { expectNoAxeViolations, VIEWPORTS } from './support.ts';
 
 /** The ticket page as a chat: the reply box stays in reach, the newest message in view. */
@@ -47,7 +47,7 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     const { user, ticketId } = await ticketWithMessages(request, 30);
     await signInToTickets(page, user);
     await page.goto(`/support/ticket/${ticketId}`);
-    await expect(page.locator('header.site-header[data-hydrated="true"]')).toBeAttached();
+    await hydrated(page);
     const box = page.getByLabel('Your message');
     await expectInViewport(page, box);
     await expectNewestInView(page, 'Message 30 of the thread.');

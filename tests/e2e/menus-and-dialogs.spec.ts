@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { newEmail, newPassword, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+import { hydrated, newEmail, newPassword, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
 import { expectNoAxeViolations, VIEWPORTS } from './support.ts';
 
 const menuButton = (page: Page) => page.getByRole('button', { name: /Open menu|Close menu/ });
@@ -22,7 +22,7 @@ test.describe('the phone menu', () => {
   for (const path of ['/', '/support']) {
     test(`on ${path} it closes on Escape, focus back on its button, and on a tap outside it`, async ({ page }) => {
       await page.goto(path);
-      if (path === '/support') await expect(page.locator('header.site-header[data-hydrated="true"]')).toBeAttached();
+      if (path === '/support') await hydrated(page);
       await openMenu(page);
       await page.keyboard.press('Escape');
       await expectMenuClosed(page);
@@ -37,7 +37,7 @@ test.describe('the phone menu', () => {
 
   test('following a link in the app closes the menu and returns focus to its button', async ({ page }) => {
     await page.goto('/signup');
-    await expect(page.locator('header.site-header[data-hydrated="true"]')).toBeAttached();
+    await hydrated(page);
     await openMenu(page);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Support' }).click();
     await expect(page).toHaveURL(/\/support$/);

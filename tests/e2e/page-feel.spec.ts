@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
-import { verifiedAccount } from './fixtures.ts';
+import { hydrated, verifiedAccount } from './fixtures.ts';
 import { VIEWPORTS } from './support.ts';
 
 test.describe('switches on a phone', () => {
@@ -29,7 +29,7 @@ test.describe('focus follows errors', () => {
   test('an invalid submit puts focus on the first field in error', async ({ page, request }) => {
     // Sign-up: a well-formed email and a too-short password: focus goes to Password.
     await page.goto('/signup');
-    await expect(page.locator('header.site-header[data-hydrated="true"]')).toBeAttached();
+    await hydrated(page);
     await page.getByLabel('Email').fill('focus-check@example.nz');
     await page.getByLabel('Password', { exact: true }).fill('short');
     await page.getByLabel('Confirm password').fill('short');
@@ -39,7 +39,7 @@ test.describe('focus follows errors', () => {
 
     // The login screen, sent empty: focus goes to Email.
     await page.goto('/support');
-    await expect(page.locator('header.site-header[data-hydrated="true"]')).toBeAttached();
+    await hydrated(page);
     await page.getByRole('button', { name: 'Login' }).click();
     await expect(page.getByLabel('Email')).toBeFocused();
 
@@ -50,7 +50,7 @@ test.describe('focus follows errors', () => {
     await page.getByRole('button', { name: 'Login' }).click();
     await expect(page.getByRole('heading', { name: SUPPORT_TEXT.listTitle })).toBeVisible();
     await page.goto('/support/create-ticket');
-    await expect(page.locator('header.site-header[data-hydrated="true"]')).toBeAttached();
+    await hydrated(page);
     await page.getByLabel('Message').fill('Where is my parcel?');
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect(page.getByLabel('Reason')).toBeFocused();

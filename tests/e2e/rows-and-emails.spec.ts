@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { signInOnLoginScreen, signInToTickets } from './fixtures.ts';
+import { hydrated, signInOnLoginScreen, signInToTickets } from './fixtures.ts';
 import { linkIn, tokenFrom, waitForMails } from '../support/mail.ts';
 import { expectNoAxeViolations, VIEWPORTS } from './support.ts';
 
@@ -36,7 +36,7 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(viewport);
     const user = await longAddressWithTicket(request);
     await signInToTickets(page, user);
-    await expect(page.locator('header.site-header[data-hydrated="true"]')).toBeAttached();
+    await hydrated(page);
     // Nothing runs off the side of the screen, the long address included.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
 
