@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { type APIRequestContext, request } from '@playwright/test';
-import { ROOT } from '../support/server-process.ts';
+import { createUserWithCli } from '../support/server-process.ts';
 import { newPassword } from './fixtures.ts';
 import {
   type AdminFactor,
@@ -48,12 +47,7 @@ export default async function globalSetup() {
   for (const name of TEAM_ADMINS) {
     const email = `${name}-${process.pid}@example.nz`;
     const password = newPassword();
-    execFileSync(process.execPath, ['scripts/cli.ts', 'create-user', '--admin', '--email', email, '--password-stdin'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: process.env.E2E_DATA_DIR! },
-      input: `${password}\n`,
-      stdio: ['pipe', 'ignore', 'pipe'],
-    });
+    createUserWithCli({ DATA_DIR: process.env.E2E_DATA_DIR! }, email, password, ['--admin']);
     team[name] = { email, password, ...(await enrol(api, email, password)) };
   }
   fs.writeFileSync(teamAdminsFile(), JSON.stringify(team));

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -6,7 +5,7 @@ import { type APIRequestContext, type Browser, expect, type Page, test } from '@
 import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
 import { linkIn, readOutbox, tokenFrom, waitForMail, waitForMails } from '../support/mail.ts';
-import { ROOT, type ServerProcess, startServer } from '../support/server-process.ts';
+import { createUserWithCli, ROOT, type ServerProcess, startServer } from '../support/server-process.ts';
 import { newEmail, newPassword, signInOnLoginScreen } from './fixtures.ts';
 import { generateSecret } from 'otplib';
 import { registerAdminSecret } from './second-factor.ts';
@@ -85,25 +84,7 @@ test.beforeAll(async () => {
     ACCOUNT_REQUESTS_PER_IP_PER_HOUR: '1000',
   };
   // The only way to become admin: the CLI, before the server takes the data directory.
-  execFileSync(
-    process.execPath,
-    [
-      'scripts/cli.ts',
-      'create-user',
-      '--admin',
-      '--email',
-      ADMIN.email,
-      '--password-stdin',
-      '--totp-secret',
-      ADMIN_SECRET,
-    ],
-    {
-      cwd: ROOT,
-      env,
-      input: `${ADMIN.password}\n`,
-      stdio: ['pipe', 'ignore', 'pipe'],
-    },
-  );
+  createUserWithCli(env, ADMIN.email, ADMIN.password, ['--admin', '--totp-secret', ADMIN_SECRET]);
   server = startServer(env, { script: 'scripts/start.ts' });
   const url = await server.ready;
   expect(url).toBe(baseURL);

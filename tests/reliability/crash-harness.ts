@@ -21,7 +21,7 @@ import pg from 'pg';
 import sharp from 'sharp';
 import { lockDataDir } from '../../src/server/db/data-dir-lock.ts';
 import { encodeForm, pngOf } from '../integration/partners/registration-helpers.ts';
-import { ROOT, type ServerProcess, startServer } from '../support/server-process.ts';
+import { type ServerProcess, startServer } from '../support/server-process.ts';
 
 // --- Bookkeeping: what must be cleaned up whatever happens ----------------------------------------
 
@@ -110,21 +110,8 @@ export async function killApp(app: AppServer): Promise<void> {
   await app.process.exited;
 }
 
-/** The accounts CLI (`npm run cli -- create-user`), on the database the server will use. */
-export function createUserWithCli(env: Record<string, string>, email: string, password: string): void {
-  const result = spawnSync(
-    process.execPath,
-    [path.join(ROOT, 'scripts', 'cli.ts'), 'create-user', '--email', email, '--password-stdin'],
-    {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production', ...env },
-      input: `${password}\n`,
-      encoding: 'utf8',
-      timeout: 60_000,
-    },
-  );
-  if (result.status !== 0) throw new Error(`create-user failed (${result.status}): ${result.stdout}${result.stderr}`);
-}
+/** The accounts CLI, as every test that needs an account made by an operator uses it. */
+export { createUserWithCli } from '../support/server-process.ts';
 
 export const newPassword = () => `Harbour-${randomBytes(6).toString('hex')}-kite`;
 

@@ -1,7 +1,32 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
+
+/**
+ * The accounts CLI (`npm run cli -- create-user`), on the database a server will use, in production
+ * mode like the server; the password on stdin, as an operator types it. `options` adds flags
+ * (`--admin`, `--totp-secret S`).
+ */
+export function createUserWithCli(
+  env: Record<string, string>,
+  email: string,
+  password: string,
+  options: string[] = [],
+): void {
+  const result = spawnSync(
+    process.execPath,
+    [path.join(ROOT, 'scripts', 'cli.ts'), 'create-user', '--email', email, '--password-stdin', ...options],
+    {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production', ...env },
+      input: `${password}\n`,
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
+  );
+  if (result.status !== 0) throw new Error(`create-user failed (${result.status}): ${result.stdout}${result.stderr}`);
+}
 
 export interface ServerProcess {
   child: ChildProcess;

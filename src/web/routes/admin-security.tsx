@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
-import { ErrorBodySchema } from '../../contracts/errors.ts';
 import {
   FactorRemovedSchema,
   RECOVERY_CODE_COUNT,
@@ -15,6 +14,7 @@ import {
   confirmTotpAction,
   enrolmentOffer,
   type EnrolmentOffer,
+  errorOf,
 } from '../features/auth/second-factor-enrolment-action.ts';
 import {
   RecoveryCodeList,
@@ -64,11 +64,6 @@ interface Refused {
   message: string;
 }
 
-const messageOf = (body: unknown) => {
-  const error = ErrorBodySchema.safeParse(body);
-  return error.success ? error.data.error.message : NOT_DONE;
-};
-
 /** Remove a factor, new recovery codes, confirm a new app: plain forms posted here, sent on to the API as this admin. */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
@@ -79,7 +74,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const answer = await services.callApi('POST', '/api/admin/second-factor/recovery-codes', {});
     const codes = RecoveryCodesSchema.safeParse(answer.body);
     if (answer.status === 200 && codes.success) return data<Renewed>({ kind: 'codes', ...codes.data });
-    return data<Refused>({ kind: 'refused', message: messageOf(answer.body) }, { status: answer.status });
+    return data<Refused>({ kind: 'refused', message: errorOf(answer.body).message }, { status: answer.status });
   }
   if (intent === 'remove') {
     const factorId = encodeURIComponent(textField(form, 'factorId'));
@@ -88,7 +83,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (answer.status === 200 && removed.success) {
       return redirect(`/admin/security?${new URLSearchParams({ done: removed.data.message })}`, 303);
     }
-    return data<Refused>({ kind: 'refused', message: messageOf(answer.body) }, { status: answer.status });
+    return data<Refused>({ kind: 'refused', message: errorOf(answer.body).message }, { status: answer.status });
   }
   return data<Refused>({ kind: 'refused', message: NOT_DONE }, { status: 400 });
 }

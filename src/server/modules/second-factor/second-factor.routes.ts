@@ -7,13 +7,11 @@ import {
   FactorRemovedSchema,
   PasskeyRegisterRequestSchema,
   RecoveryCodesSchema,
-  SECOND_FACTOR_MESSAGES,
   SecondFactorStatusSchema,
   TotpConfirmRequestSchema,
   TotpEnrolmentSchema,
   WebAuthnOptionsSchema,
 } from '../../../contracts/second-factor.ts';
-import { AppError } from '../../errors.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { SecondFactorService } from './second-factor.service.ts';
 
@@ -34,7 +32,6 @@ export async function secondFactorRoutes(
   // JSON only: a form or text/plain body (what another site can send without a preflight) gets 415 (CSRF-03).
   api.removeContentTypeParser('text/plain');
   const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 429: ErrorBodySchema };
-  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   const enrolment = { access: 'admin', secondFactorEnrolment: true } as const;
   const tags = ['admin'];
 
@@ -115,11 +112,7 @@ export async function secondFactorRoutes(
       params: FactorParamsSchema,
       response: { 200: FactorRemovedSchema, 404: ErrorBodySchema, ...errors },
     },
-    handler: async (request) => {
-      const { factorId } = request.params;
-      if (!UUID.test(factorId)) throw new AppError('NOT_FOUND', SECOND_FACTOR_MESSAGES.factorNotFound);
-      return secondFactor.removeFactor(request.principal!, factorId);
-    },
+    handler: async (request) => secondFactor.removeFactor(request.principal!, request.params.factorId),
   });
 
   api.post('/api/admin/second-factor/recovery-codes', {

@@ -1,3 +1,4 @@
+import type { AuditAction } from '../../../contracts/admin.ts';
 import {
   type PasskeyAssertion,
   type RecoveryCodes,
@@ -6,6 +7,7 @@ import {
   type TotpEnrolment,
 } from '../../../contracts/second-factor.ts';
 import type { AppDatabase } from '../../db/connection.ts';
+import { isUuid } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
 import type { Principal } from '../../plugins/access.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
@@ -126,6 +128,16 @@ export function createSecondFactorService(deps: {
     }
   }
 
+  /** An admin's change to their own second factors, in the audit log. */
+  const auditOwn = (principal: Principal, action: AuditAction, details: Record<string, unknown>) =>
+    deps.audit.record({
+      actor: { userId: principal.userId, email: principal.email },
+      action,
+      targetType: 'user',
+      targetId: principal.userId,
+      details,
+    });
+
   /** The factor is confirmed: new recovery codes, this session passes, the audit log says so. */
   async function enrolled(principal: Principal, kind: 'totp' | 'passkey', label: string): Promise<RecoveryCodes> {
     const { codes, hashes } = newRecoveryCodes();
@@ -134,13 +146,7 @@ export function createSecondFactorService(deps: {
       await txRepo.replaceRecoveryCodes(principal.userId, hashes);
       await txRepo.markSessionPassed(principal.sessionId);
     });
-    await deps.audit.record({
-      actor: { userId: principal.userId, email: principal.email },
-      action: 'admin.second-factor.enrolled',
-      targetType: 'user',
-      targetId: principal.userId,
-      details: { kind, label },
-    });
+    await auditOwn(principal, 'admin.second-factor.enrolled', { kind, label });
     logger.info({ userId: principal.userId, kind }, 'second factor enrolled');
     return { message: M.enrolled, recoveryCodes: codes };
   }
@@ -244,16 +250,11 @@ export function createSecondFactorService(deps: {
 
     /** Removes one of the admin's factors; the last one stays (the command line resets it). */
     async removeFactor(principal: Principal, factorId: string): Promise<{ message: string }> {
-      const removed = await repo.removeConfirmedFactor(principal.userId, factorId);
+      // An id that is no uuid is no factor of anyone's: the same answer as an unknown one.
+      const removed = isUuid(factorId) ? await repo.removeConfirmedFactor(principal.userId, factorId) : null;
       if (removed === null) throw new AppError('NOT_FOUND', M.factorNotFound);
       if (removed === 'last') throw new AppError('INVALID_ARGUMENT', M.lastFactor);
-      await deps.audit.record({
-        actor: { userId: principal.userId, email: principal.email },
-        action: 'admin.second-factor.removed',
-        targetType: 'user',
-        targetId: principal.userId,
-        details: { kind: removed.kind, label: removed.label },
-      });
+      await auditOwn(principal, 'admin.second-factor.removed', { kind: removed.kind, label: removed.label });
       logger.info({ userId: principal.userId, kind: removed.kind }, 'second factor removed');
       return { message: M.removed(removed.label) };
     },
@@ -262,13 +263,7 @@ export function createSecondFactorService(deps: {
     async renewRecoveryCodes(principal: Principal): Promise<RecoveryCodes> {
       const { codes, hashes } = newRecoveryCodes();
       await repo.replaceRecoveryCodes(principal.userId, hashes);
-      await deps.audit.record({
-        actor: { userId: principal.userId, email: principal.email },
-        action: 'admin.second-factor.recovery-codes-renewed',
-        targetType: 'user',
-        targetId: principal.userId,
-        details: {},
-      });
+      await auditOwn(principal, 'admin.second-factor.recovery-codes-renewed', {});
       logger.info({ userId: principal.userId }, 'recovery codes renewed');
       return { message: M.codesRenewed, recoveryCodes: codes };
     },

@@ -18,7 +18,8 @@ export interface EnrolmentActionData {
   message: string | null;
 }
 
-function errorOf(body: unknown) {
+/** An API refusal's message and field errors (a generic message when the body is not one). */
+export function errorOf(body: unknown) {
   const parsed = ErrorBodySchema.safeParse(body);
   return parsed.success
     ? { message: parsed.data.error.message, fields: parsed.data.error.fields ?? {} }
