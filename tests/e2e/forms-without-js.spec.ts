@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { AUTH_MESSAGES } from '../../src/contracts/auth.ts';
+import { SECOND_FACTOR_MESSAGES } from '../../src/contracts/second-factor.ts';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
 import { linkIn, waitForMail } from '../support/mail.ts';
 import {
@@ -11,6 +12,7 @@ import {
   signInToTickets,
   verifiedAccount,
 } from './fixtures.ts';
+import { totpAt } from './second-factor.ts';
 
 const bubbles = (page: Page) => page.getByRole('log', { name: 'Messages' }).getByRole('listitem');
 
@@ -199,6 +201,46 @@ test.describe('without JavaScript', () => {
       messageBody: 'Within two working days.',
       admin: true,
     });
+  });
+
+  test('a new admin sets up an app, then adds another, renews the recovery codes and removes the first on Sign-in security', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    const account = await verifiedAccount(request);
+    const admin = await adminApi(baseURL!);
+    const found = await admin.get(`/api/admin/users?q=${encodeURIComponent(account.email)}`);
+    const [user] = ((await found.json()) as { users: Array<{ id: string }> }).users;
+    expect((await admin.post(`/api/admin/users/${user!.id}/role`, { data: { role: 'admin' } })).status()).toBe(200);
+    await admin.dispose();
+    const confirmApp = async () => {
+      const secret = (await page.getByTestId('totp-secret').innerText()).replace(/\s/g, '');
+      await page.getByLabel('Code from the app').fill(await totpAt(secret));
+      await page.getByRole('button', { name: 'Confirm' }).click();
+      await expect(page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')).toHaveCount(10);
+    };
+
+    await page.goto('/admin');
+    await signInOnLoginScreen(page, account.email, account.password);
+    await confirmApp();
+    await page.goto('/admin/security');
+    await expect(page.getByRole('button', { name: /^Remove / })).toHaveCount(1);
+    await page.getByRole('button', { name: 'Get new recovery codes' }).click();
+    await expect(page.getByText(SECOND_FACTOR_MESSAGES.codesRenewed)).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')).toHaveCount(10);
+
+    await page.goto('/admin/security');
+    await page.getByRole('link', { name: 'Add an authenticator app' }).click();
+    await confirmApp();
+    await page.getByRole('link', { name: 'I have saved them' }).click();
+    await expect(page.getByRole('button', { name: /^Remove / })).toHaveCount(2);
+    await page
+      .getByRole('button', { name: /^Remove / })
+      .first()
+      .click();
+    await expect(page.getByText(SECOND_FACTOR_MESSAGES.removed('Authenticator app'))).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Remove / })).toHaveCount(1);
   });
 
   test('the admin console’s login screen signs an admin in', async ({ page }) => {
