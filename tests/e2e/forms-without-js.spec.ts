@@ -5,6 +5,7 @@ import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
 import { linkIn, waitForMail } from '../support/mail.ts';
 import {
   adminApi,
+  newAdminAccount,
   newEmail,
   newPassword,
   hydrated,
@@ -208,11 +209,8 @@ test.describe('without JavaScript', () => {
     request,
     baseURL,
   }) => {
-    const account = await verifiedAccount(request);
     const admin = await adminApi(baseURL!);
-    const found = await admin.get(`/api/admin/users?q=${encodeURIComponent(account.email)}`);
-    const [user] = ((await found.json()) as { users: Array<{ id: string }> }).users;
-    expect((await admin.post(`/api/admin/users/${user!.id}/role`, { data: { role: 'admin' } })).status()).toBe(200);
+    const account = await newAdminAccount(request, admin);
     await admin.dispose();
     const confirmApp = async () => {
       const secret = (await page.getByTestId('totp-secret').innerText()).replace(/\s/g, '');

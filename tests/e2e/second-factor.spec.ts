@@ -1,7 +1,7 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
 import { SECOND_FACTOR_MESSAGES } from '../../src/contracts/second-factor.ts';
-import { adminApi, verifiedAccount } from './fixtures.ts';
+import { adminApi, newAdminAccount } from './fixtures.ts';
 import { currentStep, totpAt } from './second-factor.ts';
 
 /**
@@ -16,13 +16,7 @@ test.beforeAll(async ({ baseURL }) => {
 test.afterAll(async () => admin?.dispose());
 
 /** A verified account made admin by the e2e admin (Users → Make admin). */
-async function newAdmin(request: APIRequestContext) {
-  const account = await verifiedAccount(request);
-  const found = await admin.get(`/api/admin/users?q=${encodeURIComponent(account.email)}`);
-  const [user] = ((await found.json()) as { users: Array<{ id: string }> }).users;
-  expect((await admin.post(`/api/admin/users/${user!.id}/role`, { data: { role: 'admin' } })).status()).toBe(200);
-  return account;
-}
+const newAdmin = (request: APIRequestContext) => newAdminAccount(request, admin);
 
 async function signIn(page: Page, email: string, password: string, otp?: string) {
   await page.getByLabel('Email').fill(email);
