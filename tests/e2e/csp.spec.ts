@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type ConsoleMessage, expect, type Page, test } from '@playwright/test';
 import { recordFigure } from '../support/figures.ts';
 import { verifiedAccount } from './fixtures.ts';
-import { adminOtp } from './second-factor.ts';
+import { withAdminOtp } from './second-factor.ts';
 import { PUBLIC_PAGES, recordCspViolations } from './support.ts';
 
 /**
@@ -109,17 +109,12 @@ test('signed-in support pages run under the CSP without a single violation', asy
 });
 
 test('admin pages run under the CSP without a single violation', async ({ page }) => {
-  expect(
-    (
-      await page.request.post('/api/auth/login', {
-        data: {
-          email: process.env.E2E_ADMIN_EMAIL,
-          password: process.env.E2E_ADMIN_PASSWORD,
-          otp: await adminOtp(process.env.E2E_ADMIN_EMAIL!),
-        },
-      })
-    ).status(),
-  ).toBe(200);
+  const signedIn = await withAdminOtp(process.env.E2E_ADMIN_EMAIL!, (otp) =>
+    page.request.post('/api/auth/login', {
+      data: { email: process.env.E2E_ADMIN_EMAIL, password: process.env.E2E_ADMIN_PASSWORD, otp },
+    }),
+  );
+  expect(signedIn.status()).toBe(200);
   const tag = Date.now().toString(36);
   const digits = String(Date.now()).slice(-8);
   const applied = await page.request.post('/api/companies', {

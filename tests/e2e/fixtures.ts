@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type APIRequestContext, expect, type Page, request as playwrightRequest } from '@playwright/test';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
 import { linkIn, tokenFrom, waitForMails } from '../support/mail.ts';
-import { adminOtp, factorOf } from './second-factor.ts';
+import { factorOf, withAdminOtp } from './second-factor.ts';
 
 /** Accounts for browser tests, made the way a person makes them: sign up, confirm from the mail. */
 export const newEmail = (label: string) => `${label}-${randomBytes(5).toString('hex')}@example.nz`;
@@ -22,16 +22,26 @@ export async function verifiedAccount(request: APIRequestContext) {
 export async function signInOnLoginScreen(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
-  const otp = await adminOtp(email);
-  const codeField = page.getByLabel('One-time code');
-  if (otp && !(await codeField.isVisible())) {
-    // Elsewhere than /admin the screen asks for the code after the password (without JavaScript the password again).
-    await page.getByRole('button', { name: 'Login' }).click();
-    await expect(codeField).toBeVisible();
-    if (!(await page.getByLabel('Password').inputValue())) await page.getByLabel('Password').fill(password);
-  }
-  if (otp) await codeField.fill(otp);
-  await page.getByRole('button', { name: 'Login' }).click();
+  const login = page.getByRole('button', { name: 'Login' });
+  await withAdminOtp(email, async (otp) => {
+    if (!otp) return login.click();
+    const codeField = page.getByLabel('One-time code');
+    if (!(await codeField.isVisible())) {
+      // Elsewhere than /admin the screen asks for the code after the password (without JavaScript the password again).
+      await login.click();
+      await expect(codeField).toBeVisible();
+      if (!(await page.getByLabel('Password').inputValue())) await page.getByLabel('Password').fill(password);
+    }
+    await codeField.fill(otp);
+    // The admin stays held until the server has answered this code (a fetch, or the form's navigation).
+    const answered = page.waitForResponse(
+      (response) =>
+        response.request().method() === 'POST' &&
+        (response.request().resourceType() === 'document' || new URL(response.url()).pathname === '/api/auth/login'),
+    );
+    await login.click();
+    await answered;
+  });
 }
 
 /** Waits until the app has taken over the page (the header says so once React runs it). */

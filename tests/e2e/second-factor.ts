@@ -84,7 +84,7 @@ function claim(email: string, name: string): boolean {
  * A code the server will accept for this admin's next sign-in; undefined for an account without a
  * factor. When this minute's codes and the recovery codes are all spent, it waits for the next step.
  */
-export async function adminOtp(email: string): Promise<string | undefined> {
+async function adminOtp(email: string): Promise<string | undefined> {
   const factor = factorOf(email);
   if (!factor) return undefined;
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -99,6 +99,36 @@ export async function adminOtp(email: string): Promise<string | undefined> {
     await new Promise((resolve) => setTimeout(resolve, (now + 1) * 30_000 - Date.now() + 50));
   }
   throw new Error(`${email}: every code of this minute and every recovery code is spent`);
+}
+
+/**
+ * Runs `send` with a code for this admin's sign-in while no other worker signs the same admin in,
+ * and releases the admin when `send` has the server's answer. The server takes steps only forward
+ * (a code's step must be later than the last one used), so two workers holding this step's and the
+ * next step's codes must not race: if the later one arrives first, the earlier is refused. An
+ * account without a factor gets `undefined` and no wait.
+ */
+export async function withAdminOtp<T>(email: string, send: (otp: string | undefined) => Promise<T>): Promise<T> {
+  if (!factorOf(email)) return send(undefined);
+  const lock = path.join(dataDir(), `otp-signing-in-${email.toLowerCase()}`);
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    try {
+      fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      break;
+    } catch {
+      // A worker that died holding the lock leaves it behind: older than any sign-in takes, it is free.
+      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 45_000) fs.rmSync(lock, { force: true });
+      if (Date.now() > deadline) throw new Error(`${email}: another worker's sign-in held this admin for 90 s`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+  try {
+    return await send(await adminOtp(email));
+  } finally {
+    fs.rmSync(lock, { force: true });
+  }
 }
 
 /**
