@@ -2,7 +2,10 @@
  * `npm run cli -- <command>`: account administration (create-user, set-password, verify-email,
  * set-role, disable-user, enable-user). `npm run cli -- help` lists them.
  */
-import { runCli } from '../src/server/cli.ts';
+import '../src/server/module-hooks.ts';
+
+// Loaded after the module loader fix (src/server/module-hooks.ts).
+const { runCli } = await import('../src/server/cli.ts');
 
 const code = await runCli(process.argv.slice(2), process.env, {
   out: (line) => console.log(line),

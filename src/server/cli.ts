@@ -104,7 +104,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       if (!file) throw new UsageError(command === 'backup' ? 'backup needs --out FILE.' : 'restore needs --from FILE.');
       const config = loadConfig(env);
       const database = await openCliDatabase(config, (taken) => (lock = taken));
-      const storage = createStorage(config.storage);
+      const storage = await createStorage(config.storage);
       close = async () => {
         await storage.close();
         await database.close();

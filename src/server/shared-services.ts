@@ -47,7 +47,7 @@ export async function createSharedServices(
   config: Config,
   database: DatabaseHandle,
 ): Promise<SharedServices> {
-  const storage = createStorage(config.storage);
+  const storage = await createStorage(config.storage);
   app.addHook('onClose', () => storage.close());
   const bus = createEventBus(database, app.log);
   await bus.start();

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sweepOrphanLicenses } from '../../src/server/modules/partners/license-sweep.ts';
 import { createPartnersRepository, type NewCompany } from '../../src/server/modules/partners/partners.repository.ts';
 import { createLocalStorage } from '../../src/server/storage/local-storage.ts';
-import { openTestDatabase } from '../support/test-app.ts';
+import { openTestDatabase, withMigratedDatabase } from '../support/test-app.ts';
 import { recordFigure, runs } from '../support/figures.ts';
 import {
   addTally,
@@ -228,7 +228,7 @@ describe.runIf(kind === 'pglite')('kill -9 on the embedded database (DATA-02, UP
     `loses no acknowledged write and leaves no orphan file over ${CRASH_RUNS} SIGKILLs`,
     { timeout: timeoutFor(CRASH_RUNS) },
     async () => {
-      const dataDir = tempDir('bagspace-crash-');
+      const dataDir = withMigratedDatabase(tempDir('bagspace-crash-'));
       const user = newUser();
       createUserWithCli({ DATA_DIR: dataDir }, user.email, user.password);
       const summary = await crashLoop(
@@ -260,7 +260,7 @@ describe.runIf(kind === 'pglite')('kill -9 on the embedded database (DATA-02, UP
   );
 
   it('SIGTERM under load: every 2xx is stored, and nothing else (DATA-06)', { timeout: 120_000 }, async () => {
-    const dataDir = tempDir('bagspace-term-');
+    const dataDir = withMigratedDatabase(tempDir('bagspace-term-'));
     const user = newUser();
     createUserWithCli({ DATA_DIR: dataDir }, user.email, user.password);
     const { tally, exitCode } = await gracefulRun(

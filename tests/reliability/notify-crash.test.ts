@@ -15,7 +15,7 @@ import { recordFigure, runs } from '../support/figures.ts';
 import { totpAt } from '../support/second-factor.ts';
 import { ROOT } from '../support/server-process.ts';
 import { startSmtpSink } from '../support/smtp-sink.ts';
-import { openTestDatabase } from '../support/test-app.ts';
+import { openTestDatabase, withMigratedDatabase } from '../support/test-app.ts';
 import {
   type AppServer,
   cleanupAll,
@@ -62,7 +62,7 @@ describe('kill -9 while admins answer tickets (DATA-02)', () => {
     { timeout: 120_000 + RUNS * 15_000 },
     async () => {
       const sink = await startSmtpSink();
-      const dataDir = tempDir('bagspace-notify-crash-');
+      const dataDir = withMigratedDatabase(tempDir('bagspace-notify-crash-'));
       const database = kind === 'postgres' ? await openTestDatabase() : null;
       if (database) await database.database.close();
       const env: Record<string, string> = {

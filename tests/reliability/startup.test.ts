@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../support/server-process.ts';
 import { withAdminClient } from '../support/postgres.ts';
-import { openTestDatabase, testDatabaseKind } from '../support/test-app.ts';
+import { openTestDatabase, testDatabaseKind, withMigratedDatabase } from '../support/test-app.ts';
 
 const dataDirs: string[] = [];
 function freshDataDir(): string {
@@ -36,7 +36,7 @@ describe.runIf(testDatabaseKind === 'pglite')('start-up on the embedded database
   });
 
   it('refuses a second server on the same DATA_DIR with a clear message', async () => {
-    const dataDir = freshDataDir();
+    const dataDir = withMigratedDatabase(freshDataDir());
     const first = startServer({ DATA_DIR: dataDir, PORT: '0' });
     await first.ready;
     const second = startServer({ DATA_DIR: dataDir, PORT: '0' });
@@ -56,7 +56,7 @@ describe.runIf(testDatabaseKind === 'pglite')('start-up on the embedded database
   });
 
   it('writes JSON logs that carry the request id it returns', async () => {
-    const server = startServer({ DATA_DIR: freshDataDir(), PORT: '0', LOG_LEVEL: 'info' });
+    const server = startServer({ DATA_DIR: withMigratedDatabase(freshDataDir()), PORT: '0', LOG_LEVEL: 'info' });
     const url = await server.ready;
     const res = await fetch(`${url}/api/faqs?type=general`);
     const id = res.headers.get('x-request-id');

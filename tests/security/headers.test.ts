@@ -23,7 +23,13 @@ import { loadConfig } from '../../src/server/config.ts';
 import { createUser, signIn, withCookie } from '../support/accounts.ts';
 import { recordFigure } from '../support/figures.ts';
 import { startServer } from '../support/server-process.ts';
-import { createTestApp, openTestDatabase, type TestApp, testDatabaseKind } from '../support/test-app.ts';
+import {
+  createTestApp,
+  openTestDatabase,
+  type TestApp,
+  testDatabaseKind,
+  withMigratedDatabase,
+} from '../support/test-app.ts';
 import { productionPackages, unreviewedRenderers } from '../support/renderers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -730,7 +736,7 @@ describe('HDR-02, HDR-10: the production server behind TLS, as the MDN HTTP Obse
   it('scores A+ (HDR-10), with HSTS on every https response', async () => {
     const certificate = makeLoopbackCertificate();
     const proxy = await startTlsProxy(certificate);
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-observatory-'));
+    const dataDir = withMigratedDatabase(fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-observatory-')));
     const db = testDatabaseKind === 'postgres' ? await openTestDatabase() : null;
     const server = startServer({
       HOST: '127.0.0.1',

@@ -15,7 +15,7 @@ import { linkIn, tokenFrom, waitForMail, waitForMails } from '../support/mail.ts
 import { ROOT, startServer, type ServerProcess } from '../support/server-process.ts';
 import { currentStep, totpAt } from '../support/second-factor.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
-import { openTestDatabase, testDatabaseKind, type TestDatabase } from '../support/test-app.ts';
+import { openTestDatabase, testDatabaseKind, type TestDatabase, withMigratedDatabase } from '../support/test-app.ts';
 
 describe('redactUrl', () => {
   it('hides the values of secret query parameters and keeps the rest', () => {
@@ -45,7 +45,7 @@ describe.runIf(testDatabaseKind === 'pglite')('secrets in the server log (LOG-02
   };
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-logs-'));
+    dataDir = withMigratedDatabase(fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-logs-')));
     server = startServer({
       DATA_DIR: dataDir,
       PORT: '0',

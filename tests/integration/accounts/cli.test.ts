@@ -9,7 +9,7 @@ import { buildApp } from '../../../src/server/app.ts';
 import { loadConfig } from '../../../src/server/config.ts';
 import { type DatabaseHandle, openDatabase } from '../../../src/server/db/connection.ts';
 import { ROOT, startServer } from '../../support/server-process.ts';
-import { openTestDatabase, type TestDatabase, testDatabaseKind } from '../../support/test-app.ts';
+import { openTestDatabase, type TestDatabase, testDatabaseKind, withMigratedDatabase } from '../../support/test-app.ts';
 
 /**
  * The command line as an operator runs it (a child process), against the database kind under test:
@@ -19,7 +19,7 @@ let dataDir: string;
 let pg: TestDatabase | undefined;
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-cli-'));
+  dataDir = withMigratedDatabase(fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-cli-')));
   if (testDatabaseKind === 'postgres') pg = await openTestDatabase();
 });
 afterAll(async () => {

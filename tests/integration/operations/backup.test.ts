@@ -16,7 +16,13 @@ import { postJson, signIn } from '../../support/accounts.ts';
 import { ROOT, startServer } from '../../support/server-process.ts';
 import { supportUser } from '../../support/support.ts';
 import { png, postFiles } from '../../support/attachment-files.ts';
-import { createTestApp, openTestDatabase, testDatabaseKind, type TestApp } from '../../support/test-app.ts';
+import {
+  createTestApp,
+  openTestDatabase,
+  testDatabaseKind,
+  type TestApp,
+  withMigratedDatabase,
+} from '../../support/test-app.ts';
 import { pngOf, register, validCompany } from '../partners/registration-helpers.ts';
 
 /** Every row of every table, as PostgreSQL renders it, in a stable order: what a restore must give back. */
@@ -201,7 +207,7 @@ describe.runIf(testDatabaseKind === 'pglite')('npm run cli -- backup and restore
     'backs up while the server runs and restores into an empty DATA_DIR that a server then serves',
     { timeout: 120_000 },
     async () => {
-      const dataDir = tempDir('live');
+      const dataDir = withMigratedDatabase(tempDir('live'));
       const server = startServer({ DATA_DIR: dataDir, PORT: '0' });
       const out = path.join(tempDir('backup'), 'live.backup');
       const email = `kept-${Date.now()}@example.nz`;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../support/server-process.ts';
 import { postJson, uniqueEmail } from '../../support/accounts.ts';
 import { supportUser } from '../../support/support.ts';
-import { createTestApp, testDatabaseKind, type TestApp } from '../../support/test-app.ts';
+import { createTestApp, testDatabaseKind, type TestApp, withMigratedDatabase } from '../../support/test-app.ts';
 
 /** A port nothing listens on now (the OS picks it). */
 async function freePort(): Promise<number> {
@@ -131,7 +131,7 @@ describe('/metrics without METRICS_TOKEN', () => {
 
 describe.runIf(testDatabaseKind === 'pglite')('METRICS_PORT', () => {
   it('serves the metrics on 127.0.0.1 only, without a token, next to the app', { timeout: 60_000 }, async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-metrics-'));
+    const dataDir = withMigratedDatabase(fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-metrics-')));
     const metricsPort = String(await freePort());
     const server = startServer({ DATA_DIR: dataDir, PORT: '0', METRICS_PORT: metricsPort });
     try {

@@ -12,7 +12,7 @@ import { type DatabaseHandle, openDatabase } from '../../../src/server/db/connec
 import { SECRET_INVALID } from '../../../src/server/modules/second-factor/second-factor.cli.ts';
 import { currentStep, totpAt } from '../../support/second-factor.ts';
 import { ROOT } from '../../support/server-process.ts';
-import { openTestDatabase, type TestDatabase, testDatabaseKind } from '../../support/test-app.ts';
+import { openTestDatabase, type TestDatabase, testDatabaseKind, withMigratedDatabase } from '../../support/test-app.ts';
 
 /**
  * The command line's second-factor commands as an operator runs them (child processes), on the
@@ -21,7 +21,7 @@ import { openTestDatabase, type TestDatabase, testDatabaseKind } from '../../sup
 let dataDir: string;
 let pg: TestDatabase | undefined;
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-cli-2fa-'));
+  dataDir = withMigratedDatabase(fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-cli-2fa-')));
   if (testDatabaseKind === 'postgres') pg = await openTestDatabase();
 });
 afterAll(async () => {

@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import { ATTACHMENT_LIMITS, type AttachmentKind } from '../../../contracts/attachments.ts';
 
 export interface CleanImage {
@@ -16,8 +15,15 @@ export class UnreadableImageError extends Error {
 
 const LOADER = { jpg: 'jpeg', png: 'png', webp: 'webp' } as const;
 
-// libvips keeps a cache of decoded images for reuse; a server decodes each upload once.
-sharp.cache(false);
+/** sharp (libvips) is loaded at the first upload, not at every start and command-line run. */
+const importSharp = () =>
+  import('sharp').then(({ default: sharp }) => {
+    // libvips keeps a cache of decoded images for reuse; a server decodes each upload once.
+    sharp.cache(false);
+    return sharp;
+  });
+let loaded: ReturnType<typeof importSharp> | undefined;
+const loadSharp = () => (loaded ??= importSharp());
 
 /**
  * Re-encodes an uploaded photo so that nothing but its pixels is kept (docs/decisions/095): EXIF
@@ -28,6 +34,7 @@ sharp.cache(false);
  * from its header, before decoding) are refused.
  */
 export async function cleanImage(input: Buffer, kind: Exclude<AttachmentKind, 'pdf'>): Promise<CleanImage> {
+  const sharp = await loadSharp();
   try {
     const source = () =>
       sharp(input, { failOn: 'warning', limitInputPixels: ATTACHMENT_LIMITS.maxInputPixels, animated: false });

@@ -1,18 +1,14 @@
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { PasskeyAssertion } from '../../../contracts/second-factor.ts';
 
 /**
  * Passkeys (WebAuthn) through @simplewebauthn/server 14: the relying party is the site itself
  * (rpID: the host name of PUBLIC_BASE_URL; origin: PUBLIC_BASE_URL). No attestation is asked for:
  * any authenticator the admin trusts will do. The challenges are kept by the caller (auth_challenges).
+ * The library is loaded at the first passkey operation, not at start-up: it is about 0.3 s of CPU
+ * that most starts (and every command-line run) never need (docs/decisions/101-start-up-cost.md).
  */
+const webauthn = () => import('@simplewebauthn/server');
 export interface RelyingParty {
   rpName: string;
   rpID: string;
@@ -33,11 +29,12 @@ export interface StoredPasskey {
 
 type ChallengeCheck = (challenge: string) => Promise<boolean>;
 
-export function registrationOptions(
+export async function registrationOptions(
   rp: RelyingParty,
   user: { id: string; email: string },
   existing: Pick<StoredPasskey, 'credentialId' | 'transports'>[],
 ) {
+  const { generateRegistrationOptions } = await webauthn();
   return generateRegistrationOptions({
     rpName: rp.rpName,
     rpID: rp.rpID,
@@ -55,6 +52,7 @@ export async function checkRegistration(
   response: unknown,
   takeChallenge: ChallengeCheck,
 ): Promise<StoredPasskey | null> {
+  const { verifyRegistrationResponse } = await webauthn();
   const result = await verifyRegistrationResponse({
     response: response as RegistrationResponseJSON,
     expectedChallenge: takeChallenge,
@@ -72,10 +70,11 @@ export async function checkRegistration(
   };
 }
 
-export function authenticationOptions(
+export async function authenticationOptions(
   rp: RelyingParty,
   passkeys: Pick<StoredPasskey, 'credentialId' | 'transports'>[],
 ) {
+  const { generateAuthenticationOptions } = await webauthn();
   return generateAuthenticationOptions({
     rpID: rp.rpID,
     allowCredentials: passkeys.map((p) => ({ id: p.credentialId, transports: p.transports as never })),
@@ -90,6 +89,7 @@ export async function checkAuthentication(
   passkey: StoredPasskey,
   takeChallenge: ChallengeCheck,
 ): Promise<number | null> {
+  const { verifyAuthenticationResponse } = await webauthn();
   const result = await verifyAuthenticationResponse({
     response: assertion as AuthenticationResponseJSON,
     expectedChallenge: takeChallenge,
