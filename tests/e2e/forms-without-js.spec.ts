@@ -13,7 +13,7 @@ import {
   signInToTickets,
   verifiedAccount,
 } from './fixtures.ts';
-import { totpAt } from './second-factor.ts';
+import { confirmAuthenticatorApp } from './second-factor.ts';
 
 const bubbles = (page: Page) => page.getByRole('log', { name: 'Messages' }).getByRole('listitem');
 
@@ -212,16 +212,10 @@ test.describe('without JavaScript', () => {
     const admin = await adminApi(baseURL!);
     const account = await newAdminAccount(request, admin);
     await admin.dispose();
-    const confirmApp = async () => {
-      const secret = (await page.getByTestId('totp-secret').innerText()).replace(/\s/g, '');
-      await page.getByLabel('Code from the app').fill(await totpAt(secret));
-      await page.getByRole('button', { name: 'Confirm' }).click();
-      await expect(page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')).toHaveCount(10);
-    };
 
     await page.goto('/admin');
     await signInOnLoginScreen(page, account.email, account.password);
-    await confirmApp();
+    await confirmAuthenticatorApp(page);
     await page.goto('/admin/security');
     await expect(page.getByRole('button', { name: /^Remove / })).toHaveCount(1);
     await page.getByRole('button', { name: 'Get new recovery codes' }).click();
@@ -230,7 +224,7 @@ test.describe('without JavaScript', () => {
 
     await page.goto('/admin/security');
     await page.getByRole('link', { name: 'Add an authenticator app' }).click();
-    await confirmApp();
+    await confirmAuthenticatorApp(page);
     await page.getByRole('link', { name: 'I have saved them' }).click();
     await expect(page.getByRole('button', { name: /^Remove / })).toHaveCount(2);
     await page

@@ -2,7 +2,7 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
 import { SECOND_FACTOR_MESSAGES } from '../../src/contracts/second-factor.ts';
 import { adminApi, newAdminAccount } from './fixtures.ts';
-import { currentStep, totpAt } from './second-factor.ts';
+import { confirmAuthenticatorApp, currentStep, totpAt } from './second-factor.ts';
 
 /**
  * docs/product.md §2.15 in Chromium: a new admin's first visit to the console sets up an
@@ -128,10 +128,7 @@ test('on Sign-in security an admin adds an authenticator app, removes the passke
   await expect(page.getByText('10 of 10 left.')).toBeVisible();
 
   await page.getByRole('link', { name: 'Add an authenticator app' }).click();
-  const secret = (await page.getByTestId('totp-secret').innerText()).replace(/\s/g, '');
-  await page.getByLabel('Code from the app').fill(await totpAt(secret));
-  await page.getByRole('button', { name: 'Confirm' }).click();
-  await expect(page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')).toHaveCount(10);
+  await confirmAuthenticatorApp(page);
   await page.getByRole('link', { name: 'I have saved them' }).click();
 
   await page.getByRole('button', { name: 'Remove Passkey (Passkey)' }).click();

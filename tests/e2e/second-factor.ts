@@ -132,10 +132,10 @@ export async function withAdminOtp<T>(email: string, send: (otp: string | undefi
 }
 
 /**
- * A newly made admin's first console visit: the enrolment screen in place of the console. Types the
- * code for the secret the page shows, keeps the recovery codes, opens the console (at /admin).
+ * An authenticator app's key on screen (the enrolment screen, or Sign-in security's "add" step):
+ * types the code for the secret the page shows and waits for the ten recovery codes.
  */
-export async function enrolOnConsole(page: Page): Promise<{ secret: string; recoveryCodes: string[] }> {
+export async function confirmAuthenticatorApp(page: Page): Promise<{ secret: string; recoveryCodes: string[] }> {
   const secretText = page.getByTestId('totp-secret');
   await expect(secretText).toBeVisible();
   const secret = (await secretText.innerText()).replace(/\s/g, '');
@@ -143,7 +143,15 @@ export async function enrolOnConsole(page: Page): Promise<{ secret: string; reco
   await page.getByRole('button', { name: 'Confirm' }).click();
   const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
   await expect(codes).toHaveCount(10);
-  const recoveryCodes = await codes.allInnerTexts();
+  return { secret, recoveryCodes: await codes.allInnerTexts() };
+}
+
+/**
+ * A newly made admin's first console visit: the enrolment screen in place of the console. Sets up
+ * the app, keeps the recovery codes, opens the console (at /admin).
+ */
+export async function enrolOnConsole(page: Page): Promise<{ secret: string; recoveryCodes: string[] }> {
+  const enrolled = await confirmAuthenticatorApp(page);
   await page.getByRole('link', { name: 'I have saved them: open the console' }).click();
-  return { secret, recoveryCodes };
+  return enrolled;
 }
