@@ -1,4 +1,5 @@
 import { reasonLabel } from '../../../contracts/support.ts';
+import { createBackgroundRounds } from '../../background-rounds.ts';
 import type { AppDatabase } from '../../db/connection.ts';
 import { createToken, hashToken } from '../../security/tokens.ts';
 import { type MailMessage, type MailTransport, MailDeliveryError, classifyMailError } from '../../mail/mailer.ts';
@@ -74,11 +75,6 @@ export function createOutboxWorker(options: WorkerOptions) {
   const batch = options.batch ?? concurrency;
   const repository = createNotificationsRepository(db);
 
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let started = false;
-  let stopped = false;
   const counters = { composed: 0, delivered: 0, retried: 0, failed: 0 };
 
   interface PlannedMail {
@@ -233,7 +229,7 @@ export function createOutboxWorker(options: WorkerOptions) {
   async function deliver(): Promise<boolean> {
     let any = false;
     for (;;) {
-      if (stopped) break;
+      if (rounds.stopped) break;
       const claimed = await repository.claimDueMail(batch, leaseSeconds);
       if (claimed.length === 0) break;
       any = true;
@@ -248,52 +244,22 @@ export function createOutboxWorker(options: WorkerOptions) {
   }
 
   async function round() {
-    do {
-      again = false;
-      try {
-        // Compose every due event first, so the mail they make goes out in this same round.
-        while (await compose()) continue;
-        await deliver();
-      } catch (error) {
-        log.error({ err: error }, 'the mail worker failed a round; it tries again');
-      }
-    } while (again && !stopped);
-  }
-
-  function run() {
-    if (running) {
-      again = true;
-      return running;
+    try {
+      // Compose every due event first, so the mail they make goes out in this same round.
+      while (await compose()) continue;
+      await deliver();
+    } catch (error) {
+      log.error({ err: error }, 'the mail worker failed a round; it tries again');
     }
-    running = round().finally(() => {
-      running = undefined;
-      if (started && !stopped) schedule();
-    });
-    return running;
   }
-
-  function schedule() {
-    clearTimeout(timer);
-    timer = setTimeout(() => void run(), pollMs);
-    timer.unref();
-  }
-
-  outbox.onWake(() => {
-    if (started && !stopped) void run();
-  });
+  const rounds = createBackgroundRounds(pollMs, round);
+  outbox.onWake(() => rounds.wake());
 
   return {
-    start() {
-      started = true;
-      schedule();
-    },
+    start: () => rounds.start(),
     /** Runs one full round now (tests, and `wake`). */
-    runOnce: () => run(),
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
+    runOnce: () => rounds.run(),
+    stop: () => rounds.stop(),
     stats: () => ({ ...counters }),
   };
 }

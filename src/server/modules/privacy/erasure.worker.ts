@@ -1,3 +1,4 @@
+import { createBackgroundRounds } from '../../background-rounds.ts';
 import type { AppDatabase } from '../../db/connection.ts';
 import type { FileStorage } from '../../storage/storage.ts';
 import { createErasureRepository } from './erasure.repository.ts';
@@ -29,11 +30,6 @@ export interface ErasureWorkerOptions {
 export function createErasureWorker(options: ErasureWorkerOptions) {
   const { db, storage, log } = options;
   const batch = options.batch ?? 20;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
-  let again = false;
-  let started = false;
-  let stopped = false;
   const counters = { erased: 0, failed: 0, filesLeft: 0 };
 
   /**
@@ -86,55 +82,29 @@ export function createErasureWorker(options: ErasureWorkerOptions) {
     return true;
   }
 
-  async function round(): Promise<number> {
-    const before = counters.erased;
+  /** At most `batch` accounts; a wake-up during the round makes it go once more (background-rounds.ts). */
+  async function round(): Promise<void> {
     const failed: string[] = [];
     let tries = 0;
-    do {
-      again = false;
-      try {
-        while (!stopped && tries < batch && (await eraseOne(failed))) tries++;
-      } catch (error) {
-        log.error({ err: error }, 'the erasure worker could not look for accounts due; it tries again');
-      }
-    } while (again && !stopped && tries < batch);
-    return counters.erased - before;
-  }
-
-  function run(): Promise<number> {
-    if (running) {
-      again = true;
-      return running;
+    try {
+      while (!rounds.stopped && tries < batch && (await eraseOne(failed))) tries++;
+    } catch (error) {
+      log.error({ err: error }, 'the erasure worker could not look for accounts due; it tries again');
     }
-    running = round().finally(() => {
-      running = undefined;
-      if (started && !stopped) schedule();
-    });
-    return running;
   }
-
-  function schedule() {
-    clearTimeout(timer);
-    timer = setTimeout(() => void run(), options.pollMs);
-    timer.unref();
-  }
+  const rounds = createBackgroundRounds(options.pollMs, round);
 
   return {
-    start() {
-      started = true;
-      schedule();
+    start: () => rounds.start(),
+    /** Runs a round now and answers how many accounts were erased meanwhile (tests). */
+    async runOnce(): Promise<number> {
+      const before = counters.erased;
+      await rounds.run();
+      return counters.erased - before;
     },
-    /** Runs one round now and answers how many accounts it erased (tests). */
-    runOnce: () => run(),
     /** Looks at once (an admin's 'Erase now'), in the background. */
-    wake() {
-      if (started && !stopped) void run();
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
+    wake: () => rounds.wake(),
+    stop: () => rounds.stop(),
     stats: () => ({ ...counters }),
   };
 }

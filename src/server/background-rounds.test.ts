@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { createBackgroundRounds } from './background-rounds.ts';
+
+/** A round that waits until the test lets it end, and counts how many began. */
+function gatedRound() {
+  let began = 0;
+  let release: () => void = () => {};
+  let beganNext: () => void = () => {};
+  let nextBegins = new Promise<void>((resolve) => (beganNext = resolve));
+  return {
+    get began() {
+      return began;
+    },
+    /** Resolves when the next round begins. */
+    nextBegins: () => nextBegins,
+    round: () =>
+      new Promise<void>((resolve) => {
+        began++;
+        release = resolve;
+        const signal = beganNext;
+        nextBegins = new Promise<void>((r) => (beganNext = r));
+        signal();
+      }),
+    end: () => release(),
+  };
+}
+
+describe('background rounds', () => {
+  it('runs a round when asked, and a call during a round makes it go exactly once more', async () => {
+    const gate = gatedRound();
+    const rounds = createBackgroundRounds(60_000, gate.round);
+    const first = rounds.run();
+    expect(gate.began).toBe(1);
+    // Two calls while it runs: one more round, not two, and both callers wait for it.
+    const second = rounds.run();
+    const third = rounds.run();
+    const secondBegins = gate.nextBegins();
+    gate.end();
+    await secondBegins;
+    expect(gate.began).toBe(2);
+    gate.end();
+    await Promise.all([first, second, third]);
+    expect(gate.began).toBe(2);
+  });
+
+  it('wakes only once started, polls after each round, and stop waits for the round in progress', async () => {
+    let ended = 0;
+    const gate = gatedRound();
+    const rounds = createBackgroundRounds(1, async () => {
+      await gate.round();
+      ended++;
+    });
+    rounds.wake();
+    expect(gate.began).toBe(0);
+    const polled = gate.nextBegins();
+    rounds.start();
+    await polled; // the poll started a round without being asked
+    expect(gate.began).toBe(1);
+    const stopping = rounds.stop();
+    expect(rounds.stopped).toBe(true);
+    let stoppedYet = false;
+    void stopping.then(() => (stoppedYet = true));
+    await Promise.resolve();
+    expect(stoppedYet).toBe(false);
+    gate.end();
+    await stopping;
+    expect(ended).toBe(1);
+    rounds.wake();
+    expect(gate.began).toBe(1);
+  });
+});

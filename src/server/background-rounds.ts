@@ -1,0 +1,71 @@
+/**
+ * The run loop the server's background workers share (the mail outbox, account erasure): a round
+ * runs every `pollMs` after the last one ended, or at once when woken. Rounds never overlap: a wake
+ * or `run()` during a round makes that round go once more when it ends (work that arrived while it
+ * ran is not left for the next poll), and every caller of `run()` gets the promise of the round
+ * that covers its call. `stop()` cancels the next poll and waits for the round in progress.
+ */
+export interface BackgroundRounds {
+  /** Starts polling: the first round runs `pollMs` from now. */
+  start(): void;
+  /** Runs a round now (or once more after the current one); resolves when that round has ended. */
+  run(): Promise<void>;
+  /** Like run(), in the background, and only once started and not stopped (a new event's wake-up). */
+  wake(): void;
+  /** No round starts after this; resolves when the one in progress has ended. */
+  stop(): Promise<void>;
+  /** True once stop() was called: a round checks it between items of work. */
+  readonly stopped: boolean;
+}
+
+export function createBackgroundRounds(pollMs: number, round: () => Promise<void>): BackgroundRounds {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let started = false;
+  let stopped = false;
+
+  async function rounds() {
+    do {
+      again = false;
+      await round();
+    } while (again && !stopped);
+  }
+
+  function run(): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = rounds().finally(() => {
+      running = undefined;
+      if (started && !stopped) schedule();
+    });
+    return running;
+  }
+
+  function schedule() {
+    clearTimeout(timer);
+    timer = setTimeout(() => void run(), pollMs);
+    timer.unref();
+  }
+
+  return {
+    start() {
+      started = true;
+      schedule();
+    },
+    run,
+    wake() {
+      if (started && !stopped) void run();
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+    get stopped() {
+      return stopped;
+    },
+  };
+}
