@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
-import { generate } from 'otplib';
 import { DELETION_TEXT, ERASED_USER } from '../../src/contracts/account-deletion.ts';
 import { AUTH_MESSAGES } from '../../src/contracts/auth.ts';
 import { png } from '../support/attachment-files.ts';
 import { signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+import { enrolOnConsole } from './second-factor.ts';
 import { VIEWPORTS } from './support.ts';
 
 /** Deleting an account, then its erasure, in Chromium (docs/product.md §2.14). */
@@ -19,7 +19,7 @@ async function browserAs(browser: Browser, baseURL: string, path: string, email:
 
 /**
  * A new admin: an account made admin with the command line (as an operator does), signed in, with
- * an authenticator app set up on the console's own screen (the code computed from the key it shows).
+ * an authenticator app set up on the console's own screen (enrolOnConsole), then the console.
  */
 async function newAdmin(browser: Browser, baseURL: string, request: APIRequestContext) {
   const account = await verifiedAccount(request);
@@ -30,10 +30,7 @@ async function newAdmin(browser: Browser, baseURL: string, request: APIRequestCo
   const signedIn = await browserAs(browser, baseURL, '/admin', account.email, account.password);
   const { page } = signedIn;
   await expect(page.getByRole('heading', { name: 'Set up a second factor' })).toBeVisible();
-  const key = (await page.locator('code').first().textContent())!.replace(/\s+/g, '');
-  await page.getByLabel('Code from the app').fill(await generate({ secret: key }));
-  await page.getByRole('button', { name: 'Confirm' }).click();
-  await expect(page.getByRole('heading', { name: 'Set up a second factor' })).toHaveCount(0);
+  await enrolOnConsole(page);
   return signedIn;
 }
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { type APIRequestContext, request } from '@playwright/test';
-import { createUserWithCli } from '../support/server-process.ts';
+import { runCli } from '../support/server-process.ts';
 import { newPassword } from './fixtures.ts';
 import {
   type AdminFactor,
@@ -43,13 +43,23 @@ export default async function globalSetup() {
   const factor = await enrol(api, process.env.E2E_ADMIN_EMAIL!, process.env.E2E_ADMIN_PASSWORD!);
   fs.writeFileSync(adminFactorFile(), JSON.stringify(factor));
 
+  // The CLI runs are separate processes: made side by side, then enrolled one by one.
+  const made = await Promise.all(
+    TEAM_ADMINS.map(async (name) => {
+      const email = `${name}-${process.pid}@example.nz`;
+      const password = newPassword();
+      const cli = await runCli(
+        ['create-user', '--email', email, '--password-stdin', '--admin'],
+        { DATA_DIR: process.env.E2E_DATA_DIR!, NODE_ENV: 'production' },
+        `${password}\n`,
+      );
+      if (cli.code !== 0) throw new Error(`create-user ${email} failed (${cli.code}): ${cli.stdout}${cli.stderr}`);
+      return { name, email, password };
+    }),
+  );
   const team: Record<string, AdminFactor & { email: string; password: string }> = {};
-  for (const name of TEAM_ADMINS) {
-    const email = `${name}-${process.pid}@example.nz`;
-    const password = newPassword();
-    createUserWithCli({ DATA_DIR: process.env.E2E_DATA_DIR! }, email, password, ['--admin']);
+  for (const { name, email, password } of made)
     team[name] = { email, password, ...(await enrol(api, email, password)) };
-  }
   fs.writeFileSync(teamAdminsFile(), JSON.stringify(team));
   await api.dispose();
 }

@@ -198,6 +198,11 @@ export interface LoadHandle {
   stop(): Promise<void>;
   /** Resolves when every loop has ended on its own (e.g. the server went away). */
   done: Promise<void>;
+  /**
+   * Resolves true once `count` writes were acknowledged (2xx), false when `withinMs` passes or every
+   * loop ends first: a crash loop kills the server only after it has taken writes.
+   */
+  acknowledged(count: number, withinMs: number): Promise<boolean>;
 }
 
 /**
@@ -230,8 +235,14 @@ export function startLoad(
       body: new Uint8Array(await encoded.arrayBuffer()),
     };
   };
+  let acked = 0;
+  const ackWaiters = new Set<{ count: number; resolve: (reached: boolean) => void }>();
   const record = (kind: WriteKind, key: string, result: Awaited<ReturnType<typeof send>>) => {
     history.push({ kind, key, outcome: result.outcome, status: result.status, error: result.error });
+    if (result.outcome === 'ok') {
+      acked++;
+      for (const waiter of ackWaiters) if (acked >= waiter.count) waiter.resolve(true);
+    }
     // A refused connection means the server is gone: nothing more to send.
     if (options.untilGone && result.error === 'ECONNREFUSED') return false;
     return true;
@@ -305,10 +316,27 @@ export function startLoad(
     ...Array.from({ length: shape.tickets }, ticketLoop),
     ...Array.from({ length: shape.messages }, messageLoop),
   ];
-  const done = Promise.all(loops).then(() => {});
+  const done = Promise.all(loops).then(() => {
+    for (const waiter of ackWaiters) waiter.resolve(acked >= waiter.count);
+  });
   return {
     history,
     done,
+    acknowledged(count, withinMs) {
+      if (acked >= count) return Promise.resolve(true);
+      return new Promise<boolean>((resolve) => {
+        const waiter = {
+          count,
+          resolve: (reached: boolean) => {
+            clearTimeout(timer);
+            ackWaiters.delete(waiter);
+            resolve(reached);
+          },
+        };
+        const timer = setTimeout(() => waiter.resolve(false), withinMs);
+        ackWaiters.add(waiter);
+      });
+    },
     async stop() {
       stopped = true;
       await done;

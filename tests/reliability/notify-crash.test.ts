@@ -7,18 +7,16 @@
  * database server's own crashes are crash.test.ts's subject).
  */
 import { randomUUID } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { generateSecret } from 'otplib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { recordFigure, runs } from '../support/figures.ts';
 import { totpAt } from '../support/second-factor.ts';
-import { ROOT } from '../support/server-process.ts';
 import { startSmtpSink } from '../support/smtp-sink.ts';
 import { openTestDatabase, withMigratedDatabase } from '../support/test-app.ts';
 import {
   type AppServer,
   cleanupAll,
+  createUserWithCli,
   newPassword,
   type Query,
   signIn,
@@ -33,18 +31,6 @@ const kind = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
 const RUNS = runs(10, 100);
 
 afterAll(cleanupAll);
-
-function cli(env: Record<string, string>, args: string[], input?: string) {
-  const result = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'cli.ts'), ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production', ...env },
-    input,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  if (result.status !== 0)
-    throw new Error(`cli ${args[0]} failed (${result.status}): ${result.stdout}${result.stderr}`);
-}
 
 async function api(app: AppServer, cookie: string, url: string, body: unknown) {
   const res = await fetch(`${app.url}${url}`, {
@@ -77,14 +63,10 @@ describe('kill -9 while admins answer tickets (DATA-02)', () => {
         database?.url ? withPg(database.url, work) : withPglite(dataDir, work);
       const user = { email: `notify-user-${randomUUID().slice(0, 8)}@example.nz`, password: newPassword() };
       const admin = { email: `notify-admin-${randomUUID().slice(0, 8)}@example.nz`, password: newPassword() };
-      cli(env, ['create-user', '--email', user.email, '--password-stdin'], `${user.password}\n`);
+      createUserWithCli(env, user.email, user.password);
       // The admin's authenticator app, enrolled by the CLI; it signs in once (its session outlives the kills).
       const adminSecret = generateSecret();
-      cli(
-        env,
-        ['create-user', '--email', admin.email, '--password-stdin', '--admin', '--totp-secret', adminSecret],
-        `${admin.password}\n`,
-      );
+      createUserWithCli(env, admin.email, admin.password, ['--admin', '--totp-secret', adminSecret]);
       let adminCookie: string | undefined;
 
       const acked: string[] = [];

@@ -28,6 +28,32 @@ export function createUserWithCli(
   if (result.status !== 0) throw new Error(`create-user failed (${result.status}): ${result.stdout}${result.stderr}`);
 }
 
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * `npm run cli -- ARGS` as an operator runs it: a child process with only the given environment
+ * (PATH and HOME kept) and `stdin` typed in; answers its exit code and everything it printed.
+ */
+export function runCli(args: string[], env: Record<string, string>, stdin = ''): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'cli.ts'), ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdin.end(stdin);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 export interface ServerProcess {
   child: ChildProcess;
   output(): string;

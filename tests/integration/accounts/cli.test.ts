@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +8,7 @@ import { AUTH_MESSAGES } from '../../../src/contracts/auth.ts';
 import { buildApp } from '../../../src/server/app.ts';
 import { loadConfig } from '../../../src/server/config.ts';
 import { type DatabaseHandle, openDatabase } from '../../../src/server/db/connection.ts';
-import { ROOT, startServer } from '../../support/server-process.ts';
+import { runCli, startServer } from '../../support/server-process.ts';
 import { openTestDatabase, type TestDatabase, testDatabaseKind, withMigratedDatabase } from '../../support/test-app.ts';
 
 /**
@@ -29,22 +29,8 @@ afterAll(async () => {
 });
 
 const cliEnv = () => ({ DATA_DIR: dataDir, ...(pg ? { DATABASE_URL: pg.url! } : {}) });
-
-function cli(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'scripts/cli.ts'), ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...cliEnv(), ...options.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.stdin.end(options.stdin ?? '');
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) =>
+  runCli(args, { ...cliEnv(), ...options.env }, options.stdin);
 
 /**
  * Runs `work` against the app on the CLI's database. The embedded database is opened only around

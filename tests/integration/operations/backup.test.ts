@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/server/app.ts';
@@ -13,7 +12,7 @@ import { queryRows } from '../../../src/server/db/sql.ts';
 import { createLocalStorage } from '../../../src/server/storage/local-storage.ts';
 import type { FileStorage } from '../../../src/server/storage/storage.ts';
 import { postJson, signIn } from '../../support/accounts.ts';
-import { ROOT, startServer } from '../../support/server-process.ts';
+import { runCli as cli, startServer } from '../../support/server-process.ts';
 import { supportUser } from '../../support/support.ts';
 import { png, postFiles } from '../../support/attachment-files.ts';
 import {
@@ -187,20 +186,6 @@ describe.runIf(testDatabaseKind === 'postgres')('a backup of the embedded databa
     }
   });
 });
-
-function cli(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'scripts/cli.ts'), ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe.runIf(testDatabaseKind === 'pglite')('npm run cli -- backup and restore', () => {
   it(

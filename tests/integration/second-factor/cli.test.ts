@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +10,7 @@ import { loadConfig } from '../../../src/server/config.ts';
 import { type DatabaseHandle, openDatabase } from '../../../src/server/db/connection.ts';
 import { SECRET_INVALID } from '../../../src/server/modules/second-factor/second-factor.cli.ts';
 import { currentStep, totpAt } from '../../support/second-factor.ts';
-import { ROOT } from '../../support/server-process.ts';
+import { runCli } from '../../support/server-process.ts';
 import { openTestDatabase, type TestDatabase, testDatabaseKind, withMigratedDatabase } from '../../support/test-app.ts';
 
 /**
@@ -30,21 +29,7 @@ afterAll(async () => {
 });
 
 const cliEnv = () => ({ DATA_DIR: dataDir, ...(pg ? { DATABASE_URL: pg.url! } : {}) });
-
-function cli(args: string[]) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'scripts/cli.ts'), ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...cliEnv() },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[]) => runCli(args, cliEnv());
 
 /** The app on the CLI's database, opened only around the work on the embedded one (one user at a time). */
 async function withApp<T>(work: (app: FastifyInstance) => Promise<T>): Promise<T> {
