@@ -40,8 +40,41 @@ const userColumns = {
 };
 
 const ago = (ms: number) => sql`now() - make_interval(secs => ${ms / 1000})`;
+const agoPlaceholder = (name: string) => sql`now() - make_interval(secs => ${sql.placeholder(name)})`;
+
+/**
+ * The session behind a token: every signed-in request asks it, so it is built once and sent as a
+ * named prepared statement. PostgreSQL then parses and plans it once per connection instead of on
+ * every request, and the query builder's work is done once (decision 102). Parameters: tokenHash,
+ * idleSeconds, touchSeconds.
+ */
+function prepareActiveSessionQuery(db: AppDatabase) {
+  return db
+    .select({
+      tokenHash: sessions.tokenHash,
+      userId: users.id,
+      email: users.email,
+      role: users.role,
+      emailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
+      expiresAt: sessions.expiresAt,
+      secondFactorPassed: sql<boolean>`${sessions.secondFactorAt} is not null`,
+      stale: sql<boolean>`${sessions.lastSeenAt} < ${agoPlaceholder('touchSeconds')}`,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        gt(sessions.expiresAt, sql`now()`),
+        gt(sessions.lastSeenAt, agoPlaceholder('idleSeconds')),
+        isNull(users.disabledAt),
+      ),
+    )
+    .prepare('find_active_session');
+}
 
 export function createAccountsRepository(db: AppDatabase) {
+  let activeSessionQuery: ReturnType<typeof prepareActiveSessionQuery> | undefined;
   /** Tells every app instance that this user's sessions changed, so their live streams re-check at once. */
   const sessionsEnded = (userId: string) =>
     // Raw SQL: NOTIFY is the function call pg_notify(), a statement the builder has no form for.
@@ -134,27 +167,12 @@ export function createAccountsRepository(db: AppDatabase) {
      * the users table on every request (AUTH-08), never from the session row or the token.
      */
     async findActiveSession(tokenHash: string, idleMs: number): Promise<ActiveSession | null> {
-      const [row] = await db
-        .select({
-          tokenHash: sessions.tokenHash,
-          userId: users.id,
-          email: users.email,
-          role: users.role,
-          emailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
-          expiresAt: sessions.expiresAt,
-          secondFactorPassed: sql<boolean>`${sessions.secondFactorAt} is not null`,
-          stale: sql<boolean>`${sessions.lastSeenAt} < ${ago(TOUCH_AFTER_MS)}`,
-        })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(
-          and(
-            eq(sessions.tokenHash, tokenHash),
-            gt(sessions.expiresAt, sql`now()`),
-            gt(sessions.lastSeenAt, ago(idleMs)),
-            isNull(users.disabledAt),
-          ),
-        );
+      activeSessionQuery ??= prepareActiveSessionQuery(db);
+      const [row] = await activeSessionQuery.execute({
+        tokenHash,
+        idleSeconds: idleMs / 1000,
+        touchSeconds: TOUCH_AFTER_MS / 1000,
+      });
       if (!row) {
         // An expired session is deleted when it is next presented (SES-06), not merely ignored.
         await db
