@@ -18,6 +18,9 @@ export const SECOND_FACTOR_MESSAGES = {
   otpInvalid: 'Enter the 6-digit code from your app, or a recovery code.',
   passkeyFailed: 'Your passkey could not be checked. Please try again, or use a code.',
   passkeyNone: 'This account has no passkey. Enter the code from your authenticator app instead.',
+  // A form sent without JavaScript keeps no password: the code step holds it for five minutes.
+  passwordAccepted: (email: string) => `Password accepted for ${email}.`,
+  signInExpired: 'Your sign-in has expired. Please enter your password again.',
   tooManyCodes: (minutes: number) =>
     `Too many wrong codes. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`,
   // The console before enrolment.

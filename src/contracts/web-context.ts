@@ -36,8 +36,14 @@ export interface WebServices {
     url: string,
     form: Request,
   ): Promise<{ status: number; body: unknown; fields: Record<string, string> }>;
-  /** Signs in from a page's form (no JavaScript needed): the session cookie to set, or why not. */
-  signIn(input: { email: string; password: string; otp?: string }): Promise<SignInOutcome>;
+  /**
+   * Signs in from a page's form (no JavaScript needed): the session cookie to set, or why not. The
+   * code step of an admin's sign-in brings the ticket the password step answered with instead of
+   * the password.
+   */
+  signIn(
+    input: { email: string; password: string; otp?: string } | { ticket: string; otp: string },
+  ): Promise<SignInOutcome>;
   /** The first admin (/setup): whether a link's token works now, and creating the account with it. */
   setup: {
     isUsable(token: string): Promise<boolean>;
@@ -58,7 +64,15 @@ export interface WebServices {
 
 export type SignInOutcome =
   | { ok: true; setCookie: string }
-  | { ok: false; status: number; message: string; fields: Record<string, string>; unverified: boolean };
+  | {
+      ok: false;
+      status: number;
+      message: string;
+      fields: Record<string, string>;
+      unverified: boolean;
+      /** The password was right and the code is still to come: the ticket that stands for it (five minutes, once). */
+      ticket?: string;
+    };
 
 export interface SignedInUser {
   email: string;

@@ -13,7 +13,7 @@ import {
   signInToTickets,
   verifiedAccount,
 } from './fixtures.ts';
-import { confirmAuthenticatorApp } from './second-factor.ts';
+import { confirmAuthenticatorApp, withAdminOtp } from './second-factor.ts';
 
 const bubbles = (page: Page) => page.getByRole('log', { name: 'Messages' }).getByRole('listitem');
 
@@ -233,6 +233,24 @@ test.describe('without JavaScript', () => {
       .click();
     await expect(page.getByText(SECOND_FACTOR_MESSAGES.removed('Authenticator app'))).toBeVisible();
     await expect(page.getByRole('button', { name: /^Remove / })).toHaveCount(1);
+  });
+
+  test('an admin signing in on /support gives the password once, then the code alone', async ({ page }) => {
+    const email = process.env.E2E_ADMIN_EMAIL!;
+    await page.goto('/support');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(process.env.E2E_ADMIN_PASSWORD!);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page.getByText(SECOND_FACTOR_MESSAGES.passwordAccepted(email))).toBeVisible();
+    await expect(page.getByText(SECOND_FACTOR_MESSAGES.otpRequired)).toBeVisible();
+    await expect(page.getByLabel('Password')).toHaveCount(0);
+    await page.screenshot({ path: '.tmp/no-js-code-step.png', fullPage: true });
+    await withAdminOtp(email, async (otp) => {
+      await page.getByLabel('One-time code').fill(otp!);
+      await page.getByRole('button', { name: 'Login' }).click();
+      await expect(page.getByRole('button', { name: 'Sign Out' })).toBeVisible();
+    });
+    await expect(page).toHaveURL(/\/support$/);
   });
 
   test('the admin console’s login screen signs an admin in', async ({ page }) => {

@@ -57,7 +57,11 @@ export const recoveryCodes = pgTable(
   (t) => [index('recovery_codes_user_idx').on(t.userId)],
 );
 
-/** A WebAuthn challenge between its options and its answer (registration or sign-in), good for 5 minutes. */
+/**
+ * A WebAuthn challenge between its options and its answer (registration or sign-in), or a sign-in
+ * ticket ('password-login': the password was right, the code is still to come; its challenge is
+ * empty, only the hash is kept). Good for 5 minutes, used once.
+ */
 export const authChallenges = pgTable(
   'auth_challenges',
   {
@@ -72,6 +76,9 @@ export const authChallenges = pgTable(
   },
   (t) => [
     index('auth_challenges_user_idx').on(t.userId),
-    check('auth_challenges_purpose_check', sql`${t.purpose} in ('passkey-register', 'passkey-login')`),
+    check(
+      'auth_challenges_purpose_check',
+      sql`${t.purpose} in ('passkey-register', 'passkey-login', 'password-login')`,
+    ),
   ],
 );

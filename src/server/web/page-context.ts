@@ -6,6 +6,7 @@ import { AppError } from '../errors.ts';
 import { readSessionToken } from '../plugins/sessions.ts';
 import { hashToken } from '../security/tokens.ts';
 import { sessionDevice } from '../modules/accounts/accounts.device.ts';
+import { SignInTicketIssued } from '../modules/accounts/accounts.service.ts';
 import { ATTACHMENT_LIMITS } from '../../contracts/attachments.ts';
 import { forwardMultipart } from './forward-multipart.ts';
 import type { WebHandlerOptions } from './web-handler.ts';
@@ -125,12 +126,16 @@ export function pageContext(
       signIn: async (input) => {
         const presented = readSessionToken(request, config.sessions.cookieName);
         try {
-          const signedIn = await app.accounts.login({
-            ...input,
+          const step = {
             ip: request.ip,
             previousTokenHash: presented ? hashToken(presented) : undefined,
             device: sessionDevice(request.headers['user-agent'], request.ip),
-          });
+            ticketOnCodeStep: true,
+          };
+          const signedIn =
+            'ticket' in input
+              ? await app.accounts.loginWithTicket({ ...step, ...input })
+              : await app.accounts.login({ ...step, ...input });
           return { ok: true, setCookie: app.sessionCookieHeader(signedIn.token) };
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
@@ -140,6 +145,7 @@ export function pageContext(
             message: error.message,
             fields: error.fields ?? {},
             unverified: error.code === 'PERMISSION_DENIED' && error.message === AUTH_MESSAGES.unverified,
+            ...(error instanceof SignInTicketIssued ? { ticket: error.ticket } : {}),
           };
         }
       },

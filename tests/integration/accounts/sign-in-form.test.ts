@@ -129,3 +129,95 @@ describe('signing in without JavaScript', () => {
     expect(cookieFrom(page)).toBeUndefined();
   });
 });
+
+describe('an admin’s code step without JavaScript', () => {
+  // The page's form sends the ticket with the email in a hidden field, as these posts do.
+  const ticketOf = (body: string) => /<input[^>]*name="ticket"[^>]*value="([^"]+)"/.exec(body)?.[1];
+
+  it('asks for the code alone after a right password, and signs in with the code and the ticket', async () => {
+    const admin = await createUser(t, { role: 'admin' });
+    const first = await post('/support', { email: admin.email, password: admin.password, returnTo: '/support' });
+    expect(first.statusCode).toBe(401);
+    expect(first.body).toContain(SECOND_FACTOR_MESSAGES.otpRequired);
+    expect(first.body).toContain(SECOND_FACTOR_MESSAGES.passwordAccepted(admin.email));
+    // The code field and the ticket, and no password field to fill again.
+    expect(first.body).toMatch(/<input[^>]*name="otp"/);
+    expect(first.body).not.toMatch(/<input[^>]*name="password"/);
+    expect(first.body).not.toContain(admin.password);
+    const ticket = ticketOf(first.body);
+    expect(ticket).toBeTruthy();
+    expect(cookieFrom(first)).toBeUndefined();
+
+    // A code that is not one keeps the ticket (nothing was checked).
+    const malformed = await post('/support', { email: admin.email, ticket: ticket!, otp: '12', returnTo: '/support' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.body).toContain(SECOND_FACTOR_MESSAGES.otpInvalid);
+    expect(ticketOf(malformed.body)).toBe(ticket);
+
+    const res = await post('/support', {
+      email: admin.email,
+      ticket: ticket!,
+      otp: (await nextOtp(admin.email))!,
+      returnTo: '/support/create-ticket',
+    });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe('/support/create-ticket');
+    const token = cookieFrom(res);
+    expect(token).toBeTruthy();
+    // The session passed the second factor: the console opens to it.
+    const console = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/support/tickets',
+      headers: withCookie(t, token!),
+    });
+    expect(console.statusCode).toBe(200);
+
+    // Used once: the same ticket again starts over at the password, with the email kept.
+    const again = await post('/support', {
+      email: admin.email,
+      ticket: ticket!,
+      otp: (await nextOtp(admin.email))!,
+      returnTo: '/support',
+    });
+    expect(again.statusCode).toBe(401);
+    expect(again.body).toContain(SECOND_FACTOR_MESSAGES.signInExpired);
+    expect(again.body).toMatch(/<input[^>]*name="password"/);
+    expect(again.body).toContain(`value="${admin.email}"`);
+    expect(cookieFrom(again)).toBeUndefined();
+  });
+
+  it('answers a wrong code with a new ticket, and a made-up ticket signs nobody in', async () => {
+    const admin = await createUser(t, { role: 'admin' });
+    const first = await post('/admin', { email: admin.email, password: admin.password });
+    const ticket = ticketOf(first.body)!;
+    const wrong = await post('/admin', { email: admin.email, ticket, otp: '000000' });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.body).toContain(SECOND_FACTOR_MESSAGES.otpWrong);
+    const next = ticketOf(wrong.body);
+    expect(next).toBeTruthy();
+    expect(next).not.toBe(ticket);
+    const signedIn = await post('/admin', { email: admin.email, ticket: next!, otp: (await nextOtp(admin.email))! });
+    expect(signedIn.statusCode).toBe(303);
+    expect(cookieFrom(signedIn)).toBeTruthy();
+
+    const madeUp = await post('/admin', {
+      email: admin.email,
+      ticket: 'A'.repeat(43),
+      otp: (await nextOtp(admin.email))!,
+    });
+    expect(madeUp.statusCode).toBe(401);
+    expect(madeUp.body).toContain(SECOND_FACTOR_MESSAGES.signInExpired);
+    expect(cookieFrom(madeUp)).toBeUndefined();
+  });
+
+  it('gives no ticket for a wrong password, nor to an account without a second factor step', async () => {
+    const admin = await createUser(t, { role: 'admin' });
+    const wrong = await post('/support', { email: admin.email, password: 'Not-the-password-1' });
+    expect(wrong.statusCode).toBe(401);
+    expect(ticketOf(wrong.body)).toBeUndefined();
+    const user = await createUser(t);
+    const plain = await post('/support', { email: user.email, password: user.password });
+    expect(plain.statusCode).toBe(303);
+    expect(ticketOf(plain.body)).toBeUndefined();
+  });
+});

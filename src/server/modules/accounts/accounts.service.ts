@@ -10,7 +10,7 @@ import type { MailMessage } from '../../mail/mailer.ts';
 import { type MailKind, mailTransactions, type Outbox } from '../../mail/outbox.ts';
 import type { Principal } from '../../plugins/access.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
-import type { PasskeyAssertion } from '../../../contracts/second-factor.ts';
+import { type PasskeyAssertion, SECOND_FACTOR_MESSAGES as M } from '../../../contracts/second-factor.ts';
 import {
   type AccountMailContext,
   alreadyRegisteredMail,
@@ -52,6 +52,33 @@ export interface AccountsLogger {
 export interface SecondFactorGate {
   /** True: passed; false: the admin has no factor yet (the console will ask to set one up). Throws when one is needed or wrong. */
   check(input: { userId: string; otp?: string; passkey?: PasskeyAssertion; ip: string }): Promise<boolean>;
+  /** A one-time ticket that stands for the right password in the next sign-in post (five minutes). */
+  issueSignInTicket(userId: string): Promise<string>;
+  /** The account a ticket was issued to, spending it; null when unknown, used or expired. */
+  redeemSignInTicket(ticket: string): Promise<string | null>;
+}
+
+/**
+ * A form sign-in whose password was right but whose code was missing or wrong: the refusal, and a
+ * ticket the page puts in its form so the next post brings the code without the password.
+ */
+export class SignInTicketIssued extends AppError {
+  readonly ticket: string;
+  constructor(refusal: AppError, ticket: string) {
+    super(refusal.code, refusal.message, { fields: refusal.fields, headers: refusal.headers });
+    this.ticket = ticket;
+  }
+}
+
+interface LoginStep {
+  ip: string;
+  previousTokenHash?: string;
+  otp?: string;
+  passkey?: PasskeyAssertion;
+  /** Browser and network prefix, for the account page's sessions list (accounts.device.ts). */
+  device?: SessionDevice;
+  /** A form's sign-in: a refused code step answers with a ticket (SignInTicketIssued). */
+  ticketOnCodeStep?: boolean;
 }
 
 export interface SignedIn {
@@ -148,6 +175,28 @@ export function createAccountsService(deps: {
     return user;
   }
 
+  /** A sign-in after its password step: the second factor, the verified address, the new session. */
+  async function afterPassword(user: UserRow, input: LoginStep): Promise<SignedIn> {
+    // An admin's second factor (docs/product.md §2.15), asked only once the password was right.
+    let secondFactor: boolean;
+    try {
+      secondFactor = await passSecondFactor(user, input);
+    } catch (error) {
+      const codeStep = error instanceof AppError && error.code === 'UNAUTHENTICATED' && error.fields?.otp;
+      if (codeStep && input.ticketOnCodeStep && secondFactorGate) {
+        throw new SignInTicketIssued(error, await secondFactorGate.issueSignInTicket(user.id));
+      }
+      throw error;
+    }
+    if (input.previousTokenHash) await repo.deleteSession(input.previousTokenHash);
+    // docs/product.md §6: an unverified user is signed out at once, so no session is issued at all. The state
+    // is revealed only after a correct password.
+    if (!user.emailVerifiedAt) throw new AppError('PERMISSION_DENIED', AUTH_MESSAGES.unverified);
+    const signedIn = await createSession(user, secondFactor, input.device);
+    logger.info({ userId: user.id, ip: input.ip, secondFactor }, 'signed in');
+    return signedIn;
+  }
+
   async function createSession(user: UserRow, secondFactor = false, device?: SessionDevice): Promise<SignedIn> {
     await repo.deleteExpiredSessionsOfUser(user.id, settings.sessions.idleMs);
     const token = createToken();
@@ -164,26 +213,19 @@ export function createAccountsService(deps: {
 
   return {
     /** Signs in; the session that came with the request (if any) is ended first (rotation, SES-04). */
-    async login(input: {
-      email: string;
-      password: string;
-      ip: string;
-      previousTokenHash?: string;
-      otp?: string;
-      passkey?: PasskeyAssertion;
-      /** Browser and network prefix, for the account page's sessions list (accounts.device.ts). */
-      device?: SessionDevice;
-    }): Promise<SignedIn> {
-      const user = await authenticate(input);
-      // An admin's second factor (docs/product.md §2.15), asked only once the password was right.
-      const secondFactor = await passSecondFactor(user, input);
-      if (input.previousTokenHash) await repo.deleteSession(input.previousTokenHash);
-      // docs/product.md §6: an unverified user is signed out at once, so no session is issued at all. The state
-      // is revealed only after a correct password.
-      if (!user.emailVerifiedAt) throw new AppError('PERMISSION_DENIED', AUTH_MESSAGES.unverified);
-      const signedIn = await createSession(user, secondFactor, input.device);
-      logger.info({ userId: user.id, ip: input.ip, secondFactor }, 'signed in');
-      return signedIn;
+    async login(input: LoginStep & { email: string; password: string }): Promise<SignedIn> {
+      return afterPassword(await authenticate(input), input);
+    },
+
+    /**
+     * The code step of a form's sign-in, with the ticket an earlier post earned by its right
+     * password instead of the password. An unknown, used or expired ticket starts over.
+     */
+    async loginWithTicket(input: LoginStep & { ticket: string }): Promise<SignedIn> {
+      const userId = secondFactorGate ? await secondFactorGate.redeemSignInTicket(input.ticket) : null;
+      const user = userId ? await repo.findUserById(userId) : null;
+      if (!user || user.disabledAt) throw new AppError('UNAUTHENTICATED', M.signInExpired);
+      return afterPassword(user, input);
     },
 
     /** The password step alone (a passkey sign-in asks for its challenge after it): the account's id and role. */

@@ -4,7 +4,7 @@ import { authChallenges, recoveryCodes, secondFactors, sessions } from '../../db
 
 /** SQL for second factors, recovery codes and WebAuthn challenges. Rows stay here; the service makes DTOs. */
 export type FactorRow = typeof secondFactors.$inferSelect;
-export type ChallengePurpose = 'passkey-register' | 'passkey-login';
+export type ChallengePurpose = 'passkey-register' | 'passkey-login' | 'password-login';
 
 const ago = (ms: number) => sql`now() - make_interval(secs => ${ms / 1000})`;
 
@@ -203,6 +203,21 @@ export function createSecondFactorRepository(db: AppDatabase) {
         )
         .returning({ challengeHash: authChallenges.challengeHash });
       return rows.length === 1;
+    },
+
+    /** Spends a challenge known only by its hash (a sign-in ticket): whose it was, or null. */
+    async takeChallengeByHash(purpose: ChallengePurpose, challengeHash: string): Promise<string | null> {
+      const [row] = await db
+        .delete(authChallenges)
+        .where(
+          and(
+            eq(authChallenges.challengeHash, challengeHash),
+            eq(authChallenges.purpose, purpose),
+            gt(authChallenges.expiresAt, sql`now()`),
+          ),
+        )
+        .returning({ userId: authChallenges.userId });
+      return row?.userId ?? null;
     },
 
     /** This session passed the second factor: the console opens to it. */

@@ -11,7 +11,7 @@ import { isUuid } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
 import type { Principal } from '../../plugins/access.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
-import { hashToken } from '../../security/tokens.ts';
+import { createToken, hashToken, isTokenShaped } from '../../security/tokens.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import {
   authenticationOptions,
@@ -171,6 +171,29 @@ export function createSecondFactorService(deps: {
       }
       await attempt.succeeded();
       return true;
+    },
+
+    /**
+     * After a right password, when the code is still to come: a ticket that stands for the password
+     * in the next sign-in post, for five minutes and once (a form without JavaScript cannot keep
+     * the password it sent; docs/product.md §2.15). Only its hash is stored.
+     */
+    async issueSignInTicket(userId: string): Promise<string> {
+      const ticket = createToken();
+      await repo.saveChallenge({
+        userId,
+        purpose: 'password-login',
+        challenge: '',
+        challengeHash: hashToken(ticket),
+        ttlMs: CHALLENGE_MS,
+      });
+      return ticket;
+    },
+
+    /** Spends a sign-in ticket: the account it was issued to, or null (unknown, used or expired). */
+    async redeemSignInTicket(ticket: string): Promise<string | null> {
+      if (!isTokenShaped(ticket)) return null;
+      return repo.takeChallengeByHash('password-login', hashToken(ticket));
     },
 
     /** After the password was right: a challenge for the account's passkeys. */

@@ -10,6 +10,7 @@ import { ResendVerification, type ResendState } from './resend-verification.tsx'
 import type { SignInActionData } from './sign-in-action.ts';
 import { InputField } from '../../components/ui/field.tsx';
 import { OtpField, signInWithPasskey } from './otp-field.tsx';
+import { SECOND_FACTOR_MESSAGES as M } from '../../../contracts/second-factor.ts';
 import '../../styles/auth.css';
 
 type Failure = { kind: 'error' | 'throttled'; message: string } | { kind: 'unverified'; email: string };
@@ -60,7 +61,12 @@ export function LoginScreen({
     if (signedInUnverified) void postJson('/api/auth/logout');
   }, [signedInUnverified]);
 
+  // The code step after a right password sent without JavaScript: the form posts to the page's
+  // action with its ticket (the password is not on the page to send to the API).
+  const ticket = result?.ticket;
+
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    if (ticket) return;
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
@@ -163,30 +169,40 @@ export function LoginScreen({
           aria-label="Sign in"
         >
           <input type="hidden" name="returnTo" value={location.pathname + location.search} />
-          <InputField
-            ref={emailRef}
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="username"
-            inputMode="email"
-            required
-            defaultValue={result?.email}
-            error={fields.email}
-          />
-          <InputField
-            label="Password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            error={fields.password}
-          />
+          {ticket ? (
+            <>
+              <input type="hidden" name="ticket" value={ticket} />
+              <input type="hidden" name="email" value={result.email} />
+              <p className="auth-card__step">{M.passwordAccepted(result.email)}</p>
+            </>
+          ) : (
+            <>
+              <InputField
+                ref={emailRef}
+                label="Email"
+                name="email"
+                type="email"
+                autoComplete="username"
+                inputMode="email"
+                required
+                defaultValue={result?.email}
+                error={fields.email}
+              />
+              <InputField
+                label="Password"
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                required
+                error={fields.password}
+              />
+            </>
+          )}
           {showOtp ? (
             <OtpField
               error={fields.otp}
               inputRef={otpRef}
-              passkey={hydrated && otpAsked ? () => passkeySignIn() : undefined}
+              passkey={hydrated && otpAsked && !ticket ? () => passkeySignIn() : undefined}
             />
           ) : null}
           <div className="form__actions auth-card__actions">

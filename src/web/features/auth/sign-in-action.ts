@@ -1,5 +1,6 @@
 import { data, redirect } from 'react-router';
 import { EmailRequestSchema, fieldErrors, LoginRequestSchema } from '../../../contracts/auth.ts';
+import { OtpSchema, SECOND_FACTOR_MESSAGES as M } from '../../../contracts/second-factor.ts';
 import { ErrorBodySchema } from '../../../contracts/errors.ts';
 import { requestContext, type RequestContextValue, type WebServices } from '../../lib/request-context.ts';
 
@@ -21,6 +22,11 @@ export interface SignInActionData {
   otp?: boolean;
   /** The answer to the resend form: the API's message, or why it was refused. */
   resend?: { ok: boolean; message: string };
+  /**
+   * The password was right and the code is still to come: the form sends this ticket back with the
+   * code, instead of the password it cannot keep (five minutes, once; docs/product.md §2.15).
+   */
+  ticket?: string;
 }
 
 /** Only a path of this area, never another site (an open redirect). */
@@ -40,6 +46,8 @@ export async function signInAction(
   const email = String(form.get('email') ?? '');
   if (form.get('intent') === 'resend') return resendVerification(services, email);
   const otp = String(form.get('otp') ?? '').trim();
+  const ticket = String(form.get('ticket') ?? '');
+  if (ticket) return codeStep(services, { email, ticket, otp, returnTo: form.get('returnTo') }, area);
   const parsed = LoginRequestSchema.safeParse({
     email,
     password: form.get('password') ?? '',
@@ -72,6 +80,52 @@ export async function signInAction(
       message: hasFields || needsOtp ? null : outcome.message,
       unverified: outcome.unverified,
       otp: needsOtp || Boolean(otp),
+      ...(outcome.ticket ? { ticket: outcome.ticket } : {}),
+    },
+    { status: outcome.status },
+  );
+}
+
+/**
+ * The code step: the ticket stands for the password. A missing or malformed code keeps the ticket
+ * (it is spent only when sent to be checked); a wrong one is answered with a new ticket; an expired
+ * or used one starts over at the password, with the email kept.
+ */
+async function codeStep(
+  services: WebServices,
+  input: { email: string; ticket: string; otp: string; returnTo: FormDataEntryValue | null },
+  area: '/support' | '/admin',
+) {
+  const { email, ticket, otp } = input;
+  const parsed = OtpSchema.safeParse(otp);
+  if (!otp || !parsed.success) {
+    return data<SignInActionData>(
+      {
+        email,
+        fields: { otp: otp ? M.otpInvalid : M.otpRequired },
+        message: null,
+        unverified: false,
+        otp: true,
+        ticket,
+      },
+      { status: 400 },
+    );
+  }
+  const outcome = await services.signIn({ ticket, otp: parsed.data });
+  if (outcome.ok) {
+    return redirect(safeReturnPath(input.returnTo, area), {
+      status: 303,
+      headers: { 'set-cookie': outcome.setCookie },
+    });
+  }
+  return data<SignInActionData>(
+    {
+      email,
+      fields: outcome.ticket ? outcome.fields : {},
+      message: outcome.ticket ? null : outcome.message,
+      unverified: outcome.unverified,
+      otp: true,
+      ...(outcome.ticket ? { ticket: outcome.ticket } : {}),
     },
     { status: outcome.status },
   );

@@ -1,0 +1,2 @@
+ALTER TABLE "auth_challenges" DROP CONSTRAINT "auth_challenges_purpose_check";--> statement-breakpoint
+ALTER TABLE "auth_challenges" ADD CONSTRAINT "auth_challenges_purpose_check" CHECK ("auth_challenges"."purpose" in ('passkey-register', 'passkey-login', 'password-login'));
