@@ -21,6 +21,7 @@ export const SECOND_FACTOR_MESSAGES = {
   // A form sent without JavaScript keeps no password: the code step holds it for five minutes.
   passwordAccepted: (email: string) => `Password accepted for ${email}.`,
   signInExpired: 'Your sign-in has expired. Please enter your password again.',
+  notYou: 'Sign in with another account',
   tooManyCodes: (minutes: number) =>
     `Too many wrong codes. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`,
   // The console before enrolment.

@@ -144,6 +144,8 @@ describe('an admin’s code step without JavaScript', () => {
     expect(first.body).toMatch(/<input[^>]*name="otp"/);
     expect(first.body).not.toMatch(/<input[^>]*name="password"/);
     expect(first.body).not.toContain(admin.password);
+    // Someone else may start over: a plain link to the empty form.
+    expect(first.body).toMatch(new RegExp(`<a href="/support">${SECOND_FACTOR_MESSAGES.notYou}</a>`));
     const ticket = ticketOf(first.body);
     expect(ticket).toBeTruthy();
     expect(cookieFrom(first)).toBeUndefined();

@@ -173,7 +173,9 @@ export function LoginScreen({
             <>
               <input type="hidden" name="ticket" value={ticket} />
               <input type="hidden" name="email" value={result.email} />
-              <p className="auth-card__step">{M.passwordAccepted(result.email)}</p>
+              <p className="auth-card__step">
+                {M.passwordAccepted(result.email)} <a href={area}>{M.notYou}</a>
+              </p>
             </>
           ) : (
             <>
