@@ -84,7 +84,7 @@ test.beforeAll(async () => {
     ACCOUNT_REQUESTS_PER_IP_PER_HOUR: '1000',
   };
   // The only way to become admin: the CLI, before the server takes the data directory.
-  createUserWithCli(env, ADMIN.email, ADMIN.password, ['--admin', '--totp-secret', ADMIN_SECRET]);
+  await createUserWithCli(env, ADMIN.email, ADMIN.password, ['--admin', '--totp-secret', ADMIN_SECRET]);
   server = startServer(env, { script: 'scripts/start.ts' });
   const url = await server.ready;
   expect(url).toBe(baseURL);

@@ -244,7 +244,7 @@ describe.runIf(kind === 'pglite')('kill -9 on the embedded database (DATA-02, UP
     async () => {
       const dataDir = withMigratedDatabase(tempDir('bagspace-crash-'));
       const user = newUser();
-      createUserWithCli({ DATA_DIR: dataDir }, user.email, user.password);
+      await createUserWithCli({ DATA_DIR: dataDir }, user.email, user.password);
       const summary = await crashLoop(
         {
           dataDir,
@@ -276,7 +276,7 @@ describe.runIf(kind === 'pglite')('kill -9 on the embedded database (DATA-02, UP
   it('SIGTERM under load: every 2xx is stored, and nothing else (DATA-06)', { timeout: 120_000 }, async () => {
     const dataDir = withMigratedDatabase(tempDir('bagspace-term-'));
     const user = newUser();
-    createUserWithCli({ DATA_DIR: dataDir }, user.email, user.password);
+    await createUserWithCli({ DATA_DIR: dataDir }, user.email, user.password);
     const { tally, exitCode } = await gracefulRun(
       () => startApp({ DATA_DIR: dataDir }),
       user,
@@ -316,7 +316,7 @@ describe.runIf(kind === 'postgres')('kill -9 on PostgreSQL, postmaster included 
       const url = await createClusterDatabase(c, database);
       const dataDir = tempDir('bagspace-crash-');
       const user = newUser();
-      createUserWithCli({ DATA_DIR: dataDir, DATABASE_URL: url }, user.email, user.password);
+      await createUserWithCli({ DATA_DIR: dataDir, DATABASE_URL: url }, user.email, user.password);
       return await crashLoop(
         {
           dataDir,
@@ -387,7 +387,7 @@ describe.runIf(kind === 'postgres')('kill -9 on PostgreSQL, postmaster included 
       const url = await createClusterDatabase(c, 'graceful');
       const dataDir = tempDir('bagspace-term-');
       const user = newUser();
-      createUserWithCli({ DATA_DIR: dataDir, DATABASE_URL: url }, user.email, user.password);
+      await createUserWithCli({ DATA_DIR: dataDir, DATABASE_URL: url }, user.email, user.password);
       const { tally, exitCode } = await gracefulRun(
         () => startApp({ DATA_DIR: dataDir, DATABASE_URL: url }),
         user,

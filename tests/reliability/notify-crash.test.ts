@@ -65,10 +65,10 @@ describe('kill -9 while admins answer tickets (DATA-02)', () => {
         database?.url ? withPg(database.url, work) : withPglite(dataDir, work);
       const user = { email: `notify-user-${randomUUID().slice(0, 8)}@example.nz`, password: newPassword() };
       const admin = { email: `notify-admin-${randomUUID().slice(0, 8)}@example.nz`, password: newPassword() };
-      createUserWithCli(env, user.email, user.password);
+      await createUserWithCli(env, user.email, user.password);
       // The admin's authenticator app, enrolled by the CLI; it signs in once (its session outlives the kills).
       const adminSecret = generateSecret();
-      createUserWithCli(env, admin.email, admin.password, ['--admin', '--totp-secret', adminSecret]);
+      await createUserWithCli(env, admin.email, admin.password, ['--admin', '--totp-secret', adminSecret]);
       let adminCookie: string | undefined;
 
       const acked: string[] = [];

@@ -1,32 +1,7 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
-
-/**
- * The accounts CLI (`npm run cli -- create-user`), on the database a server will use, in production
- * mode like the server; the password on stdin, as an operator types it. `options` adds flags
- * (`--admin`, `--totp-secret S`).
- */
-export function createUserWithCli(
-  env: Record<string, string>,
-  email: string,
-  password: string,
-  options: string[] = [],
-): void {
-  const result = spawnSync(
-    process.execPath,
-    [path.join(ROOT, 'scripts', 'cli.ts'), 'create-user', '--email', email, '--password-stdin', ...options],
-    {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production', ...env },
-      input: `${password}\n`,
-      encoding: 'utf8',
-      timeout: 60_000,
-    },
-  );
-  if (result.status !== 0) throw new Error(`create-user failed (${result.status}): ${result.stdout}${result.stderr}`);
-}
 
 export interface CliResult {
   code: number | null;
@@ -44,6 +19,7 @@ export function runCli(args: string[], env: Record<string, string>, stdin = ''):
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
+      timeout: 120_000,
     });
     let stdout = '';
     let stderr = '';
@@ -52,6 +28,22 @@ export function runCli(args: string[], env: Record<string, string>, stdin = ''):
     child.stdin.end(stdin);
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * The accounts CLI (`npm run cli -- create-user`), on the database a server will use, in production
+ * mode like the server; the password on stdin, as an operator types it. `options` adds flags
+ * (`--admin`, `--totp-secret S`).
+ */
+export async function createUserWithCli(
+  env: Record<string, string>,
+  email: string,
+  password: string,
+  options: string[] = [],
+): Promise<void> {
+  const args = ['create-user', '--email', email, '--password-stdin', ...options];
+  const result = await runCli(args, { NODE_ENV: 'production', ...env }, `${password}\n`);
+  if (result.code !== 0) throw new Error(`create-user failed (${result.code}): ${result.stdout}${result.stderr}`);
 }
 
 export interface ServerProcess {

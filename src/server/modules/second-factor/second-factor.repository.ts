@@ -189,29 +189,18 @@ export function createSecondFactorRepository(db: AppDatabase) {
       });
     },
 
-    /** Spends a challenge: true when it was the user's, of this purpose, and still valid. */
-    async takeChallenge(userId: string, purpose: ChallengePurpose, challengeHash: string): Promise<boolean> {
-      const rows = await db
-        .delete(authChallenges)
-        .where(
-          and(
-            eq(authChallenges.challengeHash, challengeHash),
-            eq(authChallenges.userId, userId),
-            eq(authChallenges.purpose, purpose),
-            gt(authChallenges.expiresAt, sql`now()`),
-          ),
-        )
-        .returning({ challengeHash: authChallenges.challengeHash });
-      return rows.length === 1;
-    },
-
-    /** Spends a challenge known only by its hash (a sign-in ticket): whose it was, or null. */
-    async takeChallengeByHash(purpose: ChallengePurpose, challengeHash: string): Promise<string | null> {
+    /**
+     * Spends a challenge of this purpose that is still valid: whose it was, or null. With `userId`
+     * only that user's challenge is spent (a challenge never answers for another account); without
+     * it the hash alone names it (a sign-in ticket, whose holder does not know the account yet).
+     */
+    async takeChallenge(purpose: ChallengePurpose, challengeHash: string, userId?: string): Promise<string | null> {
       const [row] = await db
         .delete(authChallenges)
         .where(
           and(
             eq(authChallenges.challengeHash, challengeHash),
+            userId === undefined ? undefined : eq(authChallenges.userId, userId),
             eq(authChallenges.purpose, purpose),
             gt(authChallenges.expiresAt, sql`now()`),
           ),

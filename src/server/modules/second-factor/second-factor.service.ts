@@ -88,8 +88,8 @@ export function createSecondFactorService(deps: {
     };
   }
 
-  const challengeCheck = (userId: string, purpose: ChallengePurpose) => (challenge: string) =>
-    repo.takeChallenge(userId, purpose, hashToken(challenge));
+  const challengeCheck = (userId: string, purpose: ChallengePurpose) => async (challenge: string) =>
+    (await repo.takeChallenge(purpose, hashToken(challenge), userId)) !== null;
 
   async function saveChallenge(userId: string, purpose: ChallengePurpose, challenge: string) {
     await repo.saveChallenge({ userId, purpose, challenge, challengeHash: hashToken(challenge), ttlMs: CHALLENGE_MS });
@@ -193,7 +193,7 @@ export function createSecondFactorService(deps: {
     /** Spends a sign-in ticket: the account it was issued to, or null (unknown, used or expired). */
     async redeemSignInTicket(ticket: string): Promise<string | null> {
       if (!isTokenShaped(ticket)) return null;
-      return repo.takeChallengeByHash('password-login', hashToken(ticket));
+      return repo.takeChallenge('password-login', hashToken(ticket));
     },
 
     /** After the password was right: a challenge for the account's passkeys. */

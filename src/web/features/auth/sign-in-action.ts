@@ -36,6 +36,11 @@ export function safeReturnPath(value: FormDataEntryValue | null, area: '/support
   return path === area || (path.startsWith(`${area}/`) && plain) ? path : area;
 }
 
+/** Signed in: back (303) to the page of this area the visitor was on, with the session cookie. */
+function signedIn(setCookie: string, returnTo: FormDataEntryValue | null, area: '/support' | '/admin') {
+  return redirect(safeReturnPath(returnTo, area), { status: 303, headers: { 'set-cookie': setCookie } });
+}
+
 export async function signInAction(
   request: Request,
   context: { get(key: typeof requestContext): RequestContextValue },
@@ -64,12 +69,7 @@ export async function signInAction(
     password: parsed.data.password,
     otp: parsed.data.otp,
   });
-  if (outcome.ok) {
-    return redirect(safeReturnPath(form.get('returnTo'), area), {
-      status: 303,
-      headers: { 'set-cookie': outcome.setCookie },
-    });
-  }
+  if (outcome.ok) return signedIn(outcome.setCookie, form.get('returnTo'), area);
   const hasFields = outcome.status === 400 && Object.keys(outcome.fields).length > 0;
   // The second factor's step (docs/product.md §2.15): its message is the code field's error.
   const needsOtp = outcome.fields.otp !== undefined;
@@ -112,12 +112,7 @@ async function codeStep(
     );
   }
   const outcome = await services.signIn({ ticket, otp: parsed.data });
-  if (outcome.ok) {
-    return redirect(safeReturnPath(input.returnTo, area), {
-      status: 303,
-      headers: { 'set-cookie': outcome.setCookie },
-    });
-  }
+  if (outcome.ok) return signedIn(outcome.setCookie, input.returnTo, area);
   return data<SignInActionData>(
     {
       email,
