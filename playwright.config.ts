@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { CHROMIUM_ARGS } from './tests/support/chromium.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/support/chromium.ts';
 
 /**
  * End-to-end tests in Debian's Chromium against the app started like `npm start`, on a fresh data
@@ -32,7 +32,7 @@ export default defineConfig({
     // slower: 170 → 115 s for four specs (decision 100). A failure still prints its error and the
     // page's accessibility snapshot; to look closer, run that spec again with --trace on.
     trace: 'off',
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {

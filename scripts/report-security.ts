@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { CHROMIUM_PATH } from '../tests/support/chromium.ts';
 import { FIGURES_DIR } from '../tests/support/figures.ts';
 import { isPostgresReachable } from '../tests/support/postgres.ts';
 import { ensureBuild } from './ensure-build.ts';
@@ -47,7 +48,7 @@ if (!renderOnly) {
     stdio: 'inherit',
   });
   runs.push({ name: `vitest (${projects.join(', ')})`, ok: vitest.status === 0 });
-  if (BROWSER_SPECS.length > 0 && fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
+  if (BROWSER_SPECS.length > 0 && fs.existsSync(CHROMIUM_PATH)) {
     const e2e = spawnSync(bin('playwright'), ['test', ...BROWSER_SPECS], { cwd: root, env, stdio: 'inherit' });
     runs.push({ name: 'Chromium', ok: e2e.status === 0 });
   }

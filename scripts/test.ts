@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { CHROMIUM_INSTALL, CHROMIUM_PATH } from '../tests/support/chromium.ts';
 import { isPostgresReachable, POSTGRES_ADMIN_URL } from '../tests/support/postgres.ts';
 import { ensureBuild } from './ensure-build.ts';
 
@@ -16,7 +17,6 @@ const flag = (name: string) => ['1', 'true', 'yes'].includes(String(process.env[
 const ci = flag('CI');
 const requirePostgres = ci || flag('REQUIRE_POSTGRES');
 const requireE2e = ci || flag('REQUIRE_E2E');
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const problems: string[] = [];
 /** Each failed test by name, with the first line of its failure: printed again at the very end. */
@@ -73,7 +73,7 @@ if (fs.existsSync(vitestReport)) {
 }
 if (vitest.status !== 0) problems.push(`vitest exited with status ${vitest.status}.`);
 
-if (fs.existsSync(chromium)) {
+if (fs.existsSync(CHROMIUM_PATH)) {
   const e2eReport = path.join(root, '.tmp', 'playwright-report.json');
   fs.rmSync(e2eReport, { force: true });
   const e2e = spawnSync(bin('playwright'), ['test'], { cwd: root, stdio: 'inherit' });
@@ -91,10 +91,10 @@ if (fs.existsSync(chromium)) {
   if (e2e.status !== 0) problems.push(`playwright exited with status ${e2e.status}.`);
 } else if (requireE2e) {
   problems.push(
-    `The browser suite is mandatory here but Chromium is missing at ${chromium} (apt-get install -y chromium).`,
+    `The browser suite is mandatory here but Chromium is missing at ${CHROMIUM_PATH} (${CHROMIUM_INSTALL}).`,
   );
 } else {
-  console.warn(`\n! Browser suite skipped: no Chromium at ${chromium} (apt-get install -y chromium).\n`);
+  console.warn(`\n! Browser suite skipped: no Chromium at ${CHROMIUM_PATH} (${CHROMIUM_INSTALL}).\n`);
 }
 
 console.log('');
