@@ -1,0 +1,54 @@
+import { defineConfig } from 'vitest/config';
+
+const integration = ['tests/integration/**/*.test.ts', 'tests/security/**/*.test.ts', 'tests/reliability/**/*.test.ts'];
+
+/**
+ * unit: pure functions and components, next to the code.
+ * pglite / postgres: the same integration suites, each file on a fresh database of that kind.
+ * `npm test` (scripts/test.ts) decides which projects run and fails when a mandatory one cannot.
+ *
+ * Three files at a time (vitest's default on 2 cores is one): the integration files spend much of
+ * their time waiting on databases, child servers and timers, so on 2 cores three workers took the
+ * whole run from 21.4 to 12.5 minutes (docs/decisions/100-test-run-time.md). VITEST_MAX_WORKERS
+ * overrides it.
+ *
+ * The integration files share their worker's loaded modules (isolate: false): each file still gets
+ * its own app and database, but loading the server's modules again for every file was a quarter of
+ * the suite's CPU (decision 100). Module state in tests/support must not outlive its file.
+ */
+export default defineConfig({
+  test: {
+    maxWorkers: 1, execArgv: ["--cpu-prof", "--cpu-prof-dir=/tmp/prof"],
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'pglite',
+          include: integration,
+          isolate: false,
+          env: { TEST_DATABASE: 'pglite' },
+          globalSetup: ['tests/support/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'postgres',
+          include: integration,
+          isolate: false,
+          env: { TEST_DATABASE: 'postgres' },
+          globalSetup: ['tests/support/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
