@@ -23,10 +23,8 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: 0,
-  // Ceilings, not waits: a test ends as soon as what it waits for shows. npm test runs these beside
-  // the PostgreSQL files (decision 100), so a page may take longer than on an idle machine.
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
   reporter: [['list'], ['json', { outputFile: '.tmp/playwright-report.json' }]],
   use: {
     baseURL,

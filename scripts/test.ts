@@ -4,7 +4,7 @@
  * In CI (CI=true) or with REQUIRE_POSTGRES=1 / REQUIRE_E2E=1, a suite that cannot run fails the run.
  * Ends with one line: "tests: N passed, N failed, N skipped".
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CHROMIUM_INSTALL, CHROMIUM_PATH } from '../tests/support/chromium.ts';
@@ -36,40 +36,47 @@ if (await isPostgresReachable()) {
   console.warn(`\n! PostgreSQL suite skipped: no server at ${POSTGRES_ADMIN_URL} (CI runs it).\n`);
 }
 
-/**
- * Two phases. The unit and PGlite files keep both cores busy on their own (the embedded database
- * works in the test process). The PostgreSQL files wait more (on the server, on the child servers
- * they start), and so do the browser tests (on pages, on the server): each alone left a third of a
- * core idle on 2 cores, so they run side by side (decision 100). The browser tests' output is kept
- * in .tmp/playwright.log and printed once the PostgreSQL files are done.
- */
-const firstProjects = projects.filter((p) => p !== 'postgres');
-recordVitest(
-  spawnSync(bin('vitest'), vitestArgs(firstProjects, 'vitest-report.json'), { cwd: root, stdio: 'inherit' }).status,
-  'vitest-report.json',
+const vitestReport = path.join(root, '.tmp', 'vitest-report.json');
+fs.rmSync(vitestReport, { force: true });
+const vitest = spawnSync(
+  bin('vitest'),
+  [
+    'run',
+    ...projects.flatMap((p) => ['--project', p]),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${vitestReport}`,
+  ],
+  { cwd: root, stdio: 'inherit' },
 );
-
-const browser = fs.existsSync(CHROMIUM_PATH);
-if (!browser && requireE2e) {
-  problems.push(
-    `The browser suite is mandatory here but Chromium is missing at ${CHROMIUM_PATH} (${CHROMIUM_INSTALL}).`,
-  );
-} else if (!browser) {
-  console.warn(`\n! Browser suite skipped: no Chromium at ${CHROMIUM_PATH} (${CHROMIUM_INSTALL}).\n`);
+if (fs.existsSync(vitestReport)) {
+  const report = JSON.parse(fs.readFileSync(vitestReport, 'utf8')) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    numTodoTests: number;
+    testResults: {
+      name: string;
+      message?: string;
+      assertionResults: { fullName: string; status: string; failureMessages: string[] }[];
+    }[];
+  };
+  for (const file of report.testResults) {
+    const where = path.relative(root, file.name);
+    const failed = file.assertionResults.filter((test) => test.status === 'failed');
+    for (const test of failed) failures.push(`${where} › ${test.fullName}: ${firstLine(test.failureMessages[0])}`);
+    if (failed.length === 0 && file.message) failures.push(`${where}: ${firstLine(file.message)}`);
+  }
+  totals.passed += report.numPassedTests;
+  totals.failed += report.numFailedTests;
+  totals.skipped += report.numPendingTests + report.numTodoTests;
 }
-const e2eReport = path.join(root, '.tmp', 'playwright-report.json');
-const e2eLog = path.join(root, '.tmp', 'playwright.log');
-fs.rmSync(e2eReport, { force: true });
-const [postgresStatus, e2eStatus] = await Promise.all([
-  projects.includes('postgres')
-    ? run(bin('vitest'), vitestArgs(['postgres'], 'vitest-report-postgres.json'))
-    : undefined,
-  browser ? run(bin('playwright'), ['test'], e2eLog) : undefined,
-]);
-if (postgresStatus !== undefined) recordVitest(postgresStatus, 'vitest-report-postgres.json');
-if (e2eStatus !== undefined) {
-  console.log(`\nBrowser tests (${path.relative(root, e2eLog)}):`);
-  process.stdout.write(fs.readFileSync(e2eLog, 'utf8'));
+if (vitest.status !== 0) problems.push(`vitest exited with status ${vitest.status}.`);
+
+if (fs.existsSync(CHROMIUM_PATH)) {
+  const e2eReport = path.join(root, '.tmp', 'playwright-report.json');
+  fs.rmSync(e2eReport, { force: true });
+  const e2e = spawnSync(bin('playwright'), ['test'], { cwd: root, stdio: 'inherit' });
   if (fs.existsSync(e2eReport)) {
     const report = JSON.parse(fs.readFileSync(e2eReport, 'utf8')) as PlaywrightReport;
     const stats = report.stats;
@@ -81,7 +88,13 @@ if (e2eStatus !== undefined) {
   } else {
     problems.push('The browser suite produced no report.');
   }
-  if (e2eStatus !== 0) problems.push(`playwright exited with status ${e2eStatus}.`);
+  if (e2e.status !== 0) problems.push(`playwright exited with status ${e2e.status}.`);
+} else if (requireE2e) {
+  problems.push(
+    `The browser suite is mandatory here but Chromium is missing at ${CHROMIUM_PATH} (${CHROMIUM_INSTALL}).`,
+  );
+} else {
+  console.warn(`\n! Browser suite skipped: no Chromium at ${CHROMIUM_PATH} (${CHROMIUM_INSTALL}).\n`);
 }
 
 console.log('');
@@ -119,62 +132,4 @@ function collectPlaywrightFailures(suites: PlaywrightSuite[] | undefined, titles
     }
     collectPlaywrightFailures(suite.suites, inner);
   }
-}
-
-function vitestArgs(projectNames: string[], reportName: string): string[] {
-  const report = path.join(root, '.tmp', reportName);
-  fs.rmSync(report, { force: true });
-  return [
-    'run',
-    ...projectNames.flatMap((p) => ['--project', p]),
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${report}`,
-  ];
-}
-
-/** Adds a vitest run's counts and failures (from its JSON report) to the totals. */
-function recordVitest(status: number | null, reportName: string): void {
-  const file = path.join(root, '.tmp', reportName);
-  if (fs.existsSync(file)) {
-    const report = JSON.parse(fs.readFileSync(file, 'utf8')) as {
-      numPassedTests: number;
-      numFailedTests: number;
-      numPendingTests: number;
-      numTodoTests: number;
-      testResults: {
-        name: string;
-        message?: string;
-        assertionResults: { fullName: string; status: string; failureMessages: string[] }[];
-      }[];
-    };
-    for (const result of report.testResults) {
-      const where = path.relative(root, result.name);
-      const failed = result.assertionResults.filter((test) => test.status === 'failed');
-      for (const test of failed) failures.push(`${where} › ${test.fullName}: ${firstLine(test.failureMessages[0])}`);
-      if (failed.length === 0 && result.message) failures.push(`${where}: ${firstLine(result.message)}`);
-    }
-    totals.passed += report.numPassedTests;
-    totals.failed += report.numFailedTests;
-    totals.skipped += report.numPendingTests + report.numTodoTests;
-  } else {
-    problems.push(`vitest wrote no report (${reportName}).`);
-  }
-  if (status !== 0) problems.push(`vitest exited with status ${status}.`);
-}
-
-/**
- * Runs a command to its end: its output on this terminal, or into `logFile`. Resolves with its exit
- * code, or null when a signal ended it (or it could not start).
- */
-function run(command: string, args: string[], logFile?: string): Promise<number | null> {
-  const log = logFile ? fs.openSync(logFile, 'w') : undefined;
-  const child = spawn(command, args, { cwd: root, stdio: log === undefined ? 'inherit' : ['ignore', log, log] });
-  return new Promise((resolve) => {
-    child.on('exit', (code, signal) => {
-      if (log !== undefined) fs.closeSync(log);
-      resolve(signal ? null : code);
-    });
-    child.on('error', () => resolve(null));
-  });
 }
