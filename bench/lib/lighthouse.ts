@@ -8,9 +8,9 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { median } from './process-stats.ts';
-import { CHROMIUM_ARGS } from '../../tests/support/chromium.ts';
+import { CHROMIUM_ARGS, FULL_CHROMIUM_PATH } from '../../tests/support/chromium.ts';
 
-export const CHROMIUM_PATH = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_PATH = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? FULL_CHROMIUM_PATH;
 export const LIGHTHOUSE_VERSION: string = (
   createRequire(import.meta.url)('lighthouse/package.json') as { version: string }
 ).version;

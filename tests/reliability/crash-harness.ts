@@ -53,6 +53,15 @@ export async function cleanupAll(): Promise<void> {
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The kill rule of every crash loop: a run's server is killed only once it has acknowledged
+ * KILL_AFTER_ACKED writes (so every run tests acknowledged writes, however slow the machine; a run
+ * that does not get there within ACK_WAIT_MS is a slow run), then at a random moment within 0.9 s.
+ */
+export const KILL_AFTER_ACKED = 5;
+export const ACK_WAIT_MS = 30_000;
+export const randomKillDelay = () => Math.floor(Math.random() * 900);
+
 /** A port nobody listens on right now (127.0.0.1). */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -15,6 +15,7 @@ import { createLocalStorage } from '../../src/server/storage/local-storage.ts';
 import { openTestDatabase, withMigratedDatabase } from '../support/test-app.ts';
 import { recordFigure, runs } from '../support/figures.ts';
 import {
+  ACK_WAIT_MS,
   addTally,
   type AppServer,
   checkFiles,
@@ -25,10 +26,12 @@ import {
   emptyTally,
   type FilesCheck,
   findPostgresBin,
+  KILL_AFTER_ACKED,
   type LoadShape,
   newPassword,
   PgCluster,
   type Query,
+  randomKillDelay,
   signIn,
   sleep,
   startApp,
@@ -66,19 +69,12 @@ const CONTROL_SETTINGS = { synchronous_commit: 'off' };
 /** How long the app keeps answering after the database is killed (PostgreSQL loops). */
 const APP_OUTLIVES_DATABASE_MS = 50;
 
-/**
- * Each run kills the server only once it has acknowledged this many writes (so every run tests
- * acknowledged writes, however slow the machine), then at a random moment within the next 0.9 s.
- */
-const ACKED_BEFORE_KILL = 5;
-const ACK_WAIT_MS = 30_000;
-const randomKillDelay = () => Math.floor(Math.random() * 900);
 /** The SIGTERM test stops the server once it has acknowledged this many writes. */
 const GRACEFUL_ACKED_BEFORE_TERM = 11;
 
 interface LoopSummary {
   runs: number;
-  /** Runs whose server had not acknowledged ACKED_BEFORE_KILL writes within ACK_WAIT_MS. */
+  /** Runs whose server had not acknowledged KILL_AFTER_ACKED writes within ACK_WAIT_MS. */
   slowRuns: number;
   tally: Tally;
   reopenFailures: number;
@@ -158,7 +154,7 @@ async function crashLoop(
     }
     const cookie = await signIn(app.url, user.email, user.password);
     const load = startLoad(app.url, cookie, shape);
-    if (!(await load.acknowledged(ACKED_BEFORE_KILL, ACK_WAIT_MS))) summary.slowRuns++;
+    if (!(await load.acknowledged(KILL_AFTER_ACKED, ACK_WAIT_MS))) summary.slowRuns++;
     await sleep(randomKillDelay());
     const crashed = target.crash(app);
     await load.stop();
@@ -226,7 +222,7 @@ function expectDurable(s: LoopSummary, count: number) {
   expect(s.reopenErrors).toEqual([]);
   expect(s.runs).toBe(count);
   expect(s.slowRuns).toBe(0);
-  expect(s.tally.acked).toBeGreaterThanOrEqual(count * ACKED_BEFORE_KILL);
+  expect(s.tally.acked).toBeGreaterThanOrEqual(count * KILL_AFTER_ACKED);
   expect(s.tally.lostKeys).toEqual([]);
   expect(s.tally.failedPresent).toBe(0);
   expect([...s.orphanFiles]).toEqual([]);
