@@ -6,7 +6,7 @@
  *
  * Environment: BENCH_SECONDS (per load round, default 5), BENCH_ROUNDS (default 2),
  * BENCH_LIGHTHOUSE_RUNS (default 3), BENCH_ONLY (comma-separated sections: bytes, lighthouse,
- * throughput, live, scaleout, search, attachments, upload, coldstart, mail), BENCH_SCALE_STREAMS (live streams over
+ * throughput, live, scaleout, search, attachments, upload, coldstart, embedded, mail), BENCH_SCALE_STREAMS (live streams over
  * two instances, default 5000), BENCH_MAIL_COUNT (mails recorded, and delivered to
  * .eml files, default 2000), BENCH_MAIL_SMTP_COUNT (mails delivered over SMTP, default 300),
  * TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
@@ -35,6 +35,7 @@ import { runLiveClients } from './lib/live-runner.ts';
 import { hashToken } from '../src/server/security/tokens.ts';
 import {
   load,
+  type LoadResult,
   type SideBySide,
   sideBySide,
   startBareInsertServer,
@@ -46,6 +47,7 @@ import { kB } from './lib/sizes.ts';
 import { uploadOnce } from './lib/upload.ts';
 import { createSearchCorpus, searchQueries } from './lib/search.ts';
 import { scaleOut } from './lib/scale-out.ts';
+import { runEmbeddedBench } from './lib/embedded.ts';
 import { measureNotifyLimits } from './lib/notify-limits.ts';
 import { phonePhoto, sendPhotoOnce } from './lib/attachments.ts';
 import { sql } from 'drizzle-orm';
@@ -687,6 +689,30 @@ await part('coldstart', 'Cold start: spawn `npm start` (scripts/start.ts) → fi
   results.coldStart = { existing, empty, postgres: pgStarts };
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
+
+// --- 6b. The embedded database -----------------------------------------------------------------------
+await part(
+  'embedded',
+  `Embedded database (PGlite): the signed-in API, autocannon, 10 connections, ${rounds} rounds of ${seconds} s`,
+  async () => {
+    const figures = await runEmbeddedBench(RAISED_LIMITS, { seconds, rounds });
+    const cases: Array<[string, LoadResult[]]> = [
+      ['a user’s ticket list', figures.list],
+      ['a ticket’s messages', figures.ticket],
+      ['a message post', figures.post],
+    ];
+    for (const [label, runs] of cases) {
+      row(
+        `PGlite: ${label}`,
+        `${Math.round(median(runs.map((r) => r.rps)))} req/s`,
+        '',
+        undefined,
+        `median of ${runs.length}; p50 ${ms(median(runs.map((r) => r.p50)))}, p99 ${ms(median(runs.map((r) => r.p99)))}; non-2xx ${runs.reduce((n, r) => n + r.non2xx, 0)}`,
+      );
+    }
+    results.embedded = figures;
+  },
+);
 
 // --- 7. Mail ----------------------------------------------------------------------------------------
 // On a database of its own (created and dropped in bench/lib/mail.ts) and in-memory PGlite, after the

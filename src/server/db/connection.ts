@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { StatementCachingPGlite } from './pglite-statements.ts';
 import * as schema from './schema.ts';
 
 export type AppDatabase = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -46,7 +47,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
 }
 
 async function openPglite(target: { dir?: string; loadDataDir?: Blob }): Promise<DatabaseHandle> {
-  const client = await PGlite.create({ dataDir: target.dir, loadDataDir: target.loadDataDir });
+  // Each statement parsed once per session, not on every call (decision 103).
+  const client = new StatementCachingPGlite({ dataDir: target.dir, loadDataDir: target.loadDataDir });
+  await client.waitReady;
   const db = drizzlePglite({ client, schema });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return {
