@@ -1,4 +1,4 @@
-import { registerHooks } from 'node:module';
+import { enableCompileCache, registerHooks } from 'node:module';
 
 /**
  * A start-up fix for Node's module loader, registered by the entry points (main.ts, scripts/cli.ts)
@@ -21,3 +21,10 @@ registerHooks({
     return nextResolve(specifier, context);
   },
 });
+
+/**
+ * Node's on-disk cache of compiled code (in the system's temporary directory, or NODE_COMPILE_CACHE;
+ * NODE_DISABLE_COMPILE_CACHE=1 turns it off): a start after the first compiles the modules it
+ * loads from the cache instead of from source. Measured in docs/decisions/101-start-up-cost.md.
+ */
+enableCompileCache();
