@@ -61,14 +61,28 @@ export function isWorkingDay(date: string): boolean {
   return !holidaysOf(day.getUTCFullYear()).has(date);
 }
 
+/**
+ * Due dates already counted, by arrival date and working days: the desk's ticket list asks for one
+ * per privacy request on every load, and counting walks a month of calendar days. A day's answer
+ * never changes; the map is emptied past a few years' worth of arrival days.
+ */
+const dueDates = new Map<string, string>();
+const MAX_REMEMBERED = 2_000;
+
 /** The New Zealand date by which a request received at `received` must be answered. */
 export function privacyDueDate(received: Date, workingDays = PRIVACY_WORKING_DAYS): string {
-  let date = newZealandDate(received);
+  const arrived = newZealandDate(received);
+  const key = `${arrived}+${workingDays}`;
+  const known = dueDates.get(key);
+  if (known) return known;
+  let date = arrived;
   let counted = 0;
   while (counted < workingDays) {
     date = addDays(date, 1);
     if (isWorkingDay(date)) counted += 1;
   }
+  if (dueDates.size >= MAX_REMEMBERED) dueDates.clear();
+  dueDates.set(key, date);
   return date;
 }
 
