@@ -36,7 +36,7 @@ export async function runEmbeddedBench(
     const session = await signIn(base, user!.email);
     const tickets = await createTickets(base, session.token, 20);
     const figures: EmbeddedFigures = { list: [], ticket: [], post: [] };
-    const headers = { ...session.bearer };
+    const headers = session.bearer;
     for (let round = 0; round < options.rounds; round++) {
       figures.list.push(await load(`${base}/api/support/tickets`, { headers, seconds: options.seconds }));
       figures.ticket.push(

@@ -34,16 +34,6 @@ interface Statement {
   described: BackendMessage[];
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
 /** PGlite's own shape for an error of a query: the error itself, carrying what was asked. */
 function withQuery(error: unknown, query: string, params: unknown[], options: QueryOptions | undefined): unknown {
   if (error instanceof Error && 'code' in error) Object.assign(error, { query, params, queryOptions: options });
@@ -119,7 +109,7 @@ export class StatementCachingPGlite extends PGlite {
     });
     try {
       const messages = await this.execProtocolStream(
-        concat([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]),
+        Buffer.concat([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]),
         { syncToFs: false, onNotice: options?.onNotice },
       );
       return [...statement.described, ...messages];
@@ -139,7 +129,11 @@ export class StatementCachingPGlite extends PGlite {
     if (!this.isInTransaction()) await this.#closeDropped();
     const name = `${NAME_PREFIX}${++this.#nextName}`;
     const described = await this.execProtocolStream(
-      concat([serialize.parse({ name, text: query }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+      Buffer.concat([
+        serialize.parse({ name, text: query }),
+        serialize.describe({ type: 'S', name }),
+        serialize.sync(),
+      ]),
       { syncToFs: false, onNotice: options?.onNotice },
     );
     const statement = {
@@ -166,7 +160,7 @@ export class StatementCachingPGlite extends PGlite {
     if (this.#toClose.length === 0) return;
     const names = this.#toClose.splice(0);
     await this.execProtocolStream(
-      concat([...names.map((name) => serialize.close({ type: 'S', name })), serialize.sync()]),
+      Buffer.concat([...names.map((name) => serialize.close({ type: 'S', name })), serialize.sync()]),
       { syncToFs: false, throwOnError: false },
     );
   }
