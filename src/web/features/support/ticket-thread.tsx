@@ -33,12 +33,16 @@ export function TicketThread<M extends Message>({
   // Following the thread jumps (behavior 'instant' overrides the stylesheet's smooth scrolling): a
   // smooth scroll passes through positions short of the end, each a scroll event that would mark the
   // reader as having scrolled away, and its target is fixed before the thread resizes. Only the
-  // reader's own click on the marker glides.
+  // reader's own click on the marker glides; while it glides the reader counts as at the end (a
+  // message arriving then is followed, not announced) until the glide reaches the end or the reader
+  // takes over with the wheel, a touch or a key.
+  const gliding = useRef(false);
   const toEnd = (behavior: ScrollBehavior = 'instant') => {
     const list = listRef.current;
     if (!list) return;
     list.scrollTo({ top: list.scrollHeight, behavior });
     atEnd.current = true;
+    gliding.current = behavior === 'smooth';
     setUnseen(0);
   };
 
@@ -61,10 +65,20 @@ export function TicketThread<M extends Message>({
     const list = listRef.current;
     if (!list) return;
     const onScroll = () => {
-      atEnd.current = list.scrollHeight - list.scrollTop - list.clientHeight < NEAR_END;
-      if (atEnd.current) setUnseen(0);
+      const near = list.scrollHeight - list.scrollTop - list.clientHeight < NEAR_END;
+      if (gliding.current) {
+        gliding.current = !near;
+        return;
+      }
+      atEnd.current = near;
+      if (near) setUnseen(0);
     };
+    const takeOver = () => {
+      gliding.current = false;
+    };
+    const intents = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
     list.addEventListener('scroll', onScroll, { passive: true });
+    for (const intent of intents) list.addEventListener(intent, takeOver, { passive: true });
     // The thread grows or shrinks with the screen (an on-screen keyboard opening): a reader at the
     // end stays at the end.
     const resized = new ResizeObserver(() => {
@@ -73,6 +87,7 @@ export function TicketThread<M extends Message>({
     resized.observe(list);
     return () => {
       list.removeEventListener('scroll', onScroll);
+      for (const intent of intents) list.removeEventListener(intent, takeOver);
       resized.disconnect();
     };
   }, []);
