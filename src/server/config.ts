@@ -223,6 +223,16 @@ function buildConfig(env: z.infer<typeof EnvSchema>) {
   };
 }
 
+/**
+ * The argon2 cost new password hashes get: 'test' (1 MiB, one pass) only when NODE_ENV=test and
+ * PASSWORD_HASHING=test are both set, as vitest sets them for the test processes; 'policy' anywhere
+ * else, production included. Unlike the rest of the configuration it is read at each hash, so the
+ * tests of the policy can switch back to it (decision 104).
+ */
+export function passwordHashingCost(source: Record<string, string | undefined> = process.env): 'policy' | 'test' {
+  return source.NODE_ENV === 'test' && source.PASSWORD_HASHING === 'test' ? 'test' : 'policy';
+}
+
 /** Parses the environment; throws ConfigError naming every wrong variable. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   // Empty strings mean "not set": a blank line in an env file must not override a default.

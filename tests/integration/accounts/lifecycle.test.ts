@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AUTH_MESSAGES } from '../../../src/contracts/auth.ts';
 import { emailTokens, sessions, users } from '../../../src/server/db/schema.ts';
 import { commonPasswordCount } from '../../../src/server/modules/accounts/passwords.ts';
@@ -201,19 +201,43 @@ describe('password rules', () => {
     expect(await signInStatus(user.email, `${base}A${'z'.repeat(10)}`)).toBe(200);
   });
 
-  it('stores argon2id PHC strings (m=19456, t=2, p=1) with a unique salt each', async () => {
-    const password = strongPassword();
-    const a = await createUser(t, { password });
-    const b = await createUser(t, { password });
-    const rows = await t.database.db
-      .select()
-      .from(users)
-      .where(sql`${users.id} in (${a.id}, ${b.id})`);
-    for (const row of rows) {
-      expect(row.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
-      expect(JSON.stringify(row)).not.toContain(password);
-    }
-    expect(rows[0]!.passwordHash).not.toBe(rows[1]!.passwordHash);
+  describe('at the policy’s cost (as in production; the test processes hash cheaper, decision 104)', () => {
+    const hashOf = async (id: typeof users.$inferSelect.id) =>
+      (await t.database.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, id)))[0]!
+        .passwordHash;
+    afterEach(() => {
+      vi.unstubAllEnvs();
+    });
+
+    it('stores argon2id PHC strings (m=19456, t=2, p=1) with a unique salt each', async () => {
+      vi.stubEnv('PASSWORD_HASHING', undefined);
+      const password = strongPassword();
+      const a = await createUser(t, { password });
+      const b = await createUser(t, { password });
+      const rows = await t.database.db
+        .select()
+        .from(users)
+        .where(sql`${users.id} in (${a.id}, ${b.id})`);
+      for (const row of rows) {
+        expect(row.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+        expect(JSON.stringify(row)).not.toContain(password);
+      }
+      expect(rows[0]!.passwordHash).not.toBe(rows[1]!.passwordHash);
+    });
+
+    it('replaces a hash weaker than the policy at the next sign-in, and the password still works', async () => {
+      const user = await createUser(t); // at the tests' cost: 1 MiB, one pass
+      const weak = await hashOf(user.id);
+      expect(weak).toMatch(/^\$argon2id\$v=19\$m=1024,t=1,p=1\$/);
+      vi.stubEnv('PASSWORD_HASHING', undefined);
+      expect(await signInStatus(user.email, 'not-the-password')).toBe(401);
+      expect(await hashOf(user.id)).toBe(weak); // only a correct password can be re-hashed
+      expect(await signInStatus(user.email, user.password)).toBe(200);
+      const upgraded = await hashOf(user.id);
+      expect(upgraded).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      expect(await signInStatus(user.email, user.password)).toBe(200);
+      expect(await hashOf(user.id)).toBe(upgraded); // a hash at the policy stays as it is
+    });
   });
 });
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { type Algorithm, hash, verify } from '@node-rs/argon2';
 import { AUTH_MESSAGES } from '../../../contracts/auth.ts';
+import { passwordHashingCost } from '../../config.ts';
 
 /**
  * Password hashing and the password rules the browser cannot check (AUTH-01, AUTH-02).
@@ -14,8 +15,22 @@ export const ARGON2_OPTIONS = {
   parallelism: 1,
 } as const;
 
+/**
+ * The test runs' cost: argon2id still, at 1 MiB and one pass (about 1 ms). Used only when
+ * NODE_ENV=test and PASSWORD_HASHING=test are both set (vitest.config.ts sets them for its workers);
+ * anywhere else, production included, the policy above holds whatever PASSWORD_HASHING says.
+ * The tests of the policy itself (stored parameters, timing, the upgrade at sign-in) run without it.
+ * docs/decisions/104-password-hashing-in-tests.md.
+ */
+export const ARGON2_TEST_OPTIONS = { ...ARGON2_OPTIONS, memoryCost: 1024, timeCost: 1 } as const;
+
+/** The argon2 parameters new hashes get (config.ts reads the setting at each use). */
+export function argon2Options(env?: Record<string, string | undefined>) {
+  return passwordHashingCost(env) === 'test' ? ARGON2_TEST_OPTIONS : ARGON2_OPTIONS;
+}
+
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2_OPTIONS);
+  return hash(password, argon2Options());
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
@@ -31,17 +46,24 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
 export function needsRehash(passwordHash: string): boolean {
   const match = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$/.exec(passwordHash);
   if (!match) return true;
-  return Number(match[1]) < ARGON2_OPTIONS.memoryCost || Number(match[2]) < ARGON2_OPTIONS.timeCost;
+  const options = argon2Options();
+  return Number(match[1]) < options.memoryCost || Number(match[2]) < options.timeCost;
 }
 
-let dummyHash: Promise<string> | undefined;
+/** One dummy hash per cost, so the unknown email's verify costs what a real account's does. */
+const dummyHashes = new Map<number, Promise<string>>();
 /**
  * An unknown email still costs one argon2 verify, so its answer takes as long as a wrong password's
  * (AUTH-04: no account enumeration by timing).
  */
 export async function burnPasswordCheck(password: string): Promise<void> {
-  dummyHash ??= hashPassword('not a real password: timing equaliser');
-  await verifyPassword(await dummyHash, password);
+  const { memoryCost } = argon2Options();
+  let dummy = dummyHashes.get(memoryCost);
+  if (!dummy) {
+    dummy = hashPassword('not a real password: timing equaliser');
+    dummyHashes.set(memoryCost, dummy);
+  }
+  await verifyPassword(await dummy, password);
 }
 
 const SUFFIXES = [
