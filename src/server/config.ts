@@ -3,7 +3,8 @@ import { z } from 'zod';
 
 /**
  * The only reader of process.env (house style, habit 1). Parsed once at start-up; a wrong value
- * stops the server with a message that names the variable.
+ * stops the server with a message that names the variable. One exception, read at each use: the
+ * tests' password-hashing cost (passwordHashingCost below).
  */
 
 const bool = (fallback: boolean) =>
