@@ -710,6 +710,14 @@ await part(
         `median of ${runs.length}; p50 ${ms(median(runs.map((r) => r.p50)))}, p99 ${ms(median(runs.map((r) => r.p99)))}; non-2xx ${runs.reduce((n, r) => n + r.non2xx, 0)}`,
       );
     }
+    const { sequential } = figures;
+    row(
+      'PGlite: message posts one at a time',
+      `p99 ${ms(sequential.p99)}`,
+      '',
+      undefined,
+      `${sequential.count} posts; p50 ${ms(sequential.p50)}, slowest ${ms(sequential.max)} (a mail-worker round runs beside them)`,
+    );
     results.embedded = figures;
   },
 );

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { reasonLabel } from '../../../contracts/support.ts';
 import { createBackgroundRounds } from '../../background-rounds.ts';
 import type { AppDatabase } from '../../db/connection.ts';
@@ -144,7 +145,7 @@ export function createOutboxWorker(options: WorkerOptions) {
     return db.transaction(async (tx) => {
       const txDb = tx as unknown as AppDatabase;
       const repo = createNotificationsRepository(txDb);
-      const events = await repo.claimDueEvents(50);
+      const events = await repo.claimDueEvents(10);
       const followUps: Array<{ ticketId: string; fromMessageId: number }> = [];
       for (const event of events) {
         for (const planned of await plan(repo, event, followUps)) {
@@ -245,8 +246,12 @@ export function createOutboxWorker(options: WorkerOptions) {
 
   async function round() {
     try {
-      // Compose every due event first, so the mail they make goes out in this same round.
-      while (await compose()) continue;
+      // Compose every due event first, so the mail they make goes out in this same round. Between
+      // batches the event loop takes its turn: on the embedded database every query resolves
+      // without I/O, so without it a round of a few hundred events held every request for its
+      // whole length (stalls of 0.3-0.5 s once a round; docs/performance.md §5b). Hence also 10
+      // events a transaction: the longest a request waits behind one.
+      while (await compose()) await nextTurn();
       await deliver();
     } catch (error) {
       log.error({ err: error }, 'the mail worker failed a round; it tries again');
