@@ -249,8 +249,8 @@ export function createOutboxWorker(options: WorkerOptions) {
       // Compose every due event first, so the mail they make goes out in this same round. Between
       // batches the event loop takes its turn: on the embedded database every query resolves
       // without I/O, so without it a round of a few hundred events held every request for its
-      // whole length (stalls of 0.3-0.5 s once a round; docs/performance.md §5b). Hence also 10
-      // events a transaction: the longest a request waits behind one.
+      // whole length (stalls of 0.3-0.5 s once a round; docs/performance.md, "The embedded
+      // database"). Hence also 10 events a transaction: the longest a request waits behind one.
       while (await compose()) await nextTurn();
       await deliver();
     } catch (error) {
