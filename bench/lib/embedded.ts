@@ -5,6 +5,7 @@ import { socketUrl } from '../../src/server/db/local-socket.ts';
 import { startServer } from '../../tests/support/server-process.ts';
 import { createAccounts, createTickets, openBenchDatabase, signIn } from './fixtures.ts';
 import { load, type LoadResult } from './load.ts';
+import { percentile } from './process-stats.ts';
 
 export interface EmbeddedFigures {
   list: LoadResult[];
@@ -24,9 +25,7 @@ async function sequentialPosts(url: string, headers: Record<string, string>, cou
     if (!res.ok) throw new Error(`a sequential post answered ${res.status}`);
     latencies.push(performance.now() - started);
   }
-  latencies.sort((a, b) => a - b);
-  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!;
-  return { count, p50: at(0.5), p99: at(0.99), max: latencies.at(-1)! };
+  return { count, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: Math.max(...latencies) };
 }
 
 /**
@@ -54,6 +53,7 @@ export async function runEmbeddedBench(
     const tickets = await createTickets(base, session.token, 20);
     const figures: Omit<EmbeddedFigures, 'sequential'> = { list: [], ticket: [], post: [] };
     const headers = session.bearer;
+    const postHeaders = { ...headers, 'content-type': 'application/json' };
     for (let round = 0; round < options.rounds; round++) {
       figures.list.push(await load(`${base}/api/support/tickets`, { headers, seconds: options.seconds }));
       figures.ticket.push(
@@ -62,7 +62,7 @@ export async function runEmbeddedBench(
       figures.post.push(
         await load(`${base}/api/support/tickets/${tickets[1]}/messages`, {
           method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json' },
+          headers: postHeaders,
           body: JSON.stringify({ messageBody: 'Still on its way?' }),
           seconds: options.seconds,
         }),
@@ -70,11 +70,7 @@ export async function runEmbeddedBench(
     }
     // Each post queues a notice for the team, which the mail worker composes once a second: 4,000
     // posts one at a time span several of its rounds.
-    const sequential = await sequentialPosts(
-      `${base}/api/support/tickets/${tickets[2]}/messages`,
-      { ...headers, 'content-type': 'application/json' },
-      4000,
-    );
+    const sequential = await sequentialPosts(`${base}/api/support/tickets/${tickets[2]}/messages`, postHeaders, 4000);
     return { ...figures, sequential };
   } finally {
     await server.stop();

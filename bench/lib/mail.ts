@@ -24,7 +24,7 @@ import { ticketReplyMail } from '../../src/server/modules/notifications/notifica
 import { createOutboxWorker, type WorkerLogger } from '../../src/server/modules/notifications/notifications.worker.ts';
 import { startSmtpSink, type SmtpSink } from '../../tests/support/smtp-sink.ts';
 import { createBenchDatabase } from './fixtures.ts';
-import { median, sleep } from './process-stats.ts';
+import { median, percentile, sleep } from './process-stats.ts';
 
 const DOMAIN = 'bench.example.nz';
 const MAIL_CONTEXT = { companyName: 'Bagspace', publicBaseUrl: `https://${DOMAIN}` };
@@ -95,10 +95,6 @@ export interface MailBenchOptions {
   onProgress?: (line: string) => void;
 }
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : Number.NaN;
-};
 const bareId = (id: string) => id.trim().replace(/^<|>$/g, '');
 
 /** A ticket-reply notification as the worker composes it: both bodies, the unsubscribe headers. */
