@@ -46,8 +46,20 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(viewport);
     const { user, ticketId } = await ticketWithMessages(request, 30);
     await signInToTickets(page, user);
+    // Where the newest message is the moment the app has taken over the page: a chat opens at its
+    // end, it does not glide there (a smooth scroll left it below the screen for a third of a second).
+    await page.addInitScript(() => {
+      new MutationObserver((_, observer) => {
+        if (!document.querySelector('header.site-header[data-hydrated="true"]')) return;
+        observer.disconnect();
+        const last = document.querySelector('[role="log"] li:last-child');
+        Object.assign(window, { newestBottom: last?.getBoundingClientRect().bottom });
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-hydrated'] });
+    });
     await page.goto(`/support/ticket/${ticketId}`);
     await hydrated(page);
+    const atHydration = await page.evaluate(() => (window as { newestBottom?: number }).newestBottom);
+    expect(atHydration, 'the newest message on screen when the page is ready').toBeLessThanOrEqual(viewport.height + 1);
     const box = page.getByLabel('Your message');
     await expectInViewport(page, box);
     await expectNewestInView(page, 'Message 30 of the thread.');

@@ -46,9 +46,11 @@ export function TicketThread<M extends Message>({
     setUnseen(0);
   };
 
-  // On arrival, the page scrolls so the thread's end and the reply box under it are in view.
+  // On arrival, the page jumps so the thread's end and the reply box under it are in view: a chat
+  // opens at its end (instant, as the stylesheet's smooth scrolling would glide there for a third of
+  // a second after the page was drawn, with the newest message still below the screen).
   useLayoutEffect(() => {
-    listRef.current?.closest('.ticket')?.scrollIntoView({ block: 'end' });
+    listRef.current?.closest('.ticket')?.scrollIntoView({ block: 'end', behavior: 'instant' });
   }, []);
 
   useLayoutEffect(() => {
