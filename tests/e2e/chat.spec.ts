@@ -74,6 +74,28 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
   });
 }
 
+test('on a phone the thread does not move when the status changes from Connecting… to Live', async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize(VIEWPORTS.phone);
+  const { user, ticketId } = await ticketWithMessages(request, 3);
+  await signInToTickets(page, user);
+  const threadTop = () =>
+    page.getByRole('log', { name: 'Messages' }).evaluate((element) => element.getBoundingClientRect().top + scrollY);
+
+  // The stream held open without an answer: the page stays on Connecting….
+  await page.route('**/messages/stream**', () => {});
+  await page.goto(`/support/ticket/${ticketId}`);
+  await expect(page.getByText('Connecting…', { exact: true })).toBeVisible();
+  const connecting = await threadTop();
+
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  await page.reload();
+  await expect(page.getByText('Live', { exact: true })).toBeVisible();
+  expect(await threadTop()).toBe(connecting);
+});
+
 test('a reader who scrolled up is told of new messages, and the marker takes them there', async ({
   page,
   request,

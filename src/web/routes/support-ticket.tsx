@@ -84,20 +84,20 @@ export default function SupportTicket({ params, loaderData, actionData }: Route.
       <p className="support-back">
         <Link to="/support/">{SUPPORT_TEXT.myTickets}</Link>
       </p>
-      <header className="ticket__header">
-        <div>
-          <h2 id="ticket-title">
-            {thread.missing ? SUPPORT_TEXT.ticketMissing : ticket ? `Ticket #${ticket.ticketNo}` : SUPPORT_TEXT.loading}
-          </h2>
-          {ticket ? (
-            <p className="ticket__reason">
-              {reasonLabel(ticket.reason)} {/* From the thread itself, so it changes the moment a message arrives. */}
-              <WaitingBadge waiting={waitingOn(ticket.open, messages.at(-1)?.admin)} />
-            </p>
-          ) : null}
-        </div>
+      {/* The status sits beside the title, the reason on the line below across the whole width: the
+          header keeps its height whichever status it shows (Connecting… is twice as wide as Live). */}
+      <header className="ticket__header ticket__header--chat">
+        <h2 id="ticket-title">
+          {thread.missing ? SUPPORT_TEXT.ticketMissing : ticket ? `Ticket #${ticket.ticketNo}` : SUPPORT_TEXT.loading}
+        </h2>
         {/* Live updates need the page's script: without it the status would say Connecting… for ever. */}
         {!thread.missing && hydrated ? <LiveIndicator status={thread.live} /> : null}
+        {ticket ? (
+          <p className="ticket__reason">
+            {reasonLabel(ticket.reason)} {/* From the thread itself, so it changes the moment a message arrives. */}
+            <WaitingBadge waiting={waitingOn(ticket.open, messages.at(-1)?.admin)} />
+          </p>
+        ) : null}
       </header>
       {thread.missing ? null : (
         <>
