@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import {
   cspViolations,
+  expectFitsScreen,
   expectNoAxeViolations,
   PUBLIC_PAGES,
   recordCspViolations,
@@ -155,7 +156,7 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     test.use({ viewport });
 
     for (const path of PUBLIC_PAGES) {
-      test(`${path}: no accessibility violation, no CSP violation, no error, no third-party request`, async ({
+      test(`${path}: no accessibility violation, no CSP violation, no error, no third-party request, fits the screen`, async ({
         page,
         baseURL,
       }) => {
@@ -170,6 +171,7 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
         // CSP is checked before axe runs: axe's injected checker itself evaluates code.
         expect(await cspViolations(page)).toEqual([]);
         await expectNoAxeViolations(page);
+        await expectFitsScreen(page, path);
         expect(watch.problems).toEqual([]);
         expect(watch.foreign).toEqual([]);
       });

@@ -1,7 +1,14 @@
 import { expect, type Page, test } from '@playwright/test';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
 import { adminApi, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
-import { cspViolations, expectNoAxeViolations, recordCspViolations, VIEWPORTS, watchPage } from './support.ts';
+import {
+  cspViolations,
+  expectFitsScreen,
+  expectNoAxeViolations,
+  recordCspViolations,
+  VIEWPORTS,
+  watchPage,
+} from './support.ts';
 
 /** Support as a user meets it: tickets, a live conversation with an admin, dropped connections. */
 
@@ -180,20 +187,24 @@ test('another user’s ticket does not exist for you', async ({ page, browser, r
 });
 
 for (const [label, viewport] of Object.entries(VIEWPORTS)) {
-  test(`the support pages pass axe at ${label} width`, async ({ page, request }) => {
+  test(`the support pages pass axe and fit the screen at ${label} width`, async ({ page, request }) => {
     await page.setViewportSize(viewport);
     const user = await verifiedAccount(request);
     await page.goto('/support');
     await signInOnLoginScreen(page, user.email, user.password);
     await expect(page.getByText(SUPPORT_TEXT.noOpen)).toBeVisible();
     await expectNoAxeViolations(page);
+    await expectFitsScreen(page, 'no tickets');
     await openNewTicket(page, 'General Enquiry', 'Checking the layout of this page.');
     await expect(bubbles(page)).toHaveCount(1);
     await expectNoAxeViolations(page);
+    await expectFitsScreen(page, 'the ticket');
     await page.getByRole('link', { name: SUPPORT_TEXT.myTickets }).click();
     await expect(page.getByRole('row')).toHaveCount(2);
     await expectNoAxeViolations(page);
+    await expectFitsScreen(page, 'the ticket list');
     await page.getByRole('link', { name: SUPPORT_TEXT.newTicket }).click();
     await expectNoAxeViolations(page);
+    await expectFitsScreen(page, 'a new ticket');
   });
 }

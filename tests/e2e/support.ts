@@ -53,3 +53,17 @@ export async function expectNoAxeViolations(page: Page) {
     .analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
+
+/**
+ * Nothing on the page is wider than the screen: it never scrolls sideways. On a phone also at
+ * 320 px, the narrowest width WCAG's reflow criterion (1.4.10) asks a page to fit.
+ */
+export async function expectFitsScreen(page: Page, what: string) {
+  const viewport = page.viewportSize()!;
+  for (const width of viewport.width <= 480 ? [viewport.width, 320] : [viewport.width]) {
+    await page.setViewportSize({ width, height: viewport.height });
+    const used = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect.soft(used, `${what} fits a ${width} px screen`).toBeLessThanOrEqual(width);
+  }
+  await page.setViewportSize(viewport);
+}
