@@ -540,6 +540,12 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(viewport);
     const companyId = await apply(request, newCompany(), realPng());
     const customer = await verifiedAccount(request);
+    // A long address with nowhere to break a line (mail is listed newest first): the list still fits.
+    const longAddress = `mailbox${randomBytes(16).toString('hex')}@subdomain.example-company.co.nz`;
+    expect(
+      (await request.post('/api/auth/signup', { data: { email: longAddress, password: newPassword() } })).status(),
+    ).toBe(202);
+    await waitForMails(dataDir, longAddress);
     const login = await browser.newContext({ baseURL });
     const customerPage = await login.newPage();
     await customerPage.goto('/support');

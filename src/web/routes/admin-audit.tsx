@@ -6,6 +6,7 @@ import { AuditDetails, AuditRecord, auditWhat } from '../features/admin/audit-vi
 import { LoadState } from '../features/admin/load-state.tsx';
 import '../styles/support.css';
 import { DataTable } from '../components/ui/data-table.tsx';
+import { Email } from '../components/ui/email.tsx';
 import { privatePageMeta } from '../lib/page-meta.ts';
 import type { Route } from './+types/admin-audit';
 
@@ -43,7 +44,7 @@ export default function AdminAudit() {
                       <time dateTime={entry.at}>{formatNzDateTime(entry.at)}</time>
                     </td>
                     <td data-label={COLUMNS[1]} className="admin-table__email">
-                      {entry.actorEmail ?? 'A removed account'}
+                      {entry.actorEmail ? <Email address={entry.actorEmail} /> : 'A removed account'}
                     </td>
                     <td data-label={COLUMNS[2]}>{auditWhat(entry)}</td>
                     <td data-label={COLUMNS[3]}>

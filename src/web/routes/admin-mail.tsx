@@ -17,6 +17,7 @@ import { SearchForm } from '../features/admin/search-form.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
 import '../styles/support.css';
 import { DataTable } from '../components/ui/data-table.tsx';
+import { Email } from '../components/ui/email.tsx';
 import { privatePageMeta } from '../lib/page-meta.ts';
 import type { Route } from './+types/admin-mail';
 
@@ -114,7 +115,7 @@ export default function AdminMailPage() {
                     <time dateTime={mail.createdAt}>{formatNzDateTime(mail.createdAt)}</time>
                   </td>
                   <td data-label={COLUMNS[1]} className="admin-table__email">
-                    {mail.recipient}
+                    <Email address={mail.recipient} />
                   </td>
                   <td data-label={COLUMNS[2]}>{mail.subject}</td>
                   <td data-label={COLUMNS[3]}>
