@@ -96,6 +96,30 @@ test('on a phone the thread does not move when the status changes from Connectin
   expect(await threadTop()).toBe(connecting);
 });
 
+test('for a reader who asked for less motion the marker jumps to the end instead of gliding', async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.setViewportSize(VIEWPORTS.phone);
+  const { user, ticketId } = await ticketWithMessages(request, 20);
+  const admin = await adminApi(baseURL!);
+  await signInToTickets(page, user);
+  await page.goto(`/support/ticket/${ticketId}`);
+  await expect(page.getByText('Live', { exact: true })).toBeVisible();
+  const thread = page.getByRole('log', { name: 'Messages' });
+  const fromEnd = () => thread.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
+  await thread.evaluate((element) => element.scrollTo({ top: 0 }));
+  await expect.poll(fromEnd).toBeGreaterThan(200);
+  const posted = await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { data: { messageBody: 'Hi.' } });
+  expect(posted.status()).toBe(200);
+  await page.getByRole('button', { name: /^New messages \(1\)$/ }).click();
+  // At the end the moment the click is handled, not a few frames later.
+  expect(await fromEnd()).toBeLessThan(48);
+  await admin.dispose();
+});
+
 test('a reader who scrolled up is told of new messages, and the marker takes them there', async ({
   page,
   request,
