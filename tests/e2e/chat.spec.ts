@@ -96,22 +96,28 @@ test('on a phone the thread does not move when the status changes from Connectin
   expect(await threadTop()).toBe(connecting);
 });
 
+/** A user on a phone, on a live ticket of 20 messages, scrolled up to its first one. */
+async function readerScrolledUp(page: Page, request: APIRequestContext, baseURL: string) {
+  await page.setViewportSize(VIEWPORTS.phone);
+  const { user, ticketId } = await ticketWithMessages(request, 20);
+  const admin = await adminApi(baseURL);
+  await signInToTickets(page, user);
+  await page.goto(`/support/ticket/${ticketId}`);
+  await expect(page.getByText('Live', { exact: true })).toBeVisible();
+  const thread = page.getByRole('log', { name: 'Messages' });
+  const fromEnd = () => thread.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
+  await thread.evaluate((element) => element.scrollTo({ top: 0, behavior: 'instant' }));
+  await expect.poll(fromEnd).toBeGreaterThan(200);
+  return { admin, ticketId, fromEnd };
+}
+
 test('for a reader who asked for less motion the marker jumps to the end instead of gliding', async ({
   page,
   request,
   baseURL,
 }) => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  await page.setViewportSize(VIEWPORTS.phone);
-  const { user, ticketId } = await ticketWithMessages(request, 20);
-  const admin = await adminApi(baseURL!);
-  await signInToTickets(page, user);
-  await page.goto(`/support/ticket/${ticketId}`);
-  await expect(page.getByText('Live', { exact: true })).toBeVisible();
-  const thread = page.getByRole('log', { name: 'Messages' });
-  const fromEnd = () => thread.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
-  await thread.evaluate((element) => element.scrollTo({ top: 0 }));
-  await expect.poll(fromEnd).toBeGreaterThan(200);
+  const { admin, ticketId, fromEnd } = await readerScrolledUp(page, request, baseURL!);
   const posted = await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { data: { messageBody: 'Hi.' } });
   expect(posted.status()).toBe(200);
   await page.getByRole('button', { name: /^New messages \(1\)$/ }).click();
@@ -125,17 +131,7 @@ test('a reader who scrolled up is told of new messages, and the marker takes the
   request,
   baseURL,
 }) => {
-  await page.setViewportSize(VIEWPORTS.phone);
-  const { user, ticketId } = await ticketWithMessages(request, 20);
-  const admin = await adminApi(baseURL!);
-  await signInToTickets(page, user);
-  await page.goto(`/support/ticket/${ticketId}`);
-  await expect(page.getByText('Live', { exact: true })).toBeVisible();
-
-  const thread = page.getByRole('log', { name: 'Messages' });
-  const fromEnd = () => thread.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
-  await thread.evaluate((element) => element.scrollTo({ top: 0, behavior: 'instant' }));
-  await expect.poll(fromEnd).toBeGreaterThan(200);
+  const { admin, ticketId, fromEnd } = await readerScrolledUp(page, request, baseURL!);
   expect(
     (
       await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, {
