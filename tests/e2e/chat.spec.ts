@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { adminApi, hydrated, signInToTickets, verifiedAccount } from './fixtures.ts';
+import { adminApi, HYDRATED_HEADER, hydrated, signInToTickets, verifiedAccount } from './fixtures.ts';
 import { expectNoAxeViolations, VIEWPORTS } from './support.ts';
 
 /** The ticket page as a chat: the reply box stays in reach, the newest message in view. */
@@ -48,14 +48,14 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     await signInToTickets(page, user);
     // Where the newest message is the moment the app has taken over the page: a chat opens at its
     // end, it does not glide there (a smooth scroll left it below the screen for a third of a second).
-    await page.addInitScript(() => {
+    await page.addInitScript((hydratedHeader) => {
       new MutationObserver((_, observer) => {
-        if (!document.querySelector('header.site-header[data-hydrated="true"]')) return;
+        if (!document.querySelector(hydratedHeader)) return;
         observer.disconnect();
         const last = document.querySelector('[role="log"] li:last-child');
         Object.assign(window, { newestBottom: last?.getBoundingClientRect().bottom });
       }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-hydrated'] });
-    });
+    }, HYDRATED_HEADER);
     await page.goto(`/support/ticket/${ticketId}`);
     await hydrated(page);
     const atHydration = await page.evaluate(() => (window as { newestBottom?: number }).newestBottom);

@@ -44,8 +44,11 @@ export async function signInOnLoginScreen(page: Page, email: string, password: s
   });
 }
 
-/** Waits until the app has taken over the page (the header says so once React runs it). */
-export const hydrated = (page: Page) => expect(page.locator('header.site-header[data-hydrated="true"]')).toBeAttached();
+/** The site header once React runs it: the app has taken over the page. */
+export const HYDRATED_HEADER = 'header.site-header[data-hydrated="true"]';
+
+/** Waits until the app has taken over the page. */
+export const hydrated = (page: Page) => expect(page.locator(HYDRATED_HEADER)).toBeAttached();
 
 /** Signs `user` in on /support and waits for their ticket list. */
 export async function signInToTickets(page: Page, user: { email: string; password: string }) {

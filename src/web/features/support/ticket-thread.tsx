@@ -33,16 +33,17 @@ export function TicketThread<M extends Message>({
   // Following the thread jumps (behavior 'instant' overrides the stylesheet's smooth scrolling): a
   // smooth scroll passes through positions short of the end, each a scroll event that would mark the
   // reader as having scrolled away, and its target is fixed before the thread resizes. Only the
-  // reader's own click on the marker glides (it jumps for a reader who asked for less motion); while
-  // it glides the reader counts as at the end (a message arriving then is followed, not announced)
-  // until the glide reaches the end or the reader takes over with the wheel, a touch or a key.
+  // reader's own click on the marker scrolls as the stylesheet says ('auto': it glides, or jumps for a
+  // reader who asked for less motion); while it glides the reader counts as at the end (a message
+  // arriving then is followed, not announced) until the scroll reaches the end or the reader takes
+  // over with the wheel, a touch or a key.
   const gliding = useRef(false);
   const toEnd = (behavior: ScrollBehavior = 'instant') => {
     const list = listRef.current;
     if (!list) return;
     list.scrollTo({ top: list.scrollHeight, behavior });
     atEnd.current = true;
-    gliding.current = behavior === 'smooth';
+    gliding.current = behavior !== 'instant';
     setUnseen(0);
   };
 
@@ -116,11 +117,7 @@ export function TicketThread<M extends Message>({
         </ol>
       </div>
       {unseen > 0 ? (
-        <button
-          type="button"
-          className="thread__new button button--primary"
-          onClick={() => toEnd(matchMedia('(prefers-reduced-motion: reduce)').matches ? 'instant' : 'smooth')}
-        >
+        <button type="button" className="thread__new button button--primary" onClick={() => toEnd('auto')}>
           New messages ({unseen})
         </button>
       ) : null}
