@@ -27,7 +27,7 @@ import { createBenchDatabase } from './fixtures.ts';
 import { median, percentile, sleep } from './process-stats.ts';
 
 const DOMAIN = 'bench.example.nz';
-const MAIL_CONTEXT = { companyName: 'Bagspace', publicBaseUrl: `https://${DOMAIN}` };
+const MAIL_CONTEXT = { companyName: 'Bagspace', publicBaseUrl: `https://${DOMAIN}`, replyAddressDays: 180 };
 const FROM = `"Bagspace" <no-reply@${DOMAIN}>`;
 /** Transient failures are retried after about a second (production: 30 s), so a retry shows within the run. */
 const RETRY_FIRST_SECONDS = 1;

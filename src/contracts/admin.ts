@@ -301,6 +301,8 @@ export const AUDIT_ACTIONS = {
   'user.enable': 'Enabled an account',
   'user.role': 'Changed an account’s role',
   'mail.retry': 'Sent a failed mail again',
+  'mail.post': 'Posted a held mail to its ticket',
+  'mail.discard': 'Discarded a held mail',
   'user.erase': 'Erased an account now (its owner asked to delete it)',
   'ticket.keep-for-record': 'Kept a ticket’s messages for the record (or not)',
   'account.deletion-requested': 'Asked to delete their account',

@@ -82,6 +82,8 @@ export const AdminMailSchema = z.object({
   lastError: z.string().nullable(),
   createdAt: z.string(),
   sentAt: z.string().nullable(),
+  /** A delivery report came back: 'hard 5.1.1' (the address takes no mail) or 'soft 4.2.2'. */
+  bounce: z.string().nullable(),
 });
 export type AdminMail = z.infer<typeof AdminMailSchema>;
 

@@ -146,6 +146,8 @@ export const MessageSchema = z.object({
   mine: z.boolean(),
   /** Its files (photos and PDFs), in the order they were sent; a message may be only files. */
   attachments: z.array(AttachmentSchema),
+  /** Posted from a mail (reply by email): shown with a "by email" mark and a way to the whole mail. */
+  byEmail: z.literal(true).optional(),
 });
 export type Message = z.infer<typeof MessageSchema>;
 export const MessageListSchema = z.object({ messages: z.array(MessageSchema) });

@@ -3,12 +3,14 @@ import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { GENERIC_MESSAGES } from '../contracts/errors.ts';
+import type { DNSResolver } from 'mailauth';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/connection.ts';
 import { accountsModule } from './modules/accounts/index.ts';
 import { attachmentsModule } from './modules/attachments/index.ts';
 import { auditModule } from './modules/audit/index.ts';
 import { contentModule } from './modules/content/index.ts';
+import { inboundModule } from './modules/inbound/index.ts';
 import { notificationsModule } from './modules/notifications/index.ts';
 import { partnersModule } from './modules/partners/index.ts';
 import { privacyModule } from './modules/privacy/index.ts';
@@ -34,6 +36,10 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** False: the mail worker runs only when a test calls `app.mailWorker.runOnce()`. */
   startMailWorker?: boolean;
+  /** False: the inbound mail worker runs only when a test calls `app.inbound.worker.runOnce()`. */
+  startInboundWorker?: boolean;
+  /** DNS for the inbound DMARC check (tests serve a zone of their own); the system's otherwise. */
+  dnsResolver?: DNSResolver;
   /** How long a request's body may take to arrive; tests shorten it (default REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
 }
@@ -151,6 +157,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(auditModule, shared);
   await app.register(privacyModule, shared);
   await app.register(notificationsModule, { ...shared, startWorker: options.startMailWorker ?? true });
+  await app.register(inboundModule, {
+    ...shared,
+    startWorker: options.startInboundWorker ?? options.startMailWorker ?? true,
+    ...(options.dnsResolver ? { dnsResolver: options.dnsResolver } : {}),
+  });
   await app.register(metricsPlugin, { database, token: config.metrics.token });
 
   await app.register(async (api) => {

@@ -15,12 +15,12 @@ const bool = (fallback: boolean) =>
     .optional()
     .transform((v) => (v === undefined ? fallback : ['true', '1', 'on', 'yes'].includes(v)));
 
-const port = (fallback: number) =>
+const port = <F extends number | undefined>(fallback: F) =>
   z
     .string()
     .optional()
     .transform((v, ctx) => {
-      if (v === undefined || v === '') return fallback;
+      if (v === undefined || v === '') return fallback as number | F;
       const n = Number(v);
       if (!/^\d+$/.test(v) || n > 65535) {
         ctx.addIssue({ code: 'custom', message: 'must be a whole number from 0 to 65535' });
@@ -132,6 +132,36 @@ const EnvSchema = z.object({
   ACCOUNT_EMAILS_PER_HOUR: positiveInt(5),
   ACCOUNT_REQUESTS_PER_IP_PER_HOUR: positiveInt(30),
   ALLOW_UNSAFE_DURABILITY: bool(false),
+  // Reply by email (docs/decisions/105-reply-by-email.md, docs/operations.md#reply-by-email).
+  REPLY_DOMAIN: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(
+      /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/,
+      'must be a domain name, e.g. reply.example.com',
+    )
+    .optional(),
+  INBOUND_ADDRESS: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[^\s<>@]+@[^\s<>@]+$/, 'must be an address, e.g. support@reply.example.com')
+    .optional(),
+  // Unset: no SMTP receiver; 0 picks a free port (tests).
+  INBOUND_SMTP_PORT: port(undefined),
+  INBOUND_SMTP_HOST: z.string().min(1, 'must not be empty').default('0.0.0.0'),
+  INBOUND_AUTHSERV_ID: z.string().trim().min(1).optional(),
+  IMAP_URL: z
+    .string()
+    .regex(/^imaps?:\/\/[^/\s]+/, 'must be an imap:// or imaps:// URL, e.g. imaps://user:pass@imap.example.com/INBOX')
+    .refine(
+      (v) => URL.canParse(v) && new URL(v).hostname !== '',
+      'must be a valid URL, e.g. imaps://user:pass@imap.example.com/INBOX',
+    )
+    .optional(),
+  IMAP_MOVE_TO: z.string().trim().min(1, 'must not be empty').default('Processed'),
+  REPLY_ADDRESS_DAYS: positiveInt(180),
   // Metrics (docs/operations.md#metrics): a Bearer token for /metrics on the app's port, or a port on 127.0.0.1.
   METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters (a long random secret)').optional(),
   METRICS_PORT: port(0),
@@ -148,7 +178,7 @@ const EnvSchema = z.object({
 export type Config = ReturnType<typeof buildConfig>;
 
 /** Variables whose values may hold credentials (user:password@ in a URL). */
-const SECRET_VARIABLES = new Set(['DATABASE_URL', 'SMTP_URL']);
+const SECRET_VARIABLES = new Set(['DATABASE_URL', 'SMTP_URL', 'IMAP_URL']);
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -196,6 +226,17 @@ function buildConfig(env: z.infer<typeof EnvSchema>) {
       retryFirstSeconds: env.MAIL_RETRY_FIRST_SECONDS,
       notifyDelaySeconds: env.NOTIFY_DELAY_SECONDS,
       leaseSeconds: env.MAIL_LEASE_SECONDS,
+    },
+    inbound: {
+      replyDomain: env.REPLY_DOMAIN,
+      /** The general support address: mail to it from a verified account opens a ticket. */
+      address: env.INBOUND_ADDRESS ?? (env.REPLY_DOMAIN ? `support@${env.REPLY_DOMAIN}` : undefined),
+      smtpPort: env.INBOUND_SMTP_PORT,
+      smtpHost: env.INBOUND_SMTP_HOST,
+      authservId: env.INBOUND_AUTHSERV_ID,
+      imapUrl: env.IMAP_URL,
+      imapMoveTo: env.IMAP_MOVE_TO,
+      replyAddressDays: env.REPLY_ADDRESS_DAYS,
     },
     sessions: {
       idleMs: env.SESSION_IDLE_MINUTES * 60_000,

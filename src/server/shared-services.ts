@@ -13,6 +13,10 @@ import type { FileStorage } from './storage/storage.ts';
 export interface MailContext {
   companyName: string;
   publicBaseUrl: string;
+  /** REPLY_DOMAIN: mail about a ticket can be answered by mail (modules/inbound). */
+  replyDomain?: string | undefined;
+  /** How long a reply address works (days). */
+  replyAddressDays: number;
 }
 
 /**
@@ -61,6 +65,11 @@ export async function createSharedServices(
     storage,
     bus,
     audit: createAuditService(createAuditRepository(database.db)),
-    mail: { companyName: config.companyName, publicBaseUrl: config.publicBaseUrl },
+    mail: {
+      companyName: config.companyName,
+      publicBaseUrl: config.publicBaseUrl,
+      replyDomain: config.inbound.replyDomain,
+      replyAddressDays: config.inbound.replyAddressDays,
+    },
   };
 }

@@ -2,8 +2,11 @@ import type { TestApp } from './test-app.ts';
 import { createUser, postJson, signIn, withCookie } from './accounts.ts';
 
 /** A signed-in user (or admin) and shortcuts to call the support API as them. */
-export async function supportUser(t: TestApp, options: { role?: 'user' | 'admin'; verified?: boolean } = {}) {
-  const user = await createUser(t, { role: options.role, verified: options.verified ?? true });
+export async function supportUser(
+  t: TestApp,
+  options: { role?: 'user' | 'admin'; verified?: boolean; email?: string } = {},
+) {
+  const user = await createUser(t, { role: options.role, verified: options.verified ?? true, email: options.email });
   const cookie = await signIn(t, user.email, user.password);
   const headers = withCookie(t, cookie);
   return {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { DNSResolver } from 'mailauth';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/server/app.ts';
 import { type Config, loadConfig } from '../../src/server/config.ts';
@@ -77,6 +78,8 @@ export async function createTestApp(
     web?: boolean;
     seed?: boolean;
     /** false: mail moves only on `app.mailWorker.runOnce()` */ mailWorker?: boolean;
+    /** DNS for the inbound mail's DMARC check (tests/support/mail-dns.ts). */
+    dnsResolver?: DNSResolver;
   } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-test-'));
@@ -87,6 +90,7 @@ export async function createTestApp(
     config,
     database: test.database,
     startMailWorker: options.mailWorker ?? true,
+    ...(options.dnsResolver ? { dnsResolver: options.dnsResolver } : {}),
     web: options.web
       ? { mode: 'production', build: await loadProductionBuild(), clientDir: path.join(BUILD_DIR, 'client') }
       : undefined,

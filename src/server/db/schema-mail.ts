@@ -43,6 +43,11 @@ export const mailOutbox = pgTable(
     /** A partner decision: once delivered, companies.is_email_send turns true if the decision still stands. */
     companyId: uuid('company_id').references(() => companies.id, { onDelete: 'set null' }),
     companyDecision: smallint('company_decision'),
+    /** The ticket a mail is about: a reply whose In-Reply-To names this mail belongs to it. */
+    ticketId: uuid('ticket_id').references(() => supportTickets.id, { onDelete: 'set null' }),
+    /** A delivery report came back for it (the Mail page shows it bounced). */
+    bouncedAt: timestamptz('bounced_at'),
+    bounce: text('bounce'),
     state: text('state').notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamptz('next_attempt_at').notNull().defaultNow(),
@@ -57,6 +62,7 @@ export const mailOutbox = pgTable(
     index('mail_outbox_due_idx').on(t.state, t.nextAttemptAt),
     index('mail_outbox_created_idx').on(t.createdAt),
     index('mail_outbox_recipient_idx').on(t.recipient),
+    index('mail_outbox_ticket_idx').on(t.ticketId),
     check('mail_outbox_state_check', sql`${t.state} in ('queued', 'sending', 'retrying', 'sent', 'failed')`),
   ],
 );

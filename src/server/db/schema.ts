@@ -114,6 +114,8 @@ export const users = pgTable(
     eraseAfter: timestamptz('erase_after'),
     /** When its personal data was erased; the row stays so records can say 'Deleted user'. */
     erasedAt: timestamptz('erased_at'),
+    /** A mail to this address bounced for good: notifications wait until the person signs in again. */
+    mailPausedAt: timestamptz('mail_paused_at'),
   },
   (t) => [
     uniqueIndex('users_email_uq').on(t.email),
@@ -242,6 +244,8 @@ export const ticketMessages = pgTable(
     clientId: text('client_id'),
     /** An admins-only note: never sent to the ticket's owner by any route, stream, mail or export. */
     internal: boolean('internal').notNull().default(false),
+    /** Posted from a mail (modules/inbound): the "by email" mark, and the way to the whole mail. */
+    inboundMailId: bigint('inbound_mail_id', { mode: 'number' }),
     /** The words of the message for the inbox's search (English stemming), kept by the database. */
     search: tsvector('search')
       .notNull()
@@ -337,5 +341,6 @@ export const auditLog = pgTable(
   (t) => [index('audit_log_at_idx').on(t.at)],
 );
 
+export * from './schema-inbound.ts';
 export * from './schema-mail.ts';
 export * from './schema-second-factor.ts';

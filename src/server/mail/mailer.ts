@@ -66,16 +66,24 @@ export interface TransportOptions {
 const SMTP_TIMEOUT_MS = 30_000;
 
 export function createMailTransport(options: TransportOptions): MailTransport {
-  const envelope = (mail: OutgoingMail) => ({
-    from: options.from,
-    to: mail.to,
-    subject: mail.subject,
-    text: mail.text,
-    html: mail.html,
-    messageId: mail.messageId,
-    date: mail.date,
-    headers: mail.headers,
-  });
+  const envelope = (mail: OutgoingMail) => {
+    // Threading and reply headers go through nodemailer's own fields, which format them as RFC 5322
+    // wants (an address list, Message-ID lists); every other header is passed as it is.
+    const { 'Reply-To': replyTo, 'In-Reply-To': inReplyTo, References: references, ...headers } = mail.headers;
+    return {
+      from: options.from,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      messageId: mail.messageId,
+      date: mail.date,
+      replyTo,
+      inReplyTo,
+      references,
+      headers,
+    };
+  };
 
   if (options.smtpUrl) {
     const url = new URL(options.smtpUrl);

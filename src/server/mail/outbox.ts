@@ -23,6 +23,8 @@ export const MAIL_KINDS = [
   'team-new-ticket',
   'team-user-reply',
   'account-deletion',
+  'inbound-closed-ticket',
+  'inbound-unknown-sender',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -30,6 +32,8 @@ export interface QueuedMail extends MailMessage {
   kind: MailKind;
   userId?: string | null;
   headers?: Record<string, string>;
+  /** A mail about a ticket: a reply naming its Message-ID belongs to that ticket. */
+  ticketId?: string;
   /** A partner decision mail: companies.is_email_send turns true when it is delivered. */
   company?: { id: string; decision: number };
 }
@@ -85,7 +89,9 @@ export function createOutbox(options: OutboxOptions): Outbox {
         subject: mail.subject,
         textBody: mail.text,
         htmlBody: mail.html,
-        headers: mail.headers ?? {},
+        // Every mail we send is automatic (RFC 3834): well-behaved auto-responders leave it alone.
+        headers: { 'Auto-Submitted': 'auto-generated', ...mail.headers },
+        ticketId: mail.ticketId ?? null,
         companyId: mail.company?.id ?? null,
         companyDecision: mail.company?.decision ?? null,
         giveUpAt: sql`now() + make_interval(hours => ${options.retryHours})`,

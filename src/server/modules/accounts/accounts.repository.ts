@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { AppDatabase } from '../../db/connection.ts';
 import { notifySql } from '../../realtime/event-bus.ts';
 import { emailTokens, sessions, users } from '../../db/schema.ts';
@@ -159,6 +159,11 @@ export function createAccountsRepository(db: AppDatabase) {
           ipPrefix: values.device?.ipPrefix ?? null,
         })
         .returning({ expiresAt: sessions.expiresAt });
+      // Signing in shows the address works again: mail paused after a bounce resumes (modules/inbound).
+      await db
+        .update(users)
+        .set({ mailPausedAt: null })
+        .where(and(eq(users.id, values.userId), isNotNull(users.mailPausedAt)));
       return row!.expiresAt;
     },
 

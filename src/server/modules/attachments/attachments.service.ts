@@ -122,6 +122,16 @@ export function createAttachmentsService({
     discard,
 
     /**
+     * One file that came with a mail (modules/inbound): the same checks as an upload (type by its
+     * bytes, size, photos re-encoded without metadata); a refused file throws in the user's words.
+     */
+    async receiveFile(userId: string, filename: string, data: Buffer): Promise<string> {
+      if (data.length > ATTACHMENT_LIMITS.maxBytes)
+        throw new AppError('INVALID_ARGUMENT', ATTACHMENT_TEXT.tooLarge(filename || 'file'));
+      return store(userId, filename, data);
+    },
+
+    /**
      * Reads a message form with files (`files` parts; other file parts are ignored), storing each
      * accepted file as a pending attachment of `userId`. Any refused file refuses the whole form,
      * in the user's words, and nothing of it stays stored. `mayAttach` is asked before the first

@@ -36,6 +36,7 @@ export interface MailRow {
   lastError: string | null;
   createdAt: string;
   sentAt: string | null;
+  bounce: string | null;
 }
 
 const iso = (value: unknown) => new Date(value as string).toISOString();
@@ -53,6 +54,7 @@ const mailColumns = {
   lastError: mailOutbox.lastError,
   createdAt: mailOutbox.createdAt,
   sentAt: mailOutbox.sentAt,
+  bounce: mailOutbox.bounce,
 };
 const toMailRow = (r: {
   id: number;
@@ -66,6 +68,7 @@ const toMailRow = (r: {
   lastError: string | null;
   createdAt: Date;
   sentAt: Date | null;
+  bounce: string | null;
 }): MailRow => ({
   id: Number(r.id),
   messageId: r.messageId,
@@ -78,6 +81,7 @@ const toMailRow = (r: {
   lastError: r.lastError,
   createdAt: iso(r.createdAt),
   sentAt: r.sentAt === null ? null : iso(r.sentAt),
+  bounce: r.bounce,
 });
 export function createMailQueueRepository(db: AppDatabase) {
   return {

@@ -9,7 +9,13 @@ import type { MailMessage } from '../../mail/mailer.ts';
 export interface NotificationMailContext {
   companyName: string;
   publicBaseUrl: string;
+  /** Set when replies by mail are received (REPLY_DOMAIN): the notes say a reply to the mail works. */
+  replyDomain?: string | undefined;
 }
+
+/** How to answer: by mail when replies are received, otherwise on the site. */
+const howToAnswer = (ctx: NotificationMailContext) =>
+  ctx.replyDomain ? 'Reply to this mail or open the ticket.' : 'To answer, open the ticket and write your reply there.';
 
 export interface TicketRef {
   id: string;
@@ -41,7 +47,7 @@ export function ticketReplyMail(
       quotes: answers,
       action: { label: 'Open the ticket', url: `${ctx.publicBaseUrl}/support/ticket/${ticket.id}` },
       notes: [
-        'To answer, open the ticket and write your reply there.',
+        howToAnswer(ctx),
         settingsNote(ctx, 'you have a support ticket with us', unsubscribeUrl),
       ],
     }),
@@ -95,7 +101,10 @@ export function teamTicketMail(
       ],
       quotes: [from.text],
       action: { label: 'Answer in the console', url: `${ctx.publicBaseUrl}/admin/support/${ticket.id}` },
-      notes: [settingsNote(ctx, `you are on the ${ctx.companyName} support team`, unsubscribeUrl)],
+      notes: [
+        ...(ctx.replyDomain ? [howToAnswer(ctx)] : []),
+        settingsNote(ctx, `you are on the ${ctx.companyName} support team`, unsubscribeUrl),
+      ],
     }),
   };
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, gte, isNotNull, isNull, lte, notExists, sql } from 'drizzle-orm';
 import { type AppDatabase } from '../../db/connection.ts';
 import {
+  mailReplyTokens,
   notificationEvents,
   notificationOptOuts,
   supportTickets,
@@ -95,7 +96,8 @@ export function createNotificationsRepository(db: AppDatabase) {
           open: supportTickets.open,
           ownerId: supportTickets.userId,
           ownerEmail: users.email,
-          ownerActive: sql<boolean>`${users.disabledAt} is null`,
+          // A disabled account gets no mail, nor does one whose address bounced until its person signs in again.
+          ownerActive: sql<boolean>`${users.disabledAt} is null and ${users.mailPausedAt} is null`,
           ownerSeenMessageId: supportTickets.ownerSeenMessageId,
         })
         .from(supportTickets)
@@ -154,6 +156,7 @@ export function createNotificationsRepository(db: AppDatabase) {
           and(
             eq(users.role, 'admin'),
             isNull(users.disabledAt),
+            isNull(users.mailPausedAt),
             isNotNull(users.emailVerifiedAt),
             notExists(
               db
@@ -172,6 +175,23 @@ export function createNotificationsRepository(db: AppDatabase) {
         .from(notificationOptOuts)
         .where(and(eq(notificationOptOuts.userId, userId), eq(notificationOptOuts.kind, kind)));
       return rows.length > 0;
+    },
+
+    /** A reply address for one mail about one ticket to one person (only the token's hash is kept). */
+    async insertReplyToken(input: {
+      tokenHash: string;
+      ticketId: string;
+      userId: string;
+      email: string;
+      days: number;
+    }): Promise<void> {
+      await db.insert(mailReplyTokens).values({
+        tokenHash: input.tokenHash,
+        ticketId: input.ticketId,
+        userId: input.userId,
+        email: input.email.toLowerCase(),
+        expiresAt: sql`now() + make_interval(days => ${input.days})`,
+      });
     },
 
     async insertUnsubscribeToken(tokenHash: string, userId: string, kind: OptOutKind): Promise<void> {

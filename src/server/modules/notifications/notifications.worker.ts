@@ -5,6 +5,7 @@ import type { AppDatabase } from '../../db/connection.ts';
 import { createToken, hashToken } from '../../security/tokens.ts';
 import { type MailMessage, type MailTransport, MailDeliveryError, classifyMailError } from '../../mail/mailer.ts';
 import type { Outbox } from '../../mail/outbox.ts';
+import { createReplyToken, replyAddress, ticketThreadId } from '../../mail/threading.ts';
 import {
   type NotificationMailContext,
   teamTicketMail,
@@ -40,7 +41,7 @@ export interface WorkerOptions {
   db: AppDatabase;
   transport: MailTransport;
   outbox: Outbox;
-  mail: NotificationMailContext;
+  mail: NotificationMailContext & { replyAddressDays: number };
   log: WorkerLogger;
   retryFirstSeconds: number;
   pollMs?: number;
@@ -75,11 +76,13 @@ export function createOutboxWorker(options: WorkerOptions) {
   const concurrency = options.concurrency ?? 4;
   const batch = options.batch ?? concurrency;
   const repository = createNotificationsRepository(db);
+  const threadDomain = new URL(options.mail.publicBaseUrl).hostname;
 
   const counters = { composed: 0, delivered: 0, retried: 0, failed: 0 };
 
   interface PlannedMail {
     userId: string;
+    email: string;
     optOut: OptOutKind;
     render(unsubscribeUrl: string): MailMessage;
   }
@@ -98,7 +101,7 @@ export function createOutboxWorker(options: WorkerOptions) {
     const optOut = OPT_OUT_OF[event.kind];
     const toOwner = async (render: PlannedMail['render']): Promise<PlannedMail[]> => {
       if (!ticket.ownerActive || (await repo.hasOptedOut(ticket.ownerId, optOut))) return [];
-      return [{ userId: ticket.ownerId, optOut, render }];
+      return [{ userId: ticket.ownerId, email: ticket.ownerEmail, optOut, render }];
     };
     switch (event.kind) {
       case 'ticket-reply': {
@@ -132,12 +135,40 @@ export function createOutboxWorker(options: WorkerOptions) {
         const what = event.kind === 'team-new-ticket' ? 'new-ticket' : 'user-reply';
         return (await repo.teamRecipients()).map((admin) => ({
           userId: admin.userId,
+          email: admin.email,
           optOut,
           render: (url: string) =>
             teamTicketMail(options.mail, admin.email, ref, { email: ticket.ownerEmail, text }, what, url),
         }));
       }
     }
+  }
+
+  /**
+   * What makes a mail about a ticket one conversation, and answerable: the ticket's thread root in
+   * In-Reply-To and References, and (with REPLY_DOMAIN) a reply address of its own for this person
+   * and ticket, whose token is stored only as a hash.
+   */
+  async function ticketMailHeaders(
+    repo: NotificationsRepository,
+    ticketId: string,
+    to: Pick<PlannedMail, 'userId' | 'email'>,
+  ): Promise<Record<string, string>> {
+    const root = ticketThreadId(ticketId, threadDomain);
+    const headers: Record<string, string> = { 'In-Reply-To': root, References: root };
+    const replyDomain = options.mail.replyDomain;
+    if (replyDomain) {
+      const token = createReplyToken();
+      await repo.insertReplyToken({
+        tokenHash: hashToken(token),
+        ticketId,
+        userId: to.userId,
+        email: to.email,
+        days: options.mail.replyAddressDays,
+      });
+      headers['Reply-To'] = replyAddress(token, replyDomain);
+    }
+    return headers;
   }
 
   /** Turns due events into mail; true when it did any work. */
@@ -157,7 +188,12 @@ export function createOutboxWorker(options: WorkerOptions) {
             ...planned.render(url),
             kind: event.kind,
             userId: planned.userId,
-            headers: { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+            ticketId: event.ticketId!,
+            headers: {
+              'List-Unsubscribe': `<${url}>`,
+              'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+              ...(await ticketMailHeaders(repo, event.ticketId!, planned)),
+            },
           });
         }
         await repo.deleteEvent(event.id);

@@ -6,7 +6,9 @@ import {
   authChallenges,
   companies,
   emailTokens,
+  inboundMail,
   mailOutbox,
+  mailReplyTokens,
   notificationOptOuts,
   recoveryCodes,
   secondFactors,
@@ -90,9 +92,14 @@ export function createErasureRepository(db: AppDatabase) {
             ),
           );
       }
-      for (const table of [sessions, emailTokens, notificationOptOuts, unsubscribeTokens]) {
+      for (const table of [sessions, emailTokens, notificationOptOuts, unsubscribeTokens, mailReplyTokens]) {
         await db.delete(table).where(eq(table.userId, userId));
       }
+      // Mail they sent us, kept whole beside their messages: it goes with them (the messages kept
+      // for the record keep their words, as 'Deleted user').
+      await db
+        .delete(inboundMail)
+        .where(or(eq(inboundMail.userId, userId), eq(sql`lower(${inboundMail.fromAddress})`, email)));
       await db.delete(secondFactors).where(eq(secondFactors.userId, userId));
       await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
       await db.delete(authChallenges).where(eq(authChallenges.userId, userId));

@@ -1,25 +1,73 @@
 import type { AppDatabase } from '../../db/connection.ts';
-import { createSupportRepository } from './support.repository.ts';
+import { createSupportRepository, type MessageRow } from './support.repository.ts';
 
 /**
- * Tickets opened by another module inside its own transaction (the privacy module's Deactivation
- * ticket commits with the account's deletion). The ticket is created exactly as a user's own is:
- * its number from the sequence, its first message, the team's notification event and the live
- * announcement to the inbox, all in the caller's transaction.
+ * What other modules may write into tickets, on a database handle of theirs: the privacy module's
+ * Deactivation ticket (inside its own transaction), and the inbound mail module's posts (a reply or
+ * a new ticket from a received mail). Each goes through the same statements a web request uses:
+ * the ticket number from the sequence, `UPDATE … WHERE open` for a reply, the notification event
+ * and the live announcement.
  */
 export function createSupportRecords(options: { notifyDelaySeconds: number }) {
+  const repositoryOf = (db: AppDatabase) => createSupportRepository(db, options);
   return {
     async openTicket(
       db: AppDatabase,
       input: { userId: string; reason: 'General' | 'Incident' | 'Deactivation'; message: string },
     ): Promise<{ ticketId: string; ticketNo: number }> {
-      const created = await createSupportRepository(db, options).createTicket(
-        input.userId,
-        input.reason,
-        input.message,
-      );
+      const created = await repositoryOf(db).createTicket(input.userId, input.reason, input.message);
       if (!created) throw new Error('a ticket without a client id was not stored');
       return { ticketId: created.ticketId, ticketNo: created.ticketNo };
+    },
+
+    /**
+     * A General ticket opened by a received mail; its `clientId` (`mail:<id>`) makes a second
+     * attempt a no-op (null), and the same statement marks that mail posted.
+     */
+    async openTicketFromMail(
+      db: AppDatabase,
+      input: { userId: string; message: string; clientId: string; attachmentIds: string[]; inboundMailId: number },
+    ): Promise<{ ticketId: string; ticketNo: number; messageId: number } | null> {
+      return repositoryOf(db).createTicket(
+        input.userId,
+        'General',
+        input.message,
+        input.clientId,
+        input.attachmentIds,
+        input.inboundMailId,
+      );
+    },
+
+    /**
+     * A message posted from a received mail: null when nothing was stored (the ticket is closed or
+     * gone, the mail was discarded, or an earlier attempt already posted it: see findPosted).
+     */
+    async postFromMail(
+      db: AppDatabase,
+      input: {
+        ticketId: string;
+        authorId: string;
+        /** The owner's id for the owner's words; null for an admin's answer. */
+        ownerId: string | null;
+        admin: boolean;
+        body: string;
+        clientId: string;
+        attachmentIds?: string[];
+        inboundMailId: number;
+      },
+    ): Promise<MessageRow | null> {
+      return repositoryOf(db).insertMessage(input);
+    },
+
+    /** The message an earlier attempt posted with this client id, if any. */
+    async findPosted(db: AppDatabase, ticketId: string, clientId: string, authorId: string) {
+      return repositoryOf(db).findMessageByClientId(ticketId, clientId, authorId);
+    },
+
+    /** Whose ticket it is, its number, and whether it is open. */
+    async findTicket(db: AppDatabase, ticketId: string) {
+      const row = await repositoryOf(db).findTicket(ticketId, null);
+      return row ? { id: row.id, ticketNo: row.ticketNo, open: row.open, ownerId: row.userId } : null;
     },
   };
 }

@@ -67,6 +67,8 @@ export interface MessageRow {
   authorEmail: string | null;
   /** Its files, in the order they were sent. */
   attachments: AttachmentRef[];
+  /** Posted from a mail (modules/inbound): the whole mail can be opened. */
+  byEmail: boolean;
 }
 
 const iso = (value: unknown) => new Date(value as string).toISOString();
@@ -110,6 +112,7 @@ export type RawMessage = {
   user_id: string;
   author_email?: string | null;
   attachments?: AttachmentRef[] | null;
+  inbound_mail_id?: unknown;
 };
 export const toMessage = (r: RawMessage): MessageRow => ({
   id: Number(r.id),
@@ -121,6 +124,7 @@ export const toMessage = (r: RawMessage): MessageRow => ({
   userId: r.user_id,
   authorEmail: r.author_email ?? null,
   attachments: r.attachments ?? [],
+  byEmail: r.inbound_mail_id !== null && r.inbound_mail_id !== undefined,
 });
 
 /**
@@ -132,7 +136,7 @@ const TICKET_COLUMNS = sql`t.id, t.ticket_no, t.reason, t.open, t.creation_date,
   (select m.admin from ticket_messages m where m.ticket_id = t.id and not m.internal order by m.id desc limit 1) as last_admin,
   (select json_build_object('good', r.good, 'comment', r.comment, 'rated_at', r.rated_at)
      from ticket_ratings r where r.ticket_id = t.id) as rating`;
-const MESSAGE_COLUMNS = sql`m.id, m.ticket_id, m.message_body, m.timestamp, m.admin, m.internal, m.user_id,
+const MESSAGE_COLUMNS = sql`m.id, m.ticket_id, m.message_body, m.timestamp, m.admin, m.internal, m.user_id, m.inbound_mail_id,
   ${messageAttachmentsJson} as attachments`;
 
 export function createSupportRepository(db: AppDatabase, options: { notifyDelaySeconds?: number } = {}) {
@@ -149,6 +153,8 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
       message: string,
       clientId: string | null = null,
       attachmentIds: string[] = [],
+      /** Opened by a received mail (modules/inbound): that row is marked posted in this same statement. */
+      inboundMailId: number | null = null,
     ): Promise<{ ticketId: string; ticketNo: number; messageId: number } | null> {
       const [row] = await queryRows<{ id: string; ticket_no: number; message_id: unknown }>(
         db,
@@ -158,9 +164,13 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
           on conflict (user_id, client_id) where client_id is not null do nothing
           returning id, ticket_no, user_id, creation_date
         ), m as (
-          insert into ticket_messages (ticket_id, message_body, user_id, admin, timestamp)
-          select t.id, ${message}, t.user_id, false, t.creation_date from t
+          insert into ticket_messages (ticket_id, message_body, user_id, admin, timestamp, inbound_mail_id)
+          select t.id, ${message}, t.user_id, false, t.creation_date, ${inboundMailId}::bigint from t
           returning id, ticket_id
+        ), i as (
+          update inbound_mail set state = 'posted', reason = null, ticket_id = m.ticket_id, posted_message_id = m.id,
+            user_id = ${userId}, lease_until = null, last_error = null, decided_at = now()
+          from m where inbound_mail.id = ${inboundMailId}::bigint
         ), e as (
           insert into notification_events (kind, ticket_id, message_id) select 'team-new-ticket', t.id, m.id from t, m
         )${attachmentIds.length > 0 ? sql`, ${claimPendingAttachments(attachmentIds, userId)}` : sql``}
@@ -321,8 +331,11 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
       clientId: string | null;
       /** Pending attachments of the author (modules/attachments) that this message carries. */
       attachmentIds?: string[];
+      /** Posted from a received mail (modules/inbound): that row is marked posted in this same statement. */
+      inboundMailId?: number;
     }): Promise<MessageRow | null> {
       const ids = input.attachmentIds ?? [];
+      const inbound = input.inboundMailId ?? null;
       const [row] = await queryRows<RawMessage & { owner_id: string }>(
         db,
         sql`
@@ -332,13 +345,20 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
             and (${input.ownerId}::uuid is null or user_id = ${input.ownerId}::uuid)
             and (${input.clientId}::text is null or not exists (
               select 1 from ticket_messages where ticket_id = ${input.ticketId} and client_id = ${input.clientId}::text))
+            -- A mail is posted once, and not after an admin discarded it.
+            and (${inbound}::bigint is null or exists (
+              select 1 from inbound_mail where id = ${inbound}::bigint and state in ('processing', 'held')))
           returning id, user_id, last_message
         ), m as (
           -- The message time is the ticket's new last-message time, taken after the row lock.
-          insert into ticket_messages (ticket_id, message_body, user_id, admin, client_id, timestamp)
-          select t.id, ${input.body}, ${input.authorId}, ${input.admin}, ${input.clientId}::text, t.last_message from t
+          insert into ticket_messages (ticket_id, message_body, user_id, admin, client_id, timestamp, inbound_mail_id)
+          select t.id, ${input.body}, ${input.authorId}, ${input.admin}, ${input.clientId}::text, t.last_message, ${inbound}::bigint from t
           on conflict (ticket_id, client_id) where client_id is not null do nothing
-          returning id, ticket_id, message_body, timestamp, admin, internal, user_id
+          returning id, ticket_id, message_body, timestamp, admin, internal, user_id, inbound_mail_id
+        ), i as (
+          update inbound_mail set state = 'posted', reason = null, ticket_id = m.ticket_id, posted_message_id = m.id,
+            lease_until = null, last_error = null, decided_at = now()
+          from m where inbound_mail.id = m.inbound_mail_id
         ), e as (
           -- An answer waits for the user to see it live; answers within the wait join the pending one.
           -- DO UPDATE, not DO NOTHING: it waits for a worker that is composing the pending notice

@@ -61,6 +61,7 @@ export function toMessageDto(row: MessageRow, viewerId: string): Message {
     timestamp: row.timestamp,
     admin: row.admin,
     mine: row.userId === viewerId,
+    ...(row.byEmail ? { byEmail: true as const } : {}),
     attachments: row.attachments.map((a) => ({
       id: a.id,
       name: a.name,

@@ -1,0 +1,143 @@
+import { convert } from 'html-to-text';
+import { simpleParser } from 'mailparser';
+import {
+  INBOUND_REASONS,
+  INBOUND_TEXT,
+  type InboundMail,
+  type InboundReason,
+  type InboundViewState,
+} from '../../../contracts/inbound.ts';
+import { MESSAGE_MAX_LENGTH, SUPPORT_TEXT } from '../../../contracts/support.ts';
+import { isUuid } from '../../db/sql.ts';
+import { AppError } from '../../errors.ts';
+import type { AuditActor, AuditService } from '../audit/audit.service.ts';
+import type { AppDatabase } from '../../db/connection.ts';
+import type { SupportRecords } from '../support/support.records.ts';
+import type { InboundRepository } from './inbound.repository.ts';
+import { newWords } from './reply-text.ts';
+
+/**
+ * The admin's side of mail that comes in (the Mail page's Incoming view: list, post or discard a
+ * held mail, each audited) and "Show the whole mail" for a message that came by mail.
+ */
+export function createInboundService(deps: {
+  db: AppDatabase;
+  repository: InboundRepository;
+  records: SupportRecords;
+  audit: AuditService;
+}) {
+  const { db, repository, records, audit } = deps;
+  const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+  return {
+    async list(filter: {
+      state?: InboundViewState;
+    }): Promise<{ mails: InboundMail[]; counts: Record<string, number> }> {
+      const [rows, counts] = await Promise.all([
+        repository.list({ state: filter.state, limit: 200 }),
+        repository.countByState(),
+      ]);
+      const mails = rows.map((r) => ({
+        id: Number(r.id),
+        receivedAt: iso(r.receivedAt)!,
+        via: r.via as 'smtp' | 'imap',
+        from: r.from,
+        subject: r.subject,
+        state: (r.state === 'processing' ? 'received' : r.state) as InboundViewState,
+        reason: r.reason,
+        reasonText: r.reason ? (INBOUND_REASONS[r.reason as InboundReason] ?? r.reason) : null,
+        ticketId: r.ticketId,
+        ticketNo: r.ticketNo === null ? null : Number(r.ticketNo),
+        size: Number(r.size),
+        decidedAt: iso(r.decidedAt),
+        decidedBy: r.decidedBy,
+      }));
+      return { mails, counts };
+    },
+
+    /**
+     * Posts a held mail as the person it would have posted as, with only its new words, into its
+     * ticket (or a new General ticket when it belonged to none). The admin vouches for the sender.
+     */
+    async post(actor: AuditActor, id: number): Promise<{ ticketId: string }> {
+      const held = await repository.lockHeld(id);
+      if (!held) throw new AppError('NOT_FOUND', INBOUND_TEXT.notFound);
+      if (held.state !== 'held' || !held.raw) throw new AppError('ABORTED', INBOUND_TEXT.notHeld);
+      if (!held.userId) throw new AppError('ABORTED', INBOUND_TEXT.noTicket);
+      const parsed = await simpleParser(held.raw, { skipImageLinks: true, skipTextToHtml: true });
+      const words = newWords({ text: parsed.text ?? null, html: parsed.html }).text.slice(0, MESSAGE_MAX_LENGTH);
+      let ticketId = held.ticketId;
+      let messageId: number;
+      if (ticketId === null) {
+        const subject = (parsed.subject ?? '').trim();
+        const created = await records.openTicketFromMail(db, {
+          userId: held.userId,
+          message: (subject ? `${subject}\n\n${words}` : words).slice(0, MESSAGE_MAX_LENGTH),
+          clientId: `mail:${id}`,
+          attachmentIds: [],
+          inboundMailId: id,
+        });
+        if (!created) throw new AppError('ABORTED', INBOUND_TEXT.notHeld);
+        ({ ticketId, messageId } = created);
+      } else {
+        const owner = await records.findTicket(db, ticketId);
+        const stored = await records.postFromMail(db, {
+          ticketId,
+          authorId: held.userId,
+          ownerId: owner?.ownerId === held.userId ? held.userId : null,
+          admin: owner?.ownerId !== held.userId,
+          body: words || '(no words)',
+          clientId: `mail:${id}`,
+          inboundMailId: id,
+        });
+        if (!stored) throw new AppError('ABORTED', SUPPORT_TEXT.replyRejected);
+        messageId = stored.id;
+      }
+      await repository.decideHeld(id, 'posted', actor.userId, messageId);
+      await audit.record({
+        actor,
+        action: 'mail.post',
+        targetType: 'mail',
+        targetId: id,
+        details: { ticketId, messageId },
+      });
+      return { ticketId };
+    },
+
+    async discard(actor: AuditActor, id: number): Promise<void> {
+      const held = await repository.lockHeld(id);
+      if (!held) throw new AppError('NOT_FOUND', INBOUND_TEXT.notFound);
+      if (!(await repository.decideHeld(id, 'discarded', actor.userId, null)))
+        throw new AppError('ABORTED', INBOUND_TEXT.notHeld);
+      await audit.record({ actor, action: 'mail.discard', targetType: 'mail', targetId: id, details: {} });
+    },
+
+    /**
+     * The whole mail behind a message posted from it, as text (never its HTML: a mail's markup is
+     * not ours to render). The ticket's owner sees their own; an admin any.
+     */
+    async wholeMail(viewer: { userId: string; admin: boolean }, ticketId: string, messageId: number) {
+      const raw = isUuid(ticketId)
+        ? await repository.findRawOfMessage(ticketId, messageId, viewer.admin ? null : viewer.userId)
+        : null;
+      if (!raw) throw new AppError('NOT_FOUND', INBOUND_TEXT.notFound);
+      const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true });
+      const text =
+        parsed.text?.trim() || (typeof parsed.html === 'string' ? convert(parsed.html, { wordwrap: false }) : '') || '';
+      return {
+        from: parsed.from?.text ?? '',
+        // A reply address's token is a credential: shown as reply+…, never in full.
+        to: (Array.isArray(parsed.to) ? parsed.to.map((a) => a.text).join(', ') : (parsed.to?.text ?? '')).replace(
+          /reply\+[0-9a-f]{48}@/gi,
+          'reply+…@',
+        ),
+        subject: parsed.subject ?? '',
+        date: parsed.date ? parsed.date.toISOString() : null,
+        text,
+        attachments: parsed.attachments.map((a) => ({ name: a.filename ?? 'file', size: a.size })),
+      };
+    },
+  };
+}
+
+export type InboundService = ReturnType<typeof createInboundService>;

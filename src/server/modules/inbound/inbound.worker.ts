@@ -1,0 +1,382 @@
+import { type ParsedMail, simpleParser } from 'mailparser';
+import type { DNSResolver } from 'mailauth';
+import { sql } from 'drizzle-orm';
+import { MESSAGE_MAX_LENGTH } from '../../../contracts/support.ts';
+import { ATTACHMENT_LIMITS } from '../../../contracts/attachments.ts';
+import { createBackgroundRounds } from '../../background-rounds.ts';
+import type { AppDatabase } from '../../db/connection.ts';
+import { queryRows } from '../../db/sql.ts';
+import type { Outbox } from '../../mail/outbox.ts';
+import { messageIdsIn, replyTokenOf, ticketIdOfThreadId } from '../../mail/threading.ts';
+import { hashToken } from '../../security/tokens.ts';
+import type { AttachmentsService } from '../attachments/attachments.service.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import type { SupportRecords } from '../support/support.records.ts';
+import { automaticReason, readBounce, type Trust, trustFromDmarc, trustFromHeader } from './inbound.checks.ts';
+import { closedTicketAnswer, type InboundMailContext, unknownSenderAnswer } from './inbound.mail.ts';
+import {
+  type Account,
+  type ClaimedInbound,
+  createInboundRepository,
+  type InboundRepository,
+  type Outcome,
+} from './inbound.repository.ts';
+import { newWords } from './reply-text.ts';
+
+/**
+ * The inbound worker (docs/decisions/105-reply-by-email.md): claims stored mail with a lease, as the
+ * outbox worker claims mail to send, and decides each one in this order:
+ * 1. unreadable, a replay of a Message-ID we already have, automatic (RFC 3834, lists) or a
+ *    delivery report (marks our mail bounced): ignored, nothing answered;
+ * 2. the ticket: the reply address's token; else In-Reply-To / References against the mail we
+ *    sent; else a new ticket when it comes from a verified account; else one polite answer;
+ * 3. trust: From must be the address the reply address was made for (or the account's), and its
+ *    domain must vouch for it (DMARC); otherwise the mail is held for an admin, never posted;
+ * 4. a closed ticket gets the spec's words back; anything else is posted with only the new words,
+ *    through the same statement a web reply uses, which also marks the mail posted: a crash at any
+ *    point leaves the mail to be claimed again, and its client id (`mail:<id>`) stops a second post.
+ */
+export interface InboundWorkerOptions {
+  db: AppDatabase;
+  outbox: Outbox;
+  attachments: AttachmentsService;
+  audit: AuditService;
+  /** The support module's writes (a post from a mail goes through a web reply's statement). */
+  records: SupportRecords;
+  mail: InboundMailContext;
+  log: {
+    info(o: object, m: string): void;
+    warn(o: object, m: string): void;
+    error(o: object, m: string): void;
+  };
+  replyDomain: string | undefined;
+  /** Our own Message-ID domain (thread roots). */
+  threadDomain: string;
+  /** Set: trust the topmost Authentication-Results of this authserv-id; unset: check DMARC ourselves (SMTP). */
+  authservId: string | undefined;
+  /** Our host name in Authentication-Results (mailauth's mta). */
+  mta: string;
+  /** DNS for the DMARC check (tests give a zone of their own). */
+  resolver?: DNSResolver | undefined;
+  pollMs?: number;
+  leaseSeconds?: number;
+}
+
+const AUTO_ANSWER_KINDS = ['inbound-closed-ticket', 'inbound-unknown-sender'] as const;
+const MAX_BACKOFF_SECONDS = 3600;
+/** Above this the words are cut and the whole mail (always kept) has the rest. */
+const CUT_NOTE = '\n\n[…the rest is in the whole mail]';
+
+interface Person {
+  account: Account;
+  /** Where the mail would go: the ticket, or null for a new one. */
+  ticketId: string | null;
+}
+
+export function createInboundWorker(options: InboundWorkerOptions) {
+  const { db, log } = options;
+  const repository = createInboundRepository(db);
+  const { records } = options;
+  const leaseSeconds = options.leaseSeconds ?? 120;
+  const counters = { posted: 0, held: 0, ignored: 0, retried: 0 };
+
+  async function trustOf(mail: ClaimedInbound, parsed: ParsedMail, from: string): Promise<Trust> {
+    if (options.authservId) return trustFromHeader(parsed, options.authservId, from);
+    if (mail.via !== 'smtp') return { trusted: false, how: 'no INBOUND_AUTHSERV_ID for the mailbox' };
+    return trustFromDmarc(
+      mail.raw,
+      { ip: mail.remoteAddress, helo: mail.helo, sender: mail.envelopeFrom, mta: options.mta },
+      options.resolver,
+    );
+  }
+
+  /** At most one automatic answer a day to one address (counted in the outbox itself). */
+  async function answeredToday(tx: AppDatabase, address: string): Promise<boolean> {
+    // Raw SQL: one existence probe on the outbox's recipient index.
+    const rows = await queryRows(
+      tx,
+      sql`select 1 from mail_outbox where recipient = ${address}
+            and kind in (${sql.join(
+              AUTO_ANSWER_KINDS.map((k) => sql`${k}`),
+              sql`, `,
+            )})
+            and created_at > now() - interval '1 day' limit 1`,
+    );
+    return rows.length > 0;
+  }
+
+  /** Records an outcome, with an automatic answer in the same transaction when one is due. */
+  async function finish(
+    mail: ClaimedInbound,
+    parsed: ParsedMail | null,
+    outcome: Outcome,
+    answer?: { kind: (typeof AUTO_ANSWER_KINDS)[number]; to: string; ticketNo?: number },
+  ) {
+    await db.transaction(async (tx) => {
+      const txDb = tx as unknown as AppDatabase;
+      let answered = false;
+      if (answer && !(await answeredToday(txDb, answer.to))) {
+        const message =
+          answer.kind === 'inbound-closed-ticket'
+            ? closedTicketAnswer(options.mail, answer.to, answer.ticketNo ?? 0, parsed?.subject ?? null)
+            : unknownSenderAnswer(options.mail, answer.to, parsed?.subject ?? null);
+        await options.outbox.enqueue(txDb, {
+          ...message,
+          kind: answer.kind,
+          // An answer to a person's mail (RFC 3834 5.2): threaded under it, marked auto-replied.
+          headers: {
+            'Auto-Submitted': 'auto-replied',
+            ...(parsed?.messageId ? { 'In-Reply-To': parsed.messageId, References: parsed.messageId } : {}),
+          },
+        });
+        answered = true;
+      }
+      const recorded = await createInboundRepository(txDb).recordOutcome(mail.id, {
+        ...outcome,
+        details: { ...outcome.details, ...(answer ? { answered } : {}) },
+      });
+      // Another worker took the mail over (this one's lease ran out): its outcome stands.
+      if (!recorded) throw new LeaseLost();
+    });
+    if (answer) options.outbox.wake();
+    if (outcome.state === 'held') counters.held++;
+    else counters.ignored++;
+  }
+
+  /** Who the mail would post as, and where; or why not. */
+  async function findPerson(
+    mail: ClaimedInbound,
+    parsed: ParsedMail,
+    from: string,
+  ): Promise<Person | { outcome: Outcome; answer?: 'unknown' }> {
+    const references = [...messageIdsIn(parsed.inReplyTo), ...messageIdsIn(parsed.references)];
+    const threadTicket =
+      references.map((id) => ticketIdOfThreadId(id, options.threadDomain)).find((id) => id !== null) ??
+      (await repository.findTicketOfSentMail(references));
+    for (const recipient of mail.recipients) {
+      const token = options.replyDomain ? replyTokenOf(recipient, options.replyDomain) : null;
+      const found = token ? await repository.findReplyToken(hashToken(token)) : null;
+      if (!found || found.expired) continue;
+      const base = { ticketId: found.ticketId, userId: found.userId };
+      if (found.email !== from)
+        return { outcome: { state: 'held', reason: 'sender-mismatch', ...base, details: { from } } };
+      // A token is bound to its ticket: a thread naming another ticket is not followed, nor posted.
+      if (threadTicket !== null && threadTicket !== found.ticketId)
+        return { outcome: { state: 'held', reason: 'other-ticket', ...base, details: { threadTicket } } };
+      const account = await repository.findAccount(found.userId);
+      if (!account || !account.active) return { outcome: { state: 'ignored', reason: 'unknown-sender', ...base } };
+      return { account, ticketId: found.ticketId };
+    }
+    const account = await repository.findAccountByEmail(from);
+    const usable = account !== null && account.active && account.verified;
+    if (threadTicket !== null) {
+      const ticket = await records.findTicket(db, threadTicket);
+      if (ticket && usable && (ticket.ownerId === account.id || account.role === 'admin'))
+        return { account, ticketId: ticket.id };
+      if (ticket)
+        return {
+          outcome: { state: 'held', reason: 'not-a-party', ticketId: ticket.id, userId: account?.id ?? null },
+        };
+    }
+    if (usable) return { account, ticketId: null };
+    return { outcome: { state: 'ignored', reason: 'unknown-sender', userId: account?.id ?? null }, answer: 'unknown' };
+  }
+
+  /** The new words, cut to a message's length, and the mail's files stored as pending attachments. */
+  async function contentOf(parsed: ParsedMail, authorId: string) {
+    let { text } = newWords({ text: parsed.text ?? null, html: parsed.html });
+    if (text.length > MESSAGE_MAX_LENGTH) text = text.slice(0, MESSAGE_MAX_LENGTH - CUT_NOTE.length) + CUT_NOTE;
+    const attachmentIds: string[] = [];
+    const refused: Array<{ name: string; why: string }> = [];
+    for (const file of parsed.attachments) {
+      const name = file.filename ?? 'file';
+      if (attachmentIds.length >= ATTACHMENT_LIMITS.filesPerMessage) {
+        refused.push({ name, why: 'too many files' });
+        continue;
+      }
+      try {
+        attachmentIds.push(await options.attachments.receiveFile(authorId, name, file.content));
+      } catch (error) {
+        refused.push({ name, why: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    return { text, attachmentIds, refused };
+  }
+
+  async function post(mail: ClaimedInbound, parsed: ParsedMail, person: Person, details: Record<string, unknown>) {
+    const { account } = person;
+    const content = await contentOf(parsed, account.id);
+    if (content.text.trim() === '' && content.attachmentIds.length === 0) {
+      await finish(mail, parsed, {
+        state: 'ignored',
+        reason: 'no-words',
+        ticketId: person.ticketId,
+        userId: account.id,
+        details,
+      });
+      return;
+    }
+    const clientId = `mail:${mail.id}`;
+    const allDetails = { ...details, refusedFiles: content.refused };
+    if (person.ticketId === null) {
+      // A new ticket from a verified account: reason General, the subject as its first line.
+      const subject = (parsed.subject ?? '').trim();
+      const body = (subject ? `${subject}\n\n${content.text}` : content.text).slice(0, MESSAGE_MAX_LENGTH);
+      const created = await records.openTicketFromMail(db, {
+        userId: account.id,
+        message: body,
+        clientId,
+        attachmentIds: content.attachmentIds,
+        inboundMailId: mail.id,
+      });
+      // The statement that opened the ticket also marked the mail posted (or an earlier attempt did).
+      if (created) await repository.setDetails(mail.id, allDetails);
+      counters.posted++;
+      return;
+    }
+    const ticket = await records.findTicket(db, person.ticketId);
+    const asAdmin = account.role === 'admin' && ticket?.ownerId !== account.id;
+    const stored = await records.postFromMail(db, {
+      ticketId: person.ticketId,
+      authorId: account.id,
+      ownerId: asAdmin ? null : account.id,
+      admin: asAdmin,
+      body: content.text,
+      clientId,
+      attachmentIds: content.attachmentIds,
+      inboundMailId: mail.id,
+    });
+    if (!stored) {
+      await options.attachments.discard(content.attachmentIds);
+      const earlier = await records.findPosted(db, person.ticketId, clientId, account.id);
+      if (earlier) return; // posted by an earlier attempt, which recorded it in the same statement
+      // The ticket closed in the meantime.
+      await closed(mail, parsed, person.ticketId, account, ticket?.ticketNo ?? 0);
+      return;
+    }
+    // The statement that stored the message also marked the mail posted.
+    await repository.setDetails(mail.id, allDetails);
+    counters.posted++;
+    if (asAdmin)
+      await options.audit.record({
+        actor: { userId: account.id, email: account.email },
+        action: 'ticket.answer',
+        targetType: 'ticket',
+        targetId: person.ticketId,
+        details: { ticketNo: ticket?.ticketNo, messageId: stored.id, via: 'email' },
+      });
+  }
+
+  async function closed(
+    mail: ClaimedInbound,
+    parsed: ParsedMail,
+    ticketId: string,
+    account: Account,
+    ticketNo: number,
+  ) {
+    await finish(
+      mail,
+      parsed,
+      { state: 'ignored', reason: 'closed-ticket', ticketId, userId: account.id },
+      { kind: 'inbound-closed-ticket', to: account.email, ticketNo },
+    );
+  }
+
+  async function decide(mail: ClaimedInbound): Promise<void> {
+    let parsed: ParsedMail;
+    try {
+      parsed = await simpleParser(mail.raw, { skipImageLinks: true, skipTextToHtml: true });
+    } catch (error) {
+      await finish(mail, null, { state: 'ignored', reason: 'unreadable', details: { error: String(error) } });
+      return;
+    }
+    if (await repository.receivedEarlier(mail.messageId, mail.id)) {
+      await finish(mail, parsed, { state: 'ignored', reason: 'replayed' });
+      return;
+    }
+    const automatic = automaticReason(parsed, mail.envelopeFrom);
+    if (automatic === 'delivery-report') {
+      const bounce = readBounce(parsed);
+      const marked = bounce ? await repository.markBounced(bounce.messageId, bounce.status, bounce.hard) : null;
+      await finish(mail, parsed, {
+        state: 'ignored',
+        reason: 'delivery-report',
+        details: bounce ? { bounce: bounce.status, hard: bounce.hard, ours: marked !== null } : {},
+      });
+      return;
+    }
+    if (automatic) {
+      await finish(mail, parsed, { state: 'ignored', reason: 'automatic' });
+      return;
+    }
+    const from = (parsed.from?.value[0]?.address ?? '').toLowerCase();
+    const person = await findPerson(mail, parsed, from);
+    if ('outcome' in person) {
+      await finish(
+        mail,
+        parsed,
+        person.outcome,
+        person.answer && from ? { kind: 'inbound-unknown-sender', to: from } : undefined,
+      );
+      return;
+    }
+    const trust = await trustOf(mail, parsed, from);
+    const details = { trust: trust.how };
+    const base = { ticketId: person.ticketId, userId: person.account.id, details };
+    if (!trust.trusted) {
+      await finish(mail, parsed, { state: 'held', reason: 'not-authenticated', ...base });
+      return;
+    }
+    if (person.ticketId !== null) {
+      const ticket = await records.findTicket(db, person.ticketId);
+      if (ticket && !ticket.open) {
+        await closed(mail, parsed, ticket.id, person.account, ticket.ticketNo);
+        return;
+      }
+    }
+    await post(mail, parsed, person, details);
+  }
+
+  async function handle(mail: ClaimedInbound) {
+    try {
+      await decide(mail);
+    } catch (error) {
+      if (error instanceof LeaseLost) return;
+      counters.retried++;
+      const delay = Math.min(MAX_BACKOFF_SECONDS, 5 * 2 ** Math.max(0, mail.attempts - 1));
+      log.warn({ inboundId: mail.id, attempts: mail.attempts, err: error }, 'a received mail could not be decided yet');
+      await repository
+        .markRetry(mail.id, delay, error instanceof Error ? error.message : String(error))
+        .catch(() => {});
+    }
+  }
+
+  async function round() {
+    try {
+      for (;;) {
+        if (rounds.stopped) break;
+        const claimed = await repository.claimDue(4, leaseSeconds);
+        if (claimed.length === 0) break;
+        for (const mail of claimed) await handle(mail);
+      }
+    } catch (error) {
+      log.error({ err: error }, 'the inbound mail worker failed a round; it tries again');
+    }
+  }
+  const rounds = createBackgroundRounds(options.pollMs ?? 1000, round);
+
+  return {
+    start: () => rounds.start(),
+    runOnce: () => rounds.run(),
+    wake: () => rounds.wake(),
+    stop: () => rounds.stop(),
+    stats: () => ({ ...counters }),
+    repository: repository as InboundRepository,
+  };
+}
+
+class LeaseLost extends Error {
+  override name = 'LeaseLost';
+}
+
+export type InboundWorker = ReturnType<typeof createInboundWorker>;

@@ -1,0 +1,173 @@
+/**
+ * kill -9 while mail is received (DATA-02, reply by email): every mail the SMTP receiver answered
+ * `250` must be posted in its ticket exactly once when the server is back, however often it was
+ * killed (between storing and posting, mid-post, or while answering). Two senders deliver at once,
+ * as a relay does; the relay vouches for them with its Authentication-Results (INBOUND_AUTHSERV_ID).
+ * Runs on PGlite and on PostgreSQL.
+ */
+import { randomUUID } from 'node:crypto';
+import nodemailer from 'nodemailer';
+import { afterAll, describe, expect, it } from 'vitest';
+import { recordFigure, runs } from '../support/figures.ts';
+import { openTestDatabase, withMigratedDatabase } from '../support/test-app.ts';
+import {
+  ACK_WAIT_MS,
+  cleanupAll,
+  createUserWithCli,
+  freePort,
+  KILL_AFTER_ACKED,
+  newPassword,
+  type Query,
+  randomKillDelay,
+  signIn,
+  sleep,
+  startApp,
+  tempDir,
+  withPg,
+  withPglite,
+} from './crash-harness.ts';
+
+const kind = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
+const RUNS = runs(5, 50);
+const REPLY_DOMAIN = 'reply.bagspace.test';
+const RELAY = 'relay.bagspace.test';
+
+afterAll(cleanupAll);
+
+describe('kill -9 while mail is received (DATA-02)', () => {
+  it(
+    `posts every mail answered 250 exactly once over ${RUNS} SIGKILLs`,
+    { timeout: 120_000 + RUNS * 20_000 },
+    async () => {
+      const dataDir = withMigratedDatabase(tempDir('bagspace-inbound-crash-'));
+      const database = kind === 'postgres' ? await openTestDatabase() : null;
+      if (database) await database.database.close();
+      const smtpPort = await freePort();
+      const env: Record<string, string> = {
+        DATA_DIR: dataDir,
+        ...(database?.url ? { DATABASE_URL: database.url } : {}),
+        REPLY_DOMAIN,
+        INBOUND_SMTP_PORT: String(smtpPort),
+        INBOUND_SMTP_HOST: '127.0.0.1',
+        INBOUND_AUTHSERV_ID: RELAY,
+        NOTIFY_DELAY_SECONDS: '0',
+      };
+      const read = <T>(work: (query: Query) => Promise<T>) =>
+        database?.url ? withPg(database.url, work) : withPglite(dataDir, work);
+      const user = { email: `crash-${randomUUID().slice(0, 8)}@kiwi-mail.test`, password: newPassword() };
+      await createUserWithCli(env, user.email, user.password);
+
+      const acked: string[] = [];
+      let refused = 0;
+      let runsDone = 0;
+      let ticketId: string | undefined;
+      const mailFor = (words: string) =>
+        [
+          `Authentication-Results: ${RELAY}; dmarc=pass header.from=kiwi-mail.test`,
+          `From: ${user.email}`,
+          `To: support@${REPLY_DOMAIN}`,
+          'Subject: Re: my ticket',
+          `Message-ID: <${randomUUID()}@kiwi-mail.test>`,
+          `In-Reply-To: <ticket-${ticketId}@localhost>`,
+          'MIME-Version: 1.0',
+          'Content-Type: text/plain; charset=utf-8',
+          '',
+          words,
+          '',
+        ].join('\r\n');
+      try {
+        for (let run = 0; run < RUNS; run++) {
+          const app = await startApp(env);
+          if (!ticketId) {
+            const cookie = await signIn(app.url, user.email, user.password);
+            const res = await fetch(`${app.url}/api/functions/createSupportTicket`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', cookie },
+              body: JSON.stringify({ data: { reason: 'General', message: 'Where is my bag?' } }),
+            });
+            ticketId = ((await res.json()) as { result: { ticketId: string } }).result.ticketId;
+          }
+          let stop = false;
+          const sender = async () => {
+            const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtpPort, ignoreTLS: true });
+            try {
+              for (let i = 0; !stop && i < 300; i++) {
+                const words = `mailed ${randomUUID()}`;
+                try {
+                  const info = await transport.sendMail({
+                    envelope: { from: user.email, to: `support@${REPLY_DOMAIN}` },
+                    raw: mailFor(words),
+                  });
+                  if (info.response.startsWith('250')) acked.push(words);
+                } catch {
+                  refused++;
+                  return;
+                }
+              }
+            } finally {
+              transport.close();
+            }
+          };
+          const ackedBefore = acked.length;
+          const senders = [sender(), sender()];
+          const waitUntil = Date.now() + ACK_WAIT_MS;
+          while (acked.length - ackedBefore < KILL_AFTER_ACKED && Date.now() < waitUntil) await sleep(20);
+          await sleep(randomKillDelay());
+          app.process.child.kill('SIGKILL');
+          stop = true;
+          await app.process.exited;
+          await Promise.all(senders);
+          runsDone++;
+        }
+
+        // Back once more: everything answered 250 must be posted, each once.
+        const app = await startApp(env);
+        const posted = () =>
+          read((query) =>
+            query<{ message_body: string }>(`select message_body from ticket_messages where ticket_id = $1`, [
+              ticketId,
+            ]),
+          );
+        const deadline = Date.now() + 90_000;
+        let bodies = (await posted()).map((r) => r.message_body);
+        while (acked.some((w) => !bodies.includes(w)) && Date.now() < deadline) {
+          await sleep(200);
+          bodies = (await posted()).map((r) => r.message_body);
+        }
+        const waiting = await read(
+          async (query) =>
+            (
+              await query<{ n: string }>(
+                `select count(*) as n from inbound_mail where state in ('received', 'processing')`,
+              )
+            )[0]!.n,
+        );
+        expect(await app.process.stop('SIGTERM')).toBe(0);
+        const lost = acked.filter((w) => !bodies.includes(w));
+        const counts = new Map<string, number>();
+        for (const b of bodies) counts.set(b, (counts.get(b) ?? 0) + 1);
+        const twice = [...counts.values()].filter((n) => n > 1).length;
+        const values = {
+          runs: runsDone,
+          acked: acked.length,
+          refused,
+          lost: lost.length,
+          twice,
+          waiting: Number(waiting),
+        };
+        console.log(`inbound-crash-${kind}: ${JSON.stringify(values)}`);
+        recordFigure('inbound-crash', {
+          checks: ['DATA-02'],
+          label: `kill -9 while mail is received: every mail answered 250 posted once (${kind})`,
+          values,
+        });
+        expect(runsDone).toBe(RUNS);
+        expect(acked.length).toBeGreaterThanOrEqual(RUNS * KILL_AFTER_ACKED);
+        expect(lost).toEqual([]);
+        expect(twice).toBe(0);
+      } finally {
+        await database?.close().catch(() => {});
+      }
+    },
+  );
+});
