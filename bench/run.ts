@@ -6,7 +6,7 @@
  *
  * Environment: BENCH_SECONDS (per load round, default 5), BENCH_ROUNDS (default 2),
  * BENCH_LIGHTHOUSE_RUNS (default 3), BENCH_ONLY (comma-separated sections: bytes, lighthouse,
- * throughput, live, scaleout, search, attachments, upload, coldstart, embedded, mail), BENCH_SCALE_STREAMS (live streams over
+ * throughput, live, scaleout, search, attachments, upload, coldstart, embedded, mail, inbound), BENCH_SCALE_STREAMS (live streams over
  * two instances, default 5000), BENCH_MAIL_COUNT (mails recorded, and delivered to
  * .eml files, default 2000), BENCH_MAIL_SMTP_COUNT (mails delivered over SMTP, default 300),
  * TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
@@ -30,6 +30,7 @@ import {
 import { buildFloor } from './lib/floor.ts';
 import { LIGHTHOUSE_VERSION, runLighthouse } from './lib/lighthouse.ts';
 import { runMailBench } from './lib/mail.ts';
+import { runInboundBench } from './lib/inbound.ts';
 import type { LiveConfig } from './lib/live-clients.ts';
 import { runLiveClients } from './lib/live-runner.ts';
 import { hashToken } from '../src/server/security/tokens.ts';
@@ -767,6 +768,63 @@ await part(
       );
     }
     results.mail = mail;
+  },
+);
+
+// --- 8. Reply by email ------------------------------------------------------------------------------
+// Servers of its own (bench/lib/inbound.ts): PGlite, then a PostgreSQL database created and dropped there.
+await part(
+  'inbound',
+  'Reply by email: received mail → posted → on the owner’s open stream (SMTP receiver, IMAP IDLE on Dovecot)',
+  async () => {
+    const figures = await runInboundBench({ onProgress: (line) => console.log(`    ${line}`) });
+    const spread = (l: { p50: number; p95: number; max: number }) =>
+      `p50 ${ms(l.p50)}, p95 ${ms(l.p95)}, max ${ms(l.max)}`;
+    for (const f of figures) {
+      row(
+        `${f.database}: SMTP 250 → message on the open stream`,
+        spread(f.smtp),
+        '',
+        undefined,
+        `${f.smtp.arrived} of ${f.smtp.mails} mails one at a time over one connection; SMTP transaction median ${ms(f.smtp.sendMedian)}`,
+      );
+      if (f.imap)
+        row(
+          `${f.database}: IMAP delivery → message on the open stream`,
+          spread(f.imap),
+          '',
+          undefined,
+          `${f.imap.arrived} of ${f.imap.mails} mails delivered one at a time by dovecot-lda, read in IDLE; dovecot-lda median ${ms(f.imap.sendMedian)}`,
+        );
+      else
+        row(
+          `${f.database}: IMAP delivery → message on the open stream`,
+          'skipped',
+          '',
+          undefined,
+          'Dovecot is not installed (apt-get install dovecot-imapd)',
+        );
+      const r = f.rate;
+      row(
+        `${f.database}: mails accepted (${r.senders} SMTP senders)`,
+        `${Math.round(r.ackPerSecond)} mails/s`,
+        '',
+        undefined,
+        `${r.acked} of ${r.mails} answered 250 in ${r.ackSeconds.toFixed(2)} s; refused or failed ${r.refused}`,
+      );
+      row(
+        `${f.database}: mails posted`,
+        `${Math.round(r.postPerSecond)} mails/s`,
+        '',
+        undefined,
+        `${r.posted} on their streams ${r.postSeconds.toFixed(2)} s after the first send${r.posted < r.acked ? ' (TIMED OUT)' : ''}; inbound_mail after all three runs: ${Object.entries(
+          r.states,
+        )
+          .map(([state, n]) => `${n} ${state}`)
+          .join(', ')}; server RSS ${MB(r.rssBefore)} → ${MB(r.rssAfter)}`,
+      );
+    }
+    results.inbound = figures;
   },
 );
 

@@ -12,6 +12,8 @@ export default [
     index('routes/support-tickets.tsx', { id: 'support-index' }),
     route('create-ticket', 'routes/support-create-ticket.tsx'),
     route('ticket/:ticketId', 'routes/support-ticket.tsx'),
+    // Reply by email (docs/decisions/105-reply-by-email.md): the whole mail a message was posted from.
+    route('ticket/:ticketId/mail/:messageId', 'routes/support-ticket-mail.tsx'),
     route(':mode', 'routes/support-tickets.tsx', { id: 'support-mode' }),
     route(':mode/:ticketId', 'routes/support-tickets.tsx', { id: 'support-mode-ticket' }),
   ]),
@@ -36,6 +38,7 @@ export default [
     index('routes/admin-home.tsx'),
     route('support', 'routes/admin-support.tsx'),
     route('support/:ticketId', 'routes/admin-ticket.tsx'),
+    route('support/:ticketId/mail/:messageId', 'routes/admin-ticket-mail.tsx'),
     route('saved-replies', 'routes/admin-saved-replies.tsx'),
     route('partners', 'routes/admin-partners.tsx'),
     route('partners/:companyId', 'routes/admin-partner.tsx'),
@@ -44,6 +47,8 @@ export default [
     route('users', 'routes/admin-users.tsx'),
     route('audit', 'routes/admin-audit.tsx'),
     route('mail', 'routes/admin-mail.tsx'),
+    // Mail that comes in (reply by email): posted, held for an admin, ignored.
+    route('mail/incoming', 'routes/admin-mail-incoming.tsx'),
     // The admin's own second factors and recovery codes (docs/product.md §2.15).
     route('security', 'routes/admin-security.tsx'),
   ]),

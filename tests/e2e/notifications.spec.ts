@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import nodemailer from 'nodemailer';
 import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
+import { INBOUND_TEXT } from '../../src/contracts/inbound.ts';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
 import { linkIn, readOutbox, tokenFrom, waitForMail, waitForMails } from '../support/mail.ts';
 import { createUserWithCli, ROOT, type ServerProcess, startServer } from '../support/server-process.ts';
@@ -28,6 +30,8 @@ const ANSWER = 'Thanks for waiting! Your bag was found at the Auckland depot and
 const bubbles = (page: Page) => page.getByRole('log', { name: 'Messages' }).getByRole('listitem');
 
 let server: ServerProcess | undefined;
+let smtpPort = 0;
+const RELAY = 'relay.e2e.test';
 let baseURL = '';
 let dataDir = '';
 
@@ -69,6 +73,7 @@ test.beforeAll(async () => {
   fs.mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
   dataDir = fs.mkdtempSync(path.join(ROOT, '.tmp', 'e2e-notifications-'));
   const port = await freePort();
+  smtpPort = await freePort();
   baseURL = `http://localhost:${port}`;
   const env = {
     PATH: process.env.PATH ?? '',
@@ -82,6 +87,12 @@ test.beforeAll(async () => {
     REGISTRATIONS_PER_IP_PER_HOUR: '1000',
     LOGIN_FAILURES_PER_IP: '1000',
     ACCOUNT_REQUESTS_PER_IP_PER_HOUR: '1000',
+    // Reply by email (decision 105): the receiver on a port of its own, behind a "relay" whose
+    // Authentication-Results the test writes (these machines have no DNS for a DMARC check).
+    REPLY_DOMAIN: 'reply.e2e.test',
+    INBOUND_SMTP_PORT: String(smtpPort),
+    INBOUND_SMTP_HOST: '127.0.0.1',
+    INBOUND_AUTHSERV_ID: RELAY,
   };
   // The only way to become admin: the CLI, before the server takes the data directory.
   await createUserWithCli(env, ADMIN.email, ADMIN.password, ['--admin', '--totp-secret', ADMIN_SECRET]);
@@ -167,6 +178,37 @@ test('an answer to a ticket nobody is looking at is mailed; the link leads to it
   await expect(bubbles(reader.page).first()).toContainText('My bag did not arrive in Wellington.');
   await expect(bubbles(reader.page).last()).toContainText('Admin');
   await expect(bubbles(reader.page).last()).toContainText(ANSWER);
+
+  // With the ticket still open, they answer the mail from their mail program instead: the reply
+  // appears in the thread, live, with only their new words and the "by email" mark.
+  const replyAddress = mail.headers['reply-to']!.replace(/^.*<|>.*$/g, '').trim();
+  expect(replyAddress).toMatch(/^reply\+[0-9a-f]{48}@reply\.e2e\.test$/);
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtpPort, ignoreTLS: true });
+  const domain = account.email.split('@')[1]!;
+  const sent = await transport.sendMail({
+    envelope: { from: account.email, to: replyAddress },
+    raw: [
+      `Authentication-Results: ${RELAY}; dmarc=pass header.from=${domain}`,
+      `From: ${account.email}`,
+      `To: ${replyAddress}`,
+      `Subject: Re: ${subject}`,
+      `Message-ID: <e2e-${Date.now()}@${domain}>`,
+      `In-Reply-To: ${mail.messageId}`,
+      'Content-Type: text/plain; charset=utf-8',
+      '',
+      'Kia ora, tomorrow morning suits me.',
+      '',
+      `On Fri, 27 Nov 2026 at 10:12, Bagspace <${replyAddress}> wrote:`,
+      `> ${ANSWER}`,
+      '',
+    ].join('\r\n'),
+  });
+  transport.close();
+  expect(sent.response).toMatch(/^250/);
+  await expect(bubbles(reader.page)).toHaveCount(3, { timeout: 10_000 });
+  await expect(bubbles(reader.page).last()).toContainText('Kia ora, tomorrow morning suits me.');
+  await expect(bubbles(reader.page).last()).not.toContainText('wrote:');
+  await expect(bubbles(reader.page).last()).toContainText(INBOUND_TEXT.byEmail);
   await reader.context.close();
 
   // Still exactly one such mail: the worker has run several rounds since, and nothing was sent twice.

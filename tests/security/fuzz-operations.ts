@@ -3,6 +3,13 @@
  * (mirroring its zod contract), and what a success answers. fuzz.test.ts fails when the live route
  * table holds an operation that is missing here, so a new route cannot skip the fuzz.
  */
+import {
+  INBOUND_VIEW_STATES,
+  InboundDiscardResultSchema,
+  InboundListSchema,
+  InboundPostResultSchema,
+  WholeMailSchema,
+} from '../../src/contracts/inbound.ts';
 import fc from 'fast-check';
 import { z } from 'zod';
 import {
@@ -577,6 +584,17 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
   },
   {
     methods: ['GET'],
+    url: '/api/support/tickets/:ticketId/messages/:messageId/mail',
+    group: 'support',
+    principals: user,
+    params: {
+      ticketId: uuidOr('ownTicket', 'foreignTicket'),
+      messageId: fc.oneof(ref('messageId'), intString(1, 2_147_483_647)),
+    },
+    ok: [{ status: 200, schema: WholeMailSchema }],
+  },
+  {
+    methods: ['GET'],
     url: '/api/support/tickets/:ticketId/messages/stream',
     group: 'support',
     principals: ['user', 'admin'],
@@ -1012,6 +1030,31 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
       mailId: fc.oneof({ weight: 3, arbitrary: ref('mailId') }, { weight: 1, arbitrary: intString(1, 2_147_483_647) }),
     },
     ok: [{ status: 200, schema: AdminMailResultSchema }],
+  },
+  // --- Reply by email: the Incoming view (decision 105) ----------------------------------------------
+  {
+    methods: ['GET'],
+    url: '/api/admin/mail/incoming',
+    group: 'admin',
+    principals: admin,
+    query: query({ state: fc.constantFrom(...INBOUND_VIEW_STATES) }),
+    ok: [{ status: 200, schema: InboundListSchema }],
+  },
+  {
+    methods: ['POST'],
+    url: '/api/admin/mail/incoming/:inboundId/post',
+    group: 'admin',
+    principals: admin,
+    params: { inboundId: intString(1, 2_147_483_647) },
+    ok: [{ status: 200, schema: InboundPostResultSchema }],
+  },
+  {
+    methods: ['POST'],
+    url: '/api/admin/mail/incoming/:inboundId/discard',
+    group: 'admin',
+    principals: admin,
+    params: { inboundId: intString(1, 2_147_483_647) },
+    ok: [{ status: 200, schema: InboundDiscardResultSchema }],
   },
   // --- Admins' second factor (docs/product.md §2.15) ------------------------------------------------
   {

@@ -236,6 +236,10 @@ describe('IN-07: body size, duplicate query keys, prototype keys', () => {
       assigned: ['me', 'none'],
       privacy: ['due', 'overdue'],
     };
+    // Where one key takes other values on another route.
+    const SAMPLE_OF: Record<string, Record<string, [string, string]>> = {
+      '/api/admin/mail/incoming': { state: ['held', 'posted'] },
+    };
     let checked = 0;
     for (const op of FUZZ_OPERATIONS.filter((o) => o.query && o.methods.includes('GET'))) {
       const keys = (doc.paths[op.url.replace(/:(\w+)/g, '{$1}')]?.get?.parameters ?? [])
@@ -243,8 +247,9 @@ describe('IN-07: body size, duplicate query keys, prototype keys', () => {
         .map((p) => p.name);
       expect(keys.length, `${op.url} documents its query`).toBeGreaterThan(0);
       for (const key of keys) {
-        expect(SAMPLE[key], `a sample value for ?${key}=`).toBeDefined();
-        const [a, b] = SAMPLE[key]!;
+        const sample = SAMPLE_OF[op.url]?.[key] ?? SAMPLE[key];
+        expect(sample, `a sample value for ?${key}=`).toBeDefined();
+        const [a, b] = sample!;
         for (const query of [`${key}=${a}&${key}=${b}`, `${key}=${a}&${key}=${a}`]) {
           // ?status=open&status=closed: which one would count? Neither: the request is refused.
           const res = await inject({

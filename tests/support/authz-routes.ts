@@ -260,6 +260,11 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/admin/support/tickets/:ticketId/keep-for-record': R('admin'),
   'PUT /api/account/notifications': R('user'),
   'GET /api/admin/mail': R('admin'),
+  // Reply by email (decision 105). The fixture mail was ignored, not held: 409 means the admin got past the access check.
+  'GET /api/admin/mail/incoming': R('admin'),
+  'POST /api/admin/mail/incoming/:inboundId/post': R('admin', { ok: 409 }),
+  'POST /api/admin/mail/incoming/:inboundId/discard': R('admin', { ok: 409 }),
+  'GET /api/support/tickets/:ticketId/messages/:messageId/mail': R('owner-or-admin'),
   'POST /api/admin/mail/:mailId/retry': R('admin', {
     prepare: async (f) => {
       await db().execute(sql`update mail_outbox set state = 'failed' where id = ${f.mailId}`);
@@ -278,6 +283,8 @@ export const PARAMS: Record<string, (f: Fixtures) => string> = {
   slug: () => 'terms',
   userId: (f) => f.actors.owner.userId!,
   mailId: (f) => String(f.mailId),
+  inboundId: (f) => String(f.inboundId),
+  messageId: (f) => String(f.mailMessageId),
   savedReplyId: () => SAVED_REPLY_ID,
   attachmentId: (f) => f.attachmentId,
   sessionId: () => 'NobodysSessionId000000',
@@ -415,6 +422,8 @@ export const BODIES: Record<string, BodyFor> = {
   }),
   'POST /api/auth/confirm-email-change': json(() => ({ token: emailChangeToken })),
   'POST /api/admin/mail/:mailId/retry': NO_BODY,
+  'POST /api/admin/mail/incoming/:inboundId/post': NO_BODY,
+  'POST /api/admin/mail/incoming/:inboundId/discard': NO_BODY,
 };
 
 // --- Expected outcome of one cell ----------------------------------------------------------------

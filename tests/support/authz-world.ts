@@ -57,6 +57,9 @@ export interface Fixtures {
   resetToken: string;
   /** A failed mail an admin may send again. */
   mailId: number;
+  /** A received mail (ignored), and the owner's message posted from it. */
+  inboundId: number;
+  mailMessageId: number;
   /** A photo on a message of the owner's ticket. */
   attachmentId: string;
 }
@@ -390,8 +393,26 @@ export async function createAuthzWorld(): Promise<{ t: TestApp; base: string; fx
         )
       )[0]!.id,
     ),
+    ...(await receivedMail(ownerTicket.ticketId, owner.userId!)),
   };
   return { t, base, fx };
+}
+
+/** A mail received from the owner (decision 105) and the message in their ticket posted from it. */
+async function receivedMail(ticketId: string, ownerId: string) {
+  const raw = 'From: owner@example.nz\r\nSubject: Re: ticket\r\nMessage-ID: <matrix-in@example.nz>\r\n\r\nBy mail.\r\n';
+  const [inbound] = await queryRows<{ id: unknown }>(
+    db(),
+    sql`insert into inbound_mail (message_id, raw_hash, raw, size, via, state, reason)
+        values ('<matrix-in@example.nz>', 'matrix', convert_to(${raw}, 'UTF8'), ${raw.length}, 'smtp', 'ignored', 'automatic')
+        returning id`,
+  );
+  const [message] = await queryRows<{ id: unknown }>(
+    db(),
+    sql`insert into ticket_messages (ticket_id, message_body, user_id, inbound_mail_id)
+        values (${ticketId}, 'By mail.', ${ownerId}, ${Number(inbound!.id)}) returning id`,
+  );
+  return { inboundId: Number(inbound!.id), mailMessageId: Number(message!.id) };
 }
 
 // --- The figure ------------------------------------------------------------------------------------

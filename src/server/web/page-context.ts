@@ -38,6 +38,8 @@ const ACTION_PATHS: NonNullable<WebHandlerOptions['actionPaths']> = [
   { path: /^\/support\/ticket\/[^/]+$/, maxBytes: MESSAGE_FORM_MAX_BYTES },
   { path: /^\/admin\/support\/[^/]+$/, maxBytes: MESSAGE_FORM_MAX_BYTES },
   /^\/admin\/(saved-replies|security)$/,
+  // Post or discard a held mail (reply by email).
+  /^\/admin\/mail\/incoming$/,
 ];
 
 export type PageOptions = Pick<WebHandlerOptions, 'pageCache' | 'actionPaths' | 'contextFor'>;

@@ -13,6 +13,7 @@ import { useApiData } from '../features/admin/admin-api.ts';
 import { requestJson } from '../lib/api-client.ts';
 import { Notice } from '../features/admin/notice.tsx';
 import { SwitchButtons } from '../components/ui/switch-buttons.tsx';
+import { MailDirection } from '../features/admin/filter-links.tsx';
 import { SearchForm } from '../features/admin/search-form.tsx';
 import { LoadState } from '../features/admin/load-state.tsx';
 import '../styles/support.css';
@@ -27,6 +28,12 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 const COLUMNS = ['Recorded', 'To', 'Subject', 'State', 'Attempts', 'Actions'] as const;
 type Filter = MailStateName | 'all';
 
+/** A delivery report's words ('hard 5.1.1', 'soft 4.2.2') as the state cell says them: Bounced (5.1.1). */
+function bounceLabel(bounce: string): string {
+  const status = bounce.replace(/^(hard|soft)\b\s*/i, '').trim();
+  return status ? `Bounced (${status})` : 'Bounced';
+}
+
 function StateCell({ mail }: { mail: AdminMail }) {
   return (
     <div className="mail-state">
@@ -40,6 +47,10 @@ function StateCell({ mail }: { mail: AdminMail }) {
         <span className="mail-state__detail">next try {formatNzDateTime(mail.nextAttemptAt)}</span>
       ) : null}
       {mail.lastError && mail.state !== 'sent' ? <span className="mail-state__error">{mail.lastError}</span> : null}
+      {/* A delivery report can come back after the server took the mail: it was sent, then bounced. */}
+      {mail.bounce ? (
+        <span className="badge mail-state__badge mail-state__badge--failed">{bounceLabel(mail.bounce)}</span>
+      ) : null}
     </div>
   );
 }
@@ -88,6 +99,7 @@ export default function AdminMailPage() {
           Refresh
         </button>
       </div>
+      <MailDirection current="outgoing" />
       <p>
         Every mail the site sends is recorded here first and then delivered; a mail the server refused for good is
         Failed and can be sent again.

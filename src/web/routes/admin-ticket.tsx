@@ -194,6 +194,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
                   : 'Admin'
                 : (message.authorEmail ?? 'User')
             }
+            wholeMail={(message) => `/admin/support/${encoded}/mail/${message.id}`}
           />
           {ticket?.open ? (
             <ReplyBox<AdminMessage>

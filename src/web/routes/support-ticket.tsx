@@ -105,6 +105,7 @@ export default function SupportTicket({ params, loaderData, actionData }: Route.
             messages={messages}
             mine={(message) => message.mine}
             author={(message) => (message.admin ? 'Admin' : 'Me')}
+            wholeMail={(message) => `/support/ticket/${encoded}/mail/${message.id}`}
           />
           {ticket?.open ? (
             <ReplyBox

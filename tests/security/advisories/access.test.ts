@@ -173,6 +173,18 @@ describe('support-desk advisories (docs/security-checks.md#advisory-regressions)
             )[0]!.id,
           ),
         ],
+        // A held mail (decision 105): posting or discarding it is an admin's write.
+        inboundId: [
+          String(
+            (
+              await rows<{ id: unknown }>(
+                sql`insert into inbound_mail (message_id, raw_hash, raw, size, via, state, reason, ticket_id)
+                    values ('<probe-in@example.nz>', 'probe', convert_to('Subject: x', 'UTF8'), 10, 'smtp', 'held', 'not-authenticated', ${ticketId})
+                    returning id`,
+              )
+            )[0]!.id,
+          ),
+        ],
       };
       const bodies: Array<[RegExp, unknown]> = [
         [/\/faqs\/reorder$/, { type: 'general', ids: [faq.id] }],
@@ -205,6 +217,7 @@ describe('support-desk advisories (docs/security-checks.md#advisory-regressions)
         'email_tokens',
         'second_factors',
         'recovery_codes',
+        'inbound_mail',
       ];
       const snapshot = async () =>
         Object.fromEntries(

@@ -56,6 +56,8 @@ export const inboundModule = fp<InboundModuleOptions>(
       authservId: settings.authservId,
       mta: settings.replyDomain ?? os.hostname(),
       resolver: options.dnsResolver,
+      // How long a claimed mail stays with one worker before another takes it over (a crash), as for sent mail.
+      leaseSeconds: config.mail.leaseSeconds,
     });
     const store = async (raw: Buffer, envelope: ReceivedEnvelope) => {
       const stored = await storeReceived(repository, raw, envelope);

@@ -46,10 +46,7 @@ export function ticketReplyMail(
       ],
       quotes: answers,
       action: { label: 'Open the ticket', url: `${ctx.publicBaseUrl}/support/ticket/${ticket.id}` },
-      notes: [
-        howToAnswer(ctx),
-        settingsNote(ctx, 'you have a support ticket with us', unsubscribeUrl),
-      ],
+      notes: [howToAnswer(ctx), settingsNote(ctx, 'you have a support ticket with us', unsubscribeUrl)],
     }),
   };
 }

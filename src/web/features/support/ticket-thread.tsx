@@ -1,5 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { DESK_TEXT } from '../../../contracts/desk.ts';
+import { INBOUND_TEXT } from '../../../contracts/inbound.ts';
 import { formatNzDateTime, type Message } from '../../../contracts/support.ts';
 import { MessageAttachments } from './message-attachments.tsx';
 
@@ -12,18 +14,23 @@ const NEAR_END = 48;
  * the reply box pinned under it (support.css), keeps the newest message in view as messages arrive
  * while the reader is at the end, and otherwise shows a 'New messages' marker that takes them
  * there. Which side a bubble sits on and who it names differ by page: `mine` and `author` say.
+ * A message posted from a mail (reply by email) is marked so, with a link to the whole mail
+ * (`wholeMail` gives its page's address, which differs by page too).
  */
 export function TicketThread<M extends Message>({
   messages,
   mine,
   author,
   note = () => false,
+  wholeMail,
 }: {
   messages: readonly M[];
   mine(message: M): boolean;
   author(message: M): string;
   /** An internal note (the console only): drawn apart and labelled. */
   note?(message: M): boolean;
+  /** The page that shows the whole mail a message was posted from. */
+  wholeMail(message: M): string;
 }) {
   const listRef = useRef<HTMLDivElement>(null);
   const atEnd = useRef(true);
@@ -109,9 +116,15 @@ export function TicketThread<M extends Message>({
                 {note(message) ? <span className="bubble__note-label">{DESK_TEXT.internalNote}</span> : null}
                 <span className="bubble__author">{author(message)}</span>
                 <time dateTime={message.timestamp}>{formatNzDateTime(message.timestamp)}</time>
+                {message.byEmail ? <span className="bubble__by-email">{INBOUND_TEXT.byEmail}</span> : null}
               </p>
               {message.messageBody ? <p className="bubble__body">{message.messageBody}</p> : null}
               <MessageAttachments attachments={message.attachments} />
+              {message.byEmail ? (
+                <p className="bubble__whole-mail">
+                  <Link to={wholeMail(message)}>{INBOUND_TEXT.showWholeMail}</Link>
+                </p>
+              ) : null}
             </li>
           ))}
         </ol>

@@ -1,0 +1,190 @@
+import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { generateSecret } from 'otplib';
+import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
+import {
+  INBOUND_STATE_LABELS,
+  INBOUND_TEXT,
+  INBOUND_VIEW_STATES,
+  InboundListSchema,
+  type InboundViewState,
+} from '../../src/contracts/inbound.ts';
+import { createUserWithCli } from '../support/server-process.ts';
+import {
+  newEmail,
+  newPassword,
+  openTicketByCallable,
+  signInOnLoginScreen,
+  signInToTickets,
+  verifiedAccount,
+} from './fixtures.ts';
+import { registerAdminSecret } from './second-factor.ts';
+import { expectFitsScreen, expectNoAxeViolations, VIEWPORTS, watchPage } from './support.ts';
+
+/**
+ * Reply by email as the team meets it in the console: the Mail page's two views (what the site
+ * sends, what comes in), the Incoming view's state filters and its empty state, its Post and
+ * Discard forms, and the whole-mail page behind a message, which only a message that came by mail
+ * has. Mail that really comes in (SMTP, the mailbox) is the server's own specs' part: these tests
+ * make only what the API and the fixtures can make, on the shared e2e server.
+ */
+
+// An admin of this file's own, made by the CLI beside the running server (as global-setup.ts makes
+// the team admins), with an authenticator app whose codes this file computes: its sign-ins spend
+// none of the shared admins' codes.
+const ADMIN = { email: newEmail('mail-in'), password: newPassword() };
+const ADMIN_SECRET = generateSecret();
+registerAdminSecret(ADMIN.email, ADMIN_SECRET);
+
+test.beforeAll(async () => {
+  await createUserWithCli({ DATA_DIR: process.env.E2E_DATA_DIR! }, ADMIN.email, ADMIN.password, [
+    '--admin',
+    '--totp-secret',
+    ADMIN_SECRET,
+  ]);
+});
+
+const adminNav = (page: Page) => page.getByRole('navigation', { name: 'Admin' });
+const direction = (page: Page) => page.getByRole('navigation', { name: 'Which mail' });
+const stateFilters = (page: Page) => page.getByRole('navigation', { name: 'Show incoming mail that is' });
+const bubbles = (page: Page) => page.getByRole('log', { name: 'Messages' }).getByRole('listitem');
+const EMPTY = 'No mail has come in yet. Replies to the site’s mail will appear here.';
+
+async function signInAsAdmin(page: Page, path: string) {
+  await page.goto(path);
+  await signInOnLoginScreen(page, ADMIN.email, ADMIN.password);
+  await expect(adminNav(page)).toBeVisible();
+}
+
+/**
+ * What the Incoming view lists right now, as the API tells this admin: the e2e server is shared,
+ * and the server's own specs may add real incoming mail to it, so the page is compared with the
+ * API's answer rather than with a fixed number.
+ */
+async function incomingNow(request: APIRequestContext, state?: InboundViewState) {
+  const answer = await request.get(`/api/admin/mail/incoming${state ? `?state=${state}` : ''}`);
+  expect(answer.status()).toBe(200);
+  return InboundListSchema.parse(await answer.json());
+}
+
+async function otherBrowser(browser: Browser, baseURL: string) {
+  const context = await browser.newContext({ baseURL });
+  return { context, page: await context.newPage() };
+}
+
+test('the admin switches the Mail page from outgoing to incoming mail, where nothing has come in yet', async ({
+  page,
+  baseURL,
+}) => {
+  const watched = watchPage(page, baseURL!);
+  await page.setViewportSize(VIEWPORTS.desktop);
+  await signInAsAdmin(page, '/admin/mail');
+  await expect(page.getByRole('heading', { level: 1, name: ADMIN_TEXT.nav.mail })).toBeVisible();
+  await expect(direction(page).getByRole('link', { name: 'Outgoing' })).toHaveAttribute('aria-current', 'page');
+
+  await direction(page).getByRole('link', { name: 'Incoming' }).click();
+  await expect(page).toHaveURL(/\/admin\/mail\/incoming$/);
+  await expect(page.getByRole('heading', { level: 1, name: ADMIN_TEXT.nav.mail })).toBeVisible();
+  await expect(direction(page).getByRole('link', { name: 'Incoming' })).toHaveAttribute('aria-current', 'page');
+  await expect(direction(page).getByRole('link', { name: 'Outgoing' })).not.toHaveAttribute('aria-current');
+  // Still the console's Mail section.
+  await expect(adminNav(page).getByRole('link', { name: ADMIN_TEXT.nav.mail })).toHaveAttribute('aria-current', 'page');
+
+  // Every state, with its count, as the API counts it; All is chosen.
+  const { mails, counts } = await incomingNow(page.request);
+  const total = INBOUND_VIEW_STATES.reduce((sum, state) => sum + counts[state], 0);
+  await expect(stateFilters(page).getByRole('link', { name: `All (${total})` })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
+  for (const state of INBOUND_VIEW_STATES) {
+    await expect(
+      stateFilters(page).getByRole('link', { name: `${INBOUND_STATE_LABELS[state]} (${counts[state]})` }),
+    ).toBeVisible();
+  }
+  if (mails.length === 0) {
+    await expect(page.getByText(EMPTY)).toBeVisible();
+    await expect(page.getByRole('table')).toHaveCount(0);
+  } else {
+    await expect(page.getByRole('table', { name: 'Incoming mail, newest first' }).getByRole('row')).toHaveCount(
+      mails.length + 1,
+    );
+  }
+
+  // On a desktop and on a phone: no accessibility violations, nothing wider than the screen.
+  for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
+    await page.setViewportSize(viewport);
+    await expectNoAxeViolations(page);
+    await expectFitsScreen(page, `/admin/mail/incoming at ${viewport.width} px`);
+  }
+
+  // A state filter is a link: linkable, and the page says when there is none of that state.
+  await stateFilters(page)
+    .getByRole('link', { name: /^Held \(/ })
+    .click();
+  await expect(page).toHaveURL(/\/admin\/mail\/incoming\?state=held$/);
+  await expect(stateFilters(page).getByRole('link', { name: /^Held \(/ })).toHaveAttribute('aria-current', 'page');
+  const held = await incomingNow(page.request, 'held');
+  if (held.mails.length === 0) await expect(page.getByText('No held mail.')).toBeVisible();
+  else await expect(page.getByRole('button', { name: /^Post the mail/ })).toHaveCount(held.mails.length);
+
+  // And back to what the site sends.
+  await direction(page).getByRole('link', { name: 'Outgoing' }).click();
+  await expect(page).toHaveURL(/\/admin\/mail$/);
+  await expect(page.getByRole('group', { name: 'Show mail that is' })).toBeVisible();
+  expect(watched.problems).toEqual([]);
+});
+
+test('Post and Discard are plain forms: one for a mail that is not there is refused in the API’s words, on the page', async ({
+  page,
+  baseURL,
+}) => {
+  await signInAsAdmin(page, '/admin/mail/incoming?state=held');
+  // What the Post and Discard buttons send (without JavaScript, as a browser posts a form): the
+  // page answers with itself, never JSON, and says why.
+  for (const intent of ['post', 'discard']) {
+    const answer = await page.request.post('/admin/mail/incoming?state=held', {
+      form: { intent, inboundId: '987654321' },
+      headers: { accept: 'text/html', origin: baseURL! },
+    });
+    expect(answer.status()).toBe(404);
+    expect(answer.headers()['content-type']).toContain('text/html');
+    const html = await answer.text();
+    expect(html).toContain(INBOUND_TEXT.notFound);
+    expect(html).toContain('Show incoming mail that is');
+  }
+});
+
+test('only a message that came by mail has a whole mail: the page of any other is not found, for its owner and for an admin', async ({
+  page,
+  browser,
+  request,
+  baseURL,
+}) => {
+  const user = await verifiedAccount(request);
+  await signInToTickets(page, user);
+  const { ticketId } = await openTicketByCallable(page, 'General', 'My bag was left at the Wellington depot.');
+  const thread = await page.request.get(`/api/support/tickets/${ticketId}/messages`);
+  const [message] = (await thread.json()).messages as Array<{ id: number; byEmail?: true }>;
+  expect(message!.byEmail).toBeUndefined();
+
+  // The thread: the message as sent on the site, with no mail mark and no way to a mail.
+  await page.goto(`/support/ticket/${ticketId}`);
+  await expect(bubbles(page)).toHaveCount(1);
+  await expect(bubbles(page).first().getByText(INBOUND_TEXT.byEmail, { exact: true })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: INBOUND_TEXT.showWholeMail })).toHaveCount(0);
+
+  const owner = await page.goto(`/support/ticket/${ticketId}/mail/${message!.id}`);
+  expect(owner!.status()).toBe(404);
+  await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+  // An id that cannot be a message's is not found either.
+  expect((await page.goto(`/support/ticket/${ticketId}/mail/not-a-number`))!.status()).toBe(404);
+
+  const admin = await otherBrowser(browser, baseURL!);
+  await signInAsAdmin(admin.page, `/admin/support/${ticketId}`);
+  await expect(bubbles(admin.page)).toHaveCount(1);
+  await expect(admin.page.getByRole('link', { name: INBOUND_TEXT.showWholeMail })).toHaveCount(0);
+  const inConsole = await admin.page.goto(`/admin/support/${ticketId}/mail/${message!.id}`);
+  expect(inConsole!.status()).toBe(404);
+  await expect(admin.page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+  await admin.context.close();
+});
