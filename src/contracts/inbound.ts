@@ -58,7 +58,7 @@ export const InboundListSchema = z.object({
 export const INBOUND_TEXT = {
   notFound: 'This mail could not be found.',
   notHeld: 'Only a held mail can be posted or discarded.',
-  noTicket: 'This mail belongs to no ticket, so it cannot be posted.',
+  noTicket: 'This mail is from nobody with an account here, so it cannot be posted as anyone.',
   posted: 'Posted to the ticket.',
   discarded: 'Discarded.',
   byEmail: 'by email',

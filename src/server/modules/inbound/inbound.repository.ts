@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNotNull, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { AppDatabase } from '../../db/connection.ts';
 import { inboundMail, mailOutbox, mailReplyTokens, supportTickets, users } from '../../db/schema.ts';
 import { queryRows } from '../../db/sql.ts';
@@ -60,6 +60,22 @@ export interface Account {
 const toBuffer = (value: unknown) => (Buffer.isBuffer(value) ? value : Buffer.from(value as Uint8Array));
 
 export function createInboundRepository(db: AppDatabase) {
+  async function findAccountWhere(where: SQL): Promise<Account | null> {
+    const [row] = await db
+      .select({
+        id: users.id,
+        email: users.email,
+        role: users.role,
+        verified: sql<boolean>`${users.emailVerifiedAt} is not null`,
+        active: sql<boolean>`${users.disabledAt} is null`,
+      })
+      .from(users)
+      .where(where);
+    return row
+      ? { ...row, role: row.role as Account['role'], verified: Boolean(row.verified), active: Boolean(row.active) }
+      : null;
+  }
+
   return {
     /** Stores a received message; false when this very message (Message-ID and bytes) is already stored. */
     async storeRaw(mail: StoredRaw): Promise<boolean> {
@@ -195,35 +211,11 @@ export function createInboundRepository(db: AppDatabase) {
     },
 
     async findAccountByEmail(email: string): Promise<Account | null> {
-      const [row] = await db
-        .select({
-          id: users.id,
-          email: users.email,
-          role: users.role,
-          verified: sql<boolean>`${users.emailVerifiedAt} is not null`,
-          active: sql<boolean>`${users.disabledAt} is null`,
-        })
-        .from(users)
-        .where(eq(users.email, email.toLowerCase()));
-      return row
-        ? { ...row, role: row.role as Account['role'], verified: Boolean(row.verified), active: Boolean(row.active) }
-        : null;
+      return findAccountWhere(eq(users.email, email.toLowerCase()));
     },
 
     async findAccount(userId: string): Promise<Account | null> {
-      const [row] = await db
-        .select({
-          id: users.id,
-          email: users.email,
-          role: users.role,
-          verified: sql<boolean>`${users.emailVerifiedAt} is not null`,
-          active: sql<boolean>`${users.disabledAt} is null`,
-        })
-        .from(users)
-        .where(eq(users.id, userId));
-      return row
-        ? { ...row, role: row.role as Account['role'], verified: Boolean(row.verified), active: Boolean(row.active) }
-        : null;
+      return findAccountWhere(eq(users.id, userId));
     },
 
     /**
