@@ -4,6 +4,7 @@ import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../src/server/db/sql.ts';
 import { signIn } from '../../support/accounts.ts';
+import { carriesMetadata, jpegWithGps } from '../../support/attachment-files.ts';
 import { readOutbox, type ReadMail } from '../../support/mail.ts';
 import { createMailZone, type MailZone } from '../../support/mail-dns.ts';
 import { supportUser, type SupportUser } from '../../support/support.ts';
@@ -198,6 +199,48 @@ describe('a reply by mail', () => {
     // The ticket now waits for the team.
     const ticket = await owner.get(`/api/support/tickets/${ticketId}`);
     expect(ticket.json().ticket.waitingOn).toBe('us');
+  });
+
+  it('brings its photo through the attachment rules (metadata stripped) and leaves a file of another kind out', async () => {
+    const { owner, ticketId, notice } = await answeredTicket();
+    const messageId = `<files-${randomBytes(6).toString('hex')}@${SENDER_DOMAIN}>`;
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port,
+      ignoreTLS: true,
+      dkim: zone.dkim(SENDER_DOMAIN),
+    });
+    await transport.sendMail({
+      from: owner.email,
+      to: replyTo(notice),
+      subject: `Re: ${notice.subject}`,
+      messageId,
+      text: 'Here is the damage.',
+      attachments: [
+        { filename: 'bag.jpg', content: await jpegWithGps(), contentType: 'image/jpeg' },
+        {
+          filename: 'setup.exe',
+          content: Buffer.from('MZ this is not a photo'),
+          contentType: 'application/octet-stream',
+        },
+      ],
+    });
+    transport.close();
+    await decide();
+    const res = await owner.get(`/api/support/tickets/${ticketId}/messages`);
+    const last = (
+      res.json().messages as Array<{ messageBody: string; attachments: Array<{ name: string; url: string }> }>
+    ).at(-1)!;
+    expect(last.messageBody).toBe('Here is the damage.');
+    expect(last.attachments.map((a) => a.name)).toEqual(['bag.jpg']);
+    const file = await owner.get(last.attachments[0]!.url);
+    expect(file.statusCode).toBe(200);
+    expect(carriesMetadata(file.rawPayload)).toBe(false);
+    const [row] = await queryRows<{ details: { refusedFiles: Array<{ name: string }> } }>(
+      t.database.db,
+      sql`select details from inbound_mail where message_id = ${messageId}`,
+    );
+    expect(row!.details.refusedFiles.map((f) => f.name)).toEqual(['setup.exe']);
   });
 
   it('delivered twice (same Message-ID, same bytes) is posted once', async () => {
