@@ -69,3 +69,14 @@ export function createBackgroundRounds(pollMs: number, round: () => Promise<void
     },
   };
 }
+
+const MAX_BACKOFF_SECONDS = 3600;
+
+/**
+ * Seconds before a background worker tries again after `attempts` failed ones: first, 2×, 4×…
+ * capped at an hour, ±20 % so that many items that failed together do not return together.
+ */
+export function backoffSeconds(attempts: number, firstSeconds: number, random = Math.random): number {
+  const base = Math.min(MAX_BACKOFF_SECONDS, firstSeconds * 2 ** Math.max(0, attempts - 1));
+  return Math.max(1, Math.round(base * (0.8 + 0.4 * random())));
+}

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, inArray, isNotNull, lt, ne, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { AppDatabase } from '../../db/connection.ts';
 import { inboundMail, mailOutbox, mailReplyTokens, supportTickets, users } from '../../db/schema.ts';
 import { queryRows } from '../../db/sql.ts';
@@ -218,6 +218,22 @@ export function createInboundRepository(db: AppDatabase) {
       return findAccountWhere(eq(users.id, userId));
     },
 
+    /** Whether mail of these kinds went to `address` in the last day (the automatic answers' limit). */
+    async mailedToday(address: string, kinds: readonly string[]): Promise<boolean> {
+      const rows = await db
+        .select({ id: mailOutbox.id })
+        .from(mailOutbox)
+        .where(
+          and(
+            eq(mailOutbox.recipient, address),
+            inArray(mailOutbox.kind, [...kinds]),
+            gt(mailOutbox.createdAt, sql`now() - interval '1 day'`),
+          ),
+        )
+        .limit(1);
+      return rows.length > 0;
+    },
+
     /**
      * A delivery report for one of our mails: the Mail page shows it bounced, and after a hard
      * bounce the address's person gets no more notifications until they sign in again.
@@ -321,27 +337,6 @@ export function createInboundRepository(db: AppDatabase) {
               and (${ownerId}::uuid is null or t.user_id = ${ownerId}::uuid) and i.raw is not null`,
       );
       return row ? toBuffer(row.raw) : null;
-    },
-
-    /** Mail received from or for a person (erasure): their raw mail goes with them. */
-    async eraseOf(userId: string, email: string): Promise<void> {
-      await db
-        .delete(inboundMail)
-        .where(
-          and(
-            ne(inboundMail.state, 'processing'),
-            sql`(${inboundMail.userId} = ${userId} or lower(${inboundMail.fromAddress}) = ${email.toLowerCase()})`,
-          ),
-        );
-    },
-
-    /** Received rows still waiting (metrics, tests). */
-    async countWaiting(): Promise<number> {
-      const [row] = await db
-        .select({ n: count() })
-        .from(inboundMail)
-        .where(and(inArray(inboundMail.state, ['received', 'processing']), gt(inboundMail.id, 0)));
-      return Number(row?.n ?? 0);
     },
   };
 }

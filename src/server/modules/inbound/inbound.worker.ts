@@ -1,11 +1,9 @@
 import { type ParsedMail, simpleParser } from 'mailparser';
 import type { DNSResolver } from 'mailauth';
-import { sql } from 'drizzle-orm';
 import { MESSAGE_MAX_LENGTH } from '../../../contracts/support.ts';
 import { ATTACHMENT_LIMITS } from '../../../contracts/attachments.ts';
-import { createBackgroundRounds } from '../../background-rounds.ts';
+import { backoffSeconds, createBackgroundRounds } from '../../background-rounds.ts';
 import type { AppDatabase } from '../../db/connection.ts';
-import { queryRows } from '../../db/sql.ts';
 import type { Outbox } from '../../mail/outbox.ts';
 import { messageIdsIn, replyTokenOf, ticketIdOfThreadId } from '../../mail/threading.ts';
 import { hashToken } from '../../security/tokens.ts';
@@ -14,13 +12,7 @@ import type { AuditService } from '../audit/audit.service.ts';
 import type { SupportRecords } from '../support/support.records.ts';
 import { automaticReason, readBounce, type Trust, trustFromDmarc, trustFromHeader } from './inbound.checks.ts';
 import { closedTicketAnswer, type InboundMailContext, unknownSenderAnswer } from './inbound.mail.ts';
-import {
-  type Account,
-  type ClaimedInbound,
-  createInboundRepository,
-  type InboundRepository,
-  type Outcome,
-} from './inbound.repository.ts';
+import { type Account, type ClaimedInbound, createInboundRepository, type Outcome } from './inbound.repository.ts';
 import { newWords } from './reply-text.ts';
 
 /**
@@ -63,7 +55,8 @@ export interface InboundWorkerOptions {
 }
 
 const AUTO_ANSWER_KINDS = ['inbound-closed-ticket', 'inbound-unknown-sender'] as const;
-const MAX_BACKOFF_SECONDS = 3600;
+/** A mail that could not be decided (the database or DNS failed) is tried again after 5 s, 10 s, … up to an hour. */
+const RETRY_FIRST_SECONDS = 5;
 /** Above this the words are cut and the whole mail (always kept) has the rest. */
 const CUT_NOTE = '\n\n[…the rest is in the whole mail]';
 
@@ -90,21 +83,6 @@ export function createInboundWorker(options: InboundWorkerOptions) {
     );
   }
 
-  /** At most one automatic answer a day to one address (counted in the outbox itself). */
-  async function answeredToday(tx: AppDatabase, address: string): Promise<boolean> {
-    // Raw SQL: one existence probe on the outbox's recipient index.
-    const rows = await queryRows(
-      tx,
-      sql`select 1 from mail_outbox where recipient = ${address}
-            and kind in (${sql.join(
-              AUTO_ANSWER_KINDS.map((k) => sql`${k}`),
-              sql`, `,
-            )})
-            and created_at > now() - interval '1 day' limit 1`,
-    );
-    return rows.length > 0;
-  }
-
   /** Records an outcome, with an automatic answer in the same transaction when one is due. */
   async function finish(
     mail: ClaimedInbound,
@@ -114,8 +92,10 @@ export function createInboundWorker(options: InboundWorkerOptions) {
   ) {
     await db.transaction(async (tx) => {
       const txDb = tx as unknown as AppDatabase;
+      const txRepository = createInboundRepository(txDb);
       let answered = false;
-      if (answer && !(await answeredToday(txDb, answer.to))) {
+      // At most one automatic answer a day to one address, counted in the outbox itself.
+      if (answer && !(await txRepository.mailedToday(answer.to, AUTO_ANSWER_KINDS))) {
         const message =
           answer.kind === 'inbound-closed-ticket'
             ? closedTicketAnswer(options.mail, answer.to, answer.ticketNo ?? 0, parsed?.subject ?? null)
@@ -131,7 +111,7 @@ export function createInboundWorker(options: InboundWorkerOptions) {
         });
         answered = true;
       }
-      const recorded = await createInboundRepository(txDb).recordOutcome(mail.id, {
+      const recorded = await txRepository.recordOutcome(mail.id, {
         ...outcome,
         details: { ...outcome.details, ...(answer ? { answered } : {}) },
       });
@@ -343,7 +323,7 @@ export function createInboundWorker(options: InboundWorkerOptions) {
     } catch (error) {
       if (error instanceof LeaseLost) return;
       counters.retried++;
-      const delay = Math.min(MAX_BACKOFF_SECONDS, 5 * 2 ** Math.max(0, mail.attempts - 1));
+      const delay = backoffSeconds(mail.attempts, RETRY_FIRST_SECONDS);
       log.warn({ inboundId: mail.id, attempts: mail.attempts, err: error }, 'a received mail could not be decided yet');
       await repository
         .markRetry(mail.id, delay, error instanceof Error ? error.message : String(error))
@@ -371,7 +351,6 @@ export function createInboundWorker(options: InboundWorkerOptions) {
     wake: () => rounds.wake(),
     stop: () => rounds.stop(),
     stats: () => ({ ...counters }),
-    repository: repository as InboundRepository,
   };
 }
 

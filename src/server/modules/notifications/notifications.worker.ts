@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { reasonLabel } from '../../../contracts/support.ts';
-import { createBackgroundRounds } from '../../background-rounds.ts';
+import { backoffSeconds, createBackgroundRounds } from '../../background-rounds.ts';
 import type { AppDatabase } from '../../db/connection.ts';
 import { createToken, hashToken } from '../../security/tokens.ts';
 import { type MailMessage, type MailTransport, MailDeliveryError, classifyMailError } from '../../mail/mailer.ts';
@@ -50,15 +50,8 @@ export interface WorkerOptions {
   concurrency?: number;
 }
 
-const MAX_BACKOFF_SECONDS = 3600;
 /** The most answers one 'New reply' mail quotes; more make further mails. */
 export const ANSWERS_PER_MAIL = 50;
-
-/** Seconds before the next try after `attempts` failed ones: first, 2×, 4×… capped at an hour, ±20 %. */
-export function backoffSeconds(attempts: number, firstSeconds: number, random = Math.random): number {
-  const base = Math.min(MAX_BACKOFF_SECONDS, firstSeconds * 2 ** Math.max(0, attempts - 1));
-  return Math.max(1, Math.round(base * (0.8 + 0.4 * random())));
-}
 
 const OPT_OUT_OF: Record<DueEvent['kind'], OptOutKind> = {
   'ticket-reply': 'ticket-replies',
