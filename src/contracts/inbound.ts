@@ -59,6 +59,8 @@ export const INBOUND_TEXT = {
   notFound: 'This mail could not be found.',
   notHeld: 'Only a held mail can be posted or discarded.',
   noTicket: 'This mail is from nobody with an account here, so it cannot be posted as anyone.',
+  nothingToPost: 'This mail has no new words and no files to post.',
+  notAParty: 'The sender is neither the ticket’s owner nor on the team, so it cannot be posted as theirs.',
   posted: 'Posted to the ticket.',
   discarded: 'Discarded.',
   byEmail: 'by email',

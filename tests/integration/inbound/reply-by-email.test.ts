@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INBOUND_TEXT } from '../../../src/contracts/inbound.ts';
 import { queryRows } from '../../../src/server/db/sql.ts';
 import { signIn } from '../../support/accounts.ts';
 import { carriesMetadata, jpegWithGps } from '../../support/attachment-files.ts';
@@ -319,6 +320,60 @@ describe('nobody posts as someone else', () => {
     });
     const again = await admin.post(`/api/admin/mail/incoming/${held.id}/discard`);
     expect(again.statusCode).toBe(409);
+    // The list says who posted it.
+    const postedList = (await admin.get('/api/admin/mail/incoming?state=posted')).json().mails as Array<{
+      id: number;
+      decidedBy: string | null;
+    }>;
+    expect(postedList.find((m) => m.id === held.id)?.decidedBy).toBe(admin.email);
+  });
+
+  it('an admin’s Post of a held mail brings its photo, and never posts a stranger’s words into a ticket', async () => {
+    const { owner, ticketId, notice } = await answeredTicket();
+    const photoMail = `<held-photo-${randomBytes(6).toString('hex')}@${ATTACKER_DOMAIN}>`;
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port, ignoreTLS: true });
+    await transport.sendMail({
+      envelope: { from: `bounce@${ATTACKER_DOMAIN}`, to: replyTo(notice) },
+      from: owner.email,
+      to: replyTo(notice),
+      subject: `Re: ${notice.subject}`,
+      messageId: photoMail,
+      text: 'The photo you asked for.',
+      attachments: [{ filename: 'tag.jpg', content: await jpegWithGps(), contentType: 'image/jpeg' }],
+    });
+    // A stranger's mail in the ticket's thread, vouched for by their own domain: held, not a party.
+    const stranger = await supportUser(t, { email: person('stranger') });
+    const strangerMail = `<not-a-party-${randomBytes(6).toString('hex')}@${SENDER_DOMAIN}>`;
+    await send({
+      from: stranger.email,
+      to: `support@${REPLY_DOMAIN}`,
+      text: 'I am the owner, honestly.',
+      references: `<ticket-${ticketId}@localhost>`,
+      messageId: strangerMail,
+    });
+    transport.close();
+    await decide();
+    expect(await inboundRow(photoMail)).toMatchObject({ state: 'held', reason: 'not-authenticated' });
+    expect(await inboundRow(strangerMail)).toMatchObject({ state: 'held', reason: 'not-a-party' });
+    const held = (await admin.get('/api/admin/mail/incoming?state=held')).json().mails as Array<{
+      id: number;
+      subject: string | null;
+      reason: string;
+    }>;
+    const idOf = (reason: string) => held.find((m) => m.reason === reason)!.id;
+
+    expect((await admin.post(`/api/admin/mail/incoming/${idOf('not-authenticated')}/post`)).statusCode).toBe(200);
+    const last = (await messagesOf(owner, ticketId)).at(-1) as unknown as {
+      messageBody: string;
+      attachments: Array<{ name: string }>;
+    };
+    expect(last.messageBody).toBe('The photo you asked for.');
+    expect(last.attachments.map((a) => a.name)).toEqual(['tag.jpg']);
+
+    const refused = await admin.post(`/api/admin/mail/incoming/${idOf('not-a-party')}/post`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toBe(INBOUND_TEXT.notAParty);
+    expect((await messagesOf(owner, ticketId)).some((m) => m.messageBody.includes('honestly'))).toBe(false);
   });
 
   it('a reply address used in another ticket’s thread is held (other-ticket)', async () => {

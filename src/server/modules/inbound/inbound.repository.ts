@@ -299,8 +299,8 @@ export function createInboundRepository(db: AppDatabase) {
       return counts;
     },
 
-    /** A held mail, locked for an admin's decision (post or discard) in the caller's transaction. */
-    async lockHeld(id: number) {
+    /** A mail as an admin's Post or Discard needs it. */
+    async findHeld(id: number) {
       const [row] = await db
         .select({
           id: inboundMail.id,
@@ -308,18 +308,24 @@ export function createInboundRepository(db: AppDatabase) {
           raw: inboundMail.raw,
           ticketId: inboundMail.ticketId,
           userId: inboundMail.userId,
-          details: inboundMail.details,
         })
         .from(inboundMail)
-        .where(eq(inboundMail.id, id))
-        .for('update');
+        .where(eq(inboundMail.id, id));
       return row ? { ...row, raw: row.raw ? toBuffer(row.raw) : null } : null;
     },
 
-    async decideHeld(id: number, state: 'posted' | 'discarded', adminId: string, postedMessageId: number | null) {
+    /** Who posted a held mail (the statement that posted it marked it posted). */
+    async recordDecider(id: number, adminId: string): Promise<void> {
+      await db
+        .update(inboundMail)
+        .set({ decidedBy: adminId })
+        .where(and(eq(inboundMail.id, id), eq(inboundMail.state, 'posted')));
+    },
+
+    async discardHeld(id: number, adminId: string): Promise<boolean> {
       const rows = await db
         .update(inboundMail)
-        .set({ state, decidedBy: adminId, decidedAt: sql`now()`, postedMessageId })
+        .set({ state: 'discarded', decidedBy: adminId, decidedAt: sql`now()` })
         .where(and(eq(inboundMail.id, id), eq(inboundMail.state, 'held')))
         .returning({ id: inboundMail.id });
       return rows.length > 0;

@@ -7,26 +7,30 @@ import {
   type InboundReason,
   type InboundViewState,
 } from '../../../contracts/inbound.ts';
-import { MESSAGE_MAX_LENGTH, SUPPORT_TEXT } from '../../../contracts/support.ts';
+import { SUPPORT_TEXT } from '../../../contracts/support.ts';
 import { isUuid } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';
-import type { AppDatabase } from '../../db/connection.ts';
-import type { SupportRecords } from '../support/support.records.ts';
+import type { MailPoster } from './inbound.post.ts';
 import type { InboundRepository } from './inbound.repository.ts';
-import { newWords } from './reply-text.ts';
 
 /**
  * The admin's side of mail that comes in (the Mail page's Incoming view: list, post or discard a
  * held mail, each audited) and "Show the whole mail" for a message that came by mail.
  */
+/** Why an admin's Post did not post, in their words. */
+const NOT_POSTED = {
+  'no-words': INBOUND_TEXT.nothingToPost,
+  closed: SUPPORT_TEXT.replyRejected,
+  'not-a-party': INBOUND_TEXT.notAParty,
+} as const;
+
 export function createInboundService(deps: {
-  db: AppDatabase;
   repository: InboundRepository;
-  records: SupportRecords;
+  postMail: MailPoster;
   audit: AuditService;
 }) {
-  const { db, repository, records, audit } = deps;
+  const { repository, postMail, audit } = deps;
   const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
   return {
@@ -60,55 +64,28 @@ export function createInboundService(deps: {
      * ticket (or a new General ticket when it belonged to none). The admin vouches for the sender.
      */
     async post(actor: AuditActor, id: number): Promise<{ ticketId: string }> {
-      const held = await repository.lockHeld(id);
+      const held = await repository.findHeld(id);
       if (!held) throw new AppError('NOT_FOUND', INBOUND_TEXT.notFound);
       if (held.state !== 'held' || !held.raw) throw new AppError('ABORTED', INBOUND_TEXT.notHeld);
-      if (!held.userId) throw new AppError('ABORTED', INBOUND_TEXT.noTicket);
+      const author = held.userId ? await repository.findAccount(held.userId) : null;
+      if (!author) throw new AppError('ABORTED', INBOUND_TEXT.noTicket);
       const parsed = await simpleParser(held.raw, { skipImageLinks: true, skipTextToHtml: true });
-      const words = newWords({ text: parsed.text ?? null, html: parsed.html }).text.slice(0, MESSAGE_MAX_LENGTH);
-      let ticketId = held.ticketId;
-      let messageId: number;
-      if (ticketId === null) {
-        const subject = (parsed.subject ?? '').trim();
-        const created = await records.openTicketFromMail(db, {
-          userId: held.userId,
-          message: (subject ? `${subject}\n\n${words}` : words).slice(0, MESSAGE_MAX_LENGTH),
-          clientId: `mail:${id}`,
-          attachmentIds: [],
-          inboundMailId: id,
-        });
-        if (!created) throw new AppError('ABORTED', INBOUND_TEXT.notHeld);
-        ({ ticketId, messageId } = created);
-      } else {
-        const owner = await records.findTicket(db, ticketId);
-        const stored = await records.postFromMail(db, {
-          ticketId,
-          authorId: held.userId,
-          ownerId: owner?.ownerId === held.userId ? held.userId : null,
-          admin: owner?.ownerId !== held.userId,
-          body: words || '(no words)',
-          clientId: `mail:${id}`,
-          inboundMailId: id,
-        });
-        if (!stored) throw new AppError('ABORTED', SUPPORT_TEXT.replyRejected);
-        messageId = stored.id;
-      }
-      await repository.decideHeld(id, 'posted', actor.userId, messageId);
+      const result = await postMail({ inboundId: id, parsed, author, ticketId: held.ticketId });
+      if (!result.posted) throw new AppError('ABORTED', NOT_POSTED[result.why]);
+      await repository.recordDecider(id, actor.userId);
       await audit.record({
         actor,
         action: 'mail.post',
         targetType: 'mail',
         targetId: id,
-        details: { ticketId, messageId },
+        details: { ticketId: result.ticketId, messageId: result.messageId },
       });
-      return { ticketId };
+      return { ticketId: result.ticketId };
     },
 
     async discard(actor: AuditActor, id: number): Promise<void> {
-      const held = await repository.lockHeld(id);
-      if (!held) throw new AppError('NOT_FOUND', INBOUND_TEXT.notFound);
-      if (!(await repository.decideHeld(id, 'discarded', actor.userId, null)))
-        throw new AppError('ABORTED', INBOUND_TEXT.notHeld);
+      if (!(await repository.findHeld(id))) throw new AppError('NOT_FOUND', INBOUND_TEXT.notFound);
+      if (!(await repository.discardHeld(id, actor.userId))) throw new AppError('ABORTED', INBOUND_TEXT.notHeld);
       await audit.record({ actor, action: 'mail.discard', targetType: 'mail', targetId: id, details: {} });
     },
 

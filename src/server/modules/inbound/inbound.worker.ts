@@ -1,19 +1,16 @@
 import { type ParsedMail, simpleParser } from 'mailparser';
 import type { DNSResolver } from 'mailauth';
-import { MESSAGE_MAX_LENGTH } from '../../../contracts/support.ts';
-import { ATTACHMENT_LIMITS } from '../../../contracts/attachments.ts';
 import { backoffSeconds, createBackgroundRounds } from '../../background-rounds.ts';
 import type { AppDatabase } from '../../db/connection.ts';
 import type { Outbox } from '../../mail/outbox.ts';
 import { messageIdsIn, replyTokenOf, ticketIdOfThreadId } from '../../mail/threading.ts';
 import { hashToken } from '../../security/tokens.ts';
-import type { AttachmentsService } from '../attachments/attachments.service.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { SupportRecords } from '../support/support.records.ts';
 import { automaticReason, readBounce, type Trust, trustFromDmarc, trustFromHeader } from './inbound.checks.ts';
+import type { MailPoster } from './inbound.post.ts';
 import { closedTicketAnswer, type InboundMailContext, unknownSenderAnswer } from './inbound.mail.ts';
 import { type Account, type ClaimedInbound, createInboundRepository, type Outcome } from './inbound.repository.ts';
-import { newWords } from './reply-text.ts';
 
 /**
  * The inbound worker (docs/decisions/105-reply-by-email.md): claims stored mail with a lease, as the
@@ -31,7 +28,8 @@ import { newWords } from './reply-text.ts';
 export interface InboundWorkerOptions {
   db: AppDatabase;
   outbox: Outbox;
-  attachments: AttachmentsService;
+  /** Posts a mail (inbound.post.ts), as an admin's Post of a held one does. */
+  postMail: MailPoster;
   audit: AuditService;
   /** The support module's writes (a post from a mail goes through a web reply's statement). */
   records: SupportRecords;
@@ -57,8 +55,6 @@ export interface InboundWorkerOptions {
 const AUTO_ANSWER_KINDS = ['inbound-closed-ticket', 'inbound-unknown-sender'] as const;
 /** A mail that could not be decided (the database or DNS failed) is tried again after 5 s, 10 s, … up to an hour. */
 const RETRY_FIRST_SECONDS = 5;
-/** Above this the words are cut and the whole mail (always kept) has the rest. */
-const CUT_NOTE = '\n\n[…the rest is in the whole mail]';
 
 interface Person {
   account: Account;
@@ -70,6 +66,7 @@ export function createInboundWorker(options: InboundWorkerOptions) {
   const { db, log } = options;
   const repository = createInboundRepository(db);
   const { records } = options;
+  const { postMail } = options;
   const leaseSeconds = options.leaseSeconds ?? 120;
   const counters = { posted: 0, held: 0, ignored: 0, retried: 0 };
 
@@ -162,88 +159,32 @@ export function createInboundWorker(options: InboundWorkerOptions) {
     return { outcome: { state: 'ignored', reason: 'unknown-sender', userId: account?.id ?? null }, answer: 'unknown' };
   }
 
-  /** The new words, cut to a message's length, and the mail's files stored as pending attachments. */
-  async function contentOf(parsed: ParsedMail, authorId: string) {
-    let { text } = newWords({ text: parsed.text ?? null, html: parsed.html });
-    if (text.length > MESSAGE_MAX_LENGTH) text = text.slice(0, MESSAGE_MAX_LENGTH - CUT_NOTE.length) + CUT_NOTE;
-    const attachmentIds: string[] = [];
-    const refused: Array<{ name: string; why: string }> = [];
-    for (const file of parsed.attachments) {
-      const name = file.filename ?? 'file';
-      if (attachmentIds.length >= ATTACHMENT_LIMITS.filesPerMessage) {
-        refused.push({ name, why: 'too many files' });
-        continue;
-      }
-      try {
-        attachmentIds.push(await options.attachments.receiveFile(authorId, name, file.content));
-      } catch (error) {
-        refused.push({ name, why: error instanceof Error ? error.message : String(error) });
-      }
-    }
-    return { text, attachmentIds, refused };
-  }
-
   async function post(mail: ClaimedInbound, parsed: ParsedMail, person: Person, details: Record<string, unknown>) {
     const { account } = person;
-    const content = await contentOf(parsed, account.id);
-    if (content.text.trim() === '' && content.attachmentIds.length === 0) {
-      await finish(mail, parsed, {
-        state: 'ignored',
-        reason: 'no-words',
-        ticketId: person.ticketId,
-        userId: account.id,
-        details,
-      });
+    const result = await postMail({ inboundId: mail.id, parsed, author: account, ticketId: person.ticketId });
+    if (!result.posted) {
+      if (result.why === 'closed') await closed(mail, parsed, person.ticketId!, account, result.ticketNo ?? 0);
+      else
+        await finish(mail, parsed, {
+          // Not a party (say, an admin's reply address after they stopped being one): an admin decides.
+          state: result.why === 'not-a-party' ? 'held' : 'ignored',
+          reason: result.why,
+          ticketId: person.ticketId,
+          userId: account.id,
+          details,
+        });
       return;
     }
-    const clientId = `mail:${mail.id}`;
-    const allDetails = { ...details, refusedFiles: content.refused };
-    if (person.ticketId === null) {
-      // A new ticket from a verified account: reason General, the subject as its first line.
-      const subject = (parsed.subject ?? '').trim();
-      const body = (subject ? `${subject}\n\n${content.text}` : content.text).slice(0, MESSAGE_MAX_LENGTH);
-      const created = await records.openTicketFromMail(db, {
-        userId: account.id,
-        message: body,
-        clientId,
-        attachmentIds: content.attachmentIds,
-        inboundMailId: mail.id,
-      });
-      // The statement that opened the ticket also marked the mail posted (or an earlier attempt did).
-      if (created) await repository.setDetails(mail.id, allDetails);
-      counters.posted++;
-      return;
-    }
-    const ticket = await records.findTicket(db, person.ticketId);
-    const asAdmin = account.role === 'admin' && ticket?.ownerId !== account.id;
-    const stored = await records.postFromMail(db, {
-      ticketId: person.ticketId,
-      authorId: account.id,
-      ownerId: asAdmin ? null : account.id,
-      admin: asAdmin,
-      body: content.text,
-      clientId,
-      attachmentIds: content.attachmentIds,
-      inboundMailId: mail.id,
-    });
-    if (!stored) {
-      await options.attachments.discard(content.attachmentIds);
-      const earlier = await records.findPosted(db, person.ticketId, clientId, account.id);
-      if (earlier) return; // posted by an earlier attempt, which recorded it in the same statement
-      // The ticket closed in the meantime.
-      await closed(mail, parsed, person.ticketId, account, ticket?.ticketNo ?? 0);
-      return;
-    }
-    // The statement that stored the message also marked the mail posted.
-    await repository.setDetails(mail.id, allDetails);
+    // The statement that posted also marked the mail posted (this attempt's, or an earlier one's).
+    await repository.setDetails(mail.id, { ...details, refusedFiles: result.refusedFiles });
     counters.posted++;
-    if (asAdmin)
+    if (result.asAdmin)
       await options.audit.record({
         actor: { userId: account.id, email: account.email },
         action: 'ticket.answer',
         targetType: 'ticket',
-        targetId: person.ticketId,
-        details: { ticketNo: ticket?.ticketNo, messageId: stored.id, via: 'email' },
+        targetId: result.ticketId,
+        details: { ticketNo: result.ticketNo, messageId: result.messageId, via: 'email' },
       });
   }
 

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { DNSResolver } from 'mailauth';
 import type { SharedServices } from '../../shared-services.ts';
 import { createImapReader, type ImapReader } from './inbound.imap.ts';
+import { createMailPoster } from './inbound.post.ts';
 import { createInboundRepository } from './inbound.repository.ts';
 import { createSmtpReceiver, type ReceivedEnvelope, storeReceived } from './inbound.receive.ts';
 import { inboundRoutes } from './inbound.routes.ts';
@@ -43,10 +44,11 @@ export const inboundModule = fp<InboundModuleOptions>(
     const { config, database } = options;
     const settings = config.inbound;
     const repository = createInboundRepository(database.db);
+    const postMail = createMailPoster({ db: database.db, records: app.supportRecords, attachments: app.attachments });
     const worker = createInboundWorker({
       db: database.db,
       outbox: options.outbox,
-      attachments: app.attachments,
+      postMail,
       audit: options.audit,
       records: app.supportRecords,
       mail: options.mail,
@@ -107,7 +109,11 @@ export const inboundModule = fp<InboundModuleOptions>(
       await worker.stop();
     });
     await app.register(inboundRoutes, {
-      inbound: createInboundService({ db: database.db, repository, records: app.supportRecords, audit: options.audit }),
+      inbound: createInboundService({
+        repository,
+        postMail,
+        audit: options.audit,
+      }),
     });
   },
   {

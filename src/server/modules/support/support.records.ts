@@ -59,6 +59,11 @@ export function createSupportRecords(options: { notifyDelaySeconds: number }) {
       return repositoryOf(db).insertMessage(input);
     },
 
+    /** The ticket an earlier attempt opened from a mail with this client id, if any. */
+    async findTicketOpenedByMail(db: AppDatabase, userId: string, clientId: string) {
+      return repositoryOf(db).findTicketByClientId(userId, clientId);
+    },
+
     /** The message an earlier attempt posted with this client id, if any. */
     async findPosted(db: AppDatabase, ticketId: string, clientId: string, authorId: string) {
       return repositoryOf(db).findMessageByClientId(ticketId, clientId, authorId);
