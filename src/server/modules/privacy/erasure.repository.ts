@@ -9,6 +9,7 @@ import {
   inboundMail,
   mailOutbox,
   mailReplyTokens,
+  notificationEvents,
   notificationOptOuts,
   recoveryCodes,
   secondFactors,
@@ -72,7 +73,12 @@ export function createErasureRepository(db: AppDatabase) {
         .from(ticketAttachments)
         .where(or(eq(ticketAttachments.userId, userId), inArray(ticketAttachments.ticketId, ownTickets)));
       await db.delete(ticketAttachments).where(eq(ticketAttachments.userId, userId));
-      // Messages, the team's files, ratings and pending notifications go with the ticket (cascade).
+      // Pending notifications of those tickets go before the tickets themselves. The mail worker
+      // locks an event and then, recording its mail (whose ticket_id is a foreign key), the event's
+      // ticket; deleting the ticket first took the two the other way round, and on PostgreSQL the
+      // two transactions deadlocked (the erasure failed and was retried; found by the CI run).
+      await db.delete(notificationEvents).where(inArray(notificationEvents.ticketId, ownTickets));
+      // Messages, the team's files and ratings go with the ticket (cascade).
       const deleted = await db
         .delete(supportTickets)
         .where(and(eq(supportTickets.userId, userId), eq(supportTickets.keepForRecord, false)))
