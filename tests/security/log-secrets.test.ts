@@ -4,6 +4,7 @@
  * goes through every flow that handles a secret; then its whole output is searched for each one.
  */
 import { execFileSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +13,10 @@ import { redactUrl } from '../../src/server/logging.ts';
 import { strongPassword, uniqueEmail } from '../support/accounts.ts';
 import { recordFigure } from '../support/figures.ts';
 import { linkIn, tokenFrom, waitForMail, waitForMails } from '../support/mail.ts';
-import { ROOT, startServer, type ServerProcess } from '../support/server-process.ts';
+import nodemailer from 'nodemailer';
+import { generateSecret } from 'otplib';
+import { freePort } from '../reliability/crash-harness.ts';
+import { createUserWithCli, ROOT, startServer, type ServerProcess } from '../support/server-process.ts';
 import { currentStep, totpAt } from '../support/second-factor.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { openTestDatabase, testDatabaseKind, type TestDatabase, withMigratedDatabase } from '../support/test-app.ts';
@@ -213,6 +217,101 @@ describe.runIf(testDatabaseKind === 'pglite')('secrets in the server log (LOG-02
     });
     expect(leaks).toEqual([]);
   }, 180_000);
+});
+
+describe.runIf(testDatabaseKind === 'pglite')('reply addresses in the server log (LOG-02)', () => {
+  it('never logs a reply address’s token: not when it is handed out, used, misused or refused', async () => {
+    const dataDir = withMigratedDatabase(fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-reply-logs-')));
+    const smtpPort = await freePort();
+    const env = {
+      DATA_DIR: dataDir,
+      PORT: '0',
+      LOG_LEVEL: 'debug',
+      PUBLIC_BASE_URL: 'http://localhost:3999',
+      REPLY_DOMAIN: 'reply.logs.test',
+      INBOUND_SMTP_PORT: String(smtpPort),
+      INBOUND_SMTP_HOST: '127.0.0.1',
+      INBOUND_AUTHSERV_ID: 'relay.logs.test',
+      NOTIFY_DELAY_SECONDS: '0',
+    };
+    const user = { email: uniqueEmail('reply-logs'), password: strongPassword() };
+    const admin = { email: uniqueEmail('reply-logs-admin'), password: strongPassword() };
+    await createUserWithCli(env, user.email, user.password);
+    await createUserWithCli(env, admin.email, admin.password, ['--admin', '--totp-secret', generateSecret()]);
+    const server = startServer(env);
+    try {
+      const base = await server.ready;
+      const login = await fetch(`${base}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(user),
+      });
+      const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+      const created = await fetch(`${base}/api/functions/createSupportTicket`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie },
+        body: JSON.stringify({ data: { reason: 'General', message: 'Where is my bag?' } }),
+      });
+      const { ticketId } = ((await created.json()) as { result: { ticketId: string } }).result;
+      const tokenOf = (mail: { headers: Record<string, string> }) =>
+        /reply\+([0-9a-f]{48})@/.exec(mail.headers['reply-to'] ?? '')![1]!;
+      // Handed out: the team's mail about the new ticket.
+      const [teamMail] = await waitForMails(dataDir, admin.email, 1);
+      const adminToken = tokenOf(teamMail!);
+      const send = (from: string, to: string, words: string) => {
+        const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtpPort, ignoreTLS: true });
+        return transport
+          .sendMail({
+            envelope: { from, to },
+            raw: [
+              `Authentication-Results: relay.logs.test; dmarc=pass header.from=${from.split('@')[1]}`,
+              `From: ${from}`,
+              `To: ${to}`,
+              'Subject: Re: ticket',
+              `Message-ID: <${randomUUID()}@example.nz>`,
+              '',
+              words,
+              '',
+            ].join('\r\n'),
+          })
+          .finally(() => transport.close());
+      };
+      // Used: the admin answers by mail, which mails the user a reply address of their own.
+      await send(admin.email, `reply+${adminToken}@reply.logs.test`, 'We found your bag.');
+      const [answerMail] = await waitForMails(dataDir, user.email, 1);
+      const userToken = tokenOf(answerMail!);
+      // Misused (another sender: held) and refused (no such address: 550 at RCPT TO).
+      await send(uniqueEmail('mallory'), `reply+${userToken}@reply.logs.test`, 'Send it to me instead.');
+      const unknownToken = randomBytes(24).toString('hex');
+      await expect(send(user.email, `reply+${unknownToken}@reply.logs.test`, 'Hello?')).rejects.toMatchObject({
+        responseCode: 550,
+      });
+      // Used by its person: the reply is posted.
+      await send(user.email, `reply+${userToken}@reply.logs.test`, 'Thank you!');
+      const deadline = Date.now() + 15_000;
+      let bodies: string[] = [];
+      while (!bodies.includes('Thank you!') && Date.now() < deadline) {
+        const res = await fetch(`${base}/api/support/tickets/${ticketId}/messages`, { headers: { cookie } });
+        bodies = ((await res.json()) as { messages: Array<{ messageBody: string }> }).messages.map(
+          (m) => m.messageBody,
+        );
+        if (!bodies.includes('Thank you!')) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(bodies).toContain('Thank you!');
+    } finally {
+      await server.stop();
+    }
+    const log = server.output();
+    // The log is real: it holds the mail delivered and the mail received.
+    expect(log).toContain('mail delivered');
+    expect(log).toContain('receiving mail by SMTP');
+    const tokens = [...fs.readdirSync(path.join(dataDir, 'outbox'))]
+      .map((file) => fs.readFileSync(path.join(dataDir, 'outbox', file), 'utf8'))
+      .flatMap((eml) => [...eml.matchAll(/reply\+([0-9a-f]{48})@/g)].map((m) => m[1]!));
+    expect(tokens.length).toBeGreaterThanOrEqual(2);
+    expect(tokens.filter((token) => log.includes(token))).toEqual([]);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }, 120_000);
 });
 
 describe.runIf(testDatabaseKind === 'postgres')('SMTP credentials in the server log (LOG-02)', () => {
