@@ -10,6 +10,8 @@ const port = Number(process.env.E2E_PORT ?? 4310);
 process.env.E2E_DATA_DIR ??= path.resolve('.tmp', `e2e-${process.pid}`);
 const dataDir = process.env.E2E_DATA_DIR;
 export const baseURL = `http://localhost:${port}`;
+// Reply by email (decision 105): the server's SMTP receiver, on the next port; the workers inherit it.
+process.env.E2E_SMTP_PORT ??= String(port + 1);
 
 // An admin for the support tests, made with the real CLI before the server starts (there is no
 // other way to become admin, by design). Fresh credentials each run; the workers inherit them.
@@ -55,6 +57,12 @@ export default defineConfig({
       LOGIN_FAILURES_PER_IP: '1000',
       ACCOUNT_REQUESTS_PER_IP_PER_HOUR: '1000',
       LOG_LEVEL: 'warn',
+      // Replies by mail come in through the receiver behind a "relay" whose Authentication-Results
+      // the tests write (these machines have no DNS for a DMARC check of their own).
+      REPLY_DOMAIN: 'reply.e2e.test',
+      INBOUND_SMTP_PORT: process.env.E2E_SMTP_PORT,
+      INBOUND_SMTP_HOST: '127.0.0.1',
+      INBOUND_AUTHSERV_ID: 'relay.e2e.test',
     },
   },
 });

@@ -1,4 +1,5 @@
-import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, type Browser, expect, type Locator, type Page, test } from '@playwright/test';
+import nodemailer from 'nodemailer';
 import { generateSecret } from 'otplib';
 import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
 import {
@@ -71,7 +72,7 @@ async function otherBrowser(browser: Browser, baseURL: string) {
   return { context, page: await context.newPage() };
 }
 
-test('the admin switches the Mail page from outgoing to incoming mail, where nothing has come in yet', async ({
+test('the admin switches the Mail page from outgoing to incoming mail, with its state filters', async ({
   page,
   baseURL,
 }) => {
@@ -187,4 +188,118 @@ test('only a message that came by mail has a whole mail: the page of any other i
   expect(inConsole!.status()).toBe(404);
   await expect(admin.page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
   await admin.context.close();
+});
+
+/** Sends a mail to the e2e server's receiver as a mail provider would; `vouched`: the relay says DMARC passed. */
+async function mailIn(mail: {
+  from: string;
+  to: string;
+  subject: string;
+  words: string;
+  references?: string;
+  vouched: boolean;
+}) {
+  const transport = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: Number(process.env.E2E_SMTP_PORT),
+    ignoreTLS: true,
+  });
+  try {
+    await transport.sendMail({
+      envelope: { from: mail.from, to: mail.to },
+      raw: [
+        ...(mail.vouched ? [`Authentication-Results: relay.e2e.test; dmarc=pass header.from=example.nz`] : []),
+        `From: ${mail.from}`,
+        `To: ${mail.to}`,
+        `Subject: ${mail.subject}`,
+        `Message-ID: <e2e-${Date.now()}-${Math.random().toString(36).slice(2)}@example.nz>`,
+        ...(mail.references ? [`References: ${mail.references}`] : []),
+        'Content-Type: text/plain; charset=utf-8',
+        '',
+        mail.words,
+        '',
+        'On Fri, 27 Nov 2026 at 10:12, Bagspace wrote:',
+        '> Our support team answered your ticket.',
+        '',
+      ].join('\r\n'),
+    });
+  } finally {
+    transport.close();
+  }
+}
+
+/** Every column header and `action` lie inside the screen: nothing needs a sideways scroll. */
+async function expectAllInView(page: Page, action: Locator, what: string) {
+  for (const width of [1024, 1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectFitsScreen(page, `${what} at ${width} px`);
+    const box = await action.boundingBox();
+    expect(box, `${what}: the action at ${width} px`).not.toBeNull();
+    expect(box!.x + box!.width, `${what}: the action at ${width} px`).toBeLessThanOrEqual(width);
+    for (const header of await page.getByRole('columnheader').all()) {
+      if (!(await header.isVisible())) continue; // a phone shows each cell's label instead
+      const cell = (await header.boundingBox())!;
+      expect(cell.x + cell.width, `${what}: a column at ${width} px`).toBeLessThanOrEqual(width);
+    }
+  }
+}
+
+test('without JavaScript, an admin posts a held mail from the Incoming view, and the whole mail can be read', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  // A customer's reply, mailed into their ticket's thread but not vouched for by their domain: held.
+  const user = await verifiedAccount(request);
+  expect((await request.post('/api/auth/login', { data: user })).status()).toBe(200);
+  const created = await request.post('/api/functions/createSupportTicket', {
+    data: { data: { reason: 'General', message: 'My bag has a broken wheel.' } },
+  });
+  const { ticketId, ticketNo } = (await created.json()).result as { ticketId: string; ticketNo: number };
+  const subject = `Re: New reply on ticket #${ticketNo} ${Date.now()}`;
+  await mailIn({
+    from: user.email,
+    to: 'support@reply.e2e.test',
+    subject,
+    words: 'The wheel came off at Christchurch airport.',
+    references: `<ticket-${ticketId}@localhost>`,
+    vouched: false,
+  });
+
+  const admin = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  const page = await admin.newPage();
+  await signInAsAdmin(page, '/admin/mail/incoming?state=held');
+  const row = page.getByRole('row').filter({ hasText: subject });
+  await expect(async () => {
+    await page.reload();
+    await expect(row).toHaveCount(1);
+  }).toPass({ timeout: 15_000 });
+  await expect(row).toContainText(user.email);
+  await expect(row).toContainText('The sender’s domain did not vouch for it');
+  await expect(row.getByRole('link', { name: `#${ticketNo}` })).toBeVisible();
+  const post = row.getByRole('button', { name: /^Post the mail/ });
+  await expectAllInView(page, post, 'the Incoming view');
+
+  await page.setViewportSize(VIEWPORTS.desktop);
+  await post.click();
+  await expect(page.getByText(INBOUND_TEXT.posted)).toBeVisible();
+  await expect(page).toHaveURL(/\/admin\/mail\/incoming\?state=held&done=post/);
+  await expect(page.getByRole('row').filter({ hasText: subject })).toHaveCount(0);
+
+  // In the console's thread: the new words only, marked by email, and the whole mail behind them.
+  await page.getByRole('link', { name: 'Open the ticket' }).click();
+  await expect(bubbles(page)).toHaveCount(2);
+  await expect(bubbles(page).last()).toContainText('The wheel came off at Christchurch airport.');
+  await expect(bubbles(page).last()).not.toContainText('Our support team answered');
+  await expect(bubbles(page).last()).toContainText(INBOUND_TEXT.byEmail);
+  await bubbles(page).last().getByRole('link', { name: INBOUND_TEXT.showWholeMail }).click();
+  await expect(page.getByRole('heading', { level: 1, name: INBOUND_TEXT.wholeMailTitle })).toBeVisible();
+  await expect(page.getByText('> Our support team answered your ticket.')).toBeVisible();
+  await expectAllInView(page, page.getByRole('link', { name: /^Back to/ }), 'the whole mail');
+
+  // The Incoming view names who posted it.
+  await page.goto('/admin/mail/incoming?state=posted');
+  await expect(page.getByRole('row').filter({ hasText: subject })).toContainText(`by ${ADMIN.email}`);
+  await admin.close();
 });
