@@ -51,6 +51,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const intent = intentFrom(url.searchParams.get('done'));
   const done = intent ? { intent, ticketId: url.searchParams.get('ticket') || null } : null;
   if (!user?.emailVerified || user.role !== 'admin') return { list: null, failed: false, state, done };
+  // In process through the API's own route (services.callApi), so its access rule and its answer's
+  // schema are the only ones; a typed client per endpoint is issue 30's.
   const answer = await services.callApi('GET', `/api/admin/mail/incoming${state ? `?state=${state}` : ''}`);
   const list = InboundListSchema.safeParse(answer.body);
   return answer.status === 200 && list.success
@@ -78,6 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const state = stateFrom(new URL(request.url).searchParams.get('state'));
   if (!intent || !/^[1-9]\d{0,15}$/.test(inboundId))
     return data({ inboundId: null, error: 'Choose Post or Discard on a held mail.' }, { status: 400 });
+  // The API's route decides, audits and refuses (in process, as the loader reads); see the loader.
   const { callApi } = context.get(requestContext).services;
   const answer = await callApi('POST', `/api/admin/mail/incoming/${inboundId}/${intent}`);
   if (answer.status === 200) {
@@ -126,6 +129,16 @@ function StateCell({ mail }: { mail: InboundMail }) {
   );
 }
 
+const HELD_ACTIONS = [
+  { intent: 'post', label: 'Post', busy: 'Posting…', className: 'button button--primary admin-button--small' },
+  {
+    intent: 'discard',
+    label: 'Discard',
+    busy: 'Discarding…',
+    className: 'button button--ghost admin-button--small admin-button--danger',
+  },
+] as const satisfies ReadonlyArray<{ intent: Intent; label: string; busy: string; className: string }>;
+
 /** Post and Discard, each its own small form: they work without JavaScript. */
 function HeldActions({ mail }: { mail: InboundMail }) {
   const navigation = useNavigation();
@@ -134,32 +147,21 @@ function HeldActions({ mail }: { mail: InboundMail }) {
   const subject = mail.subject || 'no subject';
   return (
     <div className="inbound-actions">
-      <Form method="post" preventScrollReset>
-        <input type="hidden" name="inboundId" value={mail.id} />
-        <button
-          type="submit"
-          name="intent"
-          value="post"
-          className="button button--primary admin-button--small"
-          disabled={Boolean(sending)}
-        >
-          {mine === 'post' ? 'Posting…' : 'Post'}
-          <span className="visually-hidden"> the mail “{subject}”</span>
-        </button>
-      </Form>
-      <Form method="post" preventScrollReset>
-        <input type="hidden" name="inboundId" value={mail.id} />
-        <button
-          type="submit"
-          name="intent"
-          value="discard"
-          className="button button--ghost admin-button--small admin-button--danger"
-          disabled={Boolean(sending)}
-        >
-          {mine === 'discard' ? 'Discarding…' : 'Discard'}
-          <span className="visually-hidden"> the mail “{subject}”</span>
-        </button>
-      </Form>
+      {HELD_ACTIONS.map((action) => (
+        <Form method="post" preventScrollReset key={action.intent}>
+          <input type="hidden" name="inboundId" value={mail.id} />
+          <button
+            type="submit"
+            name="intent"
+            value={action.intent}
+            className={action.className}
+            disabled={Boolean(sending)}
+          >
+            {mine === action.intent ? action.busy : action.label}
+            <span className="visually-hidden"> the mail “{subject}”</span>
+          </button>
+        </Form>
+      ))}
     </div>
   );
 }

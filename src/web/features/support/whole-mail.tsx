@@ -30,6 +30,7 @@ export async function loadWholeMail(
 ): Promise<WholeMailPageData> {
   if (!options.allowed) return { mail: null, failed: false };
   if (!/^[1-9]\d{0,15}$/.test(options.messageId)) throw data(null, { status: 404 });
+  // In process through the API's own route (services.callApi): who may read the mail is its rule alone.
   const answer = await context
     .get(requestContext)
     .services.callApi(
