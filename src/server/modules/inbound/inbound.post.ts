@@ -70,6 +70,8 @@ export function createMailPoster(deps: { db: AppDatabase; records: SupportRecord
     const clientId = `mail:${input.inboundId}`;
     const ticket = input.ticketId === null ? null : await records.findTicket(db, input.ticketId);
     if (input.ticketId !== null && !ticket) return { posted: false, why: 'closed', ticketNo: null };
+    // Closed already: nothing to store (one that closes from here on is caught by the post itself).
+    if (ticket && !ticket.open) return { posted: false, why: 'closed', ticketNo: ticket.ticketNo };
     const asAdmin = ticket !== null && ticket.ownerId !== author.id;
     if (asAdmin && author.role !== 'admin') return { posted: false, why: 'not-a-party', ticketNo: ticket.ticketNo };
     const words = newWords({ text: parsed.text ?? null, html: parsed.html }).text;

@@ -248,13 +248,6 @@ export function createInboundWorker(options: InboundWorkerOptions) {
       await finish(mail, parsed, { state: 'held', reason: 'not-authenticated', ...base });
       return;
     }
-    if (person.ticketId !== null) {
-      const ticket = await records.findTicket(db, person.ticketId);
-      if (ticket && !ticket.open) {
-        await closed(mail, parsed, ticket.id, person.account, ticket.ticketNo);
-        return;
-      }
-    }
     await post(mail, parsed, person, details);
   }
 
