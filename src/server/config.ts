@@ -59,6 +59,17 @@ const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
   .transform((v) => v.replace(/\/+$/, ''));
 
+/**
+ * A mail server's URL (`<scheme>://` or `<scheme>s://`, which may hold user:password@): checked
+ * here so a bad URL stops start-up with this message, never with an error echoing the password.
+ */
+const mailServerUrl = (scheme: 'smtp' | 'imap', example: string) =>
+  z
+    .string()
+    .regex(new RegExp(`^${scheme}s?://[^/\\s]+`), `must be an ${scheme}:// or ${scheme}s:// URL, e.g. ${example}`)
+    .refine((v) => URL.canParse(v) && new URL(v).hostname !== '', `must be a valid URL, e.g. ${example}`)
+    .optional();
+
 const EnvSchema = z.object({
   NODE_ENV: z
     .enum(['development', 'production', 'test'], {
@@ -101,15 +112,7 @@ const EnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: bool(true),
   // Accounts and mail (docs/decisions/041-sessions.md).
-  SMTP_URL: z
-    .string()
-    .regex(/^smtps?:\/\/[^/\s]+/, 'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587')
-    // Checked here so a bad URL stops start-up with this message, never with an error echoing the password.
-    .refine(
-      (v) => URL.canParse(v) && new URL(v).hostname !== '',
-      'must be a valid URL, e.g. smtp://user:pass@mail.example.com:587',
-    )
-    .optional(),
+  SMTP_URL: mailServerUrl('smtp', 'smtp://user:pass@mail.example.com:587'),
   MAIL_FROM: z
     .string()
     .trim()
@@ -152,14 +155,7 @@ const EnvSchema = z.object({
   INBOUND_SMTP_PORT: port(undefined),
   INBOUND_SMTP_HOST: z.string().min(1, 'must not be empty').default('0.0.0.0'),
   INBOUND_AUTHSERV_ID: z.string().trim().min(1).optional(),
-  IMAP_URL: z
-    .string()
-    .regex(/^imaps?:\/\/[^/\s]+/, 'must be an imap:// or imaps:// URL, e.g. imaps://user:pass@imap.example.com/INBOX')
-    .refine(
-      (v) => URL.canParse(v) && new URL(v).hostname !== '',
-      'must be a valid URL, e.g. imaps://user:pass@imap.example.com/INBOX',
-    )
-    .optional(),
+  IMAP_URL: mailServerUrl('imap', 'imaps://user:pass@imap.example.com/INBOX'),
   IMAP_MOVE_TO: z.string().trim().min(1, 'must not be empty').default('Processed'),
   REPLY_ADDRESS_DAYS: positiveInt(180),
   // Metrics (docs/operations.md#metrics): a Bearer token for /metrics on the app's port, or a port on 127.0.0.1.
