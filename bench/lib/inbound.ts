@@ -19,13 +19,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type SQL, sql } from 'drizzle-orm';
-import nodemailer from 'nodemailer';
 import type { DatabaseHandle } from '../../src/server/db/connection.ts';
 import { socketUrl } from '../../src/server/db/local-socket.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { ticketThreadId } from '../../src/server/mail/threading.ts';
 import { freePort } from '../../tests/reliability/crash-harness.ts';
 import { type Dovecot, dovecotAvailable, startDovecot } from '../../tests/support/dovecot.ts';
+import { rawMail, receiverClient } from '../../tests/support/inbound-mail.ts';
 import { startServer } from '../../tests/support/server-process.ts';
 import { openSse, type SseConnection, type SseEvent } from '../../tests/support/sse-client.ts';
 import { createAccounts, createBenchDatabase, createTickets, openBenchDatabase, signIn } from './fixtures.ts';
@@ -99,33 +99,13 @@ interface InboundServer {
 }
 
 /** A reply to a ticket's thread from its owner, vouched for by the relay. */
-function replyMail(server: InboundServer, ticketId: string, words: string): string {
-  const domain = server.owner.split('@')[1]!;
-  return [
-    `Authentication-Results: ${AUTHSERV_ID}; dmarc=pass header.from=${domain}`,
-    `From: ${server.owner}`,
-    `To: support@${REPLY_DOMAIN}`,
-    'Subject: Re: my ticket',
-    `Message-ID: <${randomUUID()}@${domain}>`,
-    `In-Reply-To: ${ticketThreadId(ticketId, server.threadHost)}`,
-    'MIME-Version: 1.0',
-    'Content-Type: text/plain; charset=utf-8',
-    '',
+const replyMail = (server: InboundServer, ticketId: string, words: string) =>
+  rawMail({
+    from: server.owner,
+    to: `support@${REPLY_DOMAIN}`,
     words,
-    '',
-  ].join('\r\n');
-}
-
-/** One SMTP connection kept open, as a relay keeps one (the receiver greets each new one 100 ms late). */
-const smtpSender = (port: number) =>
-  nodemailer.createTransport({
-    host: '127.0.0.1',
-    port,
-    secure: false,
-    ignoreTLS: true,
-    pool: true,
-    maxConnections: 1,
-    maxMessages: Infinity,
+    vouchedBy: AUTHSERV_ID,
+    inReplyTo: ticketThreadId(ticketId, server.threadHost),
   });
 
 const carries = (e: SseEvent, marker: string) => e.event === 'message' && JSON.stringify(e.data).includes(marker);
@@ -266,7 +246,7 @@ async function rate(server: InboundServer, count: number, senders: number): Prom
   try {
     await Promise.all(
       tickets.map(async (ticketId) => {
-        const transport = smtpSender(server.smtpPort);
+        const transport = receiverClient(server.smtpPort);
         try {
           while (next < count && Date.now() < deadline) {
             const i = next++;
@@ -324,7 +304,7 @@ export async function runInboundBench(options: InboundBenchOptions = {}): Promis
   for (const kind of ['PGlite', 'PostgreSQL'] as const) {
     const server = await startInboundServer(kind, dovecotAvailable);
     try {
-      const transport = smtpSender(server.smtpPort);
+      const transport = receiverClient(server.smtpPort);
       let smtp: Latency;
       try {
         const envelope = { from: server.owner, to: `support@${REPLY_DOMAIN}` };

@@ -1,5 +1,4 @@
 import { type APIRequestContext, type Browser, expect, type Locator, type Page, test } from '@playwright/test';
-import nodemailer from 'nodemailer';
 import { generateSecret } from 'otplib';
 import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
 import {
@@ -9,6 +8,7 @@ import {
   InboundListSchema,
   type InboundViewState,
 } from '../../src/contracts/inbound.ts';
+import { mailToReceiver } from '../support/inbound-mail.ts';
 import { createUserWithCli } from '../support/server-process.ts';
 import {
   newEmail,
@@ -190,44 +190,6 @@ test('only a message that came by mail has a whole mail: the page of any other i
   await admin.context.close();
 });
 
-/** Sends a mail to the e2e server's receiver as a mail provider would; `vouched`: the relay says DMARC passed. */
-async function mailIn(mail: {
-  from: string;
-  to: string;
-  subject: string;
-  words: string;
-  references?: string;
-  vouched: boolean;
-}) {
-  const transport = nodemailer.createTransport({
-    host: '127.0.0.1',
-    port: Number(process.env.E2E_SMTP_PORT),
-    ignoreTLS: true,
-  });
-  try {
-    await transport.sendMail({
-      envelope: { from: mail.from, to: mail.to },
-      raw: [
-        ...(mail.vouched ? [`Authentication-Results: relay.e2e.test; dmarc=pass header.from=example.nz`] : []),
-        `From: ${mail.from}`,
-        `To: ${mail.to}`,
-        `Subject: ${mail.subject}`,
-        `Message-ID: <e2e-${Date.now()}-${Math.random().toString(36).slice(2)}@example.nz>`,
-        ...(mail.references ? [`References: ${mail.references}`] : []),
-        'Content-Type: text/plain; charset=utf-8',
-        '',
-        mail.words,
-        '',
-        'On Fri, 27 Nov 2026 at 10:12, Bagspace wrote:',
-        '> Our support team answered your ticket.',
-        '',
-      ].join('\r\n'),
-    });
-  } finally {
-    transport.close();
-  }
-}
-
 /** Every column header and `action` lie inside the screen: nothing needs a sideways scroll. */
 async function expectAllInView(page: Page, action: Locator, what: string) {
   for (const width of [1024, 1280, 390]) {
@@ -258,13 +220,13 @@ test('without JavaScript, an admin posts a held mail from the Incoming view, and
   });
   const { ticketId, ticketNo } = (await created.json()).result as { ticketId: string; ticketNo: number };
   const subject = `Re: New reply on ticket #${ticketNo} ${Date.now()}`;
-  await mailIn({
+  await mailToReceiver(Number(process.env.E2E_SMTP_PORT), {
     from: user.email,
     to: 'support@reply.e2e.test',
     subject,
-    words: 'The wheel came off at Christchurch airport.',
+    words:
+      'The wheel came off at Christchurch airport.\n\nOn Fri, 27 Nov 2026 at 10:12, Bagspace wrote:\n> Our support team answered your ticket.',
     references: `<ticket-${ticketId}@localhost>`,
-    vouched: false,
   });
 
   const admin = await browser.newContext({ baseURL, javaScriptEnabled: false });

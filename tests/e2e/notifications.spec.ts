@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
-import nodemailer from 'nodemailer';
 import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
 import { INBOUND_TEXT } from '../../src/contracts/inbound.ts';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
+import { mailToReceiver } from '../support/inbound-mail.ts';
 import { linkIn, readOutbox, tokenFrom, waitForMail, waitForMails } from '../support/mail.ts';
 import { createUserWithCli, ROOT, type ServerProcess, startServer } from '../support/server-process.ts';
 import { newEmail, newPassword, signInOnLoginScreen } from './fixtures.ts';
@@ -183,27 +183,14 @@ test('an answer to a ticket nobody is looking at is mailed; the link leads to it
   // appears in the thread, live, with only their new words and the "by email" mark.
   const replyAddress = mail.headers['reply-to']!.replace(/^.*<|>.*$/g, '').trim();
   expect(replyAddress).toMatch(/^reply\+[0-9a-f]{48}@reply\.e2e\.test$/);
-  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtpPort, ignoreTLS: true });
-  const domain = account.email.split('@')[1]!;
-  const sent = await transport.sendMail({
-    envelope: { from: account.email, to: replyAddress },
-    raw: [
-      `Authentication-Results: ${RELAY}; dmarc=pass header.from=${domain}`,
-      `From: ${account.email}`,
-      `To: ${replyAddress}`,
-      `Subject: Re: ${subject}`,
-      `Message-ID: <e2e-${Date.now()}@${domain}>`,
-      `In-Reply-To: ${mail.messageId}`,
-      'Content-Type: text/plain; charset=utf-8',
-      '',
-      'Kia ora, tomorrow morning suits me.',
-      '',
-      `On Fri, 27 Nov 2026 at 10:12, Bagspace <${replyAddress}> wrote:`,
-      `> ${ANSWER}`,
-      '',
-    ].join('\r\n'),
+  const sent = await mailToReceiver(smtpPort, {
+    from: account.email,
+    to: replyAddress,
+    subject: `Re: ${subject}`,
+    words: `Kia ora, tomorrow morning suits me.\n\nOn Fri, 27 Nov 2026 at 10:12, Bagspace <${replyAddress}> wrote:\n> ${ANSWER}`,
+    vouchedBy: RELAY,
+    inReplyTo: mail.messageId,
   });
-  transport.close();
   expect(sent.response).toMatch(/^250/);
   await expect(bubbles(reader.page)).toHaveCount(3, { timeout: 10_000 });
   await expect(bubbles(reader.page).last()).toContainText('Kia ora, tomorrow morning suits me.');

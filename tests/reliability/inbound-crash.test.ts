@@ -6,9 +6,9 @@
  * Runs on PGlite and on PostgreSQL.
  */
 import { randomUUID } from 'node:crypto';
-import nodemailer from 'nodemailer';
 import { afterAll, describe, expect, it } from 'vitest';
 import { recordFigure, runs } from '../support/figures.ts';
+import { rawMail, receiverClient } from '../support/inbound-mail.ts';
 import { openTestDatabase, withMigratedDatabase } from '../support/test-app.ts';
 import {
   ACK_WAIT_MS,
@@ -64,19 +64,13 @@ describe('kill -9 while mail is received (DATA-02)', () => {
       let runsDone = 0;
       let ticketId: string | undefined;
       const mailFor = (words: string) =>
-        [
-          `Authentication-Results: ${RELAY}; dmarc=pass header.from=kiwi-mail.test`,
-          `From: ${user.email}`,
-          `To: support@${REPLY_DOMAIN}`,
-          'Subject: Re: my ticket',
-          `Message-ID: <${randomUUID()}@kiwi-mail.test>`,
-          `In-Reply-To: <ticket-${ticketId}@localhost>`,
-          'MIME-Version: 1.0',
-          'Content-Type: text/plain; charset=utf-8',
-          '',
+        rawMail({
+          from: user.email,
+          to: `support@${REPLY_DOMAIN}`,
           words,
-          '',
-        ].join('\r\n');
+          vouchedBy: RELAY,
+          inReplyTo: `<ticket-${ticketId}@localhost>`,
+        });
       try {
         for (let run = 0; run < RUNS; run++) {
           const app = await startApp(env);
@@ -91,7 +85,7 @@ describe('kill -9 while mail is received (DATA-02)', () => {
           }
           let stop = false;
           const sender = async () => {
-            const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtpPort, ignoreTLS: true });
+            const transport = receiverClient(smtpPort);
             try {
               for (let i = 0; !stop && i < 300; i++) {
                 const words = `mailed ${randomUUID()}`;

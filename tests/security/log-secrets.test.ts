@@ -4,7 +4,7 @@
  * goes through every flow that handles a secret; then its whole output is searched for each one.
  */
 import { execFileSync } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactUrl } from '../../src/server/logging.ts';
 import { strongPassword, uniqueEmail } from '../support/accounts.ts';
 import { recordFigure } from '../support/figures.ts';
+import { mailToReceiver } from '../support/inbound-mail.ts';
 import { linkIn, tokenFrom, waitForMail, waitForMails } from '../support/mail.ts';
-import nodemailer from 'nodemailer';
 import { generateSecret } from 'otplib';
 import { freePort } from '../reliability/crash-harness.ts';
 import { createUserWithCli, ROOT, startServer, type ServerProcess } from '../support/server-process.ts';
@@ -258,24 +258,8 @@ describe.runIf(testDatabaseKind === 'pglite')('reply addresses in the server log
       // Handed out: the team's mail about the new ticket.
       const [teamMail] = await waitForMails(dataDir, admin.email, 1);
       const adminToken = tokenOf(teamMail!);
-      const send = (from: string, to: string, words: string) => {
-        const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtpPort, ignoreTLS: true });
-        return transport
-          .sendMail({
-            envelope: { from, to },
-            raw: [
-              `Authentication-Results: relay.logs.test; dmarc=pass header.from=${from.split('@')[1]}`,
-              `From: ${from}`,
-              `To: ${to}`,
-              'Subject: Re: ticket',
-              `Message-ID: <${randomUUID()}@example.nz>`,
-              '',
-              words,
-              '',
-            ].join('\r\n'),
-          })
-          .finally(() => transport.close());
-      };
+      const send = (from: string, to: string, words: string) =>
+        mailToReceiver(smtpPort, { from, to, words, vouchedBy: 'relay.logs.test' });
       // Used: the admin answers by mail, which mails the user a reply address of their own.
       await send(admin.email, `reply+${adminToken}@reply.logs.test`, 'We found your bag.');
       const [answerMail] = await waitForMails(dataDir, user.email, 1);

@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import nodemailer from 'nodemailer';
+
+/**
+ * A mail as it reaches our receiver or mailbox from outside (reply by email, decision 105), for the
+ * tests, the browser tests and the bench: a plain-text message in RFC 5322 form, and, when a relay
+ * or mailbox provider vouches for it, that relay's Authentication-Results on top (dmarc=pass for
+ * the From domain).
+ */
+export interface IncomingMail {
+  from: string;
+  to: string;
+  subject?: string;
+  words: string;
+  /** The authserv-id of the relay that says DMARC passed (INBOUND_AUTHSERV_ID); none: unvouched. */
+  vouchedBy?: string;
+  inReplyTo?: string;
+  references?: string;
+  messageId?: string;
+}
+
+export function rawMail(mail: IncomingMail): string {
+  const domain = mail.from.split('@')[1]!;
+  return [
+    ...(mail.vouchedBy ? [`Authentication-Results: ${mail.vouchedBy}; dmarc=pass header.from=${domain}`] : []),
+    `From: ${mail.from}`,
+    `To: ${mail.to}`,
+    `Subject: ${mail.subject ?? 'Re: my ticket'}`,
+    `Message-ID: ${mail.messageId ?? `<${randomUUID()}@${domain}>`}`,
+    ...(mail.inReplyTo ? [`In-Reply-To: ${mail.inReplyTo}`] : []),
+    ...(mail.references ? [`References: ${mail.references}`] : []),
+    'MIME-Version: 1.0',
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    mail.words.replace(/\r?\n/g, '\r\n'),
+    '',
+  ].join('\r\n');
+}
+
+/**
+ * An SMTP client of our receiver on 127.0.0.1 that keeps one connection open for all its mail, as a
+ * relay does (the receiver greets each new connection 100 ms late).
+ */
+export const receiverClient = (port: number) =>
+  nodemailer.createTransport({
+    host: '127.0.0.1',
+    port,
+    secure: false,
+    ignoreTLS: true,
+    pool: true,
+    maxConnections: 1,
+    maxMessages: Infinity,
+  });
+
+/** Sends one mail to our receiver; resolves with its answer (250), rejects with a refusal's code. */
+export async function mailToReceiver(port: number, mail: IncomingMail) {
+  const transport = receiverClient(port);
+  try {
+    return await transport.sendMail({ envelope: { from: mail.from, to: mail.to }, raw: rawMail(mail) });
+  } finally {
+    transport.close();
+  }
+}
