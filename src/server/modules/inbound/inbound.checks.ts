@@ -27,12 +27,11 @@ export function headerValues(lines: HeaderLines, name: string): string[] {
  * changes a ticket and is never answered, which is what breaks mail loops with auto-responders.
  */
 export function automaticReason(mail: ParsedMail, envelopeFrom: string | null): 'automatic' | 'delivery-report' | null {
-  const type = lower(
-    mail.headers.get('content-type') && (mail.headers.get('content-type') as { value?: string }).value,
-  );
-  const reportType = (mail.headers.get('content-type') as { params?: Record<string, string> } | undefined)?.params?.[
-    'report-type'
-  ];
+  // mailparser gives Content-Type as { value, params }.
+  const contentType = mail.headers.get('content-type') as
+    { value?: string; params?: Record<string, string> } | undefined;
+  const type = lower(contentType?.value);
+  const reportType = contentType?.params?.['report-type'];
   if (type === 'multipart/report' && lower(reportType) === 'delivery-status') return 'delivery-report';
   const lines = mail.headerLines;
   const autoSubmitted = headerValues(lines, 'auto-submitted').map((v) => lower(v.split(';')[0]));
