@@ -202,7 +202,7 @@ describe('a reply by mail', () => {
     expect(ticket.json().ticket.waitingOn).toBe('us');
   });
 
-  it('brings its photo through the attachment rules (metadata stripped) and leaves a file of another kind out', async () => {
+  it('brings its photos, attached or inline, through the attachment rules (metadata stripped) and leaves a file of another kind out', async () => {
     const { owner, ticketId, notice } = await answeredTicket();
     const messageId = `<files-${randomBytes(6).toString('hex')}@${SENDER_DOMAIN}>`;
     const transport = nodemailer.createTransport({
@@ -217,8 +217,16 @@ describe('a reply by mail', () => {
       subject: `Re: ${notice.subject}`,
       messageId,
       text: 'Here is the damage.',
+      // A mail program that shows the photo in the text sends it inline (multipart/related, a cid).
+      html: '<p>Here is the damage.</p><p><img src="cid:wheel@kiwi-mail.test"></p>',
       attachments: [
         { filename: 'bag.jpg', content: await jpegWithGps(), contentType: 'image/jpeg' },
+        {
+          filename: 'wheel.jpg',
+          content: await jpegWithGps(),
+          contentType: 'image/jpeg',
+          cid: 'wheel@kiwi-mail.test',
+        },
         {
           filename: 'setup.exe',
           content: Buffer.from('MZ this is not a photo'),
@@ -233,7 +241,7 @@ describe('a reply by mail', () => {
       res.json().messages as Array<{ messageBody: string; attachments: Array<{ name: string; url: string }> }>
     ).at(-1)!;
     expect(last.messageBody).toBe('Here is the damage.');
-    expect(last.attachments.map((a) => a.name)).toEqual(['bag.jpg']);
+    expect(last.attachments.map((a) => a.name).sort()).toEqual(['bag.jpg', 'wheel.jpg']);
     const file = await owner.get(last.attachments[0]!.url);
     expect(file.statusCode).toBe(200);
     expect(carriesMetadata(file.rawPayload)).toBe(false);
@@ -374,6 +382,21 @@ describe('nobody posts as someone else', () => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.message).toBe(INBOUND_TEXT.notAParty);
     expect((await messagesOf(owner, ticketId)).some((m) => m.messageBody.includes('honestly'))).toBe(false);
+    // Discarded instead: kept, marked discarded, never posted.
+    const discarded = await admin.post(`/api/admin/mail/incoming/${idOf('not-a-party')}/discard`);
+    expect(discarded.statusCode, discarded.body).toBe(200);
+    expect(await inboundRow(strangerMail)).toMatchObject({ state: 'discarded' });
+    // Both decisions are in the audit log.
+    const audit = (await admin.get('/api/admin/audit?targetType=mail')).json().entries as Array<{
+      action: string;
+      targetId: string;
+    }>;
+    expect(audit.filter((e) => e.targetId === String(idOf('not-authenticated'))).map((e) => e.action)).toEqual([
+      'mail.post',
+    ]);
+    expect(audit.filter((e) => e.targetId === String(idOf('not-a-party'))).map((e) => e.action)).toEqual([
+      'mail.discard',
+    ]);
   });
 
   it('a reply address used in another ticket’s thread is held (other-ticket)', async () => {
