@@ -52,7 +52,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const done = intent ? { intent, ticketId: url.searchParams.get('ticket') || null } : null;
   if (!user?.emailVerified || user.role !== 'admin') return { list: null, failed: false, state, done };
   // In process through the API's own route (services.callApi), so its access rule and its answer's
-  // schema are the only ones; a typed client per endpoint is issue 30's.
+  // schema are the only ones (a typed client per endpoint is the web layer's next step).
   const answer = await services.callApi('GET', `/api/admin/mail/incoming${state ? `?state=${state}` : ''}`);
   const list = InboundListSchema.safeParse(answer.body);
   return answer.status === 200 && list.success
