@@ -35,10 +35,15 @@ export function createSearchRepository(db: AppDatabase) {
       const q = text.trim();
       if (!q) return [];
       const number = /^#?\d{1,9}$/.test(q) ? q.replace('#', '') : null;
+      // A dash excludes the word it stands before; one before nothing (a space, another dash, the
+      // end) excludes nothing, and a long run of them nests negations until PostgreSQL 15 refuses
+      // the query ('tsquery stack too small': a 500, found by the fuzz). Only the dashes that
+      // touch a word stay.
+      const words = q.replace(/-+(?=[\s-]|$)/g, ' ');
       const rows = await queryRows<{ ticket_id: string; rank: number; snippet: string | null }>(
         db,
         sql`
-        with query as (select websearch_to_tsquery('english', ${q}) as q),
+        with query as (select websearch_to_tsquery('english', ${words}) as q),
         hits as (
           select c.ticket_id, max(ts_rank(c.search, query.q)) as rank
           from (
@@ -46,7 +51,7 @@ export function createSearchRepository(db: AppDatabase) {
             -- their frequency (the column's statistics), and for a word most messages hold walks the
             -- newest messages by id until it has enough instead of reading the word's whole index entry.
             select m.ticket_id, m.search from ticket_messages m
-            where m.search @@ websearch_to_tsquery('english', ${q})
+            where m.search @@ websearch_to_tsquery('english', ${words})
             order by m.id desc
             limit ${RANKED_MESSAGES}
           ) c, query
