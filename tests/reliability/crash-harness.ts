@@ -119,6 +119,20 @@ export async function killApp(app: AppServer): Promise<void> {
   await app.process.exited;
 }
 
+/**
+ * The kill rule for a loop that counts its own acknowledgements: once `acked()` (this run's) reaches
+ * KILL_AFTER_ACKED, or ACK_WAIT_MS have passed, at a random moment within 0.9 s, SIGKILL. True when
+ * the run got its acknowledgements in time.
+ */
+export async function killOnceAcked(app: AppServer, acked: () => number): Promise<boolean> {
+  const waitUntil = Date.now() + ACK_WAIT_MS;
+  while (acked() < KILL_AFTER_ACKED && Date.now() < waitUntil) await sleep(20);
+  const inTime = acked() >= KILL_AFTER_ACKED;
+  await sleep(randomKillDelay());
+  await killApp(app);
+  return inTime;
+}
+
 /** The accounts CLI, as every test that needs an account made by an operator uses it. */
 export { createUserWithCli } from '../support/server-process.ts';
 

@@ -11,14 +11,13 @@ import { recordFigure, runs } from '../support/figures.ts';
 import { rawMail, receiverClient } from '../support/inbound-mail.ts';
 import { openTestDatabase, withMigratedDatabase } from '../support/test-app.ts';
 import {
-  ACK_WAIT_MS,
   cleanupAll,
+  killOnceAcked,
   createUserWithCli,
   freePort,
   KILL_AFTER_ACKED,
   newPassword,
   type Query,
-  randomKillDelay,
   signIn,
   sleep,
   startApp,
@@ -106,12 +105,8 @@ describe('kill -9 while mail is received (DATA-02)', () => {
           };
           const ackedBefore = acked.length;
           const senders = [sender(), sender()];
-          const waitUntil = Date.now() + ACK_WAIT_MS;
-          while (acked.length - ackedBefore < KILL_AFTER_ACKED && Date.now() < waitUntil) await sleep(20);
-          await sleep(randomKillDelay());
-          app.process.child.kill('SIGKILL');
+          await killOnceAcked(app, () => acked.length - ackedBefore);
           stop = true;
-          await app.process.exited;
           await Promise.all(senders);
           runsDone++;
         }

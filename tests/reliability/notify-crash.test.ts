@@ -14,14 +14,13 @@ import { totpAt } from '../support/second-factor.ts';
 import { startSmtpSink } from '../support/smtp-sink.ts';
 import { openTestDatabase, withMigratedDatabase } from '../support/test-app.ts';
 import {
-  ACK_WAIT_MS,
   type AppServer,
   cleanupAll,
+  killOnceAcked,
   createUserWithCli,
   KILL_AFTER_ACKED,
   newPassword,
   type Query,
-  randomKillDelay,
   signIn,
   sleep,
   startApp,
@@ -105,12 +104,8 @@ describe('kill -9 while admins answer tickets (DATA-02)', () => {
           const ackedBefore = acked.length;
           const loops = [answerLoop(), answerLoop()];
           // The crash loops' kill rule (crash-harness.ts), counted in this run's acknowledged answers.
-          const waitUntil = Date.now() + ACK_WAIT_MS;
-          while (acked.length - ackedBefore < KILL_AFTER_ACKED && Date.now() < waitUntil) await sleep(20);
-          await sleep(randomKillDelay());
-          app.process.child.kill('SIGKILL');
+          await killOnceAcked(app, () => acked.length - ackedBefore);
           stop = true;
-          await app.process.exited;
           await Promise.all(loops);
           runsDone++;
         }
