@@ -1,4 +1,5 @@
 import type { Faq, FaqType, LegalLinks } from './content.ts';
+import type { AnswerOf, ApiClient, ApiResult, CallInput, EndpointDeclaration } from './endpoint.ts';
 import type { NotificationKey, NotificationPreferences } from './notifications.ts';
 
 /**
@@ -14,7 +15,21 @@ export interface SiteInfo {
   googlePlayUrl: string;
 }
 
+/**
+ * The one API client as the server hands it to route loaders and actions (in process, as the
+ * visitor). `forward` sends a page's form with files on to its endpoint as it arrives.
+ */
+export interface ServerApiClient extends ApiClient {
+  forward<E extends EndpointDeclaration>(
+    declaration: E,
+    input: Pick<CallInput<E>, 'params'>,
+    form: Request,
+  ): Promise<{ result: ApiResult<AnswerOf<E>>; fields: Record<string, string> }>;
+}
+
 export interface WebServices {
+  /** Our API, called in process as this visitor: the way loaders read and actions write. */
+  api: ServerApiClient;
   listFaqs(type: FaqType): Promise<Faq[]>;
   findLegalLinks(): Promise<LegalLinks | null>;
   /** The `companies/links` settings document, read once by the register page (docs/product.md §3); null when it cannot be read. */

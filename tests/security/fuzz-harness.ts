@@ -15,14 +15,9 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { z } from 'zod';
-import {
-  AUDIT_ACTIONS,
-  AUDIT_TARGETS,
-  DocumentInputSchema,
-  FaqInputSchema,
-  LegalLinksInputSchema,
-  RejectCompanySchema,
-} from '../../src/contracts/admin.ts';
+import { AUDIT_ACTIONS, AUDIT_TARGETS } from '../../src/contracts/audit.ts';
+import { DocumentInputSchema, FaqInputSchema, LegalLinksInputSchema } from '../../src/contracts/content-admin.ts';
+import { RejectCompanySchema } from '../../src/contracts/partner-review.ts';
 import { EmailSchema } from '../../src/contracts/auth.ts';
 import { CompanyRegistrationSchema } from '../../src/contracts/companies.ts';
 import { LEGAL_DOCUMENTS } from '../../src/contracts/content.ts';

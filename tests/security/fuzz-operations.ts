@@ -12,18 +12,15 @@ import {
 } from '../../src/contracts/inbound.ts';
 import fc from 'fast-check';
 import { z } from 'zod';
+import { AdminLegalSchema, HostedDocumentSchema } from '../../src/contracts/content-admin.ts';
+import { AUDIT_TARGETS, AuditPageSchema } from '../../src/contracts/audit.ts';
 import {
-  AdminLegalSchema,
-  AUDIT_TARGETS,
-  AuditPageSchema,
   COMPANY_STATUSES,
   CompanyDecisionSchema,
   CompanyListSchema,
   CompanyResultSchema,
-  HostedDocumentSchema,
-  UserListSchema,
-  UserResultSchema,
-} from '../../src/contracts/admin.ts';
+} from '../../src/contracts/partner-review.ts';
+import { UserListSchema, UserResultSchema } from '../../src/contracts/users.ts';
 import { LoginResponseSchema, MessageResponseSchema, SessionResponseSchema } from '../../src/contracts/auth.ts';
 import { CompanyRegistrationResultSchema } from '../../src/contracts/companies.ts';
 import {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { ACCESS_POLICIES, type AccessPolicy } from '../../contracts/endpoint.ts';
 import { SECOND_FACTOR_MESSAGES } from '../../contracts/second-factor.ts';
 import { AppError } from '../errors.ts';
 
@@ -8,8 +9,7 @@ import { AppError } from '../errors.ts';
  * a route that does not. The principal is resolved from the database on every request that needs it,
  * so a role change or a disabled account takes effect at once.
  */
-export const ACCESS_POLICIES = ['public', 'user', 'verified', 'admin'] as const;
-export type AccessPolicy = (typeof ACCESS_POLICIES)[number];
+export { ACCESS_POLICIES, type AccessPolicy } from '../../contracts/endpoint.ts';
 
 export interface Principal {
   userId: string;

@@ -9,6 +9,7 @@ import { sessionDevice } from '../modules/accounts/accounts.device.ts';
 import { SignInTicketIssued } from '../modules/accounts/accounts.service.ts';
 import { ATTACHMENT_LIMITS } from '../../contracts/attachments.ts';
 import { forwardMultipart } from './forward-multipart.ts';
+import { inProcessApi } from './in-process-api.ts';
 import type { WebHandlerOptions } from './web-handler.ts';
 
 /**
@@ -84,6 +85,7 @@ export function pageContext(
         }
       : null,
     services: {
+      api: inProcessApi(app, request, reply),
       listFaqs: (type) => content.listFaqs(type),
       findLegalLinks: () =>
         content.findLegalLinks().catch((error: unknown) => {

@@ -1,5 +1,6 @@
 import { Link, useSearchParams } from 'react-router';
-import { ADMIN_TEXT, type AuditEntry } from '../../contracts/admin.ts';
+import { ADMIN_TEXT } from '../../contracts/admin.ts';
+import { type AuditEntry } from '../../contracts/audit.ts';
 import { formatNzDateTime } from '../../contracts/support.ts';
 import { useApiData } from '../features/admin/admin-api.ts';
 import { AuditDetails, AuditRecord, auditWhat } from '../features/admin/audit-view.tsx';

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { ADMIN_TEXT, type FaqInput } from '../../contracts/admin.ts';
+import { ADMIN_TEXT } from '../../contracts/admin.ts';
+import { type FaqInput } from '../../contracts/content-admin.ts';
 import { type Faq, FAQ_TYPE_LABELS, FAQ_TYPES, parseFaqType } from '../../contracts/content.ts';
 import { useApiData } from '../features/admin/admin-api.ts';
 import { requestJson } from '../lib/api-client.ts';

@@ -1,12 +1,12 @@
 import { type FormEvent, useState } from 'react';
+import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import {
-  ADMIN_TEXT,
   DOCUMENT_LIMITS,
   DocumentInputSchema,
   type HostedDocumentDto,
   LEGAL_LINK_MAX,
   LegalLinksInputSchema,
-} from '../../contracts/admin.ts';
+} from '../../contracts/content-admin.ts';
 import { LEGAL_DOCUMENT_LABELS, type LegalLinks } from '../../contracts/content.ts';
 import { formatNzDateTime } from '../../contracts/support.ts';
 import { useApiData } from '../features/admin/admin-api.ts';

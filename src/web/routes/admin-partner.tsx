@@ -1,16 +1,16 @@
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
+import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import {
-  ADMIN_TEXT,
   type AdminCompany,
-  type AuditEntry,
   COMPANY_STATUS_LABELS,
   companyStatusOf,
   type MailOutcome,
   REJECTION_REASON_MAX,
   RejectCompanySchema,
   VERIFIED,
-} from '../../contracts/admin.ts';
+} from '../../contracts/partner-review.ts';
+import { type AuditEntry } from '../../contracts/audit.ts';
 import { formatNzDateTime } from '../../contracts/support.ts';
 import { useApiData } from '../features/admin/admin-api.ts';
 import { requestJson } from '../lib/api-client.ts';

@@ -1,11 +1,11 @@
 import { Link, useSearchParams } from 'react-router';
+import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import {
-  ADMIN_TEXT,
   type AdminCompany,
   COMPANY_STATUS_LABELS,
   COMPANY_STATUSES,
   type CompanyStatus,
-} from '../../contracts/admin.ts';
+} from '../../contracts/partner-review.ts';
 import { formatNzDateTime } from '../../contracts/support.ts';
 import { useApiData } from '../features/admin/admin-api.ts';
 import { SwitchButtons } from '../components/ui/switch-buttons.tsx';

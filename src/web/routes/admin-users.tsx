@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { ADMIN_TEXT, type AdminUser } from '../../contracts/admin.ts';
+import { ADMIN_TEXT } from '../../contracts/admin.ts';
+import { type AdminUser } from '../../contracts/users.ts';
 import { DELETION_TEXT, longDate } from '../../contracts/account-deletion.ts';
 import { formatNzDateTime } from '../../contracts/support.ts';
 import { useApiData } from '../features/admin/admin-api.ts';

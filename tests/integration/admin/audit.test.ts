@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT_PAGE_SIZE } from '../../../src/contracts/admin.ts';
+import { AUDIT_PAGE_SIZE } from '../../../src/contracts/audit.ts';
 import { supportUser, type SupportUser } from '../../support/support.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { apiClient, type ApiClient, auditOf } from './admin-client.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAQ_MESSAGES, LEGAL_MESSAGES } from '../../../src/contracts/admin.ts';
+import { FAQ_MESSAGES, LEGAL_MESSAGES } from '../../../src/contracts/content-admin.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { apiClient, type ApiClient, auditOf } from './admin-client.ts';
 

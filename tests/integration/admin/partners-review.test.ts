@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPANY_REVIEW_MESSAGES } from '../../../src/contracts/admin.ts';
+import { COMPANY_REVIEW_MESSAGES } from '../../../src/contracts/partner-review.ts';
 import { deliverDueMail, readOutbox, waitForMail } from '../../support/mail.ts';
 import { startSmtpSink, type SmtpSink } from '../../support/smtp-sink.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { USER_MESSAGES } from '../../../src/contracts/admin.ts';
+import { USER_MESSAGES } from '../../../src/contracts/users.ts';
 import {
   createUser,
   postJson,

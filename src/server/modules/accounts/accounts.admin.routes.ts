@@ -6,7 +6,7 @@ import {
   UserParamsSchema,
   UserResultSchema,
   UserRoleSchema,
-} from '../../../contracts/admin.ts';
+} from '../../../contracts/users.ts';
 import { ErrorBodySchema } from '../../../contracts/errors.ts';
 import type { AccountsAdminService } from './accounts.admin.service.ts';
 

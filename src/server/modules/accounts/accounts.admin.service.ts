@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DELETION_TEXT, shownEmail } from '../../../contracts/account-deletion.ts';
-import { type AdminUser, USER_MESSAGES, USERS_PAGE_SIZE } from '../../../contracts/admin.ts';
+import { type AdminUser, USER_MESSAGES, USERS_PAGE_SIZE } from '../../../contracts/users.ts';
 import { EmailSchema, NewPasswordSchema, type User } from '../../../contracts/auth.ts';
 import { AppError } from '../../errors.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AuditPageSchema, AuditQuerySchema } from '../../../contracts/admin.ts';
+import { AuditPageSchema, AuditQuerySchema } from '../../../contracts/audit.ts';
 import { ErrorBodySchema } from '../../../contracts/errors.ts';
 import type { AuditService } from './audit.service.ts';
 

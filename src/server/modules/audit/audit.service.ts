@@ -1,4 +1,4 @@
-import { AUDIT_PAGE_SIZE, type AuditAction, type AuditEntry, type AuditTarget } from '../../../contracts/admin.ts';
+import { AUDIT_PAGE_SIZE, type AuditAction, type AuditEntry, type AuditTarget } from '../../../contracts/audit.ts';
 import type { AuditRepository } from './audit.repository.ts';
 
 /** Who did it: the signed-in admin (the request's principal). */

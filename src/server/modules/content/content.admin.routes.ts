@@ -10,7 +10,7 @@ import {
   FaqReorderSchema,
   HostedDocumentSchema,
   LegalLinksInputSchema,
-} from '../../../contracts/admin.ts';
+} from '../../../contracts/content-admin.ts';
 import { FaqListSchema, FaqQuerySchema, FaqSchema, LegalLinksSchema } from '../../../contracts/content.schemas.ts';
 import { ErrorBodySchema } from '../../../contracts/errors.ts';
 import type { ContentAdminService } from './content.admin.service.ts';

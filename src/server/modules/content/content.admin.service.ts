@@ -1,4 +1,9 @@
-import { FAQ_MESSAGES, type FaqInput, type HostedDocumentDto, type LegalLinksInput } from '../../../contracts/admin.ts';
+import {
+  FAQ_MESSAGES,
+  type FaqInput,
+  type HostedDocumentDto,
+  type LegalLinksInput,
+} from '../../../contracts/content-admin.ts';
 import {
   type Faq,
   type FaqType,

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, ilike, like, ne, not, or, type SQL, sql } from 'drizzle-orm';
-import type { CompanyStatus } from '../../../contracts/admin.ts';
+import type { CompanyStatus } from '../../../contracts/partner-review.ts';
 import { type AppDatabase } from '../../db/connection.ts';
 import { companies } from '../../db/schema.ts';
 import { likePattern } from '../../db/sql.ts';

@@ -7,7 +7,7 @@ import {
   CompanyParamsSchema,
   CompanyResultSchema,
   RejectCompanySchema,
-} from '../../../contracts/admin.ts';
+} from '../../../contracts/partner-review.ts';
 import { ErrorBodySchema } from '../../../contracts/errors.ts';
 import type { ReviewService } from './partners.review.service.ts';
 

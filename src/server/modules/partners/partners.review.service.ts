@@ -4,7 +4,7 @@ import {
   type CompanyStatus,
   type MailOutcome,
   VERIFIED,
-} from '../../../contracts/admin.ts';
+} from '../../../contracts/partner-review.ts';
 import { AppError } from '../../errors.ts';
 import type { AppDatabase } from '../../db/connection.ts';
 import type { Outbox } from '../../mail/outbox.ts';

@@ -6,7 +6,7 @@ import {
   DeletionInfoSchema,
   EraseResultSchema,
 } from '../../../contracts/account-deletion.ts';
-import { UserParamsSchema } from '../../../contracts/admin.ts';
+import { UserParamsSchema } from '../../../contracts/users.ts';
 import { ErrorBodySchema } from '../../../contracts/errors.ts';
 import type { DeletionService } from './deletion.service.ts';
 

@@ -5,7 +5,7 @@ import {
   longDate,
   shownEmail,
 } from '../../../contracts/account-deletion.ts';
-import { USER_MESSAGES } from '../../../contracts/admin.ts';
+import { USER_MESSAGES } from '../../../contracts/users.ts';
 import type { AppDatabase } from '../../db/connection.ts';
 import { AppError } from '../../errors.ts';
 import type { Outbox } from '../../mail/outbox.ts';

@@ -1,4 +1,4 @@
-import type { AuditAction } from '../../../contracts/admin.ts';
+import type { AuditAction } from '../../../contracts/audit.ts';
 import {
   type PasskeyAssertion,
   type RecoveryCodes,

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { type AuditEntry, auditActionLabel } from '../../../contracts/admin.ts';
+import { type AuditEntry, auditActionLabel } from '../../../contracts/audit.ts';
 
 const text = (value: unknown): string =>
   value === null || value === undefined

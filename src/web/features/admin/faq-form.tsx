@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { FAQ_LIMITS, type FaqInput, FaqInputSchema } from '../../../contracts/admin.ts';
+import { FAQ_LIMITS, type FaqInput, FaqInputSchema } from '../../../contracts/content-admin.ts';
 import { FAQ_TYPE_LABELS, FAQ_TYPES, type FaqType } from '../../../contracts/content.ts';
 import { InputField, SelectField, TextAreaField } from '../../components/ui/field.tsx';
 import { focusFirstInvalid } from '../../lib/focus-invalid.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isAllowedLegalLink, LegalLinksInputSchema } from './admin.ts';
+import { isAllowedLegalLink, LegalLinksInputSchema } from './content-admin.ts';
 
 describe('legal links an admin may set (IN-04)', () => {
   it('accepts any https web address', () => {

@@ -1,0 +1,72 @@
+import { CompanySchema } from './companies.ts';
+import { z } from './zod.ts';
+
+/** Reviewing partner applications in the admin console (docs/product.md §2.9). */
+
+export const COMPANY_STATUSES = ['pending', 'verified', 'rejected', 'banned'] as const;
+export type CompanyStatus = (typeof COMPANY_STATUSES)[number];
+export const COMPANY_STATUS_LABELS: Record<CompanyStatus, string> = {
+  pending: 'Pending',
+  verified: 'Verified',
+  rejected: 'Rejected',
+  banned: 'Banned',
+};
+/** `verified` values (docs/product.md §3.4, §4.2): 0 on creation, 1 approved, 2 rejected (ignored by duplicate checks). */
+export const VERIFIED = { pending: 0, verified: 1, rejected: 2 } as const;
+
+export const REJECTION_REASON_MAX = 1000;
+
+export const COMPANY_REVIEW_MESSAGES = {
+  notFound: 'That application does not exist.',
+  alreadyApproved: 'This application is already approved.',
+  alreadyRejected: 'This application is already rejected.',
+  alreadyBanned: 'This company is already banned.',
+  notBanned: 'This company is not banned.',
+  reasonRequired: 'Please give the reason for the rejection',
+  reasonTooLong: `The reason can be at most ${REJECTION_REASON_MAX} characters`,
+  nameTaken:
+    'Another live application already uses this company name, phone number or email, so this one cannot be approved. Reject or ban the other one first.',
+  nothingToNotify: 'There is no decision to email yet: approve or reject the application first.',
+} as const;
+
+export const AdminCompanySchema = CompanySchema.extend({
+  rejectionReason: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type AdminCompany = z.infer<typeof AdminCompanySchema>;
+
+export const CompanyListQuerySchema = z.object({
+  status: z.enum(COMPANY_STATUSES).default('pending'),
+  q: z.string().trim().max(200).optional(),
+});
+export const CompanyListSchema = z.object({
+  companies: z.array(AdminCompanySchema),
+  counts: z.object({
+    pending: z.number().int(),
+    verified: z.number().int(),
+    rejected: z.number().int(),
+    banned: z.number().int(),
+  }),
+});
+export const CompanyParamsSchema = z.object({ companyId: z.uuid({ error: COMPANY_REVIEW_MESSAGES.notFound }) });
+
+export const RejectCompanySchema = z.object({
+  reason: z
+    .string({ error: COMPANY_REVIEW_MESSAGES.reasonRequired })
+    .trim()
+    .min(1, COMPANY_REVIEW_MESSAGES.reasonRequired)
+    .max(REJECTION_REASON_MAX, COMPANY_REVIEW_MESSAGES.reasonTooLong),
+});
+
+/** What happened to the decision mail: accepted by the mailer, nowhere to send it, or refused. */
+export const MAIL_OUTCOMES = ['queued', 'no-address'] as const;
+export type MailOutcome = (typeof MAIL_OUTCOMES)[number];
+export const CompanyDecisionSchema = z.object({ company: AdminCompanySchema, mail: z.enum(MAIL_OUTCOMES) });
+export const CompanyResultSchema = z.object({ company: AdminCompanySchema });
+
+export function companyStatusOf(company: Pick<AdminCompany, 'verified' | 'isBanned'>): CompanyStatus {
+  if (company.isBanned) return 'banned';
+  if (company.verified === VERIFIED.verified) return 'verified';
+  if (company.verified === VERIFIED.rejected) return 'rejected';
+  return 'pending';
+}

@@ -1,0 +1,39 @@
+import { z } from './zod.ts';
+
+/** The admin console's list of accounts and what it changes on them (docs/product.md §2.9). */
+
+export const USERS_PAGE_SIZE = 50;
+export const USER_MESSAGES = {
+  notFound: 'That account does not exist.',
+  notYourOwnRole: 'You cannot change your own role.',
+  notYourself: 'You cannot disable your own account.',
+  alreadyVerified: 'This email address is already verified.',
+  disabled: 'This account is disabled. Enable it first.',
+  verificationSent: (email: string) => `A new verification email is on its way to ${email}.`,
+} as const;
+
+export const AdminUserSchema = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  role: z.enum(['user', 'admin']),
+  emailVerified: z.boolean(),
+  disabled: z.boolean(),
+  createdAt: z.string(),
+  /** The admin looking at the list. */
+  self: z.boolean(),
+  /** The owner asked to delete it (docs/product.md §2.14): when, when it is (or was) erased. */
+  deletion: z
+    .object({ requestedAt: z.string(), eraseAfter: z.string(), erasedAt: z.string().nullable() })
+    .nullable()
+    .optional(),
+});
+export type AdminUser = z.infer<typeof AdminUserSchema>;
+export const UserListQuerySchema = z.object({
+  q: z.string().trim().max(254).optional(),
+  /** 1-based page of USERS_PAGE_SIZE accounts, newest first. */
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+});
+export const UserListSchema = z.object({ users: z.array(AdminUserSchema), more: z.boolean() });
+export const UserParamsSchema = z.object({ userId: z.uuid({ error: USER_MESSAGES.notFound }) });
+export const UserRoleSchema = z.object({ role: z.enum(['user', 'admin'], { error: 'Role must be user or admin' }) });
+export const UserResultSchema = z.object({ user: AdminUserSchema, message: z.string().optional() });
