@@ -1,38 +1,39 @@
-import { ErrorBodySchema } from '../../contracts/errors.ts';
+import {
+  type ApiClient,
+  type ApiResult,
+  type EndpointDeclaration,
+  NETWORK_FAILURE,
+  pathOf,
+  resultOf,
+} from '../../contracts/endpoint.ts';
 import { reportSessionLost } from './session-events.ts';
 
 /**
- * The one way the browser calls our API: same-origin fetch with the session cookie (HttpOnly, never
- * visible to scripts), JSON in and out (or a FormData body, sent as multipart), and every outcome as
- * a value: the data, or the server's message and field errors (docs/design.md §4.1), or a network
- * failure (status 0). Nothing here throws.
+ * The one API client in the browser: each call names its endpoint's declaration (src/contracts),
+ * which gives the method, the path and the types. Same-origin fetch with the session cookie
+ * (HttpOnly, never visible to scripts), JSON in and out (or a FormData body, sent as multipart),
+ * and every outcome as a value (ApiResult): nothing here throws. Route loaders and actions use the
+ * same interface in process (`services.api`).
  */
-export type ApiResult<T> =
-  | { ok: true; status: number; data: T }
-  | {
-      ok: false;
-      status: number;
-      message: string;
-      fields: Record<string, string>;
-      /** False when the answer was not our error shape (a proxy's page, no answer at all). */
-      fromServer: boolean;
-      retryAfterSeconds?: number;
-    };
+export type { ApiResult } from '../../contracts/endpoint.ts';
+export { NETWORK_FAILURE, UNEXPECTED_FAILURE } from '../../contracts/endpoint.ts';
 
-export const NETWORK_FAILURE = 'We could not reach the server. Check your connection and try again.';
-export const UNEXPECTED_FAILURE = 'Something went wrong on our side. Please try again.';
+export interface BrowserCallOptions {
+  signal?: AbortSignal;
+  fetchImpl?: typeof fetch;
+}
 
-export async function requestJson<T>(
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+async function send<T>(
+  declaration: EndpointDeclaration,
   url: string,
-  body?: unknown,
-  options: { signal?: AbortSignal; fetchImpl?: typeof fetch } = {},
+  body: unknown,
+  options: BrowserCallOptions = {},
 ): Promise<ApiResult<T>> {
   const multipart = typeof FormData !== 'undefined' && body instanceof FormData;
   let response: Response;
   try {
     response = await (options.fetchImpl ?? fetch)(url, {
-      method,
+      method: declaration.method,
       credentials: 'same-origin',
       headers: {
         accept: 'application/json',
@@ -45,20 +46,34 @@ export async function requestJson<T>(
     return { ok: false, status: 0, message: NETWORK_FAILURE, fields: {}, fromServer: false };
   }
   const json: unknown = await response.json().catch(() => null);
-  if (response.ok) return { ok: true, status: response.status, data: json as T };
   // The session ended (signed out elsewhere, expired, disabled): the page shows the login screen.
   // Sign-in and account requests answer 401 for a wrong password: they are not a lost session.
-  if (response.status === 401 && !url.startsWith('/api/auth/')) reportSessionLost();
-  const parsed = ErrorBodySchema.safeParse(json);
-  const retryAfter = Number(response.headers.get('retry-after'));
-  return {
-    ok: false,
-    status: response.status,
-    message: parsed.success ? parsed.data.error.message : UNEXPECTED_FAILURE,
-    fields: parsed.success ? (parsed.data.error.fields ?? {}) : {},
-    fromServer: parsed.success,
-    ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {}),
-  };
+  if (response.status === 401 && !declaration.path.startsWith('/api/auth/')) reportSessionLost();
+  return resultOf<T>(response.status, json, response.headers.get('retry-after'));
 }
 
+/** Calls one endpoint from the browser. */
+export const api: ApiClient & {
+  /** The same call with a timeout's signal or another fetch (tests, the callable protocol's deadline). */
+  callWith<E extends EndpointDeclaration>(
+    options: BrowserCallOptions,
+    ...rest: Parameters<ApiClient['call']>
+  ): ReturnType<ApiClient['call']>;
+} = {
+  call: ((declaration: EndpointDeclaration, input: { params?: unknown; query?: unknown; body?: unknown } = {}) =>
+    send(declaration, pathOf(declaration, input), input.body)) as ApiClient['call'],
+  callWith: ((
+    options: BrowserCallOptions,
+    declaration: EndpointDeclaration,
+    input: { params?: unknown; query?: unknown; body?: unknown } = {},
+  ) => send(declaration, pathOf(declaration, input), input.body, options)) as never,
+};
+
+/** Being replaced by `api.call` (an address written by hand); goes once no page uses it. */
+export const requestJson = <T>(
+  method: EndpointDeclaration['method'],
+  url: string,
+  body?: unknown,
+  options: BrowserCallOptions = {},
+) => send<T>({ method, path: url as EndpointDeclaration['path'] } as EndpointDeclaration, url, body, options);
 export const postJson = <T>(url: string, body?: unknown) => requestJson<T>('POST', url, body);
