@@ -5,7 +5,7 @@ import { createGunzip, createGzip } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import tar from 'tar-stream';
-import type { AppDatabase, DatabaseHandle } from './db/connection.ts';
+import { type AppDatabase, type DatabaseHandle, inTransaction } from './db/connection.ts';
 import * as schema from './db/schema.ts';
 import { queryRows } from './db/sql.ts';
 import type { FileStorage } from './storage/storage.ts';
@@ -110,9 +110,9 @@ export async function createBackup(options: {
   const written = pipeline(pack, createGzip(), handle.createWriteStream());
   try {
     const tables: Record<string, number> = {};
-    const snapshot = await database.db.transaction(
-      async (tx) => {
-        const txDb = tx as unknown as AppDatabase;
+    const snapshot = await inTransaction(
+      database.db,
+      async (txDb) => {
         const dumps: Array<[string, Buffer]> = [];
         for (const table of tablesInRestoreOrder()) {
           const rows = await queryRows<{ j: string }>(
@@ -224,8 +224,7 @@ export async function restoreBackup(options: {
   if (content)
     throw new BackupError(`The target is not empty: ${content}. Restore into an empty DATA_DIR or database.`);
 
-  await database.db.transaction(async (tx) => {
-    const txDb = tx as unknown as AppDatabase;
+  await inTransaction(database.db, async (txDb) => {
     for (const table of tablesInRestoreOrder()) {
       const lines = (entries.get(`db/${table}.jsonl`)?.toString('utf8') ?? '').split('\n').filter(Boolean);
       if (lines.length !== (manifest.tables[table] ?? 0)) {

@@ -12,6 +12,17 @@ import * as schema from './schema.ts';
 
 export type AppDatabase = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+type TransactionConfig = Parameters<AppDatabase['transaction']>[1];
+
+/**
+ * Runs `work` in one transaction and hands it the transaction as an AppDatabase, so repositories
+ * take either without a cast: drizzle types a transaction apart from the database it came from,
+ * though it answers the same queries.
+ */
+export function inTransaction<T>(db: AppDatabase, work: (tx: AppDatabase) => Promise<T>, config?: TransactionConfig) {
+  return db.transaction((tx) => work(tx as unknown as AppDatabase), config);
+}
+
 /** Delivers a NOTIFY payload; returns a function that stops listening. */
 export type Listen = (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { AppDatabase } from '../db/connection.ts';
+import { type AppDatabase, inTransaction } from '../db/connection.ts';
 import { mailOutbox } from '../db/schema.ts';
 import type { MailMessage } from './mailer.ts';
 
@@ -62,8 +62,7 @@ export type MailQueue = (kind: MailKind, message: MailMessage, userId: string) =
  */
 export function mailTransactions<R>(db: AppDatabase, outbox: Outbox, repositoryOf: (tx: AppDatabase) => R) {
   return async function transaction<T>(work: (repo: R, queue: MailQueue) => Promise<T>): Promise<T> {
-    const result = await db.transaction(async (tx) => {
-      const txDb = tx as unknown as AppDatabase;
+    const result = await inTransaction(db, async (txDb) => {
       return work(repositoryOf(txDb), async (kind, message, userId) => {
         await outbox.enqueue(txDb, { ...message, kind, userId });
       });

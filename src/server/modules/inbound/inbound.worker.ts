@@ -1,7 +1,7 @@
 import { type ParsedMail, simpleParser } from 'mailparser';
 import type { DNSResolver } from 'mailauth';
 import { backoffSeconds, createBackgroundRounds } from '../../background-rounds.ts';
-import type { AppDatabase } from '../../db/connection.ts';
+import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import type { Outbox } from '../../mail/outbox.ts';
 import { messageIdsIn, replyTokenOf, ticketIdOfThreadId } from '../../mail/threading.ts';
 import { hashToken } from '../../security/tokens.ts';
@@ -87,8 +87,7 @@ export function createInboundWorker(options: InboundWorkerOptions) {
     outcome: Outcome,
     answer?: { kind: (typeof AUTO_ANSWER_KINDS)[number]; to: string; ticketNo?: number },
   ) {
-    await db.transaction(async (tx) => {
-      const txDb = tx as unknown as AppDatabase;
+    await inTransaction(db, async (txDb) => {
       const txRepository = createInboundRepository(txDb);
       let answered = false;
       // At most one automatic answer a day to one address, counted in the outbox itself.

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { reasonLabel } from '../../../contracts/support.ts';
 import { backoffSeconds, createBackgroundRounds } from '../../background-rounds.ts';
-import type { AppDatabase } from '../../db/connection.ts';
+import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import { createToken, hashToken } from '../../security/tokens.ts';
 import { type MailMessage, type MailTransport, MailDeliveryError, classifyMailError } from '../../mail/mailer.ts';
 import type { Outbox } from '../../mail/outbox.ts';
@@ -166,8 +166,7 @@ export function createOutboxWorker(options: WorkerOptions) {
 
   /** Turns due events into mail; true when it did any work. */
   async function compose(): Promise<boolean> {
-    return db.transaction(async (tx) => {
-      const txDb = tx as unknown as AppDatabase;
+    return inTransaction(db, async (txDb) => {
       const repo = createNotificationsRepository(txDb);
       const events = await repo.claimDueEvents(10);
       const followUps: Array<{ ticketId: string; fromMessageId: number }> = [];

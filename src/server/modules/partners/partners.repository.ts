@@ -1,5 +1,5 @@
 import { and, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
-import type { AppDatabase } from '../../db/connection.ts';
+import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import { companies } from '../../db/schema.ts';
 
 /** Companies with this status are ignored by the duplicate checks (docs/product.md §3, §5). */
@@ -114,13 +114,13 @@ export function createPartnersRepository(db: AppDatabase) {
       } = {},
     ): Promise<CompanyRow> {
       const values = { ...company, verified: 0, isBanned: false, isEmailSend: false };
-      return db.transaction(async (tx) => {
+      return inTransaction(db, async (tx) => {
         if (company.commercialLicenseKey) {
           await lockCompanyId(tx, company.id);
           await options.licenseStillThere?.();
         }
         const [row] = await tx.insert(companies).values(values).returning(publicColumns);
-        await options.alongside?.(tx as unknown as AppDatabase, row!);
+        await options.alongside?.(tx, row!);
         return row!;
       });
     },

@@ -6,7 +6,7 @@ import {
   VERIFIED,
 } from '../../../contracts/partner-review.ts';
 import { AppError } from '../../errors.ts';
-import type { AppDatabase } from '../../db/connection.ts';
+import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import type { Outbox } from '../../mail/outbox.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';
 import { approvalMail, rejectionMail, type ReviewMailContext } from './partners.review.mail.ts';
@@ -35,9 +35,7 @@ export function createReviewService(deps: {
 
   /** A decision and its mail commit together. */
   async function transaction<T>(work: (repo: ReviewRepository, db: AppDatabase) => Promise<T>): Promise<T> {
-    const result = await deps.db.transaction(async (tx) =>
-      work(createReviewRepository(tx as unknown as AppDatabase), tx as unknown as AppDatabase),
-    );
+    const result = await inTransaction(deps.db, async (tx) => work(createReviewRepository(tx), tx));
     outbox.wake();
     return result;
   }

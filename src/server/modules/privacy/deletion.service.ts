@@ -6,7 +6,7 @@ import {
   shownEmail,
 } from '../../../contracts/account-deletion.ts';
 import { USER_MESSAGES } from '../../../contracts/users.ts';
-import type { AppDatabase } from '../../db/connection.ts';
+import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import { AppError } from '../../errors.ts';
 import type { Outbox } from '../../mail/outbox.ts';
 import type { MailContext } from '../../shared-services.ts';
@@ -52,8 +52,7 @@ export function createDeletionService(options: DeletionServiceOptions) {
       if (!state || state.deletionRequestedAt) throw new AppError('UNAUTHENTICATED', USER_MESSAGES.notFound);
       await options.confirmPassword({ ...input, field: 'password' });
       if (state.role === 'admin') throw new AppError('PERMISSION_DENIED', DELETION_TEXT.adminRefused);
-      const result = await db.transaction(async (tx) => {
-        const txDb = tx as unknown as AppDatabase;
+      const result = await inTransaction(db, async (txDb) => {
         const repo = createDeletionRepository(txDb);
         const marked = await repo.markRequested(input.userId, eraseAfterDays);
         if (!marked) throw new AppError('ABORTED', DELETION_TEXT.eraseAlreadyDone);
@@ -98,8 +97,8 @@ export function createDeletionService(options: DeletionServiceOptions) {
       if (!state) throw new AppError('NOT_FOUND', USER_MESSAGES.notFound);
       if (state.erasedAt) throw new AppError('ABORTED', DELETION_TEXT.eraseAlreadyDone);
       if (!state.deletionRequestedAt) throw new AppError('ABORTED', DELETION_TEXT.eraseNotRequested);
-      const eraseAfter = await db.transaction(async (tx) => {
-        const repo = createDeletionRepository(tx as unknown as AppDatabase);
+      const eraseAfter = await inTransaction(db, async (tx) => {
+        const repo = createDeletionRepository(tx);
         const at = await repo.eraseNow(userId);
         if (!at) throw new AppError('ABORTED', DELETION_TEXT.eraseAlreadyDone);
         await repo.audit({

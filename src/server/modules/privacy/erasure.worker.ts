@@ -1,5 +1,5 @@
 import { createBackgroundRounds } from '../../background-rounds.ts';
-import type { AppDatabase } from '../../db/connection.ts';
+import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import type { FileStorage } from '../../storage/storage.ts';
 import { createErasureRepository } from './erasure.repository.ts';
 
@@ -41,8 +41,8 @@ export function createErasureWorker(options: ErasureWorkerOptions) {
     let claimed: string | null = null;
     let outcome;
     try {
-      outcome = await db.transaction(async (tx) => {
-        const repository = createErasureRepository(tx as unknown as AppDatabase);
+      outcome = await inTransaction(db, async (tx) => {
+        const repository = createErasureRepository(tx);
         const due = await repository.claimDue(failed);
         if (!due) return null;
         claimed = due.id;
