@@ -9,6 +9,7 @@
  */
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { percentile } from './process-stats.ts';
 
 export interface LiveConfig {
   base: string;
@@ -126,21 +127,21 @@ function post(base: string, path: string, token: string, body: unknown): Promise
   });
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : Number.NaN;
-
+/**
+ * p50 and p99 use the bench's one `percentile` (process-stats.ts: the sorted value at index
+ * ⌊p/100 × n⌋), as every other figure does; with 1,000 samples p99 is the 991st smallest, one
+ * sample above the ⌈p/100 × n⌉-th nearest rank these figures used before.
+ */
 function figures(samples: number[], expected: number, postTimes: number[]): DeliveryFigures {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const posts = [...postTimes].sort((a, b) => a - b);
   return {
     expected,
     received: samples.length,
     missing: expected - samples.length,
-    p50: percentile(sorted, 50),
-    p99: percentile(sorted, 99),
-    max: sorted.at(-1) ?? Number.NaN,
-    postP50: percentile(posts, 50),
-    postP99: percentile(posts, 99),
+    p50: percentile(samples, 50),
+    p99: percentile(samples, 99),
+    max: samples.length ? samples.reduce((a, b) => Math.max(a, b)) : Number.NaN,
+    postP50: percentile(postTimes, 50),
+    postP99: percentile(postTimes, 99),
   };
 }
 

@@ -56,7 +56,10 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** The value below which `p` per cent of `values` lie (the sorted list's ⌊p/100 × n⌋-th, clamped). */
+/**
+ * The `p`th percentile of `values`, the one rank rule of every percentile in bench/: the ascending
+ * sorted value at 0-based index ⌊p/100 × n⌋, clamped to the last (NaN when there are none).
+ */
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : Number.NaN;

@@ -1,0 +1,121 @@
+/**
+ * Section "throughput": autocannon against the server and, side by side, a bare Fastify answering
+ * the same bytes, a bare route running the same queries, and a raw insert of a message.
+ */
+import { hashToken } from '../../src/server/security/tokens.ts';
+import {
+  load,
+  type SideBySide,
+  sideBySide,
+  startBareInsertServer,
+  startBareQueryServer,
+  startBareServer,
+} from '../lib/load.ts';
+import { fixed, results, rounds, row, seconds, type Section } from './common.ts';
+import type { ServerBench } from './server.ts';
+
+export const throughputSection: Section<ServerBench> = {
+  name: 'throughput',
+  title: `Throughput: autocannon, 10 connections, ${rounds} alternating rounds of ${seconds} s, loopback`,
+  async run({ base, databaseUrl, lister, listerSession, poster, posterSession, postTickets }) {
+    const throughput: Record<string, SideBySide & { bytes: number }> = {};
+    const cases: Array<{
+      label: string;
+      path: string;
+      headers?: Record<string, string>;
+      type: string;
+      goal: number;
+    }> = [
+      { label: 'SSR /faqs page', path: '/faqs', type: 'text/html; charset=utf-8', goal: 0.5 },
+      { label: 'GET /api/faqs', path: '/api/faqs?type=general', type: 'application/json; charset=utf-8', goal: 0.5 },
+      {
+        label: 'signed-in ticket list (10 tickets)',
+        path: '/api/support/tickets?open=true',
+        headers: { cookie: listerSession.cookie },
+        type: 'application/json; charset=utf-8',
+        goal: 0.2,
+      },
+    ];
+    for (const c of cases) {
+      const res = await fetch(base + c.path, { headers: c.headers });
+      const body = Buffer.from(await res.arrayBuffer());
+      if (res.status !== 200) throw new Error(`${c.path} answered ${res.status}`);
+      const bare = await startBareServer(body, c.type);
+      try {
+        const r = await sideBySide(
+          () => load(base + c.path, { headers: c.headers, seconds }),
+          () => load(bare.url + c.path, { seconds }),
+          async () => {
+            await load(base + c.path, { headers: c.headers, seconds: 1 });
+            await load(bare.url + c.path, { seconds: 1 });
+          },
+          rounds,
+        );
+        throughput[c.label] = { ...r, bytes: body.length };
+        row(
+          c.label,
+          `${fixed(r.ratio)}× bare Fastify`,
+          `≥ ${c.goal}`,
+          r.ratio >= c.goal,
+          `${Math.round(r.ours.rps)} vs ${Math.round(r.yardstick.rps)} req/s, ${body.length} B; p99 ${r.ours.p99} vs ${r.yardstick.p99} ms; errors ${r.ours.non2xx + r.yardstick.non2xx}`,
+        );
+      } finally {
+        bare.stop();
+      }
+      if (c.headers) {
+        // Where the gap is: the same two queries (session, list) from a bare route, same driver and pool.
+        const same = await startBareQueryServer(databaseUrl, body, hashToken(listerSession.token), lister.id);
+        try {
+          const r = await sideBySide(
+            () => load(base + c.path, { headers: c.headers, seconds }),
+            () => load(same.url + c.path, { seconds }),
+            async () => load(same.url + c.path, { seconds: 1 }),
+            rounds,
+          );
+          throughput[`${c.label} vs same queries`] = { ...r, bytes: body.length };
+          row(
+            `  the same against a bare route running its 2 queries`,
+            `${fixed(r.ratio)}×`,
+            '',
+            undefined,
+            `${Math.round(r.ours.rps)} vs ${Math.round(r.yardstick.rps)} req/s: what Fastify, hooks, validation and serialisation cost on top of the database; errors ${r.yardstick.non2xx}`,
+          );
+        } finally {
+          same.stop();
+        }
+      }
+    }
+
+    // The message post against a raw insert of the same row through the same driver.
+    const postPaths = postTickets.map((id) => `/api/support/tickets/${id}/messages`);
+    const headers = { cookie: posterSession.cookie, 'content-type': 'application/json' };
+    const body = JSON.stringify({ messageBody: 'Benchmark message: is my parcel on its way?' });
+    const sample = await fetch(base + postPaths[0], { method: 'POST', headers, body });
+    const sampleBody = Buffer.from(await sample.arrayBuffer());
+    if (sample.status !== 200) throw new Error(`message post answered ${sample.status}: ${sampleBody}`);
+    const insert = await startBareInsertServer(databaseUrl, sampleBody, poster.id, postTickets);
+    try {
+      const options = { method: 'POST', headers, body, paths: postPaths };
+      const r = await sideBySide(
+        () => load(base, { ...options, seconds }),
+        () => load(insert.url, { ...options, seconds }),
+        async () => {
+          await load(base, { ...options, seconds: 1 });
+          await load(insert.url, { ...options, seconds: 1 });
+        },
+        rounds,
+      );
+      throughput['message post (PostgreSQL)'] = { ...r, bytes: sampleBody.length };
+      row(
+        'message post on PostgreSQL',
+        `${fixed(r.ratio)}× raw insert`,
+        '≥ 0.5',
+        r.ratio >= 0.5,
+        `${Math.round(r.ours.rps)} vs ${Math.round(r.yardstick.rps)} req/s over 100 tickets; p99 ${r.ours.p99} vs ${r.yardstick.p99} ms; errors ${r.ours.non2xx + r.yardstick.non2xx}`,
+      );
+    } finally {
+      insert.stop();
+    }
+    results.throughput = throughput;
+  },
+};
