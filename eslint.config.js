@@ -30,9 +30,15 @@ const zones = [
   },
   ...dirs('src/server/modules').map((name) => ({
     target: `./src/server/modules/${name}/**`,
-    from: `./src/server/modules/!(${name})/**/*.repository.ts`,
-    message: "Use the other module's service: its repository (and its tables) belong to it.",
+    from: `./src/server/modules/!(${name})/**/!(index|*.service).ts`,
+    message:
+      "Reach another module through its index.ts or its service's types: its repository, routes and workers belong to it.",
   })),
+  {
+    target: ['./src/web/components', './src/web/lib'],
+    from: ['./src/web/features', './src/web/routes'],
+    message: 'components/ and lib/ are shared by every page: they import neither features nor routes.',
+  },
   ...dirs('src/web/features').map((name) => ({
     target: `./src/web/features/${name}/**`,
     from: `./src/web/features/!(${name})/**`,
@@ -71,5 +77,16 @@ export default tseslint.config(
     plugins: { 'import-x': importX },
     settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })] },
     rules: { 'import-x/no-restricted-paths': ['error', { zones }] },
+  },
+  {
+    // One zod, set up once for the browser's CSP (src/contracts/zod.ts), with fieldErrors beside it.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/contracts/zod.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'zod', message: 'Import { z } from src/contracts/zod.ts, where it is set up once.' }] },
+      ],
+    },
   },
 );

@@ -46,6 +46,9 @@ export function detectAttachmentKind(head: Uint8Array): AttachmentKind | null {
 
 const MB = ATTACHMENT_LIMITS.maxBytes / 1_048_576;
 
+/** The largest page form with a message's files: five files of 10 MB and the text around them (the endpoints enforce the exact limits). */
+export const MESSAGE_FORM_MAX_BYTES = ATTACHMENT_LIMITS.filesPerMessage * ATTACHMENT_LIMITS.maxBytes + 1024 * 1024;
+
 export const ATTACHMENT_TEXT = {
   attach: 'Attach files',
   attachHint: `Photos (JPEG, PNG, WebP) or PDFs, up to ${ATTACHMENT_LIMITS.filesPerMessage} files of ${MB} MB each`,

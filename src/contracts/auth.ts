@@ -149,12 +149,5 @@ export const ChangePasswordFormSchema = ChangePasswordRequestSchema.extend({ con
   { path: ['confirmPassword'], message: AUTH_MESSAGES.passwordsDiffer },
 );
 
-/** First message per field, for showing under each input. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.map(String).join('.') || '_';
-    fields[key] ??= issue.message;
-  }
-  return fields;
-}
+/** Field messages by field name: kept here too for the forms that import it with the auth schemas. */
+export { fieldErrors } from './zod.ts';

@@ -146,6 +146,8 @@ export type CompanyRegistration = z.output<typeof CompanyRegistrationSchema>;
 export type CompanyTextField = keyof typeof CompanyRegistrationSchema.shape;
 export const COMPANY_TEXT_FIELDS = Object.keys(CompanyRegistrationSchema.shape) as CompanyTextField[];
 export const LICENSE_FIELD = 'commercialLicense';
+/** The largest registration form: a licence of up to 10 MB and the fields around it (the endpoint enforces the exact limits). */
+export const REGISTRATION_FORM_MAX_BYTES = 11 * 1024 * 1024;
 export type CompanyFormField = CompanyTextField | typeof LICENSE_FIELD;
 
 /** The first message for each field that breaks a rule; empty when the input is valid. */

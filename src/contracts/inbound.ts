@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /**
  * Mail that comes in (reply by email, docs/decisions/105-reply-by-email.md): the states and reasons

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /**
  * Notification mails a person can switch on and off, the outbox as admins see it, and the words of

@@ -117,6 +117,22 @@ export const ENHANCEMENTS = { register: 'src/web/features/register/enhance.ts' }
 
 export type EnhancementName = keyof typeof ENHANCEMENTS;
 
+/**
+ * What a route module tells the server about itself through its `handle` export; the server reads
+ * it from the build (server/web/route-needs.ts), so a page's needs are declared once, beside the page.
+ * Whether a page takes a POST is not listed at all: it does when its module exports an `action`.
+ */
+export interface RouteHandle {
+  /** The page is served without the app's JavaScript (docs/decisions/080-static-public-pages.md). */
+  hydrate?: false;
+  /** The small script of its own a page without hydration loads instead. */
+  enhance?: EnhancementName;
+  /** The same bytes for every anonymous visitor: kept whole in memory until content changes. */
+  cacheForAnonymous?: true;
+  /** The largest form the page's action takes, in bytes, where it is more than the usual 100 kB (forms with files). */
+  formBytes?: number;
+}
+
 /** Where the browser finds an enhancement: its module, and the chunks it imports (preloaded). */
 export interface EnhancementFiles {
   src: string;

@@ -8,3 +8,13 @@ import { z } from 'zod';
 if (typeof document !== 'undefined') z.config({ jitless: true });
 
 export { z };
+
+/** First message per field, for showing under each input. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.map(String).join('.') || '_';
+    fields[key] ??= issue.message;
+  }
+  return fields;
+}

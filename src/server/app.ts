@@ -127,7 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Who is asking: the session cookie or bearer token, looked up in the database on every request
   // (by the accounts module, registered below; the lookup is only needed once requests arrive).
   const resolvePrincipal = createSessionResolver(
-    (token) => app.accounts.resolveSession(token),
+    (token) => app.signIn.resolveSession(token),
     config.sessions.cookieName,
   );
   await app.register(accessPlugin, { resolvePrincipal });
@@ -150,8 +150,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const shared = await createSharedServices(app, config, database);
   await app.register(contentModule, shared);
   await app.register(partnersModule, shared);
-  await app.register(accountsModule, shared);
+  // The second factor first: the accounts module's sign-in service takes it.
   await app.register(secondFactorModule, shared);
+  await app.register(accountsModule, shared);
   await app.register(attachmentsModule, shared);
   await app.register(supportModule, shared);
   await app.register(auditModule, shared);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { z } from 'zod';
+import { z } from '../contracts/zod.ts';
 
 /**
  * The only reader of process.env (house style, habit 1). Parsed once at start-up; a wrong value

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page, type Route, test } from '@playwright/test';
 import { linkIn, waitForMails } from '../support/mail.ts';
 import { newEmail, newPassword, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
 import { expectNoAxeViolations, VIEWPORTS, watchPage } from './support.ts';
@@ -102,13 +102,15 @@ test.describe('accounts', () => {
     const { email } = await verifiedAccount(request);
     await page.goto('/support');
 
-    // Hold the request in the network so the waiting state can be seen.
+    // Hold the sign-in (the form's post to the page's own action) in the network so the waiting state can be seen.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/auth/login', async (route) => {
-      await held;
+    const onSupport = (url: URL) => url.pathname.startsWith('/support');
+    const holdPosts = async (route: Route) => {
+      if (route.request().method() === 'POST') await held;
       await route.continue();
-    });
+    };
+    await page.route(onSupport, holdPosts);
     await signInOnLoginScreen(page, email, 'not-my-password');
     const spinner = page.getByRole('status').filter({ hasText: 'Signing in…' });
     await expect(spinner).toBeVisible();
@@ -122,7 +124,7 @@ test.describe('accounts', () => {
     await expect(box.getByTestId('message-box-icon-error')).toBeVisible();
     await box.getByRole('button', { name: 'Close' }).click();
     await expect(box).toBeHidden();
-    await page.unroute('**/api/auth/login');
+    await page.unroute(onSupport, holdPosts);
 
     // An unknown email gets the very same message.
     await signInOnLoginScreen(page, newEmail('nobody'), 'not-my-password');

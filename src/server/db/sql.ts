@@ -20,3 +20,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Whether `text` can be compared with a uuid column (PostgreSQL refuses the query otherwise). */
 export const isUuid = (text: string) => UUID.test(text);
+
+/** A timestamp as the API writes it (ISO 8601, UTC), from a row's Date or timestamp text. */
+export const iso = (value: Date | string | unknown): string => new Date(value as string).toISOString();

@@ -41,6 +41,7 @@ export function route<E extends EndpointDeclaration>(
     url: declaration.path,
     config: {
       access: declaration.access,
+      declaration,
       ...(declaration.secondFactorEnrolment ? { secondFactorEnrolment: true } : {}),
     },
     ...(declaration.bodyLimit ? { bodyLimit: declaration.bodyLimit } : {}),

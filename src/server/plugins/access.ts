@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ACCESS_POLICIES, type AccessPolicy } from '../../contracts/endpoint.ts';
+import { ACCESS_POLICIES, type AccessPolicy, type EndpointDeclaration } from '../../contracts/endpoint.ts';
 import { SECOND_FACTOR_MESSAGES } from '../../contracts/second-factor.ts';
 import { AppError } from '../errors.ts';
 
@@ -32,6 +32,8 @@ declare module 'fastify' {
     access?: AccessPolicy;
     /** An `admin` route an admin may call before passing the second factor: its enrolment. */
     secondFactorEnrolment?: boolean;
+    /** The declaration the route was registered from (src/contracts/api; http/endpoint-route.ts). */
+    declaration?: EndpointDeclaration;
   }
   interface FastifyRequest {
     principal: Principal | null;

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { EndpointDeclaration } from '../../contracts/endpoint.ts';
 import type { AccessPolicy } from './access.ts';
 
 /**
@@ -11,6 +12,8 @@ export interface RouteAccess {
   methods: string[];
   url: string;
   access: AccessPolicy | undefined;
+  /** Registered from an endpoint's declaration (src/contracts/api), as every /api route should be. */
+  declared: EndpointDeclaration | undefined;
 }
 
 declare module 'fastify' {
@@ -24,6 +27,7 @@ export const routeTablePlugin = fp(async function routeTable(app: FastifyInstanc
   app.decorate('routeTable', table);
   app.addHook('onRoute', (route) => {
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).map(String);
-    table.push({ methods, url: route.url, access: (route.config as { access?: AccessPolicy } | undefined)?.access });
+    const config = route.config as { access?: AccessPolicy; declaration?: EndpointDeclaration } | undefined;
+    table.push({ methods, url: route.url, access: config?.access, declared: config?.declaration });
   });
 });

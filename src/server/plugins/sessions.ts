@@ -22,7 +22,7 @@ declare module 'fastify' {
     clearSessionCookie(): FastifyReply;
   }
   interface FastifyInstance {
-    /** The Set-Cookie header value that starts a session (for page actions, which answer through React Router). */
+    /** The Set-Cookie header value that starts a session (the sign-in service hands it to the pages' sign-in form). */
     sessionCookieHeader(token: string): string;
   }
 }

@@ -7,13 +7,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * CSP nonce, so the page is kept cut where the nonce was and every response gets the fresh nonce
  * of its own CSP header put back in: scripts stay nonce-bound per response, as before.
  *
- * Only GET requests without a session (no session cookie, no Authorization header) for the listed
- * paths are served from here, only 200 answers that set no cookie are kept, at most `maxEntries`
+ * Only GET requests without a session (no session cookie, no Authorization header) for the pages
+ * that say so (`handle.cacheForAnonymous`, a short query string is part of the key) are served from here, only 200 answers that set no cookie are kept, at most `maxEntries`
  * of them, each for `maxAgeMs` at most. Pages are compressed for clients that accept it.
  */
 export interface PageCacheOptions {
-  /** Paths whose anonymous pages may be kept, e.g. `/faqs` (a short query string is part of the key). */
-  paths: ReadonlySet<string>;
   /** The session cookie's name: a request carrying it is never served from here. */
   cookieName: string;
   /** Content changed: every page is dropped. */
@@ -57,13 +55,14 @@ export function createPageCache(options: PageCacheOptions) {
   const cookie = new RegExp(`(^|;)\\s*${options.cookieName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}=`);
 
   return {
-    accepts(request: FastifyRequest): boolean {
+    /** Whether this request may be answered from here: an anonymous GET of one of `paths` (the pages that say so). */
+    accepts(request: FastifyRequest, paths: ReadonlySet<string>): boolean {
       if (request.method !== 'GET' || request.principal !== null || request.headers.authorization !== undefined)
         return false;
       if (cookie.test(request.headers.cookie ?? '')) return false;
       const q = request.url.indexOf('?');
       const path = q === -1 ? request.url : request.url.slice(0, q);
-      return options.paths.has(path) && (q === -1 || request.url.length - q <= MAX_QUERY);
+      return paths.has(path) && (q === -1 || request.url.length - q <= MAX_QUERY);
     },
 
     /** The kept page for this URL, or a fresh render (kept when it may be). Concurrent misses render once. */

@@ -1,49 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AUTH_MESSAGES } from '../../contracts/auth.ts';
 import type { RequestContextValue, SiteInfo } from '../../contracts/web-context.ts';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { readSessionToken } from '../plugins/sessions.ts';
-import { hashToken } from '../security/tokens.ts';
 import { sessionDevice } from '../modules/accounts/accounts.device.ts';
-import { SignInTicketIssued } from '../modules/accounts/accounts.service.ts';
-import { ATTACHMENT_LIMITS } from '../../contracts/attachments.ts';
 import { forwardMultipart } from './forward-multipart.ts';
 import { inProcessApi } from './in-process-api.ts';
 import type { WebHandlerOptions } from './web-handler.ts';
 
 /**
- * How the pages are served beyond the build itself: which are kept whole, which take a form, and
- * what each request's route loaders and actions are handed (RequestContextValue), built from what
- * the modules decorate the app with.
+ * How the pages are served beyond the build itself: which are kept whole and which take a form come
+ * from the route modules (route-needs.ts); what each request's route loaders and actions are handed
+ * (RequestContextValue) is built here from what the modules decorate the app with.
  */
 
-/** Anonymous pages kept in memory until content changes (page-cache.ts). */
-const CACHED_PAGES: ReadonlySet<string> = new Set(['/', '/about', '/faqs', '/legal', '/register']);
-
-/** Pages with a form of their own (docs/decisions/091-page-forms.md). */
-const MESSAGE_FORM_MAX_BYTES = ATTACHMENT_LIMITS.filesPerMessage * ATTACHMENT_LIMITS.maxBytes + 1024 * 1024;
-
-const ACTION_PATHS: NonNullable<WebHandlerOptions['actionPaths']> = [
-  /^\/(support|admin)$/,
-
-  /^\/(signup|forgot-password|reset-password|verify-email|confirm-email|setup)$/,
-  /^\/account$/,
-  /^\/account\/(password|notifications|delete)$/,
-  /^\/unsubscribe\/[^/]+$/,
-  /^\/sign-out$/,
-  // A licence of up to 10 MB and the fields around it (the endpoint enforces the exact limits).
-  { path: /^\/register$/, maxBytes: 11 * 1024 * 1024 },
-  // Messages with up to five files of 10 MB and their text (the endpoints enforce the exact limits).
-  { path: /^\/support\/create-ticket$/, maxBytes: MESSAGE_FORM_MAX_BYTES },
-  { path: /^\/support\/ticket\/[^/]+$/, maxBytes: MESSAGE_FORM_MAX_BYTES },
-  { path: /^\/admin\/support\/[^/]+$/, maxBytes: MESSAGE_FORM_MAX_BYTES },
-  /^\/admin\/(saved-replies|security)$/,
-  // Post or discard a held mail (reply by email).
-  /^\/admin\/mail\/incoming$/,
-];
-
-export type PageOptions = Pick<WebHandlerOptions, 'pageCache' | 'actionPaths' | 'contextFor'>;
+export type PageOptions = Pick<WebHandlerOptions, 'pageCache' | 'contextFor'>;
 
 /** The web handler's page settings for this app (`app`: the root instance, which callApi injects into). */
 export function pageOptions(app: FastifyInstance, config: Config): PageOptions {
@@ -55,11 +26,9 @@ export function pageOptions(app: FastifyInstance, config: Config): PageOptions {
   };
   return {
     pageCache: {
-      paths: CACHED_PAGES,
       cookieName: config.sessions.cookieName,
       onInvalidate: (listener) => app.onContentChange(listener),
     },
-    actionPaths: ACTION_PATHS,
     contextFor: async (request, reply) => pageContext(app, config, site, request, reply),
   };
 }
@@ -128,30 +97,24 @@ export function pageContext(
         return forwardMultipart(app, request, url, form);
       },
       signIn: async (input) => {
-        const presented = readSessionToken(request, config.sessions.cookieName);
-        try {
-          const step = {
-            ip: request.ip,
-            previousTokenHash: presented ? hashToken(presented) : undefined,
-            device: sessionDevice(request.headers['user-agent'], request.ip),
-            ticketOnCodeStep: true,
-          };
-          const signedIn =
-            'ticket' in input
-              ? await app.accounts.loginWithTicket({ ...step, ...input })
-              : await app.accounts.login({ ...step, ...input });
-          return { ok: true, setCookie: app.sessionCookieHeader(signedIn.token) };
-        } catch (error) {
-          if (!(error instanceof AppError)) throw error;
-          return {
-            ok: false,
-            status: error.httpStatus,
-            message: error.message,
-            fields: error.fields ?? {},
-            unverified: error.code === 'PERMISSION_DENIED' && error.message === AUTH_MESSAGES.unverified,
-            ...(error instanceof SignInTicketIssued ? { ticket: error.ticket } : {}),
-          };
-        }
+        const step = {
+          ip: request.ip,
+          presentedToken: readSessionToken(request, config.sessions.cookieName),
+          device: sessionDevice(request.headers['user-agent'], request.ip),
+        };
+        const result =
+          'ticket' in input
+            ? await app.signIn.continueWithTicket({ ...step, ...input })
+            : await app.signIn.signIn({ ...step, ...input, ticketOnCodeStep: true });
+        if (result.outcome === 'signed-in') return { ok: true, setCookie: result.session.setCookie };
+        return {
+          ok: false,
+          status: result.status,
+          message: result.message,
+          fields: result.fields,
+          unverified: result.outcome === 'unverified',
+          ...(result.outcome === 'second-factor-needed' && result.ticket ? { ticket: result.ticket } : {}),
+        };
       },
       setup: {
         isUsable: (token) => app.firstAdminSetup.isUsable(token),

@@ -9,6 +9,7 @@ import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'r
 import { ENHANCEMENTS, type EnhancementManifest, type RequestContextValue } from '../../contracts/web-context.ts';
 import { AppError } from '../errors.ts';
 import { type CachedPage, type PageCacheOptions, createPageCache } from './page-cache.ts';
+import { routeNeeds } from './route-needs.ts';
 
 /**
  * Serves the React Router app (server-rendered pages) and its built assets from one Fastify
@@ -30,19 +31,11 @@ export interface WebHandlerOptions {
   ) => void;
   /** Keeps whole anonymous pages of these paths in memory until content changes (page-cache.ts). */
   pageCache?: PageCacheOptions;
-  /**
-   * Pages whose route has an action: a POST to them (a plain form, or React Router's `.data` fetch
-   * of the same page) reaches React Router. Every other page answers writes with 405.
-   */
-  actionPaths?: Array<RegExp | { path: RegExp; maxBytes: number }>;
 }
 
 /** A browser navigation (it wants HTML), as opposed to a script or an API client. */
 const isNavigation = (request: FastifyRequest) =>
   request.headers['sec-fetch-mode'] === 'navigate' || (request.headers.accept ?? '').includes('text/html');
-
-/** A form post to a page is small (unless its path says otherwise); anything larger is refused before React Router reads it. */
-const PAGE_FORM_LIMIT = 100_000;
 
 type EntryWithContext = { requestContext: Parameters<RouterContextProvider['set']>[0] };
 
@@ -134,12 +127,8 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
   // React Router reads a page's form body itself, from the raw request: Fastify leaves it unread.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
-  const actionPaths = (options.actionPaths ?? []).map((entry) =>
-    entry instanceof RegExp ? { path: entry, maxBytes: PAGE_FORM_LIMIT } : entry,
-  );
-  /** The largest body the page's form may send, or null when the page has no action. */
-  const formLimit = (pathname: string) =>
-    actionPaths.find((entry) => entry.path.test(pathname.replace(/\.data$/, '')))?.maxBytes ?? null;
+  /** Which pages take a POST, how large, and which are kept whole: read from the route modules (route-needs.ts). */
+  const needsOf = async () => routeNeeds(await loadBuild());
 
   /**
    * A request the page cannot take: a browser navigation gets the site's page with the message and
@@ -185,9 +174,12 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
     schema: { hide: true },
     handler: async (request, reply) => {
       const pathname = request.url.split('?')[0] ?? '/';
-      // Pages only read, but for the few with an action, which take a POST. Anything else is refused
-      // here, before React Router would answer with an error naming the route and print its stack.
-      const limit = request.method === 'POST' ? formLimit(pathname) : null;
+      // Pages only read, but for those whose route has an action: a POST to them (a plain form, or
+      // React Router's `.data` fetch of the same page) reaches React Router, up to the page's limit.
+      // Anything else is refused here, before React Router would answer with an error naming the
+      // route and print its stack.
+      const needs = await needsOf();
+      const limit = request.method === 'POST' ? needs.formLimit(pathname) : null;
       const formPost = limit !== null;
       // No length and no chunks means no body; a chunked body of unknown length is refused.
       const declared = request.headers['content-length'] ?? (request.headers['transfer-encoding'] ? Infinity : 0);
@@ -206,7 +198,7 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
           dotfiles: 'deny',
         });
       }
-      if (!formPost && pages?.accepts(request)) {
+      if (!formPost && pages?.accepts(request, needs.cachedPaths)) {
         const page = await pages.get(request, () => renderForCache(request, reply));
         return pages.send(request, reply, page);
       }

@@ -1,5 +1,7 @@
 import {
+  type AnswerOf,
   type ApiClient,
+  type CallArgs,
   type ApiResult,
   type EndpointDeclaration,
   NETWORK_FAILURE,
@@ -57,8 +59,9 @@ export const api: ApiClient & {
   /** The same call with a timeout's signal or another fetch (tests, the callable protocol's deadline). */
   callWith<E extends EndpointDeclaration>(
     options: BrowserCallOptions,
-    ...rest: Parameters<ApiClient['call']>
-  ): ReturnType<ApiClient['call']>;
+    declaration: E,
+    ...args: CallArgs<E>
+  ): Promise<ApiResult<AnswerOf<E>>>;
 } = {
   call: ((declaration: EndpointDeclaration, input: { params?: unknown; query?: unknown; body?: unknown } = {}) =>
     send(declaration, pathOf(declaration, input), input.body)) as ApiClient['call'],

@@ -1,54 +1,44 @@
 import { describe, expect, it } from 'vitest';
+import { NETWORK_FAILURE } from '../../contracts/endpoint.ts';
 import { codeForHttpStatus } from '../../contracts/errors.ts';
-import { CALLABLE_TIMEOUT_MS, callFunction, CallableError } from './callable.ts';
+import { CALLABLE_TIMEOUT_MS, DEADLINE_MESSAGE, sendOrSay } from './callable.ts';
 
-const respond = (status: number, body: unknown): typeof fetch =>
-  (async () =>
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })) as typeof fetch;
+const said = (message: string) => ({ said: message });
 
-describe('callFunction', () => {
+describe('sendOrSay', () => {
   it('gives a callable 70 seconds by default', () => {
     expect(CALLABLE_TIMEOUT_MS).toBe(70_000);
   });
 
-  it('returns the result of a successful call', async () => {
-    const result = await callFunction(
-      'createSupportTicket',
-      {},
-      { fetchImpl: respond(200, { result: { ticketId: 'x', ticketNo: 7 } }) },
-    );
-    expect(result).toEqual({ ticketId: 'x', ticketNo: 7 });
+  it('returns what the action answered', async () => {
+    const answer = await sendOrSay(async () => ({ ticketId: 'x', ticketNo: 7 }), said, 1000);
+    expect(answer).toEqual({ ticketId: 'x', ticketNo: 7 });
   });
 
-  it('gives up with deadline-exceeded when the server does not answer in time', async () => {
-    const hang: typeof fetch = (_url, init) =>
-      new Promise((_resolve, reject) =>
-        init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
-      );
-    const error = await callFunction('createSupportTicket', {}, { fetchImpl: hang, timeoutMs: 30 }).catch(
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(CallableError);
-    expect((error as CallableError).code).toBe('DEADLINE_EXCEEDED');
+  it('gives up with the deadline message when the server does not answer in time', async () => {
+    const hang = () => new Promise<never>(() => {});
+    expect(await sendOrSay(hang, said, 30)).toEqual({ said: DEADLINE_MESSAGE });
   });
 
-  it('maps a network failure to internal with a readable message', async () => {
-    const down = (async () => {
-      throw new TypeError('fetch failed');
-    }) as typeof fetch;
-    const error = (await callFunction('f', {}, { fetchImpl: down }).catch((e: unknown) => e)) as CallableError;
-    expect(error.code).toBe('INTERNAL');
-    expect(error.message).toMatch(/connection/);
+  it('says the server could not be reached when the network fails', async () => {
+    const down = async () => {
+      throw new TypeError('Failed to fetch');
+    };
+    expect(await sendOrSay(down, said)).toEqual({ said: NETWORK_FAILURE });
   });
 
-  it('carries the server message and maps the HTTP status to a code', async () => {
-    const error = (await callFunction(
-      'f',
-      {},
-      { fetchImpl: respond(429, { error: { status: 'RESOURCE_EXHAUSTED', message: 'Slow down' } }) },
-    ).catch((e: unknown) => e)) as CallableError;
-    expect(error.code).toBe('RESOURCE_EXHAUSTED');
-    expect(error.message).toBe('Slow down');
+  it('lets a redirect and an error the action raised go on', async () => {
+    const redirect = new Response(null, { status: 302, headers: { location: '/support' } });
+    await expect(
+      sendOrSay(async () => {
+        throw redirect;
+      }, said),
+    ).rejects.toBe(redirect);
+    await expect(
+      sendOrSay(async () => {
+        throw new Error('Unexpected Server Error');
+      }, said),
+    ).rejects.toThrow('Unexpected Server Error');
   });
 });
 

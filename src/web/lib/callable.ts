@@ -1,52 +1,34 @@
-import { codeForHttpStatus, type ErrorCode } from '../../contracts/errors.ts';
-import { NETWORK_FAILURE, requestJson } from './api-client.ts';
+import { NETWORK_FAILURE } from '../../contracts/endpoint.ts';
 
 /**
- * Calls a callable function the way the original client did (docs/product.md §7): a POST with a `data`
- * wrapper; 70 seconds before it gives up with deadline-exceeded; HTTP statuses mapped to codes
- * (docs/product.md §8). Failures throw CallableError with a message a person can read.
+ * A page's form sent by its script, as the original client sent its calls (docs/product.md §7.2):
+ * the browser gives up after 70 seconds, and a server it cannot reach is said in words. The form
+ * goes to its route's action like any other (`clientAction` hands it on with `serverAction`), and
+ * the form stays as it is, saying why, rather than the page being replaced by the error page.
  */
 export const CALLABLE_TIMEOUT_MS = 70_000;
+export const DEADLINE_MESSAGE = 'The request took too long. Please try again.';
 
-export class CallableError extends Error {
-  override name = 'CallableError';
-  readonly code: ErrorCode;
-  readonly fields: Record<string, string> | undefined;
-  constructor(code: ErrorCode, message: string, fields?: Record<string, string>) {
-    super(message);
-    this.code = code;
-    this.fields = fields;
+export async function sendOrSay<T, U>(
+  serverAction: () => Promise<T>,
+  unreachable: (message: string) => U,
+  timeoutMs?: number,
+): Promise<T | U> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline =
+    timeoutMs === undefined
+      ? null
+      : new Promise<U>((resolve) => {
+          timer = setTimeout(() => resolve(unreachable(DEADLINE_MESSAGE)), timeoutMs);
+        });
+  try {
+    return await (deadline ? Promise.race([serverAction(), deadline]) : serverAction());
+  } catch (error) {
+    // fetch fails with a TypeError when there is no network; a redirect (the action's success) or an
+    // error the action itself raised goes on as React Router handles it.
+    if (!(error instanceof TypeError)) throw error;
+    return unreachable(NETWORK_FAILURE);
+  } finally {
+    clearTimeout(timer);
   }
-}
-
-export async function callFunction<TResult>(
-  name: string,
-  data: unknown,
-  options: { timeoutMs?: number; fetchImpl?: typeof fetch } = {},
-): Promise<TResult> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? CALLABLE_TIMEOUT_MS);
-  const answer = await requestJson<{ result?: TResult }>(
-    'POST',
-    `/api/functions/${name}`,
-    { data },
-    { signal: controller.signal, fetchImpl: options.fetchImpl },
-  ).finally(() => clearTimeout(timer));
-  if (answer.ok && answer.data && 'result' in answer.data) return answer.data.result as TResult;
-  if (answer.status === 0) {
-    if (controller.signal.aborted)
-      throw new CallableError('DEADLINE_EXCEEDED', 'The request took too long. Please try again.');
-    throw new CallableError('INTERNAL', NETWORK_FAILURE);
-  }
-  if (answer.ok || !answer.fromServer) {
-    throw new CallableError(
-      codeForHttpStatus(answer.ok ? 500 : answer.status),
-      'Something went wrong. Please try again.',
-    );
-  }
-  throw new CallableError(
-    codeForHttpStatus(answer.status),
-    answer.message,
-    Object.keys(answer.fields).length > 0 ? answer.fields : undefined,
-  );
 }

@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { data } from 'react-router';
 import type { ApiResult } from '../../contracts/endpoint.ts';
-import { fieldErrors } from '../../contracts/auth.ts';
+import { fieldErrors } from '../../contracts/zod.ts';
 import { UNEXPECTED_FAILURE } from '../../contracts/endpoint.ts';
 import type { z } from '../../contracts/zod.ts';
 import { focusFirstInvalid } from './focus-invalid.ts';
@@ -45,7 +45,11 @@ export function invalid(error: z.ZodError, values: Record<string, string>, form?
 }
 
 /** An endpoint's refusal as the form shows it: the fields' messages, or one sentence when it names none. */
-export function refused(result: Extract<ApiResult<unknown>, { ok: false }>, values: Record<string, string>, form?: string) {
+export function refused(
+  result: Extract<ApiResult<unknown>, { ok: false }>,
+  values: Record<string, string>,
+  form?: string,
+) {
   const named = Object.keys(result.fields).length > 0;
   return data<FormResult>(
     {

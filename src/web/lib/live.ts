@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
 import { LIVE_EVENTS } from '../../contracts/support.ts';
-import { requestJson } from './api-client.ts';
 import { reportSessionLost } from './session-events.ts';
 
 /**
@@ -104,14 +103,18 @@ export function useLiveStream(
 }
 
 /**
- * An `onRefused` that asks the stream's plain read endpoint why it was refused. Gone (one of
- * `missingStatuses`): `onMissing` is called and the stream stops. Signed out or no longer allowed:
- * the page reloads, and its layout says so. Anything else (the server unreachable for now): keep
- * trying.
+ * An `onRefused` that asks the stream's plain read endpoint why it was refused (`read`, a call of the
+ * browser's client). Gone (one of `missingStatuses`): `onMissing` is called and the stream stops.
+ * Signed out or no longer allowed: the page reloads, and its layout says so. Anything else (the
+ * server unreachable for now): keep trying.
  */
-export function askWhyRefused(readUrl: string, onMissing?: () => void, missingStatuses: readonly number[] = [404]) {
+export function askWhyRefused(
+  read: () => Promise<{ status: number }>,
+  onMissing?: () => void,
+  missingStatuses: readonly number[] = [404],
+) {
   return async (): Promise<boolean> => {
-    const res = await requestJson('GET', readUrl);
+    const res = await read();
     if (onMissing && missingStatuses.includes(res.status)) {
       onMissing();
       return false;

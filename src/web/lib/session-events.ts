@@ -1,9 +1,12 @@
+import { authApi } from '../../contracts/api/accounts.ts';
+import { pathOf } from '../../contracts/endpoint.ts';
+
 /**
  * Noticing a lost session without a reload. Two signals:
  * - this tab: a request to our API answered 401 (lib/api-client.ts), or a live stream was refused
  *   and its read answered 401 (lib/live.ts): `reportSessionLost()`;
  * - another tab signed out: its Sign Out announces it on a BroadcastChannel (the header's form, and
- *   the inline script of pages without the app); this tab confirms with /api/auth/session (the
+ *   the inline script of pages without the app); this tab confirms with the session endpoint (the
  *   announcement may arrive before the sign-out has committed) and then reports it.
  * The root layout listens (`onSessionLost`) and reloads the route data, so the page shows the
  * login screen in place of what the session showed.
@@ -26,7 +29,7 @@ export function announceSignOut(): void {
 /** Asks the server until it says the session is gone (up to about 3 s), then reports it. */
 async function confirmSignedOut(): Promise<void> {
   for (let attempt = 0; attempt < 10; attempt++) {
-    const res = await fetch('/api/auth/session', { credentials: 'same-origin' }).catch(() => null);
+    const res = await fetch(pathOf(authApi.session), { credentials: 'same-origin' }).catch(() => null);
     if (res?.status === 401) {
       reportSessionLost();
       return;

@@ -1,3 +1,4 @@
+import type { RouteHandle } from '../../contracts/web-context.ts';
 import type { EnhancementName } from './enhancements.ts';
 
 /**
@@ -11,14 +12,22 @@ import type { EnhancementName } from './enhancements.ts';
  * button with `aria-expanded` and `aria-controls`. DISCLOSURE_SCRIPT (inline, with the response's
  * CSP nonce) toggles them; without JavaScript noscript.css shows everything.
  */
-export interface PageHandle {
+export interface PageHandle extends RouteHandle {
   hydrate: false;
-  enhance?: EnhancementName;
 }
 
-export const STATIC_PAGE: PageHandle = { hydrate: false };
+/** Static public pages are the same for every anonymous visitor: the server keeps them whole until content changes. */
+export const STATIC_PAGE: PageHandle = { hydrate: false, cacheForAnonymous: true };
 
-export const enhancedPage = (enhance: EnhancementName): PageHandle => ({ hydrate: false, enhance });
+export const enhancedPage = (
+  enhance: EnhancementName,
+  needs: Omit<RouteHandle, 'hydrate' | 'enhance'> = {},
+): PageHandle => ({
+  hydrate: false,
+  enhance,
+  cacheForAnonymous: true,
+  ...needs,
+});
 
 /** The handle of the first matched route that opts out of hydration, if any. */
 export function staticPageHandle(handles: unknown[]): PageHandle | null {

@@ -1,6 +1,7 @@
-import { DeleteAccountBodySchema, type DeletionInfo, DeletionInfoSchema } from '../../contracts/account-deletion.ts';
-import { apiFormAction } from '../features/auth/api-form-action.ts';
+import { privacyApi } from '../../contracts/api/privacy.ts';
+import { DeleteAccountBodySchema } from '../../contracts/account-deletion.ts';
 import { DeleteAccountForm } from '../features/auth/delete-account-form.tsx';
+import { invalid, keepValues, readForm, refused, succeeded } from '../lib/form.ts';
 import { pageMeta } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/account-delete';
@@ -8,18 +9,22 @@ import type { Route } from './+types/account-delete';
 export async function loader({ context }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
   if (!user) return { email: null, info: null };
-  const answer = await services.callApi('GET', '/api/account/delete');
-  const info = DeletionInfoSchema.safeParse(answer.body);
-  return { email: user.email, info: info.success ? (info.data as DeletionInfo) : null };
+  const info = await services.api.call(privacyApi.deletionInfo);
+  return { email: user.email, info: info.ok ? info.data : null };
 }
 
-/** The form sent without JavaScript: the same rules and answer as POST /api/account/delete. */
-export function action({ request, context }: Route.ActionArgs) {
-  return apiFormAction(request, context, {
-    schema: DeleteAccountBodySchema,
-    api: '/api/account/delete',
-    body: ({ password }) => ({ password }),
-  });
+/**
+ * The password, checked with the form's schema, then privacyApi.deleteAccount as this visitor: it
+ * closes the account and clears the session cookie, which goes on to the browser with this answer.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const values = await readForm(request);
+  const kept = keepValues(values);
+  const parsed = DeleteAccountBodySchema.safeParse(values);
+  if (!parsed.success) return invalid(parsed.error, kept);
+  const { api } = context.get(requestContext).services;
+  const deleted = await api.call(privacyApi.deleteAccount, { body: { password: parsed.data.password } });
+  return deleted.ok ? succeeded(deleted.data.message) : refused(deleted, kept);
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [

@@ -1,6 +1,8 @@
 import { Form, Link, redirect, useNavigation } from 'react-router';
+import { notificationsApi } from '../../contracts/api/notifications.ts';
 import { NOTIFICATION_SETTINGS, NOTIFICATION_TEXT, type NotificationKey } from '../../contracts/notifications.ts';
-import { AuthCard, SignInFirst, SuccessPanel } from '../features/auth/auth-form.tsx';
+import { AuthCard, FormError, SignInFirst, SuccessPanel } from '../features/auth/auth-form.tsx';
+import { readForm, refused } from '../lib/form.ts';
 import { pageMeta } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/account-notifications';
@@ -15,23 +17,24 @@ import '../styles/auth.css';
 const PAGE = '/account/notifications';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { services } = context.get(requestContext);
-  const preferences = await services.notifications.preferences();
+  const { api } = context.get(requestContext).services;
+  const read = await api.call(notificationsApi.preferences);
+  const preferences = read.ok ? read.data : null;
   return { preferences, saved: preferences !== null && new URL(request.url).searchParams.get('saved') === '1' };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { services } = context.get(requestContext);
-  const form = await request.formData();
-  const current = await services.notifications.preferences();
+  const { api } = context.get(requestContext).services;
+  const values = await readForm(request);
+  const current = await api.call(notificationsApi.preferences);
   // Nobody signed in (the session ended meanwhile): the page asks them to sign in.
-  if (!current) return redirect(PAGE, 303);
+  if (!current.ok) return redirect(PAGE, 303);
   // A box that is not ticked is not sent at all: every setting this person has is set from the form.
   const changes: Partial<Record<NotificationKey, boolean>> = {};
   for (const setting of NOTIFICATION_SETTINGS)
-    if (current[setting.key] !== undefined) changes[setting.key] = form.get(setting.key) === 'on';
-  await services.notifications.setPreferences(changes);
-  return redirect(`${PAGE}?saved=1`, 303);
+    if (current.data[setting.key] !== undefined) changes[setting.key] = values[setting.key] === 'on';
+  const saved = await api.call(notificationsApi.setPreferences, { body: changes });
+  return saved.ok ? redirect(`${PAGE}?saved=1`, 303) : refused(saved, values);
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -43,7 +46,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: 'robots', content: 'noindex' },
 ];
 
-export default function AccountNotifications({ loaderData }: Route.ComponentProps) {
+export default function AccountNotifications({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const { preferences, saved } = loaderData;
   if (!preferences) {
@@ -59,6 +62,7 @@ export default function AccountNotifications({ loaderData }: Route.ComponentProp
           </p>
         </SuccessPanel>
       ) : null}
+      <FormError message={actionData && !actionData.ok ? actionData.message : null} />
       <Form method="post" action={PAGE} className="notification-settings">
         <fieldset className="notification-settings__group">
           <legend className="notification-settings__legend">Send me a mail about</legend>

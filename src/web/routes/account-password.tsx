@@ -1,7 +1,8 @@
+import { authApi } from '../../contracts/api/accounts.ts';
 import { ChangePasswordFormSchema } from '../../contracts/auth.ts';
-import { apiFormAction } from '../features/auth/api-form-action.ts';
 import { SignInFirst } from '../features/auth/auth-form.tsx';
 import { ChangePasswordForm } from '../features/auth/change-password-form.tsx';
+import { invalid, readForm, refused, succeeded } from '../lib/form.ts';
 import { pageMeta } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/account-password';
@@ -11,13 +12,15 @@ export function loader({ context }: Route.LoaderArgs) {
   return { email: user?.email ?? null };
 }
 
-/** The form sent without JavaScript: the same rules and answer as POST /api/auth/change-password. */
-export function action({ request, context }: Route.ActionArgs) {
-  return apiFormAction(request, context, {
-    schema: ChangePasswordFormSchema,
-    api: '/api/auth/change-password',
-    body: ({ currentPassword, newPassword }) => ({ currentPassword, newPassword }),
-  });
+/** The form: checked with its schema, then sent on to the change-password endpoint as this visitor. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const parsed = ChangePasswordFormSchema.safeParse(await readForm(request));
+  if (!parsed.success) return invalid(parsed.error, {});
+  const { currentPassword, newPassword } = parsed.data;
+  const changed = await context
+    .get(requestContext)
+    .services.api.call(authApi.changePassword, { body: { currentPassword, newPassword } });
+  return changed.ok ? succeeded(changed.data.message) : refused(changed, {});
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [

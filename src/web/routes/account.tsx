@@ -1,5 +1,7 @@
 import { Link } from 'react-router';
 import { ACCOUNT_MESSAGES } from '../../contracts/account.ts';
+import { privacyApi } from '../../contracts/api/privacy.ts';
+import { pathOf } from '../../contracts/endpoint.ts';
 import { PRIVACY_TEXT } from '../../contracts/privacy.ts';
 import { Email } from '../components/ui/email.tsx';
 import { SignInFirst, SuccessPanel } from '../features/auth/auth-form.tsx';
@@ -36,7 +38,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
   const { account, done } = loaderData;
   if (!account) return <SignInFirst title={ACCOUNT_MESSAGES.title} />;
-  const result = actionData ?? null;
+  const result = actionData;
   return (
     <div className="account-page">
       <header className="account-page__header">
@@ -82,7 +84,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       <ChangeEmailForm
         email={account.email}
         pendingEmail={account.pendingEmail}
-        result={result?.form === 'change-email' ? result : null}
+        result={result?.form === 'change-email' ? result : undefined}
       />
 
       <AccountSessions
@@ -97,7 +99,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         <ul className="account-links">
           <li>
             {/* A file (JSON) the browser saves, not a page. */}
-            <a href="/api/account/export" download title={PRIVACY_TEXT.downloadHint}>
+            <a href={pathOf(privacyApi.exportData)} download title={PRIVACY_TEXT.downloadHint}>
               {PRIVACY_TEXT.downloadData}
             </a>
           </li>

@@ -1,17 +1,24 @@
 import { Link } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
-import { type AdminMailCounts, MAIL_TEXT } from '../../contracts/notifications.ts';
-import { useApiData } from '../features/admin/admin-api.ts';
+import { notificationsApi } from '../../contracts/api/notifications.ts';
+import { MAIL_TEXT } from '../../contracts/notifications.ts';
 import { ADMIN_SECTIONS } from '../features/admin/admin-nav.tsx';
 import { privatePageMeta } from '../lib/page-meta.ts';
+import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/admin-home';
 
 export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, 'admin', ADMIN_TEXT.title);
 
+/** How many mails failed for good (the outbox's count), for the warning at the top. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const { api } = context.get(requestContext).services;
+  const read = await api.call(notificationsApi.listMail, { query: { state: 'failed' } });
+  return { failed: read.ok ? read.data.counts.failed : 0 };
+}
+
 /** /admin: where each part of the console is. */
-export default function AdminHome() {
-  const { state } = useApiData<{ counts: AdminMailCounts }>('/api/admin/mail?state=failed');
-  const failed = state.kind === 'ready' ? state.data.counts.failed : 0;
+export default function AdminHome({ loaderData }: Route.ComponentProps) {
+  const { failed } = loaderData;
   return (
     <section className="admin-page" aria-labelledby="admin-home-title">
       <h1 id="admin-home-title">{ADMIN_TEXT.title}</h1>

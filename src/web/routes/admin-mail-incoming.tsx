@@ -1,12 +1,12 @@
 import { data, Form, Link, redirect, type ShouldRevalidateFunctionArgs, useNavigation } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
-import { ErrorBodySchema } from '../../contracts/errors.ts';
+import { inboundApi } from '../../contracts/api/inbound.ts';
+import { UNEXPECTED_FAILURE } from '../../contracts/endpoint.ts';
 import {
   INBOUND_STATE_LABELS,
   INBOUND_TEXT,
   INBOUND_VIEW_STATES,
   type InboundMail,
-  InboundListSchema,
   type InboundViewState,
 } from '../../contracts/inbound.ts';
 import { formatNzDateTime } from '../../contracts/support.ts';
@@ -14,7 +14,7 @@ import { DataTable } from '../components/ui/data-table.tsx';
 import { Email } from '../components/ui/email.tsx';
 import { FilterLinks, MailDirection } from '../features/admin/filter-links.tsx';
 import { Notice } from '../features/admin/notice.tsx';
-import { textField } from '../features/support/desk-actions.ts';
+import { type FormResult, readForm, refused } from '../lib/form.ts';
 import { privatePageMeta } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/admin-mail-incoming';
@@ -43,21 +43,15 @@ function pageAt(state: InboundViewState | undefined, done?: { intent: Intent; ti
   return query ? `${PAGE}?${query}` : PAGE;
 }
 
-/** The list, read on the server (admins only: the layout refuses others), at the URL's state filter. */
+/** The list, read as this admin (the layout refuses others), at the URL's state filter. */
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { user, services } = context.get(requestContext);
+  const { services } = context.get(requestContext);
   const url = new URL(request.url);
   const state = stateFrom(url.searchParams.get('state'));
   const intent = intentFrom(url.searchParams.get('done'));
   const done = intent ? { intent, ticketId: url.searchParams.get('ticket') || null } : null;
-  if (!user?.emailVerified || user.role !== 'admin') return { list: null, failed: false, state, done };
-  // In process through the API's own route (services.callApi), so its access rule and its answer's
-  // schema are the only ones (a typed client per endpoint is the web layer's next step).
-  const answer = await services.callApi('GET', `/api/admin/mail/incoming${state ? `?state=${state}` : ''}`);
-  const list = InboundListSchema.safeParse(answer.body);
-  return answer.status === 200 && list.success
-    ? { list: list.data, failed: false, state, done }
-    : { list: null, failed: true, state, done };
+  const read = await services.api.call(inboundApi.list, { query: { state } });
+  return { list: read.ok ? read.data : null, failed: !read.ok, state, done };
 }
 
 /**
@@ -71,36 +65,36 @@ export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: Should
 /**
  * Post and Discard: plain forms posted here (intent, inboundId), sent on to the API as this admin,
  * then this page again (303, so a reload sends nothing twice) at the same filter, saying what was
- * done. A refusal (say, another admin decided first) answers the page with the API's words.
+ * done. A refusal (say, another admin decided first) answers the page with the API's words; the
+ * result names the mail (`form`: its id).
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  const intent = intentFrom(textField(form, 'intent'));
-  const inboundId = textField(form, 'inboundId');
+  const values = await readForm(request);
+  const intent = intentFrom(values.intent ?? null);
+  const inboundId = values.inboundId ?? '';
   const state = stateFrom(new URL(request.url).searchParams.get('state'));
   if (!intent || !/^[1-9]\d{0,15}$/.test(inboundId))
-    return data({ inboundId: null, error: 'Choose Post or Discard on a held mail.' }, { status: 400 });
-  // The API's route decides, audits and refuses (in process, as the loader reads); see the loader.
-  const { callApi } = context.get(requestContext).services;
-  const answer = await callApi('POST', `/api/admin/mail/incoming/${inboundId}/${intent}`);
-  if (answer.status === 200) {
-    const ticketId = (answer.body as { ticketId?: unknown } | null)?.ticketId;
-    return redirect(pageAt(state, { intent, ...(typeof ticketId === 'string' ? { ticketId } : {}) }), 303);
+    return data<FormResult>(
+      { ok: false, message: 'Choose Post or Discard on a held mail.', fields: {}, values },
+      { status: 400 },
+    );
+  const { api } = context.get(requestContext).services;
+  const params = { inboundId: Number(inboundId) };
+  if (intent === 'post') {
+    const posted = await api.call(inboundApi.post, { params });
+    return posted.ok
+      ? redirect(pageAt(state, { intent, ticketId: posted.data.ticketId }), 303)
+      : refused(posted, values, inboundId);
   }
-  const error = ErrorBodySchema.safeParse(answer.body);
-  return data(
-    {
-      inboundId: Number(inboundId),
-      error: error.success ? error.data.error.message : 'That did not work. Please try again.',
-    },
-    { status: answer.status },
-  );
+  const discarded = await api.call(inboundApi.discard, { params });
+  return discarded.ok ? redirect(pageAt(state, { intent }), 303) : refused(discarded, values, inboundId);
 }
 
 /** Why a post or discard was refused, naming the mail when it is still in the list. */
-function refusal(refused: { inboundId: number | null; error: string }, mails: readonly InboundMail[]) {
-  const mail = mails.find((m) => m.id === refused.inboundId);
-  return mail ? `“${mail.subject || 'no subject'}”: ${refused.error}` : refused.error;
+function refusal(result: FormResult, mails: readonly InboundMail[]) {
+  const error = result.message ?? Object.values(result.fields)[0] ?? UNEXPECTED_FAILURE;
+  const mail = mails.find((m) => String(m.id) === result.form);
+  return mail ? `“${mail.subject || 'no subject'}”: ${error}` : error;
 }
 
 /** A dash on screen, words for a screen reader. */

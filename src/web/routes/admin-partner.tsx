@@ -1,6 +1,7 @@
-import { type FormEvent, useState } from 'react';
-import { Link } from 'react-router';
+import { Form, Link, redirect, type ShouldRevalidateFunctionArgs, useNavigation } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
+import { auditApi } from '../../contracts/api/audit.ts';
+import { partnerReviewApi } from '../../contracts/api/partners.ts';
 import {
   type AdminCompany,
   COMPANY_STATUS_LABELS,
@@ -10,28 +11,105 @@ import {
   RejectCompanySchema,
   VERIFIED,
 } from '../../contracts/partner-review.ts';
-import { type AuditEntry } from '../../contracts/audit.ts';
 import { formatNzDateTime } from '../../contracts/support.ts';
-import { useApiData } from '../features/admin/admin-api.ts';
-import { requestJson } from '../lib/api-client.ts';
 import { AuditDetails, auditWhat } from '../features/admin/audit-view.tsx';
 import { Notice } from '../features/admin/notice.tsx';
 import { TextAreaField } from '../components/ui/field.tsx';
-import { LoadState } from '../features/admin/load-state.tsx';
+import { type FormResult, invalid, readForm, refused, useFormCheck } from '../lib/form.ts';
+import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/admin-partner';
 import { privatePageMeta } from '../lib/page-meta.ts';
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta(matches, 'admin', `Partner application | ${ADMIN_TEXT.title}`);
 
-type Result = { tone: 'success' | 'error' | 'info'; text: string };
+type Tone = 'success' | 'info';
 
 /** What the admin is told after a decision: who was emailed, or why nobody was. */
-function decisionNotice(decision: 'Approved' | 'Rejected' | 'Email', company: AdminCompany, mail: MailOutcome): Result {
+function decisionNotice(
+  decision: 'Approved' | 'Rejected' | 'Email',
+  company: AdminCompany,
+  mail: MailOutcome,
+): { tone: Tone; text: string } {
   const prefix = decision === 'Email' ? '' : `${decision}. `;
   if (mail === 'queued')
     return { tone: 'success', text: `${prefix}${ADMIN_TEXT.mailQueued(company.contactPersonEmail ?? '')}` };
   return { tone: 'info', text: `${prefix}${ADMIN_TEXT.noContactEmail}` };
+}
+
+/** This page, with what was just done (and how to show it) when something was, or the reject form open. */
+function pageAt(companyId: string, query: Record<string, string> = {}) {
+  const search = new URLSearchParams(query).toString();
+  return `/admin/partners/${encodeURIComponent(companyId)}${search ? `?${search}` : ''}`;
+}
+
+/** The application and its history, read as this admin (the layout refuses others). */
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const { api } = context.get(requestContext).services;
+  const query = new URL(request.url).searchParams;
+  const [read, history] = await Promise.all([
+    api.call(partnerReviewApi.get, { params: { companyId: params.companyId } }),
+    api.call(auditApi.list, { query: { targetType: 'company', targetId: params.companyId } }),
+  ]);
+  const done = query.get('done');
+  return {
+    company: read.ok ? read.data.company : null,
+    failed: read.ok ? null : read.message,
+    entries: history.ok ? history.data.entries : [],
+    rejecting: query.has('reject'),
+    done: done ? { text: done, tone: (query.get('tone') === 'info' ? 'info' : 'success') as Tone } : null,
+  };
+}
+
+/** The application is read again after a refused decision too: a 409 usually means it changed meanwhile. */
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formMethod === 'POST' || defaultShouldRevalidate;
+}
+
+/**
+ * Approve, reject (with its reason), email again, ban and unban: each a form posted here, sent on to
+ * the API as this admin, then this page again (303, so a reload sends nothing twice) saying what was
+ * done. A refusal answers the page with the API's words.
+ */
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const { api } = context.get(requestContext).services;
+  const values = await readForm(request);
+  const intent = values.intent ?? '';
+  const companyId = params.companyId;
+  const target = { params: { companyId } };
+  const done = ({ tone, text }: { tone: Tone; text: string }) =>
+    redirect(pageAt(companyId, { done: text, ...(tone === 'info' ? { tone } : {}) }), 303);
+
+  if (intent === 'approve') {
+    const result = await api.call(partnerReviewApi.approve, target);
+    return result.ok
+      ? done(decisionNotice('Approved', result.data.company, result.data.mail))
+      : refused(result, values, intent);
+  }
+  if (intent === 'reject') {
+    const parsed = RejectCompanySchema.safeParse(values);
+    if (!parsed.success) return invalid(parsed.error, values, intent);
+    const result = await api.call(partnerReviewApi.reject, { ...target, body: parsed.data });
+    return result.ok
+      ? done(decisionNotice('Rejected', result.data.company, result.data.mail))
+      : refused(result, values, intent);
+  }
+  if (intent === 'notify') {
+    const result = await api.call(partnerReviewApi.notify, target);
+    return result.ok
+      ? done(decisionNotice('Email', result.data.company, result.data.mail))
+      : refused(result, values, intent);
+  }
+  if (intent === 'ban' || intent === 'unban') {
+    const result = await api.call(intent === 'ban' ? partnerReviewApi.ban : partnerReviewApi.unban, target);
+    return result.ok
+      ? done({
+          tone: 'success',
+          text: result.data.company.isBanned ? 'The company is banned.' : 'The ban is lifted.',
+        })
+      : refused(result, values, intent);
+  }
+  return redirect(pageAt(companyId), 303);
 }
 
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
@@ -65,213 +143,212 @@ function Fields({ company }: { company: AdminCompany }) {
   );
 }
 
-/** /admin/partners/{companyId}: every field, the licence, the decision buttons and the history. */
-export default function AdminPartner({ params }: Route.ComponentProps) {
-  const url = `/api/admin/companies/${encodeURIComponent(params.companyId)}`;
-  const { state, reload, replace } = useApiData<{ company: AdminCompany }>(url);
-  const history = useApiData<{ entries: AuditEntry[] }>(
-    `/api/admin/audit?targetType=company&targetId=${encodeURIComponent(params.companyId)}`,
+/** One decision: a button in a form of its own, posted to the page's action. */
+function DecisionButton({
+  intent,
+  className,
+  busy,
+  children,
+}: {
+  intent: string;
+  className: string;
+  busy: boolean;
+  children: React.ReactNode;
+}) {
+  return (
+    <Form method="post" className="admin-inline-form" preventScrollReset>
+      <button type="submit" name="intent" value={intent} className={className} disabled={busy}>
+        {children}
+      </button>
+    </Form>
   );
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<Result | null>(null);
-  const [rejecting, setRejecting] = useState(false);
-  const [reasonError, setReasonError] = useState<string | undefined>();
+}
 
-  async function act(
-    path: string,
-    body: unknown,
-    done: (data: { company: AdminCompany; mail?: MailOutcome }) => Result,
-  ) {
-    setBusy(true);
-    setResult(null);
-    const res = await requestJson<{ company: AdminCompany; mail?: MailOutcome }>('POST', `${url}/${path}`, body);
-    setBusy(false);
-    history.reload();
-    if (!res.ok) {
-      if (res.fields.reason) setReasonError(res.fields.reason);
-      else setResult({ tone: 'error', text: res.message });
-      reload();
-      return false;
-    }
-    replace({ company: res.data.company });
-    setResult(done(res.data));
-    return true;
+/** Rejecting needs a reason: the same schema checks it here before it is sent and in the action. */
+function RejectForm({
+  company,
+  result,
+  busy,
+}: {
+  company: AdminCompany;
+  result: FormResult | undefined;
+  busy: boolean;
+}) {
+  const { errors, onSubmit, formRef } = useFormCheck(RejectCompanySchema, result);
+  return (
+    <Form
+      method="post"
+      ref={formRef}
+      className="form form-card admin-reject"
+      onSubmit={onSubmit}
+      noValidate
+      aria-labelledby="reject-title"
+      preventScrollReset
+    >
+      <h2 id="reject-title" className="admin-section__title">
+        Reject this application
+      </h2>
+      <input type="hidden" name="intent" value="reject" />
+      <TextAreaField
+        label="Reason"
+        name="reason"
+        required
+        maxLength={REJECTION_REASON_MAX}
+        defaultValue={result?.values.reason ?? ''}
+        hint={
+          company.contactPersonEmail
+            ? `We email it to ${company.contactPersonEmail}.`
+            : 'There is no contact email: tell the company another way.'
+        }
+        error={errors.reason}
+      />
+      <div className="form__actions">
+        <button type="submit" className="button button--primary" disabled={busy}>
+          Reject application
+        </button>
+        {/* Closes the form: the Reject button's own form (a GET to this page without ?reject). */}
+        <button type="submit" form="reject-toggle" className="button button--ghost">
+          Cancel
+        </button>
+      </div>
+    </Form>
+  );
+}
+
+/** /admin/partners/{companyId}: every field, the licence, the decision buttons and the history. */
+export default function AdminPartner({ loaderData, actionData, params }: Route.ComponentProps) {
+  const { company, failed, entries, rejecting, done } = loaderData;
+  const navigation = useNavigation();
+  const busy = navigation.formMethod?.toUpperCase() === 'POST';
+  const refusal =
+    actionData && !actionData.ok
+      ? (actionData.message ?? (actionData.fields.reason ? null : Object.values(actionData.fields)[0]))
+      : null;
+  // A refused reason keeps the form open, with what was typed.
+  const rejectResult = actionData?.form === 'reject' ? actionData : undefined;
+  const notice = actionData ? null : done;
+
+  if (!company) {
+    return (
+      <section className="admin-page" aria-labelledby="partner-title">
+        <p className="support-back">
+          <Link to="/admin/partners">{ADMIN_TEXT.nav.partners}</Link>
+        </p>
+        <Notice tone="error">
+          {failed}{' '}
+          <Link to={pageAt(params.companyId)} preventScrollReset>
+            Try again
+          </Link>
+        </Notice>
+      </section>
+    );
   }
 
-  async function reject(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const parsed = RejectCompanySchema.safeParse({ reason: new FormData(event.currentTarget).get('reason') });
-    if (!parsed.success) {
-      setReasonError(parsed.error.issues[0]?.message);
-      return;
-    }
-    setReasonError(undefined);
-    const ok = await act('reject', parsed.data, (d) => decisionNotice('Rejected', d.company, d.mail!));
-    if (ok) setRejecting(false);
-  }
-
+  const decided = company.verified === VERIFIED.verified || company.verified === VERIFIED.rejected;
+  const canReject = company.verified !== VERIFIED.rejected;
+  const showReject = canReject && (rejecting || (rejectResult !== undefined && !rejectResult.ok));
   return (
     <section className="admin-page" aria-labelledby="partner-title">
       <p className="support-back">
         <Link to="/admin/partners">{ADMIN_TEXT.nav.partners}</Link>
       </p>
-      <LoadState state={state} onRetry={reload}>
-        {({ company }) => {
-          const decided = company.verified === VERIFIED.verified || company.verified === VERIFIED.rejected;
-          return (
-            <>
-              <div className="admin-page__header">
-                <h1 id="partner-title">{company.companyName}</h1>
-                <p className="admin-badges">
-                  <span className={`badge badge--${companyStatusOf({ ...company, isBanned: false })}`}>
-                    {COMPANY_STATUS_LABELS[companyStatusOf({ ...company, isBanned: false })]}
-                  </span>
-                  {company.isBanned ? <span className="badge badge--banned">Banned</span> : null}
+      <div className="admin-page__header">
+        <h1 id="partner-title">{company.companyName}</h1>
+        <p className="admin-badges">
+          <span className={`badge badge--${companyStatusOf({ ...company, isBanned: false })}`}>
+            {COMPANY_STATUS_LABELS[companyStatusOf({ ...company, isBanned: false })]}
+          </span>
+          {company.isBanned ? <span className="badge badge--banned">Banned</span> : null}
+        </p>
+      </div>
+
+      <div className="admin-actions" role="group" aria-label="Decision">
+        {company.verified !== VERIFIED.verified ? (
+          <DecisionButton intent="approve" className="button button--primary" busy={busy}>
+            {ADMIN_TEXT.approve}
+          </DecisionButton>
+        ) : null}
+        {canReject ? (
+          // Opening the reject form is a step in the address (?reject), so it works without JavaScript.
+          <Form method="get" id="reject-toggle" className="admin-inline-form" preventScrollReset>
+            {showReject ? null : <input type="hidden" name="reject" value="1" />}
+            <button type="submit" className="button button--ghost" disabled={busy} aria-expanded={showReject}>
+              {ADMIN_TEXT.reject}
+            </button>
+          </Form>
+        ) : null}
+        <DecisionButton
+          intent={company.isBanned ? 'unban' : 'ban'}
+          className="button button--ghost admin-button--danger"
+          busy={busy}
+        >
+          {company.isBanned ? ADMIN_TEXT.unban : ADMIN_TEXT.ban}
+        </DecisionButton>
+        {decided && company.contactPersonEmail && !company.isEmailSend ? (
+          <DecisionButton intent="notify" className="button button--ghost" busy={busy}>
+            Send the decision email again
+          </DecisionButton>
+        ) : null}
+      </div>
+
+      {showReject ? <RejectForm company={company} result={rejectResult} busy={busy} /> : null}
+
+      {refusal ? <Notice tone="error">{refusal}</Notice> : null}
+      {notice ? <Notice tone={notice.tone}>{notice.text}</Notice> : null}
+      {!company.contactPersonEmail && !notice && !refusal ? (
+        <Notice tone="info">{ADMIN_TEXT.noContactEmailYet}</Notice>
+      ) : null}
+
+      <div className="admin-columns">
+        <section aria-labelledby="fields-title">
+          <h2 id="fields-title" className="admin-section__title">
+            Application
+          </h2>
+          <Fields company={company} />
+        </section>
+        <section aria-labelledby="licence-title">
+          <h2 id="licence-title" className="admin-section__title">
+            Commercial license
+          </h2>
+          {company.commercialLicenseUrl ? (
+            <figure className="admin-licence">
+              <img
+                src={company.commercialLicenseUrl}
+                alt={`Commercial license of ${company.companyName}`}
+                className="admin-licence__image"
+              />
+              <figcaption>
+                <a href={company.commercialLicenseUrl} download>
+                  Download the license
+                </a>
+              </figcaption>
+            </figure>
+          ) : (
+            <p className="support-muted">No license was uploaded.</p>
+          )}
+        </section>
+      </div>
+
+      <section aria-labelledby="history-title">
+        <h2 id="history-title" className="admin-section__title">
+          History
+        </h2>
+        {entries.length > 0 ? (
+          <ol className="admin-history">
+            {entries.map((entry) => (
+              <li key={entry.id}>
+                <p className="admin-history__line">
+                  <strong>{auditWhat(entry)}</strong> by {entry.actorEmail ?? 'a removed account'} ·{' '}
+                  <time dateTime={entry.at}>{formatNzDateTime(entry.at)}</time>
                 </p>
-              </div>
-
-              <div className="admin-actions" role="group" aria-label="Decision">
-                {company.verified !== VERIFIED.verified ? (
-                  <button
-                    type="button"
-                    className="button button--primary"
-                    disabled={busy}
-                    onClick={() =>
-                      void act('approve', undefined, (d) => decisionNotice('Approved', d.company, d.mail!))
-                    }
-                  >
-                    {ADMIN_TEXT.approve}
-                  </button>
-                ) : null}
-                {company.verified !== VERIFIED.rejected ? (
-                  <button
-                    type="button"
-                    className="button button--ghost"
-                    disabled={busy}
-                    aria-expanded={rejecting}
-                    onClick={() => setRejecting(!rejecting)}
-                  >
-                    {ADMIN_TEXT.reject}
-                  </button>
-                ) : null}
-                <button
-                  type="button"
-                  className="button button--ghost admin-button--danger"
-                  disabled={busy}
-                  onClick={() =>
-                    void act(company.isBanned ? 'unban' : 'ban', undefined, (d) => ({
-                      tone: 'success',
-                      text: d.company.isBanned ? 'The company is banned.' : 'The ban is lifted.',
-                    }))
-                  }
-                >
-                  {company.isBanned ? ADMIN_TEXT.unban : ADMIN_TEXT.ban}
-                </button>
-                {decided && company.contactPersonEmail && !company.isEmailSend ? (
-                  <button
-                    type="button"
-                    className="button button--ghost"
-                    disabled={busy}
-                    onClick={() => void act('notify', undefined, (d) => decisionNotice('Email', d.company, d.mail!))}
-                  >
-                    Send the decision email again
-                  </button>
-                ) : null}
-              </div>
-
-              {rejecting ? (
-                <form
-                  className="form form-card admin-reject"
-                  onSubmit={(e) => void reject(e)}
-                  noValidate
-                  aria-labelledby="reject-title"
-                >
-                  <h2 id="reject-title" className="admin-section__title">
-                    Reject this application
-                  </h2>
-                  <TextAreaField
-                    label="Reason"
-                    name="reason"
-                    required
-                    maxLength={REJECTION_REASON_MAX}
-                    hint={
-                      company.contactPersonEmail
-                        ? `We email it to ${company.contactPersonEmail}.`
-                        : 'There is no contact email: tell the company another way.'
-                    }
-                    error={reasonError}
-                    onChange={() => setReasonError(undefined)}
-                  />
-                  <div className="form__actions">
-                    <button type="submit" className="button button--primary" disabled={busy}>
-                      Reject application
-                    </button>
-                    <button type="button" className="button button--ghost" onClick={() => setRejecting(false)}>
-                      Cancel
-                    </button>
-                  </div>
-                </form>
-              ) : null}
-
-              {result ? <Notice tone={result.tone}>{result.text}</Notice> : null}
-              {!company.contactPersonEmail && !result ? (
-                <Notice tone="info">{ADMIN_TEXT.noContactEmailYet}</Notice>
-              ) : null}
-
-              <div className="admin-columns">
-                <section aria-labelledby="fields-title">
-                  <h2 id="fields-title" className="admin-section__title">
-                    Application
-                  </h2>
-                  <Fields company={company} />
-                </section>
-                <section aria-labelledby="licence-title">
-                  <h2 id="licence-title" className="admin-section__title">
-                    Commercial license
-                  </h2>
-                  {company.commercialLicenseUrl ? (
-                    <figure className="admin-licence">
-                      <img
-                        src={company.commercialLicenseUrl}
-                        alt={`Commercial license of ${company.companyName}`}
-                        className="admin-licence__image"
-                      />
-                      <figcaption>
-                        <a href={company.commercialLicenseUrl} download>
-                          Download the license
-                        </a>
-                      </figcaption>
-                    </figure>
-                  ) : (
-                    <p className="support-muted">No license was uploaded.</p>
-                  )}
-                </section>
-              </div>
-
-              <section aria-labelledby="history-title">
-                <h2 id="history-title" className="admin-section__title">
-                  History
-                </h2>
-                {history.state.kind === 'ready' && history.state.data.entries.length > 0 ? (
-                  <ol className="admin-history">
-                    {history.state.data.entries.map((entry) => (
-                      <li key={entry.id}>
-                        <p className="admin-history__line">
-                          <strong>{auditWhat(entry)}</strong> by {entry.actorEmail ?? 'a removed account'} ·{' '}
-                          <time dateTime={entry.at}>{formatNzDateTime(entry.at)}</time>
-                        </p>
-                        <AuditDetails entry={entry} />
-                      </li>
-                    ))}
-                  </ol>
-                ) : (
-                  <p className="support-muted">No decisions yet.</p>
-                )}
-              </section>
-            </>
-          );
-        }}
-      </LoadState>
+                <AuditDetails entry={entry} />
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <p className="support-muted">No decisions yet.</p>
+        )}
+      </section>
     </section>
   );
 }

@@ -1,16 +1,16 @@
-import { data, Form, redirect, useNavigation } from 'react-router';
+import { Form, redirect, useNavigation } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
+import { deskApi } from '../../contracts/api/support.ts';
 import {
   SAVED_REPLY_BODY_MAX,
   SAVED_REPLY_TEXT,
   SAVED_REPLY_TITLE_MAX,
   type SavedReply,
-  SavedReplyListSchema,
+  SavedReplyBodySchema,
 } from '../../contracts/desk.ts';
-import { ErrorBodySchema } from '../../contracts/errors.ts';
 import { InputField, TextAreaField } from '../components/ui/field.tsx';
 import { Notice } from '../features/admin/notice.tsx';
-import { textField } from '../features/support/desk-actions.ts';
+import { type FormResult, invalid, readForm, refused, useFormCheck } from '../lib/form.ts';
 import { privatePageMeta } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/admin-saved-replies';
@@ -23,64 +23,62 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
   const done = new URL(request.url).searchParams.get('done');
   if (!user?.emailVerified || user.role !== 'admin') return { savedReplies: [] as SavedReply[], done: null };
-  const answer = await services.callApi('GET', '/api/admin/support/saved-replies');
-  const list = SavedReplyListSchema.safeParse(answer.body);
-  return { savedReplies: list.success ? list.data.savedReplies : [], done };
+  const list = await services.api.call(deskApi.savedReplies);
+  return { savedReplies: list.ok ? list.data.savedReplies : [], done };
 }
 
-/** What a refused form sends back: which form, what was typed (kept), and why, field by field. */
-interface Refused {
-  id: string;
-  title: string;
-  body: string;
-  error: string;
-  fields: Record<string, string>;
-}
+/** The form of a new saved reply; an existing one's form is its id. */
+const NEW = 'new';
 
-/** Add, save and delete: plain forms posted here, sent on to the API as this admin, then the list again. */
+/**
+ * Add, save and delete: forms posted here, checked with the saved reply's schema, sent on to the API
+ * as this admin, then the list again with what was done.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  const intent = textField(form, 'intent');
-  const id = textField(form, 'id');
-  const title = textField(form, 'title');
-  const body = textField(form, 'body');
-  const { callApi } = context.get(requestContext).services;
-  const url = `/api/admin/support/saved-replies${id ? `/${encodeURIComponent(id)}` : ''}`;
-  const answer =
-    intent === 'delete'
-      ? await callApi('DELETE', url)
-      : await callApi(intent === 'save' ? 'PUT' : 'POST', url, { title, body });
-  if (answer.status === 200) {
-    const done =
-      intent === 'delete'
-        ? SAVED_REPLY_TEXT.deleted(title)
-        : intent === 'save'
-          ? SAVED_REPLY_TEXT.saved(title.trim())
-          : SAVED_REPLY_TEXT.added(title.trim());
-    return redirect(`/admin/saved-replies?${new URLSearchParams({ done })}`, 303);
+  const { api } = context.get(requestContext).services;
+  const values = await readForm(request);
+  const id = values.id ?? '';
+  const form = id || NEW;
+  const done = (message: string) => redirect(`/admin/saved-replies?${new URLSearchParams({ done: message })}`, 303);
+  if (values.intent === 'delete') {
+    const deleted = await api.call(deskApi.deleteSavedReply, { params: { savedReplyId: id } });
+    return deleted.ok ? done(SAVED_REPLY_TEXT.deleted(deleted.data.savedReply.title)) : refused(deleted, values, form);
   }
-  const error = ErrorBodySchema.safeParse(answer.body);
-  const fields = error.success ? (error.data.error.fields ?? {}) : {};
-  return data<Refused>(
-    { id, title, body, fields, error: error.success ? error.data.error.message : 'Not saved. Please try again.' },
-    { status: answer.status },
-  );
+  const parsed = SavedReplyBodySchema.safeParse(values);
+  if (!parsed.success) return invalid(parsed.error, values, form);
+  const saved =
+    values.intent === 'save'
+      ? await api.call(deskApi.updateSavedReply, { params: { savedReplyId: id }, body: parsed.data })
+      : await api.call(deskApi.createSavedReply, { body: parsed.data });
+  if (!saved.ok) return refused(saved, values, form);
+  const title = saved.data.savedReply.title;
+  return done(values.intent === 'save' ? SAVED_REPLY_TEXT.saved(title) : SAVED_REPLY_TEXT.added(title));
 }
 
-function SavedReplyForm({ reply, refused }: { reply?: SavedReply; refused?: Refused | undefined }) {
+function SavedReplyForm({ reply, result }: { reply?: SavedReply; result?: FormResult | undefined }) {
   const busy = useNavigation().state === 'submitting';
-  const mine = refused && refused.id === (reply?.id ?? '') ? refused : undefined;
-  const fieldError = (name: string) =>
-    mine ? (mine.fields[name] ?? mine.fields[`body.${name}`] ?? undefined) : undefined;
+  const formId = reply?.id ?? NEW;
+  const mine = result?.form === formId ? result : undefined;
+  const { errors, onSubmit, formRef } = useFormCheck(SavedReplyBodySchema, mine);
   return (
-    <Form method="post" className="saved-reply-form">
+    <Form
+      method="post"
+      className="saved-reply-form"
+      ref={formRef}
+      noValidate
+      onSubmit={(event) => {
+        // Delete takes the reply as it is stored, whatever is typed in its fields.
+        if ((event.nativeEvent as SubmitEvent).submitter?.getAttribute('value') === 'delete') return;
+        onSubmit(event);
+      }}
+    >
       <input type="hidden" name="id" value={reply?.id ?? ''} />
       <InputField
         label={SAVED_REPLY_TEXT.titleLabel}
         name="title"
         maxLength={SAVED_REPLY_TITLE_MAX}
-        defaultValue={mine?.title ?? reply?.title ?? ''}
-        error={fieldError('title')}
+        defaultValue={mine?.values.title ?? reply?.title ?? ''}
+        error={errors.title}
         required
       />
       <TextAreaField
@@ -88,11 +86,11 @@ function SavedReplyForm({ reply, refused }: { reply?: SavedReply; refused?: Refu
         name="body"
         rows={4}
         maxLength={SAVED_REPLY_BODY_MAX}
-        defaultValue={mine?.body ?? reply?.body ?? ''}
-        error={fieldError('body')}
+        defaultValue={mine?.values.body ?? reply?.body ?? ''}
+        error={errors.body}
         required
       />
-      {mine && Object.keys(mine.fields).length === 0 ? <Notice tone="error">{mine.error}</Notice> : null}
+      {mine?.message ? <Notice tone="error">{mine.message}</Notice> : null}
       <p className="saved-reply-form__actions">
         <button
           type="submit"
@@ -134,15 +132,15 @@ export default function AdminSavedReplies({ loaderData, actionData }: Route.Comp
       <ul className="saved-replies">
         {savedReplies.map((reply) => (
           <li key={reply.id} className="saved-replies__item">
-            <details open={actionData?.id === reply.id}>
+            <details open={actionData?.form === reply.id}>
               <summary>{reply.title}</summary>
-              <SavedReplyForm reply={reply} refused={actionData} />
+              <SavedReplyForm reply={reply} result={actionData} />
             </details>
           </li>
         ))}
       </ul>
       <h2>{SAVED_REPLY_TEXT.add}</h2>
-      <SavedReplyForm key={done ?? 'new'} refused={actionData} />
+      <SavedReplyForm key={done ?? NEW} result={actionData} />
     </section>
   );
 }

@@ -1,20 +1,15 @@
 import { useState } from 'react';
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
-import {
-  FactorRemovedSchema,
-  RECOVERY_CODE_COUNT,
-  RecoveryCodesSchema,
-  type SecondFactorStatus,
-  SecondFactorStatusSchema,
-} from '../../contracts/second-factor.ts';
+import { secondFactorApi } from '../../contracts/api/second-factor.ts';
+import { RECOVERY_CODE_COUNT, SECOND_FACTOR_MESSAGES } from '../../contracts/second-factor.ts';
 import { formatNzDateTime } from '../../contracts/support.ts';
 import { Notice } from '../features/admin/notice.tsx';
 import {
+  type CodesResult,
   confirmTotpAction,
+  ENROL_TOTP,
   enrolmentOffer,
-  type EnrolmentOffer,
-  errorOf,
 } from '../features/auth/second-factor-enrolment-action.ts';
 import {
   RecoveryCodeList,
@@ -22,7 +17,7 @@ import {
   TotpConfirmForm,
   TotpKey,
 } from '../features/auth/second-factor-enrolment.tsx';
-import { textField } from '../features/support/desk-actions.ts';
+import { readForm, refused } from '../lib/form.ts';
 import { useHydrated } from '../lib/hydrated.ts';
 import { privatePageMeta } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
@@ -37,55 +32,41 @@ const NOT_DONE = 'Not saved. Please try again.';
 /** The admin's factors and recovery codes left; with ?add=app, a new authenticator app's secret. */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
-  const url = new URL(request.url);
-  const none = {
-    status: null as SecondFactorStatus | null,
-    done: null as string | null,
-    offer: null as EnrolmentOffer | null,
-  };
+  const query = new URL(request.url).searchParams;
   // The layout shows the login screen, "not allowed" or the first enrolment instead of this page.
-  if (!user?.emailVerified || user.role !== 'admin' || user.secondFactorPending) return none;
-  const answer = await services.callApi('GET', '/api/admin/second-factor');
-  const status = SecondFactorStatusSchema.safeParse(answer.body);
+  if (!user?.emailVerified || user.role !== 'admin' || user.secondFactorPending)
+    return { status: null, done: null, offer: null };
+  const status = await services.api.call(secondFactorApi.status);
   return {
-    status: status.success ? status.data : null,
-    done: url.searchParams.get('done'),
-    offer: url.searchParams.get('add') === 'app' ? await enrolmentOffer(services) : null,
+    status: status.ok ? status.data : null,
+    done: query.get('done'),
+    offer: query.get('add') === 'app' ? await enrolmentOffer(services) : null,
   };
 }
 
-interface Renewed {
-  kind: 'codes';
-  message: string;
-  recoveryCodes: string[];
-}
-interface Refused {
-  kind: 'refused';
-  message: string;
-}
+const answer = (refusal: { message: string; form: string }, status: number) =>
+  data<CodesResult>({ ok: false, fields: {}, values: {}, ...refusal }, { status });
 
-/** Remove a factor, new recovery codes, confirm a new app: plain forms posted here, sent on to the API as this admin. */
+/** Remove a factor, new recovery codes, confirm a new app: forms posted here, sent on to the API as this admin. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const values = await readForm(request);
   const { services } = context.get(requestContext);
-  const intent = textField(form, 'intent');
-  if (intent === 'enrol-totp') return confirmTotpAction(services, form);
-  if (intent === 'recovery-codes') {
-    const answer = await services.callApi('POST', '/api/admin/second-factor/recovery-codes', {});
-    const codes = RecoveryCodesSchema.safeParse(answer.body);
-    if (answer.status === 200 && codes.success) return data<Renewed>({ kind: 'codes', ...codes.data });
-    return data<Refused>({ kind: 'refused', message: errorOf(answer.body).message }, { status: answer.status });
+  const form = values.intent ?? '';
+  if (form === ENROL_TOTP) return confirmTotpAction(services, values);
+  if (form === 'recovery-codes') {
+    const renewed = await services.api.call(secondFactorApi.renewRecoveryCodes);
+    if (!renewed.ok) return refused(renewed, {}, form);
+    const { message, recoveryCodes } = renewed.data;
+    return data<CodesResult>({ ok: true, message, fields: {}, values: {}, form, recoveryCodes });
   }
-  if (intent === 'remove') {
-    const factorId = encodeURIComponent(textField(form, 'factorId'));
-    const answer = await services.callApi('DELETE', `/api/admin/second-factor/${factorId}`);
-    const removed = FactorRemovedSchema.safeParse(answer.body);
-    if (answer.status === 200 && removed.success) {
-      return redirect(`/admin/security?${new URLSearchParams({ done: removed.data.message })}`, 303);
-    }
-    return data<Refused>({ kind: 'refused', message: errorOf(answer.body).message }, { status: answer.status });
+  if (form === 'remove') {
+    const factorId = values.factorId ?? '';
+    if (!factorId) return answer({ message: SECOND_FACTOR_MESSAGES.factorNotFound, form }, 404);
+    const removed = await services.api.call(secondFactorApi.removeFactor, { params: { factorId } });
+    if (removed.ok) return redirect(`/admin/security?${new URLSearchParams({ done: removed.data.message })}`, 303);
+    return refused(removed, {}, form);
   }
-  return data<Refused>({ kind: 'refused', message: NOT_DONE }, { status: 400 });
+  return answer({ message: NOT_DONE, form }, 400);
 }
 
 /** /admin/security: the admin's own second factors (add, remove) and recovery codes (renew). */
@@ -94,10 +75,12 @@ export default function AdminSecurity({ loaderData, actionData }: Route.Componen
   const busy = useNavigation().state === 'submitting';
   const hydrated = useHydrated();
   const [passkey, setPasskey] = useState<{ codes?: string[]; error?: string }>({});
-  const confirmed = actionData && 'enrolment' in actionData ? actionData : undefined;
-  const renewed = actionData && 'kind' in actionData && actionData.kind === 'codes' ? actionData : undefined;
-  const refused = actionData && 'kind' in actionData && actionData.kind === 'refused' ? actionData : undefined;
-  const newCodes = renewed?.recoveryCodes ?? confirmed?.recoveryCodes ?? passkey.codes;
+  const result: CodesResult | undefined = actionData;
+  const confirmed = result?.form === ENROL_TOTP ? result : undefined;
+  const renewed = result?.form === 'recovery-codes' && result.ok ? result : undefined;
+  // A refusal of the confirm form shows under its field; the others' above the list.
+  const refusal = result && !result.ok && result.form !== ENROL_TOTP ? result : undefined;
+  const newCodes = result?.recoveryCodes ?? passkey.codes;
 
   async function addPasskey() {
     setPasskey({});
@@ -138,7 +121,7 @@ export default function AdminSecurity({ loaderData, actionData }: Route.Componen
         does not lock you out.
       </p>
       {done && !actionData ? <Notice tone="success">{done}</Notice> : null}
-      {refused ? <Notice tone="error">{refused.message}</Notice> : null}
+      {refusal ? <Notice tone="error">{refusal.message ?? Object.values(refusal.fields)[0] ?? NOT_DONE}</Notice> : null}
       {status === null ? (
         <Notice tone="error">Your second factors could not be loaded. Please reload the page.</Notice>
       ) : null}

@@ -1,17 +1,13 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { SearchResults } from '../features/support/search-results.tsx';
 import { requestContext } from '../lib/request-context.ts';
 import { DESK_TEXT, type DeskFigures, formatMinutes, formatNzDay, formatShare } from '../../contracts/desk.ts';
-import { requestJson } from '../lib/api-client.ts';
-import { Link, useSearchParams } from 'react-router';
+import { deskApi } from '../../contracts/api/support.ts';
+import { type CallInput, pathOf } from '../../contracts/endpoint.ts';
+import { api } from '../lib/api-client.ts';
+import { Link, useRevalidator, useSearchParams } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
-import {
-  AdminSearchResultSchema,
-  type AdminTicket,
-  formatNzDateTime,
-  reasonLabel,
-  SUPPORT_TEXT,
-} from '../../contracts/support.ts';
+import { type AdminTicket, formatNzDateTime, reasonLabel, SUPPORT_TEXT } from '../../contracts/support.ts';
 import { WaitingBadge } from '../features/support/waiting-badge.tsx';
 import { SwitchButtons } from '../components/ui/switch-buttons.tsx';
 import { SearchForm } from '../features/admin/search-form.tsx';
@@ -59,6 +55,10 @@ const COLUMNS = [
   'Assigned to',
 ] as const;
 
+/** The address's value when it is one of `options`. */
+const oneOf = <T extends string>(value: string | null, options: readonly T[]): T | undefined =>
+  options.find((option) => option === value);
+
 /** A privacy request's due date, flagged once it has passed (under the ticket's status). */
 function AnswerBy({ ticket }: { ticket: AdminTicket }) {
   if (!ticket.privacyDue) return null;
@@ -100,14 +100,22 @@ function DeskFiguresLine({ figures }: { figures: DeskFigures | null }) {
   );
 }
 
-/** A search (?q=) is answered on the server, so its results are in the page without JavaScript. */
+/**
+ * The team's figures, and a search (?q=), read on the server, so they are in the page without
+ * JavaScript (admins only: the layout refuses others).
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
+  if (!user?.emailVerified || user.role !== 'admin') return { figures: null, search: null };
   const q = new URL(request.url).searchParams.get('q')?.trim() ?? '';
-  if (!q || !user?.emailVerified || user.role !== 'admin') return { search: null };
-  const answer = await services.callApi('GET', `/api/admin/support/search?${new URLSearchParams({ q })}`);
-  const parsed = AdminSearchResultSchema.safeParse(answer.body);
-  return { search: { q, results: parsed.success ? parsed.data.results : [] } };
+  const [figures, found] = await Promise.all([
+    services.api.call(deskApi.figures),
+    q ? services.api.call(deskApi.search, { query: { q } }) : null,
+  ]);
+  return {
+    figures: figures.ok ? figures.data : null,
+    search: found ? { q, results: found.ok ? found.data.results : [] } : null,
+  };
 }
 
 /**
@@ -118,40 +126,39 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
   const [params] = useSearchParams();
   const status = params.get('status') === 'closed' ? 'closed' : 'open';
   const q = params.get('q')?.trim() ?? '';
-  const assignedParam = params.get('assigned');
-  const assigned = assignedParam === 'me' || assignedParam === 'none' ? assignedParam : 'all';
-  const waitingParam = params.get('waiting');
-  const waiting = status === 'open' && (waitingParam === 'us' || waitingParam === 'you') ? waitingParam : 'all';
-  const privacyParam = params.get('privacy');
-  const privacy = status === 'open' && (privacyParam === 'due' || privacyParam === 'overdue') ? privacyParam : 'all';
-  const query = new URLSearchParams({
-    open: String(status === 'open'),
+  const assigned = oneOf(params.get('assigned'), ['me', 'none'] as const) ?? 'all';
+  const waiting = (status === 'open' && oneOf(params.get('waiting'), ['us', 'you'] as const)) || 'all';
+  const privacy = (status === 'open' && oneOf(params.get('privacy'), ['due', 'overdue'] as const)) || 'all';
+  const filter: CallInput<typeof deskApi.listTickets>['query'] = {
+    open: status === 'open' ? 'true' : 'false',
     ...(q ? { q } : {}),
     ...(waiting !== 'all' ? { waiting } : {}),
     ...(assigned !== 'all' ? { assigned } : {}),
     ...(privacy !== 'all' ? { privacy } : {}),
-  }).toString();
+  };
+  const query = new URLSearchParams(filter).toString();
   const keepPrivacy = privacy === 'all' ? undefined : privacy;
   const [snapshot, setSnapshot] = useState<{ query: string; tickets: AdminTicket[] } | null>(null);
   const searching = q !== '';
   const live = useLiveStream(
-    searching ? null : `/api/admin/support/tickets/stream?${query}`,
+    searching ? null : pathOf(deskApi.ticketsStream, { query: filter }),
     { tickets: (data) => setSnapshot({ query, tickets: (data as { tickets: AdminTicket[] }).tickets }) },
-    { onRefused: askWhyRefused(`/api/admin/support/tickets?${query}`) },
+    { onRefused: askWhyRefused(() => api.call(deskApi.listTickets, { query: filter })) },
   );
   const tickets = snapshot?.query === query ? snapshot.tickets : null;
   const waitingForUs = tickets?.filter((t) => t.waitingOn === 'us').length ?? 0;
-  // The team's figures: read again whenever the inbox changes (a close, a rating, an answer).
-  const [figures, setFigures] = useState<DeskFigures | null>(null);
+  // The team's figures come with the page (its loader); the loader reads them again whenever the
+  // inbox changes (a close, a rating, an answer): each list the stream sends after the first.
+  const revalidator = useRevalidator();
+  const shown = useRef<{ query: string; tickets: AdminTicket[] } | null>(null);
   useEffect(() => {
-    let current = true;
-    void requestJson<DeskFigures>('GET', '/api/admin/support/figures').then((result) => {
-      if (current && result.ok) setFigures(result.data);
-    });
-    return () => {
-      current = false;
-    };
-  }, [tickets]);
+    if (!snapshot) return;
+    if (shown.current?.query === snapshot.query && shown.current.tickets !== snapshot.tickets)
+      void revalidator.revalidate();
+    shown.current = snapshot;
+    // The revalidator changes with each of its runs; only a new list asks again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [snapshot]);
 
   return (
     <section className="admin-page" aria-labelledby="inbox-title">
@@ -159,7 +166,7 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
         <h1 id="inbox-title">{ADMIN_TEXT.nav.support}</h1>
         {searching ? null : <LiveIndicator status={live} />}
       </div>
-      <DeskFiguresLine figures={figures} />
+      <DeskFiguresLine figures={loaderData.figures} />
       <div className="admin-toolbar">
         {/* A search spans every ticket, open or closed, assigned or not: the switches are for the list. */}
         {searching ? null : (

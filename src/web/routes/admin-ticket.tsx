@@ -1,44 +1,48 @@
 import { useState } from 'react';
-import { data, Form, Link, useNavigation } from 'react-router';
-import {
-  AgentListSchema,
-  DESK_TEXT,
-  expandSavedReply,
-  type SavedReply,
-  SavedReplyListSchema,
-} from '../../contracts/desk.ts';
+import { data, Form, Link, type ShouldRevalidateFunctionArgs, useNavigation } from 'react-router';
+import { MESSAGE_FORM_MAX_BYTES } from '../../contracts/attachments.ts';
+import { deskApi, supportApi } from '../../contracts/api/support.ts';
+import { pathOf } from '../../contracts/endpoint.ts';
+import type { RouteHandle, ServerApiClient } from '../../contracts/web-context.ts';
+import { DESK_TEXT, expandSavedReply, type SavedReply } from '../../contracts/desk.ts';
 import { type AdminMessage, ADMIN_TEXT } from '../../contracts/admin.ts';
-import {
-  type AdminTicket,
-  AdminTicketWithMessagesSchema,
-  formatNzDateTime,
-  reasonLabel,
-  SUPPORT_TEXT,
-  waitingOn,
-} from '../../contracts/support.ts';
+import { type AdminTicket, formatNzDateTime, reasonLabel, SUPPORT_TEXT, waitingOn } from '../../contracts/support.ts';
 import { WaitingBadge } from '../features/support/waiting-badge.tsx';
-import { deskFormAction, textField } from '../features/support/desk-actions.ts';
+import { deskAction } from '../features/support/desk-actions.ts';
 import { DeskPanel } from '../features/support/desk-panel.tsx';
 import { newClientId } from '../lib/client-id.ts';
 import { Notice } from '../features/admin/notice.tsx';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
 import { ReplyBox, UnsentReply } from '../features/support/reply-box.tsx';
-import { isMultipart, loadTicketPage, type ReplyFormResult, replyFormAction } from '../features/support/ticket-page.ts';
+import {
+  IN_PLACE,
+  isMultipart,
+  loadTicketPage,
+  replyAction,
+  type ReplyResult,
+  replyWithFilesAction,
+  ticketClientAction,
+} from '../features/support/ticket-page.ts';
 import { TicketThread } from '../features/support/ticket-thread.tsx';
 import { useTicketThread } from '../features/support/use-ticket-thread.ts';
+import { api as browserApi } from '../lib/api-client.ts';
+import { readForm } from '../lib/form.ts';
 import { useHydrated } from '../lib/hydrated.ts';
-import { requestContext, type RequestContextValue } from '../lib/request-context.ts';
+import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/admin-ticket';
 import '../styles/support.css';
 import { privatePageMeta } from '../lib/page-meta.ts';
 import { Email } from '../components/ui/email.tsx';
 
+/** A message with up to five files goes through this page's form (without JavaScript). */
+export const handle: RouteHandle = { formBytes: MESSAGE_FORM_MAX_BYTES };
+
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta(matches, 'admin', `Ticket | ${ADMIN_TEXT.title}`);
 
-async function savedRepliesOf(services: RequestContextValue['services']): Promise<SavedReply[]> {
-  const list = SavedReplyListSchema.safeParse((await services.callApi('GET', '/api/admin/support/saved-replies')).body);
-  return list.success ? list.data.savedReplies : [];
+async function savedRepliesOf(api: ServerApiClient): Promise<SavedReply[]> {
+  const list = await api.call(deskApi.savedReplies);
+  return list.ok ? list.data.savedReplies : [];
 }
 
 /**
@@ -48,19 +52,15 @@ async function savedRepliesOf(services: RequestContextValue['services']): Promis
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
   const allowed = Boolean(user?.emailVerified && user.role === 'admin');
-  const page = await loadTicketPage(context, {
-    allowed,
-    api: `/api/admin/support/tickets/${encodeURIComponent(params.ticketId)}`,
-    schema: AdminTicketWithMessagesSchema,
-  });
-  const agents = allowed
-    ? AgentListSchema.safeParse((await services.callApi('GET', '/api/admin/support/agents')).body)
-    : null;
-  const saved = allowed ? await savedRepliesOf(services) : [];
+  const page = await loadTicketPage(allowed, () =>
+    services.api.call(deskApi.ticket, { params: { ticketId: params.ticketId } }),
+  );
+  const agents = allowed ? await services.api.call(deskApi.agents) : null;
+  const saved = allowed ? await savedRepliesOf(services.api) : [];
   return data(
     {
       ...page.data,
-      agents: agents?.success ? agents.data.agents : [],
+      agents: agents?.ok ? agents.data.agents : [],
       savedReplies: saved,
       viewerEmail: user?.email ?? '',
       noteClientId: newClientId(),
@@ -70,47 +70,65 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 }
 
 /**
- * The page's forms, with or without JavaScript: the answer and the note (the endpoints their boxes
- * call), and close, reopen and assign (features/support/desk-actions.ts); then this page again.
+ * The page's forms, with or without JavaScript: the answer and the note, and close, reopen, assign,
+ * privacy and keep-for-record (features/support/desk-actions.ts); then this page again, or the sent
+ * message for the reply box's script.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const ticket = encodeURIComponent(params.ticketId);
-  const api = `/api/admin/support/tickets/${ticket}`;
-  const page = `/admin/support/${ticket}`;
+  const { api } = context.get(requestContext).services;
+  const ticket = { ticketId: params.ticketId };
+  const page = `/admin/support/${encodeURIComponent(params.ticketId)}`;
   // A reply with files streams on to the API unread (its form has no intent).
-  if (isMultipart(request)) return replyFormAction(request, context, { api: `${api}/messages`, page });
-  const form = await request.clone().formData();
-  const intent = textField(form, 'intent');
-  if (intent === 'note') return replyFormAction(request, context, { api: `${api}/notes`, page });
+  if (isMultipart(request))
+    return replyWithFilesAction(await api.forward(deskApi.reply, { params: ticket }, request), page);
+  const values = await readForm(request);
+  const intent = values.intent ?? '';
+  if (intent === 'note')
+    return replyAction(values, {
+      form: 'note',
+      page,
+      send: (body) => api.call(deskApi.addNote, { params: ticket, body }),
+    });
   if (intent === 'close' || intent === 'reopen')
-    return deskFormAction(context, { intent, api: `${api}/${intent}`, body: {}, page });
+    return deskAction(await api.call(deskApi[intent], { params: ticket }), { intent, page });
   if (intent === 'insert-saved') {
     // Without JavaScript, the picker's choice comes back as the reply box's text, filled in for this ticket.
-    const { services } = context.get(requestContext);
-    const chosen = (await savedRepliesOf(services)).find((reply) => reply.id === textField(form, 'savedReplyId'));
-    const read = AdminTicketWithMessagesSchema.safeParse((await services.callApi('GET', api)).body);
-    const messageBody = chosen && read.success ? expandSavedReply(chosen.body, read.data.ticket) : '';
-    return data<ReplyFormResult>({ messageBody, clientId: newClientId(), error: '', closed: false, note: false });
+    const chosen = (await savedRepliesOf(api)).find((reply) => reply.id === values.savedReplyId);
+    const read = await api.call(deskApi.ticket, { params: ticket });
+    const messageBody = chosen && read.ok ? expandSavedReply(chosen.body, read.data.ticket) : '';
+    return {
+      ok: true,
+      message: null,
+      fields: {},
+      values: { messageBody, clientId: newClientId() },
+      form: 'reply',
+    } satisfies ReplyResult;
   }
-  if (intent === 'privacy')
-    return deskFormAction(context, {
-      intent,
-      api: `${api}/privacy`,
-      body: { privacy: textField(form, 'privacy') === 'true' },
-      page,
-    });
-  if (intent === 'keep-for-record')
-    return deskFormAction(context, {
-      intent,
-      api: `${api}/keep-for-record`,
-      body: { keep: textField(form, 'keep') === 'true' },
-      page,
-    });
+  if (intent === 'privacy') {
+    const body = { privacy: values.privacy === 'true' };
+    return deskAction(await api.call(deskApi.setPrivacy, { params: ticket, body }), { intent, page });
+  }
+  if (intent === 'keep-for-record') {
+    const body = { keep: values.keep === 'true' };
+    return deskAction(await api.call(deskApi.setKeepForRecord, { params: ticket, body }), { intent, page });
+  }
   if (intent === 'assign') {
-    const assignee = textField(form, 'assignee');
-    return deskFormAction(context, { intent, api: `${api}/assign`, body: { assignee: assignee || null }, page });
+    const body = { assignee: values.assignee || null };
+    return deskAction(await api.call(deskApi.assign, { params: ticket, body }), { intent, page });
   }
-  return replyFormAction(request, context, { api: `${api}/messages`, page });
+  return replyAction(values, {
+    form: 'reply',
+    page,
+    send: (body) => api.call(deskApi.reply, { params: ticket, body }),
+  });
+}
+
+export const clientAction = ({ request, serverAction }: Route.ClientActionArgs) =>
+  ticketClientAction(request, serverAction);
+
+/** An answer or a note sent by the page's script leaves the thread as it is: the live stream brings what changed. */
+export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formData?.get(IN_PLACE) ? false : defaultShouldRevalidate;
 }
 
 /** /admin/support/{ticketId}: the whole thread, live; answer as Admin; close or reopen. */
@@ -119,8 +137,8 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
   const encoded = encodeURIComponent(ticketId);
   // Admins may open the user's message stream: it sends the ticket first, then every message.
   const thread = useTicketThread<AdminTicket, AdminMessage>({
-    streamUrl: `/api/support/tickets/${encoded}/messages/stream`,
-    readUrl: `/api/admin/support/tickets/${encoded}`,
+    streamUrl: pathOf(supportApi.messagesStream, { params: { ticketId } }),
+    read: () => browserApi.call(deskApi.ticket, { params: { ticketId } }),
     missingStatuses: [404, 400],
     loaded: loaderData.thread,
     loadedMissing: loaderData.missing,
@@ -131,11 +149,13 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
   const hydrated = useHydrated();
   const busy = useNavigation().state === 'submitting';
   // What the page's action sent back: a refused answer or note (text kept), or a refused button.
-  const kept = actionData && 'messageBody' in actionData ? actionData : undefined;
-  const refusedReply = kept && !kept.note ? kept : undefined;
-  const refusedNote = kept?.note ? kept : undefined;
-  const problem = actionData && 'intent' in actionData && !('messageBody' in actionData) ? actionData.error : null;
-  const [unsent, setUnsent] = useState(refusedReply?.messageBody.trim() ? refusedReply.messageBody : '');
+  const kept = actionData?.form === 'reply' || actionData?.form === 'note' ? (actionData as ReplyResult) : undefined;
+  const refusedReply = kept?.form === 'reply' ? kept : undefined;
+  const refusedNote = kept?.form === 'note' ? kept : undefined;
+  const problem = actionData && !kept && !actionData.ok ? actionData.message : null;
+  const [unsent, setUnsent] = useState(
+    refusedReply && !refusedReply.ok && refusedReply.values.messageBody?.trim() ? refusedReply.values.messageBody : '',
+  );
 
   return (
     <section className="admin-page ticket" aria-labelledby="ticket-title">
@@ -198,14 +218,13 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
           />
           {ticket?.open ? (
             <ReplyBox<AdminMessage>
-              ticketId={ticketId}
-              postUrl={`/api/admin/support/tickets/${encoded}/messages`}
+              upload={{ declaration: deskApi.reply, params: { ticketId } }}
               savedReplies={loaderData.savedReplies.map((reply) => ({
                 id: reply.id,
                 title: reply.title,
                 text: expandSavedReply(reply.body, ticket),
               }))}
-              clientId={refusedReply?.clientId || loaderData.clientId}
+              clientId={refusedReply?.values.clientId || loaderData.clientId}
               kept={refusedReply}
               onSent={thread.addMessage}
               onClosed={(text) => {
@@ -224,9 +243,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
           {ticket ? (
             <ReplyBox<AdminMessage>
               variant="note"
-              ticketId={ticketId}
-              postUrl={`/api/admin/support/tickets/${encoded}/notes`}
-              clientId={refusedNote?.clientId || loaderData.noteClientId}
+              clientId={refusedNote?.values.clientId || loaderData.noteClientId}
               kept={refusedNote}
               onSent={thread.addMessage}
               onClosed={() => {}}

@@ -1,25 +1,26 @@
-import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
-import { type AdminUser } from '../../contracts/users.ts';
 import { DELETION_TEXT, longDate } from '../../contracts/account-deletion.ts';
+import { usersApi } from '../../contracts/api/accounts.ts';
+import { privacyApi } from '../../contracts/api/privacy.ts';
 import { formatNzDateTime } from '../../contracts/support.ts';
-import { useApiData } from '../features/admin/admin-api.ts';
-import { requestJson } from '../lib/api-client.ts';
-import { SearchForm } from '../features/admin/search-form.tsx';
-import { Notice } from '../features/admin/notice.tsx';
-import { LoadState } from '../features/admin/load-state.tsx';
-import '../styles/support.css';
+import { type AdminUser } from '../../contracts/users.ts';
 import { DataTable } from '../components/ui/data-table.tsx';
-import { privatePageMeta } from '../lib/page-meta.ts';
-import type { Route } from './+types/admin-users';
 import { Email } from '../components/ui/email.tsx';
+import { Notice } from '../features/admin/notice.tsx';
+import { SearchForm } from '../features/admin/search-form.tsx';
+import { type FormResult, readForm, refused } from '../lib/form.ts';
+import { privatePageMeta } from '../lib/page-meta.ts';
+import { requestContext, type WebServices } from '../lib/request-context.ts';
+import type { Route } from './+types/admin-users';
+import '../styles/support.css';
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta(matches, 'admin', `${ADMIN_TEXT.nav.users} | ${ADMIN_TEXT.title}`);
 
-type Action = 'resend-verification' | 'disable' | 'enable' | 'make-admin' | 'remove-admin' | 'erase';
-type Result = { tone: 'success' | 'error'; text: string };
+const ACTIONS = ['resend-verification', 'disable', 'enable', 'make-admin', 'remove-admin', 'erase'] as const;
+type Action = (typeof ACTIONS)[number];
+const isAction = (value: string | null | undefined): value is Action => ACTIONS.includes(value as Action);
 const COLUMNS = ['Email', 'Verified', 'Role', 'Status', 'Joined', 'Actions'] as const;
 
 const CONFIRM: Partial<Record<Action, (email: string) => string>> = {
@@ -46,15 +47,6 @@ const DONE: Record<Action, (email: string) => string> = {
   erase: (email) => DELETION_TEXT.eraseScheduled(email),
 };
 
-function request(user: AdminUser, action: Action) {
-  const base = `/api/admin/users/${user.id}`;
-  if (action === 'make-admin' || action === 'remove-admin')
-    return requestJson<{ user: AdminUser }>('POST', `${base}/role`, {
-      role: action === 'make-admin' ? 'admin' : 'user',
-    });
-  return requestJson<{ user: AdminUser }>('POST', `${base}/${action}`);
-}
-
 function actionsFor(user: AdminUser): Action[] {
   if (user.self) return [];
   // An account whose owner asked to be deleted: only erasing it sooner (docs/product.md §2.14).
@@ -66,33 +58,144 @@ function actionsFor(user: AdminUser): Action[] {
   return actions;
 }
 
-/** /admin/users: find accounts by email; verify, disable, enable, and change roles (never your own). */
-export default function AdminUsers() {
-  const [params] = useSearchParams();
-  const q = params.get('q')?.trim() ?? '';
-  const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
-  const { state, reload } = useApiData<{ users: AdminUser[]; more: boolean }>(
-    `/api/admin/users?page=${page}${q ? `&q=${encodeURIComponent(q)}` : ''}`,
-  );
-  const [confirming, setConfirming] = useState<{ userId: string; action: Action } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<Result | null>(null);
+/** The list's place: the search and the page, kept by every form and link of the page. */
+function listPlace(q: string, page: number): Record<string, string> {
+  return { ...(q ? { q } : {}), ...(page > 1 ? { page: String(page) } : {}) };
+}
 
-  async function run(user: AdminUser, action: Action) {
-    if (CONFIRM[action] && confirming?.userId !== user.id) {
-      setConfirming({ userId: user.id, action });
-      return;
-    }
-    setConfirming(null);
-    setBusy(true);
-    setResult(null);
-    const res = await request(user, action);
-    setBusy(false);
-    setResult(res.ok ? { tone: 'success', text: DONE[action](user.email) } : { tone: 'error', text: res.message });
-    reload();
+function readPlace(values: { q?: string | null; page?: string | null }) {
+  return {
+    q: values.q?.trim() ?? '',
+    page: Math.max(1, Number.parseInt(values.page ?? '1', 10) || 1),
+  };
+}
+
+/**
+ * One page of accounts (?q= finds by email, ?page=), and what the address says is open: the confirm
+ * step of an action that needs one (?confirm=disable&user=…).
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { user, services } = context.get(requestContext);
+  const query = new URL(request.url).searchParams;
+  const { q, page } = readPlace({ q: query.get('q'), page: query.get('page') });
+  const confirm = query.get('confirm');
+  const place = {
+    q,
+    page,
+    confirming: isAction(confirm) && CONFIRM[confirm] ? { action: confirm, userId: query.get('user') ?? '' } : null,
+    done: query.get('done'),
+  };
+  // The layout shows the login screen or "not allowed" instead of this page.
+  if (!user?.emailVerified || user.role !== 'admin') return { ...place, users: [], more: false, failed: null };
+  const listed = await services.api.call(usersApi.list, { query: { page, ...(q ? { q } : {}) } });
+  return {
+    ...place,
+    users: listed.ok ? listed.data.users : [],
+    more: listed.ok && listed.data.more,
+    failed: listed.ok ? null : listed.message,
+  };
+}
+
+/** One action on one account, sent on to its endpoint as this admin; answers the account's address. */
+async function send(api: WebServices['api'], action: Action, userId: string, email: string) {
+  const params = { userId };
+  const result =
+    action === 'make-admin' || action === 'remove-admin'
+      ? await api.call(usersApi.setRole, { params, body: { role: action === 'make-admin' ? 'admin' : 'user' } })
+      : action === 'erase'
+        ? await api.call(privacyApi.eraseNow, { params })
+        : await api.call(usersApi[action === 'resend-verification' ? 'resendVerification' : action], { params });
+  if (!result.ok) return result;
+  return { ok: true as const, email: 'user' in result.data ? result.data.user.email : email };
+}
+
+/** Each row's actions: forms posted here (the confirm step's Yes too); then the list again, with what was done. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const values = await readForm(request);
+  const { q, page } = readPlace(values);
+  const intent = values.intent;
+  const userId = values.userId ?? '';
+  if (!isAction(intent) || !userId) {
+    return data<FormResult>(
+      { ok: false, message: 'This form is out of date. Please reload the page and try again.', fields: {}, values: {} },
+      { status: 400 },
+    );
   }
+  const sent = await send(context.get(requestContext).services.api, intent, userId, values.email ?? '');
+  if (!sent.ok) return refused(sent, {}, userId);
+  const done = DONE[intent](sent.email);
+  return redirect(`/admin/users?${new URLSearchParams({ ...listPlace(q, page), done })}`, 303);
+}
 
+/** A button that changes what the address says is open (a confirm step, or none): works without JavaScript. */
+function StepButton({
+  place,
+  step,
+  className,
+  children,
+}: {
+  place: Record<string, string>;
+  step?: { action: Action; userId: string };
+  className: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <Form method="get" className="admin-inline-form" preventScrollReset>
+      {Object.entries(place).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      {step ? (
+        <>
+          <input type="hidden" name="confirm" value={step.action} />
+          <input type="hidden" name="user" value={step.userId} />
+        </>
+      ) : null}
+      <button type="submit" className={className}>
+        {children}
+      </button>
+    </Form>
+  );
+}
+
+/** A button that does an action on one account: a form posted to the page's action. */
+function ActionButton({
+  place,
+  user,
+  action,
+  className,
+  disabled,
+  children,
+}: {
+  place: Record<string, string>;
+  user: AdminUser;
+  action: Action;
+  className: string;
+  disabled: boolean;
+  children: React.ReactNode;
+}) {
+  return (
+    <Form method="post" className="admin-inline-form" preventScrollReset>
+      {Object.entries(place).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <input type="hidden" name="intent" value={action} />
+      <input type="hidden" name="userId" value={user.id} />
+      <input type="hidden" name="email" value={user.email} />
+      <button type="submit" className={className} disabled={disabled}>
+        {children}
+      </button>
+    </Form>
+  );
+}
+
+/** /admin/users: find accounts by email; verify, disable, enable, and change roles (never your own). */
+export default function AdminUsers({ loaderData, actionData }: Route.ComponentProps) {
+  const { q, page, users, more, failed, confirming, done } = loaderData;
+  const busy = useNavigation().state !== 'idle';
+  const place = listPlace(q, page);
   const pageLink = (to: number) => `?${new URLSearchParams({ ...(q ? { q } : {}), page: String(to) }).toString()}`;
+  const small = 'button button--ghost admin-button--small';
+  const refusal = actionData && !actionData.ok ? (actionData.message ?? Object.values(actionData.fields)[0]) : null;
 
   return (
     <section className="admin-page" aria-labelledby="users-title">
@@ -102,93 +205,112 @@ export default function AdminUsers() {
       <div className="admin-toolbar">
         <SearchForm label="Find accounts by email" value={q} placeholder="Email address" />
       </div>
-      {result ? <Notice tone={result.tone}>{result.text}</Notice> : null}
-      <LoadState state={state} onRetry={reload}>
-        {({ users, more }) =>
-          users.length === 0 ? (
-            <p className="empty-state">{q ? 'No accounts match that email.' : 'There are no accounts yet.'}</p>
-          ) : (
-            <>
-              <DataTable caption="Accounts, newest first" columns={COLUMNS} className="admin-table">
-                {users.map((user) => (
-                  <tr key={user.id}>
-                    <td data-label={COLUMNS[0]} className="admin-table__email">
-                      <Email address={user.email} />
-                    </td>
-                    <td data-label={COLUMNS[1]}>
-                      {user.emailVerified ? 'Yes' : <span className="badge badge--waiting">No</span>}
-                    </td>
-                    <td data-label={COLUMNS[2]}>
-                      {user.role === 'admin' ? <span className="badge badge--open">Admin</span> : 'User'}
-                    </td>
-                    <td data-label={COLUMNS[3]}>
-                      {user.deletion ? (
-                        <span className="badge badge--banned">
-                          {user.deletion.erasedAt
-                            ? DELETION_TEXT.erased
-                            : DELETION_TEXT.requested(longDate(user.deletion.eraseAfter))}
-                        </span>
-                      ) : user.disabled ? (
-                        <span className="badge badge--banned">Disabled</span>
-                      ) : (
-                        'Active'
-                      )}
-                    </td>
-                    <td data-label={COLUMNS[4]}>{formatNzDateTime(user.createdAt)}</td>
-                    <td data-label={COLUMNS[5]} className="admin-table__actions">
-                      {user.self ? (
-                        <span className="support-muted">This is you</span>
-                      ) : confirming?.userId === user.id ? (
-                        <div
-                          className="admin-confirm"
-                          role="group"
-                          aria-label={`Confirm: ${LABEL[confirming.action]} ${user.email}`}
-                        >
-                          <p>{CONFIRM[confirming.action]!(user.email)}</p>
-                          <button
-                            type="button"
-                            className="button button--primary admin-button--small"
+      {done && !actionData ? <Notice tone="success">{done}</Notice> : null}
+      {refusal ? <Notice tone="error">{refusal}</Notice> : null}
+      {failed ? (
+        <div className="alert alert--error" role="alert">
+          <p>{failed}</p>
+          <Link className={small} to={`?${new URLSearchParams(place).toString()}`}>
+            Try again
+          </Link>
+        </div>
+      ) : users.length === 0 ? (
+        <p className="empty-state">{q ? 'No accounts match that email.' : 'There are no accounts yet.'}</p>
+      ) : (
+        <>
+          <DataTable caption="Accounts, newest first" columns={COLUMNS} className="admin-table">
+            {users.map((user) => (
+              <tr key={user.id}>
+                <td data-label={COLUMNS[0]} className="admin-table__email">
+                  <Email address={user.email} />
+                </td>
+                <td data-label={COLUMNS[1]}>
+                  {user.emailVerified ? 'Yes' : <span className="badge badge--waiting">No</span>}
+                </td>
+                <td data-label={COLUMNS[2]}>
+                  {user.role === 'admin' ? <span className="badge badge--open">Admin</span> : 'User'}
+                </td>
+                <td data-label={COLUMNS[3]}>
+                  {user.deletion ? (
+                    <span className="badge badge--banned">
+                      {user.deletion.erasedAt
+                        ? DELETION_TEXT.erased
+                        : DELETION_TEXT.requested(longDate(user.deletion.eraseAfter))}
+                    </span>
+                  ) : user.disabled ? (
+                    <span className="badge badge--banned">Disabled</span>
+                  ) : (
+                    'Active'
+                  )}
+                </td>
+                <td data-label={COLUMNS[4]}>{formatNzDateTime(user.createdAt)}</td>
+                <td data-label={COLUMNS[5]} className="admin-table__actions">
+                  {user.self ? (
+                    <span className="support-muted">This is you</span>
+                  ) : confirming?.userId === user.id && actionsFor(user).includes(confirming.action) ? (
+                    <div
+                      className="admin-confirm"
+                      role="group"
+                      aria-label={`Confirm: ${LABEL[confirming.action]} ${user.email}`}
+                    >
+                      <p>{CONFIRM[confirming.action]!(user.email)}</p>
+                      <ActionButton
+                        place={place}
+                        user={user}
+                        action={confirming.action}
+                        className="button button--primary admin-button--small"
+                        disabled={busy}
+                      >
+                        Yes, {LABEL[confirming.action].toLowerCase()}
+                      </ActionButton>
+                      <StepButton place={place} className="button button--ghost admin-button--small">
+                        Cancel
+                      </StepButton>
+                    </div>
+                  ) : (
+                    <div className="admin-row-actions">
+                      {actionsFor(user).map((action) => {
+                        const className = `${small}${action === 'disable' || action === 'erase' ? ' admin-button--danger' : ''}`;
+                        const label = (
+                          <>
+                            {LABEL[action]}
+                            <span className="visually-hidden"> {user.email}</span>
+                          </>
+                        );
+                        return CONFIRM[action] ? (
+                          <StepButton
+                            key={action}
+                            place={place}
+                            step={{ action, userId: user.id }}
+                            className={className}
+                          >
+                            {label}
+                          </StepButton>
+                        ) : (
+                          <ActionButton
+                            key={action}
+                            place={place}
+                            user={user}
+                            action={action}
+                            className={className}
                             disabled={busy}
-                            onClick={() => void run(user, confirming.action)}
                           >
-                            Yes, {LABEL[confirming.action].toLowerCase()}
-                          </button>
-                          <button
-                            type="button"
-                            className="button button--ghost admin-button--small"
-                            onClick={() => setConfirming(null)}
-                          >
-                            Cancel
-                          </button>
-                        </div>
-                      ) : (
-                        <div className="admin-row-actions">
-                          {actionsFor(user).map((action) => (
-                            <button
-                              key={action}
-                              type="button"
-                              className={`button button--ghost admin-button--small${action === 'disable' || action === 'erase' ? ' admin-button--danger' : ''}`}
-                              disabled={busy}
-                              onClick={() => void run(user, action)}
-                            >
-                              {LABEL[action]}
-                              <span className="visually-hidden"> {user.email}</span>
-                            </button>
-                          ))}
-                        </div>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </DataTable>
-              <nav className="admin-pager" aria-label="Pages of accounts">
-                {page > 1 ? <Link to={pageLink(page - 1)}>Previous page</Link> : null}
-                {more ? <Link to={pageLink(page + 1)}>Next page</Link> : null}
-              </nav>
-            </>
-          )
-        }
-      </LoadState>
+                            {label}
+                          </ActionButton>
+                        );
+                      })}
+                    </div>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
+          <nav className="admin-pager" aria-label="Pages of accounts">
+            {page > 1 ? <Link to={pageLink(page - 1)}>Previous page</Link> : null}
+            {more ? <Link to={pageLink(page + 1)}>Next page</Link> : null}
+          </nav>
+        </>
+      )}
     </section>
   );
 }

@@ -1,10 +1,12 @@
 import { Link, Outlet } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
+import { authApi } from '../../contracts/api/accounts.ts';
 import { AdminNav } from '../features/admin/admin-nav.tsx';
 import { LoginScreen } from '../features/auth/login-screen.tsx';
 import { signInAction } from '../features/auth/sign-in-action.ts';
-import { confirmTotpAction, enrolmentOffer } from '../features/auth/second-factor-enrolment-action.ts';
+import { confirmTotpAction, ENROL_TOTP, enrolmentOffer } from '../features/auth/second-factor-enrolment-action.ts';
 import { EnrolmentScreen } from '../features/auth/second-factor-enrolment.tsx';
+import { readForm } from '../lib/form.ts';
 import { pageMeta } from '../lib/page-meta.ts';
 import { revalidateOnlyWhenAsked } from '../lib/revalidate.ts';
 import { requestContext } from '../lib/request-context.ts';
@@ -20,6 +22,8 @@ import { Email } from '../components/ui/email.tsx';
  */
 export async function loader({ context }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
+  // A user whose address is (no longer) verified is signed out at once (docs/product.md §6).
+  if (user && !user.emailVerified) await services.api.call(authApi.logout);
   // An admin whose session has not passed a second factor sets one up first (docs/product.md §2.15).
   const enrolment = user?.secondFactorPending ? await enrolmentOffer(services) : null;
   return { user, enrolment };
@@ -27,11 +31,11 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export const shouldRevalidate = revalidateOnlyWhenAsked;
 
-/** The login screen's form, and the second factor's enrolment form, sent without JavaScript (or before it loaded). */
+/** The login screen's forms (sign-in, a new verification email), and the second factor's enrolment form. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.clone().formData();
-  if (form.get('intent') === 'enrol-totp') return confirmTotpAction(context.get(requestContext).services, form);
-  return signInAction(request, context, '/admin');
+  const values = await readForm(request);
+  if (values.intent === ENROL_TOTP) return confirmTotpAction(context.get(requestContext).services, values);
+  return signInAction(values, context, '/admin');
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -45,11 +49,11 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 
 export default function AdminLayout({ loaderData, actionData }: Route.ComponentProps) {
   const { user, enrolment } = loaderData;
-  const enrolled = actionData && 'enrolment' in actionData ? actionData : undefined;
-  if (enrolled?.recoveryCodes || (user?.secondFactorPending && enrolment)) {
+  const enrolled = actionData?.form === ENROL_TOTP ? actionData : undefined;
+  if ((enrolled && 'recoveryCodes' in enrolled) || (user?.secondFactorPending && enrolment)) {
     return <EnrolmentScreen offer={enrolment ?? { ok: false, message: '' }} result={enrolled} />;
   }
-  const signInResult = actionData && !('enrolment' in actionData) ? actionData : undefined;
+  const signInResult = actionData?.form === ENROL_TOTP ? undefined : actionData;
   if (!user || !user.emailVerified) {
     return (
       <LoginScreen

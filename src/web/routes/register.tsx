@@ -1,22 +1,18 @@
 import { data, Link, redirect, useRouteLoaderData } from 'react-router';
-import {
-  COMPANY_MESSAGES,
-  COMPANY_TEXT_FIELDS,
-  type CompanyFormField,
-  LICENSE_FIELD,
-} from '../../contracts/companies.ts';
-import { ErrorBodySchema } from '../../contracts/errors.ts';
-import type { RegistrationErrors, RegistrationValues } from '../features/register/form-rules.ts';
+import { partnersApi } from '../../contracts/api/partners.ts';
+import { COMPANY_MESSAGES, COMPANY_TEXT_FIELDS, LICENSE_FIELD } from '../../contracts/companies.ts';
 import { RegistrationForm, type RegistrationNotice } from '../features/register/registration-form.tsx';
+import type { FormResult } from '../lib/form.ts';
 import { pageMeta, type RootData } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
 import { enhancedPage } from '../lib/static-page.ts';
+import { REGISTRATION_FORM_MAX_BYTES } from '../../contracts/companies.ts';
 import '../styles/register.css';
 import type { Route } from './+types/register';
 
 // The page does not hydrate: the form is server-rendered and its own script (enhance.ts) adds the
 // live validation (docs/decisions/092-register-without-hydration.md).
-export const handle = enhancedPage('register');
+export const handle = enhancedPage('register', { formBytes: REGISTRATION_FORM_MAX_BYTES });
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   // The companies/links document is read once on this page and not shown (docs/product.md §3, §7); a failed
@@ -26,47 +22,38 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { submitted: new URL(request.url).searchParams.get('submitted') === '1' };
 }
 
-interface RegisterActionData {
-  values: RegistrationValues;
-  errors: RegistrationErrors;
-  notice: RegistrationNotice | null;
-}
-
 const FORM_FIELDS = new Set<string>([...COMPANY_TEXT_FIELDS, LICENSE_FIELD]);
 
 /**
- * The form posted without JavaScript: it goes on, as it streams in, to /api/companies, the endpoint
- * the script calls, so the rules, limits and messages are the same. Success redirects (303) to the
- * page with its message; a refusal answers the page with the messages under the fields and the text
- * kept (a browser cannot be given the file back, and the page asks for it again).
+ * The form posted without JavaScript: it goes on, as it streams in, to the registration endpoint the
+ * script calls, so the rules, limits and messages are the same. Success redirects (303) to the page
+ * with its message; a refusal answers the page with the messages under the fields and the text kept
+ * (a browser cannot be given the file back, and the page asks for it again).
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const answer = await context.get(requestContext).services.forwardMultipart('/api/companies', request);
-  if (answer.status === 201) return redirect('/register?submitted=1', 303);
+  const { result, fields } = await context.get(requestContext).services.api.forward(partnersApi.register, {}, request);
+  if (result.ok) return redirect('/register?submitted=1', 303);
 
-  const values: RegistrationValues = {};
-  for (const field of COMPANY_TEXT_FIELDS) if (field in answer.fields) values[field] = answer.fields[field];
-  const error = ErrorBodySchema.safeParse(answer.body);
-  const errors: RegistrationErrors = {};
-  if (error.success && answer.status < 500) {
-    for (const [name, message] of Object.entries(error.data.error.fields ?? {})) {
-      if (FORM_FIELDS.has(name)) errors[name as CompanyFormField] = message;
-    }
+  const values: Record<string, string> = {};
+  for (const field of COMPANY_TEXT_FIELDS) if (field in fields) values[field] = fields[field]!;
+  const answered = result.fromServer && result.status < 500;
+  const errors: Record<string, string> = {};
+  if (answered) {
+    for (const [name, message] of Object.entries(result.fields)) if (FORM_FIELDS.has(name)) errors[name] = message;
   }
   const hasFields = Object.keys(errors).length > 0;
   // Duplicates are answered under their fields only (docs/product.md §8); any other failure also says the
-  // spec's failure message, with the server's reason when no field carries it.
-  const notice: RegistrationNotice | null =
-    answer.status === 409 && hasFields
-      ? null
-      : {
-          kind: 'error',
-          lines: [
-            COMPANY_MESSAGES.submitFailed,
-            ...(error.success && !hasFields && answer.status < 500 ? [error.data.error.message] : []),
-          ],
-        };
-  return data<RegisterActionData>({ values, errors, notice }, { status: answer.status >= 400 ? answer.status : 500 });
+  // spec's failure message, with the server's reason (the form's own line, '_') when no field carries it.
+  const duplicate = result.status === 409 && hasFields;
+  return data<FormResult>(
+    {
+      ok: false,
+      message: duplicate ? null : COMPANY_MESSAGES.submitFailed,
+      fields: { ...errors, ...(answered && !hasFields ? { _: result.message } : {}) },
+      values,
+    },
+    { status: result.status >= 400 ? result.status : 500 },
+  );
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -80,9 +67,14 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
   const companyName = useRouteLoaderData<RootData>('root')?.site.companyName ?? 'Bagspace';
   const result = actionData;
-  const notice: RegistrationNotice | null =
-    result?.notice ??
-    (loaderData.submitted && !result ? { kind: 'success', lines: [COMPANY_MESSAGES.submitted] } : null);
+  const { _: reason, ...errors } = result?.fields ?? {};
+  const notice: RegistrationNotice | null = result
+    ? result.message
+      ? { kind: 'error', lines: [result.message, ...(reason ? [reason] : [])] }
+      : null
+    : loaderData.submitted
+      ? { kind: 'success', lines: [COMPANY_MESSAGES.submitted] }
+      : null;
   return (
     <div className="page register">
       <header className="page__header register__header">
@@ -94,7 +86,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
         </p>
       </header>
       <div className="register__layout">
-        <RegistrationForm values={result?.values ?? {}} errors={result?.errors ?? {}} notice={notice} />
+        <RegistrationForm values={result?.values ?? {}} errors={errors} notice={notice} />
         <aside className="register__aside" aria-labelledby="register-next">
           <h2 id="register-next" className="register__aside-title">
             What happens next

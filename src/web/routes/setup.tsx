@@ -1,16 +1,26 @@
-import { data, Link, redirect } from 'react-router';
-import { PASSWORD_MIN_LENGTH } from '../../contracts/auth.ts';
+import { data, Form, Link, redirect, useNavigation } from 'react-router';
+import { EmailSchema, NewPasswordSchema, PASSWORD_MIN_LENGTH } from '../../contracts/auth.ts';
 import { SETUP_TEXT } from '../../contracts/setup.ts';
-import { AuthCard, ConfirmPasswordInput, FormActions, FormError, SuccessPanel } from '../features/auth/auth-form.tsx';
+import { z } from '../../contracts/zod.ts';
 import { InputField } from '../components/ui/field.tsx';
+import { AuthCard, ConfirmPasswordInput, FormActions, FormError, SuccessPanel } from '../features/auth/auth-form.tsx';
+import { type FormResult, invalid, keepValues, readForm, useFormCheck } from '../lib/form.ts';
 import { rootDataFrom } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/setup';
 import '../styles/auth.css';
 
+/** The form's fields: the sign-up rules, and the password twice (the server checks the rest). */
+const SetupFormSchema = z
+  .object({ email: EmailSchema, password: NewPasswordSchema, confirmPassword: z.string() })
+  .refine((v) => v.password === v.confirmPassword, {
+    path: ['confirmPassword'],
+    message: SETUP_TEXT.passwordsDiffer,
+  });
+
 /**
  * /setup?token=…: the first admin, created in the browser from the one-time link the server prints
- * while the database has no admin (docs/operations.md). A plain form handled by this route's action.
+ * while the database has no admin (docs/operations.md). A form handled by this route's action.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const query = new URL(request.url).searchParams;
@@ -22,17 +32,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const token = new URL(request.url).searchParams.get('token') ?? '';
-  const form = await request.formData();
-  const email = String(form.get('email') ?? '').trim();
-  const password = String(form.get('password') ?? '');
-  if (password !== String(form.get('confirmPassword') ?? '')) {
-    return data({ email, message: null, fields: { confirmPassword: SETUP_TEXT.passwordsDiffer } }, { status: 400 });
-  }
+  const values = await readForm(request);
+  const kept = keepValues(values, ['password', 'confirmPassword']);
+  const parsed = SetupFormSchema.safeParse(values);
+  if (!parsed.success) return invalid(parsed.error, kept);
+  const { email, password } = parsed.data;
   const outcome = await context.get(requestContext).services.setup.createFirstAdmin({ token, email, password });
   if (outcome.ok) return redirect('/setup?done=1', 303);
   // A field's message shows under its field; a refused link, above the button.
-  const hasFields = Object.keys(outcome.fields).length > 0;
-  return data({ email, message: hasFields ? null : outcome.message, fields: outcome.fields }, { status: 400 });
+  const named = Object.keys(outcome.fields).length > 0;
+  return data<FormResult>(
+    { ok: false, message: named ? null : outcome.message, fields: outcome.fields, values: kept },
+    { status: 400 },
+  );
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -41,6 +53,8 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 ];
 
 export default function Setup({ loaderData, actionData }: Route.ComponentProps) {
+  const { errors, onSubmit, formRef } = useFormCheck(SetupFormSchema, actionData);
+  const busy = useNavigation().state === 'submitting';
   if (loaderData.state === 'done') {
     return (
       <AuthCard eyebrow="Setup" title={SETUP_TEXT.title}>
@@ -59,18 +73,17 @@ export default function Setup({ loaderData, actionData }: Route.ComponentProps) 
       </AuthCard>
     );
   }
-  const fields: Record<string, string> = actionData?.fields ?? {};
   return (
     <AuthCard eyebrow="Setup" title={SETUP_TEXT.title} lead={SETUP_TEXT.intro}>
-      <form className="form" method="post" noValidate aria-label={SETUP_TEXT.title}>
+      <Form ref={formRef} className="form" method="post" noValidate onSubmit={onSubmit} aria-label={SETUP_TEXT.title}>
         <InputField
           label="Email"
           name="email"
           type="email"
           autoComplete="email"
           required
-          defaultValue={actionData?.email ?? ''}
-          error={fields.email}
+          defaultValue={actionData?.values.email ?? ''}
+          error={errors.email}
         />
         <InputField
           label="Password"
@@ -79,12 +92,12 @@ export default function Setup({ loaderData, actionData }: Route.ComponentProps) 
           autoComplete="new-password"
           required
           hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
-          error={fields.password}
+          error={errors.password}
         />
-        <ConfirmPasswordInput label="Confirm password" error={fields.confirmPassword} />
+        <ConfirmPasswordInput label="Confirm password" error={errors.confirmPassword} />
         <FormError message={actionData?.message ?? null} />
-        <FormActions label={SETUP_TEXT.submit} />
-      </form>
+        <FormActions busy={busy} label={SETUP_TEXT.submit} />
+      </Form>
     </AuthCard>
   );
 }

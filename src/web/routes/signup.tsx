@@ -1,17 +1,23 @@
+import { authApi } from '../../contracts/api/accounts.ts';
 import { SignupFormSchema } from '../../contracts/auth.ts';
-import { apiFormAction } from '../features/auth/api-form-action.ts';
 import { SignupForm } from '../features/auth/signup-form.tsx';
+import { invalid, keepValues, readForm, refused, succeeded } from '../lib/form.ts';
 import { pageMeta } from '../lib/page-meta.ts';
+import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/signup';
 
-/** The form sent without JavaScript: the same rules and answer as POST /api/auth/signup. */
-export function action({ request, context }: Route.ActionArgs) {
-  return apiFormAction(request, context, {
-    schema: SignupFormSchema,
-    api: '/api/auth/signup',
-    body: ({ email, password }) => ({ email, password }),
-    keep: ['email'],
-  });
+const SECRETS = ['password', 'confirmPassword'];
+
+/** The form: checked with its schema, then sent on to the sign-up endpoint as this visitor. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const values = await readForm(request);
+  const kept = keepValues(values, SECRETS);
+  const parsed = SignupFormSchema.safeParse(values);
+  if (!parsed.success) return invalid(parsed.error, kept);
+  const { email, password } = parsed.data;
+  const sent = await context.get(requestContext).services.api.call(authApi.signup, { body: { email, password } });
+  // The success panel says where the link went: the address as typed.
+  return sent.ok ? { ...succeeded(sent.data.message), values: { email: kept.email ?? email } } : refused(sent, kept);
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>

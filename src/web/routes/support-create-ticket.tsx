@@ -1,6 +1,10 @@
-import { useId, useRef, useState } from 'react';
-import { data, Link, redirect, useNavigate, useSearchParams } from 'react-router';
-import { CreateTicketSchema, MESSAGE_HINT_LENGTH, SUPPORT_TEXT, TICKET_REASONS } from '../../contracts/support.ts';
+import { useEffect, useId, useRef, useState } from 'react';
+import { MESSAGE_FORM_MAX_BYTES } from '../../contracts/attachments.ts';
+import { supportApi } from '../../contracts/api/support.ts';
+import { fieldErrors } from '../../contracts/auth.ts';
+import type { RouteHandle } from '../../contracts/web-context.ts';
+import { data, Link, redirect, useNavigate, useNavigation, useSearchParams, useSubmit } from 'react-router';
+import { CreateTicketFormSchema, MESSAGE_HINT_LENGTH, SUPPORT_TEXT, TICKET_REASONS } from '../../contracts/support.ts';
 import { MessageBox } from '../components/ui/message-box.tsx';
 import { ATTACHMENT_TEXT } from '../../contracts/attachments.ts';
 import {
@@ -11,15 +15,18 @@ import {
   useFileDrop,
 } from '../features/support/attachment-picker.tsx';
 import { isMultipart } from '../features/support/ticket-page.ts';
-import { callFunction, CallableError } from '../lib/callable.ts';
+import { CALLABLE_TIMEOUT_MS, sendOrSay } from '../lib/callable.ts';
+import { type FormResult, invalid, readForm, useFormCheck } from '../lib/form.ts';
 import { postWithProgress } from '../lib/upload.ts';
 import { newClientId } from '../lib/client-id.ts';
-import { focusFirstInvalid } from '../lib/focus-invalid.ts';
 import { valueBeforeHydration } from '../lib/hydrated.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/support-create-ticket';
 import '../styles/support.css';
 import { privatePageMeta } from '../lib/page-meta.ts';
+
+/** A message with up to five files goes through this page's form (without JavaScript). */
+export const handle: RouteHandle = { formBytes: MESSAGE_FORM_MAX_BYTES };
 
 export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, 'support', 'Contact us');
 
@@ -28,118 +35,109 @@ export function loader() {
   return { clientId: newClientId() };
 }
 
-interface CreateResult {
-  reason: string;
-  message: string;
-  clientId: string;
-  /** The server's refusal, shown above the form (the message box needs JavaScript). */
-  failure: string | null;
-}
+const SOMETHING_WRONG = 'Something went wrong. Please try again.';
+
+/** A refusal of the form: `An error occured: {why}`, and what was typed. */
+const notSent = (why: string, values: Record<string, string>, status: number) =>
+  data<FormResult>({ ok: false, message: SUPPORT_TEXT.createFailed(why), fields: {}, values }, { status });
 
 /**
- * The form sent without JavaScript (or before it loaded): the same callable the JavaScript version
- * calls, in process; the new ticket opens (303), or the form comes back with what was typed.
+ * The form, from the page's script and without it: the callable, in process (a form with files goes
+ * on to the ticket endpoint as it arrives); the new ticket opens (303), or the form comes back with
+ * why and what was typed.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { services } = context.get(requestContext);
+  const { api } = context.get(requestContext).services;
   if (isMultipart(request)) {
     // The form with its files streams on to the endpoint (files are never held here).
-    const answer = await services.forwardMultipart('/api/support/tickets', request);
-    const created = (answer.body as { ticketId?: string } | null)?.ticketId;
-    if (answer.status === 201 && created) return redirect(`/support/ticket/${created}`, 303);
-    const fields = answer.fields;
+    const { result, fields } = await api.forward(supportApi.createTicket, {}, request);
+    if (result.ok) return redirect(`/support/ticket/${result.data.ticketId}`, 303);
     const values = { reason: fields.reason ?? '', message: fields.message ?? '', clientId: fields.clientId ?? '' };
-    const problem = (answer.body as { error?: { message?: string } } | null)?.error?.message;
-    return data<CreateResult>(
-      { ...values, failure: SUPPORT_TEXT.createFailed(problem ?? 'Something went wrong. Please try again.') },
-      { status: answer.status },
-    );
+    return notSent(result.fromServer ? result.message : SOMETHING_WRONG, values, result.status);
   }
-  const form = await request.formData();
-  const values = {
-    reason: String(form.get('reason') ?? ''),
-    message: String(form.get('message') ?? ''),
-    clientId: String(form.get('clientId') ?? ''),
-  };
-  const keep = (failure: string | null, status: number) => data<CreateResult>({ ...values, failure }, { status });
-  const parsed = CreateTicketSchema.safeParse({
-    reason: values.reason,
-    message: values.message,
-    ...(values.clientId ? { clientId: values.clientId } : {}),
-  });
-  if (!parsed.success) return keep(null, 400);
-  const answer = await services.callApi('POST', '/api/functions/createSupportTicket', { data: parsed.data });
-  const ticketId = (answer.body as { result?: { ticketId?: string } } | null)?.result?.ticketId;
-  if (answer.status === 200 && ticketId) return redirect(`/support/ticket/${ticketId}`, 303);
-  const message =
-    (answer.body as { error?: { message?: string } } | null)?.error?.message ??
-    'Something went wrong. Please try again.';
-  return keep(SUPPORT_TEXT.createFailed(message), answer.status);
+  const values = await readForm(request);
+  const parsed = CreateTicketFormSchema.safeParse(values);
+  if (!parsed.success) return invalid(parsed.error, values);
+  const created = await api.call(supportApi.createTicketCall, { body: { data: parsed.data } });
+  if (created.ok) return redirect(`/support/ticket/${created.data.result.ticketId}`, 303);
+  return notSent(created.fromServer ? created.message : SOMETHING_WRONG, values, created.status);
+}
+
+/** The page's script gives up after 70 seconds, as the callable's client does (docs/product.md §7.2). */
+export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
+  const values = await readForm(request.clone());
+  // A failure status: the page's data is not read again either (it could not be).
+  return sendOrSay(serverAction, (why) => notSent(why, values, 503), CALLABLE_TIMEOUT_MS);
 }
 
 /** /support/create-ticket: the 'Contact us' form; the ticket opens on success. */
 export default function CreateTicket({ loaderData, actionData }: Route.ComponentProps) {
   const navigate = useNavigate();
+  const submit = useSubmit();
+  const navigation = useNavigation();
   const reasonId = useId();
   const messageId = useId();
   // A reason chosen or words typed before the page's JavaScript ran are kept.
-  const [reason, setReason] = useState(() => valueBeforeHydration(reasonId, actionData?.reason ?? ''));
+  const [reason, setReason] = useState(() => valueBeforeHydration(reasonId, actionData?.values.reason ?? ''));
   const [searchParams] = useSearchParams();
   // 'Start a new ticket with this message' (a refused reply) brings its words along.
   const [message, setMessage] = useState(() =>
-    valueBeforeHydration(messageId, actionData?.message ?? searchParams.get('message') ?? ''),
+    valueBeforeHydration(messageId, actionData?.values.message ?? searchParams.get('message') ?? ''),
   );
-  // A form the server sent back shows its problems at once.
+  // A form the server sent back shows its problems at once; then each field's as it is left.
   const [touched, setTouched] = useState({ reason: Boolean(actionData), message: Boolean(actionData) });
-  const [serverFailure, setServerFailure] = useState<string | null>(actionData?.failure ?? null);
-  // Without JavaScript the form carries its own id, so a resent form is stored once as well.
-  const formClientId = actionData?.clientId || loaderData.clientId;
-  const [submitting, setSubmitting] = useState(false);
+  const check = useFormCheck(CreateTicketFormSchema, actionData);
+  const now = CreateTicketFormSchema.safeParse({ reason, message });
+  const problems = now.success ? {} : fieldErrors(now.error);
+  const errorOf = (name: 'reason' | 'message') => (touched[name] ? problems[name] : check.errors[name]);
+  // The server's refusal of the form sent without JavaScript shows above it; the script's, in the message box.
+  const [serverFailure, setServerFailure] = useState<string | null>(actionData?.message ?? null);
   const [failure, setFailure] = useState<string | null>(null);
+  const first = useRef(actionData);
+  useEffect(() => {
+    if (actionData && actionData !== first.current && actionData.message) setFailure(actionData.message);
+  }, [actionData]);
+  // Without JavaScript the form carries its own id, so a resent form is stored once as well.
+  const formClientId = actionData?.values.clientId || loaderData.clientId;
+  const [uploading, setUploading] = useState(false);
+  const submitting = uploading || navigation.formData !== undefined;
   // Submitting the same text again after a failure reuses the id: a ticket the server did store is not stored twice.
   const attempt = useRef<{ key: string; clientId: string } | null>(null);
   const filesId = useId();
   const picker = useAttachmentPicker();
   const drop = useFileDrop(picker, !submitting);
 
-  const reasonMissing = reason === '';
-  const messageMissing = message.trim() === '';
-
-  async function submit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  async function send(event: React.FormEvent<HTMLFormElement>) {
     setTouched({ reason: true, message: true });
-    if (reasonMissing || messageMissing) focusFirstInvalid(event.currentTarget);
-    if (reasonMissing || messageMissing || submitting) return;
+    check.onSubmit(event);
+    const invalidForm = event.defaultPrevented;
+    event.preventDefault();
+    if (invalidForm || submitting) return;
     setServerFailure(null);
-    setSubmitting(true);
-    try {
-      const key = `${reason}\n${message}\n${picker.files.map((f) => f.key).join(',')}`;
-      if (attempt.current?.key !== key) attempt.current = { key, clientId: newClientId() };
-      const { clientId } = attempt.current;
-      if (picker.files.length > 0) {
-        // With files: the form goes as multipart, with a progress bar.
-        const form = new FormData();
-        form.append('reason', reason);
-        form.append('message', message);
-        form.append('clientId', clientId);
-        appendFiles(form, picker);
-        picker.setProgress(0);
-        const sent = await postWithProgress<{ ticketId: string }>('/api/support/tickets', form, picker.setProgress);
-        picker.setProgress(null);
-        if (!sent.ok) throw new CallableError('INTERNAL', sent.message);
-        navigate(`/support/ticket/${sent.data.ticketId}`);
-        return;
-      }
-      const result = await callFunction<{ ticketId: string; ticketNo: number }>('createSupportTicket', {
-        reason,
-        message,
-        clientId,
-      });
-      navigate(`/support/ticket/${result.ticketId}`);
-    } catch (error) {
-      setFailure(SUPPORT_TEXT.createFailed(error instanceof CallableError ? error.message : String(error)));
-      setSubmitting(false);
+    const key = `${reason}\n${message}\n${picker.files.map((f) => f.key).join(',')}`;
+    if (attempt.current?.key !== key) attempt.current = { key, clientId: newClientId() };
+    const { clientId } = attempt.current;
+    if (picker.files.length === 0) {
+      // The form goes to the page's action, which calls the callable.
+      void submit({ reason, message, clientId }, { method: 'post' });
+      return;
     }
+    // With files: the form goes as multipart straight to the endpoint, with a progress bar.
+    const form = new FormData();
+    form.append('reason', reason);
+    form.append('message', message);
+    form.append('clientId', clientId);
+    appendFiles(form, picker);
+    setUploading(true);
+    picker.setProgress(0);
+    const sent = await postWithProgress(supportApi.createTicket, {}, form, picker.setProgress);
+    picker.setProgress(null);
+    if (sent.ok) {
+      void navigate(`/support/ticket/${sent.data.ticketId}`);
+      return;
+    }
+    setFailure(SUPPORT_TEXT.createFailed(sent.message));
+    setUploading(false);
   }
 
   return (
@@ -158,7 +156,8 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
         method="post"
         encType="multipart/form-data"
         noValidate
-        onSubmit={submit}
+        ref={check.formRef}
+        onSubmit={(event) => void send(event)}
         aria-busy={submitting}
         {...drop.handlers}
       >
@@ -182,8 +181,8 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
             className="select"
             required
             value={reason}
-            aria-invalid={touched.reason && reasonMissing}
-            aria-describedby={touched.reason && reasonMissing ? `${reasonId}-error` : undefined}
+            aria-invalid={Boolean(errorOf('reason'))}
+            aria-describedby={errorOf('reason') ? `${reasonId}-error` : undefined}
             onChange={(e) => setReason(e.target.value)}
             onBlur={() => setTouched((t) => ({ ...t, reason: true }))}
           >
@@ -196,9 +195,9 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
               </option>
             ))}
           </select>
-          {touched.reason && reasonMissing ? (
+          {errorOf('reason') ? (
             <p id={`${reasonId}-error`} className="field__error">
-              {SUPPORT_TEXT.fieldRequired}
+              {errorOf('reason')}
             </p>
           ) : null}
         </div>
@@ -216,8 +215,8 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
             required
             rows={4}
             value={message}
-            aria-invalid={touched.message && messageMissing}
-            aria-describedby={`${messageId}-hint${touched.message && messageMissing ? ` ${messageId}-error` : ''}`}
+            aria-invalid={Boolean(errorOf('message'))}
+            aria-describedby={`${messageId}-hint${errorOf('message') ? ` ${messageId}-error` : ''}`}
             onChange={(e) => setMessage(e.target.value)}
             onBlur={() => setTouched((t) => ({ ...t, message: true }))}
             onPaste={pasteFiles(picker)}
@@ -228,9 +227,9 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
           >
             {SUPPORT_TEXT.messageHint}
           </p>
-          {touched.message && messageMissing ? (
+          {errorOf('message') ? (
             <p id={`${messageId}-error`} className="field__error">
-              {SUPPORT_TEXT.fieldRequired}
+              {errorOf('message')}
             </p>
           ) : null}
         </div>

@@ -1,63 +1,80 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
-import {
-  type Message,
-  reasonLabel,
-  SUPPORT_TEXT,
-  type Ticket,
-  TicketWithMessagesSchema,
-  waitingOn,
-} from '../../contracts/support.ts';
+import { Link, type ShouldRevalidateFunctionArgs } from 'react-router';
+import { MESSAGE_FORM_MAX_BYTES } from '../../contracts/attachments.ts';
+import { supportApi } from '../../contracts/api/support.ts';
+import { pathOf } from '../../contracts/endpoint.ts';
+import type { RouteHandle } from '../../contracts/web-context.ts';
+import { type Message, reasonLabel, SUPPORT_TEXT, type Ticket, waitingOn } from '../../contracts/support.ts';
 import { WaitingBadge } from '../features/support/waiting-badge.tsx';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
 import { ReplyBox, UnsentReply } from '../features/support/reply-box.tsx';
-import { isMultipart, loadTicketPage, replyFormAction } from '../features/support/ticket-page.ts';
+import {
+  IN_PLACE,
+  isMultipart,
+  loadTicketPage,
+  replyAction,
+  type ReplyResult,
+  replyWithFilesAction,
+  ticketClientAction,
+} from '../features/support/ticket-page.ts';
 import { TicketThread } from '../features/support/ticket-thread.tsx';
 import { useTicketThread } from '../features/support/use-ticket-thread.ts';
-import { deskFormAction, textField } from '../features/support/desk-actions.ts';
-import { RatingForm } from '../features/support/rating-form.tsx';
+import { deskAction } from '../features/support/desk-actions.ts';
+import { RatingForm, RatingFormSchema } from '../features/support/rating-form.tsx';
+import { api } from '../lib/api-client.ts';
+import { invalid, readForm } from '../lib/form.ts';
 import { useHydrated } from '../lib/hydrated.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/support-ticket';
 import '../styles/support.css';
 import { privatePageMeta } from '../lib/page-meta.ts';
 
+/** A message with up to five files goes through this page's form (without JavaScript). */
+export const handle: RouteHandle = { formBytes: MESSAGE_FORM_MAX_BYTES };
+
 export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, 'support', 'Support Ticket');
 
 /** The thread, read on the server so the page has it without JavaScript (the layout signs in anyone else). */
 export function loader({ params, context }: Route.LoaderArgs) {
-  const { user } = context.get(requestContext);
-  return loadTicketPage(context, {
-    allowed: Boolean(user?.emailVerified),
-    api: `/api/support/tickets/${encodeURIComponent(params.ticketId)}`,
-    schema: TicketWithMessagesSchema,
-  });
+  const { user, services } = context.get(requestContext);
+  return loadTicketPage(Boolean(user?.emailVerified), () =>
+    services.api.call(supportApi.ticket, { params: { ticketId: params.ticketId } }),
+  );
 }
 
 /**
- * The page's forms, with or without JavaScript: the reply (the endpoint the reply box calls) and,
- * once closed, the rating (intent=rate); then this page again.
+ * The page's forms, with or without JavaScript: the reply and, once closed, the rating
+ * (intent=rate); then this page again, or the sent message for the reply box's script.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const ticket = encodeURIComponent(params.ticketId);
-  const page = `/support/ticket/${ticket}`;
+  const { services } = context.get(requestContext);
+  const ticket = { ticketId: params.ticketId };
+  const page = `/support/ticket/${encodeURIComponent(params.ticketId)}`;
   // A reply with files streams on to the API unread (its form has no intent).
   if (isMultipart(request))
-    return replyFormAction(request, context, { api: `/api/support/tickets/${ticket}/messages`, page });
-  const form = await request.clone().formData();
-  if (textField(form, 'intent') === 'rate') {
-    const good = textField(form, 'good');
-    return deskFormAction(context, {
+    return replyWithFilesAction(await services.api.forward(supportApi.reply, { params: ticket }, request), page);
+  const values = await readForm(request);
+  if (values.intent === 'rate') {
+    const parsed = RatingFormSchema.safeParse(values);
+    if (!parsed.success) return invalid(parsed.error, values, 'rate');
+    return deskAction(await services.api.call(supportApi.rate, { params: ticket, body: parsed.data }), {
       intent: 'rate',
-      api: `/api/support/tickets/${ticket}/rating`,
-      body: {
-        good: good === 'true' ? true : good === 'false' ? false : undefined,
-        comment: textField(form, 'comment'),
-      },
       page,
     });
   }
-  return replyFormAction(request, context, { api: `/api/support/tickets/${ticket}/messages`, page });
+  return replyAction(values, {
+    form: 'reply',
+    page,
+    send: (body) => services.api.call(supportApi.reply, { params: ticket, body }),
+  });
+}
+
+export const clientAction = ({ request, serverAction }: Route.ClientActionArgs) =>
+  ticketClientAction(request, serverAction);
+
+/** A reply sent by the page's script leaves the thread as it is: the live stream brings what changed. */
+export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formData?.get(IN_PLACE) ? false : defaultShouldRevalidate;
 }
 
 /** /support/ticket/{ticketId}: the conversation with support, live. */
@@ -65,17 +82,17 @@ export default function SupportTicket({ params, loaderData, actionData }: Route.
   const { ticketId } = params;
   const encoded = encodeURIComponent(ticketId);
   const thread = useTicketThread<Ticket, Message>({
-    streamUrl: `/api/support/tickets/${encoded}/messages/stream`,
-    readUrl: `/api/support/tickets/${encoded}`,
+    streamUrl: pathOf(supportApi.messagesStream, { params: { ticketId } }),
+    read: () => api.call(supportApi.ticket, { params: { ticketId } }),
     loaded: loaderData.thread,
     loadedMissing: loaderData.missing,
   });
   const { ticket, messages } = thread;
   const hydrated = useHydrated();
   // Words a refused reply carried: kept on the page, with a way to send them as a new ticket.
-  const refusedReply = actionData && 'messageBody' in actionData ? actionData : undefined;
-  const ratingError = actionData && !('messageBody' in actionData) ? actionData.error : null;
-  const [unsent, setUnsent] = useState(refusedReply?.messageBody.trim() ? refusedReply.messageBody : '');
+  const refusedReply = actionData?.form === 'reply' ? (actionData as ReplyResult) : undefined;
+  const rating = actionData?.form === 'rate' ? actionData : undefined;
+  const [unsent, setUnsent] = useState(refusedReply?.values.messageBody?.trim() ? refusedReply.values.messageBody : '');
   // The rating's 7 days are counted from the page's load (the server decides on a send).
   const [now] = useState(() => Date.now());
 
@@ -109,8 +126,8 @@ export default function SupportTicket({ params, loaderData, actionData }: Route.
           />
           {ticket?.open ? (
             <ReplyBox
-              ticketId={ticketId}
-              clientId={refusedReply?.clientId || loaderData.clientId}
+              upload={{ declaration: supportApi.reply, params: { ticketId } }}
+              clientId={refusedReply?.values.clientId || loaderData.clientId}
               kept={refusedReply}
               onSent={thread.addMessage}
               onClosed={(text) => {
@@ -124,7 +141,7 @@ export default function SupportTicket({ params, loaderData, actionData }: Route.
                 This ticket is closed. {SUPPORT_TEXT.replyRejected}
               </p>
               {unsent.trim() ? <UnsentReply text={unsent} newTicket /> : null}
-              <RatingForm rating={ticket.rating} error={ratingError} now={now} />
+              <RatingForm rating={ticket.rating} result={rating} now={now} />
             </>
           ) : null}
         </>

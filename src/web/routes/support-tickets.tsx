@@ -5,6 +5,9 @@ import { WaitingBadge } from '../features/support/waiting-badge.tsx';
 import { DataTable } from '../components/ui/data-table.tsx';
 import { SwitchButtons } from '../components/ui/switch-buttons.tsx';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
+import { supportApi } from '../../contracts/api/support.ts';
+import { pathOf } from '../../contracts/endpoint.ts';
+import { api } from '../lib/api-client.ts';
 import { askWhyRefused, useLiveStream } from '../lib/live.ts';
 import type { Route } from './+types/support-tickets';
 import '../styles/support.css';
@@ -22,11 +25,12 @@ export default function SupportTickets() {
   const [params] = useSearchParams();
   const status = params.get('status') === 'closed' ? 'closed' : 'open';
   const [tickets, setTickets] = useState<{ status: string; list: Ticket[] } | null>(null);
+  const query = { open: status === 'open' ? 'true' : 'false' } as const;
   const live = useLiveStream(
-    `/api/support/tickets/stream?open=${status === 'open'}`,
+    pathOf(supportApi.ticketsStream, { query }),
     { tickets: (data) => setTickets({ status, list: (data as { tickets: Ticket[] }).tickets }) },
     // Refused: a lost session shows the login screen (lib/session-events.ts); anything else retries.
-    { onRefused: askWhyRefused('/api/support/tickets') },
+    { onRefused: askWhyRefused(() => api.call(supportApi.listTickets, { query })) },
   );
   const list = tickets?.status === status ? tickets.list : null;
   // Open tickets say who is to write next; closed ones wait for nobody.

@@ -1,25 +1,31 @@
 import { Link, Outlet } from 'react-router';
+import { authApi } from '../../contracts/api/accounts.ts';
+import { privacyApi } from '../../contracts/api/privacy.ts';
+import { pathOf } from '../../contracts/endpoint.ts';
+import { PRIVACY_TEXT } from '../../contracts/privacy.ts';
+import { Email } from '../components/ui/email.tsx';
 import { LoginScreen } from '../features/auth/login-screen.tsx';
 import { signInAction } from '../features/auth/sign-in-action.ts';
+import { readForm } from '../lib/form.ts';
 import { pageMeta } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/support';
 import '../styles/auth.css';
-import { Email } from '../components/ui/email.tsx';
-import { PRIVACY_TEXT } from '../../contracts/privacy.ts';
 
 /**
  * Every /support route (docs/product.md §2): the login screen unless a user with a verified email is signed
  * in. Who is signed in comes from the server (the session, read from the database per request).
  */
-export function loader({ context }: Route.LoaderArgs) {
-  const { user } = context.get(requestContext);
+export async function loader({ context }: Route.LoaderArgs) {
+  const { user, services } = context.get(requestContext);
+  // A user whose address is (no longer) verified is signed out at once (docs/product.md §6).
+  if (user && !user.emailVerified) await services.api.call(authApi.logout);
   return { user };
 }
 
-/** The login screen's form, sent without JavaScript (or before it loaded). */
-export function action({ request, context }: Route.ActionArgs) {
-  return signInAction(request, context, '/support');
+/** The login screen's forms (sign-in, and a new verification email), posted to this address. */
+export async function action({ request, context }: Route.ActionArgs) {
+  return signInAction(await readForm(request), context, '/support');
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
@@ -59,7 +65,7 @@ export default function SupportLayout({ loaderData, actionData }: Route.Componen
           <Link to="/account/notifications">Email notifications</Link>
           <Link to="/account/password">Change password</Link>
           {/* A file (JSON) the browser saves, not a page. */}
-          <a href="/api/account/export" download title={PRIVACY_TEXT.downloadHint}>
+          <a href={pathOf(privacyApi.exportData)} download title={PRIVACY_TEXT.downloadHint}>
             {PRIVACY_TEXT.downloadData}
           </a>
         </nav>

@@ -1,16 +1,28 @@
-import { z } from 'zod';
-import { apiFormAction } from '../features/auth/api-form-action.ts';
-import { VerifyEmail } from '../features/auth/verify-email.tsx';
+import { authApi } from '../../contracts/api/accounts.ts';
+import { EmailRequestSchema } from '../../contracts/auth.ts';
+import { RESEND_FORM, VerifyEmail } from '../features/auth/verify-email.tsx';
+import { invalid, readForm, refused, succeeded } from '../lib/form.ts';
 import { pageMeta } from '../lib/page-meta.ts';
+import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/verify-email';
 
-/** Confirming without JavaScript: the button of the page posts here, with the link's ?token=. */
-export function action({ request, context }: Route.ActionArgs) {
-  return apiFormAction(request, context, {
-    schema: z.object({}),
-    api: '/api/auth/verify-email',
-    body: (_values, query) => ({ token: query.get('token') ?? '' }),
-  });
+/**
+ * Confirming: the link's token, from the page's own post (the address still holds ?token=) or the
+ * field the page sends; or, when the link did not work, a new one mailed (`intent=resend`).
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { api } = context.get(requestContext).services;
+  const values = await readForm(request);
+  if (values.intent === RESEND_FORM) {
+    const kept = { email: values.email ?? '' };
+    const parsed = EmailRequestSchema.safeParse(values);
+    if (!parsed.success) return invalid(parsed.error, kept, RESEND_FORM);
+    const sent = await api.call(authApi.resendVerification, { body: parsed.data });
+    return sent.ok ? succeeded(sent.data.message, RESEND_FORM) : refused(sent, kept, RESEND_FORM);
+  }
+  const token = values.token || new URL(request.url).searchParams.get('token') || '';
+  const verified = await api.call(authApi.verifyEmail, { body: { token } });
+  return verified.ok ? succeeded(verified.data.message) : refused(verified, {});
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [

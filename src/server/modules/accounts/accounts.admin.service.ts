@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../../contracts/zod.ts';
 import { DELETION_TEXT, shownEmail } from '../../../contracts/account-deletion.ts';
 import { type AdminUser, USER_MESSAGES, USERS_PAGE_SIZE } from '../../../contracts/users.ts';
 import { EmailSchema, NewPasswordSchema, type User } from '../../../contracts/auth.ts';

@@ -11,10 +11,13 @@ import { accountsRoutes } from './accounts.routes.ts';
 import { createAccountsService, type AccountsService } from './accounts.service.ts';
 import { createAccountSessionsRepository } from './accounts.sessions.repository.ts';
 import { createFirstAdminSetup, type FirstAdminSetup } from './accounts.setup.ts';
+import { createSignInService, type SignInService } from './sign-in.service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     accounts: AccountsService;
+    /** Signing in and sessions: the API's login, the pages' sign-in form, and every request's session lookup. */
+    signIn: SignInService;
     /** The first admin, created at /setup from a link the server prints (accounts.setup.ts). */
     firstAdminSetup: FirstAdminSetup;
   }
@@ -23,8 +26,9 @@ declare module 'fastify' {
 /**
  * The accounts module, owner of the `users` and `sessions` tables: sign-up, sign-in, sessions,
  * verification and reset mail (/api/auth/*), and the admin console's Users screen
- * (/api/admin/users/*). The access plugin and the live streams resolve sessions through
- * `app.accounts`; page form actions sign in through it.
+ * (/api/admin/users/*). It is registered after the second-factor module, which its sign-in service
+ * takes; the access plugin resolves sessions through `app.signIn`, and the pages' sign-in form
+ * signs in through it.
  */
 export const accountsModule = fp<SharedServices>(
   async function accounts(app: FastifyInstance, shared) {
@@ -39,6 +43,15 @@ export const accountsModule = fp<SharedServices>(
       logger: shared.log,
     });
     app.decorate('accounts', accounts);
+    const signIn = createSignInService({
+      repository,
+      secondFactor: app.secondFactor,
+      limiter: shared.limiter,
+      settings: config,
+      sessionCookie: (token) => app.sessionCookieHeader(token),
+      logger: shared.log,
+    });
+    app.decorate('signIn', signIn);
     app.decorate('firstAdminSetup', createFirstAdminSetup(database.db));
     // Mail still being recorded in the background is finished before the database closes.
     app.addHook('onClose', async () => {
@@ -51,7 +64,7 @@ export const accountsModule = fp<SharedServices>(
       accounts,
       audit: shared.audit,
     });
-    await app.register(accountsRoutes, { accounts, cookieName: config.sessions.cookieName });
+    await app.register(accountsRoutes, { accounts, signIn, cookieName: config.sessions.cookieName });
     await app.register(accountsAdminRoutes, { users: admin });
     // The account page (/account): profile, own sessions, email change.
     const profile = createAccountProfileService({
@@ -65,5 +78,5 @@ export const accountsModule = fp<SharedServices>(
     });
     await app.register(accountProfileRoutes, { profile });
   },
-  { name: 'accounts' },
+  { name: 'accounts', dependencies: ['second-factor'], decorators: { fastify: ['sessionCookieHeader'] } },
 );

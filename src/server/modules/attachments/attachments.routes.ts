@@ -1,11 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { ErrorBodySchema } from '../../../contracts/errors.ts';
+import { attachmentsApi as api } from '../../../contracts/api/attachments.ts';
+import { principalOf, route } from '../../http/endpoint-route.ts';
 import type { AttachmentsService } from './attachments.service.ts';
-
-const ParamsSchema = z.object({ ticketId: z.string(), attachmentId: z.string() });
-const errors = { 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 
 /** `filename="…"` in ASCII for old clients, and the real name as `filename*` (RFC 6266, RFC 8187). */
 function disposition(kind: 'inline' | 'attachment', name: string): string {
@@ -20,39 +16,30 @@ function disposition(kind: 'inline' | 'attachment', name: string): string {
  */
 export async function attachmentsRoutes(app: FastifyInstance, options: { attachments: AttachmentsService }) {
   const { attachments } = options;
-  const api = app.withTypeProvider<ZodTypeProvider>();
 
-  for (const thumbnail of [false, true]) {
-    api.get(`/api/support/tickets/:ticketId/attachments/:attachmentId${thumbnail ? '/thumbnail' : ''}`, {
-      config: { access: 'verified' },
-      schema: {
-        tags: ['support'],
-        summary: thumbnail
-          ? "A photo's thumbnail (WebP, at most 480 px a side), to the ticket's owner and admins"
-          : "A message's file, to the ticket's owner and admins (PDFs as downloads)",
-        params: ParamsSchema,
-        response: errors,
-      },
-      handler: async (request, reply) => {
-        const principal = request.principal!;
-        const file = await attachments.open(
-          request.params.ticketId,
-          request.params.attachmentId,
-          { userId: principal.userId, admin: principal.role === 'admin' },
-          thumbnail,
-        );
-        reply.headers({
-          'content-type': file.contentType,
-          'content-disposition': disposition(file.inline ? 'inline' : 'attachment', file.name),
-          'content-security-policy': "default-src 'none'; sandbox",
-          'x-content-type-options': 'nosniff',
-          'cross-origin-resource-policy': 'same-origin',
-          'cache-control': 'no-store',
-        });
-        if (file.size !== undefined) reply.header('content-length', file.size);
-        // A stream is sent as is; the response schemas above describe the JSON errors only.
-        return reply.send(file.body as never);
-      },
+  for (const [declaration, thumbnail] of [
+    [api.file, false],
+    [api.thumbnail, true],
+  ] as const) {
+    route(app, declaration, async (request, reply) => {
+      const principal = principalOf(request);
+      const file = await attachments.open(
+        request.params.ticketId,
+        request.params.attachmentId,
+        { userId: principal.userId, admin: principal.role === 'admin' },
+        thumbnail,
+      );
+      reply.headers({
+        'content-type': file.contentType,
+        'content-disposition': disposition(file.inline ? 'inline' : 'attachment', file.name),
+        'content-security-policy': "default-src 'none'; sandbox",
+        'x-content-type-options': 'nosniff',
+        'cross-origin-resource-policy': 'same-origin',
+        'cache-control': 'no-store',
+      });
+      if (file.size !== undefined) reply.header('content-length', file.size);
+      // A stream is sent as is; the declaration describes the JSON errors only.
+      return reply.send(file.body as never);
     });
   }
 }

@@ -45,3 +45,11 @@ export const attachmentsModule = fp<SharedServices>(
   },
   { name: 'attachments' },
 );
+
+/** The SQL that claims a message's uploaded files in the same statement as the message (the support module's writes). */
+export {
+  type AttachmentRef,
+  claimedAttachmentsJson,
+  claimPendingAttachments,
+  messageAttachmentsJson,
+} from './attachments.sql.ts';

@@ -1,25 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AuditPageSchema, AuditQuerySchema } from '../../../contracts/audit.ts';
-import { ErrorBodySchema } from '../../../contracts/errors.ts';
+import { auditApi } from '../../../contracts/api/audit.ts';
+import { route } from '../../http/endpoint-route.ts';
 import type { AuditService } from './audit.service.ts';
 
-const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema };
-
 export async function auditRoutes(app: FastifyInstance, options: { audit: AuditService }) {
-  const api = app.withTypeProvider<ZodTypeProvider>();
-
-  api.get('/api/admin/audit', {
-    config: { access: 'admin' },
-    schema: {
-      tags: ['admin'],
-      summary: 'Admin actions, newest first (who, what, when, which record); page back with ?before=<id>',
-      querystring: AuditQuerySchema,
-      response: { 200: AuditPageSchema, ...errors },
-    },
-    handler: async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return options.audit.list(request.query);
-    },
+  route(app, auditApi.list, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return options.audit.list(request.query);
   });
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { z } from '../../../contracts/zod.ts';
 import { contentApi } from '../../../contracts/api/content.ts';
 import { LegalDocumentSchema } from '../../../contracts/content.schemas.ts';
 import { route } from '../../http/endpoint-route.ts';

@@ -3,7 +3,7 @@ import { ATTACHMENT_LIMITS } from '../../../contracts/attachments.ts';
 import { MESSAGE_MAX_LENGTH } from '../../../contracts/support.ts';
 import type { AppDatabase } from '../../db/connection.ts';
 import type { AttachmentsService } from '../attachments/attachments.service.ts';
-import type { SupportRecords } from '../support/support.records.ts';
+import type { SupportRecords } from '../support/index.ts';
 import { newWords } from './reply-text.ts';
 
 /**

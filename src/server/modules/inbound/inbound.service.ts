@@ -8,7 +8,7 @@ import {
   type InboundViewState,
 } from '../../../contracts/inbound.ts';
 import { SUPPORT_TEXT } from '../../../contracts/support.ts';
-import { isUuid } from '../../db/sql.ts';
+import { iso, isUuid } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';
 import type { MailPoster } from './inbound.post.ts';
@@ -31,7 +31,6 @@ export function createInboundService(deps: {
   audit: AuditService;
 }) {
   const { repository, postMail, audit } = deps;
-  const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
   return {
     async list(filter: {
@@ -43,7 +42,7 @@ export function createInboundService(deps: {
       ]);
       const mails = rows.map((r) => ({
         id: Number(r.id),
-        receivedAt: iso(r.receivedAt)!,
+        receivedAt: iso(r.receivedAt),
         via: r.via as 'smtp' | 'imap',
         from: r.from,
         subject: r.subject,
@@ -53,7 +52,7 @@ export function createInboundService(deps: {
         ticketId: r.ticketId,
         ticketNo: r.ticketNo === null ? null : Number(r.ticketNo),
         size: Number(r.size),
-        decidedAt: iso(r.decidedAt),
+        decidedAt: r.decidedAt ? iso(r.decidedAt) : null,
         decidedBy: r.decidedBy,
       }));
       return { mails, counts };

@@ -6,7 +6,7 @@ import type { Outbox } from '../../mail/outbox.ts';
 import { messageIdsIn, replyTokenOf, ticketIdOfThreadId } from '../../mail/threading.ts';
 import { hashToken } from '../../security/tokens.ts';
 import type { AuditService } from '../audit/audit.service.ts';
-import type { SupportRecords } from '../support/support.records.ts';
+import type { SupportRecords } from '../support/index.ts';
 import { automaticReason, readBounce, type Trust, trustFromDmarc, trustFromHeader } from './inbound.checks.ts';
 import type { MailPoster } from './inbound.post.ts';
 import { closedTicketAnswer, type InboundMailContext, unknownSenderAnswer } from './inbound.mail.ts';

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, ilike, inArray, min, sql } from 'drizzle-orm';
 import { type AppDatabase } from '../../db/connection.ts';
 import { mailOutbox } from '../../db/schema.ts';
-import { likePattern, queryRows } from '../../db/sql.ts';
+import { iso, likePattern, queryRows } from '../../db/sql.ts';
 
 /**
  * The mail outbox as the worker and the admin Mail page see it: claiming due mail with a lease,
@@ -38,8 +38,6 @@ export interface MailRow {
   sentAt: string | null;
   bounce: string | null;
 }
-
-const iso = (value: unknown) => new Date(value as string).toISOString();
 
 /** The columns of a mail the admin page shows (never its bodies). */
 const mailColumns = {

@@ -1,10 +1,9 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { COMPANY_LIMITS, COMPANY_MESSAGES, CompanyRegistrationResultSchema } from '../../../contracts/companies.ts';
-import { ErrorBodySchema } from '../../../contracts/errors.ts';
+import { partnerReviewApi, partnersApi } from '../../../contracts/api/partners.ts';
+import { COMPANY_LIMITS, COMPANY_MESSAGES } from '../../../contracts/companies.ts';
 import { AppError } from '../../errors.ts';
+import { route } from '../../http/endpoint-route.ts';
 import { formParts } from '../../web/form-parts.ts';
 import type { PartnersService } from './partners.service.ts';
 
@@ -27,62 +26,33 @@ export async function partnersRoutes(app: FastifyInstance, options: { partners: 
   const { partners } = options;
   // Registered here, so only these routes accept multipart bodies.
   await app.register(fastifyMultipart, { limits: REGISTRATION_MULTIPART_LIMITS, throwFileSizeLimit: false });
-  const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.post('/api/companies', {
-    config: { access: 'public' },
-    schema: {
-      tags: ['partners'],
-      summary: 'Apply to become a partner company',
-      description:
-        'multipart/form-data with the text fields companyName, phoneNumber, address (Address 1), street (Address 2), ' +
-        'contactPersonName, contactPersonJobTitle, contactPersonPhoneNumber, contactPersonEmail, and an optional file ' +
-        'part commercialLicense (JPEG or PNG, at most 10485760 bytes). Field errors come back under error.fields; ' +
-        'duplicates answer 409.',
-      consumes: ['multipart/form-data'],
-      response: {
-        201: CompanyRegistrationResultSchema,
-        400: ErrorBodySchema,
-        409: ErrorBodySchema,
-        429: ErrorBodySchema,
-      },
-    },
-    handler: async (request, reply) => {
-      if (!request.isMultipart()) throw new AppError('INVALID_ARGUMENT', COMPANY_MESSAGES.notMultipart);
-      await partners.requireRegistrationAllowance(request.ip);
-      const result = await partners.register(
-        formParts(request, {
-          tooManyParts: COMPANY_MESSAGES.tooManyParts,
-          invalidForm: COMPANY_MESSAGES.invalidForm,
-          unreadableForm: COMPANY_MESSAGES.unreadableForm,
-        }),
-      );
-      return reply.status(201).header('cache-control', 'no-store').send(result);
-    },
+  route(app, partnersApi.register, async (request, reply) => {
+    if (!request.isMultipart()) throw new AppError('INVALID_ARGUMENT', COMPANY_MESSAGES.notMultipart);
+    await partners.requireRegistrationAllowance(request.ip);
+    const result = await partners.register(
+      formParts(request, {
+        tooManyParts: COMPANY_MESSAGES.tooManyParts,
+        invalidForm: COMPANY_MESSAGES.invalidForm,
+        unreadableForm: COMPANY_MESSAGES.unreadableForm,
+      }),
+    );
+    return reply.status(201).header('cache-control', 'no-store').send(result);
   });
 
   // The licence is served only to admins, only as a download (UP-05).
-  api.get('/api/admin/companies/:companyId/license', {
-    config: { access: 'admin' },
-    schema: {
-      tags: ['admin'],
-      summary: "Download a company's commercial license",
-      params: z.object({ companyId: z.uuid() }),
-      response: { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema },
-    },
-    handler: async (request, reply) => {
-      const license = await partners.openLicense(request.params.companyId);
-      reply.headers({
-        'content-type': license.contentType,
-        'content-disposition': `attachment; filename="${license.filename}"`,
-        'content-security-policy': "default-src 'none'; sandbox",
-        'x-content-type-options': 'nosniff',
-        'cross-origin-resource-policy': 'same-origin',
-        'cache-control': 'no-store',
-      });
-      if (license.size !== undefined) reply.header('content-length', license.size);
-      // A stream is sent as is; the response schemas above describe the JSON errors only.
-      return reply.send(license.body as never);
-    },
+  route(app, partnerReviewApi.license, async (request, reply) => {
+    const license = await partners.openLicense(request.params.companyId);
+    reply.headers({
+      'content-type': license.contentType,
+      'content-disposition': `attachment; filename="${license.filename}"`,
+      'content-security-policy': "default-src 'none'; sandbox",
+      'x-content-type-options': 'nosniff',
+      'cross-origin-resource-policy': 'same-origin',
+      'cache-control': 'no-store',
+    });
+    if (license.size !== undefined) reply.header('content-length', license.size);
+    // A stream is sent as is; the declaration describes the JSON errors only.
+    return reply.send(license.body as never);
   });
 }

@@ -11,7 +11,7 @@ import { AppError } from '../../errors.ts';
 import type { Outbox } from '../../mail/outbox.ts';
 import type { MailContext } from '../../shared-services.ts';
 import type { AuditActor } from '../audit/audit.service.ts';
-import type { SupportRecords } from '../support/support.records.ts';
+import type { SupportRecords } from '../support/index.ts';
 import { accountDeletionMail } from './deletion.mail.ts';
 import { createDeletionRepository } from './deletion.repository.ts';
 

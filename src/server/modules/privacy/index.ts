@@ -62,3 +62,6 @@ export const privacyModule = fp<PrivacyModuleOptions>(
     decorators: { fastify: ['accounts', 'supportRecords'] },
   },
 );
+
+/** The privacy clock's New Zealand dates (the support module dates privacy requests with it). */
+export { newZealandDate, privacyDueDate } from './privacy-clock.ts';

@@ -1,8 +1,8 @@
 import { DATA_EXPORT_FORMAT, type DataExport } from '../../../contracts/privacy.ts';
+import { iso } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
 import type { CollectedData, PrivacyRepository } from './privacy.repository.ts';
 
-const iso = (value: Date | string) => new Date(value).toISOString();
 const APPLICATION_STATUS = ['pending', 'approved', 'rejected'] as const;
 
 /** Shapes what the repository collected into the documented export (docs/data-export.md). */

@@ -4,13 +4,20 @@ import type { SharedServices } from '../../shared-services.ts';
 import { relyingPartyOf } from './passkeys.ts';
 import { createSecondFactorRepository } from './second-factor.repository.ts';
 import { secondFactorRoutes } from './second-factor.routes.ts';
-import { createSecondFactorService } from './second-factor.service.ts';
+import { createSecondFactorService, type SecondFactorService } from './second-factor.service.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** An admin's second factor: the accounts module's sign-in service asks it after a right password. */
+    secondFactor: SecondFactorService;
+  }
+}
 
 /**
  * The second-factor module (docs/product.md §2.15): admins' authenticator apps, passkeys and
- * recovery codes. It hands the accounts module the sign-in step (app.accounts.useSecondFactorGate),
- * so it is registered after it; the access plugin refuses the admin API to a session that has not
- * passed it (Principal.secondFactorPending).
+ * recovery codes. It is registered before the accounts module, whose sign-in service takes it
+ * (app.secondFactor) for an admin's sign-in step; the access plugin refuses the admin API to a
+ * session that has not passed it (Principal.secondFactorPending).
  */
 export const secondFactorModule = fp<SharedServices>(
   async function secondFactor(app: FastifyInstance, shared) {
@@ -27,8 +34,8 @@ export const secondFactorModule = fp<SharedServices>(
       },
       logger: shared.log,
     });
-    app.accounts.useSecondFactorGate(service);
-    await app.register(secondFactorRoutes, { secondFactor: service, accounts: app.accounts });
+    app.decorate('secondFactor', service);
+    await app.register(secondFactorRoutes, { secondFactor: service });
   },
-  { name: 'second-factor', dependencies: ['accounts'] },
+  { name: 'second-factor' },
 );

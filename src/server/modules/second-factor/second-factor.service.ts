@@ -31,7 +31,7 @@ import { checkTotp, newTotpSecret, totpQrSvg, totpUri } from './totp.ts';
 
 /**
  * The second factor of admins (docs/product.md §2.15, docs/decisions/096-admin-second-factor.md):
- * the sign-in step (the gate the accounts module asks after a right password), enrolment of an
+ * the sign-in step (which the sign-in service asks after a right password), enrolment of an
  * authenticator app or a passkey with ten recovery codes, and passkey challenges. Codes are
  * throttled per account (every try counts, a success clears it) and per address (failures).
  */
@@ -49,6 +49,15 @@ export interface SecondFactorLogger {
 /** A TOTP enrolment waits this long for its first code; a passkey challenge is good for five minutes. */
 const ENROLMENT_MS = 15 * 60_000;
 const CHALLENGE_MS = 5 * 60_000;
+
+/** Where an admin's sign-in stands after its second-factor step. */
+export type SecondFactorStep =
+  | { step: 'passed' }
+  /** The admin has no factor yet: signed in, the console asks to set one up. */
+  | { step: 'none' }
+  /** No code was sent (`needed`), or it was wrong or used (`refused`): the message is the code field's. */
+  | { step: 'needed' | 'refused'; message: string }
+  | { step: 'throttled'; message: string; retryAfterSeconds: number };
 
 const passkeyOf = (row: FactorRow) => ({
   credentialId: row.credentialId ?? '',
@@ -68,24 +77,25 @@ export function createSecondFactorService(deps: {
   const { repository: repo, limiter, settings, logger } = deps;
   const rp = settings.relyingParty;
 
-  const throttled = (retryAfterSeconds: number) =>
-    new AppError('RESOURCE_EXHAUSTED', M.tooManyCodes(Math.max(1, Math.ceil(retryAfterSeconds / 60))), {
-      headers: { 'retry-after': String(retryAfterSeconds) },
-    });
+  const tooManyCodes = (retryAfterSeconds: number) => M.tooManyCodes(Math.max(1, Math.ceil(retryAfterSeconds / 60)));
 
-  /** Counts one code attempt before it is checked (concurrent guesses cannot all be evaluated). */
+  /**
+   * Counts one code attempt before it is checked (concurrent guesses cannot all be evaluated), or
+   * says how long to wait.
+   */
   async function startCodeAttempt(userId: string, ip: string) {
     const { perAccount, perIp, windowMs } = settings.codeThrottle;
     const byIp = { key: `second-factor:ip:${ip}`, limit: perIp, windowMs };
     const byAccount = { key: `second-factor:account:${userId}`, limit: perAccount, windowMs };
     const ipState = await limiter.peek(byIp);
-    if (!ipState.allowed) throw throttled(ipState.retryAfterSeconds);
+    if (!ipState.allowed) return { retryAfterSeconds: ipState.retryAfterSeconds } as const;
     const accountState = await limiter.hit(byAccount);
-    if (!accountState.allowed) throw throttled(accountState.retryAfterSeconds);
+    if (!accountState.allowed) return { retryAfterSeconds: accountState.retryAfterSeconds } as const;
     return {
+      retryAfterSeconds: null,
       failed: () => limiter.hit(byIp),
       succeeded: () => limiter.reset(byAccount.key),
-    };
+    } as const;
   }
 
   const challengeCheck = (userId: string, purpose: ChallengePurpose) => async (challenge: string) =>
@@ -152,25 +162,37 @@ export function createSecondFactorService(deps: {
   }
 
   return {
-    /** The sign-in step (accounts.service.ts asks it after a right password; see SecondFactorGate). */
-    async check(input: { userId: string; otp?: string; passkey?: PasskeyAssertion; ip: string }): Promise<boolean> {
+    /**
+     * The sign-in step, asked by the sign-in service only after a right password (so it never tells
+     * whether a factor is needed): passed, no factor yet, or why not.
+     */
+    async check(input: {
+      userId: string;
+      otp?: string;
+      passkey?: PasskeyAssertion;
+      ip: string;
+    }): Promise<SecondFactorStep> {
       const factors = await repo.confirmedFactors(input.userId);
-      if (factors.length === 0) return false;
-      if (!input.otp && !input.passkey) {
-        throw new AppError('UNAUTHENTICATED', M.otpRequired, { fields: { otp: M.otpRequired } });
-      }
+      if (factors.length === 0) return { step: 'none' };
+      if (!input.otp && !input.passkey) return { step: 'needed', message: M.otpRequired };
       const attempt = await startCodeAttempt(input.userId, input.ip);
+      if (attempt.retryAfterSeconds !== null) {
+        return {
+          step: 'throttled',
+          message: tooManyCodes(attempt.retryAfterSeconds),
+          retryAfterSeconds: attempt.retryAfterSeconds,
+        };
+      }
       if (!(await verifyFactor(input.userId, factors, input.otp, input.passkey))) {
         await attempt.failed();
         logger.info(
           { userId: input.userId, ip: input.ip, how: input.passkey ? 'passkey' : 'code' },
           'second factor refused',
         );
-        const message = input.passkey ? M.passkeyFailed : M.otpWrong;
-        throw new AppError('UNAUTHENTICATED', message, { fields: { otp: message } });
+        return { step: 'refused', message: input.passkey ? M.passkeyFailed : M.otpWrong };
       }
       await attempt.succeeded();
-      return true;
+      return { step: 'passed' };
     },
 
     /**
@@ -196,12 +218,11 @@ export function createSecondFactorService(deps: {
       return repo.takeChallenge('password-login', hashToken(ticket));
     },
 
-    /** After the password was right: a challenge for the account's passkeys. */
+    /** After the password was right: a challenge for the account's passkeys; null when it has none. */
     async passkeyLoginOptions(user: { userId: string; role: string }) {
       const passkeys =
         user.role === 'admin' ? (await repo.confirmedFactors(user.userId)).filter((f) => f.kind === 'passkey') : [];
-      if (passkeys.length === 0)
-        throw new AppError('INVALID_ARGUMENT', M.passkeyNone, { fields: { otp: M.passkeyNone } });
+      if (passkeys.length === 0) return null;
       const options = await authenticationOptions(rp, passkeys.map(passkeyOf));
       await saveChallenge(user.userId, 'passkey-login', options.challenge);
       return options;
@@ -246,6 +267,11 @@ export function createSecondFactorService(deps: {
       if (!factor?.totpSecret)
         throw new AppError('INVALID_ARGUMENT', M.enrolmentExpired, { fields: { code: M.enrolmentExpired } });
       const attempt = await startCodeAttempt(principal.userId, input.ip);
+      if (attempt.retryAfterSeconds !== null) {
+        throw new AppError('RESOURCE_EXHAUSTED', tooManyCodes(attempt.retryAfterSeconds), {
+          headers: { 'retry-after': String(attempt.retryAfterSeconds) },
+        });
+      }
       const step = await checkTotp({ secret: factor.totpSecret, code: input.code });
       if (step === null) {
         await attempt.failed();

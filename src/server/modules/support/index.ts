@@ -72,3 +72,6 @@ export const supportModule = fp<SharedServices>(
   // The access plugin (registered before every module) lends the streams its session lookup.
   { name: 'support', dependencies: ['attachments'], decorators: { fastify: ['resolvePrincipal', 'attachments'] } },
 );
+
+/** What other modules may hold of this one: the records of a person's tickets (export, erasure, mail posting). */
+export type { SupportRecords } from './support.records.ts';

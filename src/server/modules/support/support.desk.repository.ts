@@ -3,7 +3,7 @@ import { supportTickets, users } from '../../db/schema.ts';
 import { type AppDatabase } from '../../db/connection.ts';
 import { queryRows } from '../../db/sql.ts';
 import { announceAfterCommit, EVENTS_CHANNEL } from '../../realtime/event-bus.ts';
-import { type MessageRow, type RawMessage, toMessage } from './support.repository.ts';
+import { type MessageRow, type RawMessage, toMessage } from './support.rows.ts';
 
 /**
  * The desk's tools over tickets: assignment, the owner's rating and the inbox's figures

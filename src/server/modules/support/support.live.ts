@@ -1,7 +1,8 @@
 import type { DomainEvent, EventBus } from '../../realtime/event-bus.ts';
 import type { EventStream } from '../../realtime/sse.ts';
 import { toAdminMessageDto, toAdminTicketDto, toMessageDto, toTicketDto } from './support.service.ts';
-import type { MessageRow, SupportRepository } from './support.repository.ts';
+import type { SupportRepository } from './support.repository.ts';
+import type { MessageRow } from './support.rows.ts';
 import { LIVE_EVENTS } from '../../../contracts/support.ts';
 
 /**

@@ -1,5 +1,6 @@
 import type { AppDatabase } from '../../db/connection.ts';
-import { createSupportRepository, type MessageRow } from './support.repository.ts';
+import { createSupportRepository } from './support.repository.ts';
+import type { MessageRow } from './support.rows.ts';
 
 /**
  * What other modules may write into tickets, on a database handle of theirs: the privacy module's

@@ -8,12 +8,13 @@ import {
 import { ATTACHMENT_TYPES, attachmentUrl } from '../../../contracts/attachments.ts';
 import { shownEmail } from '../../../contracts/account-deletion.ts';
 import { AppError } from '../../errors.ts';
-import { newZealandDate, privacyDueDate } from '../privacy/privacy-clock.ts';
+import { newZealandDate, privacyDueDate } from '../privacy/index.ts';
 import { RATING_CHANGEABLE_DAYS } from './support.desk.repository.ts';
 import { isUuid } from '../../db/sql.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';
-import type { AdminTicketRow, MessageRow, SupportRepository, TicketRow } from './support.repository.ts';
+import type { SupportRepository } from './support.repository.ts';
+import type { AdminTicketRow, MessageRow, TicketRow } from './support.rows.ts';
 
 export function toTicketDto(row: TicketRow): Ticket {
   return {

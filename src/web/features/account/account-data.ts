@@ -1,18 +1,13 @@
 import { data, redirect } from 'react-router';
-import {
-  ACCOUNT_MESSAGES,
-  AccountProfileSchema,
-  AccountSessionsSchema,
-  ChangeEmailRequestSchema,
-  SessionIdSchema,
-} from '../../../contracts/account.ts';
-import { fieldErrors } from '../../../contracts/auth.ts';
-import { ErrorBodySchema } from '../../../contracts/errors.ts';
+import { ACCOUNT_MESSAGES, ChangeEmailRequestSchema, SessionIdSchema } from '../../../contracts/account.ts';
+import { accountApi } from '../../../contracts/api/accounts.ts';
+import type { ApiResult } from '../../../contracts/endpoint.ts';
+import { type FormResult, invalid, readForm, refused } from '../../lib/form.ts';
 import { requestContext, type RequestContextValue } from '../../lib/request-context.ts';
 
 /**
- * The loader and action of /account (docs/product.md §2.13). Both call the same API the browser
- * would (/api/account…), in process and as this visitor, so the rules are the API's. Every form
+ * The loader and action of /account (docs/product.md §2.13). Both call the account API in process
+ * and as this visitor (services.api), so the rules are the API's. Every form
  * of the page posts here with an `intent`; a success answers a redirect (303) to the page with
  * `?done=…`, so a reload does not send it again; a refusal renders the page with the message.
  */
@@ -52,16 +47,11 @@ function doneMessage(query: URLSearchParams): string | null {
 }
 
 export async function loadAccount(request: Request, context: Context) {
-  const { services } = context.get(requestContext);
-  const [profileAnswer, sessionsAnswer] = await Promise.all([
-    services.callApi('GET', '/api/account'),
-    services.callApi('GET', '/api/account/sessions'),
-  ]);
-  const profile = AccountProfileSchema.safeParse(profileAnswer.body);
-  const listed = AccountSessionsSchema.safeParse(sessionsAnswer.body);
-  if (profileAnswer.status !== 200 || sessionsAnswer.status !== 200 || !profile.success || !listed.success) {
-    if (profileAnswer.status === 401 || sessionsAnswer.status === 401) return { account: null, done: null };
-    throw new Error(`the account API answered ${profileAnswer.status} and ${sessionsAnswer.status}`);
+  const { api } = context.get(requestContext).services;
+  const [profile, listed] = await Promise.all([api.call(accountApi.profile), api.call(accountApi.sessions)]);
+  if (!profile.ok || !listed.ok) {
+    if (profile.status === 401 || listed.status === 401) return { account: null, done: null };
+    throw new Error(`the account API answered ${profile.status} and ${listed.status}`);
   }
   return {
     account: {
@@ -80,71 +70,43 @@ export async function loadAccount(request: Request, context: Context) {
 export type AccountPageData = Awaited<ReturnType<typeof loadAccount>>;
 export type AccountView = NonNullable<AccountPageData['account']>;
 
-/** A refused form: which one, its message or field messages, and what may be shown again (never a password). */
-export interface AccountActionData {
-  form: 'change-email' | 'sessions';
-  message: string | null;
-  fields: Record<string, string>;
-  values: { newEmail?: string };
-}
+/** The page's forms, as an answer names them (`form`): the email change, and the sessions list's forms. */
+export type AccountForm = 'change-email' | 'sessions';
 
-const refused = (value: AccountActionData, status: number) => data<AccountActionData>(value, { status });
+const refusedWith = (form: AccountForm, message: string, status: number) =>
+  data<FormResult>({ ok: false, message, fields: {}, values: {}, form }, { status });
 
-function apiRefusal(answer: { status: number; body: unknown }, form: AccountActionData['form'], values = {}) {
+function apiRefusal(result: Extract<ApiResult<unknown>, { ok: false }>, form: AccountForm, values = {}) {
   // The session ended meanwhile: the page asks to sign in again.
-  if (answer.status === 401) return redirect(ACCOUNT_PAGE, 303);
-  const error = ErrorBodySchema.safeParse(answer.body);
-  const fields = error.success ? (error.data.error.fields ?? {}) : {};
-  const hasFields = Object.keys(fields).length > 0;
-  const message = error.success ? error.data.error.message : 'Something went wrong on our side. Please try again.';
-  return refused({ form, message: hasFields ? null : message, fields, values }, answer.status);
+  if (result.status === 401) return redirect(ACCOUNT_PAGE, 303);
+  return refused(result, values, form);
 }
 
 export async function accountAction(request: Request, context: Context) {
-  const { services } = context.get(requestContext);
-  const form = await request.formData();
-  const text = (name: string) => {
-    const value = form.get(name);
-    return typeof value === 'string' ? value : '';
-  };
-  const intent = text('intent');
+  const { api } = context.get(requestContext).services;
+  const values = await readForm(request);
 
-  if (intent === 'change-email') {
-    const values = { newEmail: text('newEmail').slice(0, 320) };
-    const parsed = ChangeEmailRequestSchema.safeParse({
-      newEmail: text('newEmail'),
-      currentPassword: text('currentPassword'),
-    });
-    if (!parsed.success)
-      return refused({ form: 'change-email', message: null, fields: fieldErrors(parsed.error), values }, 400);
-    const answer = await services.callApi('POST', '/api/account/email', parsed.data);
-    if (answer.status < 300) return redirect(`${ACCOUNT_PAGE}?done=email`, 303);
-    return apiRefusal(answer, 'change-email', values);
+  if (values.intent === 'change-email') {
+    const kept = { newEmail: (values.newEmail ?? '').slice(0, 320) };
+    const parsed = ChangeEmailRequestSchema.safeParse(values);
+    if (!parsed.success) return invalid(parsed.error, kept, 'change-email');
+    const sent = await api.call(accountApi.changeEmail, { body: parsed.data });
+    return sent.ok ? redirect(`${ACCOUNT_PAGE}?done=email`, 303) : apiRefusal(sent, 'change-email', kept);
   }
 
-  if (intent === 'end-session') {
-    const id = SessionIdSchema.safeParse(text('id'));
-    if (!id.success)
-      return refused({ form: 'sessions', message: ACCOUNT_MESSAGES.sessionNotFound, fields: {}, values: {} }, 404);
-    const answer = await services.callApi('DELETE', `/api/account/sessions/${id.data}`);
-    if (answer.status < 300) return redirect(`${ACCOUNT_PAGE}?done=session`, 303);
-    return apiRefusal(answer, 'sessions');
+  if (values.intent === 'end-session') {
+    const id = SessionIdSchema.safeParse(values.id ?? '');
+    if (!id.success) return refusedWith('sessions', ACCOUNT_MESSAGES.sessionNotFound, 404);
+    const ended = await api.call(accountApi.endSession, { params: { sessionId: id.data } });
+    return ended.ok ? redirect(`${ACCOUNT_PAGE}?done=session`, 303) : apiRefusal(ended, 'sessions');
   }
 
-  if (intent === 'end-others') {
-    const answer = await services.callApi('POST', '/api/account/sessions/revoke-others', {});
-    const ended = (answer.body as { ended?: unknown } | null)?.ended;
-    if (answer.status < 300) return redirect(`${ACCOUNT_PAGE}?done=others&ended=${Number(ended) || 0}`, 303);
-    return apiRefusal(answer, 'sessions');
+  if (values.intent === 'end-others') {
+    const ended = await api.call(accountApi.endOtherSessions);
+    return ended.ok
+      ? redirect(`${ACCOUNT_PAGE}?done=others&ended=${ended.data.ended}`, 303)
+      : apiRefusal(ended, 'sessions');
   }
 
-  return refused(
-    {
-      form: 'sessions',
-      message: 'This form is out of date. Please reload the page and try again.',
-      fields: {},
-      values: {},
-    },
-    400,
-  );
+  return refusedWith('sessions', 'This form is out of date. Please reload the page and try again.', 400);
 }

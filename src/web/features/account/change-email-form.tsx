@@ -1,9 +1,8 @@
-import { useEffect, useRef } from 'react';
 import { Form, useNavigation } from 'react-router';
+import { ChangeEmailRequestSchema } from '../../../contracts/account.ts';
 import { InputField } from '../../components/ui/field.tsx';
 import { Email } from '../../components/ui/email.tsx';
-import { focusFirstInvalid } from '../../lib/focus-invalid.ts';
-import type { AccountActionData } from './account-data.ts';
+import { type FormResult, useFormCheck } from '../../lib/form.ts';
 
 /**
  * Changing the email address: the new address and the current password, posted to /account
@@ -16,15 +15,12 @@ export function ChangeEmailForm({
 }: {
   email: string;
   pendingEmail: string | null;
-  result: AccountActionData | null;
+  /** The action's answer, when it was this form's. */
+  result: FormResult | undefined;
 }) {
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'change-email';
-  const form = useRef<HTMLFormElement>(null);
-  const fields = result?.fields ?? {};
-  useEffect(() => {
-    if (result && Object.keys(result.fields).length > 0) focusFirstInvalid(form.current);
-  }, [result]);
+  const { errors, onSubmit, formRef } = useFormCheck(ChangeEmailRequestSchema, result);
 
   return (
     <section className="account-section" aria-labelledby="account-email-title" id="email">
@@ -52,11 +48,12 @@ export function ChangeEmailForm({
       {/* A new pending address (a success) starts the form afresh. */}
       <Form
         key={pendingEmail ?? ''}
-        ref={form}
+        ref={formRef}
         method="post"
         action="/account"
         className="form"
         noValidate
+        onSubmit={onSubmit}
         aria-label="Change your email address"
       >
         <input type="hidden" name="intent" value="change-email" />
@@ -69,7 +66,7 @@ export function ChangeEmailForm({
           inputMode="email"
           required
           defaultValue={result?.values.newEmail}
-          error={fields.newEmail}
+          error={errors.newEmail}
         />
         <InputField
           label="Current password"
@@ -77,7 +74,7 @@ export function ChangeEmailForm({
           type="password"
           autoComplete="current-password"
           required
-          error={fields.currentPassword}
+          error={errors.currentPassword}
         />
         {result?.message ? (
           <div className="alert alert--error" role="alert">

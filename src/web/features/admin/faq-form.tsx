@@ -1,58 +1,42 @@
-import { type FormEvent, useState } from 'react';
-import { FAQ_LIMITS, type FaqInput, FaqInputSchema } from '../../../contracts/content-admin.ts';
+import { Form, Link, useNavigation } from 'react-router';
+import { FAQ_LIMITS, FaqInputSchema } from '../../../contracts/content-admin.ts';
 import { FAQ_TYPE_LABELS, FAQ_TYPES, type FaqType } from '../../../contracts/content.ts';
 import { InputField, SelectField, TextAreaField } from '../../components/ui/field.tsx';
-import { focusFirstInvalid } from '../../lib/focus-invalid.ts';
+import { type FormResult, useFormCheck } from '../../lib/form.ts';
 
 /**
- * One FAQ entry's fields (Type, Title, Content) and Save. Checked with the same schema as the
- * server before anything is sent; `onSave` says whether it was saved, with the server's field
- * errors if it was not (the typed text stays in the form either way until it is saved).
+ * One FAQ entry's fields (Type, Title, Content) and Save: a form posted to the page's action. The
+ * same schema checks it in the browser before it is sent and in the action; `result` is the action's
+ * answer when it was this form's (the typed text stays in the form until it is saved).
  */
 export function FaqForm({
   label,
+  formId,
   initial,
-  onSave,
-  onCancel,
+  result,
+  cancelTo,
 }: {
   label: string;
-  initial: { type: FaqType; title: string; content: string };
-  onSave(input: FaqInput): Promise<{ saved: boolean; fields?: Record<string, string> }>;
-  onCancel?(): void;
+  /** Which form the action's answer belongs to: 'add', or the edited entry's id. */
+  formId: string;
+  initial: { id?: number; type: FaqType; title: string; content: string };
+  result: FormResult | undefined;
+  /** Where Cancel leads (an edit only). */
+  cancelTo?: string;
 }) {
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
-    const parsed = FaqInputSchema.safeParse({
-      type: data.get('type'),
-      title: data.get('title'),
-      content: data.get('content'),
-    });
-    if (!parsed.success) {
-      const found: Record<string, string> = {};
-      for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
-      setErrors(found);
-      focusFirstInvalid(form);
-      return;
-    }
-    setErrors({});
-    setSaving(true);
-    const outcome = await onSave(parsed.data);
-    setSaving(false);
-    if (outcome.fields) {
-      setErrors(outcome.fields);
-      focusFirstInvalid(form);
-    }
-    if (outcome.saved && !onCancel) form.reset();
-  }
+  const mine = result?.form === formId ? result : undefined;
+  const { errors, onSubmit, formRef } = useFormCheck(FaqInputSchema, mine);
+  const saving = useNavigation().formData?.get('form') === formId;
+  const value = (name: 'type' | 'title' | 'content') => mine?.values[name] ?? initial[name];
 
   return (
-    <form className="form admin-faq-form" aria-label={label} noValidate onSubmit={(e) => void submit(e)}>
-      <SelectField label="Type" name="type" defaultValue={initial.type} error={errors.type}>
+    <Form method="post" ref={formRef} className="form admin-faq-form" aria-label={label} noValidate onSubmit={onSubmit}>
+      <input type="hidden" name="intent" value={initial.id === undefined ? 'create' : 'update'} />
+      <input type="hidden" name="form" value={formId} />
+      {/* The list the form was opened from: where the admin lands again after saving. */}
+      <input type="hidden" name="page" value={initial.type} />
+      {initial.id === undefined ? null : <input type="hidden" name="id" value={initial.id} />}
+      <SelectField label="Type" name="type" defaultValue={value('type')} error={errors.type}>
         {FAQ_TYPES.map((type) => (
           <option key={type} value={type}>
             {FAQ_TYPE_LABELS[type].button}
@@ -62,7 +46,7 @@ export function FaqForm({
       <InputField
         label="Title"
         name="title"
-        defaultValue={initial.title}
+        defaultValue={value('title')}
         maxLength={FAQ_LIMITS.titleMax}
         required
         error={errors.title}
@@ -70,28 +54,28 @@ export function FaqForm({
       <TextAreaField
         label="Content"
         name="content"
-        defaultValue={initial.content}
+        defaultValue={value('content')}
         maxLength={FAQ_LIMITS.contentMax}
         required
         rows={4}
         className="textarea--grow"
         error={errors.content}
       />
-      {errors._ ? (
+      {errors._ || mine?.message ? (
         <p className="field__error" role="alert">
-          {errors._}
+          {errors._ ?? mine?.message}
         </p>
       ) : null}
       <div className="form__actions">
         <button type="submit" className="button button--primary" disabled={saving}>
           {saving ? 'Saving…' : 'Save'}
         </button>
-        {onCancel ? (
-          <button type="button" className="button button--ghost" onClick={onCancel}>
+        {cancelTo ? (
+          <Link to={cancelTo} className="button button--ghost" preventScrollReset>
             Cancel
-          </button>
+          </Link>
         ) : null}
       </div>
-    </form>
+    </Form>
   );
 }

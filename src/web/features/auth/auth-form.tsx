@@ -1,62 +1,11 @@
-import { type FormEvent, type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { InputField } from '../../components/ui/field.tsx';
-import { type z } from 'zod';
-import { fieldErrors } from '../../../contracts/auth.ts';
-import type { ApiFormResult } from './api-form-action.ts';
-import { type ApiResult, postJson } from '../../lib/api-client.ts';
-import { focusFirstInvalid } from '../../lib/focus-invalid.ts';
 
 /**
- * What every account form does: check the fields with the shared schema, post them, and show the
- * server's field messages under the fields or its message above the button.
+ * The pieces of the account pages (docs/product.md §2.8). Their forms post to the page's action
+ * and show its answer (lib/form.ts): the fields' messages under the fields, a sentence above the button.
  */
-export function useAuthForm<S extends z.ZodType, R>(options: {
-  schema: S;
-  url: string;
-  /** The API body made from the checked form values (e.g. without the confirmation). */
-  body(values: z.output<S>): unknown;
-  onSuccess(data: R, values: z.output<S>): void;
-  /** The answer of the page's action, when the form was sent without JavaScript (api-form-action.ts). */
-  initial?: ApiFormResult;
-}) {
-  const [fields, setFields] = useState<Record<string, string>>(
-    options.initial && !options.initial.ok ? options.initial.fields : {},
-  );
-  const [error, setError] = useState<string | null>(
-    options.initial && !options.initial.ok ? options.initial.message : null,
-  );
-  const [busy, setBusy] = useState(false);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const values = Object.fromEntries(new FormData(form).entries());
-    const parsed = options.schema.safeParse(values);
-    if (!parsed.success) {
-      setFields(fieldErrors(parsed.error));
-      setError(null);
-      focusFirstInvalid(form);
-      return;
-    }
-    setFields({});
-    setError(null);
-    setBusy(true);
-    const result: ApiResult<R> = await postJson<R>(options.url, options.body(parsed.data));
-    setBusy(false);
-    if (result.ok) {
-      options.onSuccess(result.data, parsed.data);
-    } else if (Object.keys(result.fields).length > 0) {
-      setFields(result.fields);
-      focusFirstInvalid(form);
-    } else {
-      setError(result.message);
-    }
-  }
-
-  return { fields, error, busy, onSubmit };
-}
-
 export function FormError({ message }: { message: string | null }) {
   if (!message) return null;
   return (

@@ -1,20 +1,14 @@
-import { useState } from 'react';
-import { Link } from 'react-router';
+import { Form, Link, useNavigation } from 'react-router';
 import { ChangePasswordFormSchema, PASSWORD_MIN_LENGTH } from '../../../contracts/auth.ts';
-import type { ApiFormResult } from './api-form-action.ts';
-import { AuthCard, ConfirmPasswordInput, FormActions, FormError, SuccessPanel, useAuthForm } from './auth-form.tsx';
 import { InputField } from '../../components/ui/field.tsx';
+import { type FormResult, useFormCheck } from '../../lib/form.ts';
+import { AuthCard, ConfirmPasswordInput, FormActions, FormError, SuccessPanel } from './auth-form.tsx';
 import '../../styles/auth.css';
 
-export function ChangePasswordForm({ email, result }: { email: string; result?: ApiFormResult }) {
-  const [done, setDone] = useState<string | null>(result?.ok ? result.message : null);
-  const form = useAuthForm({
-    schema: ChangePasswordFormSchema,
-    url: '/api/auth/change-password',
-    body: ({ currentPassword, newPassword }) => ({ currentPassword, newPassword }),
-    onSuccess: (data: { message: string }) => setDone(data.message),
-    initial: result,
-  });
+/** /account/password: a form posted to the page's action (routes/account-password.tsx); `result` is its answer. */
+export function ChangePasswordForm({ email, result }: { email: string; result?: FormResult | undefined }) {
+  const { errors, onSubmit, formRef } = useFormCheck(ChangePasswordFormSchema, result);
+  const busy = useNavigation().state === 'submitting';
   return (
     <AuthCard
       eyebrow="Account"
@@ -25,15 +19,22 @@ export function ChangePasswordForm({ email, result }: { email: string; result?: 
         </>
       }
     >
-      {done ? (
+      {result?.ok ? (
         <SuccessPanel title="Password changed">
-          <p>{done}</p>
+          <p>{result.message}</p>
           <p>
             <Link to="/support">Back to support</Link>
           </p>
         </SuccessPanel>
       ) : (
-        <form className="form" method="post" noValidate onSubmit={form.onSubmit} aria-label="Change your password">
+        <Form
+          ref={formRef}
+          className="form"
+          method="post"
+          noValidate
+          onSubmit={onSubmit}
+          aria-label="Change your password"
+        >
           <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
           <InputField
             label="Current password"
@@ -41,7 +42,7 @@ export function ChangePasswordForm({ email, result }: { email: string; result?: 
             type="password"
             autoComplete="current-password"
             required
-            error={form.fields.currentPassword}
+            error={errors.currentPassword}
           />
           <InputField
             label="New password"
@@ -50,12 +51,12 @@ export function ChangePasswordForm({ email, result }: { email: string; result?: 
             autoComplete="new-password"
             required
             hint={`At least ${PASSWORD_MIN_LENGTH} characters. Other devices will be signed out.`}
-            error={form.fields.newPassword}
+            error={errors.newPassword}
           />
-          <ConfirmPasswordInput label="Confirm new password" error={form.fields.confirmPassword} />
-          <FormError message={form.error} />
-          <FormActions busy={form.busy} label="Change password" busyLabel="Saving…" />
-        </form>
+          <ConfirmPasswordInput label="Confirm new password" error={errors.confirmPassword} />
+          <FormError message={result?.message ?? null} />
+          <FormActions busy={busy} label="Change password" busyLabel="Saving…" />
+        </Form>
       )}
     </AuthCard>
   );

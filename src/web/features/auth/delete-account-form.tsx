@@ -1,21 +1,18 @@
-import { useState } from 'react';
-import { Link } from 'react-router';
-import {
-  DELETION_TEXT,
-  type DeleteAccountResult,
-  DeleteAccountBodySchema,
-  type DeletionInfo,
-} from '../../../contracts/account-deletion.ts';
-import type { ApiFormResult } from './api-form-action.ts';
-import { AuthCard, FormError, SignInFirst, SuccessPanel, useAuthForm } from './auth-form.tsx';
-import { announceSignOut, reportSessionLost } from '../../lib/session-events.ts';
+import { useEffect } from 'react';
+import { Form, Link, useNavigation } from 'react-router';
+import { privacyApi } from '../../../contracts/api/privacy.ts';
+import { DELETION_TEXT, DeleteAccountBodySchema, type DeletionInfo } from '../../../contracts/account-deletion.ts';
+import { pathOf } from '../../../contracts/endpoint.ts';
+import { type FormResult, useFormCheck } from '../../lib/form.ts';
+import { AuthCard, FormError, SignInFirst, SuccessPanel } from './auth-form.tsx';
+import { announceSignOut } from '../../lib/session-events.ts';
 import { InputField } from '../../components/ui/field.tsx';
 import '../../styles/auth.css';
 import '../../styles/account-delete.css';
 
 /**
  * /account/delete (docs/product.md §2.14): what happens and when, the password, and the danger
- * button. A plain form posted to its page without JavaScript; in the app, the same API call.
+ * button. A form posted to its page's action, with JavaScript or without.
  */
 export function DeleteAccountForm({
   email,
@@ -25,26 +22,20 @@ export function DeleteAccountForm({
   /** Null when signed out (the page asks to sign in, unless it has just closed the account). */
   email: string | null;
   info: DeletionInfo | null;
-  result?: ApiFormResult;
+  result?: FormResult | undefined;
 }) {
-  const [done, setDone] = useState<string | null>(result?.ok ? result.message : null);
-  const form = useAuthForm({
-    schema: DeleteAccountBodySchema,
-    url: '/api/account/delete',
-    body: ({ password }) => ({ password }),
-    onSuccess: (answer: DeleteAccountResult) => {
-      setDone(answer.message);
-      // Signed out everywhere: other tabs and this page's header show it at once.
-      announceSignOut();
-      reportSessionLost();
-    },
-    initial: result,
-  });
-  if (done) {
+  const check = useFormCheck(DeleteAccountBodySchema, result);
+  const busy = useNavigation().state === 'submitting';
+  const closed = result?.ok ? (result.message ?? '') : null;
+  // Signed out everywhere: other tabs show it at once (this one reads its data again after the action).
+  useEffect(() => {
+    if (closed !== null) announceSignOut();
+  }, [closed]);
+  if (closed !== null) {
     return (
       <AuthCard eyebrow="Account" title={DELETION_TEXT.closedTitle}>
         <SuccessPanel title="Signed out everywhere">
-          <p>{done}</p>
+          <p>{closed}</p>
           <p>We have sent a confirmation to your email address.</p>
           <p>
             <Link to="/">Back to the home page</Link>
@@ -83,11 +74,18 @@ export function DeleteAccountForm({
             without your files.
           </li>
           <li>
-            Want a copy first? <a href="/api/account/export">Download my data</a> before you delete.
+            Want a copy first? <a href={pathOf(privacyApi.exportData)}>Download my data</a> before you delete.
           </li>
         </ul>
       </div>
-      <form className="form" method="post" noValidate onSubmit={form.onSubmit} aria-label={DELETION_TEXT.title}>
+      <Form
+        method="post"
+        className="form"
+        noValidate
+        onSubmit={check.onSubmit}
+        ref={check.formRef}
+        aria-label={DELETION_TEXT.title}
+      >
         <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
         <InputField
           label={DELETION_TEXT.passwordLabel}
@@ -96,18 +94,18 @@ export function DeleteAccountForm({
           autoComplete="current-password"
           required
           hint="To confirm it is you."
-          error={form.fields.password}
+          error={check.errors.password}
         />
-        <FormError message={form.error} />
+        <FormError message={result && !result.ok ? result.message : null} />
         <div className="form__actions">
-          <button type="submit" className="button button--danger" disabled={form.busy}>
-            {form.busy ? 'Deleting…' : DELETION_TEXT.button}
+          <button type="submit" className="button button--danger" disabled={busy}>
+            {busy ? 'Deleting…' : DELETION_TEXT.button}
           </button>
           <Link to="/account" className="button button--ghost">
             Keep my account
           </Link>
         </div>
-      </form>
+      </Form>
     </AuthCard>
   );
 }

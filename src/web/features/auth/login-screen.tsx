@@ -1,128 +1,97 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { Link, useLocation } from 'react-router';
-import { AUTH_MESSAGES, fieldErrors, LoginRequestSchema, type LoginResponse } from '../../../contracts/auth.ts';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useFetcher, useLocation } from 'react-router';
+import { AUTH_MESSAGES } from '../../../contracts/auth.ts';
+import { SECOND_FACTOR_MESSAGES as M } from '../../../contracts/second-factor.ts';
+import { InputField } from '../../components/ui/field.tsx';
 import { MessageBox } from '../../components/ui/message-box.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { postJson } from '../../lib/api-client.ts';
-import { focusFirstInvalid } from '../../lib/focus-invalid.ts';
+import { useFormCheck } from '../../lib/form.ts';
+import { useHydrated } from '../../lib/hydrated.ts';
 import { AuthCard } from './auth-form.tsx';
-import { ResendVerification, type ResendState } from './resend-verification.tsx';
-import type { SignInActionData } from './sign-in-action.ts';
-import { InputField } from '../../components/ui/field.tsx';
 import { OtpField, signInWithPasskey } from './otp-field.tsx';
-import { SECOND_FACTOR_MESSAGES as M } from '../../../contracts/second-factor.ts';
+import { ResendVerification } from './resend-verification.tsx';
+import {
+  RESEND_FORM,
+  SignInCodeSchema,
+  SignInFormSchema,
+  type SignInArea,
+  type SignInResult,
+} from './sign-in-action.ts';
 import '../../styles/auth.css';
 
 type Failure = { kind: 'error' | 'throttled'; message: string } | { kind: 'unverified'; email: string };
 
+const isUnverified = (result: SignInResult | undefined) =>
+  result !== undefined && !result.ok && result.message === AUTH_MESSAGES.unverified;
+
 /**
  * The login screen of every /support route (docs/product.md §2): Email, Password, Login; a blocking spinner
  * while signing in; failures in a message box with an error icon and a Close button.
+ *
+ * The form posts to the area's own address (routes/support.tsx, routes/admin.tsx), whose action
+ * signs in: with JavaScript through a fetcher (the page stays; a success loads the signed-in page),
+ * without it as a plain form, whose answer (`result`) the server renders into the card, since the
+ * message box is a modal <dialog> only a script can open.
  */
 export function LoginScreen({
   signedInUnverified,
   area = '/support',
-  result,
+  result: served,
 }: {
-  signedInUnverified?: string;
-  /** Where the form posts without JavaScript: the area's own address, whose action signs in. */
-  area?: '/support' | '/admin';
-  /** The answer of that action (a form sent before the page's JavaScript ran, or without it). */
-  result?: SignInActionData;
+  signedInUnverified?: string | undefined;
+  area?: SignInArea;
+  /** The answer of the area's action when the page itself was the answer (no JavaScript, or not yet). */
+  result?: SignInResult | undefined;
 }) {
   const location = useLocation();
-  const [fields, setFields] = useState<Record<string, string>>(result?.fields ?? {});
-  const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
+  const signIn = useFetcher<SignInResult>();
+  const busy = signIn.state !== 'idle';
+  const servedSignIn = served?.form === RESEND_FORM ? undefined : served;
+  const result = signIn.data ?? servedSignIn;
+
+  // The code step after a right password sent without JavaScript: the page holds a ticket for the
+  // password (not on the page to send again). With JavaScript the password stays in its field, so
+  // a code is sent with it and a ticket the action offers is not needed.
+  const [codeStep, setCodeStep] = useState(Boolean(servedSignIn?.values.ticket));
+  const ticket = codeStep ? result?.values.ticket : undefined;
+  // An admin's second step (docs/product.md §2.15): always offered on /admin, elsewhere once the server asks.
+  const [otpAsked, setOtpAsked] = useState(false);
+  if (!otpAsked && result?.fields.otp !== undefined) setOtpAsked(true);
+  const showOtp = area === '/admin' || otpAsked || ticket !== undefined;
+
+  const check = useFormCheck(ticket ? SignInCodeSchema : SignInFormSchema, result);
   const [failure, setFailure] = useState<Failure | null>(
     signedInUnverified ? { kind: 'unverified', email: signedInUnverified } : null,
   );
-  // A refusal the server rendered is shown in the card itself, where it reads without JavaScript
-  // (the message box is a modal <dialog>, which only a script can open).
-  const [serverMessage, setServerMessage] = useState<string | null>(
-    result && !result.unverified ? result.message : null,
-  );
-  const [serverUnverified, setServerUnverified] = useState<string | null>(result?.unverified ? result.email : null);
-  const [resend, setResend] = useState<ResendState>(
-    result?.resend
-      ? { state: result.resend.ok ? 'done' : 'failed', message: result.resend.message }
-      : { state: 'idle' },
-  );
+  // Each refusal as unverified offers a new resend form (a fetcher of its own).
+  const [attempt, setAttempt] = useState(0);
   const emailRef = useRef<HTMLInputElement>(null);
-  const formRef = useRef<HTMLFormElement>(null);
-  const otpRef = useRef<HTMLInputElement>(null);
-  // An admin's second step (docs/product.md §2.15): always offered on /admin, elsewhere once the server asks.
-  const [otpAsked, setOtpAsked] = useState(Boolean(result?.otp));
-  const showOtp = area === '/admin' || otpAsked;
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
 
-  // A user whose address is (no longer) verified is signed out at once (docs/product.md §6).
+  // An answer to this page's own sending: a refusal that names no field shows in the message box.
   useEffect(() => {
-    if (signedInUnverified) void postJson('/api/auth/logout');
-  }, [signedInUnverified]);
-
-  // The code step after a right password sent without JavaScript: the form posts to the page's
-  // action with its ticket (the password is not on the page to send to the API).
-  const ticket = result?.ticket;
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    if (ticket) return;
-    event.preventDefault();
-    const formElement = event.currentTarget;
-    const form = new FormData(formElement);
-    const otp = String(form.get('otp') ?? '').trim();
-    const parsed = LoginRequestSchema.safeParse({
-      email: form.get('email'),
-      password: form.get('password'),
-      ...(otp ? { otp } : {}),
-    });
-    if (!parsed.success) {
-      setFields(fieldErrors(parsed.error));
-      focusFirstInvalid(event.currentTarget);
-      return;
+    const answer = signIn.data;
+    if (!answer || answer.ok) return;
+    if (!answer.values.ticket) setCodeStep(false);
+    if (isUnverified(answer)) {
+      setAttempt((n) => n + 1);
+      setFailure({ kind: 'unverified', email: answer.values.email ?? '' });
+    } else if (answer.throttled || Object.keys(answer.fields).length === 0) {
+      setFailure({
+        kind: answer.throttled ? 'throttled' : 'error',
+        message: answer.message ?? Object.values(answer.fields)[0] ?? '',
+      });
     }
-    setFields({});
-    setServerMessage(null);
-    setServerUnverified(null);
-    setBusy(true);
-    const result = await postJson<LoginResponse>('/api/auth/login', {
-      email: parsed.data.email,
-      password: parsed.data.password,
-      ...(parsed.data.otp ? { otp: parsed.data.otp } : {}),
-    });
-    if (result.ok) {
-      // Every part of the page (navigation included) is rendered again for the signed-in user.
-      window.location.reload();
-      return;
-    }
-    setBusy(false);
-    setResend({ state: 'idle' });
-    if (result.status === 403 && result.message === AUTH_MESSAGES.unverified) {
-      setFailure({ kind: 'unverified', email: parsed.data.email });
-    } else if (result.fields.otp !== undefined && result.status !== 429) {
-      // The password was right; the code is needed or was wrong: its field says which.
-      setOtpAsked(true);
-      setFields({ otp: result.fields.otp });
-      requestAnimationFrame(() => otpRef.current?.focus());
-    } else if (result.status === 400 && Object.keys(result.fields).length > 0) {
-      setFields(result.fields);
-      focusFirstInvalid(formElement);
-    } else {
-      setFailure({ kind: result.status === 429 ? 'throttled' : 'error', message: result.message });
-    }
-  }
+  }, [signIn.data]);
 
-  async function sendVerification(email: string) {
-    // With JavaScript the form stays on the page: the answer replaces the button.
-    setResend({ state: 'sending' });
-    const result = await postJson<{ message: string }>('/api/auth/resend-verification', { email });
-    setResend(
-      result.ok ? { state: 'done', message: result.data.message } : { state: 'failed', message: result.message },
-    );
-  }
+  // What the server rendered into the card: shown until this page sends the form itself.
+  const fromPage = signIn.data ? undefined : served;
+  const cardUnverified =
+    fromPage && (fromPage.form === RESEND_FORM || isUnverified(fromPage)) ? (fromPage.values.email ?? '') : null;
+  const cardMessage = fromPage && !fromPage.ok && cardUnverified === null ? fromPage.message : null;
 
   function passkeySignIn() {
-    const form = new FormData(formRef.current ?? undefined);
+    const form = new FormData(check.formRef.current ?? undefined);
     return signInWithPasskey(String(form.get('email') ?? ''), String(form.get('password') ?? ''));
   }
 
@@ -138,12 +107,12 @@ export function LoginScreen({
         title="Sign in to get help"
         lead="Sign in with a verified email address to see your tickets and chat with our team."
       >
-        {serverMessage ? (
+        {cardMessage ? (
           <div className="alert alert--error" role="alert">
-            <p>{serverMessage}</p>
+            <p>{cardMessage}</p>
           </div>
         ) : null}
-        {serverUnverified !== null ? (
+        {cardUnverified !== null ? (
           <>
             <div className="alert alert--error" role="alert">
               <p>{AUTH_MESSAGES.unverified}</p>
@@ -151,20 +120,19 @@ export function LoginScreen({
             <div>
               <ResendVerification
                 area={area}
-                email={serverUnverified}
-                resend={resend}
-                onSend={(email) => void sendVerification(email)}
+                email={cardUnverified}
+                served={served?.form === RESEND_FORM ? served : undefined}
               />
             </div>
           </>
         ) : null}
-        <form
-          ref={formRef}
+        <signIn.Form
+          ref={check.formRef}
           className="form"
           method="post"
           action={area}
           noValidate
-          onSubmit={onSubmit}
+          onSubmit={check.onSubmit}
           inert={busy}
           aria-label="Sign in"
         >
@@ -172,9 +140,9 @@ export function LoginScreen({
           {ticket ? (
             <>
               <input type="hidden" name="ticket" value={ticket} />
-              <input type="hidden" name="email" value={result.email} />
+              <input type="hidden" name="email" value={result?.values.email ?? ''} />
               <p className="auth-card__step">
-                {M.passwordAccepted(result.email)} <a href={area}>{M.notYou}</a>
+                {M.passwordAccepted(result?.values.email ?? '')} <a href={area}>{M.notYou}</a>
               </p>
             </>
           ) : (
@@ -187,8 +155,8 @@ export function LoginScreen({
                 autoComplete="username"
                 inputMode="email"
                 required
-                defaultValue={result?.email}
-                error={fields.email}
+                defaultValue={(signIn.data ?? served)?.values.email}
+                error={check.errors.email}
               />
               <InputField
                 label="Password"
@@ -196,14 +164,13 @@ export function LoginScreen({
                 type="password"
                 autoComplete="current-password"
                 required
-                error={fields.password}
+                error={check.errors.password}
               />
             </>
           )}
           {showOtp ? (
             <OtpField
-              error={fields.otp}
-              inputRef={otpRef}
+              error={check.errors.otp}
               passkey={hydrated && otpAsked && !ticket ? () => passkeySignIn() : undefined}
             />
           ) : null}
@@ -215,7 +182,7 @@ export function LoginScreen({
               Forgot your password?
             </Link>
           </div>
-        </form>
+        </signIn.Form>
         <p className="auth-card__footer">
           New here? <Link to="/signup">Create an account</Link>
         </p>
@@ -236,14 +203,7 @@ export function LoginScreen({
         onClose={close}
         returnFocus={() => emailRef.current}
       >
-        {failure?.kind === 'unverified' ? (
-          <ResendVerification
-            area={area}
-            email={failure.email}
-            resend={resend}
-            onSend={(email) => void sendVerification(email)}
-          />
-        ) : null}
+        {failure?.kind === 'unverified' ? <ResendVerification key={attempt} area={area} email={failure.email} /> : null}
       </MessageBox>
     </>
   );

@@ -1,7 +1,9 @@
 import { useState } from 'react';
-import { SECOND_FACTOR_MESSAGES } from '../../../contracts/second-factor.ts';
+import { authApi } from '../../../contracts/api/accounts.ts';
+import { secondFactorApi } from '../../../contracts/api/second-factor.ts';
+import { type PasskeyAssertion, SECOND_FACTOR_MESSAGES } from '../../../contracts/second-factor.ts';
 import { InputField } from '../../components/ui/field.tsx';
-import { postJson } from '../../lib/api-client.ts';
+import { api } from '../../lib/api-client.ts';
 
 /**
  * The login screen's second step for admins (docs/product.md §2.15): the code from the
@@ -10,11 +12,9 @@ import { postJson } from '../../lib/api-client.ts';
  */
 export function OtpField({
   error,
-  inputRef,
   passkey,
 }: {
-  error?: string;
-  inputRef?: React.Ref<HTMLInputElement>;
+  error?: string | undefined;
   /** Signs in with a passkey (JavaScript only); answers an error message, or null once signed in. */
   passkey?: () => Promise<string | null>;
 }) {
@@ -23,7 +23,6 @@ export function OtpField({
   return (
     <>
       <InputField
-        ref={inputRef}
         label="One-time code"
         name="otp"
         autoComplete="one-time-code"
@@ -52,18 +51,21 @@ export function OtpField({
   );
 }
 
-/** A passkey sign-in: the password first (for the challenge), then the browser's passkey dialog. */
+/**
+ * A passkey sign-in: the password first (for the challenge), then the browser's passkey dialog. A
+ * ceremony of the browser's own, so it calls the API from here rather than through a page's form.
+ */
 export async function signInWithPasskey(email: string, password: string): Promise<string | null> {
-  const options = await postJson<{ options: unknown }>('/api/auth/passkey/options', { email, password });
+  const options = await api.call(secondFactorApi.passkeySignInOptions, { body: { email, password } });
   if (!options.ok) return options.fields.otp ?? options.message;
   const { startAuthentication } = await import('@simplewebauthn/browser');
-  let passkey: unknown;
+  let passkey: PasskeyAssertion;
   try {
-    passkey = await startAuthentication({ optionsJSON: options.data.options as never });
+    passkey = (await startAuthentication({ optionsJSON: options.data.options as never })) as PasskeyAssertion;
   } catch {
     return SECOND_FACTOR_MESSAGES.passkeyFailed;
   }
-  const result = await postJson('/api/auth/login', { email, password, passkey });
+  const result = await api.call(authApi.login, { body: { email, password, passkey } });
   if (!result.ok) return result.fields.otp ?? result.message;
   window.location.reload();
   return null;

@@ -1,37 +1,45 @@
-import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useFetcher } from 'react-router';
 import { PASSWORD_MIN_LENGTH, ResetPasswordFormSchema } from '../../../contracts/auth.ts';
-import type { ApiFormResult } from './api-form-action.ts';
-import { AuthCard, ConfirmPasswordInput, FormActions, FormError, SuccessPanel, useAuthForm } from './auth-form.tsx';
-import { useOneTimeToken } from './one-time-token.ts';
 import { InputField } from '../../components/ui/field.tsx';
+import { type FormResult, useFormCheck } from '../../lib/form.ts';
+import { AuthCard, ConfirmPasswordInput, FormActions, FormError, SuccessPanel } from './auth-form.tsx';
+import { useOneTimeToken } from './one-time-token.ts';
 import '../../styles/auth.css';
 
-export function ResetPasswordForm({ result }: { result?: ApiFormResult }) {
+/**
+ * /reset-password?token=…: the new password, posted to the page's action with the link's token.
+ * With JavaScript a fetcher sends it, so the token, once out of the address bar, stays out of it;
+ * without, the page posts to its own address. `result` is the answer the page was rendered with.
+ */
+export function ResetPasswordForm({ result: served }: { result?: FormResult | undefined }) {
   const token = useOneTimeToken();
-  const [done, setDone] = useState<string | null>(result?.ok ? result.message : null);
-  const form = useAuthForm({
-    schema: ResetPasswordFormSchema,
-    url: '/api/auth/reset-password',
-    body: ({ password }) => ({ token, password }),
-    onSuccess: (data: { message: string }) => setDone(data.message),
-    initial: result,
-  });
+  const fetcher = useFetcher<FormResult>();
+  const result = fetcher.data ?? served;
+  const { errors, onSubmit, formRef } = useFormCheck(ResetPasswordFormSchema, result);
+  const refusal = result && !result.ok ? (result.message ?? result.fields.token ?? null) : null;
   return (
     <AuthCard
       eyebrow="Account"
       title="Choose a new password"
       lead="Choosing a new password signs you out on every device."
     >
-      {done ? (
+      {result?.ok ? (
         <SuccessPanel title="Password changed">
-          <p>{done}</p>
+          <p>{result.message}</p>
           <p>
             <Link to="/support">Sign in to support</Link>
           </p>
         </SuccessPanel>
       ) : (
-        <form className="form" method="post" noValidate onSubmit={form.onSubmit} aria-label="Choose a new password">
+        <fetcher.Form
+          ref={formRef}
+          className="form"
+          method="post"
+          noValidate
+          onSubmit={onSubmit}
+          aria-label="Choose a new password"
+        >
+          <input type="hidden" name="token" value={token} />
           <InputField
             label="New password"
             name="password"
@@ -39,17 +47,17 @@ export function ResetPasswordForm({ result }: { result?: ApiFormResult }) {
             autoComplete="new-password"
             required
             hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
-            error={form.fields.password}
+            error={errors.password}
           />
-          <ConfirmPasswordInput label="Confirm new password" error={form.fields.confirmPassword} />
-          <FormError message={form.error ?? form.fields.token ?? null} />
-          {form.error || form.fields.token ? (
+          <ConfirmPasswordInput label="Confirm new password" error={errors.confirmPassword} />
+          <FormError message={refusal} />
+          {refusal ? (
             <p>
               <Link to="/forgot-password">Ask for a new reset link</Link>
             </p>
           ) : null}
-          <FormActions busy={form.busy} label="Set new password" busyLabel="Saving…" />
-        </form>
+          <FormActions busy={fetcher.state !== 'idle'} label="Set new password" busyLabel="Saving…" />
+        </fetcher.Form>
       )}
     </AuthCard>
   );

@@ -1,49 +1,40 @@
 import { data } from 'react-router';
-import { ErrorBodySchema } from '../../../contracts/errors.ts';
-import type { RecoveryCodes, TotpEnrolment } from '../../../contracts/second-factor.ts';
+import { secondFactorApi } from '../../../contracts/api/second-factor.ts';
+import { type TotpEnrolment, TotpCodeSchema } from '../../../contracts/second-factor.ts';
+import { z } from '../../../contracts/zod.ts';
+import { type FormResult, invalid, refused } from '../../lib/form.ts';
 import type { WebServices } from '../../lib/request-context.ts';
 
 /**
- * The console's enrolment screen as a plain form (docs/product.md §2.15): the loader asks the API
- * for the secret and its QR code, the form confirms it with one code. Both call the very endpoints
- * the JavaScript version does, as this visitor.
+ * The console's enrolment screen as a form (docs/product.md §2.15): the loader asks the API for the
+ * secret and its QR code, the form (`intent=enrol-totp`) confirms it with one code, posted to the
+ * page's action, which sends it on to the API as this admin.
  */
 export type EnrolmentOffer = { ok: true; totp: TotpEnrolment } | { ok: false; message: string };
 
-export interface EnrolmentActionData {
-  enrolment: true;
-  /** Shown once, after a confirmation. */
-  recoveryCodes?: string[];
-  fields: Record<string, string>;
-  message: string | null;
-}
+export const ENROL_TOTP = 'enrol-totp';
 
-/** An API refusal's message and field errors (a generic message when the body is not one). */
-export function errorOf(body: unknown) {
-  const parsed = ErrorBodySchema.safeParse(body);
-  return parsed.success
-    ? { message: parsed.data.error.message, fields: parsed.data.error.fields ?? {} }
-    : { message: 'Something went wrong on our side. Please try again.', fields: {} };
-}
+/** The confirm form's one field, checked in the browser and in the action alike. */
+export const TotpConfirmFormSchema = z.object({ code: TotpCodeSchema });
+
+/**
+ * A form result that may hand over new recovery codes: they are shown once, on the page that
+ * answers (never in an address or stored), so they come in the answer itself.
+ */
+export type CodesResult = FormResult & { recoveryCodes?: string[] };
 
 export async function enrolmentOffer(services: WebServices): Promise<EnrolmentOffer> {
-  const reply = await services.callApi('POST', '/api/admin/second-factor/totp', {});
-  return reply.status === 200 ? { ok: true, totp: reply.body as TotpEnrolment } : { ok: false, ...errorOf(reply.body) };
+  const offer = await services.api.call(secondFactorApi.beginTotp);
+  return offer.ok ? { ok: true, totp: offer.data } : { ok: false, message: offer.message };
 }
 
-export async function confirmTotpAction(services: WebServices, form: FormData) {
-  const reply = await services.callApi('POST', '/api/admin/second-factor/totp/confirm', {
-    factorId: String(form.get('factorId') ?? ''),
-    code: String(form.get('code') ?? ''),
+export async function confirmTotpAction(services: WebServices, values: Record<string, string>) {
+  const parsed = TotpConfirmFormSchema.safeParse(values);
+  if (!parsed.success) return invalid(parsed.error, {}, ENROL_TOTP);
+  const confirmed = await services.api.call(secondFactorApi.confirmTotp, {
+    body: { factorId: values.factorId ?? '', code: parsed.data.code },
   });
-  if (reply.status === 200) {
-    const { recoveryCodes } = reply.body as RecoveryCodes;
-    return data<EnrolmentActionData>({ enrolment: true, recoveryCodes, fields: {}, message: null });
-  }
-  const { message, fields } = errorOf(reply.body);
-  const hasFields = Object.keys(fields).length > 0;
-  return data<EnrolmentActionData>(
-    { enrolment: true, fields, message: hasFields ? null : message },
-    { status: reply.status },
-  );
+  if (!confirmed.ok) return refused(confirmed, {}, ENROL_TOTP);
+  const { message, recoveryCodes } = confirmed.data;
+  return data<CodesResult>({ ok: true, message, fields: {}, values: {}, form: ENROL_TOTP, recoveryCodes });
 }

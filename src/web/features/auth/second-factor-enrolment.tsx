@@ -1,19 +1,33 @@
 import { type ReactNode, useState } from 'react';
-import { SECOND_FACTOR_MESSAGES, type RecoveryCodes, type TotpEnrolment } from '../../../contracts/second-factor.ts';
+import { Form, useNavigation } from 'react-router';
+import { secondFactorApi } from '../../../contracts/api/second-factor.ts';
+import {
+  type PasskeyAttestationSchema,
+  SECOND_FACTOR_MESSAGES,
+  type TotpEnrolment,
+} from '../../../contracts/second-factor.ts';
+import type { z } from '../../../contracts/zod.ts';
 import { InputField } from '../../components/ui/field.tsx';
-import { postJson } from '../../lib/api-client.ts';
+import { api } from '../../lib/api-client.ts';
+import { useFormCheck } from '../../lib/form.ts';
 import { AuthCard, FormError } from './auth-form.tsx';
-import type { EnrolmentActionData, EnrolmentOffer } from './second-factor-enrolment-action.ts';
+import {
+  type CodesResult,
+  ENROL_TOTP,
+  type EnrolmentOffer,
+  TotpConfirmFormSchema,
+} from './second-factor-enrolment-action.ts';
 import '../../styles/second-factor.css';
 
 /**
  * What an admin sees in place of the console until their session passed a second factor
- * (docs/product.md §2.15): an authenticator app (QR code, the secret as text, one code to confirm;
- * a plain form) or, with JavaScript, a passkey. Then the ten recovery codes, once.
+ * (docs/product.md §2.15): an authenticator app (QR code, the secret as text, one code to confirm,
+ * a form posted to /admin) or, with JavaScript, a passkey. Then the ten recovery codes, once.
  */
-export function EnrolmentScreen({ offer, result }: { offer: EnrolmentOffer; result?: EnrolmentActionData }) {
-  const [codes, setCodes] = useState<string[] | null>(result?.recoveryCodes ?? null);
+export function EnrolmentScreen({ offer, result }: { offer: EnrolmentOffer; result?: CodesResult | undefined }) {
+  const [passkeyCodes, setCodes] = useState<string[] | null>(null);
   const [passkeyError, setPasskeyError] = useState<string | null>(null);
+  const codes = result?.recoveryCodes ?? passkeyCodes;
   if (codes) return <RecoveryCodesScreen codes={codes} />;
   if (!offer.ok) {
     return (
@@ -76,8 +90,8 @@ export function TotpKey({ totp }: { totp: TotpEnrolment }) {
 }
 
 /**
- * The authenticator app confirmed with one code: a plain form posted to `action` (the page's own
- * action takes `intent=enrol-totp`). `children` go beside Confirm.
+ * The authenticator app confirmed with one code: a form posted to `action` (the page's own action
+ * takes `intent=enrol-totp`); `result` is its answer. `children` go beside Confirm.
  */
 export function TotpConfirmForm({
   action,
@@ -87,12 +101,23 @@ export function TotpConfirmForm({
 }: {
   action: string;
   factorId: string;
-  result?: EnrolmentActionData | undefined;
+  result?: CodesResult | undefined;
   children?: ReactNode;
 }) {
+  const mine = result?.form === ENROL_TOTP ? result : undefined;
+  const { errors, onSubmit, formRef } = useFormCheck(TotpConfirmFormSchema, mine);
+  const busy = useNavigation().state === 'submitting';
   return (
-    <form className="form" method="post" action={action} noValidate aria-label="Confirm your authenticator app">
-      <input type="hidden" name="intent" value="enrol-totp" />
+    <Form
+      ref={formRef}
+      className="form"
+      method="post"
+      action={action}
+      noValidate
+      onSubmit={onSubmit}
+      aria-label="Confirm your authenticator app"
+    >
+      <input type="hidden" name="intent" value={ENROL_TOTP} />
       <input type="hidden" name="factorId" value={factorId} />
       <InputField
         label="Code from the app"
@@ -100,33 +125,38 @@ export function TotpConfirmForm({
         autoComplete="one-time-code"
         inputMode="numeric"
         required
-        error={result?.fields.code}
+        error={errors.code ?? errors.factorId}
       />
-      <FormError message={result?.message ?? null} />
+      <FormError message={mine && !mine.ok ? mine.message : null} />
       <div className="form__actions">
-        <button type="submit" className="button button--primary">
+        <button type="submit" className="button button--primary" disabled={busy}>
           Confirm
         </button>
         {children}
       </div>
-    </form>
+    </Form>
   );
 }
 
-/** Registers a passkey of this device (the browser asks for its screen lock); answers new recovery codes. */
+/**
+ * Registers a passkey of this device (the browser asks for its screen lock); answers new recovery
+ * codes. A ceremony of the browser's own, so it calls the API from here rather than through a form.
+ */
 export async function registerPasskey(): Promise<
   { ok: true; recoveryCodes: string[] } | { ok: false; message: string }
 > {
-  const options = await postJson<{ options: unknown }>('/api/admin/second-factor/passkey/options', {});
+  const options = await api.call(secondFactorApi.passkeyRegistrationOptions);
   if (!options.ok) return { ok: false, message: options.message };
   const { startRegistration } = await import('@simplewebauthn/browser');
-  let response: unknown;
+  let response: z.input<typeof PasskeyAttestationSchema>;
   try {
-    response = await startRegistration({ optionsJSON: options.data.options as never });
+    response = (await startRegistration({ optionsJSON: options.data.options as never })) as z.input<
+      typeof PasskeyAttestationSchema
+    >;
   } catch {
     return { ok: false, message: SECOND_FACTOR_MESSAGES.passkeyRegisterFailed };
   }
-  const registered = await postJson<RecoveryCodes>('/api/admin/second-factor/passkey', { response });
+  const registered = await api.call(secondFactorApi.registerPasskey, { body: { response } });
   return registered.ok
     ? { ok: true, recoveryCodes: registered.data.recoveryCodes }
     : { ok: false, message: registered.message };

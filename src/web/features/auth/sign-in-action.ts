@@ -1,157 +1,129 @@
-import { data, redirect } from 'react-router';
-import { EmailRequestSchema, fieldErrors, LoginRequestSchema } from '../../../contracts/auth.ts';
+import { data, redirectDocument } from 'react-router';
+import { authApi } from '../../../contracts/api/accounts.ts';
+import { EmailRequestSchema, EmailSchema, fieldErrors, PasswordSchema } from '../../../contracts/auth.ts';
+import { UNEXPECTED_FAILURE } from '../../../contracts/endpoint.ts';
 import { OtpSchema, SECOND_FACTOR_MESSAGES as M } from '../../../contracts/second-factor.ts';
-import { ErrorBodySchema } from '../../../contracts/errors.ts';
+import { z } from '../../../contracts/zod.ts';
+import { type FormResult, invalid } from '../../lib/form.ts';
 import { requestContext, type RequestContextValue, type WebServices } from '../../lib/request-context.ts';
 
 /**
- * The sign-in form of /support and /admin as a plain form post to the area's own address (works
- * before hydration and without JavaScript): success redirects (303) to the page the visitor was on,
- * with the session cookie; a refusal answers the login screen again with the message, the fields'
- * errors and the email kept (never the password).
+ * The sign-in form of /support and /admin, posted to the area's own address (with JavaScript by a
+ * fetcher, without it as a plain form): success redirects (303) to the page the visitor was on,
+ * with the session cookie, as a new document so every part of the page (the navigation too) is the
+ * signed-in one; a refusal answers the login screen again with the message, the fields' errors and
+ * the email kept (never the password).
  *
  * The same address takes the login screen's 'Send a new verification email' form (`intent=resend`):
  * an address can take only one action, and that form is shown on this very screen.
  */
-export interface SignInActionData {
-  email: string;
-  fields: Record<string, string>;
-  message: string | null;
-  unverified: boolean;
-  /** An admin's second factor is needed (or the code was wrong): the screen shows the code field. */
-  otp?: boolean;
-  /** The answer to the resend form: the API's message, or why it was refused. */
-  resend?: { ok: boolean; message: string };
-  /**
-   * The password was right and the code is still to come: the form sends this ticket back with the
-   * code, instead of the password it cannot keep (five minutes, once; docs/product.md §2.15).
-   */
-  ticket?: string;
-}
+export type SignInArea = '/support' | '/admin';
+
+/** Which of the screen's two forms an answer belongs to. */
+export const SIGN_IN_FORM = 'sign-in';
+export const RESEND_FORM = 'resend';
+
+/**
+ * The screen's answer: the one form result. `values.ticket` is the code step's ticket (the password
+ * was right, the code is still to come: five minutes, once; docs/product.md §2.15), sent back with
+ * the code instead of the password a page cannot keep. `throttled` says the refusal was a rate
+ * limit, which the screen titles 'Please wait'.
+ */
+export type SignInResult = FormResult & { throttled?: boolean };
+
+/** An empty code field is no code (a user without a second factor leaves it empty). */
+const typedOtp = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+  OtpSchema.optional(),
+);
+
+/** The password step: email and password, and an admin's code when its field is filled in. */
+export const SignInFormSchema = z.object({ email: EmailSchema, password: PasswordSchema, otp: typedOtp });
+
+/** The code step: the ticket stands for the password, so the code alone is checked here. */
+export const SignInCodeSchema = z.object({
+  otp: z.string({ error: M.otpRequired }).trim().min(1, M.otpRequired).pipe(OtpSchema),
+});
 
 /** Only a path of this area, never another site (an open redirect). */
-export function safeReturnPath(value: FormDataEntryValue | null, area: '/support' | '/admin'): string {
-  const path = typeof value === 'string' ? value : '';
+export function safeReturnPath(value: string | undefined, area: SignInArea): string {
+  const path = value ?? '';
   const plain = !path.includes('//') && !path.includes('\\') && !/\/\.\.?(\/|$)/.test(path);
   return path === area || (path.startsWith(`${area}/`) && plain) ? path : area;
 }
 
-/** Signed in: back (303) to the page of this area the visitor was on, with the session cookie. */
-function signedIn(setCookie: string, returnTo: FormDataEntryValue | null, area: '/support' | '/admin') {
-  return redirect(safeReturnPath(returnTo, area), { status: 303, headers: { 'set-cookie': setCookie } });
+/** Signed in: back (303) to the page of this area the visitor was on, with the session cookie, as a new page. */
+function signedIn(setCookie: string, returnTo: string | undefined, area: SignInArea) {
+  return redirectDocument(safeReturnPath(returnTo, area), { status: 303, headers: { 'set-cookie': setCookie } });
 }
 
+const answer = (result: Omit<SignInResult, 'ok' | 'form'>, status: number) =>
+  data<SignInResult>({ ok: false, form: SIGN_IN_FORM, ...result }, { status });
+
+/** The area's action: the sign-in form (either step) or the resend form, told apart by their fields. */
 export async function signInAction(
-  request: Request,
+  values: Record<string, string>,
   context: { get(key: typeof requestContext): RequestContextValue },
-  area: '/support' | '/admin',
+  area: SignInArea,
 ) {
   const { services } = context.get(requestContext);
-  const form = await request.formData();
-  const email = String(form.get('email') ?? '');
-  if (form.get('intent') === 'resend') return resendVerification(services, email);
-  const otp = String(form.get('otp') ?? '').trim();
-  const ticket = String(form.get('ticket') ?? '');
-  if (ticket) return codeStep(services, { email, ticket, otp, returnTo: form.get('returnTo') }, area);
-  const parsed = LoginRequestSchema.safeParse({
-    email,
-    password: form.get('password') ?? '',
-    ...(otp ? { otp } : {}),
-  });
-  if (!parsed.success) {
-    return data<SignInActionData>(
-      { email, fields: fieldErrors(parsed.error), message: null, unverified: false, otp: Boolean(otp) },
-      { status: 400 },
-    );
-  }
-  const outcome = await services.signIn({
-    email: parsed.data.email,
-    password: parsed.data.password,
-    otp: parsed.data.otp,
-  });
-  if (outcome.ok) return signedIn(outcome.setCookie, form.get('returnTo'), area);
-  const hasFields = outcome.status === 400 && Object.keys(outcome.fields).length > 0;
+  const email = values.email ?? '';
+  if (values.intent === 'resend') return resendVerification(services, email);
+  if (values.ticket) return codeStep(services, values, area);
+  const parsed = SignInFormSchema.safeParse(values);
+  if (!parsed.success) return invalid(parsed.error, { email }, SIGN_IN_FORM);
+  const outcome = await services.signIn(parsed.data);
+  if (outcome.ok) return signedIn(outcome.setCookie, values.returnTo, area);
+  const named = outcome.status === 400 && Object.keys(outcome.fields).length > 0;
   // The second factor's step (docs/product.md §2.15): its message is the code field's error.
   const needsOtp = outcome.fields.otp !== undefined;
-  return data<SignInActionData>(
+  return answer(
     {
-      email,
-      fields: hasFields || needsOtp ? outcome.fields : {},
-      message: hasFields || needsOtp ? null : outcome.message,
-      unverified: outcome.unverified,
-      otp: needsOtp || Boolean(otp),
-      ...(outcome.ticket ? { ticket: outcome.ticket } : {}),
+      message: named || needsOtp ? null : outcome.message,
+      fields: named || needsOtp ? outcome.fields : {},
+      values: { email, ...(outcome.ticket ? { ticket: outcome.ticket } : {}) },
+      ...(outcome.status === 429 ? { throttled: true } : {}),
     },
-    { status: outcome.status },
+    outcome.status,
   );
 }
 
 /**
- * The code step: the ticket stands for the password. A missing or malformed code keeps the ticket
- * (it is spent only when sent to be checked); a wrong one is answered with a new ticket; an expired
- * or used one starts over at the password, with the email kept.
+ * The code step: a missing or malformed code keeps the ticket (it is spent only when sent to be
+ * checked); a wrong one is answered with a new ticket; an expired or used one starts over at the
+ * password, with the email kept.
  */
-async function codeStep(
-  services: WebServices,
-  input: { email: string; ticket: string; otp: string; returnTo: FormDataEntryValue | null },
-  area: '/support' | '/admin',
-) {
-  const { email, ticket, otp } = input;
-  const parsed = OtpSchema.safeParse(otp);
-  if (!otp || !parsed.success) {
-    return data<SignInActionData>(
-      {
-        email,
-        fields: { otp: otp ? M.otpInvalid : M.otpRequired },
-        message: null,
-        unverified: false,
-        otp: true,
-        ticket,
-      },
-      { status: 400 },
-    );
-  }
-  const outcome = await services.signIn({ ticket, otp: parsed.data });
-  if (outcome.ok) return signedIn(outcome.setCookie, input.returnTo, area);
-  return data<SignInActionData>(
+async function codeStep(services: WebServices, values: Record<string, string>, area: SignInArea) {
+  const email = values.email ?? '';
+  const ticket = values.ticket!;
+  const parsed = SignInCodeSchema.safeParse(values);
+  if (!parsed.success) return invalid(parsed.error, { email, ticket }, SIGN_IN_FORM);
+  const outcome = await services.signIn({ ticket, otp: parsed.data.otp });
+  if (outcome.ok) return signedIn(outcome.setCookie, values.returnTo, area);
+  return answer(
     {
-      email,
-      fields: outcome.ticket ? outcome.fields : {},
       message: outcome.ticket ? null : outcome.message,
-      unverified: outcome.unverified,
-      otp: true,
-      ...(outcome.ticket ? { ticket: outcome.ticket } : {}),
+      fields: outcome.ticket ? outcome.fields : {},
+      values: { email, ...(outcome.ticket ? { ticket: outcome.ticket } : {}) },
+      ...(outcome.status === 429 ? { throttled: true } : {}),
     },
-    { status: outcome.status },
+    outcome.status,
   );
 }
 
 /**
- * The resend form, answered by the very endpoint the JavaScript version calls (in process, as this
- * visitor), so its rate limits and its message are the same. The screen stays in its "not verified"
- * state either way: the form is only ever shown there, and the visitor may want to try again.
+ * The resend form, answered by the endpoint an API client calls (in process, as this visitor), so
+ * its rate limits and its message are the same. Its answer is one sentence (the button's place);
+ * the screen stays in its "not verified" state either way, the email kept for signing in later.
  */
 async function resendVerification(services: WebServices, email: string) {
-  const answer = (resend: { ok: boolean; message: string }, status: number) =>
-    data<SignInActionData>({ email, fields: {}, message: null, unverified: true, resend }, { status });
+  const resent = (ok: boolean, message: string, status: number) =>
+    data<SignInResult>({ ok, message, fields: {}, values: { email }, form: RESEND_FORM }, { status });
   const parsed = EmailRequestSchema.safeParse({ email });
   if (!parsed.success)
-    return answer(
-      { ok: false, message: Object.values(fieldErrors(parsed.error))[0] ?? 'Please check the email address.' },
-      400,
-    );
-
-  const reply = await services.callApi('POST', '/api/auth/resend-verification', { email: parsed.data.email });
-  if (reply.status < 300) {
-    const message = (reply.body as { message?: unknown } | null)?.message;
-    return answer(
-      { ok: true, message: typeof message === 'string' ? message : 'A new verification email is on its way.' },
-      200,
-    );
-  }
-  const error = ErrorBodySchema.safeParse(reply.body);
-  const message = error.success
-    ? (Object.values(error.data.error.fields ?? {})[0] ?? error.data.error.message)
-    : 'Something went wrong on our side. Please try again.';
-  return answer({ ok: false, message }, reply.status);
+    return resent(false, Object.values(fieldErrors(parsed.error))[0] ?? 'Please check the email address.', 400);
+  const sent = await services.api.call(authApi.resendVerification, { body: { email: parsed.data.email } });
+  if (sent.ok) return resent(true, sent.data.message, 200);
+  const message = Object.values(sent.fields)[0] ?? (sent.fromServer ? sent.message : UNEXPECTED_FAILURE);
+  return resent(false, message, sent.status || 500);
 }

@@ -1,65 +1,64 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router';
-import { AUTH_MESSAGES } from '../../../contracts/auth.ts';
+import { Form, Link, useFetcher } from 'react-router';
+import { AUTH_MESSAGES, EmailRequestSchema } from '../../../contracts/auth.ts';
 import { InlineSpinner } from '../../components/ui/spinner.tsx';
-import { postJson } from '../../lib/api-client.ts';
-import type { ApiFormResult } from './api-form-action.ts';
-import { AuthCard, EmailInput, FormActions, FormError, SuccessPanel, useAuthForm } from './auth-form.tsx';
-import { EmailRequestSchema } from '../../../contracts/auth.ts';
+import { type FormResult, useFormCheck } from '../../lib/form.ts';
+import { AuthCard, EmailInput, FormActions, FormError, SuccessPanel } from './auth-form.tsx';
 import { useOneTimeToken } from './one-time-token.ts';
 import '../../styles/auth.css';
 
-type State = { step: 'checking' } | { step: 'verified'; message: string } | { step: 'failed'; message: string };
+/** The page's second form: a new link, when this one did not work. */
+export const RESEND_FORM = 'resend';
 
 /**
  * The page a verification link opens. Only this page's POST uses the token, so a mail scanner that
- * fetches the link (a GET) cannot spend it.
+ * fetches the link (a GET) cannot spend it. With JavaScript the page posts it to its action at
+ * once (a fetcher: the address bar stays without the token); without, its button does.
+ * `result` is the answer the page was rendered with (a form sent without JavaScript).
  */
-export function VerifyEmail({ result }: { result?: ApiFormResult }) {
+export function VerifyEmail({ result: served }: { result?: FormResult | undefined }) {
   const token = useOneTimeToken();
-  const [state, setState] = useState<State>(
-    result
-      ? result.ok
-        ? { step: 'verified', message: result.message ?? '' }
-        : { step: 'failed', message: result.message ?? AUTH_MESSAGES.tokenInvalid }
-      : { step: 'checking' },
-  );
-  const started = useRef(false);
+  const confirm = useFetcher<FormResult>();
+  const [noToken, setNoToken] = useState(false);
+  const verified = confirm.data ?? (served?.form === RESEND_FORM ? undefined : served);
 
+  // Once, when the page opens (unless it is itself the answer to the button).
+  const started = useRef(false);
   useEffect(() => {
-    if (started.current || result) return;
+    if (started.current || served) return;
     started.current = true;
-    if (!token) {
-      setState({ step: 'failed', message: AUTH_MESSAGES.tokenInvalid });
-      return;
-    }
-    void postJson<{ message: string }>('/api/auth/verify-email', { token }).then((result) =>
-      setState(
-        result.ok ? { step: 'verified', message: result.data.message } : { step: 'failed', message: result.message },
-      ),
-    );
-  }, [token, result]);
+    if (token) void confirm.submit({ token }, { method: 'post' });
+    else setNoToken(true);
+  }, [served, token, confirm]);
+
+  const failed = verified
+    ? verified.ok
+      ? null
+      : (verified.message ?? Object.values(verified.fields)[0] ?? AUTH_MESSAGES.tokenInvalid)
+    : served?.form === RESEND_FORM || noToken
+      ? AUTH_MESSAGES.tokenInvalid
+      : null;
 
   return (
     <AuthCard eyebrow="Account" title="Confirm your email address">
-      {state.step === 'checking' ? (
+      {!verified && failed === null ? (
         <>
           <InlineSpinner label="Confirming your email address…" />
           {/* Without JavaScript the link is confirmed by this button (a link checker's GET never spends it). */}
           <noscript>
-            <form method="post" className="form">
+            <Form method="post" className="form">
               <div className="form__actions">
                 <button type="submit" className="button button--primary">
                   Confirm my email address
                 </button>
               </div>
-            </form>
+            </Form>
           </noscript>
         </>
       ) : null}
-      {state.step === 'verified' ? (
+      {verified?.ok ? (
         <SuccessPanel title="Email address confirmed">
-          <p>{state.message}</p>
+          <p>{verified.message}</p>
           <p>
             <Link to="/support" className="button button--primary">
               Sign in to support
@@ -67,40 +66,41 @@ export function VerifyEmail({ result }: { result?: ApiFormResult }) {
           </p>
         </SuccessPanel>
       ) : null}
-      {state.step === 'failed' ? <ResendVerification message={state.message} /> : null}
+      {failed !== null ? (
+        <ResendVerification message={failed} served={served?.form === RESEND_FORM ? served : undefined} />
+      ) : null}
     </AuthCard>
   );
 }
 
-function ResendVerification({ message }: { message: string }) {
-  const [sent, setSent] = useState<string | null>(null);
-  const form = useAuthForm({
-    schema: EmailRequestSchema,
-    url: '/api/auth/resend-verification',
-    body: (values) => values,
-    onSuccess: (data: { message: string }) => setSent(data.message),
-  });
+function ResendVerification({ message, served }: { message: string; served: FormResult | undefined }) {
+  const fetcher = useFetcher<FormResult>();
+  const result = fetcher.data ?? served;
+  const { errors, onSubmit, formRef } = useFormCheck(EmailRequestSchema, result);
   return (
     <>
       <div className="alert alert--error" role="alert">
         <p>{message}</p>
       </div>
-      {sent ? (
+      {result?.ok ? (
         <SuccessPanel title="Check your inbox">
-          <p>{sent}</p>
+          <p>{result.message}</p>
         </SuccessPanel>
       ) : (
-        <form
+        <fetcher.Form
+          ref={formRef}
           className="form auth-card__section"
           method="post"
+          action="/verify-email"
           noValidate
-          onSubmit={form.onSubmit}
+          onSubmit={onSubmit}
           aria-label="Send a new verification link"
         >
-          <EmailInput error={form.fields.email} />
-          <FormError message={form.error} />
-          <FormActions busy={form.busy} label="Send a new link" busyLabel="Sending…" />
-        </form>
+          <input type="hidden" name="intent" value={RESEND_FORM} />
+          <EmailInput defaultValue={result?.values.email} error={errors.email} />
+          <FormError message={result?.message ?? null} />
+          <FormActions busy={fetcher.state !== 'idle'} label="Send a new link" busyLabel="Sending…" />
+        </fetcher.Form>
       )}
     </>
   );

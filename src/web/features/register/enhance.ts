@@ -16,8 +16,8 @@ import { submitRegistration } from './submit-registration.ts';
  * It gives the server-rendered form of registration-form.tsx what docs/product.md §2.6 asks of it
  * in the browser: every change validated with the shared rules and its message under the field, Submit
  * disabled until company name, address and phone number are right, 'Submitting....' while
- * sending, and the alerts of docs/product.md §8. It sends through /api/companies, the same endpoint the
- * page's own action calls when there is no script.
+ * sending, and the alerts of docs/product.md §8. It sends to the registration endpoint
+ * (partnersApi.register), the same one the page's own action calls when there is no script.
  */
 function enhance(form: HTMLFormElement) {
   const submit = form.querySelector<HTMLButtonElement>('[data-submit]')!;

@@ -1,10 +1,11 @@
+import { partnersApi } from '../../../contracts/api/partners.ts';
 import {
   COMPANY_TEXT_FIELDS,
   type CompanyFormField,
   type CompanyTextField,
   LICENSE_FIELD,
 } from '../../../contracts/companies.ts';
-import { requestJson } from '../../lib/api-client.ts';
+import { api } from '../../lib/api-client.ts';
 
 export type SubmitOutcome =
   | { kind: 'created'; id: string }
@@ -24,11 +25,9 @@ export async function submitRegistration(
   // The file goes last, so the server has every field by the time it reads the file.
   if (license) body.append(LICENSE_FIELD, license, license.name);
 
-  const result = await requestJson<{ id?: unknown }>('POST', '/api/companies', body);
-  if (result.ok) {
-    const id = result.status === 201 ? result.data?.id : undefined;
-    return typeof id === 'string' ? { kind: 'created', id } : { kind: 'failed' };
-  }
+  const result = await api.call(partnersApi.register, { body });
+  // Only our endpoint answers 201 (with the new id); another success is some proxy's page.
+  if (result.ok) return result.status === 201 ? { kind: 'created', id: result.data.id } : { kind: 'failed' };
   if (!result.fromServer || result.status >= 500) return { kind: 'failed' };
   const fields: Partial<Record<CompanyFormField, string>> = {};
   for (const [name, message] of Object.entries(result.fields)) {

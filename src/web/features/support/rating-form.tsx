@@ -2,15 +2,25 @@ import { useId } from 'react';
 import { Form, useNavigation } from 'react-router';
 import { DESK_TEXT, RATING_COMMENT_MAX_LENGTH } from '../../../contracts/desk.ts';
 import { formatNzDateTime, type Rating } from '../../../contracts/support.ts';
+import { z } from '../../../contracts/zod.ts';
+import { type FormResult, useFormCheck } from '../../lib/form.ts';
+
+/** The rating form's fields as they are posted: Good or Bad (required), and a comment. */
+export const RatingFormSchema = z.object({
+  good: z.enum(['true', 'false'], { error: DESK_TEXT.chooseRating }).transform((value) => value === 'true'),
+  comment: z.string().max(RATING_COMMENT_MAX_LENGTH, DESK_TEXT.commentTooLong).optional(),
+});
 
 /**
  * 'How did we do?' under a closed ticket: Good or Bad and an optional comment, once per ticket and
- * changeable for 7 days. A plain form posted to the ticket's page (intent=rate); `error` is what
- * the page's action said when it refused one.
+ * changeable for 7 days. A form posted to the ticket's page (intent=rate), checked before it goes
+ * with the schema its action uses; `result` is what the action said when it refused one.
  */
-export function RatingForm({ rating, error, now }: { rating: Rating | null; error?: string | null; now: number }) {
+export function RatingForm({ rating, result, now }: { rating: Rating | null; result?: FormResult; now: number }) {
   const id = useId();
   const busy = useNavigation().state === 'submitting';
+  const { errors, onSubmit, formRef } = useFormCheck(RatingFormSchema, result);
+  const error = errors.good ?? errors.comment ?? result?.message ?? null;
   const changeable = !rating || Date.parse(rating.changeableUntil) > now;
   return (
     <section className="rating" aria-labelledby={`${id}-title`}>
@@ -23,13 +33,20 @@ export function RatingForm({ rating, error, now }: { rating: Rating | null; erro
       ) : null}
       {rating?.comment && !changeable ? <blockquote>{rating.comment}</blockquote> : null}
       {changeable ? (
-        <Form method="post" preventScrollReset>
+        <Form method="post" preventScrollReset ref={formRef} noValidate onSubmit={onSubmit}>
           <input type="hidden" name="intent" value="rate" />
           <fieldset className="rating__choices" aria-describedby={error ? `${id}-error` : undefined}>
             <legend className="visually-hidden">{DESK_TEXT.rateTitle}</legend>
             {[true, false].map((good) => (
               <label key={String(good)} className="rating__choice">
-                <input type="radio" name="good" value={String(good)} defaultChecked={rating?.good === good} required />{' '}
+                <input
+                  type="radio"
+                  name="good"
+                  value={String(good)}
+                  defaultChecked={(result?.values.good ?? String(rating?.good)) === String(good)}
+                  required
+                  aria-invalid={errors.good ? true : undefined}
+                />{' '}
                 {good ? DESK_TEXT.good : DESK_TEXT.bad}
               </label>
             ))}
@@ -41,7 +58,7 @@ export function RatingForm({ rating, error, now }: { rating: Rating | null; erro
             className="textarea"
             rows={2}
             maxLength={RATING_COMMENT_MAX_LENGTH}
-            defaultValue={rating?.comment ?? ''}
+            defaultValue={result?.values.comment ?? rating?.comment ?? ''}
           />
           {error ? (
             <p id={`${id}-error`} className="field__error" role="alert">

@@ -1,75 +1,33 @@
-import { useId, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useId, useRef, useState } from 'react';
+import { Form, Link, useFetcher } from 'react-router';
 import { DESK_TEXT, SAVED_REPLY_TEXT } from '../../../contracts/desk.ts';
+import type { EndpointDeclaration } from '../../../contracts/endpoint.ts';
 import { MESSAGE_MAX_LENGTH, type Message, SUPPORT_TEXT } from '../../../contracts/support.ts';
-import { postJson } from '../../lib/api-client.ts';
 import { postWithProgress } from '../../lib/upload.ts';
-import {
-  AttachmentPicker,
-  type AttachmentPickerState,
-  appendFiles,
-  pasteFiles,
-  useAttachmentPicker,
-  useFileDrop,
-} from './attachment-picker.tsx';
+import { AttachmentPicker, appendFiles, pasteFiles, useAttachmentPicker, useFileDrop } from './attachment-picker.tsx';
 import { newClientId } from '../../lib/client-id.ts';
 import { useHydrated, valueBeforeHydration } from '../../lib/hydrated.ts';
 import { SendIcon } from '../../components/ui/icons.tsx';
+import { IN_PLACE, REPLY_UNREACHABLE, type ReplyResult } from './ticket-page.ts';
 
-type SendResult<M> = { ok: true; message: M } | { ok: false; error: string; closed?: boolean };
-
-async function sendReply<M extends Message>(
-  postUrl: string,
-  messageBody: string,
-  clientId: string,
-  picker: AttachmentPickerState | null,
-): Promise<SendResult<M>> {
-  let result:
-    | Awaited<ReturnType<typeof postJson<{ message?: M }>>>
-    | Awaited<ReturnType<typeof postWithProgress<{ message?: M }>>>;
-  if (picker && picker.files.length > 0) {
-    // With files: a multipart form, and a progress bar while it goes.
-    const form = new FormData();
-    form.append('messageBody', messageBody);
-    form.append('clientId', clientId);
-    appendFiles(form, picker);
-    picker.setProgress(0);
-    result = await postWithProgress<{ message?: M }>(postUrl, form, picker.setProgress);
-    picker.setProgress(null);
-  } else {
-    result = await postJson<{ message?: M }>(postUrl, { messageBody, clientId });
-  }
-  if (result.ok && result.data?.message) return { ok: true, message: result.data.message };
-  if (result.status === 409)
-    return {
-      ok: false,
-      error: result.ok || !result.fromServer ? SUPPORT_TEXT.replyRejected : result.message,
-      closed: true,
-    };
-  if (result.status === 0)
-    return { ok: false, error: 'Your message was not sent: check your connection and press Send again.' };
-  return { ok: false, error: !result.ok && result.fromServer ? result.message : SUPPORT_TEXT.replyFailed };
-}
-
-/** A reply the page's action sent back (the form was posted without JavaScript and refused). */
-export interface KeptReply {
-  messageBody: string;
-  clientId: string;
-  error: string;
+/** Where a reply with files goes, with a progress bar: its endpoint and the ticket. */
+export interface ReplyUpload {
+  declaration: EndpointDeclaration;
+  params: { ticketId: string };
 }
 
 /**
  * The reply box of an open ticket. Enter sends, Shift+Enter starts a new line. A message that
  * could not be sent stays in the box, and a retry reuses its client id, so the server stores it once.
- * It posts to the user's reply endpoint of `ticketId`, or to `postUrl` (the admin console's).
  *
- * It is also a plain form posted to its page (whose action calls the same endpoint), for a browser
- * without JavaScript or a send before the script has loaded; `clientId` is that form's id, and
- * `kept` is the page's answer when it refused the form.
+ * It is a form posted to its page, whose action sends it on to the endpoint: by the page's script
+ * through a fetcher (so the thread stays as it is and the new message shows at once), and by the
+ * browser itself without JavaScript or before the script has loaded (`clientId` is that form's id, and `kept` is the
+ * page's answer when it refused the form). Files go straight to `upload`'s endpoint with a progress
+ * bar; without JavaScript they go with the form.
  */
 export function ReplyBox<M extends Message = Message>({
-  ticketId,
-  postUrl,
+  upload,
   clientId,
   kept,
   onSent,
@@ -79,28 +37,33 @@ export function ReplyBox<M extends Message = Message>({
 }: {
   /** The console's saved replies, already filled in for this ticket: a picker under the box, and `/` in it. */
   savedReplies?: ReadonlyArray<{ id: string; title: string; text: string }>;
-  ticketId: string;
-  /** 'note': the console's internal-note box (posted with intent=note, drawn apart). */
+  /** 'note': the console's internal-note box (posted with intent=note, drawn apart; text only). */
   variant?: 'reply' | 'note';
-  postUrl?: string;
+  upload?: ReplyUpload;
   clientId: string;
-  kept?: KeptReply;
+  kept?: ReplyResult | undefined;
   onSent(message: M): void;
   /** The ticket closed before the text could be sent: the page keeps showing `unsent`. */
   onClosed(unsent: string): void;
 }) {
   const inputId = useId();
-  const [text, setText] = useState(() => valueBeforeHydration(inputId, kept?.messageBody ?? ''));
-  const [sending, setSending] = useState(false);
-  const [error, setError] = useState<string | null>(kept?.error ?? null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const fetcher = useFetcher<ReplyResult<M>>();
+  const keptText = kept?.values.messageBody ?? '';
+  const [text, setText] = useState(() => valueBeforeHydration(inputId, keptText));
+  const [uploading, setUploading] = useState(false);
+  const [error, setError] = useState<string | null>(kept?.message ?? null);
   // Sending the refused form's text again reuses its id, as a retry does.
   const pending = useRef<{ text: string; clientId: string } | null>(
-    kept?.clientId ? { text: `${kept.messageBody.trim()}\n`, clientId: kept.clientId } : null,
+    kept?.values.clientId ? { text: `${keptText.trim()}\n`, clientId: kept.values.clientId } : null,
   );
+  // The text as it was sent: what a refusal keeps.
+  const sentText = useRef('');
   const hydrated = useHydrated();
   // Replies take files (photos and PDFs); internal notes are text only.
   const picker = useAttachmentPicker();
   const withFiles = variant === 'reply';
+  const sending = uploading || fetcher.state !== 'idle';
   const drop = useFileDrop(picker, withFiles && !sending);
   const blank = text.trim() === '' && picker.files.length === 0;
   // Typing / at the start of the box lists the saved replies whose title has what follows.
@@ -116,43 +79,79 @@ export function ReplyBox<M extends Message = Message>({
     document.getElementById(inputId)?.focus();
   };
 
-  async function send() {
-    if (blank || sending) return;
-    const body = text.trim();
-    // The same text and files sent again reuse the id: a message the server did store is not stored twice.
-    const key = `${body}\n${picker.files.map((f) => f.key).join(',')}`;
-    if (pending.current?.text !== key) pending.current = { text: key, clientId: newClientId() };
-    setSending(true);
-    setError(null);
-    const result = await sendReply<M>(
-      postUrl ?? `/api/support/tickets/${ticketId}/messages`,
-      body,
-      pending.current.clientId,
-      withFiles ? picker : null,
-    );
-    setSending(false);
+  function finish(result: { ok: true; message: M } | { ok: false; error: string; closed?: boolean | undefined }) {
     if (result.ok) {
       pending.current = null;
       setText('');
       picker.clear();
       onSent(result.message);
-    } else {
-      setError(result.error);
-      if (result.closed) onClosed(text);
+      return;
     }
+    setError(result.error);
+    if (result.closed) onClosed(sentText.current);
+  }
+
+  // The action's answer to the fetcher's send.
+  const answered = useRef<unknown>(null);
+  useEffect(() => {
+    const result = fetcher.data;
+    if (fetcher.state !== 'idle' || !result || answered.current === result) return;
+    answered.current = result;
+    if (result.ok && result.sent) finish({ ok: true, message: result.sent });
+    else finish({ ok: false, error: result.message ?? SUPPORT_TEXT.replyFailed, closed: result.closed });
+    // finish reads the latest props; only a new answer runs it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fetcher.state, fetcher.data]);
+
+  async function send(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (blank || sending) return;
+    const body = text.trim();
+    sentText.current = text;
+    // The same text and files sent again reuse the id: a message the server did store is not stored twice.
+    const key = `${body}\n${picker.files.map((f) => f.key).join(',')}`;
+    if (pending.current?.text !== key) pending.current = { text: key, clientId: newClientId() };
+    const id = pending.current.clientId;
+    setError(null);
+    if (!withFiles || picker.files.length === 0 || !upload) {
+      void fetcher.submit(
+        { messageBody: body, clientId: id, [IN_PLACE]: '1', ...(variant === 'note' ? { intent: 'note' } : {}) },
+        { method: 'post' },
+      );
+      return;
+    }
+    // With files: a multipart form, and a progress bar while it goes.
+    const form = new FormData();
+    form.append('messageBody', body);
+    form.append('clientId', id);
+    appendFiles(form, picker);
+    setUploading(true);
+    picker.setProgress(0);
+    const result = await postWithProgress(upload.declaration, { params: upload.params }, form, picker.setProgress);
+    picker.setProgress(null);
+    setUploading(false);
+    const message = result.ok ? (result.data as { message?: M } | null)?.message : undefined;
+    if (message) finish({ ok: true, message });
+    else if (result.status === 409)
+      finish({
+        ok: false,
+        error: result.ok || !result.fromServer ? SUPPORT_TEXT.replyRejected : result.message,
+        closed: true,
+      });
+    else if (result.status === 0) finish({ ok: false, error: REPLY_UNREACHABLE });
+    else finish({ ok: false, error: !result.ok && result.fromServer ? result.message : SUPPORT_TEXT.replyFailed });
   }
 
   return (
     <>
+      {/* A plain form: the browser posts it to the page without JavaScript; with it, send() hands it to the fetcher. */}
       <form
+        ref={formRef}
         className={`reply-box${variant === 'note' ? ' reply-box--note' : ' reply-box--files'}${drop.dragging ? ' reply-box--drop' : ''}`}
         method="post"
         encType={withFiles ? 'multipart/form-data' : undefined}
         {...drop.handlers}
-        onSubmit={(event) => {
-          event.preventDefault();
-          void send();
-        }}
+        onSubmit={(event) => void send(event)}
       >
         <input type="hidden" name="clientId" value={clientId} />
         {variant === 'note' ? <input type="hidden" name="intent" value="note" /> : null}
@@ -199,7 +198,7 @@ export function ReplyBox<M extends Message = Message>({
             }
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
-              void send();
+              formRef.current?.requestSubmit();
             }
           }}
         />
@@ -239,7 +238,7 @@ export function ReplyBox<M extends Message = Message>({
         ) : null}
       </form>
       {savedReplies && savedReplies.length > 0 ? (
-        <form
+        <Form
           method="post"
           className="saved-picker"
           onSubmit={(event) => {
@@ -267,7 +266,7 @@ export function ReplyBox<M extends Message = Message>({
           <button type="submit" className="button button--ghost">
             {SAVED_REPLY_TEXT.insert}
           </button>
-        </form>
+        </Form>
       ) : null}
     </>
   );

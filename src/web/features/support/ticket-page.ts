@@ -1,17 +1,15 @@
 import { data, redirect } from 'react-router';
-import type { z } from 'zod';
-import { ErrorBodySchema } from '../../../contracts/errors.ts';
-import { ReplySchema, SUPPORT_TEXT } from '../../../contracts/support.ts';
+import type { ApiResult } from '../../../contracts/endpoint.ts';
+import { type Message, ReplySchema, SUPPORT_TEXT } from '../../../contracts/support.ts';
+import { sendOrSay } from '../../lib/callable.ts';
 import { newClientId } from '../../lib/client-id.ts';
-import { requestContext, type RequestContextValue } from '../../lib/request-context.ts';
+import { type FormResult, readForm, succeeded } from '../../lib/form.ts';
 
 /**
  * The server side of a ticket page (the user's and the admin console's): its thread read through
- * our own API and its reply form's action, both in process as this visitor (cookie, address), so
- * who may read or answer a ticket is decided by the API alone, exactly as for the JavaScript version.
+ * our own API and its reply form's action, both in process as this visitor (services.api), so who
+ * may read or answer a ticket is decided by the API alone, for the page's script and without it.
  */
-type Context = { get(key: typeof requestContext): RequestContextValue };
-
 export interface TicketPageData<T> {
   /**
    * The ticket with its messages; null when nobody who may read it is signed in (the layout shows
@@ -24,92 +22,121 @@ export interface TicketPageData<T> {
   clientId: string;
 }
 
-export async function loadTicketPage<S extends z.ZodType>(
-  context: Context,
-  options: { allowed: boolean; api: string; schema: S },
-) {
-  const page = (value: Omit<TicketPageData<z.output<S>>, 'clientId'>, status = 200) =>
-    data<TicketPageData<z.output<S>>>({ ...value, clientId: newClientId() }, { status });
-  if (!options.allowed) return page({ thread: null, missing: false });
-  const answer = await context.get(requestContext).services.callApi('GET', options.api);
+export async function loadTicketPage<T>(allowed: boolean, read: () => Promise<ApiResult<T>>) {
+  const page = (value: Omit<TicketPageData<T>, 'clientId'>, status = 200) =>
+    data<TicketPageData<T>>({ ...value, clientId: newClientId() }, { status });
+  if (!allowed) return page({ thread: null, missing: false });
+  const answer = await read();
   // 400 is an id that cannot be one (too long): it does not exist either.
-  if (answer.status === 404 || answer.status === 400) return page({ thread: null, missing: true }, 404);
-  const thread = options.schema.safeParse(answer.body);
-  return page({ thread: answer.status === 200 && thread.success ? thread.data : null, missing: false });
+  if (!answer.ok && (answer.status === 404 || answer.status === 400)) return page({ thread: null, missing: true }, 404);
+  return page({ thread: answer.ok ? answer.data : null, missing: false });
 }
 
-/** A reply the page sends back: what was typed (never lost), why it was not sent, and its id for a retry. */
-export interface ReplyFormResult {
-  messageBody: string;
-  clientId: string;
-  error: string;
+/** Which box a reply form is: the reply box, or the console's internal note. */
+export type ReplyForm = 'reply' | 'note';
+
+/**
+ * What the reply box's action answers: the one form result (its `values` are the text, never lost,
+ * and the form's id for a retry), with the message stored, or whether the ticket was closed.
+ */
+export interface ReplyResult<M extends Message = Message> extends FormResult {
+  form: ReplyForm;
+  /** The message stored, for the page's script to show at once (the live stream brings it too). */
+  sent?: M;
   /** The ticket was closed: no reply will be taken. */
-  closed: boolean;
-  /** It was the console's internal-note box (intent=note), not the reply box. */
-  note: boolean;
+  closed?: boolean;
+}
+
+/** The field the page's script adds: answer in place (the thread stays), not with the page again. */
+export const IN_PLACE = 'inPlace';
+
+const refuse = <M extends Message>(
+  form: ReplyForm,
+  values: { messageBody: string; clientId: string },
+  message: string,
+  status: number,
+  closed = false,
+) => data<ReplyResult<M>>({ ok: false, message, fields: {}, values, form, ...(closed ? { closed } : {}) }, { status });
+
+/**
+ * The reply box's form (a reply, or the console's note): sent on to its endpoint (`send`), then the
+ * page again at the new message (303, so a reload sends nothing twice), or, for the page's script,
+ * the message itself. A refusal answers with why and the text kept.
+ */
+export async function replyAction<M extends Message>(
+  values: Record<string, string>,
+  options: {
+    form: ReplyForm;
+    page: string;
+    send(body: { messageBody: string; clientId?: string }): Promise<ApiResult<{ message: M }>>;
+  },
+) {
+  const kept = { messageBody: values.messageBody ?? '', clientId: values.clientId ?? '' };
+  const parsed = ReplySchema.safeParse({
+    messageBody: kept.messageBody,
+    ...(kept.clientId ? { clientId: kept.clientId } : {}),
+  });
+  if (!parsed.success) {
+    const message =
+      kept.messageBody.trim() === ''
+        ? SUPPORT_TEXT.replyEmpty
+        : (parsed.error.issues[0]?.message ?? SUPPORT_TEXT.replyFailed);
+    return refuse<M>(options.form, kept, message, 400);
+  }
+  const answer = await options.send(parsed.data);
+  if (answer.ok) {
+    if (values[IN_PLACE]) return { ...succeeded(null, options.form), sent: answer.data.message };
+    // The fragment scrolls the thread to the new message, which the page's script does with JavaScript.
+    return redirect(`${options.page}#message-${answer.data.message.id}`, 303);
+  }
+  if (answer.status === 409) return refuse<M>(options.form, kept, SUPPORT_TEXT.replyRejected, 409, true);
+  return refuse<M>(options.form, kept, answer.fromServer ? answer.message : SUPPORT_TEXT.replyFailed, answer.status);
 }
 
 /**
- * The reply form sent without JavaScript (or before it loaded): the endpoint the JavaScript version
- * calls takes it, then the page is loaded again (303, so a reload sends nothing twice) at the new
- * message. A refusal answers the page with the message and the text kept.
+ * The reply form with files, sent without JavaScript (the page's script sends files itself, with a
+ * progress bar): the body went on to the same endpoint as it arrived (services.api.forward, files
+ * never held here); a refusal keeps the text (the browser must be asked for the files again) and
+ * says why, in the endpoint's words.
  */
-export async function replyFormAction(request: Request, context: Context, options: { api: string; page: string }) {
-  if (isMultipart(request)) return replyWithFiles(request, context, options);
-  const form = await request.formData();
-  const field = (name: string) => {
-    const value = form.get(name);
-    return typeof value === 'string' ? value : '';
-  };
-  const messageBody = field('messageBody');
-  const clientId = field('clientId');
-  const note = field('intent') === 'note';
-  const refuse = (error: string, status: number, closed = false) =>
-    data<ReplyFormResult>({ messageBody, clientId, error, closed, note }, { status });
-
-  const parsed = ReplySchema.safeParse({ messageBody, ...(clientId ? { clientId } : {}) });
-  if (!parsed.success) {
-    return refuse(
-      messageBody.trim() === ''
-        ? SUPPORT_TEXT.replyEmpty
-        : (parsed.error.issues[0]?.message ?? SUPPORT_TEXT.replyFailed),
-      400,
-    );
-  }
-  const answer = await context.get(requestContext).services.callApi('POST', options.api, parsed.data);
-  if (answer.status === 200) {
-    const id = (answer.body as { message?: { id?: unknown } } | null)?.message?.id;
-    // The fragment scrolls the thread to the new message, which the page's script does with JavaScript.
-    return redirect(typeof id === 'number' ? `${options.page}#message-${id}` : options.page, 303);
-  }
-  if (answer.status === 409) return refuse(SUPPORT_TEXT.replyRejected, 409, true);
-  const error = ErrorBodySchema.safeParse(answer.body);
-  return refuse(error.success ? error.data.error.message : SUPPORT_TEXT.replyFailed, answer.status);
+export function replyWithFilesAction<M extends Message>(
+  forwarded: { result: ApiResult<{ message: M }>; fields: Record<string, string> },
+  page: string,
+) {
+  const { result, fields } = forwarded;
+  if (result.ok) return redirect(`${page}#message-${result.data.message.id}`, 303);
+  const kept = { messageBody: fields.messageBody ?? '', clientId: fields.clientId ?? '' };
+  // Sent empty, with no file: said as the form without files says it.
+  const empty = result.status === 400 && kept.messageBody.trim() === '' && result.fields.messageBody;
+  const message = empty ? SUPPORT_TEXT.replyEmpty : result.fromServer ? result.message : SUPPORT_TEXT.replyFailed;
+  return refuse<M>('reply', kept, message, result.status, result.status === 409);
 }
 
 /** A form sent as multipart/form-data: a reply (or a new ticket) that may carry files. */
 export const isMultipart = (request: Request) =>
   (request.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
 
+/** What the reply box says when the server cannot be reached (the text stays in the box). */
+export const REPLY_UNREACHABLE = 'Your message was not sent: check your connection and press Send again.';
+
 /**
- * The reply form with files, sent without JavaScript: the body streams on to the same endpoint as
- * it arrives (files are never held here); a refusal keeps the text (the browser must be asked for
- * the files again) and says why, in the endpoint's words.
+ * The ticket pages' `clientAction`: their forms go to the server action as they are; one the page's
+ * script could not deliver says so in its place (the reply box keeps its text), not the error page.
  */
-async function replyWithFiles(request: Request, context: Context, options: { api: string; page: string }) {
-  const answer = await context.get(requestContext).services.forwardMultipart(options.api, request);
-  const messageBody = answer.fields.messageBody ?? '';
-  const clientId = answer.fields.clientId ?? '';
-  if (answer.status === 200) {
-    const id = (answer.body as { message?: { id?: unknown } } | null)?.message?.id;
-    return redirect(typeof id === 'number' ? `${options.page}#message-${id}` : options.page, 303);
-  }
-  const error = ErrorBodySchema.safeParse(answer.body);
-  // Sent empty, with no file: said as the form without files says it.
-  const empty = answer.status === 400 && messageBody.trim() === '' && error.data?.error.fields?.messageBody;
-  const message = empty ? SUPPORT_TEXT.replyEmpty : error.success ? error.data.error.message : SUPPORT_TEXT.replyFailed;
-  return data<ReplyFormResult>(
-    { messageBody, clientId, error: message, closed: answer.status === 409, note: false },
-    { status: answer.status },
+export async function ticketClientAction<T>(request: Request, serverAction: () => Promise<T>) {
+  const values = await readForm(request.clone());
+  const form = values.intent === 'note' ? 'note' : (values.intent ?? 'reply');
+  return sendOrSay(serverAction, (message) =>
+    // A failure status: the page's data is not read again either (it could not be).
+    data<FormResult>(
+      {
+        ok: false,
+        message: form === 'reply' || form === 'note' ? REPLY_UNREACHABLE : message,
+        fields: {},
+        values: { messageBody: values.messageBody ?? '', clientId: values.clientId ?? '' },
+        form,
+      },
+      { status: 503 },
+    ),
   );
 }

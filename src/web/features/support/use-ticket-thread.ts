@@ -27,9 +27,10 @@ export interface TicketThread<T, M> {
  * every message, so it only repeats what the page has, and wins where it is newer (a close).
  */
 export function useTicketThread<T extends Ticket, M extends Message>(options: {
+  /** The live stream's address (pathOf its declaration). */
   streamUrl: string;
-  /** The plain read endpoint asked why the stream was refused (askWhyRefused). */
-  readUrl: string;
+  /** Reads the ticket the plain way, to ask why the stream was refused (askWhyRefused). */
+  read(): Promise<{ status: number }>;
   missingStatuses?: readonly number[];
   loaded: { ticket: T; messages: M[] } | null;
   loadedMissing: boolean;
@@ -48,7 +49,7 @@ export function useTicketThread<T extends Ticket, M extends Message>(options: {
       message: (data) => setLiveMessages((current) => mergeMessages(current, [data as M])),
       viewers: (data) => setViewers((data as { viewers: string[] }).viewers),
     },
-    { onRefused: askWhyRefused(options.readUrl, () => setGone(true), options.missingStatuses) },
+    { onRefused: askWhyRefused(options.read, () => setGone(true), options.missingStatuses) },
   );
 
   const loadedMessages = options.loaded?.messages;

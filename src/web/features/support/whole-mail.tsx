@@ -1,6 +1,7 @@
 import { data, Link } from 'react-router';
 import { formatBytes } from '../../../contracts/attachments.ts';
-import { INBOUND_TEXT, type WholeMail, WholeMailSchema } from '../../../contracts/inbound.ts';
+import { inboundApi } from '../../../contracts/api/inbound.ts';
+import { INBOUND_TEXT, type WholeMail } from '../../../contracts/inbound.ts';
 import { formatNzDateTime } from '../../../contracts/support.ts';
 import { Email } from '../../components/ui/email.tsx';
 import { requestContext, type RequestContextValue } from '../../lib/request-context.ts';
@@ -30,17 +31,13 @@ export async function loadWholeMail(
 ): Promise<WholeMailPageData> {
   if (!options.allowed) return { mail: null, failed: false };
   if (!/^[1-9]\d{0,15}$/.test(options.messageId)) throw data(null, { status: 404 });
-  // In process through the API's own route (services.callApi): who may read the mail is its rule alone.
-  const answer = await context
-    .get(requestContext)
-    .services.callApi(
-      'GET',
-      `/api/support/tickets/${encodeURIComponent(options.ticketId)}/messages/${options.messageId}/mail`,
-    );
+  // In process through the API's own route (services.api): who may read the mail is its rule alone.
+  const answer = await context.get(requestContext).services.api.call(inboundApi.wholeMail, {
+    params: { ticketId: options.ticketId, messageId: options.messageId },
+  });
   // 400 is an id that cannot be one (too long): it does not exist either.
-  if (answer.status === 404 || answer.status === 400) throw data(null, { status: 404 });
-  const mail = WholeMailSchema.safeParse(answer.body);
-  return answer.status === 200 && mail.success ? { mail: mail.data, failed: false } : { mail: null, failed: true };
+  if (!answer.ok && (answer.status === 404 || answer.status === 400)) throw data(null, { status: 404 });
+  return answer.ok ? { mail: answer.data, failed: false } : { mail: null, failed: true };
 }
 
 /** The mail as text: its From, To, Subject and Date, its words (never its HTML), and its files' names. */

@@ -1,0 +1,16 @@
+import { AuditPageSchema, AuditQuerySchema } from '../audit.ts';
+import { endpoint } from '../endpoint.ts';
+
+/** The admin console's audit log: who did what, when, to which record. */
+export const auditApi = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/admin/audit',
+    access: 'admin',
+    tags: ['admin'],
+    summary: 'Admin actions, newest first (who, what, when, which record); page back with ?before=<id>',
+    query: AuditQuerySchema,
+    answers: { 200: AuditPageSchema },
+    errors: [400, 401, 403],
+  }),
+} as const;

@@ -1,0 +1,120 @@
+import { CompanyRegistrationResultSchema } from '../companies.ts';
+import { endpoint } from '../endpoint.ts';
+import {
+  CompanyDecisionSchema,
+  CompanyListQuerySchema,
+  CompanyListSchema,
+  CompanyParamsSchema,
+  CompanyResultSchema,
+  RejectCompanySchema,
+} from '../partner-review.ts';
+import { z } from '../zod.ts';
+
+/** Partner registration: the public form, with its licence file (docs/product.md §2). */
+export const partnersApi = {
+  register: endpoint({
+    method: 'POST',
+    path: '/api/companies',
+    access: 'public',
+    tags: ['partners'],
+    summary: 'Apply to become a partner company',
+    description:
+      'multipart/form-data with the text fields companyName, phoneNumber, address (Address 1), street (Address 2), ' +
+      'contactPersonName, contactPersonJobTitle, contactPersonPhoneNumber, contactPersonEmail, and an optional file ' +
+      'part commercialLicense (JPEG or PNG, at most 10485760 bytes). Field errors come back under error.fields; ' +
+      'duplicates answer 409.',
+    multipart: 'only',
+    answers: { 201: CompanyRegistrationResultSchema },
+    errors: [400, 409, 429],
+  }),
+} as const;
+
+/** Partner review in the admin console: /api/admin/companies/* (docs/product.md §2.9). */
+const REVIEW_ERRORS = [400, 401, 403, 404] as const;
+const DECISION_ERRORS = [409, ...REVIEW_ERRORS] as const;
+
+export const partnerReviewApi = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/admin/companies',
+    access: 'admin',
+    tags: ['admin'],
+    summary: 'Partner applications by status (pending, verified, rejected, banned), with counts',
+    query: CompanyListQuerySchema,
+    answers: { 200: CompanyListSchema },
+    errors: REVIEW_ERRORS,
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/api/admin/companies/:companyId',
+    access: 'admin',
+    tags: ['admin'],
+    summary: 'One application with every field',
+    params: CompanyParamsSchema,
+    answers: { 200: CompanyResultSchema },
+    errors: REVIEW_ERRORS,
+  }),
+  approve: endpoint({
+    method: 'POST',
+    path: '/api/admin/companies/:companyId/approve',
+    access: 'admin',
+    tags: ['admin'],
+    summary: 'Approve (verified = 1) and email the contact address; mail says sent, no-address or failed',
+    params: CompanyParamsSchema,
+    answers: { 200: CompanyDecisionSchema },
+    errors: DECISION_ERRORS,
+  }),
+  reject: endpoint({
+    method: 'POST',
+    path: '/api/admin/companies/:companyId/reject',
+    access: 'admin',
+    tags: ['admin'],
+    summary: 'Reject with a reason (verified = 2: frees the name, email and phone) and email the contact address',
+    params: CompanyParamsSchema,
+    body: RejectCompanySchema,
+    answers: { 200: CompanyDecisionSchema },
+    errors: DECISION_ERRORS,
+  }),
+  notify: endpoint({
+    method: 'POST',
+    path: '/api/admin/companies/:companyId/notify',
+    access: 'admin',
+    tags: ['admin'],
+    summary: 'Email the current decision again',
+    params: CompanyParamsSchema,
+    answers: { 200: CompanyDecisionSchema },
+    errors: DECISION_ERRORS,
+  }),
+  ban: endpoint({
+    method: 'POST',
+    path: '/api/admin/companies/:companyId/ban',
+    access: 'admin',
+    tags: ['admin'],
+    summary: 'Ban a company',
+    params: CompanyParamsSchema,
+    answers: { 200: CompanyResultSchema },
+    errors: DECISION_ERRORS,
+  }),
+  unban: endpoint({
+    method: 'POST',
+    path: '/api/admin/companies/:companyId/unban',
+    access: 'admin',
+    tags: ['admin'],
+    summary: 'Lift a ban',
+    params: CompanyParamsSchema,
+    answers: { 200: CompanyResultSchema },
+    errors: DECISION_ERRORS,
+  }),
+  // The licence is served only to admins, only as a download (UP-05): its answer is the file itself,
+  // so only the errors are described.
+  license: endpoint({
+    method: 'GET',
+    path: '/api/admin/companies/:companyId/license',
+    access: 'admin',
+    tags: ['admin'],
+    summary: "Download a company's commercial license",
+    params: z.object({ companyId: z.uuid() }),
+    answers: {},
+    errors: REVIEW_ERRORS,
+  }),
+} as const;

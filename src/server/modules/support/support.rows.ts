@@ -1,0 +1,123 @@
+import { sql } from 'drizzle-orm';
+import { iso } from '../../db/sql.ts';
+import { waitingOn, type WaitingOn } from '../../../contracts/support.ts';
+import { type AttachmentRef, messageAttachmentsJson } from '../attachments/index.ts';
+
+/**
+ * The support tables' rows as the module hands them on (tickets, ratings, messages), how a raw SQL
+ * row becomes one, and the column lists the queries select.
+ */
+
+export interface TicketRow {
+  id: string;
+  ticketNo: number;
+  reason: string;
+  open: boolean;
+  creationDate: string;
+  lastMessage: string;
+  userId: string;
+  /** Who the ticket waits for (contracts/support.ts waitingOn): from who wrote its newest message. */
+  waitingOn: WaitingOn | null;
+  closedAt: string | null;
+  rating: RatingRow | null;
+  /** A privacy request: a Deactivation ticket, or one an admin marked. */
+  privacy: boolean;
+  /** An admin marked its messages as needed for the record (they outlive the owner's erasure). */
+  keepForRecord: boolean;
+}
+
+export interface RatingRow {
+  good: boolean;
+  comment: string | null;
+  ratedAt: string;
+}
+
+export interface AdminTicketRow extends TicketRow {
+  userEmail: string;
+  unanswered: boolean;
+  assignee: { id: string; email: string } | null;
+  /** When an admin first answered (not a note); null until then. */
+  firstResponseAt: string | null;
+}
+
+export interface MessageRow {
+  id: number;
+  ticketId: string;
+  messageBody: string;
+  timestamp: string;
+  admin: boolean;
+  /** An admins-only note (never given to the owner). */
+  internal: boolean;
+  userId: string;
+  authorEmail: string | null;
+  /** Its files, in the order they were sent. */
+  attachments: AttachmentRef[];
+  /** Posted from a mail (modules/inbound): the whole mail can be opened. */
+  byEmail: boolean;
+}
+
+export type RawTicket = {
+  id: string;
+  ticket_no: number;
+  reason: string;
+  open: boolean;
+  creation_date: unknown;
+  last_message: unknown;
+  user_id: string;
+  last_admin?: boolean | null;
+  closed_at?: unknown;
+  rating?: { good: boolean; comment: string | null; rated_at: string } | null;
+  privacy?: boolean;
+  keep_for_record?: boolean;
+};
+export const toTicket = (r: RawTicket): TicketRow => ({
+  id: r.id,
+  ticketNo: Number(r.ticket_no),
+  reason: r.reason,
+  open: r.open,
+  creationDate: iso(r.creation_date),
+  lastMessage: iso(r.last_message),
+  userId: r.user_id,
+  waitingOn: waitingOn(r.open, r.last_admin),
+  closedAt: r.closed_at ? iso(r.closed_at) : null,
+  rating: r.rating ? { good: r.rating.good, comment: r.rating.comment, ratedAt: iso(r.rating.rated_at) } : null,
+  privacy: r.privacy === true,
+  keepForRecord: r.keep_for_record === true,
+});
+
+export type RawMessage = {
+  id: unknown;
+  ticket_id: string;
+  message_body: string;
+  timestamp: unknown;
+  admin: boolean;
+  internal?: boolean;
+  user_id: string;
+  author_email?: string | null;
+  attachments?: AttachmentRef[] | null;
+  inbound_mail_id?: unknown;
+};
+export const toMessage = (r: RawMessage): MessageRow => ({
+  id: Number(r.id),
+  ticketId: r.ticket_id,
+  messageBody: r.message_body,
+  timestamp: iso(r.timestamp),
+  admin: r.admin,
+  internal: r.internal === true,
+  userId: r.user_id,
+  authorEmail: r.author_email ?? null,
+  attachments: r.attachments ?? [],
+  byEmail: r.inbound_mail_id !== null && r.inbound_mail_id !== undefined,
+});
+
+/**
+ * A ticket's columns, with who wrote its newest message that the owner sees (notes do not count:
+ * one index probe on ticket_messages_ticket_idx) and the owner's rating.
+ */
+export const TICKET_COLUMNS = sql`t.id, t.ticket_no, t.reason, t.open, t.creation_date, t.last_message, t.user_id, t.closed_at,
+  (t.reason = 'Deactivation' or t.privacy_request) as privacy, t.keep_for_record,
+  (select m.admin from ticket_messages m where m.ticket_id = t.id and not m.internal order by m.id desc limit 1) as last_admin,
+  (select json_build_object('good', r.good, 'comment', r.comment, 'rated_at', r.rated_at)
+     from ticket_ratings r where r.ticket_id = t.id) as rating`;
+export const MESSAGE_COLUMNS = sql`m.id, m.ticket_id, m.message_body, m.timestamp, m.admin, m.internal, m.user_id, m.inbound_mail_id,
+  ${messageAttachmentsJson} as attachments`;
