@@ -21,7 +21,8 @@ import { queryRows } from '../../src/server/db/sql.ts';
 import { createMailTransport, type MailTransport } from '../../src/server/mail/mailer.ts';
 import { createOutbox, type Outbox, type QueuedMail } from '../../src/server/mail/outbox.ts';
 import { ticketReplyMail } from '../../src/server/modules/notifications/notifications.mail.ts';
-import { createOutboxWorker, type WorkerLogger } from '../../src/server/modules/notifications/notifications.worker.ts';
+import type { Logger } from '../../src/server/logging.ts';
+import { createOutboxWorker } from '../../src/server/modules/notifications/notifications.worker.ts';
 import { startSmtpSink, type SmtpSink } from '../../tests/support/smtp-sink.ts';
 import { createBenchDatabase } from './fixtures.ts';
 import { median, percentile, sleep } from './process-stats.ts';
@@ -178,7 +179,7 @@ async function deliver(
   let warnings = 0;
   let errors = 0;
   let lastProblem: string | undefined;
-  const log: WorkerLogger = {
+  const log: Logger = {
     info() {},
     warn(details, message) {
       warnings++;

@@ -148,6 +148,3 @@ export const ChangePasswordFormSchema = ChangePasswordRequestSchema.extend({ con
   (v) => v.newPassword === v.confirmPassword,
   { path: ['confirmPassword'], message: AUTH_MESSAGES.passwordsDiffer },
 );
-
-/** Field messages by field name: kept here too for the forms that import it with the auth schemas. */
-export { fieldErrors } from './zod.ts';

@@ -46,6 +46,8 @@ export interface EndpointDeclaration {
   answers: Readonly<Record<number, z.ZodType>>;
   /** Statuses answered with the error shape. */
   errors: readonly ErrorStatus[];
+  /** The error shape where it is not ours: the callable protocol's (docs/design.md §4.2). */
+  errorBody?: z.ZodType;
 }
 
 /** Declares an endpoint, keeping every literal type (path, method, schemas) for the client. */
@@ -54,7 +56,7 @@ export const endpoint = <const E extends EndpointDeclaration>(declaration: E): E
 /** The response schemas of a declaration, errors included, as Fastify and OpenAPI read them. */
 export function responseSchemas(declaration: EndpointDeclaration): Record<number, z.ZodType> {
   const responses: Record<number, z.ZodType> = { ...declaration.answers };
-  for (const status of declaration.errors) responses[status] = ErrorBodySchema;
+  for (const status of declaration.errors) responses[status] = declaration.errorBody ?? ErrorBodySchema;
   return responses;
 }
 

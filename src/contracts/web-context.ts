@@ -1,6 +1,5 @@
 import type { Faq, FaqType, LegalLinks } from './content.ts';
 import type { AnswerOf, ApiClient, ApiResult, CallInput, EndpointDeclaration } from './endpoint.ts';
-import type { NotificationKey, NotificationPreferences } from './notifications.ts';
 
 /**
  * What the server hands to route loaders (set per request by the Fastify web handler).
@@ -35,23 +34,6 @@ export interface WebServices {
   /** The `companies/links` settings document, read once by the register page (docs/product.md §3); null when it cannot be read. */
   findCompanyLinks(): Promise<Record<string, unknown> | null>;
   /**
-   * Calls one of our own API endpoints in process, as this visitor (address and cookie): what a
-   * page's form action does, so it follows exactly the rules the JavaScript version meets.
-   */
-  callApi(
-    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-    url: string,
-    body?: unknown,
-  ): Promise<{ status: number; body: unknown; setCookie: string[] }>;
-  /**
-   * Sends a page's multipart form on to one of our API endpoints as it arrives (a file is never
-   * held in memory), as this visitor; hands back the answer and the form's text fields.
-   */
-  forwardMultipart(
-    url: string,
-    form: Request,
-  ): Promise<{ status: number; body: unknown; fields: Record<string, string> }>;
-  /**
    * Signs in from a page's form (no JavaScript needed): the session cookie to set, or why not. The
    * code step of an admin's sign-in brings the ticket the password step answered with instead of
    * the password.
@@ -68,10 +50,8 @@ export interface WebServices {
       password: string;
     }): Promise<{ ok: true; email: string } | { ok: false; message: string; fields: Record<string, string> }>;
   };
-  /** Notification mail settings of the signed-in person (null when nobody is signed in), and unsubscribe links. */
+  /** The one-click unsubscribe links of notification mail (no session needed). */
   notifications: {
-    preferences(): Promise<NotificationPreferences | null>;
-    setPreferences(changes: Partial<Record<NotificationKey, boolean>>): Promise<NotificationPreferences | null>;
     describeUnsubscribe(token: string): Promise<{ email: string; label: string } | null>;
     unsubscribe(token: string): Promise<{ email: string; label: string } | null>;
   };

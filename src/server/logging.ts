@@ -1,5 +1,15 @@
 import type { FastifyServerOptions } from 'fastify';
 
+/**
+ * What a service or worker logs through: the app's logger (pino) fits it, and a test can hand in
+ * its own. Details first, then the message, as pino takes them.
+ */
+export interface Logger {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
 /** Query parameters whose values are secrets (email-link tokens); their values never reach a log (LOG-02). */
 const SECRET_QUERY_PARAMS = /^(token|code|password|secret|key|sig|signature)$/i;
 

@@ -4,7 +4,6 @@ import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { readSessionToken } from '../plugins/sessions.ts';
 import { sessionDevice } from '../modules/accounts/accounts.device.ts';
-import { forwardMultipart } from './forward-multipart.ts';
 import { inProcessApi } from './in-process-api.ts';
 import type { WebHandlerOptions } from './web-handler.ts';
 
@@ -16,7 +15,7 @@ import type { WebHandlerOptions } from './web-handler.ts';
 
 export type PageOptions = Pick<WebHandlerOptions, 'pageCache' | 'contextFor'>;
 
-/** The web handler's page settings for this app (`app`: the root instance, which callApi injects into). */
+/** The web handler's page settings for this app (`app`: the root instance, which services.api injects into). */
 export function pageOptions(app: FastifyInstance, config: Config): PageOptions {
   const site: SiteInfo = {
     companyName: config.companyName,
@@ -71,31 +70,6 @@ export function pageContext(
             return null;
           },
         ),
-      callApi: async (method, url, body) => {
-        if (!url.startsWith('/api/')) throw new Error(`callApi is for our own API, not ${url}`);
-        const answer = await app.inject({
-          method,
-          url,
-          ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-          remoteAddress: request.ip,
-          headers: {
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-            accept: 'application/json',
-            ...(request.headers.cookie ? { cookie: request.headers.cookie } : {}),
-            ...(request.headers['user-agent'] ? { 'user-agent': request.headers['user-agent'] } : {}),
-          },
-        });
-        const setCookie = answer.headers['set-cookie'];
-        return {
-          status: answer.statusCode,
-          body: answer.body ? (JSON.parse(answer.body) as unknown) : null,
-          setCookie: setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie],
-        };
-      },
-      forwardMultipart: (url, form) => {
-        if (!url.startsWith('/api/')) throw new Error(`forwardMultipart is for our own API, not ${url}`);
-        return forwardMultipart(app, request, url, form);
-      },
       signIn: async (input) => {
         const step = {
           ip: request.ip,
@@ -130,9 +104,6 @@ export function pageContext(
         },
       },
       notifications: {
-        preferences: async () => (request.principal ? app.notifications.preferences(request.principal) : null),
-        setPreferences: async (changes) =>
-          request.principal ? app.notifications.setPreferences(request.principal, changes) : null,
         describeUnsubscribe: (token) => app.notifications.describeUnsubscribe(token),
         unsubscribe: (token) => app.notifications.unsubscribe(token),
       },

@@ -71,12 +71,3 @@ export const api: ApiClient & {
     input: { params?: unknown; query?: unknown; body?: unknown } = {},
   ) => send(declaration, pathOf(declaration, input), input.body, options)) as never,
 };
-
-/** Being replaced by `api.call` (an address written by hand); goes once no page uses it. */
-export const requestJson = <T>(
-  method: EndpointDeclaration['method'],
-  url: string,
-  body?: unknown,
-  options: BrowserCallOptions = {},
-) => send<T>({ method, path: url as EndpointDeclaration['path'] } as EndpointDeclaration, url, body, options);
-export const postJson = <T>(url: string, body?: unknown) => requestJson<T>('POST', url, body);

@@ -1,7 +1,7 @@
 import type { ShouldRevalidateFunctionArgs } from 'react-router';
 
 /**
- * For loaders whose data is who is signed in (the root, the admin console's layout): it changes
+ * For loaders whose data is who is signed in (the root, the support and admin layouts): it changes
  * only with a sign-in or a sign-out, which load a new page, or when the session is found gone, when
  * the root's SessionWatch asks for the same URL again (lib/session-events.ts). Navigations and
  * form posts leave it alone.

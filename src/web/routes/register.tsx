@@ -1,12 +1,16 @@
 import { data, Link, redirect, useRouteLoaderData } from 'react-router';
 import { partnersApi } from '../../contracts/api/partners.ts';
-import { COMPANY_MESSAGES, COMPANY_TEXT_FIELDS, LICENSE_FIELD } from '../../contracts/companies.ts';
+import {
+  COMPANY_MESSAGES,
+  COMPANY_TEXT_FIELDS,
+  LICENSE_FIELD,
+  REGISTRATION_FORM_MAX_BYTES,
+} from '../../contracts/companies.ts';
 import { RegistrationForm, type RegistrationNotice } from '../features/register/registration-form.tsx';
 import type { FormResult } from '../lib/form.ts';
 import { pageMeta, type RootData } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
 import { enhancedPage } from '../lib/static-page.ts';
-import { REGISTRATION_FORM_MAX_BYTES } from '../../contracts/companies.ts';
 import '../styles/register.css';
 import type { Route } from './+types/register';
 

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { MESSAGE_FORM_MAX_BYTES } from '../../contracts/attachments.ts';
 import { supportApi } from '../../contracts/api/support.ts';
-import { fieldErrors } from '../../contracts/auth.ts';
+import { fieldErrors } from '../../contracts/zod.ts';
 import type { RouteHandle } from '../../contracts/web-context.ts';
 import { data, Link, redirect, useNavigate, useNavigation, useSearchParams, useSubmit } from 'react-router';
 import { CreateTicketFormSchema, MESSAGE_HINT_LENGTH, SUPPORT_TEXT, TICKET_REASONS } from '../../contracts/support.ts';

@@ -7,6 +7,7 @@ import { Email } from '../components/ui/email.tsx';
 import { LoginScreen } from '../features/auth/login-screen.tsx';
 import { signInAction } from '../features/auth/sign-in-action.ts';
 import { readForm } from '../lib/form.ts';
+import { revalidateOnlyWhenAsked } from '../lib/revalidate.ts';
 import { pageMeta } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/support';
@@ -22,6 +23,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   if (user && !user.emailVerified) await services.api.call(authApi.logout);
   return { user };
 }
+
+/** Who is signed in changes only with a sign-in or sign-out (a new page) or a lost session: not with each reply sent. */
+export const shouldRevalidate = revalidateOnlyWhenAsked;
 
 /** The login screen's forms (sign-in, and a new verification email), posted to this address. */
 export async function action({ request, context }: Route.ActionArgs) {

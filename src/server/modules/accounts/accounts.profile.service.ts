@@ -22,7 +22,8 @@ import {
 } from './accounts.email-change.mail.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import { type AccountSessionsRepository, createAccountSessionsRepository } from './accounts.sessions.repository.ts';
-import type { AccountsLogger, AccountsSettings } from './accounts.service.ts';
+import type { Logger } from '../../logging.ts';
+import type { AccountsSettings } from './accounts.service.ts';
 import { verifyPassword } from './passwords.ts';
 
 /**
@@ -40,7 +41,7 @@ export function createAccountProfileService(deps: {
   outbox: Outbox;
   limiter: RateLimiter;
   settings: AccountsSettings;
-  logger: AccountsLogger;
+  logger: Logger;
 }) {
   const { repository: repo, outbox, limiter, settings, logger } = deps;
 

@@ -1,3 +1,4 @@
+import type { Logger } from '../../logging.ts';
 import {
   AUTH_MESSAGES,
   RESET_PASSWORD_TOKEN_HOURS,
@@ -37,12 +38,6 @@ export interface AccountsSettings extends AccountMailContext {
   accountRequestsPerIpPerHour: number;
 }
 
-export interface AccountsLogger {
-  info(details: object, message: string): void;
-  warn(details: object, message: string): void;
-  error(details: object, message: string): void;
-}
-
 const HOUR = 3_600_000;
 
 export function toUserDto(row: Pick<UserRow, 'id' | 'email' | 'role'> & { emailVerified: boolean }): User {
@@ -56,7 +51,7 @@ export function createAccountsService(deps: {
   outbox: Outbox;
   limiter: RateLimiter;
   settings: AccountsSettings;
-  logger: AccountsLogger;
+  logger: Logger;
 }) {
   const { repository: repo, outbox, limiter, settings, logger } = deps;
   const pending = new Set<Promise<void>>();

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { User } from '../../../contracts/auth.ts';
 import { SETUP_TEXT } from '../../../contracts/setup.ts';
-import type { AppDatabase } from '../../db/connection.ts';
+import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import { setupTokens, users } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { createToken, hashToken, isTokenShaped } from '../../security/tokens.ts';
@@ -54,16 +54,16 @@ export function createFirstAdminSetup(db: AppDatabase) {
       if (!isTokenShaped(input.token)) throw new AppError('NOT_FOUND', SETUP_TEXT.linkInvalid);
       // Validates like the command line does (the same messages, per field), before any write.
       const checked = await createAccountAdmin(createAccountsRepository(db)).checkNewAccount(input);
-      return db.transaction(async (tx) => {
+      return inTransaction(db, async (tx) => {
         const spent = await tx
           .update(setupTokens)
           .set({ usedAt: sql`now()` })
           .where(liveToken(input.token))
           .returning({ tokenHash: setupTokens.tokenHash });
-        if (spent.length === 0 || (await hasAdmin(tx as unknown as AppDatabase))) {
+        if (spent.length === 0 || (await hasAdmin(tx))) {
           throw new AppError('NOT_FOUND', SETUP_TEXT.linkInvalid);
         }
-        return createAccountAdmin(createAccountsRepository(tx as unknown as AppDatabase)).insertChecked(checked, {
+        return createAccountAdmin(createAccountsRepository(tx)).insertChecked(checked, {
           role: 'admin',
           verified: true,
         });

@@ -8,7 +8,8 @@ import { createToken, hashToken, isTokenShaped } from '../../security/tokens.ts'
 import type { SecondFactorService } from '../second-factor/second-factor.service.ts';
 import type { SessionDevice } from './accounts.device.ts';
 import type { AccountsRepository, UserRow } from './accounts.repository.ts';
-import { type AccountsLogger, toUserDto } from './accounts.service.ts';
+import type { Logger } from '../../logging.ts';
+import { toUserDto } from './accounts.service.ts';
 import { createPasswordThrottle, type LoginThrottleSettings } from './accounts.throttle.ts';
 import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
 
@@ -90,7 +91,7 @@ export function createSignInService(deps: {
   settings: SignInSettings;
   /** The Set-Cookie header value that starts a session (the sessions plugin knows the cookie's name and flags). */
   sessionCookie: (token: string) => string;
-  logger: AccountsLogger;
+  logger: Logger;
 }) {
   const { repository: repo, secondFactor, settings, logger } = deps;
   const startPasswordAttempt = createPasswordThrottle(deps.limiter, settings.loginThrottle);

@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Logger } from '../../logging.ts';
 import { reasonLabel } from '../../../contracts/support.ts';
 import { backoffSeconds, createBackgroundRounds } from '../../background-rounds.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
@@ -20,29 +21,12 @@ import {
   type OptOutKind,
 } from './notifications.repository.ts';
 
-/**
- * The outbox worker of one server process (docs/decisions/090-mail-outbox.md). Each round it
- * 1. composes due notification events into mail, in one transaction per batch (event deleted, mail
- *    and unsubscribe links inserted: all or nothing), and
- * 2. delivers due mail: claims rows with a lease (FOR UPDATE SKIP LOCKED, so several instances share
- *    the queue and never take the same row), sends each with its fixed Message-ID, records the outcome.
- * A transient failure is retried with exponential backoff until the mail's give-up time; an SMTP
- * 5xx fails it at once. A process that dies mid-send leaves its rows 'sending' until the lease runs
- * out; the next claim sends them again with the same Message-ID. That, and a database that fails at
- * the moment a delivery is recorded, are the only ways a mail goes twice.
- */
-export interface WorkerLogger {
-  info(details: object, message: string): void;
-  warn(details: object, message: string): void;
-  error(details: object, message: string): void;
-}
-
 export interface WorkerOptions {
   db: AppDatabase;
   transport: MailTransport;
   outbox: Outbox;
   mail: NotificationMailContext & { replyAddressDays: number };
-  log: WorkerLogger;
+  log: Logger;
   retryFirstSeconds: number;
   pollMs?: number;
   leaseSeconds?: number;

@@ -1,18 +1,13 @@
 import { createBackgroundRounds } from '../../background-rounds.ts';
+import type { Logger } from '../../logging.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import type { FileStorage } from '../../storage/storage.ts';
 import { createErasureRepository } from './erasure.repository.ts';
 
-export interface ErasureLogger {
-  info(details: object, message: string): void;
-  warn(details: object, message: string): void;
-  error(details: object, message: string): void;
-}
-
 export interface ErasureWorkerOptions {
   db: AppDatabase;
   storage: Pick<FileStorage, 'delete'>;
-  log: ErasureLogger;
+  log: Logger;
   /** How often it looks for accounts due (ERASE_CHECK_SECONDS). */
   pollMs: number;
   /** Accounts erased per round at most (the next round takes the rest). */

@@ -1,4 +1,5 @@
 import type { AuditAction } from '../../../contracts/audit.ts';
+import type { Logger } from '../../logging.ts';
 import {
   type PasskeyAssertion,
   type RecoveryCodes,
@@ -6,7 +7,7 @@ import {
   type SecondFactorStatus,
   type TotpEnrolment,
 } from '../../../contracts/second-factor.ts';
-import type { AppDatabase } from '../../db/connection.ts';
+import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import { isUuid } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
 import type { Principal } from '../../plugins/access.ts';
@@ -42,10 +43,6 @@ export interface SecondFactorSettings {
   codeThrottle: { perAccount: number; perIp: number; windowMs: number };
 }
 
-export interface SecondFactorLogger {
-  info(details: object, message: string): void;
-}
-
 /** A TOTP enrolment waits this long for its first code; a passkey challenge is good for five minutes. */
 const ENROLMENT_MS = 15 * 60_000;
 const CHALLENGE_MS = 5 * 60_000;
@@ -72,7 +69,7 @@ export function createSecondFactorService(deps: {
   limiter: RateLimiter;
   audit: AuditService;
   settings: SecondFactorSettings;
-  logger: SecondFactorLogger;
+  logger: Pick<Logger, 'info'>;
 }) {
   const { repository: repo, limiter, settings, logger } = deps;
   const rp = settings.relyingParty;
@@ -151,8 +148,8 @@ export function createSecondFactorService(deps: {
   /** The factor is confirmed: new recovery codes, this session passes, the audit log says so. */
   async function enrolled(principal: Principal, kind: 'totp' | 'passkey', label: string): Promise<RecoveryCodes> {
     const { codes, hashes } = newRecoveryCodes();
-    await deps.db.transaction(async (tx) => {
-      const txRepo = createSecondFactorRepository(tx as unknown as AppDatabase);
+    await inTransaction(deps.db, async (tx) => {
+      const txRepo = createSecondFactorRepository(tx);
       await txRepo.replaceRecoveryCodes(principal.userId, hashes);
       await txRepo.markSessionPassed(principal.sessionId);
     });

@@ -1,6 +1,7 @@
 import { data, redirectDocument } from 'react-router';
 import { authApi } from '../../../contracts/api/accounts.ts';
-import { EmailRequestSchema, EmailSchema, fieldErrors, PasswordSchema } from '../../../contracts/auth.ts';
+import { EmailRequestSchema, EmailSchema, PasswordSchema } from '../../../contracts/auth.ts';
+import { fieldErrors } from '../../../contracts/zod.ts';
 import { UNEXPECTED_FAILURE } from '../../../contracts/endpoint.ts';
 import { OtpSchema, SECOND_FACTOR_MESSAGES as M } from '../../../contracts/second-factor.ts';
 import { z } from '../../../contracts/zod.ts';
