@@ -23,7 +23,7 @@ const PASSWORD_HASHING = 'test';
  *
  * The integration files share their worker's loaded modules (isolate: false): each file still gets
  * its own app and database, but loading the server's modules again for every file was a quarter of
- * the suite's CPU (decision 100). Module state in tests/support must not outlive its file.
+ * the suite's CPU (decision 100). Module state in tests/helpers must not outlive its file.
  */
 export default defineConfig({
   test: {
@@ -43,7 +43,7 @@ export default defineConfig({
           include: integration,
           isolate: false,
           env: { TEST_DATABASE: 'pglite', PASSWORD_HASHING },
-          globalSetup: ['tests/support/global-setup.ts'],
+          globalSetup: ['tests/helpers/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -54,7 +54,7 @@ export default defineConfig({
           include: integration,
           isolate: false,
           env: { TEST_DATABASE: 'postgres', PASSWORD_HASHING },
-          globalSetup: ['tests/support/global-setup.ts'],
+          globalSetup: ['tests/helpers/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -1,7 +1,7 @@
 /**
  * `npm run report:security`: runs the security and reliability suites on PGlite and PostgreSQL (and
  * the browser checks in Chromium), then writes docs/security.md from the figures they recorded
- * (tests/support/figures.ts). `npm run soak` runs the same suites with SOAK=1 (longer loops) and
+ * (tests/helpers/figures.ts). `npm run soak` runs the same suites with SOAK=1 (longer loops) and
  * writes .tmp/security-soak.md instead. `--render-only` skips the runs and renders what was recorded.
  *
  * The numbers in the report are what the tests measured in this run; a failing suite is reported as
@@ -11,9 +11,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CHROMIUM_PATH } from '../tests/support/chromium.ts';
-import { FIGURES_DIR } from '../tests/support/figures.ts';
-import { isPostgresReachable } from '../tests/support/postgres.ts';
+import { CHROMIUM_PATH } from '../tests/helpers/chromium.ts';
+import { FIGURES_DIR } from '../tests/helpers/figures.ts';
+import { isPostgresReachable } from '../tests/helpers/postgres.ts';
 import { ensureBuild } from './ensure-build.ts';
 import { renderSecurityReport, type Figure, type SuiteRun } from './security-report.ts';
 

@@ -7,8 +7,8 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CHROMIUM_INSTALL, CHROMIUM_PATH } from '../tests/support/chromium.ts';
-import { isPostgresReachable, POSTGRES_ADMIN_URL } from '../tests/support/postgres.ts';
+import { CHROMIUM_INSTALL, CHROMIUM_PATH } from '../tests/helpers/chromium.ts';
+import { isPostgresReachable, POSTGRES_ADMIN_URL } from '../tests/helpers/postgres.ts';
 import { ensureBuild } from './ensure-build.ts';
 
 const root = path.resolve(import.meta.dirname, '..');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../../tests/support/chromium.ts';
+import { CHROMIUM_ARGS } from '../../tests/helpers/chromium.ts';
 import { CHROMIUM_PATH } from './lighthouse.ts';
 import { addSizes, type Sizes, sizesOf, ZERO } from './sizes.ts';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { socketUrl } from '../../src/server/db/local-socket.ts';
-import { startServer } from '../../tests/support/server-process.ts';
+import { startServer } from '../../tests/helpers/server-process.ts';
 import { createAccounts, createTickets, openBenchDatabase, signIn } from './fixtures.ts';
 import { load, type LoadResult } from './load.ts';
 import { percentile } from './process-stats.ts';

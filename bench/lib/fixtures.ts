@@ -7,14 +7,14 @@ import { randomBytes } from 'node:crypto';
 import { type DatabaseHandle, openDatabase } from '../../src/server/db/connection.ts';
 import { createAccountAdmin } from '../../src/server/modules/accounts/accounts.admin.service.ts';
 import { createAccountsRepository } from '../../src/server/modules/accounts/accounts.repository.ts';
-import { enrolTestTotp, nextOtp } from '../../tests/support/second-factor.ts';
+import { enrolTestTotp, nextOtp } from '../../tests/helpers/second-factor.ts';
 import {
   createDatabase,
   dropDatabase,
   isPostgresReachable,
   POSTGRES_ADMIN_URL,
   randomDatabaseName,
-} from '../../tests/support/postgres.ts';
+} from '../../tests/helpers/postgres.ts';
 
 export { isPostgresReachable, POSTGRES_ADMIN_URL };
 

@@ -24,10 +24,10 @@ import { socketUrl } from '../../src/server/db/local-socket.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { ticketThreadId } from '../../src/server/mail/threading.ts';
 import { freePort } from '../../tests/reliability/crash-harness.ts';
-import { type Dovecot, dovecotAvailable, startDovecot } from '../../tests/support/dovecot.ts';
-import { rawMail, receiverClient } from '../../tests/support/inbound-mail.ts';
-import { startServer } from '../../tests/support/server-process.ts';
-import { openSse, type SseConnection, type SseEvent } from '../../tests/support/sse-client.ts';
+import { type Dovecot, dovecotAvailable, startDovecot } from '../../tests/helpers/dovecot.ts';
+import { rawMail, receiverClient } from '../../tests/helpers/inbound-mail.ts';
+import { startServer } from '../../tests/helpers/server-process.ts';
+import { openSse, type SseConnection, type SseEvent } from '../../tests/helpers/sse-client.ts';
 import { createAccounts, createBenchDatabase, createTickets, openBenchDatabase, signIn } from './fixtures.ts';
 import { median, percentile, rssOf, sleep } from './process-stats.ts';
 

@@ -8,7 +8,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { median } from './process-stats.ts';
-import { CHROMIUM_ARGS, FULL_CHROMIUM_PATH } from '../../tests/support/chromium.ts';
+import { CHROMIUM_ARGS, FULL_CHROMIUM_PATH } from '../../tests/helpers/chromium.ts';
 
 export const CHROMIUM_PATH = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? FULL_CHROMIUM_PATH;
 export const LIGHTHOUSE_VERSION: string = (

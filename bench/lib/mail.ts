@@ -2,7 +2,7 @@
  * The mail outbox's throughput, as figures: how fast `outbox.enqueue` records mail (sequential
  * inserts, each its own statement, as a request that changes one thing would), and how fast the
  * outbox worker (modules/notifications, production defaults: claims of 4, 4 sends at a time) delivers
- * what is recorded, to a real SMTP server on 127.0.0.1 (tests/support/smtp-sink.ts) or into the
+ * what is recorded, to a real SMTP server on 127.0.0.1 (tests/helpers/smtp-sink.ts) or into the
  * .eml outbox directory. Runs on a fresh PostgreSQL database of its own (never the one a bench server
  * runs on: that server's own worker would take the mail) and on in-memory PGlite; both go away after.
  *
@@ -23,7 +23,7 @@ import { createOutbox, type Outbox, type QueuedMail } from '../../src/server/mai
 import { ticketReplyMail } from '../../src/server/modules/notifications/notifications.mail.ts';
 import type { Logger } from '../../src/server/logging.ts';
 import { createOutboxWorker } from '../../src/server/modules/notifications/notifications.worker.ts';
-import { startSmtpSink, type SmtpSink } from '../../tests/support/smtp-sink.ts';
+import { startSmtpSink, type SmtpSink } from '../../tests/helpers/smtp-sink.ts';
 import { createBenchDatabase } from './fixtures.ts';
 import { median, percentile, sleep } from './process-stats.ts';
 

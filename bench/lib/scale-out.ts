@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { DatabaseHandle } from '../../src/server/db/connection.ts';
-import { startServer } from '../../tests/support/server-process.ts';
+import { startServer } from '../../tests/helpers/server-process.ts';
 import { createAccounts, createTickets, signIn } from './fixtures.ts';
 import type { LiveConfig } from './live-clients.ts';
 import { runLiveClients } from './live-runner.ts';

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer } from '../../tests/support/server-process.ts';
+import { startServer } from '../../tests/helpers/server-process.ts';
 import { MB, median, rssOf, sleep } from '../lib/process-stats.ts';
 import { ms, results, row, type Section } from './common.ts';
 

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureBuild } from '../../scripts/ensure-build.ts';
 import type { DatabaseHandle } from '../../src/server/db/connection.ts';
-import { type ServerProcess, startServer } from '../../tests/support/server-process.ts';
+import { type ServerProcess, startServer } from '../../tests/helpers/server-process.ts';
 import {
   type Account,
   type BenchDatabase,

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isAllowedLegalLink, LegalLinksInputSchema } from './content-admin.ts';
 
-describe('legal links an admin may set (IN-04)', () => {
+// A hundred generated addresses per property: CPU work, which a loaded 2-core machine can stretch past vitest's 5 s.
+describe('legal links an admin may set (IN-04)', { timeout: 30_000 }, () => {
   it('accepts any https web address', () => {
     fc.assert(
       fc.property(fc.webUrl({ validSchemes: ['https'], withQueryParameters: true, withFragments: true }), (url) =>

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { DELETION_TEXT, ERASED_USER } from '../../src/contracts/account-deletion.ts';
 import { AUTH_MESSAGES } from '../../src/contracts/auth.ts';
-import { png } from '../support/attachment-files.ts';
+import { png } from '../helpers/attachment-files.ts';
 import { signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
 import { enrolOnConsole } from './second-factor.ts';
 import { VIEWPORTS } from './support.ts';

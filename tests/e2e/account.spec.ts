@@ -1,6 +1,6 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { ACCOUNT_MESSAGES } from '../../src/contracts/account.ts';
-import { linkIn, waitForMail } from '../support/mail.ts';
+import { linkIn, waitForMail } from '../helpers/mail.ts';
 import { newEmail, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
 import { expectNoAxeViolations, VIEWPORTS, watchPage } from './support.ts';
 

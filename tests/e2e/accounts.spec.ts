@@ -1,5 +1,5 @@
 import { expect, type Page, type Route, test } from '@playwright/test';
-import { linkIn, waitForMails } from '../support/mail.ts';
+import { linkIn, waitForMails } from '../helpers/mail.ts';
 import { newEmail, newPassword, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
 import { expectNoAxeViolations, VIEWPORTS, watchPage } from './support.ts';
 

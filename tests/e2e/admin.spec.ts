@@ -6,7 +6,7 @@ import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
 import { COMPANY_REVIEW_MESSAGES } from '../../src/contracts/partner-review.ts';
 import { FAQ_MESSAGES, LEGAL_MESSAGES } from '../../src/contracts/content-admin.ts';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
-import { readOutbox, waitForMail, waitForMails } from '../support/mail.ts';
+import { readOutbox, waitForMail, waitForMails } from '../helpers/mail.ts';
 import { adminApi, newEmail, newPassword, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
 import {
   cspViolations,

@@ -1,7 +1,7 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
 import { ATTACHMENT_TEXT } from '../../src/contracts/attachments.ts';
-import { jpegWithGps, pdf, png } from '../support/attachment-files.ts';
+import { jpegWithGps, pdf, png } from '../helpers/attachment-files.ts';
 import { hydrated, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
 import { teamAdmin } from './second-factor.ts';
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ConsoleMessage, expect, type Page, test } from '@playwright/test';
-import { recordFigure } from '../support/figures.ts';
+import { recordFigure } from '../helpers/figures.ts';
 import { verifiedAccount } from './fixtures.ts';
 import { withAdminOtp } from './second-factor.ts';
 import { PUBLIC_PAGES, recordCspViolations } from './support.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type APIRequestContext, expect, type Page, request as playwrightRequest } from '@playwright/test';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
-import { linkIn, tokenFrom, waitForMails } from '../support/mail.ts';
+import { linkIn, tokenFrom, waitForMails } from '../helpers/mail.ts';
 import { factorOf, withAdminOtp } from './second-factor.ts';
 
 /** Accounts for browser tests, made the way a person makes them: sign up, confirm from the mail. */

@@ -1,7 +1,7 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { AUTH_MESSAGES } from '../../src/contracts/auth.ts';
 import { NOTIFICATION_TEXT } from '../../src/contracts/notifications.ts';
-import { waitForMails } from '../support/mail.ts';
+import { waitForMails } from '../helpers/mail.ts';
 import { newEmail, newPassword, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
 
 /**

@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { AUTH_MESSAGES } from '../../src/contracts/auth.ts';
 import { SECOND_FACTOR_MESSAGES } from '../../src/contracts/second-factor.ts';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
-import { linkIn, waitForMail } from '../support/mail.ts';
+import { linkIn, waitForMail } from '../helpers/mail.ts';
 import {
   adminApi,
   newAdminAccount,

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { type APIRequestContext, request } from '@playwright/test';
-import { runCli } from '../support/server-process.ts';
+import { runCli } from '../helpers/server-process.ts';
 import { newPassword } from './fixtures.ts';
 import {
   type AdminFactor,

@@ -8,8 +8,8 @@ import {
   InboundListSchema,
   type InboundViewState,
 } from '../../src/contracts/inbound.ts';
-import { mailToReceiver } from '../support/inbound-mail.ts';
-import { createUserWithCli } from '../support/server-process.ts';
+import { mailToReceiver } from '../helpers/inbound-mail.ts';
+import { createUserWithCli } from '../helpers/server-process.ts';
 import {
   newEmail,
   newPassword,

@@ -5,9 +5,9 @@ import { type APIRequestContext, type Browser, expect, type Page, test } from '@
 import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
 import { INBOUND_TEXT } from '../../src/contracts/inbound.ts';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
-import { mailToReceiver } from '../support/inbound-mail.ts';
-import { linkIn, readOutbox, tokenFrom, waitForMail, waitForMails } from '../support/mail.ts';
-import { createUserWithCli, ROOT, type ServerProcess, startServer } from '../support/server-process.ts';
+import { mailToReceiver } from '../helpers/inbound-mail.ts';
+import { linkIn, readOutbox, tokenFrom, waitForMail, waitForMails } from '../helpers/mail.ts';
+import { createUserWithCli, ROOT, type ServerProcess, startServer } from '../helpers/server-process.ts';
 import { newEmail, newPassword, signInOnLoginScreen } from './fixtures.ts';
 import { generateSecret } from 'otplib';
 import { registerAdminSecret } from './second-factor.ts';

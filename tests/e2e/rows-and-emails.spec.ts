@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { hydrated, signInOnLoginScreen, signInToTickets } from './fixtures.ts';
-import { linkIn, tokenFrom, waitForMails } from '../support/mail.ts';
+import { linkIn, tokenFrom, waitForMails } from '../helpers/mail.ts';
 import { expectNoAxeViolations, VIEWPORTS } from './support.ts';
 
 /** A click where a person would click: the middle of the element, whatever lies on top of it. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { COMPANY_MESSAGES } from '../../src/contracts/companies.ts';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
-import { recordFigure } from '../support/figures.ts';
+import { recordFigure } from '../helpers/figures.ts';
 import { adminApi, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
 import { teamAdmin } from './second-factor.ts';
 import { cspViolations, recordCspViolations } from './support.ts';

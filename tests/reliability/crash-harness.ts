@@ -20,8 +20,8 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import sharp from 'sharp';
 import { lockDataDir } from '../../src/server/db/data-dir-lock.ts';
-import { encodeForm, pngOf } from '../integration/partners/registration-helpers.ts';
-import { type ServerProcess, startServer } from '../support/server-process.ts';
+import { encodeForm, pngOf } from '../helpers/registration.ts';
+import { type ServerProcess, startServer } from '../helpers/server-process.ts';
 
 // --- Bookkeeping: what must be cleaned up whatever happens ----------------------------------------
 
@@ -134,7 +134,7 @@ export async function killOnceAcked(app: AppServer, acked: () => number): Promis
 }
 
 /** The accounts CLI, as every test that needs an account made by an operator uses it. */
-export { createUserWithCli } from '../support/server-process.ts';
+export { createUserWithCli } from '../helpers/server-process.ts';
 
 export const newPassword = () => `Harbour-${randomBytes(6).toString('hex')}-kite`;
 

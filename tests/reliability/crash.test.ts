@@ -12,8 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sweepOrphanLicenses } from '../../src/server/modules/partners/license-sweep.ts';
 import { createPartnersRepository, type NewCompany } from '../../src/server/modules/partners/partners.repository.ts';
 import { createLocalStorage } from '../../src/server/storage/local-storage.ts';
-import { openTestDatabase, withMigratedDatabase } from '../support/test-app.ts';
-import { recordFigure, runs } from '../support/figures.ts';
+import { openTestDatabase, withMigratedDatabase } from '../helpers/test-app.ts';
+import { recordFigure, runs } from '../helpers/figures.ts';
 import {
   ACK_WAIT_MS,
   addTally,

@@ -7,9 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { recordFigure, runs } from '../support/figures.ts';
-import { rawMail, receiverClient } from '../support/inbound-mail.ts';
-import { openTestDatabase, withMigratedDatabase } from '../support/test-app.ts';
+import { recordFigure, runs } from '../helpers/figures.ts';
+import { rawMail, receiverClient } from '../helpers/inbound-mail.ts';
+import { openTestDatabase, withMigratedDatabase } from '../helpers/test-app.ts';
 import {
   cleanupAll,
   killOnceAcked,

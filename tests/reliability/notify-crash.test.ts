@@ -9,10 +9,10 @@
 import { randomUUID } from 'node:crypto';
 import { generateSecret } from 'otplib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { recordFigure, runs } from '../support/figures.ts';
-import { totpAt } from '../support/second-factor.ts';
-import { startSmtpSink } from '../support/smtp-sink.ts';
-import { openTestDatabase, withMigratedDatabase } from '../support/test-app.ts';
+import { recordFigure, runs } from '../helpers/figures.ts';
+import { totpAt } from '../helpers/second-factor.ts';
+import { startSmtpSink } from '../helpers/smtp-sink.ts';
+import { openTestDatabase, withMigratedDatabase } from '../helpers/test-app.ts';
 import {
   type AppServer,
   cleanupAll,

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer } from '../support/server-process.ts';
-import { withAdminClient } from '../support/postgres.ts';
-import { openTestDatabase, testDatabaseKind, withMigratedDatabase } from '../support/test-app.ts';
+import { startServer } from '../helpers/server-process.ts';
+import { withAdminClient } from '../helpers/postgres.ts';
+import { openTestDatabase, testDatabaseKind, withMigratedDatabase } from '../helpers/test-app.ts';
 
 const dataDirs: string[] = [];
 function freshDataDir(): string {

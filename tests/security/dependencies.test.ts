@@ -8,8 +8,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recordFigure } from '../support/figures.ts';
-import { testDatabaseKind } from '../support/test-app.ts';
+import { recordFigure } from '../helpers/figures.ts';
+import { testDatabaseKind } from '../helpers/test-app.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 

@@ -4,10 +4,10 @@ import { FAQ_TYPES } from '../../src/contracts/content.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { createAccountAdmin } from '../../src/server/modules/accounts/accounts.admin.service.ts';
 import { createAccountsRepository } from '../../src/server/modules/accounts/accounts.repository.ts';
-import { createUser } from '../support/accounts.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
-import { apiClient } from '../integration/admin/admin-client.ts';
-import { pngOf, register, validCompany } from '../integration/partners/registration-helpers.ts';
+import { createUser } from '../helpers/accounts.ts';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { apiClient } from '../helpers/admin-client.ts';
+import { pngOf, register, validCompany } from '../helpers/registration.ts';
 import {
   BASE_SEED,
   defineFuzzSuite,

@@ -26,8 +26,8 @@ import { ReplyFormSchema, TICKET_REASON_VALUES } from '../../src/contracts/suppo
 import { ATTACHMENT_LIMITS, type AttachmentKind, cleanFileName } from '../../src/contracts/attachments.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { emailKey, nameKey, phoneKey } from '../../src/server/modules/partners/company-keys.ts';
-import { FIGURES_DIR, recordFigure, runs, soak } from '../support/figures.ts';
-import { type TestApp, testDatabaseKind } from '../support/test-app.ts';
+import { FIGURES_DIR, recordFigure, runs, soak } from '../helpers/figures.ts';
+import { type TestApp, testDatabaseKind } from '../helpers/test-app.ts';
 import { enc, type FieldRule, type FuzzBody, type FuzzRequest, isRef, junk, mutated } from './fuzz-arbitraries.ts';
 import { operationsOf } from './fuzz-operations.ts';
 

@@ -4,8 +4,8 @@ import { sql } from 'drizzle-orm';
 import { beforeAll } from 'vitest';
 import { createAccountAdmin } from '../../src/server/modules/accounts/accounts.admin.service.ts';
 import { createAccountsRepository } from '../../src/server/modules/accounts/accounts.repository.ts';
-import { createUser, signIn, withCookie } from '../support/accounts.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createUser, signIn, withCookie } from '../helpers/accounts.ts';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import {
   BASE_SEED,
   defineFuzzSuite,

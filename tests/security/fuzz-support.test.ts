@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll } from 'vitest';
 import { queryRows } from '../../src/server/db/sql.ts';
-import { png, postFiles } from '../support/attachment-files.ts';
-import { supportUser } from '../support/support.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { png, postFiles } from '../helpers/attachment-files.ts';
+import { supportUser } from '../helpers/support.ts';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import {
   BASE_SEED,
   defineFuzzSuite,

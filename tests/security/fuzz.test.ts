@@ -12,11 +12,11 @@ import { ReplySchema } from '../../src/contracts/support.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { emailKey, nameKey, phoneKey } from '../../src/server/modules/partners/company-keys.ts';
 import { UNSTORABLE_TEXT_MESSAGE } from '../../src/server/plugins/errors.ts';
-import { runs } from '../support/figures.ts';
-import { supportUser, type SupportUser } from '../support/support.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
-import { type ApiClient, apiClient } from '../integration/admin/admin-client.ts';
-import { register, storedFiles, validCompany } from '../integration/partners/registration-helpers.ts';
+import { runs } from '../helpers/figures.ts';
+import { supportUser, type SupportUser } from '../helpers/support.ts';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { type ApiClient, apiClient } from '../helpers/admin-client.ts';
+import { register, storedFiles, validCompany } from '../helpers/registration.ts';
 import { hugeString, REDOS_UNITS } from './fuzz-arbitraries.ts';
 import {
   BASE_SEED,

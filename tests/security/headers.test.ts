@@ -20,17 +20,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLoopbackCertificate, runObservatoryScan, startTlsProxy } from '../../scripts/observatory.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
-import { createUser, signIn, withCookie } from '../support/accounts.ts';
-import { recordFigure } from '../support/figures.ts';
-import { startServer } from '../support/server-process.ts';
+import { createUser, signIn, withCookie } from '../helpers/accounts.ts';
+import { recordFigure } from '../helpers/figures.ts';
+import { startServer } from '../helpers/server-process.ts';
 import {
   createTestApp,
   openTestDatabase,
   type TestApp,
   testDatabaseKind,
   withMigratedDatabase,
-} from '../support/test-app.ts';
-import { productionPackages, unreviewedRenderers } from '../support/renderers.ts';
+} from '../helpers/test-app.ts';
+import { productionPackages, unreviewedRenderers } from '../helpers/renderers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 

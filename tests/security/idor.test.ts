@@ -2,10 +2,10 @@ import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies, sessions, supportTickets, ticketMessages, users } from '../../src/server/db/schema.ts';
-import { encodeForm, validCompany } from '../integration/partners/registration-helpers.ts';
-import { postJson, strongPassword, uniqueEmail } from '../support/accounts.ts';
-import { supportUser, type SupportUser } from '../support/support.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { encodeForm, validCompany } from '../helpers/registration.ts';
+import { postJson, strongPassword, uniqueEmail } from '../helpers/accounts.ts';
+import { supportUser, type SupportUser } from '../helpers/support.ts';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /**
  * AZ-04 (mass assignment) and IDOR through the body: a caller may name another user's id, another

@@ -10,16 +10,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactUrl } from '../../src/server/logging.ts';
-import { strongPassword, uniqueEmail } from '../support/accounts.ts';
-import { recordFigure } from '../support/figures.ts';
-import { mailToReceiver } from '../support/inbound-mail.ts';
-import { linkIn, tokenFrom, waitForMail, waitForMails } from '../support/mail.ts';
+import { strongPassword, uniqueEmail } from '../helpers/accounts.ts';
+import { recordFigure } from '../helpers/figures.ts';
+import { mailToReceiver } from '../helpers/inbound-mail.ts';
+import { linkIn, tokenFrom, waitForMail, waitForMails } from '../helpers/mail.ts';
 import { generateSecret } from 'otplib';
 import { freePort } from '../reliability/crash-harness.ts';
-import { createUserWithCli, ROOT, startServer, type ServerProcess } from '../support/server-process.ts';
-import { currentStep, totpAt } from '../support/second-factor.ts';
-import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
-import { openTestDatabase, testDatabaseKind, type TestDatabase, withMigratedDatabase } from '../support/test-app.ts';
+import { createUserWithCli, ROOT, startServer, type ServerProcess } from '../helpers/server-process.ts';
+import { currentStep, totpAt } from '../helpers/second-factor.ts';
+import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.ts';
+import { openTestDatabase, testDatabaseKind, type TestDatabase, withMigratedDatabase } from '../helpers/test-app.ts';
 
 describe('redactUrl', () => {
   it('hides the values of secret query parameters and keeps the rest', () => {

@@ -12,10 +12,10 @@ import {
   strongPassword,
   uniqueEmail,
   withCookie,
-} from '../../support/accounts.ts';
-import { linkIn, tokenFrom, waitForMail, waitForMails } from '../../support/mail.ts';
-import { openSse } from '../../support/sse-client.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+} from '../../helpers/accounts.ts';
+import { linkIn, tokenFrom, waitForMail, waitForMails } from '../../helpers/mail.ts';
+import { openSse } from '../../helpers/sse-client.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 /** /api/account: the profile, the sessions list and signing sessions out, and the email change (docs/product.md §2.13). */
 

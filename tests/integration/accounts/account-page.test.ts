@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES } from '../../../src/contracts/account.ts';
 import { AUTH_MESSAGES } from '../../../src/contracts/auth.ts';
-import { createUser, sessionStatus, signIn, strongPassword, uniqueEmail, withCookie } from '../../support/accounts.ts';
-import { linkIn, tokenFrom, waitForMail } from '../../support/mail.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { postPageForm } from '../../support/page-forms.ts';
+import { createUser, sessionStatus, signIn, strongPassword, uniqueEmail, withCookie } from '../../helpers/accounts.ts';
+import { linkIn, tokenFrom, waitForMail } from '../../helpers/mail.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { postPageForm } from '../../helpers/page-forms.ts';
 
 /**
  * /account and /confirm-email as a browser without JavaScript uses them: every form posts to its

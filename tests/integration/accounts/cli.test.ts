@@ -8,8 +8,8 @@ import { AUTH_MESSAGES } from '../../../src/contracts/auth.ts';
 import { buildApp } from '../../../src/server/app.ts';
 import { loadConfig } from '../../../src/server/config.ts';
 import { type DatabaseHandle, openDatabase } from '../../../src/server/db/connection.ts';
-import { runCli, startServer } from '../../support/server-process.ts';
-import { openTestDatabase, type TestDatabase, testDatabaseKind, withMigratedDatabase } from '../../support/test-app.ts';
+import { runCli, startServer } from '../../helpers/server-process.ts';
+import { openTestDatabase, type TestDatabase, testDatabaseKind, withMigratedDatabase } from '../../helpers/test-app.ts';
 
 /**
  * The command line as an operator runs it (a child process), against the database kind under test:

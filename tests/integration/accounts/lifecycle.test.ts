@@ -14,9 +14,9 @@ import {
   strongPassword,
   uniqueEmail,
   withCookie,
-} from '../../support/accounts.ts';
-import { linkIn, readOutbox, tokenFrom, waitForMails } from '../../support/mail.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+} from '../../helpers/accounts.ts';
+import { linkIn, readOutbox, tokenFrom, waitForMails } from '../../helpers/mail.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 

@@ -10,8 +10,8 @@ import {
   signIn,
   uniqueEmail,
   withCookie,
-} from '../../support/accounts.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+} from '../../helpers/accounts.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/server/config.ts';
-import { postJson, strongPassword, uniqueEmail } from '../../support/accounts.ts';
-import { linkIn, tokenFrom, waitForMails } from '../../support/mail.ts';
-import { type SmtpSink, startSmtpSink } from '../../support/smtp-sink.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { postJson, strongPassword, uniqueEmail } from '../../helpers/accounts.ts';
+import { linkIn, tokenFrom, waitForMails } from '../../helpers/mail.ts';
+import { type SmtpSink, startSmtpSink } from '../../helpers/smtp-sink.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 describe('mail, by default (no SMTP_URL)', () => {
   let t: TestApp;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../../src/contracts/auth.ts';
-import { createUser, signIn, strongPassword, uniqueEmail, withCookie } from '../../support/accounts.ts';
-import { linkIn, tokenFrom, waitForMail } from '../../support/mail.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { postPageForm } from '../../support/page-forms.ts';
+import { createUser, signIn, strongPassword, uniqueEmail, withCookie } from '../../helpers/accounts.ts';
+import { linkIn, tokenFrom, waitForMail } from '../../helpers/mail.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { postPageForm } from '../../helpers/page-forms.ts';
 
 /**
  * The account forms sent the way a browser sends them without JavaScript (or before it loaded): to

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, signIn, withCookie } from '../../support/accounts.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { createUser, signIn, withCookie } from '../../helpers/accounts.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 /** The account pages as the server renders them (the production build; npm test builds it first). */
 let t: TestApp;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../../src/contracts/auth.ts';
-import { createUser, uniqueEmail } from '../../support/accounts.ts';
-import { readOutbox, waitForMail } from '../../support/mail.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { postPageForm } from '../../support/page-forms.ts';
+import { createUser, uniqueEmail } from '../../helpers/accounts.ts';
+import { readOutbox, waitForMail } from '../../helpers/mail.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { postPageForm } from '../../helpers/page-forms.ts';
 
 /**
  * The login screen's 'Send a new verification email' as a plain form, the way a browser sends it

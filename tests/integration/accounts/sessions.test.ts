@@ -5,8 +5,8 @@ import { AUTH_MESSAGES } from '../../../src/contracts/auth.ts';
 import { sessions, users } from '../../../src/server/db/schema.ts';
 import { createAccountAdmin } from '../../../src/server/modules/accounts/accounts.admin.service.ts';
 import { createAccountsRepository } from '../../../src/server/modules/accounts/accounts.repository.ts';
-import { createUser, postJson, sessionCookieOf, sessionStatus, signIn, withCookie } from '../../support/accounts.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { createUser, postJson, sessionCookieOf, sessionStatus, signIn, withCookie } from '../../helpers/accounts.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 

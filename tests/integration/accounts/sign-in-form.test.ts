@@ -1,10 +1,10 @@
 import { SECOND_FACTOR_MESSAGES } from '../../../src/contracts/second-factor.ts';
-import { nextOtp } from '../../support/second-factor.ts';
+import { nextOtp } from '../../helpers/second-factor.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../../src/contracts/auth.ts';
-import { createUser, withCookie } from '../../support/accounts.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { postPageForm } from '../../support/page-forms.ts';
+import { createUser, withCookie } from '../../helpers/accounts.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { postPageForm } from '../../helpers/page-forms.ts';
 
 /**
  * The login screen of /support and /admin as a plain form, the way a browser sends it before the

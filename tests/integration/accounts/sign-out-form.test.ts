@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, sessionStatus, signIn, withCookie } from '../../support/accounts.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { createUser, sessionStatus, signIn, withCookie } from '../../helpers/accounts.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 /**
  * Sign Out is a form in the header of every page (pages that do not load the app included): it

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, signIn, withCookie } from '../../support/accounts.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { createUser, signIn, withCookie } from '../../helpers/accounts.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 /**
  * AZ-06: every admin route, read and write verbs alike, answers 401 to anonymous callers and 403 to

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_PAGE_SIZE } from '../../../src/contracts/audit.ts';
-import { supportUser, type SupportUser } from '../../support/support.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { apiClient, type ApiClient, auditOf } from './admin-client.ts';
+import { supportUser, type SupportUser } from '../../helpers/support.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { apiClient, type ApiClient, auditOf } from '../../helpers/admin-client.ts';
 
 /** The audit log: who did what, when, to which record; newest first, a page at a time. */
 

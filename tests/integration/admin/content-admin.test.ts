@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAQ_MESSAGES, LEGAL_MESSAGES } from '../../../src/contracts/content-admin.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { apiClient, type ApiClient, auditOf } from './admin-client.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { apiClient, type ApiClient, auditOf } from '../../helpers/admin-client.ts';
 
 /** FAQs, legal links and our hosted documents, edited through the admin API and seen by the public. */
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPANY_REVIEW_MESSAGES } from '../../../src/contracts/partner-review.ts';
-import { deliverDueMail, readOutbox, waitForMail } from '../../support/mail.ts';
-import { startSmtpSink, type SmtpSink } from '../../support/smtp-sink.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { pngOf, register, validCompany } from '../partners/registration-helpers.ts';
-import { apiClient, type ApiClient, auditOf } from './admin-client.ts';
+import { deliverDueMail, readOutbox, waitForMail } from '../../helpers/mail.ts';
+import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { pngOf, register, validCompany } from '../../helpers/registration.ts';
+import { apiClient, type ApiClient, auditOf } from '../../helpers/admin-client.ts';
 
 /** Reviewing partner applications: list, detail, approve, reject, ban, and the decision mails. */
 

@@ -8,13 +8,13 @@ import {
   strongPassword,
   uniqueEmail,
   withCookie,
-} from '../../support/accounts.ts';
-import { linkIn, readOutbox, waitForMails } from '../../support/mail.ts';
-import { openSse } from '../../support/sse-client.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { apiClient, type ApiClient, auditOf } from './admin-client.ts';
+} from '../../helpers/accounts.ts';
+import { linkIn, readOutbox, waitForMails } from '../../helpers/mail.ts';
+import { openSse } from '../../helpers/sse-client.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { apiClient, type ApiClient, auditOf } from '../../helpers/admin-client.ts';
 import { SECOND_FACTOR_MESSAGES } from '../../../src/contracts/second-factor.ts';
-import { totpAt } from '../../support/second-factor.ts';
+import { totpAt } from '../../helpers/second-factor.ts';
 
 /** The Users screen: find, resend verification, disable and enable, make or remove admin. */
 

@@ -6,10 +6,10 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Attachment } from '../../../src/contracts/attachments.ts';
 import type { FileStorage } from '../../../src/server/storage/storage.ts';
-import { carriesMetadata, jpegWithGps, pdf, postFiles } from '../../support/attachment-files.ts';
-import { startS3rver } from '../../support/s3rver.ts';
-import { supportUser, type SupportUser } from '../../support/support.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { carriesMetadata, jpegWithGps, pdf, postFiles } from '../../helpers/attachment-files.ts';
+import { startS3rver } from '../../helpers/s3rver.ts';
+import { supportUser, type SupportUser } from '../../helpers/support.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 /** Chat attachments with STORAGE=s3, against s3rver on loopback: kept in the bucket, served from it, swept from it. */
 let s3: Awaited<ReturnType<typeof startS3rver>>;

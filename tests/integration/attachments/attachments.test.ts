@@ -16,9 +16,9 @@ import {
   postFiles,
   storedAttachmentFiles,
   webp,
-} from '../../support/attachment-files.ts';
-import { supportUser, type SupportUser } from '../../support/support.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+} from '../../helpers/attachment-files.ts';
+import { supportUser, type SupportUser } from '../../helpers/support.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 /** Files in the support chat: sent by users and admins, cleaned, kept, and shown only to those who may see them. */
 let t: TestApp;

@@ -2,10 +2,10 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESK_TEXT } from '../../../src/contracts/desk.ts';
 import { queryRows } from '../../../src/server/db/sql.ts';
-import { openSse, type SseEvent } from '../../support/sse-client.ts';
-import { supportUser, type SupportUser } from '../../support/support.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { postPageForm } from '../../support/page-forms.ts';
+import { openSse, type SseEvent } from '../../helpers/sse-client.ts';
+import { supportUser, type SupportUser } from '../../helpers/support.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { postPageForm } from '../../helpers/page-forms.ts';
 
 /** The desk's tools: internal notes, assignment, the owner's rating, and the inbox's figures. */
 let t: TestApp;

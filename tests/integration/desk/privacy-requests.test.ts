@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESK_TEXT } from '../../../src/contracts/desk.ts';
 import type { AdminTicket } from '../../../src/contracts/support.ts';
 import { newZealandDate, privacyDueDate } from '../../../src/server/modules/privacy/privacy-clock.ts';
-import { supportUser, type SupportUser } from '../../support/support.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { supportUser, type SupportUser } from '../../helpers/support.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 /** Privacy requests in the inbox: their due date (20 working days), the Overdue flag, the filter and the sort. */
 let t: TestApp;

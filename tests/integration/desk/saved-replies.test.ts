@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAVED_REPLY_TEXT } from '../../../src/contracts/desk.ts';
-import { supportUser, type SupportUser } from '../../support/support.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { postPageForm } from '../../support/page-forms.ts';
+import { supportUser, type SupportUser } from '../../helpers/support.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { postPageForm } from '../../helpers/page-forms.ts';
 
 /** Saved replies: one shared list the admins manage, filled in for a ticket when inserted. */
 let t: TestApp;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSse, type SseEvent } from '../../support/sse-client.ts';
-import { supportUser, type SupportUser } from '../../support/support.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { openSse, type SseEvent } from '../../helpers/sse-client.ts';
+import { supportUser, type SupportUser } from '../../helpers/support.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 /**
  * Two-sided status: an open ticket waits for us (the user wrote last) or for the user (we did);

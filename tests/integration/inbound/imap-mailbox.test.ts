@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../src/server/db/sql.ts';
-import { type Dovecot, dovecotAvailable, startDovecot } from '../../support/dovecot.ts';
-import { readOutbox } from '../../support/mail.ts';
-import { openSse, type SseEvent } from '../../support/sse-client.ts';
-import { supportUser, type SupportUser } from '../../support/support.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { type Dovecot, dovecotAvailable, startDovecot } from '../../helpers/dovecot.ts';
+import { readOutbox } from '../../helpers/mail.ts';
+import { openSse, type SseEvent } from '../../helpers/sse-client.ts';
+import { supportUser, type SupportUser } from '../../helpers/support.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 /**
  * Reply by email through a support mailbox (IMAP_URL), as with a Google Workspace or Microsoft 365

@@ -5,10 +5,10 @@ import {
   type ImapReaderOptions,
   type ImapReaderStats,
 } from '../../../src/server/modules/inbound/inbound.imap.ts';
-import { type Dovecot, dovecotAvailable, startDovecot } from '../../support/dovecot.ts';
+import { type Dovecot, dovecotAvailable, startDovecot } from '../../helpers/dovecot.ts';
 
 /**
- * The IMAP reader against a real Dovecot (tests/support/dovecot.ts). No database: it runs in the
+ * The IMAP reader against a real Dovecot (tests/helpers/dovecot.ts). No database: it runs in the
  * PGlite project only. Without Dovecot it is skipped, except in CI, where .ci/run installs it.
  */
 const here = process.env.TEST_DATABASE !== 'postgres';

@@ -4,19 +4,19 @@ import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INBOUND_TEXT } from '../../../src/contracts/inbound.ts';
 import { queryRows } from '../../../src/server/db/sql.ts';
-import { signIn } from '../../support/accounts.ts';
-import { carriesMetadata, jpegWithGps } from '../../support/attachment-files.ts';
-import { readOutbox, type ReadMail } from '../../support/mail.ts';
-import { createMailZone, type MailZone } from '../../support/mail-dns.ts';
-import { supportUser, type SupportUser } from '../../support/support.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { signIn } from '../../helpers/accounts.ts';
+import { carriesMetadata, jpegWithGps } from '../../helpers/attachment-files.ts';
+import { readOutbox, type ReadMail } from '../../helpers/mail.ts';
+import { createMailZone, type MailZone } from '../../helpers/mail-dns.ts';
+import { supportUser, type SupportUser } from '../../helpers/support.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 /**
  * Reply by email through the built-in SMTP receiver, as a customer's mail program and their mail
  * provider would use it: the notification can be answered, the answer lands in its ticket with only
  * the new words, and nothing else posts (a wrong sender, a failed DMARC check, another ticket's
  * thread, a replay, automatic mail, a closed ticket). The test's DNS zone signs and vouches for the
- * senders (tests/support/mail-dns.ts); both workers run when the test says.
+ * senders (tests/helpers/mail-dns.ts); both workers run when the test says.
  */
 const REPLY_DOMAIN = 'reply.bagspace.test';
 let t: TestApp;

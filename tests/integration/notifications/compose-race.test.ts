@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../src/server/db/sql.ts';
-import { supportUser } from '../../support/support.ts';
-import { createTestApp, type TestApp, testDatabaseKind } from '../../support/test-app.ts';
+import { supportUser } from '../../helpers/support.ts';
+import { createTestApp, type TestApp, testDatabaseKind } from '../../helpers/test-app.ts';
 
 /**
  * An answer that commits while the worker is composing the ticket's pending notice (PostgreSQL,

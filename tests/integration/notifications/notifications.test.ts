@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../src/server/db/sql.ts';
-import { postJson } from '../../support/accounts.ts';
-import { deliverDueMail, linkIn, readOutbox, waitForMail } from '../../support/mail.ts';
-import { openSse } from '../../support/sse-client.ts';
-import { supportUser, type SupportUser } from '../../support/support.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { register, validCompany } from '../partners/registration-helpers.ts';
+import { postJson } from '../../helpers/accounts.ts';
+import { deliverDueMail, linkIn, readOutbox, waitForMail } from '../../helpers/mail.ts';
+import { openSse } from '../../helpers/sse-client.ts';
+import { supportUser, type SupportUser } from '../../helpers/support.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { register, validCompany } from '../../helpers/registration.ts';
 
 /**
  * Notification mails as their recipients see them: an answer reaches a user who left, not one who

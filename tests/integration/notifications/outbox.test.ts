@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordFigure } from '../../support/figures.ts';
-import { startSmtpSink, type SmtpSink } from '../../support/smtp-sink.ts';
-import { supportUser, type SupportUser } from '../../support/support.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { auditOf } from '../admin/admin-client.ts';
+import { recordFigure } from '../../helpers/figures.ts';
+import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.ts';
+import { supportUser, type SupportUser } from '../../helpers/support.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { auditOf } from '../../helpers/admin-client.ts';
 
 /**
  * The outbox against a real SMTP server that misbehaves: a 421 outage is waited out and every mail

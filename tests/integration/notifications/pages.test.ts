@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliverDueMail, readOutbox } from '../../support/mail.ts';
-import { supportUser, type SupportUser } from '../../support/support.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { deliverDueMail, readOutbox } from '../../helpers/mail.ts';
+import { supportUser, type SupportUser } from '../../helpers/support.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 /**
  * The pages of notification mail, as a browser without JavaScript and a mail program use them:

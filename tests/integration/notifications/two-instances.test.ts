@@ -5,10 +5,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../src/server/db/sql.ts';
 import { createOutbox } from '../../../src/server/mail/outbox.ts';
-import { recordFigure } from '../../support/figures.ts';
-import { startServer, type ServerProcess } from '../../support/server-process.ts';
-import { startSmtpSink } from '../../support/smtp-sink.ts';
-import { openTestDatabase, testDatabaseKind } from '../../support/test-app.ts';
+import { recordFigure } from '../../helpers/figures.ts';
+import { startServer, type ServerProcess } from '../../helpers/server-process.ts';
+import { startSmtpSink } from '../../helpers/smtp-sink.ts';
+import { openTestDatabase, testDatabaseKind } from '../../helpers/test-app.ts';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterAll(async () => {

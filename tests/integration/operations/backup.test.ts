@@ -11,18 +11,18 @@ import { seedContent } from '../../../src/server/db/seed.ts';
 import { queryRows } from '../../../src/server/db/sql.ts';
 import { createLocalStorage } from '../../../src/server/storage/local-storage.ts';
 import type { FileStorage } from '../../../src/server/storage/storage.ts';
-import { postJson, signIn } from '../../support/accounts.ts';
-import { runCli as cli, startServer } from '../../support/server-process.ts';
-import { supportUser } from '../../support/support.ts';
-import { png, postFiles } from '../../support/attachment-files.ts';
+import { postJson, signIn } from '../../helpers/accounts.ts';
+import { runCli as cli, startServer } from '../../helpers/server-process.ts';
+import { supportUser } from '../../helpers/support.ts';
+import { png, postFiles } from '../../helpers/attachment-files.ts';
 import {
   createTestApp,
   openTestDatabase,
   testDatabaseKind,
   type TestApp,
   withMigratedDatabase,
-} from '../../support/test-app.ts';
-import { pngOf, register, validCompany } from '../partners/registration-helpers.ts';
+} from '../../helpers/test-app.ts';
+import { pngOf, register, validCompany } from '../../helpers/registration.ts';
 
 /** Every row of every table, as PostgreSQL renders it, in a stable order: what a restore must give back. */
 async function everyRow(database: DatabaseHandle): Promise<Record<string, string[]>> {

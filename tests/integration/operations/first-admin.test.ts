@@ -4,10 +4,10 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETUP_TEXT } from '../../../src/contracts/setup.ts';
-import { postJson } from '../../support/accounts.ts';
-import { startServer } from '../../support/server-process.ts';
-import { createTestApp, testDatabaseKind, type TestApp } from '../../support/test-app.ts';
-import { postPageForm } from '../../support/page-forms.ts';
+import { postJson } from '../../helpers/accounts.ts';
+import { startServer } from '../../helpers/server-process.ts';
+import { createTestApp, testDatabaseKind, type TestApp } from '../../helpers/test-app.ts';
+import { postPageForm } from '../../helpers/page-forms.ts';
 
 /** The first admin, created in the browser from the link a server prints while there is none. */
 let t: TestApp;

@@ -4,10 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../support/server-process.ts';
-import { postJson, uniqueEmail } from '../../support/accounts.ts';
-import { supportUser } from '../../support/support.ts';
-import { createTestApp, testDatabaseKind, type TestApp, withMigratedDatabase } from '../../support/test-app.ts';
+import { startServer } from '../../helpers/server-process.ts';
+import { postJson, uniqueEmail } from '../../helpers/accounts.ts';
+import { supportUser } from '../../helpers/support.ts';
+import { createTestApp, testDatabaseKind, type TestApp, withMigratedDatabase } from '../../helpers/test-app.ts';
 
 /** A port nothing listens on now (the OS picks it). */
 async function freePort(): Promise<number> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, signIn, withCookie } from '../../support/accounts.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { jpegOf, pngOf, register, validCompany } from './registration-helpers.ts';
+import { createUser, signIn, withCookie } from '../../helpers/accounts.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { jpegOf, pngOf, register, validCompany } from '../../helpers/registration.ts';
 
 let t: TestApp;
 beforeAll(async () => {

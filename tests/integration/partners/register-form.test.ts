@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPANY_MESSAGES } from '../../../src/contracts/companies.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import {
   companiesNamed,
   encodeForm,
@@ -8,7 +8,7 @@ import {
   storedFiles,
   type UploadFile,
   validCompany,
-} from './registration-helpers.ts';
+} from '../../helpers/registration.ts';
 
 /**
  * The register form sent the way a browser sends it without JavaScript: multipart, to /register

@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPANY_MESSAGES } from '../../../src/contracts/companies.ts';
 import { companies } from '../../../src/server/db/schema.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import {
   companiesNamed,
   encodeForm,
@@ -15,7 +15,7 @@ import {
   register,
   storedFiles,
   validCompany,
-} from './registration-helpers.ts';
+} from '../../helpers/registration.ts';
 
 let t: TestApp;
 beforeAll(async () => {

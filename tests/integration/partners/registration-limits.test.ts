@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPANY_MESSAGES } from '../../../src/contracts/companies.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { register, validCompany } from './registration-helpers.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { register, validCompany } from '../../helpers/registration.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPANY_MESSAGES } from '../../../src/contracts/companies.ts';
-import { recordFigure } from '../../support/figures.ts';
-import { createTestApp, testDatabaseKind, type TestApp } from '../../support/test-app.ts';
-import { companiesNamed, pngOf, registerAtOnce, storedFiles, validCompany } from './registration-helpers.ts';
+import { recordFigure } from '../../helpers/figures.ts';
+import { createTestApp, testDatabaseKind, type TestApp } from '../../helpers/test-app.ts';
+import { companiesNamed, pngOf, registerAtOnce, storedFiles, validCompany } from '../../helpers/registration.ts';
 
 let t: TestApp;
 const figures = { bursts: 0, attempts: 0, companiesCreated: 0, controlDuplicates: 0 };

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileStorage } from '../../../src/server/storage/storage.ts';
-import { createUser, signIn, withCookie } from '../../support/accounts.ts';
-import { startS3rver } from '../../support/s3rver.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { PDF, pngOf, register, validCompany } from './registration-helpers.ts';
+import { createUser, signIn, withCookie } from '../../helpers/accounts.ts';
+import { startS3rver } from '../../helpers/s3rver.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { PDF, pngOf, register, validCompany } from '../../helpers/registration.ts';
 
 /** The whole registration with STORAGE=s3, against s3rver on loopback. */
 let s3: Awaited<ReturnType<typeof startS3rver>>;

@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { sessions } from '../../../src/server/db/schema.ts';
-import { png, postFiles } from '../../support/attachment-files.ts';
-import { supportUser, type SupportUser } from '../../support/support.ts';
-import type { TestApp } from '../../support/test-app.ts';
+import { png, postFiles } from '../../helpers/attachment-files.ts';
+import { supportUser, type SupportUser } from '../../helpers/support.ts';
+import type { TestApp } from '../../helpers/test-app.ts';
 
 /** Keys under ticketAttachments/ in the app's storage (local disk or the S3 bucket). */
 export type ListKeys = () => Promise<string[]>;

@@ -5,9 +5,9 @@ import { ERASED_USER } from '../../../src/contracts/account-deletion.ts';
 import { users } from '../../../src/server/db/schema.ts';
 import { createErasureWorker } from '../../../src/server/modules/privacy/erasure.worker.ts';
 import type { FileStorage } from '../../../src/server/storage/storage.ts';
-import { startS3rver } from '../../support/s3rver.ts';
-import type { SupportUser } from '../../support/support.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { startS3rver } from '../../helpers/s3rver.ts';
+import type { SupportUser } from '../../helpers/support.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { adminUser, keysOf, userWithFiles } from './account-deletion-helpers.ts';
 
 /** Erasure with STORAGE=s3 (s3rver on loopback): the person's files leave the bucket. */

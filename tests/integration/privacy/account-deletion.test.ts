@@ -11,13 +11,13 @@ import {
   notificationOptOuts,
   users as usersTable,
 } from '../../../src/server/db/schema.ts';
-import { encodeForm, validCompany } from '../partners/registration-helpers.ts';
+import { encodeForm, validCompany } from '../../helpers/registration.ts';
 import { createErasureWorker } from '../../../src/server/modules/privacy/erasure.worker.ts';
-import { postJson, sessionStatus, signIn, withCookie } from '../../support/accounts.ts';
-import { readOutbox } from '../../support/mail.ts';
-import { openSse } from '../../support/sse-client.ts';
-import { supportUser, type SupportUser } from '../../support/support.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { postJson, sessionStatus, signIn, withCookie } from '../../helpers/accounts.ts';
+import { readOutbox } from '../../helpers/mail.ts';
+import { openSse } from '../../helpers/sse-client.ts';
+import { supportUser, type SupportUser } from '../../helpers/support.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { adminUser, keysOf, userWithFiles } from './account-deletion-helpers.ts';
 
 /** Deleting an account and erasing it (docs/product.md §2.14), with files on local disk. */

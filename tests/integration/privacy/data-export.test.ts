@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_EXPORT_FORMAT, type DataExport, DataExportSchema } from '../../../src/contracts/privacy.ts';
-import { png, postFiles } from '../../support/attachment-files.ts';
-import { encodeForm, validCompany } from '../partners/registration-helpers.ts';
-import { signIn, withCookie } from '../../support/accounts.ts';
-import { supportUser, type SupportUser } from '../../support/support.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { png, postFiles } from '../../helpers/attachment-files.ts';
+import { encodeForm, validCompany } from '../../helpers/registration.ts';
+import { signIn, withCookie } from '../../helpers/accounts.ts';
+import { supportUser, type SupportUser } from '../../helpers/support.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 /** "Download my data": everything held about the person, nothing about anyone else, no secret. */
 let t: TestApp;

@@ -9,9 +9,9 @@ import { buildApp } from '../../../src/server/app.ts';
 import { loadConfig } from '../../../src/server/config.ts';
 import { type DatabaseHandle, openDatabase } from '../../../src/server/db/connection.ts';
 import { SECRET_INVALID } from '../../../src/server/modules/second-factor/second-factor.cli.ts';
-import { currentStep, totpAt } from '../../support/second-factor.ts';
-import { runCli } from '../../support/server-process.ts';
-import { openTestDatabase, type TestDatabase, testDatabaseKind, withMigratedDatabase } from '../../support/test-app.ts';
+import { currentStep, totpAt } from '../../helpers/second-factor.ts';
+import { runCli } from '../../helpers/server-process.ts';
+import { openTestDatabase, type TestDatabase, testDatabaseKind, withMigratedDatabase } from '../../helpers/test-app.ts';
 
 /**
  * The command line's second-factor commands as an operator runs them (child processes), on the

@@ -4,15 +4,15 @@ import { SECOND_FACTOR_MESSAGES as M } from '../../../src/contracts/second-facto
 import { auditLog, recoveryCodes, secondFactors, sessions } from '../../../src/server/db/schema.ts';
 import { createSecondFactorRepository } from '../../../src/server/modules/second-factor/second-factor.repository.ts';
 import { hashToken } from '../../../src/server/security/tokens.ts';
-import { createUser, postJson, sessionCookieOf, withCookie } from '../../support/accounts.ts';
-import { totpAt } from '../../support/second-factor.ts';
-import { softwareAuthenticator } from '../../support/software-authenticator.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { createUser, postJson, sessionCookieOf, withCookie } from '../../helpers/accounts.ts';
+import { totpAt } from '../../helpers/second-factor.ts';
+import { softwareAuthenticator } from '../../helpers/software-authenticator.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 /**
  * docs/product.md §2.15: an admin without a second factor sets one up from the console (an
  * authenticator app confirmed with one code, or a passkey), gets ten recovery codes once, and from
- * then on signs in with it. The passkey is a software authenticator (tests/support) answering
+ * then on signs in with it. The passkey is a software authenticator (tests/helpers) answering
  * @simplewebauthn/server exactly as a browser's would.
  */
 let t: TestApp;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECOND_FACTOR_MESSAGES as M } from '../../../src/contracts/second-factor.ts';
-import { createUser, postJson, sessionCookieOf, withCookie } from '../../support/accounts.ts';
-import { postPageForm } from '../../support/page-forms.ts';
-import { currentStep, testSecondFactorOf, totpAt } from '../../support/second-factor.ts';
-import { supportUser, type SupportUser } from '../../support/support.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { createUser, postJson, sessionCookieOf, withCookie } from '../../helpers/accounts.ts';
+import { postPageForm } from '../../helpers/page-forms.ts';
+import { currentStep, testSecondFactorOf, totpAt } from '../../helpers/second-factor.ts';
+import { supportUser, type SupportUser } from '../../helpers/support.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 /**
  * docs/product.md §2.15, the console's Sign-in security page: an admin lists their second factors,

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../../src/contracts/auth.ts';
 import { SECOND_FACTOR_MESSAGES as M } from '../../../src/contracts/second-factor.ts';
 import { recoveryCodes, secondFactors } from '../../../src/server/db/schema.ts';
-import { createUser, postJson, sessionCookieOf, withCookie } from '../../support/accounts.ts';
-import { currentStep, testSecondFactorOf, totpAt } from '../../support/second-factor.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { createUser, postJson, sessionCookieOf, withCookie } from '../../helpers/accounts.ts';
+import { currentStep, testSecondFactorOf, totpAt } from '../../helpers/second-factor.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 /**
  * docs/product.md §2.15: an admin with a second factor signs in with the password and a code (or a

@@ -13,8 +13,8 @@ import { type FirebaseApp, deleteApp, initializeApp } from 'firebase/app';
 import { type Functions, type FunctionsError, getFunctions, httpsCallableFromURL } from 'firebase/functions';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SUPPORT_TEXT } from '../../../src/contracts/support.ts';
-import { createUser, postJson } from '../../support/accounts.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { createUser, postJson } from '../../helpers/accounts.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 type TicketResult = { ticketId: string; ticketNo: number };
 type CallData = { reason?: unknown; message?: unknown; clientId?: string };

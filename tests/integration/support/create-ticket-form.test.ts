@@ -2,9 +2,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUPPORT_TEXT } from '../../../src/contracts/support.ts';
 import { queryRows } from '../../../src/server/db/sql.ts';
-import { supportUser } from '../../support/support.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { postPageForm } from '../../support/page-forms.ts';
+import { supportUser } from '../../helpers/support.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { postPageForm } from '../../helpers/page-forms.ts';
 
 /** 'Contact us' sent the way a browser sends it without JavaScript: to its own page. */
 let t: TestApp;

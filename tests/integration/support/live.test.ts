@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordFigure } from '../../support/figures.ts';
-import { postJson } from '../../support/accounts.ts';
-import { openSse, type SseEvent } from '../../support/sse-client.ts';
-import { supportUser, type SupportUser } from '../../support/support.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { recordFigure } from '../../helpers/figures.ts';
+import { postJson } from '../../helpers/accounts.ts';
+import { openSse, type SseEvent } from '../../helpers/sse-client.ts';
+import { supportUser, type SupportUser } from '../../helpers/support.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 let t: TestApp;
 let base: string;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUPPORT_TEXT } from '../../../src/contracts/support.ts';
-import { type SupportUser, supportUser } from '../../support/support.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { postPageForm } from '../../support/page-forms.ts';
+import { type SupportUser, supportUser } from '../../helpers/support.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { postPageForm } from '../../helpers/page-forms.ts';
 
 /**
  * The ticket pages as a browser without JavaScript meets them: the thread is in the page's HTML,

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAccountAdmin } from '../../../src/server/modules/accounts/accounts.admin.service.ts';
 import { createAccountsRepository } from '../../../src/server/modules/accounts/accounts.repository.ts';
-import { strongPassword, uniqueEmail } from '../../support/accounts.ts';
-import { enrolTestTotp, nextOtp } from '../../support/second-factor.ts';
-import { startServer, type ServerProcess } from '../../support/server-process.ts';
-import { openSse } from '../../support/sse-client.ts';
-import { openTestDatabase, testDatabaseKind } from '../../support/test-app.ts';
+import { strongPassword, uniqueEmail } from '../../helpers/accounts.ts';
+import { enrolTestTotp, nextOtp } from '../../helpers/second-factor.ts';
+import { startServer, type ServerProcess } from '../../helpers/server-process.ts';
+import { openSse } from '../../helpers/sse-client.ts';
+import { openTestDatabase, testDatabaseKind } from '../../helpers/test-app.ts';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterAll(async () => {

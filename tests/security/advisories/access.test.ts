@@ -4,16 +4,16 @@
  * smuggled in a body.
  * Each test is a short scenario on the real app (real requests, a fresh database) asserting what a
  * client observes; the exhaustive versions live in the matrix, IDOR, fuzz and upload suites. The
- * table of advisories and where each is tested: tests/support/advisories.ts.
+ * table of advisories and where each is tested: tests/helpers/advisories.ts.
  */
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect } from 'vitest';
 import { AUTH_MESSAGES } from '../../../src/contracts/auth.ts';
 import { SUPPORT_TEXT } from '../../../src/contracts/support.ts';
-import { apiClient, type ApiClient } from '../../integration/admin/admin-client.ts';
-import { validCompany } from '../../integration/partners/registration-helpers.ts';
-import { withCookie } from '../../support/accounts.ts';
-import { advisory } from '../../support/advisories.ts';
+import { apiClient, type ApiClient } from '../../helpers/admin-client.ts';
+import { validCompany } from '../../helpers/registration.ts';
+import { withCookie } from '../../helpers/accounts.ts';
+import { advisory } from '../../helpers/advisories.ts';
 import {
   cookieOf,
   login,
@@ -24,11 +24,11 @@ import {
   settle,
   withAdvisoryApp,
   uniquePng,
-} from '../../support/advisory-app.ts';
-import { readOutbox } from '../../support/mail.ts';
-import { openSse } from '../../support/sse-client.ts';
-import { supportUser, type SupportUser } from '../../support/support.ts';
-import type { TestApp } from '../../support/test-app.ts';
+} from '../../helpers/advisory-app.ts';
+import { readOutbox } from '../../helpers/mail.ts';
+import { openSse } from '../../helpers/sse-client.ts';
+import { supportUser, type SupportUser } from '../../helpers/support.ts';
+import type { TestApp } from '../../helpers/test-app.ts';
 
 let t: TestApp;
 let base: string;

@@ -3,16 +3,16 @@
  * What is kept, under which name, and who can ever fetch it back.
  * Each test is a short scenario on the real app (real requests, a fresh database) asserting what a
  * client observes; the exhaustive versions live in the matrix, IDOR, fuzz and upload suites. The
- * table of advisories and where each is tested: tests/support/advisories.ts.
+ * table of advisories and where each is tested: tests/helpers/advisories.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect } from 'vitest';
 import { COMPANY_MESSAGES } from '../../../src/contracts/companies.ts';
-import type { ApiClient } from '../../integration/admin/admin-client.ts';
-import { encodeForm, register, storedFiles, validCompany } from '../../integration/partners/registration-helpers.ts';
-import { advisory } from '../../support/advisories.ts';
+import type { ApiClient } from '../../helpers/admin-client.ts';
+import { encodeForm, register, storedFiles, validCompany } from '../../helpers/registration.ts';
+import { advisory } from '../../helpers/advisories.ts';
 import {
   freshIp,
   licenceFile,
@@ -23,10 +23,10 @@ import {
   sha256,
   withAdvisoryApp,
   uniquePng,
-} from '../../support/advisory-app.ts';
-import { waitForMails } from '../../support/mail.ts';
-import { supportUser, type SupportUser } from '../../support/support.ts';
-import type { TestApp } from '../../support/test-app.ts';
+} from '../../helpers/advisory-app.ts';
+import { waitForMails } from '../../helpers/mail.ts';
+import { supportUser, type SupportUser } from '../../helpers/support.ts';
+import type { TestApp } from '../../helpers/test-app.ts';
 
 let t: TestApp;
 let admin: ApiClient;

@@ -1,16 +1,16 @@
 /**
- * The table of advisories (tests/support/advisories.ts) and the tests agree: each advisory is listed
+ * The table of advisories (tests/helpers/advisories.ts) and the tests agree: each advisory is listed
  * once, each one marked "here" has exactly one named test in the advisory files of this folder, and
  * each one covered elsewhere names a file that exists.
  *
  * Whether the named tests passed is each advisory file's own result; every file records which of its
  * advisories passed, and the last one of a run writes the 'advisories' figure
- * (tests/support/figure-parts.ts).
+ * (tests/helpers/figure-parts.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ADVISORIES, ADVISORY_FILES } from '../../support/advisories.ts';
+import { ADVISORIES, ADVISORY_FILES } from '../../helpers/advisories.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 const HERE = import.meta.dirname;

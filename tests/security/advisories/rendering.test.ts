@@ -4,14 +4,14 @@
  * fetch of an admin's link, no HTML-to-PDF renderer.
  * Each test is a short scenario on the real app (real requests, a fresh database) asserting what a
  * client observes; the exhaustive versions live in the matrix, IDOR, fuzz and upload suites. The
- * table of advisories and where each is tested: tests/support/advisories.ts.
+ * table of advisories and where each is tested: tests/helpers/advisories.ts.
  */
 import net from 'node:net';
 import { beforeAll, describe, expect } from 'vitest';
-import type { ApiClient } from '../../integration/admin/admin-client.ts';
-import { pngOf, validCompany } from '../../integration/partners/registration-helpers.ts';
-import { strongPassword, uniqueEmail } from '../../support/accounts.ts';
-import { advisory } from '../../support/advisories.ts';
+import type { ApiClient } from '../../helpers/admin-client.ts';
+import { pngOf, validCompany } from '../../helpers/registration.ts';
+import { strongPassword, uniqueEmail } from '../../helpers/accounts.ts';
+import { advisory } from '../../helpers/advisories.ts';
 import {
   freshIp,
   headerBlock,
@@ -22,11 +22,11 @@ import {
   send,
   withAdvisoryApp,
   XSS,
-} from '../../support/advisory-app.ts';
-import { waitForMail, waitForMails } from '../../support/mail.ts';
-import { productionPackages, unreviewedRenderers } from '../../support/renderers.ts';
-import { supportUser, type SupportUser } from '../../support/support.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+} from '../../helpers/advisory-app.ts';
+import { waitForMail, waitForMails } from '../../helpers/mail.ts';
+import { productionPackages, unreviewedRenderers } from '../../helpers/renderers.ts';
+import { supportUser, type SupportUser } from '../../helpers/support.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 let t: TestApp;
 let admin: ApiClient;

@@ -4,17 +4,17 @@
  * streams, mailed links, session tokens, account enumeration.
  * Each test is a short scenario on the real app (real requests, a fresh database) asserting what a
  * client observes; the exhaustive versions live in the matrix, IDOR, fuzz and upload suites. The
- * table of advisories and where each is tested: tests/support/advisories.ts.
+ * table of advisories and where each is tested: tests/helpers/advisories.ts.
  */
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect } from 'vitest';
 import { AUTH_MESSAGES } from '../../../src/contracts/auth.ts';
 import { COMPANY_MESSAGES } from '../../../src/contracts/companies.ts';
-import type { ApiClient } from '../../integration/admin/admin-client.ts';
-import { register, validCompany } from '../../integration/partners/registration-helpers.ts';
-import { createUser, sessionStatus, strongPassword, uniqueEmail, withCookie } from '../../support/accounts.ts';
-import { advisory } from '../../support/advisories.ts';
+import type { ApiClient } from '../../helpers/admin-client.ts';
+import { register, validCompany } from '../../helpers/registration.ts';
+import { createUser, sessionStatus, strongPassword, uniqueEmail, withCookie } from '../../helpers/accounts.ts';
+import { advisory } from '../../helpers/advisories.ts';
 import {
   cookieOf,
   endsWithin,
@@ -29,11 +29,11 @@ import {
   send,
   sha256,
   withAdvisoryApp,
-} from '../../support/advisory-app.ts';
-import { readOutbox, waitForMail, waitForMails } from '../../support/mail.ts';
-import { openSse } from '../../support/sse-client.ts';
-import { supportUser } from '../../support/support.ts';
-import type { TestApp } from '../../support/test-app.ts';
+} from '../../helpers/advisory-app.ts';
+import { readOutbox, waitForMail, waitForMails } from '../../helpers/mail.ts';
+import { openSse } from '../../helpers/sse-client.ts';
+import { supportUser } from '../../helpers/support.ts';
+import type { TestApp } from '../../helpers/test-app.ts';
 
 let t: TestApp;
 let base: string;

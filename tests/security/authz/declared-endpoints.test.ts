@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allEndpoints } from '../../../src/contracts/api/index.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 /** Routes that are not endpoints of the API: the API's own description, and the catch-all that answers 404 in JSON. */
 const NOT_ENDPOINTS = new Set(['/api/openapi.json', '/api/*']);

@@ -11,12 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/server/app.ts';
 import { loadConfig } from '../../../src/server/config.ts';
 import { ACCESS_POLICIES, UndeclaredAccessError } from '../../../src/server/plugins/access.ts';
-import { routerPaths } from '../../support/authz-world.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { routerPaths } from '../../helpers/authz-world.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  // The matrix's app (tests/support/authz-world.ts), without its principals and fixtures.
+  // The matrix's app (tests/helpers/authz-world.ts), without its principals and fixtures.
   t = await createTestApp({ env: { RATE_LIMITS: 'off' }, mailWorker: false });
 }, 60_000);
 afterAll(() => t?.close());

@@ -3,7 +3,7 @@
  * reply carrying a clientId, half closed); random (user, foreign ticket) pairs across every ticket
  * route and three forms of the id must look exactly like a missing ticket, leak nothing and change
  * nothing; lists and the live list hold only the caller's own tickets. The world is the matrix's
- * (tests/support/authz-world.ts); mass assignment (AZ-04) is in tests/security/idor.test.ts.
+ * (tests/helpers/authz-world.ts); mass assignment (AZ-04) is in tests/security/idor.test.ts.
  */
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../src/server/db/sql.ts';
 import { supportTickets } from '../../../src/server/db/schema.ts';
 import { createToken } from '../../../src/server/security/tokens.ts';
-import { createUser, postJson, signIn, uniqueEmail, withCookie } from '../../support/accounts.ts';
+import { createUser, postJson, signIn, uniqueEmail, withCookie } from '../../helpers/accounts.ts';
 import {
   type Answer,
   createAuthzWorld,
@@ -20,8 +20,8 @@ import {
   fireStream,
   recordAuthzPart,
   snapshot,
-} from '../../support/authz-world.ts';
-import type { TestApp } from '../../support/test-app.ts';
+} from '../../helpers/authz-world.ts';
+import type { TestApp } from '../../helpers/test-app.ts';
 
 /** What the tests below measured: this file's part of the 'authz-matrix' figure. */
 const figures: Record<string, number> = {};

@@ -5,8 +5,8 @@
  * method × url (HEAD copies of GET routes left out) is fired as each of seven principals, with a
  * real object of the owner in the path and a valid body, and the answer is compared with what the
  * route's policy says that principal must get. A refused cell must also change nothing in the
- * database and send no mail. What each route must answer is in tests/support/authz-routes.ts; the
- * principals, fixtures and tools are in tests/support/authz-world.ts.
+ * database and send no mail. What each route must answer is in tests/helpers/authz-routes.ts; the
+ * principals, fixtures and tools are in tests/helpers/authz-world.ts.
  *
  * What it guards: a route whose declared access is weakened (admin → user, verified → public...)
  * flips the cells of the principals it used to refuse (unexpectedAllows > 0), and its entry in
@@ -25,7 +25,7 @@
  * wrongDenials (refused, but with the wrong code, e.g. 403 where another's ticket must look 404).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BODIES, concreteUrl, DECLARED, expectedOutcome, MUTATING, ROUTES } from '../../support/authz-routes.ts';
+import { BODIES, concreteUrl, DECLARED, expectedOutcome, MUTATING, ROUTES } from '../../helpers/authz-routes.ts';
 import {
   type Answer,
   cookieOf,
@@ -41,8 +41,8 @@ import {
   resetWorld,
   settleOutbox,
   snapshot,
-} from '../../support/authz-world.ts';
-import type { TestApp } from '../../support/test-app.ts';
+} from '../../helpers/authz-world.ts';
+import type { TestApp } from '../../helpers/test-app.ts';
 
 /** What the tests below measured: this file's part of the 'authz-matrix' figure. */
 const figures: Record<string, number> = {};

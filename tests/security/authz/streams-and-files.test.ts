@@ -1,12 +1,12 @@
 /**
  * What the matrix (matrix.test.ts) does not fire: live streams opened from another site with a
  * valid cookie (SES-10), and licence files asked for by path instead of through the admin download
- * (AZ-07). The world is the matrix's (tests/support/authz-world.ts).
+ * (AZ-07). The world is the matrix's (tests/helpers/authz-world.ts).
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies } from '../../../src/server/db/schema.ts';
-import { concreteUrl, expectedOutcome, ROUTES } from '../../support/authz-routes.ts';
+import { concreteUrl, expectedOutcome, ROUTES } from '../../helpers/authz-routes.ts';
 import {
   cookieOf,
   createAuthzWorld,
@@ -18,8 +18,8 @@ import {
   recordAuthzPart,
   resetWorld,
   snapshot,
-} from '../../support/authz-world.ts';
-import type { TestApp } from '../../support/test-app.ts';
+} from '../../helpers/authz-world.ts';
+import type { TestApp } from '../../helpers/test-app.ts';
 
 /** What the tests below measured: this file's part of the 'authz-matrix' figure. */
 const figures: Record<string, number> = {};

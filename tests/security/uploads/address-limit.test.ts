@@ -5,8 +5,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createTestApp } from '../../support/test-app.ts';
-import { fieldParts, multipart, uniqueCompany } from '../../support/upload-requests.ts';
+import { createTestApp } from '../../helpers/test-app.ts';
+import { fieldParts, multipart, uniqueCompany } from '../../helpers/upload-requests.ts';
 
 describe('the per-address limit cannot be dodged with proxy headers (UP-08, HDR-11)', () => {
   const SPOOFS: Array<Record<string, string>> = [

@@ -1,6 +1,6 @@
 /**
  * The commercial-licence upload under attack with hostile files (UP-02..UP-05, UP-07): the
- * hand-crafted corpus (tests/support/upload-corpus.ts) and a thousand byte mutations of real JPEG
+ * hand-crafted corpus (tests/helpers/upload-corpus.ts) and a thousand byte mutations of real JPEG
  * and PNG images, then a look at everything under DATA_DIR. What the design guarantees
  * (docs/decisions/031 and 070):
  * - only bytes that start as a JPEG or PNG are kept, under `commercialLicenses/{server id}.{jpg|png}`,
@@ -17,10 +17,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPANY_MESSAGES } from '../../../src/contracts/companies.ts';
 import { companies } from '../../../src/server/db/schema.ts';
-import { storedFiles } from '../../integration/partners/registration-helpers.ts';
-import { createUser, signIn, withCookie } from '../../support/accounts.ts';
-import { recordFigure, runs } from '../../support/figures.ts';
-import type { TestApp } from '../../support/test-app.ts';
+import { storedFiles } from '../../helpers/registration.ts';
+import { createUser, signIn, withCookie } from '../../helpers/accounts.ts';
+import { recordFigure, runs } from '../../helpers/figures.ts';
+import type { TestApp } from '../../helpers/test-app.ts';
 import {
   CORPUS,
   type CorpusEntry,
@@ -37,7 +37,7 @@ import {
   POLYGLOT_JPEG_HTML,
   SVG,
   ZIP_LOCAL_HEADER,
-} from '../../support/upload-corpus.ts';
+} from '../../helpers/upload-corpus.ts';
 import {
   fileOf,
   licencePart,
@@ -46,7 +46,7 @@ import {
   sha256,
   startUploadApp,
   uniqueCompany,
-} from '../../support/upload-requests.ts';
+} from '../../helpers/upload-requests.ts';
 
 // What the figure reports, filled in by the tests below.
 const startedAt = Date.now();

@@ -4,10 +4,10 @@
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { register, storedFiles, validCompany } from '../../integration/partners/registration-helpers.ts';
-import type { TestApp } from '../../support/test-app.ts';
-import { JPEG_EXIF_GPS, PNG_SEED, PNG_TEXT_SCRIPT } from '../../support/upload-corpus.ts';
-import { fileOf, licencePart, type RawPart, send, sha256, startUploadApp } from '../../support/upload-requests.ts';
+import { register, storedFiles, validCompany } from '../../helpers/registration.ts';
+import type { TestApp } from '../../helpers/test-app.ts';
+import { JPEG_EXIF_GPS, PNG_SEED, PNG_TEXT_SCRIPT } from '../../helpers/upload-corpus.ts';
+import { fileOf, licencePart, type RawPart, send, sha256, startUploadApp } from '../../helpers/upload-requests.ts';
 
 let t: TestApp;
 let adminCookie: Record<string, string>;

@@ -15,9 +15,9 @@ import { COMPANY_MESSAGES } from '../../../src/contracts/companies.ts';
 import { buildApp } from '../../../src/server/app.ts';
 import { loadConfig } from '../../../src/server/config.ts';
 import { companies } from '../../../src/server/db/schema.ts';
-import { storedFiles } from '../../integration/partners/registration-helpers.ts';
-import { openTestDatabase, type TestApp } from '../../support/test-app.ts';
-import { JPEG_SEED, PNG_SEED } from '../../support/upload-corpus.ts';
+import { storedFiles } from '../../helpers/registration.ts';
+import { openTestDatabase, type TestApp } from '../../helpers/test-app.ts';
+import { JPEG_SEED, PNG_SEED } from '../../helpers/upload-corpus.ts';
 import {
   fieldParts,
   licencePart,
@@ -26,7 +26,7 @@ import {
   send,
   startUploadApp,
   uniqueCompany,
-} from '../../support/upload-requests.ts';
+} from '../../helpers/upload-requests.ts';
 
 let t: TestApp;
 beforeAll(async () => {

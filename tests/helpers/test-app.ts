@@ -78,7 +78,7 @@ export async function createTestApp(
     web?: boolean;
     seed?: boolean;
     /** false: mail moves only on `app.mailWorker.runOnce()` */ mailWorker?: boolean;
-    /** DNS for the inbound mail's DMARC check (tests/support/mail-dns.ts). */
+    /** DNS for the inbound mail's DMARC check (tests/helpers/mail-dns.ts). */
     dnsResolver?: DNSResolver;
   } = {},
 ): Promise<TestApp> {

@@ -10,7 +10,7 @@ import { companies, faqs, supportTickets, users } from '../../src/server/db/sche
 import { createAccountsRepository } from '../../src/server/modules/accounts/accounts.repository.ts';
 import { createAccountSessionsRepository } from '../../src/server/modules/accounts/accounts.sessions.repository.ts';
 import { createToken, hashToken } from '../../src/server/security/tokens.ts';
-import { encodeForm, validCompany } from '../integration/partners/registration-helpers.ts';
+import { encodeForm, validCompany } from './registration.ts';
 import { strongPassword, uniqueEmail } from './accounts.ts';
 import { generateSecret } from 'otplib';
 import { createSecondFactorRepository } from '../../src/server/modules/second-factor/second-factor.repository.ts';

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
-import { companies } from '../../../src/server/db/schema.ts';
-import type { TestApp } from '../../support/test-app.ts';
+import { companies } from '../../src/server/db/schema.ts';
+import type { TestApp } from './test-app.ts';
 
 // A type alias (not an interface), so it fits where any string record is expected.
 export type CompanyFields = {

@@ -94,7 +94,7 @@ async function freePort(): Promise<number> {
 }
 
 function dovecotConfig(dir: string, instance: string, port: number, account: Account): string {
-  return `# A private Dovecot for one test file (tests/support/dovecot.ts).
+  return `# A private Dovecot for one test file (tests/helpers/dovecot.ts).
 base_dir = ${dir}/run
 state_dir = ${dir}/state
 instance_name = ${instance}

@@ -1,5 +1,5 @@
-import { createUser, signIn, withCookie } from '../../support/accounts.ts';
-import type { TestApp } from '../../support/test-app.ts';
+import { createUser, signIn, withCookie } from './accounts.ts';
+import type { TestApp } from './test-app.ts';
 
 /** A signed-in account and shortcuts to call the API as it (every verb the console uses). */
 export async function apiClient(t: TestApp, options: { role?: 'user' | 'admin' } = {}) {

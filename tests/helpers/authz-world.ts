@@ -1,7 +1,7 @@
 /**
  * The world of the authorization matrix (tests/security/authz/): seven principals, the fixtures a
  * route's path and body point at, and the tools to fire one cell and see what it changed. What each
- * route must answer is in tests/support/authz-routes.ts.
+ * route must answer is in tests/helpers/authz-routes.ts.
  *
  * One world per test file, on a fresh database: `createAuthzWorld()` builds it (and keeps it here
  * for the helpers), `resetWorld` puts principals and fixtures back before each cell, `snapshot`
@@ -15,7 +15,7 @@ import { expect } from 'vitest';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { companies, faqs, savedReplies, sessions, supportTickets, users } from '../../src/server/db/schema.ts';
 import { createToken, hashToken } from '../../src/server/security/tokens.ts';
-import { encodeForm, pngOf, validCompany } from '../integration/partners/registration-helpers.ts';
+import { encodeForm, pngOf, validCompany } from './registration.ts';
 import { createUser, postJson, signIn, uniqueEmail, withCookie } from './accounts.ts';
 import { png, postFiles } from './attachment-files.ts';
 import { recordFigurePart } from './figure-parts.ts';

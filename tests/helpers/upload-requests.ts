@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { CompanyFields } from '../integration/partners/registration-helpers.ts';
+import type { CompanyFields } from './registration.ts';
 import { createUser, signIn, withCookie } from './accounts.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 

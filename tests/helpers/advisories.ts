@@ -2,7 +2,7 @@
  * The 29 support-desk advisories of docs/security-checks.md#advisory-regressions, as data, and the
  * helper that names one regression test after each. The tests live in tests/security/advisories/,
  * one file per theme (ADVISORY_FILES); each file records which of its advisories passed, and the
- * 'advisories' figure is written over all of them (tests/support/figure-parts.ts). The mapping test
+ * 'advisories' figure is written over all of them (tests/helpers/figure-parts.ts). The mapping test
  * (tests/security/advisories/mapping.test.ts) fails if this table and the tests defined disagree.
  *
  *  #1  CVE-2026-115725  Chatwoot   access (also idor.test.ts, authz/foreign-tickets.test.ts AZ-03)
