@@ -58,7 +58,6 @@ export const DELETION_TEXT = {
 export const DeleteAccountBodySchema = z.object({
   password: z.string({ error: DELETION_TEXT.passwordMissing }).min(1, DELETION_TEXT.passwordMissing).max(1024),
 });
-export type DeleteAccountBody = z.infer<typeof DeleteAccountBodySchema>;
 
 export const DeleteAccountResultSchema = z.object({
   message: z.string(),

@@ -91,7 +91,6 @@ export const LoginRequestSchema = z.object({
   /** …or a passkey's answer to the challenge of POST /api/auth/passkey/options. */
   passkey: PasskeyAssertionSchema.optional(),
 });
-export type LoginRequest = z.input<typeof LoginRequestSchema>;
 
 /** POST /api/auth/passkey/options: the password is checked first, then a challenge for the account's passkeys. */
 export const PasskeyOptionsRequestSchema = z.object({ email: EmailSchema, password: PasswordSchema });
@@ -109,7 +108,6 @@ export const LoginResponseSchema = z.object({
   /** Only when `session: "token"` was asked for. */
   session: z.object({ token: z.string(), expiresAt: z.iso.datetime() }).optional(),
 });
-export type LoginResponse = z.infer<typeof LoginResponseSchema>;
 
 export const SessionResponseSchema = z.object({ user: UserSchema });
 

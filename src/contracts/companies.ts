@@ -140,7 +140,6 @@ export const CompanyRegistrationSchema = z.strictObject({
       .pipe(z.email(COMPANY_MESSAGES.emailInvalid)),
   ),
 });
-export type CompanyRegistrationInput = z.input<typeof CompanyRegistrationSchema>;
 export type CompanyRegistration = z.output<typeof CompanyRegistrationSchema>;
 
 export type CompanyTextField = keyof typeof CompanyRegistrationSchema.shape;
@@ -215,6 +214,3 @@ export type Company = z.infer<typeof CompanySchema>;
 
 export const CompanyRegistrationResultSchema = z.object({ id: z.uuid(), company: CompanySchema });
 export type CompanyRegistrationResult = z.infer<typeof CompanyRegistrationResultSchema>;
-
-/** The `companies/links` settings document (docs/product.md §3): read once on the register page, never shown. */
-export const CompanyLinksSchema = z.record(z.string(), z.unknown());

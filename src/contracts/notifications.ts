@@ -29,7 +29,6 @@ export const NOTIFICATION_SETTINGS = [
 ] as const;
 
 export type NotificationKey = (typeof NOTIFICATION_SETTINGS)[number]['key'];
-export type NotificationKind = (typeof NOTIFICATION_SETTINGS)[number]['kind'];
 
 export const NotificationPreferencesSchema = z.object({
   ticketReplies: z.boolean(),
@@ -56,8 +55,6 @@ export const NOTIFICATION_TEXT = {
     'This unsubscribe link is not valid. Sign in and open Email notifications to choose which mails you get.',
   manageLink: 'Choose which mails you get',
 } as const;
-
-export const labelOfKind = (kind: string) => NOTIFICATION_SETTINGS.find((s) => s.kind === kind)?.label ?? kind;
 
 export const MAIL_STATES = ['queued', 'sending', 'retrying', 'sent', 'failed'] as const;
 export type MailStateName = (typeof MAIL_STATES)[number];
@@ -102,7 +99,6 @@ export const AdminMailCountsSchema = z.object({
   failed: z.number().int(),
   oldestQueuedAt: z.string().nullable(),
 });
-export type AdminMailCounts = z.infer<typeof AdminMailCountsSchema>;
 
 export const AdminMailListSchema = z.object({ mails: z.array(AdminMailSchema), counts: AdminMailCountsSchema });
 export const AdminMailParamsSchema = z.object({

@@ -10,7 +10,6 @@ export const TICKET_REASONS = [
   { value: 'Deactivation', label: 'Account Deactivation' },
 ] as const;
 export const TICKET_REASON_VALUES = ['General', 'Incident', 'Deactivation'] as const;
-export type TicketReason = (typeof TICKET_REASON_VALUES)[number];
 
 export function reasonLabel(reason: string): string {
   return TICKET_REASONS.find((r) => r.value === reason)?.label ?? reason;

@@ -266,7 +266,6 @@ export const validPassword: fc.Arbitrary<string> = fc.oneof(
 
 export const validToken = fc.stringMatching(/^[A-Za-z0-9_-]{43}$/);
 export const validClientId = fc.stringMatching(/^[A-Za-z0-9_-]{8,64}$/);
-export const validUuid = fc.uuid();
 
 export const nzPhone: fc.Arbitrary<string> = fc.oneof(
   fc.stringMatching(/^0[2-9]\d{6,9}$/),

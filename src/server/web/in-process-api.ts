@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ApiResult, type EndpointDeclaration, pathOf, resultOf } from '../../contracts/endpoint.ts';
+import { type EndpointDeclaration, pathOf, resultOf } from '../../contracts/endpoint.ts';
 import type { ServerApiClient } from '../../contracts/web-context.ts';
 import { forwardMultipart } from './forward-multipart.ts';
 
@@ -50,5 +50,3 @@ function parseJson(text: string): unknown {
     return null;
   }
 }
-
-export type { ApiResult };

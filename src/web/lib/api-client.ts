@@ -18,7 +18,6 @@ import { reportSessionLost } from './session-events.ts';
  * same interface in process (`services.api`).
  */
 export type { ApiResult } from '../../contracts/endpoint.ts';
-export { NETWORK_FAILURE, UNEXPECTED_FAILURE } from '../../contracts/endpoint.ts';
 
 export interface BrowserCallOptions {
   signal?: AbortSignal;

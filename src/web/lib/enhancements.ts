@@ -3,9 +3,4 @@
  * The list and its types live in src/contracts/web-context.ts, because the server (which serves the
  * built files) reads them too; vite.config.ts and the web app keep importing them from here.
  */
-export {
-  ENHANCEMENTS,
-  type EnhancementFiles,
-  type EnhancementManifest,
-  type EnhancementName,
-} from '../../contracts/web-context.ts';
+export { ENHANCEMENTS, type EnhancementFiles, type EnhancementName } from '../../contracts/web-context.ts';

@@ -6,13 +6,7 @@ import type { EnhancementManifest, RequestContextValue } from '../../contracts/w
  * What the server hands to route loaders, per request, through React Router's context. The types
  * are shared with the server (src/contracts/web-context.ts); web files keep importing them from here.
  */
-export type {
-  RequestContextValue,
-  SignedInUser,
-  SignInOutcome,
-  SiteInfo,
-  WebServices,
-} from '../../contracts/web-context.ts';
+export type { RequestContextValue, WebServices } from '../../contracts/web-context.ts';
 
 export const requestContext = createContext<RequestContextValue>();
 

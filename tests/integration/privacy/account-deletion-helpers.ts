@@ -5,9 +5,6 @@ import { png, postFiles } from '../../helpers/attachment-files.ts';
 import { supportUser, type SupportUser } from '../../helpers/support.ts';
 import type { TestApp } from '../../helpers/test-app.ts';
 
-/** Keys under ticketAttachments/ in the app's storage (local disk or the S3 bucket). */
-export type ListKeys = () => Promise<string[]>;
-
 /** A user with two tickets, each with a photo of theirs and the team's answer; returns what they hold. */
 export async function userWithFiles(t: TestApp, admin: SupportUser) {
   const user = await supportUser(t);

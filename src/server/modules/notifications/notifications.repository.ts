@@ -16,7 +16,7 @@ import { createMailQueueRepository } from './notifications.mail-queue.repository
  * unsubscribe links; the mail itself (claiming, outcomes, the admin page) is in
  * notifications.mail-queue.repository.ts and spread in here.
  */
-export { MAIL_STATES, type ClaimedMail, type MailRow, type MailState } from './notifications.mail-queue.repository.ts';
+export { type ClaimedMail, type MailState } from './notifications.mail-queue.repository.ts';
 
 export const OPT_OUT_KINDS = ['ticket-replies', 'ticket-closed', 'team'] as const;
 export type OptOutKind = (typeof OPT_OUT_KINDS)[number];

@@ -86,5 +86,3 @@ export function createDeletionRepository(db: AppDatabase) {
     },
   };
 }
-
-export type DeletionRepository = ReturnType<typeof createDeletionRepository>;

@@ -156,5 +156,3 @@ export function createErasureRepository(db: AppDatabase) {
     },
   };
 }
-
-export type ErasureRepository = ReturnType<typeof createErasureRepository>;
