@@ -3,7 +3,7 @@ import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { auditApi } from '../../contracts/api/audit.ts';
 import { formatNzDateTime } from '../../contracts/support.ts';
 import { AuditDetails, AuditRecord, auditWhat } from '../features/admin/audit-view.tsx';
-import { Notice } from '../features/admin/notice.tsx';
+import { ReadFailed } from '../features/admin/notice.tsx';
 import '../styles/support.css';
 import { DataTable } from '../components/ui/data-table.tsx';
 import { Email } from '../components/ui/email.tsx';
@@ -37,14 +37,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
           Refresh
         </Link>
       </div>
-      {failed ? (
-        <Notice tone="error">
-          {failed}{' '}
-          <Link to={here} preventScrollReset>
-            Try again
-          </Link>
-        </Notice>
-      ) : null}
+      <ReadFailed message={failed} retryTo={here} />
       {page ? (
         <>
           {page.entries.length === 0 ? (

@@ -9,7 +9,7 @@ import {
   type MailStateName,
 } from '../../contracts/notifications.ts';
 import { formatNzDateTime } from '../../contracts/support.ts';
-import { Notice } from '../features/admin/notice.tsx';
+import { Notice, ReadFailed } from '../features/admin/notice.tsx';
 import { SwitchButtons } from '../components/ui/switch-buttons.tsx';
 import { MailDirection } from '../features/admin/filter-links.tsx';
 import { SearchForm } from '../features/admin/search-form.tsx';
@@ -164,14 +164,7 @@ export default function AdminMailPage({ loaderData, actionData }: Route.Componen
       </div>
       {refusal ? <Notice tone="error">{refusal}</Notice> : null}
       {done && !actionData ? <Notice tone="success">{done}</Notice> : null}
-      {failed ? (
-        <Notice tone="error">
-          {failed}{' '}
-          <Link to={here} preventScrollReset>
-            Try again
-          </Link>
-        </Notice>
-      ) : null}
+      <ReadFailed message={failed} retryTo={here} />
       {list && list.mails.length === 0 ? <p className="empty-state">No mail here.</p> : null}
       {list && list.mails.length > 0 ? (
         <DataTable caption="Mail, newest first" columns={COLUMNS} className="admin-table admin-mail">

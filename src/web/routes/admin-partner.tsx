@@ -13,7 +13,7 @@ import {
 } from '../../contracts/partner-review.ts';
 import { formatNzDateTime } from '../../contracts/support.ts';
 import { AuditDetails, auditWhat } from '../features/admin/audit-view.tsx';
-import { Notice } from '../features/admin/notice.tsx';
+import { Notice, ReadFailed } from '../features/admin/notice.tsx';
 import { TextAreaField } from '../components/ui/field.tsx';
 import { type FormResult, invalid, readForm, refused, useFormCheck } from '../lib/form.ts';
 import { requestContext } from '../lib/request-context.ts';
@@ -234,12 +234,7 @@ export default function AdminPartner({ loaderData, actionData, params }: Route.C
         <p className="support-back">
           <Link to="/admin/partners">{ADMIN_TEXT.nav.partners}</Link>
         </p>
-        <Notice tone="error">
-          {failed}{' '}
-          <Link to={pageAt(params.companyId)} preventScrollReset>
-            Try again
-          </Link>
-        </Notice>
+        <ReadFailed message={failed} retryTo={pageAt(params.companyId)} />
       </section>
     );
   }

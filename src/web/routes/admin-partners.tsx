@@ -5,7 +5,7 @@ import { COMPANY_STATUS_LABELS, COMPANY_STATUSES, type CompanyStatus } from '../
 import { formatNzDateTime } from '../../contracts/support.ts';
 import { SwitchButtons } from '../components/ui/switch-buttons.tsx';
 import { SearchForm } from '../features/admin/search-form.tsx';
-import { Notice } from '../features/admin/notice.tsx';
+import { ReadFailed } from '../features/admin/notice.tsx';
 import '../styles/support.css';
 import { DataTable } from '../components/ui/data-table.tsx';
 import { privatePageMeta } from '../lib/page-meta.ts';
@@ -54,14 +54,7 @@ export default function AdminPartners({ loaderData }: Route.ComponentProps) {
           keep={{ status }}
         />
       </div>
-      {failed ? (
-        <Notice tone="error">
-          {failed}{' '}
-          <Link to={here} preventScrollReset>
-            Try again
-          </Link>
-        </Notice>
-      ) : null}
+      <ReadFailed message={failed} retryTo={here} />
       {list && list.companies.length === 0 ? (
         <p className="empty-state">
           {q
