@@ -16,19 +16,6 @@ export const isErasedEmail = (email: string) => ERASED_EMAIL.test(email);
 /** An account's address as pages show it: 'Deleted user' once it has been erased. */
 export const shownEmail = (email: string) => (isErasedEmail(email) ? ERASED_USER : email);
 
-/** A date as the pages and mail write it: 'Friday 25 December 2026' (New Zealand calendar day). */
-export function longDate(instant: Date | string): string {
-  return new Intl.DateTimeFormat('en-NZ', {
-    timeZone: 'Pacific/Auckland',
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-  })
-    .format(new Date(instant))
-    .replace(',', '');
-}
-
 export const DELETION_TEXT = {
   title: 'Delete my account',
   button: 'Delete my account',

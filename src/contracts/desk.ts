@@ -45,13 +45,6 @@ export const DESK_TEXT = {
   noOverdue: 'No privacy request is overdue',
 } as const;
 
-/** A New Zealand calendar date ('YYYY-MM-DD', a privacy request's due date) as people read it: '12 Dec 2026'. */
-export function formatNzDay(day: string): string {
-  return new Intl.DateTimeFormat('en-NZ', { timeZone: 'UTC', dateStyle: 'medium' }).format(
-    new Date(`${day}T12:00:00Z`),
-  );
-}
-
 /** An admin marks a ticket a privacy request (or not); Deactivation tickets always are one. */
 export const PrivacyBodySchema = z.object({ privacy: z.boolean({ error: 'privacy must be true or false' }) });
 

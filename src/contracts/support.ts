@@ -61,15 +61,6 @@ export function waitingLabel(waiting: WaitingOn): string {
   return waiting === 'us' ? SUPPORT_TEXT.waitingForUs : SUPPORT_TEXT.waitingForYou;
 }
 
-/** Dates are shown in the en-NZ locale, in New Zealand time (docs/product.md §9). */
-export function formatNzDateTime(iso: string): string {
-  return new Intl.DateTimeFormat('en-NZ', {
-    timeZone: 'Pacific/Auckland',
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  }).format(new Date(iso));
-}
-
 const messageBody = z
   .string({ error: SUPPORT_TEXT.fieldRequired })
   .trim()

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { auditApi } from '../../contracts/api/audit.ts';
-import { formatNzDateTime } from '../../contracts/support.ts';
+import { formatNzDateTime } from '../../contracts/dates.ts';
 import { AuditDetails, AuditRecord, auditWhat } from '../features/admin/audit-view.tsx';
 import { ReadFailed } from '../features/admin/notice.tsx';
 import '../styles/support.css';

@@ -10,7 +10,7 @@ import {
   LegalLinksInputSchema,
 } from '../../contracts/content-admin.ts';
 import { LEGAL_DOCUMENT_LABELS, type LegalLinks } from '../../contracts/content.ts';
-import { formatNzDateTime } from '../../contracts/support.ts';
+import { formatNzDateTime } from '../../contracts/dates.ts';
 import type { RouteHandle } from '../../contracts/web-context.ts';
 import { Notice } from '../features/admin/notice.tsx';
 import { InputField, TextAreaField } from '../components/ui/field.tsx';

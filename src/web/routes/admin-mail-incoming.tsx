@@ -9,7 +9,7 @@ import {
   type InboundMail,
   type InboundViewState,
 } from '../../contracts/inbound.ts';
-import { formatNzDateTime } from '../../contracts/support.ts';
+import { formatNzDateTime } from '../../contracts/dates.ts';
 import { DataTable } from '../components/ui/data-table.tsx';
 import { Email } from '../components/ui/email.tsx';
 import { FilterLinks, MailDirection } from '../features/admin/filter-links.tsx';

@@ -8,7 +8,7 @@ import {
   MAIL_TEXT,
   type MailStateName,
 } from '../../contracts/notifications.ts';
-import { formatNzDateTime } from '../../contracts/support.ts';
+import { formatNzDateTime } from '../../contracts/dates.ts';
 import { Notice, ReadFailed } from '../features/admin/notice.tsx';
 import { SwitchButtons } from '../components/ui/switch-buttons.tsx';
 import { MailDirection } from '../features/admin/filter-links.tsx';

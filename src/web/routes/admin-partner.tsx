@@ -11,7 +11,7 @@ import {
   RejectCompanySchema,
   VERIFIED,
 } from '../../contracts/partner-review.ts';
-import { formatNzDateTime } from '../../contracts/support.ts';
+import { formatNzDateTime } from '../../contracts/dates.ts';
 import { AuditDetails, auditWhat } from '../features/admin/audit-view.tsx';
 import { Notice, ReadFailed } from '../features/admin/notice.tsx';
 import { TextAreaField } from '../components/ui/field.tsx';

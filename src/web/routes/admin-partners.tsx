@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { partnerReviewApi } from '../../contracts/api/partners.ts';
 import { COMPANY_STATUS_LABELS, COMPANY_STATUSES, type CompanyStatus } from '../../contracts/partner-review.ts';
-import { formatNzDateTime } from '../../contracts/support.ts';
+import { formatNzDateTime } from '../../contracts/dates.ts';
 import { SwitchButtons } from '../components/ui/switch-buttons.tsx';
 import { SearchForm } from '../features/admin/search-form.tsx';
 import { ReadFailed } from '../features/admin/notice.tsx';

@@ -3,7 +3,7 @@ import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { secondFactorApi } from '../../contracts/api/second-factor.ts';
 import { RECOVERY_CODE_COUNT, SECOND_FACTOR_MESSAGES } from '../../contracts/second-factor.ts';
-import { formatNzDateTime } from '../../contracts/support.ts';
+import { formatNzDateTime } from '../../contracts/dates.ts';
 import { Notice } from '../features/admin/notice.tsx';
 import {
   type CodesResult,

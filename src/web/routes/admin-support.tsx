@@ -1,13 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { SearchResults } from '../features/support/search-results.tsx';
 import { requestContext } from '../lib/request-context.ts';
-import { DESK_TEXT, type DeskFigures, formatMinutes, formatNzDay, formatShare } from '../../contracts/desk.ts';
+import { DESK_TEXT, type DeskFigures, formatMinutes, formatShare } from '../../contracts/desk.ts';
+import { formatNzDay } from '../../contracts/dates.ts';
 import { deskApi } from '../../contracts/api/support.ts';
 import { type CallInput, pathOf } from '../../contracts/endpoint.ts';
 import { api } from '../lib/api-client.ts';
 import { Link, useRevalidator, useSearchParams } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
-import { type AdminTicket, formatNzDateTime, reasonLabel, SUPPORT_TEXT } from '../../contracts/support.ts';
+import { type AdminTicket, reasonLabel, SUPPORT_TEXT } from '../../contracts/support.ts';
+import { formatNzDateTime } from '../../contracts/dates.ts';
 import { WaitingBadge } from '../features/support/waiting-badge.tsx';
 import { SwitchButtons } from '../components/ui/switch-buttons.tsx';
 import { SearchForm } from '../features/admin/search-form.tsx';

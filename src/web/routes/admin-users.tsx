@@ -1,9 +1,10 @@
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
-import { DELETION_TEXT, longDate } from '../../contracts/account-deletion.ts';
+import { DELETION_TEXT } from '../../contracts/account-deletion.ts';
+import { longDate } from '../../contracts/dates.ts';
 import { usersApi } from '../../contracts/api/accounts.ts';
 import { privacyApi } from '../../contracts/api/privacy.ts';
-import { formatNzDateTime } from '../../contracts/support.ts';
+import { formatNzDateTime } from '../../contracts/dates.ts';
 import { type AdminUser } from '../../contracts/users.ts';
 import { DataTable } from '../components/ui/data-table.tsx';
 import { Email } from '../components/ui/email.tsx';

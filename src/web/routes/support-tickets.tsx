@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { formatNzDateTime, reasonLabel, SUPPORT_TEXT, type Ticket } from '../../contracts/support.ts';
+import { reasonLabel, SUPPORT_TEXT, type Ticket } from '../../contracts/support.ts';
+import { formatNzDateTime } from '../../contracts/dates.ts';
 import { WaitingBadge } from '../features/support/waiting-badge.tsx';
 import { DataTable } from '../components/ui/data-table.tsx';
 import { SwitchButtons } from '../components/ui/switch-buttons.tsx';

@@ -2,9 +2,9 @@ import {
   DELETION_TEXT,
   type DeleteAccountResult,
   type DeletionInfo,
-  longDate,
   shownEmail,
 } from '../../../contracts/account-deletion.ts';
+import { longDate } from '../../../contracts/dates.ts';
 import { USER_MESSAGES } from '../../../contracts/users.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import { AppError } from '../../errors.ts';

@@ -1,4 +1,5 @@
 import { data, redirect } from 'react-router';
+import { formatNzDate, formatNzShortDateTime } from '../../../contracts/dates.ts';
 import { ACCOUNT_MESSAGES, ChangeEmailRequestSchema, SessionIdSchema } from '../../../contracts/account.ts';
 import { accountApi } from '../../../contracts/api/accounts.ts';
 import type { ApiResult } from '../../../contracts/endpoint.ts';
@@ -14,21 +15,6 @@ import { requestContext, type RequestContextValue } from '../../lib/request-cont
 export const ACCOUNT_PAGE = '/account';
 
 type Context = { get(key: typeof requestContext): RequestContextValue };
-
-const DATE_TIME = new Intl.DateTimeFormat('en-NZ', {
-  timeZone: 'Pacific/Auckland',
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-});
-const DATE = new Intl.DateTimeFormat('en-NZ', {
-  timeZone: 'Pacific/Auckland',
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-});
 
 /** What a `?done=` on the page says. */
 function doneMessage(query: URLSearchParams): string | null {
@@ -56,11 +42,11 @@ export async function loadAccount(request: Request, context: Context) {
   return {
     account: {
       ...profile.data,
-      memberSince: DATE.format(new Date(profile.data.memberSince)),
+      memberSince: formatNzDate(profile.data.memberSince),
       sessions: listed.data.sessions.map((s) => ({
         ...s,
-        createdAt: DATE_TIME.format(new Date(s.createdAt)),
-        lastSeenAt: DATE_TIME.format(new Date(s.lastSeenAt)),
+        createdAt: formatNzShortDateTime(s.createdAt),
+        lastSeenAt: formatNzShortDateTime(s.lastSeenAt),
       })),
     },
     done: doneMessage(new URL(request.url).searchParams),

@@ -1,5 +1,6 @@
 import { Form, useNavigation } from 'react-router';
-import { type Agent, DESK_TEXT, formatMinutes, formatNzDay } from '../../../contracts/desk.ts';
+import { type Agent, DESK_TEXT, formatMinutes } from '../../../contracts/desk.ts';
+import { formatNzDay } from '../../../contracts/dates.ts';
 import type { AdminTicket } from '../../../contracts/support.ts';
 import { Email } from '../../components/ui/email.tsx';
 import { DELETION_TEXT } from '../../../contracts/account-deletion.ts';

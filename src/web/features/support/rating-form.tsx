@@ -1,7 +1,8 @@
 import { useId } from 'react';
 import { Form, useNavigation } from 'react-router';
 import { DESK_TEXT, RATING_COMMENT_MAX_LENGTH } from '../../../contracts/desk.ts';
-import { formatNzDateTime, type Rating } from '../../../contracts/support.ts';
+import { type Rating } from '../../../contracts/support.ts';
+import { formatNzDateTime } from '../../../contracts/dates.ts';
 import { z } from '../../../contracts/zod.ts';
 import { type FormResult, useFormCheck } from '../../lib/form.ts';
 

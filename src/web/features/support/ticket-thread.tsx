@@ -2,7 +2,8 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { DESK_TEXT } from '../../../contracts/desk.ts';
 import { INBOUND_TEXT } from '../../../contracts/inbound.ts';
-import { formatNzDateTime, type Message } from '../../../contracts/support.ts';
+import { type Message } from '../../../contracts/support.ts';
+import { formatNzDateTime } from '../../../contracts/dates.ts';
 import { MessageAttachments } from './message-attachments.tsx';
 
 /** How close to the end of the thread still counts as reading the newest message (px). */

@@ -2,7 +2,7 @@ import { data, Link } from 'react-router';
 import { formatBytes } from '../../../contracts/attachments.ts';
 import { inboundApi } from '../../../contracts/api/inbound.ts';
 import { INBOUND_TEXT, type WholeMail } from '../../../contracts/inbound.ts';
-import { formatNzDateTime } from '../../../contracts/support.ts';
+import { formatNzDateTime } from '../../../contracts/dates.ts';
 import { Email } from '../../components/ui/email.tsx';
 import { requestContext, type RequestContextValue } from '../../lib/request-context.ts';
 
