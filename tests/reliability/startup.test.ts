@@ -33,7 +33,7 @@ describe.runIf(testDatabaseKind === 'pglite')('start-up on the embedded database
     expect(faqs2.faqs.length).toBe(faqs.faqs.length);
     expect(again.output()).not.toContain('seeded');
     await again.stop();
-  });
+  }, 90_000); // Two cold starts of the embedded database (migrations, seed): 12 s alone, past 30 s on a loaded 2-core machine.
 
   it('refuses a second server on the same DATA_DIR with a clear message', async () => {
     const dataDir = withMigratedDatabase(freshDataDir());

@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAQ_MESSAGES, LEGAL_MESSAGES } from '../../../src/contracts/content-admin.ts';
+import { COMPANY_REVIEW_MESSAGES } from '../../../src/contracts/partner-review.ts';
+import { register, validCompany } from '../../helpers/registration.ts';
 import { postPageForm } from '../../helpers/page-forms.ts';
 import { supportUser, type SupportUser } from '../../helpers/support.ts';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 /**
- * The console's screens that used to work only with JavaScript (FAQs, legal links, users) are real
+ * The console's screens that used to work only with JavaScript (FAQs, legal links, users, partner
+ * review) are real
  * forms: posted without JavaScript, as a browser sends them, each is checked, sent on to its
  * endpoint as this admin, and answered with a page (a 303 to the list, or the page with its
  * messages), never JSON.
@@ -117,5 +120,21 @@ describe('console forms without JavaScript', () => {
     const stale = await post('/admin/users', { intent: 'nonsense', userId: user.id });
     expect(stale.statusCode).toBe(400);
     expect(stale.body).toContain('This form is out of date. Please reload the page and try again.');
+  });
+
+  it('a partner application is rejected with a reason, then banned and unbanned', async () => {
+    const applied = await register(t, validCompany());
+    expect(applied.statusCode, applied.body).toBe(201);
+    const page = `/admin/partners/${applied.json().id as string}`;
+    const noReason = await post(page, { intent: 'reject', reason: ' ' });
+    expect(noReason.statusCode).toBe(400);
+    expect(noReason.body).toContain(COMPANY_REVIEW_MESSAGES.reasonRequired);
+    const rejected = await post(page, { intent: 'reject', reason: 'The licence photo is unreadable.' });
+    expect(rejected.statusCode).toBe(303);
+    expect(rejected.headers.location).toContain(page);
+    const company = (await admin.get(`/api${page.replace('/admin/partners/', '/admin/companies/')}`)).json().company;
+    expect(company).toMatchObject({ verified: 2, rejectionReason: 'The licence photo is unreadable.' });
+    expect(doneOf((await post(page, { intent: 'ban' })).headers.location)).toBe('The company is banned.');
+    expect(doneOf((await post(page, { intent: 'unban' })).headers.location)).toBe('The ban is lifted.');
   });
 });
