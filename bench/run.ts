@@ -6,7 +6,7 @@
  *
  * Environment: BENCH_SECONDS (per load round, default 5), BENCH_ROUNDS (default 2),
  * BENCH_LIGHTHOUSE_RUNS (default 3), BENCH_ONLY (comma-separated sections: bytes, lighthouse,
- * throughput, live, scaleout, search, attachments, upload, coldstart, embedded, mail, inbound), BENCH_SCALE_STREAMS (live streams over
+ * throughput, live, scaleout, search, attachments, upload, reports, coldstart, embedded, mail, inbound), BENCH_SCALE_STREAMS (live streams over
  * two instances, default 5000), BENCH_MAIL_COUNT (mails recorded, and delivered to
  * .eml files, default 2000), BENCH_MAIL_SMTP_COUNT (mails delivered over SMTP, default 300),
  * TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
@@ -27,6 +27,7 @@ import { mailSection } from './sections/mail.ts';
 import { writeReport } from './sections/report.ts';
 import { scaleOutSection } from './sections/scale-out.ts';
 import { searchSection } from './sections/search.ts';
+import { reportsSection } from './sections/reports.ts';
 import { prepareServerBench, startBenchServer } from './sections/server.ts';
 import { throughputSection } from './sections/throughput.ts';
 import { uploadSection } from './sections/upload.ts';
@@ -47,6 +48,8 @@ try {
     searchSection,
     attachmentsSection,
     uploadSection,
+    // Last on the shared server: its 100,000 tickets would weigh on the sections above.
+    reportsSection,
   ])
     await part(section, bench);
 } catch (error) {

@@ -13,6 +13,8 @@ export const ADMIN_TEXT = {
   nav: {
     support: 'Support inbox',
     savedReplies: 'Saved replies',
+    reports: 'Reports',
+    businessHours: 'Business hours',
     partners: 'Partner applications',
     faqs: 'FAQs',
     legal: 'Legal documents',

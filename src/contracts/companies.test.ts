@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { COMPANY_TEXT_FIELDS, companyFieldError, companyFieldErrors, detectLicenseType } from './companies.ts';
+import {
+  COMPANY_TEXT_FIELDS,
+  CompanyRegistrationSchema,
+  companyFieldError,
+  companyFieldErrors,
+  detectLicenseType,
+  isValidNzbn,
+} from './companies.ts';
 
 describe('detectLicenseType', () => {
   const of = (hex: string, pad = 16) => Buffer.concat([Buffer.from(hex, 'hex'), Buffer.alloc(pad)]);
@@ -65,5 +72,47 @@ describe('the registration rules', () => {
         expect(performance.now() - started, `${field} with ${attack.slice(0, 6)}…`).toBeLessThan(50);
       }
     }
+  });
+});
+
+describe('isValidNzbn (GS1 check digit of a 13-digit GTIN, New Zealand prefix 94)', () => {
+  it('accepts real New Zealand Business Numbers', () => {
+    for (const nzbn of ['9429046393920', '9429050294954', '9429033362823']) expect(isValidNzbn(nzbn), nzbn).toBe(true);
+  });
+
+  it('refuses a wrong check digit, the wrong length, another prefix and anything but digits', () => {
+    // The weighted sum of 942903458166 makes the check digit 7, not 1.
+    expect(isValidNzbn('9429034581661')).toBe(false);
+    expect(isValidNzbn('9429034581667')).toBe(true);
+    expect(isValidNzbn('942904639392')).toBe(false);
+    expect(isValidNzbn('94290463939200')).toBe(false);
+    // A valid 13-digit GTIN (its check digit is right) that is not a New Zealand number.
+    expect(isValidNzbn('4006381333931')).toBe(false);
+    expect(isValidNzbn('942904639392O')).toBe(false);
+    expect(isValidNzbn('94290463939a0')).toBe(false);
+    expect(isValidNzbn('')).toBe(false);
+    expect(isValidNzbn(' 9429046393920')).toBe(false);
+  });
+});
+
+describe('the NZBN field', () => {
+  const required = { companyName: 'Harbour Freight', phoneNumber: '0211234567', address: '12 Quay Street' };
+  const parse = (nzbn?: string) => CompanyRegistrationSchema.parse({ ...required, nzbn }).nzbn;
+
+  it('removes the spaces people copy with the number, and is null when empty or absent', () => {
+    expect(parse('9429 0463 9392 0')).toBe('9429046393920');
+    expect(parse(' 9429046393920 ')).toBe('9429046393920');
+    expect(parse('')).toBeNull();
+    expect(parse('   ')).toBeNull();
+    expect(parse(undefined)).toBeNull();
+  });
+
+  it('says one message for every wrong number', () => {
+    const message = 'NZBN must be 13 digits (check the number on your NZBN record)';
+    for (const wrong of ['9429034581661', '942904639392', '94290463939200', '4006381333931', 'NZBN9429046393']) {
+      expect(companyFieldError('nzbn', wrong), wrong).toBe(message);
+    }
+    expect(companyFieldError('nzbn', '9429 0463 9392 0')).toBeNull();
+    expect(companyFieldError('nzbn', '')).toBeNull();
   });
 });

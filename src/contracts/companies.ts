@@ -24,11 +24,14 @@ export const COMPANY_MESSAGES = {
   jobTitleTooShort: 'Job title must be at least 3 characters',
   jobTitleTooLong: 'Job title must be at most 100 characters',
   emailInvalid: 'Invalid email format',
+  // Not in the spec: the NZBN field is ours (docs/decisions/110-nzbn.md).
+  nzbnInvalid: 'NZBN must be 13 digits (check the number on your NZBN record)',
   fileTooLarge: 'File size should be less than 10MB',
   fileUnsupported: 'Unsupported File Format',
   duplicateEmail: 'Email already exists. Please use a different email.',
   duplicateName: 'Company name already exists. Please use a different name.',
   duplicatePhone: 'Phone number already exists. Please use a different phone number.',
+  duplicateNzbn: 'NZBN already exists. Please check the number or contact us.',
   submitted: 'Company Profile submitted successfully!',
   submitFailed: 'Error submitting form. Please try again.',
   invalidForm: 'Some fields are not valid.',
@@ -55,6 +58,31 @@ export const COMPANY_LIMITS = {
   /** 10 MB: exactly this many bytes is accepted, one more is refused. */
   licenseMaxBytes: 10_485_760,
 } as const;
+
+/**
+ * The New Zealand Business Number (docs/product.md §2, docs/decisions/110-nzbn.md): the form's words, and
+ * what the admin's application page says about it. The number is not looked up in the government
+ * register yet, so every number is shown as not checked.
+ */
+export const NZBN_TEXT = {
+  label: 'NZBN (New Zealand Business Number)',
+  hint: 'Optional. The 13-digit number on your NZBN record; it starts with 94.',
+  adminLabel: 'NZBN',
+  notGiven: 'Not given',
+  checkLabel: 'NZBN check',
+  notChecked: 'not checked',
+} as const;
+
+/**
+ * An NZBN is a 13-digit GS1 GTIN: New Zealand's start with 94, and the last digit is a check digit.
+ * Weighting the first 12 digits 1, 3, 1, 3, … from the left, the check digit is (10 − sum mod 10) mod 10.
+ */
+export function isValidNzbn(digits: string): boolean {
+  if (!/^94\d{11}$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < 12; i++) sum += Number(digits[i]) * (i % 2 === 0 ? 1 : 3);
+  return (10 - (sum % 10)) % 10 === Number(digits[12]);
+}
 
 export const PHONE_PATTERN = /^\d{7,14}$/;
 /** Letters (any script, with their combining marks, so "Tāne" counts) and spaces. */
@@ -92,6 +120,14 @@ function personText(messages: { alphabetic: string; min: string; max: string }) 
 
 const phone = z.string().regex(PHONE_PATTERN, COMPANY_MESSAGES.phoneDigits);
 
+/** Optional; the spaces people copy with it ('9429 0463 9392 0') are removed, and empty becomes null. */
+const nzbn = z
+  .string()
+  .optional()
+  .transform((value) => (value ?? '').replace(/\s+/gu, ''))
+  .transform((value) => (value ? value : null))
+  .pipe(z.string().refine(isValidNzbn, COMPANY_MESSAGES.nzbnInvalid).nullable());
+
 /**
  * The registration fields, named as the company record (docs/product.md §3). Values are trimmed; the
  * optional ones become null when empty. The file (`commercialLicense`) is checked separately,
@@ -107,6 +143,7 @@ export const CompanyRegistrationSchema = z.strictObject({
     COMPANY_LIMITS.companyNameMin,
     COMPANY_LIMITS.companyNameMax,
   ),
+  nzbn,
   phoneNumber: z
     .string({ error: COMPANY_MESSAGES.phoneRequired })
     .trim()
@@ -197,6 +234,8 @@ export function detectLicenseType(head: Uint8Array): LicenseType | null {
 export const CompanySchema = z.object({
   id: z.uuid(),
   companyName: z.string(),
+  /** The 13 digits, without spaces; null when not given. */
+  nzbn: z.string().nullable(),
   street: z.string().nullable(),
   address: z.string(),
   phoneNumber: z.string(),

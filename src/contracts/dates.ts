@@ -49,3 +49,19 @@ export const formatNzShortDateTime = (instant: Date | string) => SHORT_DATE_TIME
 
 /** The calendar day of an instant: '3 December 2026'. */
 export const formatNzDate = (instant: Date | string) => DAY.format(new Date(instant));
+
+const WEEKDAY_TIME = new Intl.DateTimeFormat('en-NZ', {
+  timeZone: NZ,
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** A due time within the coming days: 'Mon 30 Nov, 10:30' (put together from parts, the same in every engine). */
+export function formatNzDueTime(instant: Date | string): string {
+  const part = Object.fromEntries(WEEKDAY_TIME.formatToParts(new Date(instant)).map((p) => [p.type, p.value]));
+  return `${part.weekday} ${part.day} ${part.month}, ${part.hour}:${part.minute}`;
+}

@@ -77,10 +77,11 @@ export const DeskFiguresSchema = z.object({
 });
 export type DeskFigures = z.infer<typeof DeskFiguresSchema>;
 
-/** "12 min", "3.5 h", "2.1 days": a duration the inbox shows. */
+/** "under a minute", "12 min", "3.5 h", "2.1 days": a duration the inbox shows (never "0 min"). */
 export function formatMinutes(minutes: number | null): string {
   if (minutes === null) return '–';
-  if (minutes < 60) return `${Math.round(minutes)} min`;
+  if (minutes < 1) return 'under a minute';
+  if (Math.round(minutes) < 60) return `${Math.round(minutes)} min`;
   if (minutes < 48 * 60) return `${Math.round((minutes / 60) * 10) / 10} h`;
   return `${Math.round((minutes / 1440) * 10) / 10} days`;
 }

@@ -16,14 +16,14 @@ export const NOTIFICATION_SETTINGS = [
     key: 'ticketClosed',
     kind: 'ticket-closed',
     label: 'When my ticket is closed',
-    hint: 'A mail when our team closes one of your tickets.',
+    hint: 'A mail when our team closes or reopens one of your tickets, and before an answered ticket closes by itself.',
     adminOnly: false,
   },
   {
     key: 'team',
     kind: 'team',
     label: 'Support team mail',
-    hint: 'A mail to every admin on each new ticket and each reply from a user.',
+    hint: 'A mail on each new ticket, on each reply from a user to a ticket assigned to you or to nobody, and when such a ticket is nearly due or late.',
     adminOnly: true,
   },
 ] as const;

@@ -35,17 +35,67 @@ export const AdminCompanySchema = CompanySchema.extend({
 });
 export type AdminCompany = z.infer<typeof AdminCompanySchema>;
 
+/**
+ * Review due dates (docs/decisions/111-partner-review-due.md): an application waiting for a decision
+ * is due for review on the second New Zealand working day after the day it was submitted, and is
+ * late from the day after that.
+ */
+export const REVIEW_WORKING_DAYS = 2;
+/** `due=late`: only the pending applications past their review due date. */
+export const COMPANY_DUE_FILTERS = ['all', 'late'] as const;
+export type CompanyDueFilter = (typeof COMPANY_DUE_FILTERS)[number];
+/** `sort=due`: the pending queue by review due date, the earliest first (`submitted`: oldest application first). */
+export const COMPANY_SORTS = ['submitted', 'due'] as const;
+export type CompanySort = (typeof COMPANY_SORTS)[number];
+
+const SHORT_DAY = new Intl.DateTimeFormat('en-NZ', {
+  timeZone: 'UTC',
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+});
+/** A New Zealand calendar date ('YYYY-MM-DD') as the partner list writes it: 'Wed 3 Dec' (put together from parts). */
+export function reviewDay(date: string): string {
+  const part = Object.fromEntries(SHORT_DAY.formatToParts(new Date(`${date}T12:00:00Z`)).map((p) => [p.type, p.value]));
+  return `${part.weekday} ${part.day} ${part.month}`;
+}
+
+export const REVIEW_DUE_TEXT = {
+  column: 'Review',
+  due: (date: string) => `Review due ${reviewDay(date)}`,
+  late: 'Late',
+  wasDue: (date: string) => `was due ${reviewDay(date)}`,
+  filterLabel: 'Review due',
+  anyDue: 'All pending',
+  lateOnly: (count: number) => `Late (${count})`,
+  sortLabel: 'Order',
+  sortSubmitted: 'Oldest first',
+  sortDue: 'Due first',
+  noLate: 'No pending application is late for review.',
+  lateOnHome: (count: number) =>
+    count === 1 ? '1 partner application is late for review.' : `${count} partner applications are late for review.`,
+  lateLink: 'See the late applications',
+} as const;
+
 export const CompanyListQuerySchema = z.object({
   status: z.enum(COMPANY_STATUSES).default('pending'),
   q: z.string().trim().max(200).optional(),
+  due: z.enum(COMPANY_DUE_FILTERS).default('all'),
+  sort: z.enum(COMPANY_SORTS).default('submitted'),
 });
+/** A pending application's review due date ('YYYY-MM-DD', New Zealand) and whether today is past it. */
+export const ReviewDueSchema = z.object({ dueDate: z.string(), late: z.boolean() });
+export type ReviewDue = z.infer<typeof ReviewDueSchema>;
+export const CompanyListItemSchema = AdminCompanySchema.extend({ reviewDue: ReviewDueSchema.nullable() });
 export const CompanyListSchema = z.object({
-  companies: z.array(AdminCompanySchema),
+  companies: z.array(CompanyListItemSchema),
   counts: z.object({
     pending: z.number().int(),
     verified: z.number().int(),
     rejected: z.number().int(),
     banned: z.number().int(),
+    /** Pending applications past their review due date. */
+    late: z.number().int(),
   }),
 });
 export const CompanyParamsSchema = z.object({ companyId: z.uuid({ error: COMPANY_REVIEW_MESSAGES.notFound }) });

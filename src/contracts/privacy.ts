@@ -4,7 +4,7 @@ import { z } from './zod.ts';
  * What a person can take of their data (docs/data-export.md): one JSON file with everything we
  * hold about them. Its `format` names this layout; a change to it gets a new version.
  */
-export const DATA_EXPORT_FORMAT = 'bagspace-data-export/1';
+export const DATA_EXPORT_FORMAT = 'bagspace-data-export/2';
 
 export const PRIVACY_TEXT = {
   downloadData: 'Download my data',
@@ -15,7 +15,8 @@ export const PRIVACY_TEXT = {
 const MessageSchema = z.object({
   id: z.number().int(),
   at: z.string(),
-  from: z.enum(['you', 'support']),
+  /** 'system': a line the system wrote into the thread (an auto-close), not a person's message (since /2). */
+  from: z.enum(['you', 'support', 'system']),
   text: z.string(),
   attachments: z.array(
     z.object({ id: z.uuid(), name: z.string(), kind: z.string(), size: z.number().int(), sentAt: z.string() }),

@@ -2,7 +2,7 @@
 export const SETUP_TEXT = {
   title: 'Create the first admin',
   intro:
-    'This site has no admin yet. The account you create here is a verified admin of the console; the link that brought you here works once.',
+    'This site has no admin yet. The account you create here is a verified admin of the console, signed in at once: next you set up its second factor. The link that brought you here works once.',
   submit: 'Create admin account',
   linkInvalid:
     'This setup link has expired, was already used, or the site already has an admin. Restart the server for a new link, or create an admin with npm run cli -- create-user --admin.',

@@ -45,10 +45,18 @@ export const SUPPORT_TEXT = {
   createFailed: (message: string) => `An error occured: ${message}`,
   tooManyTickets: 'You have opened a lot of tickets recently. Please wait a while before opening another one.',
   tooManyStreams: 'Too many live connections are open for this session. Close some tabs and try again.',
-  /** Two-sided status of an open ticket: who is to write next ("us" is Bagspace, for users and admins alike). */
+  /** Two-sided status of an open ticket, as its owner reads it: who is to write next ("us" is Bagspace). */
   waitingForUs: 'Waiting for us',
   waitingForYou: 'Waiting for you',
+  /** The same status in the console, where "you" would be the admin reading it: 'us' is the team. */
+  waitingOnUs: 'Waiting on us',
+  waitingOnCustomer: 'Waiting on customer',
   statusColumn: 'Status',
+  /** A closed ticket's way on: a new ticket that follows it (both show the link). */
+  stillNeedHelp: 'Still need help?',
+  followsTicket: 'Follows',
+  continuedInTicket: 'Continued in',
+  linkedTicket: (ticketNo: number) => `ticket #${ticketNo}`,
 } as const;
 
 /** Who an open ticket waits for: 'us' when the user wrote last, 'you' when we did; closed tickets wait for nobody. */
@@ -57,7 +65,10 @@ export function waitingOn(open: boolean, lastMessageByAdmin: boolean | null | un
   if (!open) return null;
   return lastMessageByAdmin ? 'you' : 'us';
 }
-export function waitingLabel(waiting: WaitingOn): string {
+/** Who reads the status: the ticket's owner on their own pages, or staff in the console. */
+export type WaitingReader = 'customer' | 'staff';
+export function waitingLabel(waiting: WaitingOn, to: WaitingReader = 'customer'): string {
+  if (to === 'staff') return waiting === 'us' ? SUPPORT_TEXT.waitingOnUs : SUPPORT_TEXT.waitingOnCustomer;
   return waiting === 'us' ? SUPPORT_TEXT.waitingForUs : SUPPORT_TEXT.waitingForYou;
 }
 
@@ -84,10 +95,14 @@ const createReasonSchema = z.enum(TICKET_REASON_VALUES, {
       : SUPPORT_TEXT.reasonInvalid,
 });
 
+/** The closed ticket a new one carries on from ('Still need help?'); one of the caller's own, else left unlinked. */
+const followsSchema = z.uuid({ error: 'follows must be a ticket id' }).optional();
+
 export const CreateTicketSchema = z.object({
   reason: createReasonSchema,
   message: messageBody,
   clientId: clientIdSchema,
+  follows: followsSchema,
 });
 export const CreateTicketCallSchema = z.object({ data: CreateTicketSchema });
 export const CreateTicketResultSchema = z.object({
@@ -112,6 +127,10 @@ export const RatingSchema = z.object({
 });
 export type Rating = z.infer<typeof RatingSchema>;
 
+/** Another ticket of the same owner, as a link: its id and number. */
+export const TicketLinkSchema = z.object({ id: z.uuid(), ticketNo: z.number().int() });
+export type TicketLink = z.infer<typeof TicketLinkSchema>;
+
 export const TicketSchema = z.object({
   id: z.uuid(),
   ticketNo: z.number().int(),
@@ -122,6 +141,9 @@ export const TicketSchema = z.object({
   /** Open tickets: 'us' (the user wrote last) or 'you' (we did); null once closed. */
   waitingOn: z.enum(['us', 'you']).nullable(),
   rating: RatingSchema.nullable(),
+  /** The closed ticket this one carries on from ('Still need help?'), and the tickets that carry on from this one. */
+  follows: TicketLinkSchema.nullable(),
+  continuedIn: z.array(TicketLinkSchema),
 });
 export type Ticket = z.infer<typeof TicketSchema>;
 export const TicketListSchema = z.object({ tickets: z.array(TicketSchema) });
@@ -138,8 +160,19 @@ export const MessageSchema = z.object({
   attachments: z.array(AttachmentSchema),
   /** Posted from a mail (reply by email): shown with a "by email" mark and a way to the whole mail. */
   byEmail: z.literal(true).optional(),
+  /**
+   * A line the system wrote into the thread, not a person's message (its kind: 'auto-closed'):
+   * shown to both sides as a note across the thread, with no author. Absent on people's messages.
+   */
+  systemEvent: z.string().optional(),
 });
 export type Message = z.infer<typeof MessageSchema>;
+
+/** The lines the system writes into a thread (ticket_messages.system_event), stored with the words they had then. */
+export const SYSTEM_LINE_TEXT = {
+  autoClosed: (days: number) =>
+    `Closed automatically: no reply for ${days} working ${days === 1 ? 'day' : 'days'}. If you still need help, open a new ticket.`,
+} as const;
 export const MessageListSchema = z.object({ messages: z.array(MessageSchema) });
 export const TicketWithMessagesSchema = z.object({ ticket: TicketSchema, messages: z.array(MessageSchema) });
 
@@ -160,6 +193,7 @@ export const ReplyFormSchema = z.object({
 /** A new ticket sent as a form with files (multipart); its message is required as in JSON. */
 export const CreateTicketFormSchema = CreateTicketSchema.extend({
   clientId: z.preprocess((v) => (v === '' ? undefined : v), clientIdSchema),
+  follows: z.preprocess((v) => (v === '' ? undefined : v), followsSchema),
 });
 
 export const TicketListQuerySchema = z.object({
@@ -169,6 +203,14 @@ export const TicketListQuerySchema = z.object({
     .transform((v) => v === 'true'),
 });
 export const TicketParamsSchema = z.object({ ticketId: z.string().max(64) });
+
+/** A waiting ticket's next due time (the names of contracts/service-levels.ts TARGET_KINDS). */
+export const TicketDueSchema = z.object({
+  at: z.string(),
+  target: z.enum(['firstResponse', 'nextResponse', 'resolution']),
+  warned: z.enum(['soon', 'missed']).nullable(),
+});
+export type TicketDue = z.infer<typeof TicketDueSchema>;
 
 /** Admin view: every user's tickets, with who asked and whether we have answered. */
 export const AdminTicketSchema = TicketSchema.extend({
@@ -190,9 +232,16 @@ export const AdminTicketSchema = TicketSchema.extend({
   privacyDue: z.string().nullable(),
   /** Open, and its due date has passed. */
   overdue: z.boolean(),
+  /**
+   * While it waits on the team (service levels, contracts/service-levels.ts): the earlier of its
+   * response and resolution due times, which target that is, and the warning already sent about it
+   * ('soon' before it, 'missed' after); null when nothing is due (waiting on the customer, closed).
+   */
+  due: TicketDueSchema.nullable(),
 });
 export type AdminTicket = z.infer<typeof AdminTicketSchema>;
-export const AdminTicketListSchema = z.object({ tickets: z.array(AdminTicketSchema) });
+/** `now`: the server's clock when it read the list, so a page words due times as the server would. */
+export const AdminTicketListSchema = z.object({ tickets: z.array(AdminTicketSchema), now: z.string() });
 export const AdminTicketListQuerySchema = TicketListQuerySchema.extend({
   q: z.string().trim().max(200).optional(),
   /** Open tickets waiting for us (the user wrote last) or for the user. */
@@ -201,6 +250,10 @@ export const AdminTicketListQuerySchema = TicketListQuerySchema.extend({
   assigned: z.enum(['me', 'none'], { error: 'assigned must be me or none' }).optional(),
   /** Open privacy requests only, soonest due first ('overdue': only those past their date). */
   privacy: z.enum(['due', 'overdue'], { error: 'privacy must be due or overdue' }).optional(),
+  /** 'due': soonest due first, tickets with nothing due last (then newest last message first, as 'recent'). */
+  sort: z.enum(['recent', 'due'], { error: 'sort must be recent or due' }).optional(),
+  /** Due time passed ('late'), or still to come before the end of today in New Zealand ('today'). */
+  due: z.enum(['late', 'today'], { error: 'due must be late or today' }).optional(),
 });
 /** Admins also see internal notes, marked `internal` (the owner's API never has them). */
 /** The inbox's search: tickets best first, each with the best-matching words (contracts/desk.ts snippetParts). */
@@ -209,10 +262,17 @@ export const AdminSearchResultSchema = z.object({
 });
 export type AdminSearchResult = z.infer<typeof AdminSearchResultSchema>['results'][number];
 
+/**
+ * Admins also see who wrote each message (`authorEmail`: answers, notes, mail alike); `mine` is
+ * relative to the admin reading, decided by id on the server. The owner's MessageSchema has no
+ * author: they read every answer as from 'Admin'.
+ */
 export const AdminMessageSchema = MessageSchema.extend({ authorEmail: z.string().nullable(), internal: z.boolean() });
 export const AdminTicketWithMessagesSchema = z.object({
   ticket: AdminTicketSchema,
   messages: z.array(AdminMessageSchema),
+  /** The server's clock when it read the ticket (its due time is worded from it). */
+  now: z.string(),
 });
 
 /** Live events (Server-Sent Events): names and payloads. */

@@ -41,14 +41,20 @@ export interface WebServices {
   signIn(
     input: { email: string; password: string; otp?: string } | { ticket: string; otp: string },
   ): Promise<SignInOutcome>;
-  /** The first admin (/setup): whether a link's token works now, and creating the account with it. */
+  /**
+   * The first admin (/setup): whether a link's token works now, and creating the account with it,
+   * signed in at once (`setCookie` starts its session; null if none could be issued).
+   */
   setup: {
     isUsable(token: string): Promise<boolean>;
     createFirstAdmin(input: {
       token: string;
       email: string;
       password: string;
-    }): Promise<{ ok: true; email: string } | { ok: false; message: string; fields: Record<string, string> }>;
+    }): Promise<
+      | { ok: true; email: string; setCookie: string | null }
+      | { ok: false; message: string; fields: Record<string, string> }
+    >;
   };
   /** The one-click unsubscribe links of notification mail (no session needed). */
   notifications: {

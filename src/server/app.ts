@@ -14,7 +14,9 @@ import { inboundModule } from './modules/inbound/index.ts';
 import { notificationsModule } from './modules/notifications/index.ts';
 import { partnersModule } from './modules/partners/index.ts';
 import { privacyModule } from './modules/privacy/index.ts';
+import { reportsModule } from './modules/reports/index.ts';
 import { secondFactorModule } from './modules/second-factor/index.ts';
+import { serviceLevelsModule } from './modules/service-levels/index.ts';
 import { supportModule } from './modules/support/index.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { crossSitePlugin } from './plugins/cross-site.ts';
@@ -23,6 +25,7 @@ import { metricsPlugin } from './plugins/metrics.ts';
 import { routeTablePlugin } from './plugins/route-table.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { createSessionResolver, sessionsPlugin } from './plugins/sessions.ts';
+import type { Clock } from './clock.ts';
 import { createSharedServices } from './shared-services.ts';
 import { pageOptions } from './web/page-context.ts';
 import { seoRoutes } from './web/seo.ts';
@@ -42,6 +45,10 @@ export interface AppOptions {
   dnsResolver?: DNSResolver;
   /** How long a request's body may take to arrive; tests shorten it (default REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
+  /** The clock of time-driven work (server/clock.ts); tests pass one they move. */
+  clock?: Clock;
+  /** False: the service-level worker runs only when a test calls `app.serviceLevelWorker.run()`. */
+  startServiceLevelWorker?: boolean;
 }
 
 /**
@@ -147,7 +154,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // Each module builds its repository, service and routes from the shared services.
-  const shared = await createSharedServices(app, config, database);
+  const shared = await createSharedServices(app, config, database, options.clock);
   await app.register(contentModule, shared);
   await app.register(partnersModule, shared);
   // The second factor first: the accounts module's sign-in service takes it.
@@ -156,7 +163,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(attachmentsModule, shared);
   await app.register(supportModule, shared);
   await app.register(auditModule, shared);
+  await app.register(serviceLevelsModule, {
+    ...shared,
+    startWorker: options.startServiceLevelWorker ?? options.startMailWorker ?? true,
+  });
   await app.register(privacyModule, shared);
+  await app.register(reportsModule, shared);
   await app.register(notificationsModule, { ...shared, startWorker: options.startMailWorker ?? true });
   await app.register(inboundModule, {
     ...shared,

@@ -193,8 +193,16 @@ async function readBackup(from: string) {
 }
 
 /** Whether the target holds anything: a row in any table, or any stored file. */
+/**
+ * Tables a new database has rows in before anyone uses it: the default service targets (a
+ * migration's), the business calendar and its intervals (made at the server's first start). A
+ * restore replaces them with the backup's.
+ */
+const MADE_BY_THE_SYSTEM = new Set(['service_targets', 'business_calendar', 'business_intervals']);
+
 export async function findContent(database: DatabaseHandle, storage: FileStorage): Promise<string | null> {
   for (const table of tablesInRestoreOrder()) {
+    if (MADE_BY_THE_SYSTEM.has(table)) continue;
     const [row] = await queryRows<{ found: unknown }>(
       database.db,
       sql.raw(`select exists (select 1 from ${quoted(table)}) as found`),
@@ -225,6 +233,11 @@ export async function restoreBackup(options: {
     throw new BackupError(`The target is not empty: ${content}. Restore into an empty DATA_DIR or database.`);
 
   await inTransaction(database.db, async (txDb) => {
+    // The rows are copied as they were: the triggers that keep ticket waits (migration 0013) stand
+    // aside, and what migrations put in an empty database (the default service targets) gives way.
+    await txDb.execute(sql`select set_config('bagspace.restoring', 'on', true)`);
+    for (const table of [...tablesInRestoreOrder()].reverse())
+      await txDb.execute(sql.raw(`delete from ${quoted(table)}`));
     for (const table of tablesInRestoreOrder()) {
       const lines = (entries.get(`db/${table}.jsonl`)?.toString('utf8') ?? '').split('\n').filter(Boolean);
       if (lines.length !== (manifest.tables[table] ?? 0)) {

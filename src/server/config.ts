@@ -104,6 +104,7 @@ const EnvSchema = z.object({
     .transform((v) => v === 'on'),
   TRUST_PROXY: bool(false),
   REGISTRATIONS_PER_IP_PER_HOUR: positiveInt(5),
+  PARTNER_STATUS_READS_PER_MIN: positiveInt(60),
   STORAGE: z.enum(['local', 's3'], { error: 'must be local or s3' }).default('local'),
   S3_ENDPOINT: httpUrl.optional(),
   S3_REGION: z.string().default('us-east-1'),
@@ -169,6 +170,10 @@ const EnvSchema = z.object({
   // Account deletion (docs/decisions/098-account-deletion-and-erasure.md).
   ERASE_AFTER_DAYS: nonNegativeInt(30).refine((v) => v <= 3650, 'must be at most 3650 (ten years)'),
   ERASE_CHECK_SECONDS: positiveInt(300),
+  // Service-level warnings and the auto-close (docs/decisions/108-service-levels.md).
+  SERVICE_LEVEL_CHECK_MS: positiveInt(15_000),
+  SLA_WARNING_MINUTES: nonNegativeInt(30).refine((v) => v <= 1440, 'must be at most 1440 (a day)'),
+  AUTO_CLOSE_WORKING_DAYS: nonNegativeInt(7).refine((v) => v <= 250, 'must be at most 250 (about a year)'),
 });
 
 export type Config = ReturnType<typeof buildConfig>;
@@ -202,6 +207,7 @@ function buildConfig(env: z.infer<typeof EnvSchema>) {
     rateLimits: env.RATE_LIMITS,
     trustProxy: env.TRUST_PROXY,
     registrationsPerIpPerHour: env.REGISTRATIONS_PER_IP_PER_HOUR,
+    partnerStatusReadsPerIpPerMinute: env.PARTNER_STATUS_READS_PER_MIN,
     storage:
       env.STORAGE === 's3'
         ? ({
@@ -258,6 +264,13 @@ function buildConfig(env: z.infer<typeof EnvSchema>) {
       heartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
     },
     privacy: { eraseAfterDays: env.ERASE_AFTER_DAYS, eraseCheckMs: env.ERASE_CHECK_SECONDS * 1000 },
+    serviceLevels: {
+      checkMs: env.SERVICE_LEVEL_CHECK_MS,
+      /** 'Due soon' is told this long before a due time; 0: only 'late'. */
+      warningMinutes: env.SLA_WARNING_MINUTES,
+      /** An answered ticket with no reply closes after this many working days; 0: never. */
+      autoCloseWorkingDays: env.AUTO_CLOSE_WORKING_DAYS,
+    },
   };
 }
 

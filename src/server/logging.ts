@@ -13,8 +13,11 @@ export interface Logger {
 /** Query parameters whose values are secrets (email-link tokens); their values never reach a log (LOG-02). */
 const SECRET_QUERY_PARAMS = /^(token|code|password|secret|key|sig|signature)$/i;
 
-/** Paths whose last segment is a secret: the one-click unsubscribe links of notification mail. */
-const SECRET_PATH = /^(\/unsubscribe\/)[^/?#]+/;
+/**
+ * Paths whose last segment is a secret: the one-click unsubscribe links of notification mail, and a
+ * partner applicant's status page and its API (docs/decisions/112-application-status-page.md).
+ */
+const SECRET_PATH = /^(\/unsubscribe\/|(?:\/api)?\/partners\/status\/)[^/?#]+/;
 
 /** The URL as logged: secret query values and path tokens replaced, everything else kept for tracing. */
 export function redactUrl(raw: string): string {

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/connection.ts';
 import { createOutbox, type Outbox } from './mail/outbox.ts';
@@ -39,6 +40,8 @@ export interface SharedServices {
   /** Every admin mutation is written to the audit log, by the service that makes it. */
   audit: AuditService;
   mail: MailContext;
+  /** What time it is for time-driven work (service levels, auto-close, reports); tests move it. */
+  clock: Clock;
 }
 
 /**
@@ -50,6 +53,7 @@ export async function createSharedServices(
   app: FastifyInstance,
   config: Config,
   database: DatabaseHandle,
+  clock: Clock = systemClock,
 ): Promise<SharedServices> {
   const storage = await createStorage(config.storage);
   app.addHook('onClose', () => storage.close());
@@ -71,5 +75,6 @@ export async function createSharedServices(
       replyDomain: config.inbound.replyDomain,
       replyAddressDays: config.inbound.replyAddressDays,
     },
+    clock,
   };
 }

@@ -6,6 +6,8 @@ export default [
   route('faqs', 'routes/faqs.tsx'),
   route('legal', 'routes/legal.tsx'),
   route('register', 'routes/register.tsx'),
+  // The applicant's private status link, from the 'application received' mail (docs/decisions/112-application-status-page.md).
+  route('partners/status/:token', 'routes/partner-status.tsx'),
   // Accounts (docs/product.md §2.8): every /support route shows the login screen until a verified user signs in.
   route('support', 'routes/support.tsx', [
     // Support (docs/product.md §2.7): the ticket list answers /support and any unknown mode.
@@ -40,6 +42,9 @@ export default [
     route('support/:ticketId', 'routes/admin-ticket.tsx'),
     route('support/:ticketId/mail/:messageId', 'routes/admin-ticket-mail.tsx'),
     route('saved-replies', 'routes/admin-saved-replies.tsx'),
+    route('reports', 'routes/admin-reports.tsx'),
+    route('reports/tickets', 'routes/admin-report-tickets.tsx'),
+    route('business-hours', 'routes/admin-business-hours.tsx'),
     route('partners', 'routes/admin-partners.tsx'),
     route('partners/:companyId', 'routes/admin-partner.tsx'),
     route('faqs', 'routes/admin-faqs.tsx'),

@@ -64,10 +64,15 @@ test('a person deletes their account with the password; an admin keeps a ticket 
   // ticket's messages as needed for the record.
   const admin = await newAdmin(browser, baseURL!, request);
   await admin.page.goto(`/admin/support/${kept}`);
+  // The switch is one of the ticket's tools in its 'More actions' menu.
+  await admin.page.locator('summary', { hasText: 'More actions' }).click();
   const keep = admin.page.getByTestId('keep-for-record');
-  await expect(keep).toHaveAttribute('aria-pressed', 'false');
+  // A switch that says its state, with a line saying what it does.
+  await expect(keep).toHaveAttribute('role', 'switch');
+  await expect(keep).toHaveAttribute('aria-checked', 'false');
+  await expect(keep).toHaveAccessibleDescription(DELETION_TEXT.keepForRecordHint);
   await keep.click();
-  await expect(keep).toHaveAttribute('aria-pressed', 'true');
+  await expect(keep).toHaveAttribute('aria-checked', 'true');
 
   // The person deletes the account: a wrong password first, then the right one.
   await person.page.goto('/account/delete');
@@ -79,9 +84,12 @@ test('a person deletes their account with the password; an admin keeps a ticket 
   await expect(form.getByText(AUTH_MESSAGES.currentPasswordWrong)).toBeVisible();
   await form.getByLabel(DELETION_TEXT.passwordLabel).fill(user.password);
   await form.getByRole('button', { name: DELETION_TEXT.button }).click();
-  await expect(person.page.getByText(/Your account is closed and you have been signed out everywhere/)).toBeVisible();
-  // The header follows at once: signed out.
+  const confirmation = person.page.getByText(/Your account is closed and you have been signed out everywhere/);
+  await expect(confirmation).toBeVisible();
+  // The header follows at once: signed out, and the confirmation stays (it is not replaced by
+  // 'Please sign in first' when the page learns the session is gone).
   await expect(person.page.getByRole('button', { name: 'Sign Out' })).toHaveCount(0);
+  await expect(confirmation).toBeVisible();
   await person.page.screenshot({ path: '.tmp/account-delete-done.png', fullPage: true });
 
   // Signed out, and the password no longer signs in.

@@ -36,12 +36,16 @@ const ADMIN = { email: newEmail('mail-in'), password: newPassword() };
 const ADMIN_SECRET = generateSecret();
 registerAdminSecret(ADMIN.email, ADMIN_SECRET);
 
+// Made once per worker process: with fully parallel tests a worker may come back to this file after
+// running another's, and Playwright then runs this hook again in the same process.
+let adminMade: Promise<void> | undefined;
 test.beforeAll(async () => {
-  await createUserWithCli({ DATA_DIR: process.env.E2E_DATA_DIR! }, ADMIN.email, ADMIN.password, [
+  adminMade ??= createUserWithCli({ DATA_DIR: process.env.E2E_DATA_DIR! }, ADMIN.email, ADMIN.password, [
     '--admin',
     '--totp-secret',
     ADMIN_SECRET,
   ]);
+  await adminMade;
 });
 
 const adminNav = (page: Page) => page.getByRole('navigation', { name: 'Admin' });

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { expect, type Locator, type Page, test } from '@playwright/test';
+import { COMPANY_MESSAGES, NZBN_TEXT } from '../../src/contracts/companies.ts';
+import { newNzbn } from './companies.ts';
+import { signInOnLoginScreen } from './fixtures.ts';
 import { expectNoAxeViolations, recordCspViolations, cspViolations, VIEWPORTS, watchPage } from './support.ts';
 
 /**
@@ -43,6 +46,10 @@ const LABELS: Record<keyof Company, string> = {
   contactPersonEmail: 'Contact person email (optional)',
 };
 const LICENSE_LABEL = 'Commercial license (jpg, jpeg, png, pdf, tiff, gif) (optional)';
+const NZBN_LABEL = 'NZBN (New Zealand Business Number) (optional)';
+const nzbnInput = (page: Page) => page.getByRole('textbox', { name: NZBN_LABEL, exact: true });
+/** '9429046393920' as people copy it from their NZBN record: '9429 0463 9392 0'. */
+const spaced = (nzbn: string) => `${nzbn.slice(0, 4)} ${nzbn.slice(4, 8)} ${nzbn.slice(8, 12)} ${nzbn.slice(12)}`;
 
 const field = (page: Page, name: keyof Company) => page.getByRole('textbox', { name: LABELS[name], exact: true });
 const licenseInput = (page: Page) => page.getByLabel(LICENSE_LABEL, { exact: true });
@@ -85,10 +92,10 @@ function collectAlerts(page: Page): string[] {
 }
 
 /** Registers a company straight through the API, as another applicant would have done earlier. */
-async function registerThroughApi(page: Page, company: Company) {
+async function registerThroughApi(page: Page, company: Company & { nzbn?: string }) {
   const res = await page.request.post('/api/companies', { multipart: company });
   expect(res.status()).toBe(201);
-  return (await res.json()) as { id: string; company: { commercialLicenseUrl: string | null } };
+  return (await res.json()) as { id: string; company: { commercialLicenseUrl: string | null; nzbn: string | null } };
 }
 
 test.describe('partner registration (/register)', () => {
@@ -363,6 +370,49 @@ test.describe('partner registration (/register)', () => {
     }
   });
 
+  test('the optional NZBN sits right below the company name, is checked as it is typed and is sent', async ({
+    page,
+  }) => {
+    const alerts = collectAlerts(page);
+    await openForm(page);
+    const nzbn = nzbnInput(page);
+    await expect(nzbn).toBeVisible();
+    await expect(nzbn).toHaveAccessibleDescription(NZBN_TEXT.hint);
+    await expect(nzbn).not.toHaveAttribute('aria-required', 'true');
+    // Below the company name on the screen, and next after it in the form (and so in the tab order).
+    const nameBox = (await field(page, 'companyName').boundingBox())!;
+    const nzbnBox = (await nzbn.boundingBox())!;
+    expect(nzbnBox.y).toBeGreaterThan(nameBox.y + nameBox.height);
+    expect(nzbnBox.x).toBeCloseTo(nameBox.x, 0);
+    const names = await page
+      .locator('form[data-register-form] input')
+      .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).name));
+    expect(names.indexOf('nzbn')).toBe(names.indexOf('companyName') + 1);
+
+    for (const wrong of ['9429 0345 8166 1', '942904639392', '4006381333931']) {
+      await nzbn.fill(wrong);
+      await expectFieldError(nzbn, COMPANY_MESSAGES.nzbnInvalid);
+    }
+    await nzbn.fill('');
+    await expectNoFieldError(nzbn);
+
+    const number = newNzbn();
+    await fillCompany(page, newCompany());
+    await nzbn.fill(spaced(number));
+    await expectNoFieldError(nzbn);
+    await submitButton(page).click();
+    await expect.poll(() => alerts).toEqual(['alert: Company Profile submitted successfully!']);
+    await expect(page.locator('form[data-hydrated="true"]')).toBeVisible();
+    await expect(nzbn).toHaveValue('');
+
+    // It was stored: another application with the same number is told so under the field.
+    await fillCompany(page, newCompany());
+    await nzbn.fill(number);
+    await submitButton(page).click();
+    await expectFieldError(nzbn, COMPANY_MESSAGES.duplicateNzbn);
+    await expect(nzbn).toBeFocused();
+  });
+
   for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     test(`passes axe (WCAG 2.2 A/AA) and fits the screen on ${name}, empty and with errors`, async ({
       page,
@@ -422,6 +472,23 @@ test.describe('partner registration without JavaScript', () => {
     await expect(page.getByRole('status')).toHaveText('Company Profile submitted successfully!');
   });
 
+  test('answers a wrong NZBN under its field with the server’s message, and takes a valid one', async ({ page }) => {
+    const company = newCompany();
+    await page.goto('/register');
+    await expect(nzbnInput(page)).toHaveAccessibleDescription(NZBN_TEXT.hint);
+    for (const [name, value] of Object.entries(company)) await field(page, name as keyof Company).fill(value);
+    await nzbnInput(page).fill('9429 0345 8166 1');
+    await submitButton(page).click();
+    await expect(page).toHaveURL(/\/register$/);
+    await expectFieldError(nzbnInput(page), COMPANY_MESSAGES.nzbnInvalid);
+    await expect(nzbnInput(page)).toHaveValue('9429 0345 8166 1');
+    await expect(field(page, 'companyName')).toHaveValue(company.companyName);
+
+    await nzbnInput(page).fill(spaced(newNzbn()));
+    await submitButton(page).click();
+    await expect(page.getByRole('status')).toHaveText('Company Profile submitted successfully!');
+  });
+
   test('answers a licence that is not an image under its field and asks for the file again', async ({ page }) => {
     await page.goto('/register');
     for (const [name, value] of Object.entries(newCompany())) await field(page, name as keyof Company).fill(value);
@@ -429,5 +496,25 @@ test.describe('partner registration without JavaScript', () => {
     await submitButton(page).click();
     await expectFieldError(licenseInput(page), 'Unsupported File Format');
     await expect(page.getByText('Please choose the file again.')).toBeVisible();
+  });
+});
+
+test.describe('the NZBN on the admin’s application page', () => {
+  test('shows the number, or that none was given, and that it is not checked yet', async ({ page }) => {
+    const number = newNzbn();
+    const withNzbn = await registerThroughApi(page, { ...newCompany(), nzbn: spaced(number) });
+    const without = await registerThroughApi(page, newCompany());
+    const row = (label: string) =>
+      page.locator('.admin-fields__row').filter({ has: page.getByText(label, { exact: true }) });
+
+    await page.goto(`/admin/partners/${withNzbn.id}`);
+    await signInOnLoginScreen(page, process.env.E2E_ADMIN_EMAIL!, process.env.E2E_ADMIN_PASSWORD!);
+    await expect(page).toHaveURL(new RegExp(`/admin/partners/${withNzbn.id}$`));
+    await expect(row(NZBN_TEXT.adminLabel).locator('dd')).toHaveText(number);
+    await expect(row(NZBN_TEXT.checkLabel).locator('dd')).toHaveText('not checked');
+
+    await page.goto(`/admin/partners/${without.id}`);
+    await expect(row(NZBN_TEXT.adminLabel).locator('dd')).toHaveText('Not given');
+    await expect(row(NZBN_TEXT.checkLabel).locator('dd')).toHaveText('not checked');
   });
 });

@@ -1,8 +1,10 @@
+import fs from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
 import { SECOND_FACTOR_MESSAGES } from '../../src/contracts/second-factor.ts';
 import { adminApi, newAdminAccount } from './fixtures.ts';
 import { confirmAuthenticatorApp, currentStep, totpAt } from './second-factor.ts';
+import { VIEWPORTS } from './support.ts';
 
 /**
  * docs/product.md §2.15 in Chromium: a new admin's first visit to the console sets up an
@@ -148,4 +150,88 @@ test('on Sign-in security an admin adds an authenticator app, removes the passke
   await signOut(page);
   await signIn(page, account.email, account.password, recovery[0]!);
   await consoleOpen(page);
+});
+
+/**
+ * Each recovery code on one line at a phone's and a desktop's width: the box of every code is one
+ * line high (no break inside it) and within the page (no sideways scrolling).
+ */
+async function expectCodesOnOneLine(page: Page) {
+  for (const viewport of [VIEWPORTS.phone, VIEWPORTS.desktop]) {
+    await page.setViewportSize(viewport);
+    const codes = page.getByRole('list', { name: 'Recovery codes' }).locator('code');
+    await expect(codes).toHaveCount(10);
+    const lineHeight = await codes.first().evaluate((code) => parseFloat(getComputedStyle(code).fontSize) * 1.8);
+    for (const code of await codes.all()) {
+      const box = (await code.boundingBox())!;
+      expect(box.height, `${await code.innerText()} at ${viewport.width} px`).toBeLessThan(lineHeight);
+      expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+      expect(await code.evaluate((element) => element.getClientRects().length)).toBe(1);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+  }
+}
+
+/** Download (.txt): a file of that name holding every code shown. */
+async function expectDownloadHolds(page: Page, codes: string[]) {
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Download (.txt)' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('bagspace-recovery-codes.txt');
+  const text = fs.readFileSync((await file.path())!, 'utf8');
+  for (const code of codes) expect(text).toContain(code);
+}
+
+test('recovery codes stay on one line at 390 and 1280 px, copy to the clipboard and download as a .txt', async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL! });
+  const account = await newAdmin(request);
+  await page.goto('/admin');
+  await signIn(page, account.email, account.password);
+  const { recoveryCodes } = await confirmAuthenticatorApp(page);
+  await expectCodesOnOneLine(page);
+
+  await page.getByRole('button', { name: 'Copy' }).click();
+  await expect(page.getByRole('status').getByText('The codes are copied.')).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied.split('\n')).toEqual(recoveryCodes);
+  await expectDownloadHolds(page, recoveryCodes);
+
+  // The same on Sign-in security's new codes.
+  await page.getByRole('link', { name: 'I have saved them: open the console' }).click();
+  await consoleOpen(page);
+  await page.goto('/admin/security');
+  await page.getByRole('button', { name: 'Get new recovery codes' }).click();
+  const renewed = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await expect(renewed).toHaveCount(10);
+  const newCodes = await renewed.allInnerTexts();
+  expect(newCodes).not.toEqual(recoveryCodes);
+  await expectCodesOnOneLine(page);
+  await page.getByRole('button', { name: 'Copy' }).click();
+  await expect(page.getByRole('status').getByText('The codes are copied.')).toBeVisible();
+  expect((await page.evaluate(() => navigator.clipboard.readText())).split('\n')).toEqual(newCodes);
+  await expectDownloadHolds(page, newCodes);
+});
+
+test('without JavaScript the recovery codes download as a .txt, and no Copy button shows', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  try {
+    const page = await context.newPage();
+    const account = await newAdmin(request);
+    await page.goto('/admin');
+    await signIn(page, account.email, account.password);
+    const { recoveryCodes } = await confirmAuthenticatorApp(page);
+    await expectCodesOnOneLine(page);
+    await expect(page.getByRole('button', { name: 'Copy' })).toHaveCount(0);
+    await expectDownloadHolds(page, recoveryCodes);
+  } finally {
+    await context.close();
+  }
 });

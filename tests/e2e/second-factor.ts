@@ -32,7 +32,18 @@ export const totpAt = (secret: string, step = currentStep()) => generate({ secre
  * specs that sign an admin in through the browser again and again: each has codes of its own (a
  * 30-second step, and ten recovery codes), so one spec's sign-ins do not spend another's.
  */
-export const TEAM_ADMINS = ['console', 'desk', 'xss', 'files'] as const;
+export const TEAM_ADMINS = [
+  'console',
+  'desk',
+  'xss',
+  'files',
+  'layout',
+  'hours',
+  'due',
+  'reports',
+  'partners-due',
+  'partner-status',
+] as const;
 export const teamAdminsFile = () => path.join(dataDir(), 'e2e-team-admins.json');
 type TeamAdmin = AdminFactor & { email: string; password: string };
 

@@ -6,6 +6,7 @@
  * fails the matrix until it is given an entry here.
  */
 import { eq, sql } from 'drizzle-orm';
+import { DEFAULT_CALENDAR, DEFAULT_TARGETS } from '../../src/contracts/service-levels.ts';
 import { companies, faqs, supportTickets, users } from '../../src/server/db/schema.ts';
 import { createAccountsRepository } from '../../src/server/modules/accounts/accounts.repository.ts';
 import { createAccountSessionsRepository } from '../../src/server/modules/accounts/accounts.sessions.repository.ts';
@@ -49,6 +50,24 @@ export interface RouteSpec {
 }
 
 const R = (guard: Guard, extra: Omit<RouteSpec, 'guard'> = {}): RouteSpec => ({ guard, ...extra });
+
+/** The fixture company's status link token (the matrix sets its hash on the company). */
+const STATUS_TOKEN = 'MatrixStatusToken_0123456789abcdefghijklmno';
+
+/** An application of its own whose status link token is STATUS_TOKEN. */
+const statusLinkCompany = async () => {
+  await db()
+    .insert(companies)
+    .values({
+      companyName: 'Status Link Matrix Ltd',
+      address: '1 Matrix Street, Wellington',
+      phoneNumber: '041234567',
+      nameKey: 'status link matrix ltd',
+      phoneKey: '041234567',
+      statusTokenHash: hashToken(STATUS_TOKEN),
+    })
+    .onConflictDoNothing();
+};
 
 const setCompany = (values: Partial<typeof companies.$inferInsert>) => async (f: Fixtures) => {
   await db().update(companies).set(values).where(eq(companies.id, f.companyId));
@@ -141,6 +160,9 @@ export const ROUTES: Record<string, RouteSpec> = {
   ...Object.fromEntries(CATCH_ALL_METHODS.map((m) => [`${m} /api/*`, R('public', { ok: 404 })])),
 
   'POST /api/companies': R('public', { ok: 201 }),
+  // The applicant's status link (docs/decisions/112-application-status-page.md): anyone holding it.
+  // Its own application (no contact email), so what the link shows is not the fixture applicant's.
+  'GET /api/partners/status/:token': R('public', { prepare: statusLinkCompany }),
   'GET /api/admin/companies/:companyId/license': R('admin'),
 
   'POST /api/auth/login': R('public'),
@@ -237,6 +259,12 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/admin/users/:userId/enable': R('admin'),
   'POST /api/admin/users/:userId/role': R('admin'),
   'GET /api/admin/audit': R('admin'),
+  'GET /api/admin/reports': R('admin'),
+  'GET /api/admin/reports/tickets': R('admin'),
+  'GET /api/admin/reports/tickets.csv': R('admin'),
+  'GET /api/admin/service-levels': R('admin'),
+  'PUT /api/admin/service-levels/calendar': R('admin'),
+  'PUT /api/admin/service-levels/targets': R('admin'),
 
   'GET /api/account/notifications': R('user'),
   'GET /api/account/export': R('user'),
@@ -281,6 +309,7 @@ export const PARAMS: Record<string, (f: Fixtures) => string> = {
   companyId: (f) => f.companyId,
   faqId: (f) => String(f.faqId),
   slug: () => 'terms',
+  token: () => STATUS_TOKEN,
   userId: (f) => f.actors.owner.userId!,
   mailId: (f) => String(f.mailId),
   inboundId: (f) => String(f.inboundId),
@@ -402,6 +431,8 @@ export const BODIES: Record<string, BodyFor> = {
     return json({ type: 'traveller', ids: rows.map((r) => r.id).reverse() })({ name: 'anonymous' }, f);
   },
   'PUT /api/admin/settings/legal-links': json({ terms: '/documents/terms', privacy: '/documents/privacy' }),
+  'PUT /api/admin/service-levels/calendar': json(DEFAULT_CALENDAR),
+  'PUT /api/admin/service-levels/targets': json(DEFAULT_TARGETS),
   'PUT /api/admin/documents/:slug': json({
     title: 'Terms and Conditions',
     body: 'Matrix text.\n\n## Heading\n\nMore text.',

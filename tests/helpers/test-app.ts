@@ -1,3 +1,4 @@
+import type { Clock } from '../../src/server/clock.ts';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -80,6 +81,12 @@ export async function createTestApp(
     /** false: mail moves only on `app.mailWorker.runOnce()` */ mailWorker?: boolean;
     /** DNS for the inbound mail's DMARC check (tests/helpers/mail-dns.ts). */
     dnsResolver?: DNSResolver;
+    /** The clock of time-driven work (service levels, auto-close); a test moves it. */
+    clock?: Clock;
+    /** false: service-level warnings and the auto-close run only when the test calls them. */
+    serviceLevelWorker?: boolean;
+    /** The server's logger (none by default); a test that reads the log passes its own stream. */
+    logger?: Parameters<typeof buildApp>[0]['logger'];
   } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-test-'));
@@ -91,6 +98,9 @@ export async function createTestApp(
     database: test.database,
     startMailWorker: options.mailWorker ?? true,
     ...(options.dnsResolver ? { dnsResolver: options.dnsResolver } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.serviceLevelWorker !== undefined ? { startServiceLevelWorker: options.serviceLevelWorker } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
     web: options.web
       ? { mode: 'production', build: await loadProductionBuild(), clientDir: path.join(BUILD_DIR, 'client') }
       : undefined,

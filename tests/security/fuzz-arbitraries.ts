@@ -837,6 +837,7 @@ export const licenseFile: fc.Arbitrary<UploadPart> = fc
 
 export const COMPANY_FIELD_RULES: Record<string, { min: number; max: number }> = {
   companyName: { min: 3, max: 120 },
+  nzbn: { min: 13, max: 13 },
   phoneNumber: { min: 7, max: 14 },
   address: { min: 5, max: 200 },
   street: { min: 0, max: 200 },
@@ -846,11 +847,20 @@ export const COMPANY_FIELD_RULES: Record<string, { min: number; max: number }> =
   contactPersonEmail: { min: 3, max: 254 },
 };
 
+/** A New Zealand Business Number with its GS1 check digit, sometimes grouped with spaces as people copy it. */
+const validNzbn = fc.tuple(fc.integer({ min: 0, max: 99_999_999 }), fc.boolean()).map(([n, grouped]) => {
+  const body = `9429${String(n).padStart(8, '0')}`;
+  const sum = [...body].reduce((total, digit, i) => total + Number(digit) * (i % 2 === 0 ? 1 : 3), 0);
+  const nzbn = `${body}${(10 - (sum % 10)) % 10}`;
+  return grouped ? `${nzbn.slice(0, 4)} ${nzbn.slice(4, 8)} ${nzbn.slice(8, 12)} ${nzbn.slice(12)}` : nzbn;
+});
+
 /** A registration the contract accepts; optional fields left out or blank at random. */
 export const validCompanyForm: fc.Arbitrary<Record<string, string>> = fc
   .record(
     {
       companyName: padded(validCompanyName),
+      nzbn: fc.oneof(validNzbn, fc.constantFrom('', '   ')),
       phoneNumber: padded(nzPhone),
       address: text(5, 200),
       street: fc.oneof(text(1, 200), fc.constantFrom('', '   ')),

@@ -442,6 +442,7 @@ type Row = Record<string, unknown>;
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const TEXT_FIELDS = [
   'companyName',
+  'nzbn',
   'phoneNumber',
   'address',
   'street',
@@ -452,6 +453,7 @@ const TEXT_FIELDS = [
 ] as const;
 const COLUMN: Record<(typeof TEXT_FIELDS)[number], string> = {
   companyName: 'company_name',
+  nzbn: 'nzbn',
   phoneNumber: 'phone_number',
   address: 'address',
   street: 'street',
@@ -866,6 +868,7 @@ export const FUZZ_ENV: Record<string, string> = {
   TICKETS_PER_USER_PER_HOUR: '1000000',
   ATTACHMENTS_PER_USER_PER_HOUR: '1000000',
   REGISTRATIONS_PER_IP_PER_HOUR: '1000000',
+  PARTNER_STATUS_READS_PER_MIN: '1000000',
   STREAMS_PER_SESSION: '100000',
 };
 

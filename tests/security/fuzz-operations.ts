@@ -13,7 +13,9 @@ import {
 import fc from 'fast-check';
 import { z } from 'zod';
 import { AdminLegalSchema, HostedDocumentSchema } from '../../src/contracts/content-admin.ts';
-import { AUDIT_TARGETS, AuditPageSchema } from '../../src/contracts/audit.ts';
+import { AUDIT_ACTIONS, AUDIT_TARGETS, AuditPageSchema } from '../../src/contracts/audit.ts';
+import { ANNIVERSARY_REGION_VALUES, ServiceLevelSettingsSchema } from '../../src/contracts/service-levels.ts';
+import { REPORT_FIGURES, ReportSchema, ReportTicketsSchema, SPREAD_BUCKETS } from '../../src/contracts/reports.ts';
 import {
   COMPANY_STATUSES,
   CompanyDecisionSchema,
@@ -105,6 +107,10 @@ const query = (shape: Record<string, fc.Arbitrary<unknown>>, requiredKeys: strin
 const uuidOr = (...pools: string[]) =>
   fc.oneof(...pools.map((p) => ({ weight: 3, arbitrary: ref(p) })), { weight: 1, arbitrary: fc.uuid() });
 const intString = (min: number, max: number) => fc.integer({ min, max }).map(String);
+/** A calendar day as 'YYYY-MM-DD', from year 0 (which the database has not) to 9999. */
+const nzDay = fc
+  .date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10));
 const searchText = fc.oneof(fc.constant(''), text(1, 200), fc.constantFrom('%', '_', '\\', "'", '100', '@example.nz'));
 
 /** Links an admin may set (IN-04), and ones that must be refused. */
@@ -181,6 +187,57 @@ const savedReplyFields = [
   { path: ['title'], min: 1, max: 100 },
   { path: ['body'], min: 1, max: 5000 },
 ];
+/** Opening spans as an admin types them: mostly a day that can be kept, now and then a malformed one. */
+const wallTime = fc.constantFrom('00:00', '08:30', '9:00', '12:00', '12:60', '17:00', '24:00', '25:00', '');
+const spans = fc.oneof(
+  {
+    weight: 9,
+    arbitrary: fc.constantFrom(
+      [],
+      [{ start: '09:00', end: '17:00' }],
+      [
+        { start: '08:30', end: '12:00' },
+        { start: '13:00', end: '17:00' },
+      ],
+    ),
+  },
+  { weight: 1, arbitrary: fc.array(fc.record({ start: wallTime, end: wallTime }), { maxLength: 3 }) },
+);
+const calendarBody = fc.record({
+  hours: fc.record({
+    mon: fc.constant([{ start: '09:00', end: '17:00' }]),
+    tue: spans,
+    wed: spans,
+    thu: spans,
+    fri: spans,
+    sat: spans,
+    sun: spans,
+  }),
+  anniversary: fc.oneof(
+    { weight: 9, arbitrary: fc.oneof(fc.constant(null), fc.constantFrom(...ANNIVERSARY_REGION_VALUES)) },
+    { weight: 1, arbitrary: text(1, 10) },
+  ),
+  overrides: fc.oneof(
+    {
+      weight: 9,
+      arbitrary: fc.subarray([
+        { date: '2026-12-24', spans: [], note: 'Christmas Eve' },
+        { date: '2027-01-04', spans: [{ start: '10:00', end: '14:00' }], note: '' },
+      ]),
+    },
+    { weight: 1, arbitrary: fc.array(fc.record({ date: text(1, 12), spans, note: text(0, 130) }), { maxLength: 3 }) },
+  ),
+});
+const targetMinutes = fc.oneof(
+  { weight: 9, arbitrary: fc.integer({ min: 1, max: 24_000 }) },
+  { weight: 1, arbitrary: fc.integer({ min: -10, max: 100_000 }) },
+);
+const reasonTargets = fc.record({
+  firstResponse: targetMinutes,
+  nextResponse: targetMinutes,
+  resolution: targetMinutes,
+});
+const targetsBody = fc.record({ General: reasonTargets, Incident: reasonTargets, Deactivation: reasonTargets });
 const ticketListQuery = query({ open: fc.constantFrom('true', 'false') });
 const adminTicketQuery = query({
   open: fc.constantFrom('true', 'false'),
@@ -289,6 +346,21 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
       }),
     ),
     ok: [{ status: 201, schema: CompanyRegistrationResultSchema }],
+  },
+  // The applicant's status link (docs/decisions/112-application-status-page.md): no token is known
+  // here, so every guess, of the right shape or not, answers the same 404.
+  {
+    methods: ['GET'],
+    url: '/api/partners/status/:token',
+    group: 'public',
+    principals: anon,
+    params: {
+      token: fc.oneof(
+        fc.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        hostileString.map((s) => s.slice(0, 150)),
+      ),
+    },
+    ok: [],
   },
 
   // --- Accounts ----------------------------------------------------------------------------------
@@ -804,6 +876,32 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     ok: [{ status: 200, schema: z.object({ savedReply: SavedReplySchema }) }],
   },
 
+  // --- Admin: service levels (decision 108) ----------------------------------------------------------
+  {
+    methods: ['GET'],
+    url: '/api/admin/service-levels',
+    group: 'admin',
+    principals: admin,
+    noInput: 'the calendar and the targets',
+    ok: [{ status: 200, schema: ServiceLevelSettingsSchema }],
+  },
+  {
+    methods: ['PUT'],
+    url: '/api/admin/service-levels/calendar',
+    group: 'admin',
+    principals: admin,
+    body: calendarBody,
+    ok: [{ status: 200, schema: ServiceLevelSettingsSchema }],
+  },
+  {
+    methods: ['PUT'],
+    url: '/api/admin/service-levels/targets',
+    group: 'admin',
+    principals: admin,
+    body: targetsBody,
+    ok: [{ status: 200, schema: ServiceLevelSettingsSchema }],
+  },
+
   // --- Admin: partner review ------------------------------------------------------------------------
   {
     methods: ['GET'],
@@ -1007,8 +1105,46 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
       before: fc.oneof(intString(1, 2_147_483_647), ref('auditId')),
       targetType: fc.constantFrom(...AUDIT_TARGETS),
       targetId: fc.oneof(ref('company'), text(1, 100)),
+      actor: fc.oneof(validEmail, searchText),
+      action: fc.oneof(fc.constantFrom(...Object.keys(AUDIT_ACTIONS)), text(1, 40)),
+      from: fc.oneof(nzDay, text(1, 12)),
+      to: fc.oneof(nzDay, text(1, 12)),
     }),
     ok: [{ status: 200, schema: AuditPageSchema }],
+  },
+  // --- Reports (decision 109) -------------------------------------------------------------------------
+  {
+    methods: ['GET'],
+    url: '/api/admin/reports',
+    group: 'admin',
+    principals: admin,
+    query: query({ from: fc.oneof(nzDay, text(1, 12)), to: fc.oneof(nzDay, text(1, 12)) }),
+    ok: [{ status: 200, schema: ReportSchema }],
+  },
+  {
+    methods: ['GET'],
+    url: '/api/admin/reports/tickets',
+    group: 'admin',
+    principals: admin,
+    query: query({
+      from: fc.oneof(nzDay, text(1, 12)),
+      to: fc.oneof(nzDay, text(1, 12)),
+      figure: fc.oneof(fc.constantFrom(...Object.keys(REPORT_FIGURES)), text(1, 20)),
+      bucket: fc.oneof(fc.constantFrom(...SPREAD_BUCKETS.map((b) => b.key)), text(1, 10)),
+      day: fc.oneof(nzDay, text(1, 12)),
+      weekday: fc.oneof(intString(1, 7), intString(-10, 100)),
+      hour: fc.oneof(intString(0, 23), intString(-10, 100)),
+      admin: uuidOr('self'),
+    }),
+    ok: [{ status: 200, schema: ReportTicketsSchema }],
+  },
+  {
+    methods: ['GET'],
+    url: '/api/admin/reports/tickets.csv',
+    group: 'admin',
+    principals: admin,
+    query: query({ from: fc.oneof(nzDay, text(1, 12)), to: fc.oneof(nzDay, text(1, 12)) }),
+    ok: [{ status: 200, kind: 'text' }],
   },
   {
     methods: ['GET'],

@@ -236,10 +236,23 @@ describe('IN-07: body size, duplicate query keys, prototype keys', () => {
       waiting: ['us', 'you'],
       assigned: ['me', 'none'],
       privacy: ['due', 'overdue'],
+      sort: ['due', 'recent'],
+      due: ['late', 'today'],
+      actor: ['ops@example.nz', 'desk@example.nz'],
+      action: ['faq.create', 'faq.delete'],
+      from: ['2026-11-01', '2026-11-02'],
+      to: ['2026-11-27', '2026-11-28'],
+      figure: ['created', 'first-response'],
+      bucket: ['lt1h', 'gt24h'],
+      day: ['2026-11-02', '2026-11-03'],
+      weekday: ['1', '7'],
+      hour: ['0', '23'],
+      admin: ['5b7c1f4e-2d3a-4e8b-9c6d-1a2b3c4d5e6f', '6c8d2a5f-3e4b-4f9c-8d7e-2b3c4d5e6f70'],
     };
     // Where one key takes other values on another route.
     const SAMPLE_OF: Record<string, Record<string, [string, string]>> = {
       '/api/admin/mail/incoming': { state: ['held', 'posted'] },
+      '/api/admin/companies': { due: ['late', 'all'], sort: ['due', 'submitted'] },
     };
     let checked = 0;
     for (const op of FUZZ_OPERATIONS.filter((o) => o.query && o.methods.includes('GET'))) {

@@ -8,7 +8,9 @@ export const auditApi = {
     path: '/api/admin/audit',
     access: 'admin',
     tags: ['admin'],
-    summary: 'Admin actions, newest first (who, what, when, which record); page back with ?before=<id>',
+    summary:
+      'Admin actions, newest first (who, what, when, which record); narrow with ?actor=<email>&action=&from=&to= ' +
+      '(New Zealand days, YYYY-MM-DD) or ?targetType=&targetId=; page back with ?before=<id>',
     query: AuditQuerySchema,
     answers: { 200: AuditPageSchema },
     errors: [400, 401, 403],

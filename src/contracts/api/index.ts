@@ -7,7 +7,9 @@ import { inboundApi } from './inbound.ts';
 import { notificationsApi } from './notifications.ts';
 import { partnerReviewApi, partnersApi } from './partners.ts';
 import { privacyApi } from './privacy.ts';
+import { reportsApi } from './reports.ts';
 import { secondFactorApi } from './second-factor.ts';
+import { serviceLevelsApi } from './service-levels.ts';
 import { deskApi, supportApi } from './support.ts';
 
 /**
@@ -31,6 +33,8 @@ export const API = {
   inbound: inboundApi,
   audit: auditApi,
   privacy: privacyApi,
+  serviceLevels: serviceLevelsApi,
+  reports: reportsApi,
 } as const;
 
 /** All declarations in one list. */

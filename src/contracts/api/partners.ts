@@ -8,6 +8,7 @@ import {
   CompanyResultSchema,
   RejectCompanySchema,
 } from '../partner-review.ts';
+import { ApplicationStatusSchema, StatusTokenParamsSchema } from '../partner-status.ts';
 import { z } from '../zod.ts';
 
 /** Partner registration: the public form, with its licence file (docs/product.md §2). */
@@ -19,13 +20,28 @@ export const partnersApi = {
     tags: ['partners'],
     summary: 'Apply to become a partner company',
     description:
-      'multipart/form-data with the text fields companyName, phoneNumber, address (Address 1), street (Address 2), ' +
+      'multipart/form-data with the text fields companyName, nzbn (optional New Zealand Business Number: 13 digits ' +
+      'starting 94 with a GS1 check digit; spaces are removed), phoneNumber, address (Address 1), street (Address 2), ' +
       'contactPersonName, contactPersonJobTitle, contactPersonPhoneNumber, contactPersonEmail, and an optional file ' +
       'part commercialLicense (JPEG or PNG, at most 10485760 bytes). Field errors come back under error.fields; ' +
-      'duplicates answer 409.',
+      'duplicates (email, company name, phone number, then NZBN) answer 409.',
     multipart: 'only',
     answers: { 201: CompanyRegistrationResultSchema },
     errors: [400, 409, 429],
+  }),
+  status: endpoint({
+    method: 'GET',
+    path: '/api/partners/status/:token',
+    access: 'public',
+    tags: ['partners'],
+    summary: "An applicant's own application, by the private link mailed when it was received",
+    description:
+      'The application as submitted (never the licence file, only whether one was sent), its state (received, ' +
+      'approved, not-approved, on-hold), the review due date while it waits, and its history with the reasons given. ' +
+      'An unknown or malformed token answers 404; at most 60 reads a minute from one address (429).',
+    params: StatusTokenParamsSchema,
+    answers: { 200: ApplicationStatusSchema },
+    errors: [400, 404, 429],
   }),
 } as const;
 
@@ -40,6 +56,9 @@ export const partnerReviewApi = {
     access: 'admin',
     tags: ['admin'],
     summary: 'Partner applications by status (pending, verified, rejected, banned), with counts',
+    description:
+      'Pending applications carry their review due date (two New Zealand working days after submission) and ' +
+      'whether it has passed; due=late keeps only those, sort=due orders them by due date; counts.late counts them.',
     query: CompanyListQuerySchema,
     answers: { 200: CompanyListSchema },
     errors: REVIEW_ERRORS,

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
+import { type PGlite, protocol } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 /**
@@ -21,6 +21,66 @@ const MAX_SOCKET_PATH = 107;
 export const socketUrl = (dataDir: string) =>
   `postgresql://postgres@localhost/postgres?host=${encodeURIComponent(path.resolve(dataDir))}&port=${SOCKET_PORT}`;
 
+/**
+ * The database as the socket server sees it. PGlite is one database session, which the server's
+ * own statements share with every socket client; a client's `BEGIN … COMMIT` spans several
+ * messages, and between two of them the server's own statements would otherwise run inside the
+ * client's transaction (a read-only backup then refused the server's writes, and the error ended
+ * the backup's transaction: "Failed query"). Here each client message takes PGlite's transaction
+ * lock, the one the server's own statements and transactions wait for, and a client that leaves a
+ * transaction open keeps it until the transaction ends (COMMIT, ROLLBACK, or the socket closing,
+ * which rolls back). The server's statements wait meanwhile, as they wait for one of their own
+ * transactions.
+ */
+export function transactionAwareView(db: PGlite): PGlite {
+  let release: (() => void) | undefined;
+  const hold = () =>
+    new Promise<void>((held) => {
+      void db._runExclusiveTransaction(
+        () =>
+          new Promise<void>((done) => {
+            release = done;
+            held();
+          }),
+      );
+    });
+  const settle = () => {
+    if (release && !db.isInTransaction()) {
+      const done = release;
+      release = undefined;
+      done();
+    }
+  };
+  const overrides: Partial<PGlite> = {
+    async runExclusive<T>(fn: () => Promise<T>): Promise<T> {
+      if (!release) await hold();
+      try {
+        return await db.runExclusive(fn);
+      } finally {
+        settle();
+      }
+    },
+    // The socket server ends a closed client's transaction with exec('ROLLBACK'); PGlite's exec
+    // would wait for the lock this client holds.
+    async exec(query, options) {
+      if (!release) return db.exec(query, options);
+      try {
+        await db.runExclusive(() => db.execProtocol(protocol.serialize.query(query), options));
+        return [];
+      } finally {
+        settle();
+      }
+    },
+  };
+  return new Proxy(db, {
+    get(target, key) {
+      if (key in overrides) return overrides[key as keyof typeof overrides];
+      const value = Reflect.get(target, key, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
 export async function serveLocalSocket(
   db: PGlite,
   dataDir: string,
@@ -32,7 +92,7 @@ export async function serveLocalSocket(
   // The server holds the data directory's lock, so a socket file left here is a dead server's.
   fs.rmSync(file, { force: true });
   const previous = process.umask(0o077);
-  const server = new PGLiteSocketServer({ db, path: file, maxConnections: 8 });
+  const server = new PGLiteSocketServer({ db: transactionAwareView(db), path: file, maxConnections: 8 });
   try {
     await server.start();
   } finally {

@@ -90,7 +90,7 @@ export const notificationEvents = pgTable(
       .where(sql`${t.kind} = 'ticket-reply'`),
     check(
       'notification_events_kind_check',
-      sql`${t.kind} in ('ticket-reply', 'ticket-closed', 'team-new-ticket', 'team-user-reply')`,
+      sql`${t.kind} in ('ticket-reply', 'ticket-closed', 'ticket-reopened', 'team-new-ticket', 'team-user-reply')`,
     ),
   ],
 );

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -83,8 +84,16 @@ export const companies = pgTable(
     phoneKey: text('phone_key').notNull(),
     emailKey: text('email_key'),
     rejectionReason: text('rejection_reason'),
+    /** New Zealand Business Number: 13 digits, spaces removed (docs/decisions/110-nzbn.md); null when not given. */
+    nzbn: text('nzbn'),
+    /**
+     * SHA-256 (hex) of the applicant's private status link token (docs/decisions/112-application-status-page.md);
+     * the token itself is only ever in the received mail. Null for applications made before the link existed.
+     */
+    statusTokenHash: text('status_token_hash'),
   },
   (t) => [
+    uniqueIndex('companies_status_token_hash_uq').on(t.statusTokenHash),
     uniqueIndex('companies_name_key_uq')
       .on(t.nameKey)
       .where(sql`${t.verified} <> 2`),
@@ -94,7 +103,34 @@ export const companies = pgTable(
     uniqueIndex('companies_email_key_uq')
       .on(t.emailKey)
       .where(sql`${t.verified} <> 2 and ${t.emailKey} is not null`),
+    uniqueIndex('companies_nzbn_uq')
+      .on(t.nzbn)
+      .where(sql`${t.verified} <> 2 and ${t.nzbn} is not null`),
     index('companies_verified_idx').on(t.verified, t.lastUpdated),
+  ],
+);
+
+/**
+ * What happened to a partner application, oldest first, as its applicant's status page lists it
+ * (docs/decisions/112-application-status-page.md): written in the same transaction as the change itself.
+ */
+export const companyEvents = pgTable(
+  'company_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    /** received, approved, rejected, banned, unbanned */
+    kind: text('kind').notNull(),
+    /** The reason the admin gave (rejections). */
+    reason: text('reason'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    actorId: uuid('actor_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    index('company_events_company_idx').on(t.companyId, t.createdAt, t.id),
+    check('company_events_kind_check', sql`${t.kind} in ('received', 'approved', 'rejected', 'banned', 'unbanned')`),
   ],
 );
 
@@ -213,6 +249,17 @@ export const supportTickets = pgTable(
     privacyRequest: boolean('privacy_request').notNull().default(false),
     /** An admin marked its messages as needed for the record: erasing the owner keeps them as 'Deleted user'. */
     keepForRecord: boolean('keep_for_record').notNull().default(false),
+    /** 'Still need help?' after a rating: the closed ticket this one carries on from (shown on both). */
+    followsTicketId: uuid('follows_ticket_id').references((): AnyPgColumn => supportTickets.id, {
+      onDelete: 'set null',
+    }),
+    /**
+     * The first response: when the team's answer ended the ticket's first wait, and whose it was.
+     * Written by the database's message trigger (migration 0014), read by the reports; null while
+     * unanswered, or when the first wait ended by a close.
+     */
+    firstAnswerAt: timestamptz('first_answer_at'),
+    firstAnswerBy: uuid('first_answer_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     uniqueIndex('support_tickets_ticket_no_uq').on(t.ticketNo),
@@ -222,6 +269,20 @@ export const supportTickets = pgTable(
     index('support_tickets_user_idx').on(t.userId, t.open, t.lastMessage),
     index('support_tickets_open_idx').on(t.open, t.lastMessage),
     index('support_tickets_assigned_idx').on(t.assignedTo, t.open),
+    // The reports: a range's new tickets, and the tickets closed in it (a closed ticket's close time
+    // is closed_at, or its last message for tickets closed before closed_at was kept).
+    index('support_tickets_created_idx').on(t.creationDate),
+    // Erasing an account clears its first answers by this index, not a scan.
+    index('support_tickets_first_answer_by_idx')
+      .on(t.firstAnswerBy)
+      .where(sql`${t.firstAnswerBy} is not null`),
+    index('support_tickets_closed_idx')
+      .on(sql`coalesce(${t.closedAt}, ${t.lastMessage})`)
+      .where(sql`not ${t.open}`),
+    // Erasing an account deletes its tickets: the follow-ups' links are cleared by this index, not a scan.
+    index('support_tickets_follows_idx')
+      .on(t.followsTicketId)
+      .where(sql`${t.followsTicketId} is not null`),
     check('support_tickets_reason_check', sql`${t.reason} in ('General', 'Incident', 'Deactivation')`),
   ],
 );
@@ -246,6 +307,12 @@ export const ticketMessages = pgTable(
     internal: boolean('internal').notNull().default(false),
     /** Posted from a mail (modules/inbound): the "by email" mark, and the way to the whole mail. */
     inboundMailId: bigint('inbound_mail_id', { mode: 'number' }),
+    /**
+     * A line the system wrote into the thread, not a person's message (its kind, e.g.
+     * 'auto-closed'): shown to both sides as a note across the thread, never an answer or a
+     * customer's message (the service-level triggers pass it by). Null for every message a person wrote.
+     */
+    systemEvent: text('system_event'),
     /** The words of the message for the inbox's search (English stemming), kept by the database. */
     search: tsvector('search')
       .notNull()
@@ -254,6 +321,10 @@ export const ticketMessages = pgTable(
   (t) => [
     index('ticket_messages_ticket_idx').on(t.ticketId, t.id),
     index('ticket_messages_search_idx').using('gin', t.search),
+    // The reports: the team's public answers in a range (who answered what).
+    index('ticket_messages_answers_idx')
+      .on(t.timestamp)
+      .where(sql`${t.admin} and not ${t.internal} and ${t.systemEvent} is null`),
     uniqueIndex('ticket_messages_client_uq')
       .on(t.ticketId, t.clientId)
       .where(sql`${t.clientId} is not null`),
@@ -343,4 +414,5 @@ export const auditLog = pgTable(
 
 export * from './schema-inbound.ts';
 export * from './schema-mail.ts';
+export * from './schema-service-levels.ts';
 export * from './schema-second-factor.ts';

@@ -1,4 +1,4 @@
-import type { SQL } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { AppDatabase } from './connection.ts';
 
 /**
@@ -23,3 +23,12 @@ export const isUuid = (text: string) => UUID.test(text);
 
 /** A timestamp as the API writes it (ISO 8601, UTC), from a row's Date or timestamp text. */
 export const iso = (value: Date | string | unknown): string => new Date(value as string).toISOString();
+
+/**
+ * The instant a New Zealand calendar day ('YYYY-MM-DD'), or the one `later` days after it, starts,
+ * whatever the database's own time zone: a day there is 23 or 25 hours long across a clock change.
+ */
+export const nzDayStart = (day: string, later = 0) =>
+  later === 0
+    ? sql`(${day}::date::timestamp at time zone 'Pacific/Auckland')`
+    : sql`((${day}::date + ${later}::int)::timestamp at time zone 'Pacific/Auckland')`;

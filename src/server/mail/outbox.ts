@@ -20,11 +20,15 @@ export const MAIL_KINDS = [
   'partner-decision',
   'ticket-reply',
   'ticket-closed',
+  'ticket-reopened',
   'team-new-ticket',
   'team-user-reply',
   'account-deletion',
   'inbound-closed-ticket',
   'inbound-unknown-sender',
+  'service-level-soon',
+  'service-level-missed',
+  'auto-close-nudge',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 

@@ -96,7 +96,14 @@ export function pageContext(
           try {
             const user = await app.firstAdminSetup.createFirstAdmin(input);
             request.log.info({ userId: user.id }, 'first admin created at /setup');
-            return { ok: true, email: user.email };
+            // Signed in at once, the way the sign-in form does it; the console then asks for a second factor.
+            const session = await app.signIn.signInNewAccount({
+              userId: user.id,
+              ip: request.ip,
+              presentedToken: readSessionToken(request, config.sessions.cookieName),
+              device: sessionDevice(request.headers['user-agent'], request.ip),
+            });
+            return { ok: true, email: user.email, setCookie: session?.setCookie ?? null };
           } catch (error) {
             if (!(error instanceof AppError)) throw error;
             return { ok: false, message: error.message, fields: error.fields ?? {} };

@@ -1,7 +1,5 @@
 import {
-  type AnswerOf,
   type ApiClient,
-  type CallArgs,
   type ApiResult,
   type EndpointDeclaration,
   NETWORK_FAILURE,
@@ -17,23 +15,11 @@ import { reportSessionLost } from './session-events.ts';
  * and every outcome as a value (ApiResult): nothing here throws. Route loaders and actions use the
  * same interface in process (`services.api`).
  */
-export type { ApiResult } from '../../contracts/endpoint.ts';
-
-export interface BrowserCallOptions {
-  signal?: AbortSignal;
-  fetchImpl?: typeof fetch;
-}
-
-async function send<T>(
-  declaration: EndpointDeclaration,
-  url: string,
-  body: unknown,
-  options: BrowserCallOptions = {},
-): Promise<ApiResult<T>> {
+async function send<T>(declaration: EndpointDeclaration, url: string, body: unknown): Promise<ApiResult<T>> {
   const multipart = typeof FormData !== 'undefined' && body instanceof FormData;
   let response: Response;
   try {
-    response = await (options.fetchImpl ?? fetch)(url, {
+    response = await fetch(url, {
       method: declaration.method,
       credentials: 'same-origin',
       headers: {
@@ -41,7 +27,6 @@ async function send<T>(
         ...(body === undefined || multipart ? {} : { 'content-type': 'application/json' }),
       },
       ...(body === undefined ? {} : { body: multipart ? (body as FormData) : JSON.stringify(body) }),
-      ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch {
     return { ok: false, status: 0, message: NETWORK_FAILURE, fields: {}, fromServer: false };
@@ -54,19 +39,7 @@ async function send<T>(
 }
 
 /** Calls one endpoint from the browser. */
-export const api: ApiClient & {
-  /** The same call with a timeout's signal or another fetch (tests, the callable protocol's deadline). */
-  callWith<E extends EndpointDeclaration>(
-    options: BrowserCallOptions,
-    declaration: E,
-    ...args: CallArgs<E>
-  ): Promise<ApiResult<AnswerOf<E>>>;
-} = {
+export const api: ApiClient = {
   call: ((declaration: EndpointDeclaration, input: { params?: unknown; query?: unknown; body?: unknown } = {}) =>
     send(declaration, pathOf(declaration, input), input.body)) as ApiClient['call'],
-  callWith: ((
-    options: BrowserCallOptions,
-    declaration: EndpointDeclaration,
-    input: { params?: unknown; query?: unknown; body?: unknown } = {},
-  ) => send(declaration, pathOf(declaration, input), input.body, options)) as never,
 };

@@ -23,6 +23,8 @@ export interface FormResult {
   values: Record<string, string>;
   /** Which form on the page this answers, where a page has several (its `intent`, or an id). */
   form?: string;
+  /** The action ended this visitor's session (an account closed): the root reads who is signed in again. */
+  signedOut?: boolean;
 }
 
 /** The text fields of a posted form (files are sent on by `services.api.forward`). */

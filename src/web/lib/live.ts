@@ -128,3 +128,35 @@ export function askWhyRefused(
     return true;
   };
 }
+
+/**
+ * A list read by the route's loader and then kept up to date by a stream, for the filters `key`
+ * names (a status, the inbox's query): the loader's list (`loaded`, for this key or null) shows
+ * until the stream's first list for the same key arrives, which then replaces it; another key
+ * starts again from its loader's list (an older stream's list would be stale by then). The status
+ * says Live only once the stream's own list is shown. `streamed` is that list, or null before it.
+ */
+export function useLiveList<T>(options: {
+  key: string;
+  url: string | null;
+  /** The stream's event that carries the list, and the list in its data. */
+  event: string;
+  read: (data: unknown) => T;
+  loaded: T | null;
+  onRefused: () => Promise<boolean>;
+}): { list: T | null; streamed: T | null; live: LiveStatus } {
+  const { key } = options;
+  const [received, setReceived] = useState<{ key: string; list: T } | null>(null);
+  if (received && received.key !== key) setReceived(null);
+  const status = useLiveStream(
+    options.url,
+    { [options.event]: (data) => setReceived({ key, list: options.read(data) }) },
+    { onRefused: options.onRefused },
+  );
+  const streamed = received?.key === key ? received.list : null;
+  return {
+    list: streamed ?? options.loaded,
+    streamed,
+    live: status === 'live' && streamed === null ? 'connecting' : status,
+  };
+}

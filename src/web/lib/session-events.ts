@@ -19,8 +19,18 @@ export function reportSessionLost(): void {
   if (typeof window !== 'undefined') window.dispatchEvent(new Event(LOST_EVENT));
 }
 
+/**
+ * Set when this tab itself announced a sign-out: its own page already reads who is signed in with
+ * the answer that ended the session (lib/revalidate.ts). Its SessionWatch must not act on its own
+ * announcement (a BroadcastChannel delivers to the other channel objects of the same tab too): a
+ * second reading of the route data would clear the action's answer, and the page that has just
+ * closed the account showed 'Please sign in first' instead of the confirmation.
+ */
+let announcedHere = false;
+
 export function announceSignOut(): void {
   if (typeof BroadcastChannel === 'undefined') return;
+  announcedHere = true;
   const channel = new BroadcastChannel(SESSION_CHANNEL);
   channel.postMessage(SIGNED_OUT);
   channel.close();
@@ -44,7 +54,7 @@ export function onSessionLost(onLost: () => void): () => void {
   const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(SESSION_CHANNEL);
   if (channel) {
     channel.onmessage = (event: MessageEvent) => {
-      if (event.data === SIGNED_OUT) void confirmSignedOut();
+      if (event.data === SIGNED_OUT && !announcedHere) void confirmSignedOut();
     };
   }
   return () => {

@@ -24,7 +24,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) return invalid(parsed.error, kept);
   const { api } = context.get(requestContext).services;
   const deleted = await api.call(privacyApi.deleteAccount, { body: { password: parsed.data.password } });
-  return deleted.ok ? succeeded(deleted.data.message) : refused(deleted, kept);
+  // Signed out: the root and the header read who is signed in again with this answer (lib/revalidate.ts).
+  return deleted.ok ? { ...succeeded(deleted.data.message), signedOut: true } : refused(deleted, kept);
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [

@@ -1,6 +1,7 @@
 import { Form, Link, redirect, type ShouldRevalidateFunctionArgs, useNavigation } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { auditApi } from '../../contracts/api/audit.ts';
+import { auditActor } from '../../contracts/audit.ts';
 import { partnerReviewApi } from '../../contracts/api/partners.ts';
 import {
   type AdminCompany,
@@ -11,8 +12,10 @@ import {
   RejectCompanySchema,
   VERIFIED,
 } from '../../contracts/partner-review.ts';
+import { NZBN_TEXT } from '../../contracts/companies.ts';
 import { formatNzDateTime } from '../../contracts/dates.ts';
-import { AuditDetails, auditWhat } from '../features/admin/audit-view.tsx';
+import { AuditFacts, AuditSentence } from '../features/admin/audit-view.tsx';
+import { Email } from '../components/ui/email.tsx';
 import { Notice, ReadFailed } from '../features/admin/notice.tsx';
 import { TextAreaField } from '../components/ui/field.tsx';
 import { type FormResult, invalid, readForm, refused, useFormCheck } from '../lib/form.ts';
@@ -117,6 +120,9 @@ const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 function Fields({ company }: { company: AdminCompany }) {
   const rows: Array<[string, string]> = [
     ['Company name', company.companyName],
+    [NZBN_TEXT.adminLabel, company.nzbn ?? NZBN_TEXT.notGiven],
+    // Not looked up in the government register yet: every number is honestly "not checked".
+    [NZBN_TEXT.checkLabel, NZBN_TEXT.notChecked],
     ['Phone number', company.phoneNumber],
     ['Address 1', company.address],
     ['Address 2', company.street ?? '—'],
@@ -333,10 +339,15 @@ export default function AdminPartner({ loaderData, actionData, params }: Route.C
             {entries.map((entry) => (
               <li key={entry.id}>
                 <p className="admin-history__line">
-                  <strong>{auditWhat(entry)}</strong> by {entry.actorEmail ?? 'a removed account'} ·{' '}
+                  <strong>
+                    <AuditSentence entry={entry} here={pageAt(company.id)} />
+                  </strong>
+                </p>
+                <p className="admin-history__meta">
+                  by {entry.actorEmail ? <Email address={entry.actorEmail} /> : auditActor(entry)} ·{' '}
                   <time dateTime={entry.at}>{formatNzDateTime(entry.at)}</time>
                 </p>
-                <AuditDetails entry={entry} />
+                <AuditFacts entry={entry} here={pageAt(company.id)} />
               </li>
             ))}
           </ol>

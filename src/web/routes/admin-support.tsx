@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { SearchResults } from '../features/support/search-results.tsx';
 import { requestContext } from '../lib/request-context.ts';
 import { DESK_TEXT, type DeskFigures, formatMinutes, formatShare } from '../../contracts/desk.ts';
@@ -13,13 +13,17 @@ import { formatNzDateTime } from '../../contracts/dates.ts';
 import { WaitingBadge } from '../features/support/waiting-badge.tsx';
 import { SwitchButtons } from '../components/ui/switch-buttons.tsx';
 import { SearchForm } from '../features/admin/search-form.tsx';
+import { ReadFailed } from '../features/admin/notice.tsx';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
-import { askWhyRefused, useLiveStream } from '../lib/live.ts';
+import { askWhyRefused, useLiveList } from '../lib/live.ts';
 import '../styles/support.css';
 import { DataTable } from '../components/ui/data-table.tsx';
 import { privatePageMeta } from '../lib/page-meta.ts';
 import type { Route } from './+types/admin-support';
 import { Email } from '../components/ui/email.tsx';
+import { DUE_TEXT } from '../../contracts/service-levels.ts';
+import { DueCell } from '../features/support/due-time.tsx';
+import { useNow } from '../lib/use-now.ts';
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta(matches, 'admin', `${ADMIN_TEXT.nav.support} | ${ADMIN_TEXT.title}`);
@@ -29,10 +33,11 @@ const STATUS_OPTIONS = [
   { value: 'closed', label: 'Closed' },
 ] as const;
 
+/** Staff words: the customer's 'Waiting for you' would be the admin here. */
 const WAITING_OPTIONS = [
   { value: 'all', label: 'All open' },
-  { value: 'us', label: SUPPORT_TEXT.waitingForUs },
-  { value: 'you', label: SUPPORT_TEXT.waitingForYou },
+  { value: 'us', label: SUPPORT_TEXT.waitingOnUs },
+  { value: 'you', label: SUPPORT_TEXT.waitingOnCustomer },
 ] as const;
 
 const ASSIGNED_OPTIONS = [
@@ -47,6 +52,17 @@ const PRIVACY_OPTIONS = [
   { value: 'overdue', label: DESK_TEXT.overdue },
 ] as const;
 
+const DUE_OPTIONS = [
+  { value: 'all', label: DUE_TEXT.anyTime },
+  { value: 'late', label: DUE_TEXT.late },
+  { value: 'today', label: DUE_TEXT.dueToday },
+] as const;
+
+const SORT_OPTIONS = [
+  { value: 'recent', label: DUE_TEXT.sortRecent },
+  { value: 'due', label: DUE_TEXT.sortDue },
+] as const;
+
 const COLUMNS = [
   'Ticket Number',
   'User',
@@ -54,12 +70,41 @@ const COLUMNS = [
   'Date of Submission',
   'Last Message',
   'Status',
+  DUE_TEXT.dueColumn,
   'Assigned to',
 ] as const;
+
+/** Before any list has come (a search shows none): the due words are not shown then. */
+const NO_LIST_YET = new Date(0).toISOString();
 
 /** The address's value when it is one of `options`. */
 const oneOf = <T extends string>(value: string | null, options: readonly T[]): T | undefined =>
   options.find((option) => option === value);
+
+/**
+ * The inbox's filters as the address gives them, and the list's query for them: the same for the
+ * loader's read and the page's live stream.
+ */
+function inboxFilter(params: URLSearchParams) {
+  const status = params.get('status') === 'closed' ? 'closed' : 'open';
+  const q = params.get('q')?.trim() ?? '';
+  const assigned = oneOf(params.get('assigned'), ['me', 'none'] as const) ?? 'all';
+  const waiting = (status === 'open' && oneOf(params.get('waiting'), ['us', 'you'] as const)) || 'all';
+  const privacy = (status === 'open' && oneOf(params.get('privacy'), ['due', 'overdue'] as const)) || 'all';
+  // Closed tickets have nothing due: the due filter and order are for open ones.
+  const due = (status === 'open' && oneOf(params.get('due'), ['late', 'today'] as const)) || 'all';
+  const sort = (status === 'open' && oneOf(params.get('sort'), ['due'] as const)) || 'recent';
+  const filter: CallInput<typeof deskApi.listTickets>['query'] = {
+    open: status === 'open' ? 'true' : 'false',
+    ...(q ? { q } : {}),
+    ...(waiting !== 'all' ? { waiting } : {}),
+    ...(assigned !== 'all' ? { assigned } : {}),
+    ...(privacy !== 'all' ? { privacy } : {}),
+    ...(due !== 'all' ? { due } : {}),
+    ...(sort !== 'recent' ? { sort } : {}),
+  };
+  return { status, q, assigned, waiting, privacy, due, sort, filter, query: new URLSearchParams(filter).toString() };
+}
 
 /** A privacy request's due date, flagged once it has passed (under the ticket's status). */
 function AnswerBy({ ticket }: { ticket: AdminTicket }) {
@@ -103,20 +148,30 @@ function DeskFiguresLine({ figures }: { figures: DeskFigures | null }) {
 }
 
 /**
- * The team's figures, and a search (?q=), read on the server, so they are in the page without
- * JavaScript (admins only: the layout refuses others).
+ * The team's figures, and the list of the address's filters or its search (?q=), read on the
+ * server, so they are in the page without JavaScript (admins only: the layout refuses others). A
+ * change of filter is a navigation: this runs again.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
-  if (!user?.emailVerified || user.role !== 'admin') return { figures: null, search: null };
-  const q = new URL(request.url).searchParams.get('q')?.trim() ?? '';
-  const [figures, found] = await Promise.all([
+  if (!user?.emailVerified || user.role !== 'admin') return { figures: null, search: null, list: null };
+  const { q, filter, query } = inboxFilter(new URL(request.url).searchParams);
+  const [figures, found, listed] = await Promise.all([
     services.api.call(deskApi.figures),
     q ? services.api.call(deskApi.search, { query: { q } }) : null,
+    q ? null : services.api.call(deskApi.listTickets, { query: filter }),
   ]);
   return {
     figures: figures.ok ? figures.data : null,
     search: found ? { q, results: found.ok ? found.data.results : [] } : null,
+    list: listed
+      ? {
+          query,
+          tickets: listed.ok ? listed.data.tickets : null,
+          now: listed.ok ? listed.data.now : NO_LIST_YET,
+          failed: listed.ok ? null : listed.message,
+        }
+      : null,
   };
 }
 
@@ -126,41 +181,47 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  */
 export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
-  const status = params.get('status') === 'closed' ? 'closed' : 'open';
-  const q = params.get('q')?.trim() ?? '';
-  const assigned = oneOf(params.get('assigned'), ['me', 'none'] as const) ?? 'all';
-  const waiting = (status === 'open' && oneOf(params.get('waiting'), ['us', 'you'] as const)) || 'all';
-  const privacy = (status === 'open' && oneOf(params.get('privacy'), ['due', 'overdue'] as const)) || 'all';
-  const filter: CallInput<typeof deskApi.listTickets>['query'] = {
-    open: status === 'open' ? 'true' : 'false',
-    ...(q ? { q } : {}),
-    ...(waiting !== 'all' ? { waiting } : {}),
-    ...(assigned !== 'all' ? { assigned } : {}),
-    ...(privacy !== 'all' ? { privacy } : {}),
-  };
-  const query = new URLSearchParams(filter).toString();
+  const { status, q, assigned, waiting, privacy, due, sort, filter, query } = inboxFilter(params);
   const keepPrivacy = privacy === 'all' ? undefined : privacy;
-  const [snapshot, setSnapshot] = useState<{ query: string; tickets: AdminTicket[] } | null>(null);
+  // The due filter and order, kept by the other switches (and the search, to come back to).
+  const keepDue = { due: due === 'all' ? undefined : due, sort: sort === 'recent' ? undefined : sort };
+  // What each switch keeps of the others: every choice but its own.
+  const chosen = {
+    status,
+    q,
+    assigned: assigned === 'all' ? undefined : assigned,
+    waiting: waiting === 'all' ? undefined : waiting,
+    privacy: keepPrivacy,
+    ...keepDue,
+  };
+  const keepAllBut = (name: keyof typeof chosen) => ({ ...chosen, [name]: undefined });
   const searching = q !== '';
-  const live = useLiveStream(
-    searching ? null : pathOf(deskApi.ticketsStream, { query: filter }),
-    { tickets: (data) => setSnapshot({ query, tickets: (data as { tickets: AdminTicket[] }).tickets }) },
-    { onRefused: askWhyRefused(() => api.call(deskApi.listTickets, { query: filter })) },
-  );
-  const tickets = snapshot?.query === query ? snapshot.tickets : null;
+  const loaded = loaderData.list?.query === query ? loaderData.list : null;
+  // The stream's first list for these filters replaces the loaded one.
+  const { streamed, live } = useLiveList({
+    key: query,
+    url: searching ? null : pathOf(deskApi.ticketsStream, { query: filter }),
+    event: 'tickets',
+    read: (data) => data as { tickets: AdminTicket[]; now: string },
+    loaded: null,
+    onRefused: askWhyRefused(() => api.call(deskApi.listTickets, { query: filter })),
+  });
+  const tickets = streamed ? streamed.tickets : (loaded?.tickets ?? null);
+  // Due words run from the server's clock as of the list shown, moving on each minute here.
+  const now = useNow(streamed ? streamed.now : (loaded?.now ?? NO_LIST_YET));
+  const failed = tickets === null ? (loaded?.failed ?? null) : null;
   const waitingForUs = tickets?.filter((t) => t.waitingOn === 'us').length ?? 0;
   // The team's figures come with the page (its loader); the loader reads them again whenever the
   // inbox changes (a close, a rating, an answer): each list the stream sends after the first.
   const revalidator = useRevalidator();
-  const shown = useRef<{ query: string; tickets: AdminTicket[] } | null>(null);
+  const shown = useRef<{ query: string; list: object } | null>(null);
   useEffect(() => {
-    if (!snapshot) return;
-    if (shown.current?.query === snapshot.query && shown.current.tickets !== snapshot.tickets)
-      void revalidator.revalidate();
-    shown.current = snapshot;
+    if (!streamed) return;
+    if (shown.current?.query === query && shown.current.list !== streamed) void revalidator.revalidate();
+    shown.current = { query, list: streamed };
     // The revalidator changes with each of its runs; only a new list asks again.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [snapshot]);
+  }, [streamed]);
 
   return (
     <section className="admin-page" aria-labelledby="inbox-title">
@@ -185,15 +246,15 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
               label="Assigned to"
               options={ASSIGNED_OPTIONS}
               value={assigned}
-              keep={{ status, q, waiting: waiting === 'all' ? undefined : waiting, privacy: keepPrivacy }}
+              keep={keepAllBut('assigned')}
             />
             {status === 'open' ? (
               <SwitchButtons
                 name="waiting"
-                label="Waiting for whom"
+                label="Waiting on whom"
                 options={WAITING_OPTIONS}
                 value={waiting}
-                keep={{ status, q, assigned: assigned === 'all' ? undefined : assigned, privacy: keepPrivacy }}
+                keep={keepAllBut('waiting')}
               />
             ) : null}
             {status === 'open' ? (
@@ -202,12 +263,25 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
                 label={DESK_TEXT.privacyRequests}
                 options={PRIVACY_OPTIONS}
                 value={privacy}
-                keep={{
-                  status,
-                  q,
-                  assigned: assigned === 'all' ? undefined : assigned,
-                  waiting: waiting === 'all' ? undefined : waiting,
-                }}
+                keep={keepAllBut('privacy')}
+              />
+            ) : null}
+            {status === 'open' ? (
+              <SwitchButtons
+                name="due"
+                label={DUE_TEXT.filterLabel}
+                options={DUE_OPTIONS}
+                value={due}
+                keep={keepAllBut('due')}
+              />
+            ) : null}
+            {status === 'open' ? (
+              <SwitchButtons
+                name="sort"
+                label={DUE_TEXT.sortLabel}
+                options={SORT_OPTIONS}
+                value={sort}
+                keep={keepAllBut('sort')}
               />
             ) : null}
           </>
@@ -220,43 +294,57 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
             status,
             waiting: waiting === 'all' ? undefined : waiting,
             assigned: assigned === 'all' ? undefined : assigned,
+            ...keepDue,
           }}
         />
       </div>
       {searching ? (
         <SearchResults q={q} results={loaderData.search?.q === q ? loaderData.search.results : []} />
       ) : tickets === null ? (
-        <p className="support-muted" role="status">
-          Loading...
-        </p>
+        failed ? (
+          <ReadFailed message={failed} retryTo={`/admin/support?${params}`} />
+        ) : (
+          <p className="support-muted" role="status">
+            Loading...
+          </p>
+        )
       ) : (
         <>
           <p className="admin-summary" role="status">
             {tickets.length} {status} {tickets.length === 1 ? 'ticket' : 'tickets'}
-            {status === 'open' && waiting === 'all' ? `, ${waitingForUs} waiting for us` : ''}
-            {waiting !== 'all' ? `, ${waiting === 'us' ? 'waiting for us' : 'waiting for the user'}` : ''}
+            {status === 'open' && waiting === 'all' ? `, ${waitingForUs} waiting on us` : ''}
+            {waiting !== 'all' ? `, ${waiting === 'us' ? 'waiting on us' : 'waiting on the customer'}` : ''}
             {privacy === 'due' ? ', privacy requests, soonest due first' : ''}
             {privacy === 'overdue' ? ', overdue privacy requests' : ''}
+            {due === 'late' ? ', late' : ''}
+            {due === 'today' ? ', due today' : ''}
+            {sort === 'due' && privacy === 'all' ? ', soonest due first' : ''}
             {q ? ` matching “${q}”` : ''}
           </p>
           {tickets.length === 0 ? (
             <p className="empty-state">
               {q
                 ? ADMIN_TEXT.noMatchingTickets
-                : privacy !== 'all'
-                  ? privacy === 'due'
-                    ? DESK_TEXT.noPrivacyRequests
-                    : DESK_TEXT.noOverdue
-                  : status === 'open'
-                    ? ADMIN_TEXT.noOpenTickets
-                    : ADMIN_TEXT.noClosedTickets}
+                : due !== 'all'
+                  ? due === 'late'
+                    ? DUE_TEXT.noLate
+                    : DUE_TEXT.noDueToday
+                  : privacy !== 'all'
+                    ? privacy === 'due'
+                      ? DESK_TEXT.noPrivacyRequests
+                      : DESK_TEXT.noOverdue
+                    : status === 'open'
+                      ? ADMIN_TEXT.noOpenTickets
+                      : ADMIN_TEXT.noClosedTickets}
             </p>
           ) : (
             <DataTable
               caption={
                 privacy !== 'all'
                   ? 'Open privacy requests, soonest due first'
-                  : `${status === 'open' ? 'Open tickets' : 'Closed tickets'}, newest last message first`
+                  : sort === 'due'
+                    ? 'Open tickets, soonest due first'
+                    : `${status === 'open' ? 'Open tickets' : 'Closed tickets'}, newest last message first`
               }
               columns={COLUMNS}
               className="admin-table"
@@ -276,13 +364,16 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
                   <td data-label={COLUMNS[4]}>{formatNzDateTime(ticket.lastMessage)}</td>
                   <td data-label={COLUMNS[5]}>
                     {ticket.waitingOn ? (
-                      <WaitingBadge waiting={ticket.waitingOn} />
+                      <WaitingBadge waiting={ticket.waitingOn} to="staff" />
                     ) : (
                       <span className="badge">Closed</span>
                     )}
                     <AnswerBy ticket={ticket} />
                   </td>
-                  <td data-label={COLUMNS[6]} className="admin-table__email">
+                  <td data-label={COLUMNS[6]}>
+                    <DueCell due={ticket.due} now={now} />
+                  </td>
+                  <td data-label={COLUMNS[7]} className="admin-table__email">
                     {ticket.assignee ? <Email address={ticket.assignee.email} /> : DESK_TEXT.unassigned}
                   </td>
                 </tr>

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { data, Form, Link, type ShouldRevalidateFunctionArgs, useNavigation } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { data, Link, type ShouldRevalidateFunctionArgs } from 'react-router';
 import { MESSAGE_FORM_MAX_BYTES } from '../../contracts/attachments.ts';
 import { deskApi, supportApi } from '../../contracts/api/support.ts';
 import { pathOf } from '../../contracts/endpoint.ts';
@@ -10,7 +10,7 @@ import { type AdminTicket, reasonLabel, SUPPORT_TEXT, waitingOn } from '../../co
 import { formatNzDateTime } from '../../contracts/dates.ts';
 import { WaitingBadge } from '../features/support/waiting-badge.tsx';
 import { deskAction } from '../features/support/desk-actions.ts';
-import { DeskPanel } from '../features/support/desk-panel.tsx';
+import { DeskFacts, DeskToolbar } from '../features/support/desk-panel.tsx';
 import { newClientId } from '../lib/client-id.ts';
 import { Notice } from '../features/admin/notice.tsx';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
@@ -25,15 +25,16 @@ import {
   ticketClientAction,
 } from '../features/support/ticket-page.ts';
 import { TicketThread } from '../features/support/ticket-thread.tsx';
+import { TicketLinks } from '../features/support/ticket-links.tsx';
 import { useTicketThread } from '../features/support/use-ticket-thread.ts';
 import { api as browserApi } from '../lib/api-client.ts';
 import { readForm } from '../lib/form.ts';
-import { useHydrated } from '../lib/hydrated.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/admin-ticket';
 import '../styles/support.css';
 import { privatePageMeta } from '../lib/page-meta.ts';
 import { Email } from '../components/ui/email.tsx';
+import { useNow } from '../lib/use-now.ts';
 
 /** A message with up to five files goes through this page's form (without JavaScript). */
 export const handle: RouteHandle = { formBytes: MESSAGE_FORM_MAX_BYTES };
@@ -148,8 +149,6 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
   const { ticket, messages } = thread;
   // Who the ticket waits for follows the last message the user sees (notes do not count).
   const lastVisible = messages.findLast((message) => !message.internal);
-  const hydrated = useHydrated();
-  const busy = useNavigation().state === 'submitting';
   // What the page's action sent back: a refused answer or note (text kept), or a refused button.
   const kept = actionData?.form === 'reply' || actionData?.form === 'note' ? (actionData as ReplyResult) : undefined;
   const refusedReply = kept?.form === 'reply' ? kept : undefined;
@@ -158,13 +157,38 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
   const [unsent, setUnsent] = useState(
     refusedReply && !refusedReply.ok && refusedReply.values.messageBody?.trim() ? refusedReply.values.messageBody : '',
   );
+  // The due time changes with the thread: an answer ends the wait, the customer's next message
+  // starts one. The stream sends the ticket only when it opens or changes state, so a new message
+  // the customer sees makes the page read the ticket again, with the server's clock (`now`).
+  const loadedNow = loaderData.thread?.now;
+  const [read, setRead] = useState<{ now: string; after: string | undefined } | null>(null);
+  const now = useNow(read && read.after === loadedNow ? read.now : (loadedNow ?? new Date(0).toISOString()));
+  const lastVisibleId = lastVisible?.id;
+  const seenLast = useRef(lastVisibleId);
+  const { setTicket } = thread;
+  useEffect(() => {
+    if (lastVisibleId === seenLast.current) return;
+    seenLast.current = lastVisibleId;
+    let current = true;
+    void browserApi.call(deskApi.ticket, { params: { ticketId } }).then((answer) => {
+      if (!current || !answer.ok) return;
+      setTicket(answer.data.ticket);
+      setRead({ now: answer.data.now, after: loadedNow });
+    });
+    return () => {
+      current = false;
+    };
+    // Only a new visible message asks again; the ticket's id and loader time are read as they are then.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [lastVisibleId]);
 
   return (
     <section className="admin-page ticket" aria-labelledby="ticket-title">
       <p className="support-back">
         <Link to="/admin/support">{ADMIN_TEXT.nav.support}</Link>
       </p>
-      <header className="ticket__header">
+      {/* The ticket's number, reason, customer and tools stay in view while the thread scrolls. */}
+      <header className="ticket__header admin-ticket__header">
         <div>
           <h1 id="ticket-title" className="admin-ticket__title">
             {thread.missing ? SUPPORT_TEXT.ticketMissing : ticket ? `Ticket #${ticket.ticketNo}` : SUPPORT_TEXT.loading}
@@ -174,29 +198,28 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
               {reasonLabel(ticket.reason)} · from <Email className="admin-table__email" address={ticket.userEmail} /> ·
               opened {formatNzDateTime(ticket.creationDate)} ·{' '}
               <span className={`badge${ticket.open ? ' badge--open' : ''}`}>{ticket.open ? 'Open' : 'Closed'}</span>{' '}
-              <WaitingBadge waiting={waitingOn(ticket.open, lastVisible?.admin)} />
+              <WaitingBadge waiting={waitingOn(ticket.open, lastVisible?.admin)} to="staff" />
             </p>
           ) : null}
-        </div>
-        <div className="admin-ticket__actions">
-          {/* Live updates need the page's script: without it the status would say Connecting… for ever. */}
-          {!thread.missing && hydrated ? <LiveIndicator status={thread.live} /> : null}
           {ticket ? (
-            <Form method="post" preventScrollReset>
-              <button
-                type="submit"
-                name="intent"
-                value={ticket.open ? 'close' : 'reopen'}
-                className="button button--ghost"
-                disabled={busy}
-              >
-                {ticket.open ? ADMIN_TEXT.closeTicket : ADMIN_TEXT.reopenTicket}
-              </button>
-            </Form>
+            <TicketLinks
+              follows={ticket.follows}
+              continuedIn={ticket.continuedIn}
+              href={(id) => `/admin/support/${encodeURIComponent(id)}`}
+            />
           ) : null}
         </div>
+        {ticket ? (
+          <DeskToolbar
+            ticket={ticket}
+            agents={loaderData.agents}
+            viewerEmail={loaderData.viewerEmail}
+            // Live updates need the page's script: without it the status would say Connecting… for ever.
+            live={<LiveIndicator status={thread.live} />}
+          />
+        ) : null}
       </header>
-      {ticket ? <DeskPanel ticket={ticket} agents={loaderData.agents} viewerEmail={loaderData.viewerEmail} /> : null}
+      {ticket ? <DeskFacts ticket={ticket} viewerEmail={loaderData.viewerEmail} now={now} /> : null}
       {thread.viewers.length > 0 ? (
         <p className="desk-viewers" role="status">
           {DESK_TEXT.alsoViewing} {thread.viewers.join(', ')}
@@ -207,20 +230,32 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
         <>
           <TicketThread
             messages={messages}
-            mine={(message) => message.admin && !message.internal}
+            // Decided by id on the server: only the reader's own answers and notes are theirs.
+            mine={(message) => message.mine}
             note={(message) => message.internal}
+            team={(message) => message.admin && !message.internal && !message.mine}
             author={(message) =>
-              message.admin
-                ? message.internal
-                  ? (message.authorEmail ?? 'Admin')
-                  : 'Admin'
-                : (message.authorEmail ?? 'User')
+              message.admin ? (
+                message.internal ? (
+                  (message.authorEmail ?? 'Admin')
+                ) : message.authorEmail ? (
+                  <>
+                    Admin · <Email address={message.authorEmail} />
+                    {message.mine ? ' (you)' : null}
+                  </>
+                ) : (
+                  'Admin'
+                )
+              ) : (
+                (message.authorEmail ?? 'User')
+              )
             }
             wholeMail={(message) => `/admin/support/${encoded}/mail/${message.id}`}
           />
           {ticket?.open ? (
             <ReplyBox<AdminMessage>
               upload={{ declaration: deskApi.reply, params: { ticketId } }}
+              ticketId={ticketId}
               savedReplies={loaderData.savedReplies.map((reply) => ({
                 id: reply.id,
                 title: reply.title,
@@ -231,7 +266,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
               onSent={thread.addMessage}
               onClosed={(text) => {
                 setUnsent(text);
-                thread.setTicket({ ...ticket, open: false });
+                thread.setTicket({ ...ticket, open: false, due: null });
               }}
             />
           ) : ticket ? (
@@ -239,12 +274,13 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
               <p className="ticket__closed" role="status">
                 This ticket is closed. Reopen it to answer.
               </p>
-              {unsent.trim() ? <UnsentReply text={unsent} /> : null}
+              <UnsentReply text={unsent} ticketId={ticketId} />
             </>
           ) : null}
           {ticket ? (
             <ReplyBox<AdminMessage>
               variant="note"
+              ticketId={ticketId}
               clientId={refusedNote?.values.clientId || loaderData.noteClientId}
               kept={refusedNote}
               onSent={thread.addMessage}

@@ -16,9 +16,10 @@ import '../styles/admin.css';
 import { Email } from '../components/ui/email.tsx';
 
 /**
- * Every /admin route: the support login screen unless a verified user is signed in, and for a
- * signed-in user who is not an admin, a plain "not allowed" and nothing else (no admin page mounts,
- * so no admin API is even called). The role comes from the database on every request.
+ * Every /admin route: the staff sign-in (the login screen's console variant) unless a verified
+ * user is signed in, and for a signed-in user who is not an admin, a plain "not allowed" and nothing
+ * else (no admin page mounts, so no admin API is even called). The role comes from the database on
+ * every request.
  */
 export async function loader({ context }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);

@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect, useNavigation } from 'react-router';
+import { data, Form, Link, redirect, redirectDocument, useNavigation } from 'react-router';
 import { EmailSchema, NewPasswordSchema, PASSWORD_MIN_LENGTH } from '../../contracts/auth.ts';
 import { SETUP_TEXT } from '../../contracts/setup.ts';
 import { z } from '../../contracts/zod.ts';
@@ -20,7 +20,8 @@ const SetupFormSchema = z
 
 /**
  * /setup?token=…: the first admin, created in the browser from the one-time link the server prints
- * while the database has no admin (docs/operations.md). A form handled by this route's action.
+ * while the database has no admin (docs/operations.md). A form handled by this route's action, which
+ * signs the new admin in and opens /admin, where a second factor is set up before anything else.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const query = new URL(request.url).searchParams;
@@ -38,6 +39,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) return invalid(parsed.error, kept);
   const { email, password } = parsed.data;
   const outcome = await context.get(requestContext).services.setup.createFirstAdmin({ token, email, password });
+  // A new document, as after signing in: every part of the page (the navigation too) is the signed-in one.
+  if (outcome.ok && outcome.setCookie)
+    return redirectDocument('/admin', { status: 303, headers: { 'set-cookie': outcome.setCookie } });
   if (outcome.ok) return redirect('/setup?done=1', 303);
   // A field's message shows under its field; a refused link, above the button.
   const named = Object.keys(outcome.fields).length > 0;

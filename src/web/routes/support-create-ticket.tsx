@@ -4,7 +4,13 @@ import { supportApi } from '../../contracts/api/support.ts';
 import { fieldErrors } from '../../contracts/zod.ts';
 import type { RouteHandle } from '../../contracts/web-context.ts';
 import { data, Link, redirect, useNavigate, useNavigation, useSearchParams, useSubmit } from 'react-router';
-import { CreateTicketFormSchema, MESSAGE_HINT_LENGTH, SUPPORT_TEXT, TICKET_REASONS } from '../../contracts/support.ts';
+import {
+  CreateTicketFormSchema,
+  MESSAGE_HINT_LENGTH,
+  SUPPORT_TEXT,
+  TICKET_REASONS,
+  type TicketLink,
+} from '../../contracts/support.ts';
 import { MessageBox } from '../components/ui/message-box.tsx';
 import { ATTACHMENT_TEXT } from '../../contracts/attachments.ts';
 import {
@@ -15,6 +21,7 @@ import {
   useFileDrop,
 } from '../features/support/attachment-picker.tsx';
 import { isMultipart } from '../features/support/ticket-page.ts';
+import { TicketLinks } from '../features/support/ticket-links.tsx';
 import { CALLABLE_TIMEOUT_MS, sendOrSay } from '../lib/callable.ts';
 import { type FormResult, invalid, readForm, useFormCheck } from '../lib/form.ts';
 import { postWithProgress } from '../lib/upload.ts';
@@ -30,9 +37,21 @@ export const handle: RouteHandle = { formBytes: MESSAGE_FORM_MAX_BYTES };
 
 export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, 'support', 'Contact us');
 
-/** An id for this form, decided on the server so the page and its hydration agree on it. */
-export function loader() {
-  return { clientId: newClientId() };
+/**
+ * An id for this form, decided on the server so the page and its hydration agree on it; and, from
+ * 'Still need help?' (`?follows=`), the closed ticket the new one follows, if it is the visitor's own.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return { clientId: newClientId(), follows: await followedTicket(request, context) };
+}
+
+async function followedTicket(request: Request, context: Route.LoaderArgs['context']): Promise<TicketLink | null> {
+  const id = new URL(request.url).searchParams.get('follows');
+  if (!id) return null;
+  const { user, services } = context.get(requestContext);
+  if (!user?.emailVerified) return null;
+  const read = await services.api.call(supportApi.ticket, { params: { ticketId: id } });
+  return read.ok ? { id: read.data.ticket.id, ticketNo: read.data.ticket.ticketNo } : null;
 }
 
 const SOMETHING_WRONG = 'Something went wrong. Please try again.';
@@ -99,6 +118,8 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
   }, [actionData]);
   // Without JavaScript the form carries its own id, so a resent form is stored once as well.
   const formClientId = actionData?.values.clientId || loaderData.clientId;
+  // 'Still need help?': the closed ticket this one follows (a hidden field, so it works without JavaScript too).
+  const follows = loaderData.follows;
   const [uploading, setUploading] = useState(false);
   const submitting = uploading || navigation.formData !== undefined;
   // Submitting the same text again after a failure reuses the id: a ticket the server did store is not stored twice.
@@ -119,7 +140,7 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
     const { clientId } = attempt.current;
     if (picker.files.length === 0) {
       // The form goes to the page's action, which calls the callable.
-      void submit({ reason, message, clientId }, { method: 'post' });
+      void submit({ reason, message, clientId, ...(follows ? { follows: follows.id } : {}) }, { method: 'post' });
       return;
     }
     // With files: the form goes as multipart straight to the endpoint, with a progress bar.
@@ -127,6 +148,7 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
     form.append('reason', reason);
     form.append('message', message);
     form.append('clientId', clientId);
+    if (follows) form.append('follows', follows.id);
     appendFiles(form, picker);
     setUploading(true);
     picker.setProgress(0);
@@ -146,6 +168,7 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
         <Link to="/support/">{SUPPORT_TEXT.myTickets}</Link>
       </p>
       <h2 id="contact-title">{SUPPORT_TEXT.createTitle}</h2>
+      {follows ? <TicketLinks follows={follows} href={(id) => `/support/ticket/${encodeURIComponent(id)}`} /> : null}
       {serverFailure ? (
         <div className="alert alert--error" role="alert">
           <p>{serverFailure}</p>
@@ -162,6 +185,7 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
         {...drop.handlers}
       >
         <input type="hidden" name="clientId" value={formClientId} />
+        {follows ? <input type="hidden" name="follows" value={follows.id} /> : null}
         <p className="field__hint">
           <span className="field__required" aria-hidden="true">
             *

@@ -18,12 +18,12 @@ import {
   ticketClientAction,
 } from '../features/support/ticket-page.ts';
 import { TicketThread } from '../features/support/ticket-thread.tsx';
+import { TicketLinks } from '../features/support/ticket-links.tsx';
 import { useTicketThread } from '../features/support/use-ticket-thread.ts';
 import { deskAction } from '../features/support/desk-actions.ts';
 import { RatingForm, RatingFormSchema } from '../features/support/rating-form.tsx';
 import { api } from '../lib/api-client.ts';
 import { invalid, readForm } from '../lib/form.ts';
-import { useHydrated } from '../lib/hydrated.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/support-ticket';
 import '../styles/support.css';
@@ -88,7 +88,6 @@ export default function SupportTicket({ params, loaderData, actionData }: Route.
     loadedMissing: loaderData.missing,
   });
   const { ticket, messages } = thread;
-  const hydrated = useHydrated();
   // Words a refused reply carried: kept on the page, with a way to send them as a new ticket.
   const refusedReply = actionData?.form === 'reply' ? (actionData as ReplyResult) : undefined;
   const rating = actionData?.form === 'rate' ? actionData : undefined;
@@ -108,12 +107,19 @@ export default function SupportTicket({ params, loaderData, actionData }: Route.
           {thread.missing ? SUPPORT_TEXT.ticketMissing : ticket ? `Ticket #${ticket.ticketNo}` : SUPPORT_TEXT.loading}
         </h2>
         {/* Live updates need the page's script: without it the status would say Connecting… for ever. */}
-        {!thread.missing && hydrated ? <LiveIndicator status={thread.live} /> : null}
+        {thread.missing ? null : <LiveIndicator status={thread.live} />}
         {ticket ? (
           <p className="ticket__reason">
             {reasonLabel(ticket.reason)} {/* From the thread itself, so it changes the moment a message arrives. */}
             <WaitingBadge waiting={waitingOn(ticket.open, messages.at(-1)?.admin)} />
           </p>
+        ) : null}
+        {ticket ? (
+          <TicketLinks
+            follows={ticket.follows}
+            continuedIn={ticket.continuedIn}
+            href={(id) => `/support/ticket/${encodeURIComponent(id)}`}
+          />
         ) : null}
       </header>
       {thread.missing ? null : (
@@ -127,6 +133,7 @@ export default function SupportTicket({ params, loaderData, actionData }: Route.
           {ticket?.open ? (
             <ReplyBox
               upload={{ declaration: supportApi.reply, params: { ticketId } }}
+              ticketId={ticketId}
               clientId={refusedReply?.values.clientId || loaderData.clientId}
               kept={refusedReply}
               onSent={thread.addMessage}
@@ -140,8 +147,8 @@ export default function SupportTicket({ params, loaderData, actionData }: Route.
               <p className="ticket__closed" role="status">
                 This ticket is closed. {SUPPORT_TEXT.replyRejected}
               </p>
-              {unsent.trim() ? <UnsentReply text={unsent} newTicket /> : null}
-              <RatingForm rating={ticket.rating} result={rating} now={now} />
+              <UnsentReply text={unsent} ticketId={ticketId} newTicket />
+              <RatingForm rating={ticket.rating} result={rating} now={now} ticketId={ticket.id} />
             </>
           ) : null}
         </>

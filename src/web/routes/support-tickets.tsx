@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { reasonLabel, SUPPORT_TEXT, type Ticket } from '../../contracts/support.ts';
 import { formatNzDateTime } from '../../contracts/dates.ts';
@@ -9,7 +8,8 @@ import { LiveIndicator } from '../features/support/live-indicator.tsx';
 import { supportApi } from '../../contracts/api/support.ts';
 import { pathOf } from '../../contracts/endpoint.ts';
 import { api } from '../lib/api-client.ts';
-import { askWhyRefused, useLiveStream } from '../lib/live.ts';
+import { askWhyRefused, useLiveList } from '../lib/live.ts';
+import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/support-tickets';
 import '../styles/support.css';
 import { privatePageMeta } from '../lib/page-meta.ts';
@@ -21,19 +21,39 @@ const STATUS_OPTIONS = [
   { value: 'closed', label: SUPPORT_TEXT.closedTickets },
 ] as const;
 
+type Status = (typeof STATUS_OPTIONS)[number]['value'];
+
+/** Which tickets the address asks for (?status=closed), and the list's query for it. */
+const statusOf = (params: URLSearchParams): Status => (params.get('status') === 'closed' ? 'closed' : 'open');
+const queryOf = (status: Status) => ({ open: status === 'open' ? 'true' : 'false' }) as const;
+
+/**
+ * The list, read on the server so the page has its rows without JavaScript (the layout signs in
+ * anyone else). A change of status is a navigation: this runs again.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { user, services } = context.get(requestContext);
+  const status = statusOf(new URL(request.url).searchParams);
+  if (!user?.emailVerified) return { status, tickets: null, failed: null };
+  const read = await services.api.call(supportApi.listTickets, { query: queryOf(status) });
+  return { status, tickets: read.ok ? read.data.tickets : null, failed: read.ok ? null : read.message };
+}
+
 /** /support and any unknown mode: the signed-in user's tickets, kept up to date live. */
-export default function SupportTickets() {
+export default function SupportTickets({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
-  const status = params.get('status') === 'closed' ? 'closed' : 'open';
-  const [tickets, setTickets] = useState<{ status: string; list: Ticket[] } | null>(null);
-  const query = { open: status === 'open' ? 'true' : 'false' } as const;
-  const live = useLiveStream(
-    pathOf(supportApi.ticketsStream, { query }),
-    { tickets: (data) => setTickets({ status, list: (data as { tickets: Ticket[] }).tickets }) },
+  const status = statusOf(params);
+  const query = queryOf(status);
+  const { list, live } = useLiveList({
+    key: status,
+    url: pathOf(supportApi.ticketsStream, { query }),
+    event: 'tickets',
+    read: (data) => (data as { tickets: Ticket[] }).tickets,
+    loaded: loaderData.status === status ? loaderData.tickets : null,
     // Refused: a lost session shows the login screen (lib/session-events.ts); anything else retries.
-    { onRefused: askWhyRefused(() => api.call(supportApi.listTickets, { query })) },
-  );
-  const list = tickets?.status === status ? tickets.list : null;
+    onRefused: askWhyRefused(() => api.call(supportApi.listTickets, { query })),
+  });
+  const failed = list === null && loaderData.status === status ? loaderData.failed : null;
   // Open tickets say who is to write next; closed ones wait for nobody.
   const columns = status === 'open' ? [...SUPPORT_TEXT.columns, SUPPORT_TEXT.statusColumn] : SUPPORT_TEXT.columns;
 
@@ -49,7 +69,13 @@ export default function SupportTickets() {
         <SwitchButtons name="status" label="Which tickets" options={STATUS_OPTIONS} value={status} />
         <LiveIndicator status={live} />
       </div>
-      {list === null ? (
+      {failed ? (
+        <div className="alert alert--error" role="alert">
+          <p>
+            {failed} <Link to={`/support?status=${status}`}>Try again</Link>
+          </p>
+        </div>
+      ) : list === null ? (
         <p className="support-muted" role="status">
           {SUPPORT_TEXT.loading}
         </p>
@@ -72,7 +98,7 @@ export default function SupportTickets() {
               <td data-label={SUPPORT_TEXT.columns[3]}>{formatNzDateTime(ticket.lastMessage)}</td>
               {status === 'open' ? (
                 <td data-label={SUPPORT_TEXT.statusColumn}>
-                  <WaitingBadge waiting={ticket.waitingOn} />
+                  <WaitingBadge waiting={ticket.waitingOn} to="customer" />
                 </td>
               ) : null}
             </tr>

@@ -27,6 +27,23 @@ describe('server-rendered account pages', () => {
     },
   );
 
+  it.each(['/admin', '/admin/support'])('%s renders the staff sign-in, with nothing for customers', async (path) => {
+    const res = await get(path);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toMatch(/<h1[^>]*>Staff sign-in<\/h1>/);
+    expect(res.body).toContain('For the Bagspace team only');
+    expect(res.body).toMatch(/<form[^>]*action="\/admin"/);
+    expect(res.body).toMatch(/<label[^>]*>Email<\/label>/);
+    expect(res.body).toMatch(/<label[^>]*>Password<\/label>/);
+    expect(res.body).toMatch(/<label[^>]*>One-time code<\/label>/);
+    expect(res.body).toMatch(/<button type="submit"[^>]*>Login<\/button>/);
+    expect(res.body).toMatch(/<a[^>]*href="\/forgot-password"[^>]*>Forgot your password\?<\/a>/);
+    expect(res.body).not.toContain('Create an account');
+    expect(res.body).not.toContain('href="/signup"');
+    expect(res.body).not.toContain('Sign in to get help');
+    expect(res.body).not.toContain('see your tickets');
+  });
+
   it('renders the support area and Sign Out for a verified user, uncached and without the token', async () => {
     const user = await createUser(t);
     const cookie = await signIn(t, user.email, user.password);

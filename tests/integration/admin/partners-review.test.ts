@@ -77,6 +77,7 @@ describe('one application', () => {
       [
         'id',
         'companyName',
+        'nzbn',
         'street',
         'address',
         'phoneNumber',

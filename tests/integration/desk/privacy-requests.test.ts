@@ -4,14 +4,16 @@ import { DESK_TEXT } from '../../../src/contracts/desk.ts';
 import type { AdminTicket } from '../../../src/contracts/support.ts';
 import { newZealandDate, privacyDueDate } from '../../../src/server/modules/privacy/privacy-clock.ts';
 import { supportUser, type SupportUser } from '../../helpers/support.ts';
+import { movableClock } from '../../../src/server/clock.ts';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 /** Privacy requests in the inbox: their due date (20 working days), the Overdue flag, the filter and the sort. */
+const clock = movableClock();
 let t: TestApp;
 let alice: SupportUser;
 let admin: SupportUser;
 beforeAll(async () => {
-  t = await createTestApp({ web: true, env: { TICKETS_PER_USER_PER_HOUR: '1000' } });
+  t = await createTestApp({ web: true, clock, env: { TICKETS_PER_USER_PER_HOUR: '1000' } });
   [alice, admin] = await Promise.all([supportUser(t), supportUser(t, { role: 'admin' })]);
 });
 afterAll(() => t.close());
@@ -111,5 +113,19 @@ describe('privacy requests', () => {
     expect(page.body).toContain(DESK_TEXT.privacyRequest);
     expect(page.body).toContain(DESK_TEXT.unmarkPrivacy);
     expect(due).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
+  it('is overdue by the app clock: a request turns overdue when the clock passes its due date, live and in the list', async () => {
+    const request = await alice.createTicket('Deactivation', 'Please erase everything you hold on me.');
+    const due = (await ticketOf(request.ticketId)).privacyDue!;
+    expect((await ticketOf(request.ticketId)).overdue).toBe(false);
+    expect((await inbox('open=true&privacy=overdue')).map((ticket) => ticket.id)).not.toContain(request.ticketId);
+    // The day after its due date in New Zealand (midday there, whatever the server's zone).
+    const dayAfter = new Date(`${due}T00:00:00Z`);
+    dayAfter.setUTCDate(dayAfter.getUTCDate() + 1);
+    clock.set(new Date(dayAfter.getTime()));
+    expect(newZealandDate(clock.now()) > due).toBe(true);
+    expect((await ticketOf(request.ticketId)).overdue).toBe(true);
+    expect((await inbox('open=true&privacy=overdue')).map((ticket) => ticket.id)).toContain(request.ticketId);
   });
 });

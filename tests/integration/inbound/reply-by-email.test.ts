@@ -168,6 +168,10 @@ describe('mail about a ticket', () => {
       admin: true,
       byEmail: true,
     });
+    // The console names the admin who mailed it; the owner is never given that address.
+    const desk = (await admin.get(`/api/admin/support/tickets/${ticketId}`)).json().messages;
+    expect(desk.at(-1)).toMatchObject({ authorEmail: admin.email, mine: true, byEmail: true });
+    expect(JSON.stringify(messages)).not.toContain(admin.email);
     const audit = await admin.get('/api/admin/audit');
     expect(audit.body).toContain('"via":"email"');
   });

@@ -11,8 +11,9 @@ import { register, validCompany } from '../../helpers/registration.ts';
 /**
  * Notification mails as their recipients see them: an answer reaches a user who left, not one who
  * watched it arrive; several answers make one mail; a close is told; the team hears of every new
- * ticket and user reply; an applicant hears that the application arrived. The worker is run by the
- * test (mailWorker: false), so each step waits for what it needs and never for a time.
+ * ticket and user reply on an unassigned one (assigned ones: desk-mail-routing.test.ts); an
+ * applicant hears that the application arrived. The worker is run by the test (mailWorker:
+ * false), so each step waits for what it needs and never for a time.
  */
 let t: TestApp;
 let base: string;
@@ -194,14 +195,15 @@ describe('a closed ticket', () => {
     await deliverDueMail(t.app);
     const mails = await mailsTo(user.email, `Ticket #${ticketNo} was closed`);
     expect(mails).toHaveLength(1);
+    // The link opens the ticket at its rating form.
     expect(linkIn(mails[0]!, `${t.config.publicBaseUrl}/support/ticket/`)).toBe(
-      `${t.config.publicBaseUrl}/support/ticket/${ticketId}`,
+      `${t.config.publicBaseUrl}/support/ticket/${ticketId}#rating`,
     );
   });
 });
 
 describe('the support team', () => {
-  it('hears of every new ticket and every user reply, each admin once, except an admin who switched it off', async () => {
+  it('hears of every new ticket and every user reply on an unassigned one, each admin once, except an admin who switched it off', async () => {
     const quiet = await supportUser(t, { role: 'admin' });
     const off = await t.app.inject({
       method: 'PUT',

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETUP_TEXT } from '../../../src/contracts/setup.ts';
-import { postJson } from '../../helpers/accounts.ts';
+import { postJson, sessionCookieOf, withCookie } from '../../helpers/accounts.ts';
 import { startServer } from '../../helpers/server-process.ts';
 import { createTestApp, testDatabaseKind, type TestApp } from '../../helpers/test-app.ts';
 import { postPageForm } from '../../helpers/page-forms.ts';
@@ -46,14 +46,36 @@ describe('/setup', () => {
     expect(weak.statusCode).toBe(400);
     expect(weak.body).toMatch(/at least \d+ characters/);
 
+    // Created and signed in at once: straight to the console, which asks for a second factor first.
     const done = await submit(token, {
       email,
       password: 'Harbour-first-kite-42',
       confirmPassword: 'Harbour-first-kite-42',
     });
     expect(done.statusCode).toBe(303);
-    expect(done.headers.location).toBe('/setup?done=1');
-    expect((await page('/setup?done=1')).body).toContain(SETUP_TEXT.done);
+    expect(done.headers.location).toBe('/admin');
+    const session = sessionCookieOf(t, done);
+    expect(session?.value).toBeTruthy();
+    expect(session).toMatchObject({ httpOnly: true, path: '/' });
+    const consolePage = await t.app.inject({
+      method: 'GET',
+      url: '/admin',
+      headers: { accept: 'text/html', ...withCookie(t, session!.value) },
+    });
+    expect(consolePage.statusCode).toBe(200);
+    expect(consolePage.body).toMatch(/<h1[^>]*>Set up a second factor<\/h1>/);
+    expect(consolePage.body).toContain('QR code for your authenticator app');
+    expect(consolePage.body).toContain('Use a passkey');
+    expect(consolePage.body).not.toContain('Staff sign-in');
+    // The session is the admin's, not yet past a second factor: nothing of the console opens.
+    const who = await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: withCookie(t, session!.value) });
+    expect(who.json().user).toMatchObject({ email, role: 'admin' });
+    const audit = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/audit',
+      headers: withCookie(t, session!.value),
+    });
+    expect(audit.statusCode).toBe(403);
 
     const signIn = await postJson(t, '/api/auth/login', { email, password: 'Harbour-first-kite-42' });
     expect(signIn.statusCode).toBe(200);

@@ -38,6 +38,7 @@ describe('POST /api/companies: a valid application', () => {
     expect(company).toEqual({
       id,
       companyName: input.companyName,
+      nzbn: null,
       street: input.street,
       address: input.address,
       phoneNumber: input.phoneNumber,

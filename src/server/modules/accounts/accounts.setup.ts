@@ -14,9 +14,10 @@ export const SETUP_LINK_TTL_MS = 60 * 60 * 1000;
 /**
  * The first admin, created in the browser: while the database has no admin, each server start
  * prints a one-time link to /setup (valid for an hour, once; a newer link replaces an unused one).
- * The page's form creates a verified admin with the sign-up rules for email and password. Once an
- * admin exists no link is issued and the page refuses every token: from then on admins are made in
- * the console or with the command line.
+ * The page's form creates a verified admin with the sign-up rules for email and password, and the
+ * page signs it in (app.signIn.signInNewAccount: a session that has not passed a second factor, so
+ * the console asks for one first). Once an admin exists no link is issued and the page refuses
+ * every token: from then on admins are made in the console or with the command line.
  */
 export function createFirstAdminSetup(db: AppDatabase) {
   const hasAdmin = async (executor: AppDatabase = db) =>

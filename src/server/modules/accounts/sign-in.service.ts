@@ -209,6 +209,23 @@ export function createSignInService(deps: {
       return afterPassword(user, input, true);
     },
 
+    /**
+     * Signs in an account this very request created with its password (the first admin at /setup):
+     * that form was the password step. No second factor has been passed, so an admin's session sets
+     * one up before the console opens (docs/product.md §2.15). Null for an account that cannot sign
+     * in (gone, disabled or unverified).
+     */
+    async signInNewAccount(
+      input: { userId: string; ip: string } & Pick<SignInStep, 'presentedToken' | 'device'>,
+    ): Promise<IssuedSession | null> {
+      const user = await repo.findUserById(input.userId);
+      if (!user || user.disabledAt || !user.emailVerifiedAt) return null;
+      if (input.presentedToken) await repo.deleteSession(hashToken(input.presentedToken));
+      const session = await issueSession(user, false, input.device);
+      logger.info({ userId: user.id, ip: input.ip, secondFactor: false }, 'signed in as a new account');
+      return session;
+    },
+
     /** A passkey sign-in's first step: the same password checks, then a challenge for the account's passkeys. */
     async passkeyChallenge(input: { email: string; password: string; ip: string }): Promise<PasskeyChallengeResult> {
       const user = await checkPassword(input);

@@ -1,13 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { attachmentsApi as api } from '../../../contracts/api/attachments.ts';
 import { principalOf, route } from '../../http/endpoint-route.ts';
+import { contentDisposition, sendStoredFile } from '../../http/stored-file.ts';
 import type { AttachmentsService } from './attachments.service.ts';
-
-/** `filename="…"` in ASCII for old clients, and the real name as `filename*` (RFC 6266, RFC 8187). */
-function disposition(kind: 'inline' | 'attachment', name: string): string {
-  const ascii = name.replace(/[^A-Za-z0-9._ -]/g, '_');
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
 
 /**
  * Attachments are served by these routes only, to the ticket's owner and to admins (UP-05): never
@@ -29,17 +24,12 @@ export async function attachmentsRoutes(app: FastifyInstance, options: { attachm
         { userId: principal.userId, admin: principal.role === 'admin' },
         thumbnail,
       );
-      reply.headers({
-        'content-type': file.contentType,
-        'content-disposition': disposition(file.inline ? 'inline' : 'attachment', file.name),
-        'content-security-policy': "default-src 'none'; sandbox",
-        'x-content-type-options': 'nosniff',
-        'cross-origin-resource-policy': 'same-origin',
-        'cache-control': 'no-store',
+      return sendStoredFile(reply, {
+        contentType: file.contentType,
+        disposition: contentDisposition(file.inline ? 'inline' : 'attachment', file.name),
+        size: file.size,
+        body: file.body,
       });
-      if (file.size !== undefined) reply.header('content-length', file.size);
-      // A stream is sent as is; the declaration describes the JSON errors only.
-      return reply.send(file.body as never);
     });
   }
 }

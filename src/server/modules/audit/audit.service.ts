@@ -1,4 +1,10 @@
-import { AUDIT_PAGE_SIZE, type AuditAction, type AuditEntry, type AuditTarget } from '../../../contracts/audit.ts';
+import {
+  AUDIT_PAGE_SIZE,
+  type AuditAction,
+  type AuditEntry,
+  type AuditQuery,
+  type AuditTarget,
+} from '../../../contracts/audit.ts';
 import type { AuditRepository } from './audit.repository.ts';
 
 /** Who did it: the signed-in admin (the request's principal). */
@@ -47,12 +53,12 @@ export function createAuditService(repository: AuditRepository) {
       });
     },
 
-    async list(filter: {
-      before?: number;
-      targetType?: AuditTarget;
-      targetId?: string;
-    }): Promise<{ entries: AuditEntry[]; nextBefore: number | null }> {
-      const rows = await repository.list({ ...filter, limit: AUDIT_PAGE_SIZE + 1 });
+    /** A page of the log at the filters, and the admins who have acted in it (for the person filter). */
+    async list(filter: AuditQuery): Promise<{ entries: AuditEntry[]; nextBefore: number | null; actors: string[] }> {
+      const [rows, actors] = await Promise.all([
+        repository.list({ ...filter, limit: AUDIT_PAGE_SIZE + 1 }),
+        repository.actors(),
+      ]);
       const page = rows.slice(0, AUDIT_PAGE_SIZE);
       return {
         entries: page.map((row) => ({
@@ -63,8 +69,10 @@ export function createAuditService(repository: AuditRepository) {
           targetType: row.targetType,
           targetId: row.targetId,
           details: row.details,
+          ticketNo: row.ticketNo,
         })),
         nextBefore: rows.length > AUDIT_PAGE_SIZE ? page.at(-1)!.id : null,
+        actors,
       };
     },
   };

@@ -1,3 +1,4 @@
+import { DESK_TEXT } from '../../../contracts/desk.ts';
 import { renderMail } from '../../mail/layout.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 
@@ -66,9 +67,33 @@ export function ticketClosedMail(
       paragraphs: [
         `Our support team closed your ticket #${ticket.ticketNo} (${ticket.reason}). You can still read the whole conversation.`,
         'If something is still not right, start a new ticket from the support page.',
+        `${DESK_TEXT.rateTitle} Tell us under the ticket: ${DESK_TEXT.good} or ${DESK_TEXT.bad}, and a comment if you like.`,
+      ],
+      // The link only opens the ticket's page at its rating form: the rating is given there, by a
+      // button, since mail scanners open every link in a mail.
+      action: { label: 'Rate our help', url: `${ctx.publicBaseUrl}/support/ticket/${ticket.id}#rating` },
+      notes: [settingsNote(ctx, 'you have a support ticket with us', unsubscribeUrl)],
+    }),
+  };
+}
+
+export function ticketReopenedMail(
+  ctx: NotificationMailContext,
+  to: string,
+  ticket: TicketRef,
+  unsubscribeUrl: string,
+): MailMessage {
+  return {
+    to,
+    subject: `Ticket #${ticket.ticketNo} was reopened`,
+    ...renderMail({
+      companyName: ctx.companyName,
+      heading: `Ticket #${ticket.ticketNo} was reopened`,
+      paragraphs: [
+        `Our support team reopened your ticket #${ticket.ticketNo} (${ticket.reason}). The conversation goes on where it left off.`,
       ],
       action: { label: 'Open the ticket', url: `${ctx.publicBaseUrl}/support/ticket/${ticket.id}` },
-      notes: [settingsNote(ctx, 'you have a support ticket with us', unsubscribeUrl)],
+      notes: [howToAnswer(ctx), settingsNote(ctx, 'you have a support ticket with us', unsubscribeUrl)],
     }),
   };
 }
@@ -80,6 +105,8 @@ export function teamTicketMail(
   from: { email: string; text: string },
   kind: 'new-ticket' | 'user-reply',
   unsubscribeUrl: string,
+  /** Mailed to the ticket's assignee alone rather than to the whole team. */
+  assignedToYou = false,
 ): MailMessage {
   const heading =
     kind === 'new-ticket'
@@ -100,7 +127,13 @@ export function teamTicketMail(
       action: { label: 'Answer in the console', url: `${ctx.publicBaseUrl}/admin/support/${ticket.id}` },
       notes: [
         ...(ctx.replyDomain ? [howToAnswer(ctx)] : []),
-        settingsNote(ctx, `you are on the ${ctx.companyName} support team`, unsubscribeUrl),
+        settingsNote(
+          ctx,
+          assignedToYou
+            ? `ticket #${ticket.ticketNo} is assigned to you on the ${ctx.companyName} support team`
+            : `you are on the ${ctx.companyName} support team`,
+          unsubscribeUrl,
+        ),
       ],
     }),
   };

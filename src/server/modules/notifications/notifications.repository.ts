@@ -21,7 +21,7 @@ export { type ClaimedMail, type MailState } from './notifications.mail-queue.rep
 export const OPT_OUT_KINDS = ['ticket-replies', 'ticket-closed', 'team'] as const;
 export type OptOutKind = (typeof OPT_OUT_KINDS)[number];
 
-export type EventKind = 'ticket-reply' | 'ticket-closed' | 'team-new-ticket' | 'team-user-reply';
+export type EventKind = 'ticket-reply' | 'ticket-closed' | 'ticket-reopened' | 'team-new-ticket' | 'team-user-reply';
 
 export interface DueEvent {
   id: number;
@@ -44,6 +44,11 @@ export interface TicketFacts {
 export interface Recipient {
   userId: string;
   email: string;
+}
+
+/** The admin handling a ticket; `reachable` is false when their own settings or address keep mail from them. */
+export interface Assignee extends Recipient {
+  reachable: boolean;
 }
 
 export function createNotificationsRepository(db: AppDatabase) {
@@ -167,6 +172,26 @@ export function createNotificationsRepository(db: AppDatabase) {
           ),
         )
         .orderBy(asc(users.email));
+    },
+
+    /**
+     * The admin a ticket is assigned to, while still an active admin; null when it is nobody's (or its
+     * admin was disabled or is no longer an admin), so that the whole team hears of it instead.
+     */
+    async activeAssignee(ticketId: string): Promise<Assignee | null> {
+      const [row] = await db
+        .select({
+          userId: users.id,
+          email: users.email,
+          // Like teamRecipients: verified, not paused after a bounce, team mail not switched off.
+          reachable: sql<boolean>`${users.mailPausedAt} is null and ${users.emailVerifiedAt} is not null
+            and not exists (select 1 from ${notificationOptOuts}
+              where ${notificationOptOuts.userId} = ${users.id} and ${notificationOptOuts.kind} = 'team')`,
+        })
+        .from(supportTickets)
+        .innerJoin(users, eq(users.id, supportTickets.assignedTo))
+        .where(and(eq(supportTickets.id, ticketId), eq(users.role, 'admin'), isNull(users.disabledAt)));
+      return row ? { ...row, reachable: Boolean(row.reachable) } : null;
     },
 
     async hasOptedOut(userId: string, kind: OptOutKind): Promise<boolean> {

@@ -11,6 +11,7 @@ import {
   type NotificationMailContext,
   teamTicketMail,
   ticketClosedMail,
+  ticketReopenedMail,
   ticketReplyMail,
 } from './notifications.mail.ts';
 import {
@@ -40,6 +41,8 @@ export const ANSWERS_PER_MAIL = 50;
 const OPT_OUT_OF: Record<DueEvent['kind'], OptOutKind> = {
   'ticket-reply': 'ticket-replies',
   'ticket-closed': 'ticket-closed',
+  // One setting for both: a close and a reopen are the two ends of the same story.
+  'ticket-reopened': 'ticket-closed',
   'team-new-ticket': 'team',
   'team-user-reply': 'team',
 };
@@ -105,17 +108,31 @@ export function createOutboxWorker(options: WorkerOptions) {
       }
       case 'ticket-closed':
         return toOwner((url) => ticketClosedMail(options.mail, ticket.ownerEmail, ref, url));
+      case 'ticket-reopened':
+        return toOwner((url) => ticketReopenedMail(options.mail, ticket.ownerEmail, ref, url));
       case 'team-new-ticket':
       case 'team-user-reply': {
         const text = event.messageId === null ? null : await repo.findMessageBody(event.messageId);
         if (text === null) return [];
         const what = event.kind === 'team-new-ticket' ? 'new-ticket' : 'user-reply';
-        return (await repo.teamRecipients()).map((admin) => ({
+        // A user's reply on a ticket someone handles is theirs alone to hear of (if their settings
+        // let it through); a new ticket, or a reply on nobody's ticket, goes to the whole team.
+        const assignee = event.kind === 'team-user-reply' ? await repo.activeAssignee(ticket.id) : null;
+        const recipients = assignee ? (assignee.reachable ? [assignee] : []) : await repo.teamRecipients();
+        return recipients.map((admin) => ({
           userId: admin.userId,
           email: admin.email,
           optOut,
           render: (url: string) =>
-            teamTicketMail(options.mail, admin.email, ref, { email: ticket.ownerEmail, text }, what, url),
+            teamTicketMail(
+              options.mail,
+              admin.email,
+              ref,
+              { email: ticket.ownerEmail, text },
+              what,
+              url,
+              assignee !== null,
+            ),
         }));
       }
     }

@@ -2,6 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { SharedServices } from '../../shared-services.ts';
 import { removeStalePartialUploads } from '../../storage/local-storage.ts';
+import { createApplicationStatusRepository } from './application-status.repository.ts';
+import { applicationStatusRoutes } from './application-status.routes.ts';
+import { createApplicationStatusService } from './application-status.service.ts';
 import { sweepOrphanLicenses } from './license-sweep.ts';
 import { createPartnersRepository } from './partners.repository.ts';
 import { createReviewRepository } from './partners.review.repository.ts';
@@ -29,7 +32,7 @@ declare module 'fastify' {
 
 /**
  * The partners module: partner registration (the streamed form and its licence file in storage)
- * and their review in the admin console, and the start-up sweep of what a crash left in storage.
+ * and their review in the admin console, the applicant's private status page, and the start-up sweep of what a crash left in storage.
  */
 export const partnersModule = fp<SharedServices>(
   async function partners(app: FastifyInstance, shared) {
@@ -50,6 +53,16 @@ export const partnersModule = fp<SharedServices>(
       outbox: shared.outbox,
       mail: shared.mail,
       audit: shared.audit,
+      clock: shared.clock,
+      // The one business calendar, kept by the service-levels module (registered after this one,
+      // so read when a list is asked for): review due dates count its working days.
+      calendar: async () => (await app.serviceLevels.settings()).calendar,
+    });
+    const status = createApplicationStatusService({
+      repository: createApplicationStatusRepository(database.db),
+      limiter: shared.limiter,
+      readsPerIpPerMinute: config.partnerStatusReadsPerIpPerMinute,
+      calendar: async () => (await app.serviceLevels.settings()).calendar,
     });
 
     app.decorate('partners', {
@@ -63,6 +76,7 @@ export const partnersModule = fp<SharedServices>(
 
     await app.register(partnersRoutes, { partners });
     await app.register(reviewRoutes, { review });
+    await app.register(applicationStatusRoutes, { status });
   },
   { name: 'partners' },
 );

@@ -1,6 +1,6 @@
 import { and, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
-import { companies } from '../../db/schema.ts';
+import { companies, companyEvents } from '../../db/schema.ts';
 
 /** Companies with this status are ignored by the duplicate checks (docs/product.md §3, §5). */
 export const REJECTED = 2;
@@ -14,6 +14,8 @@ export interface CompanyKeys {
 export interface NewCompany extends CompanyKeys {
   id: string;
   companyName: string;
+  /** Optional (docs/decisions/110-nzbn.md): absent is stored as null. */
+  nzbn?: string | null;
   street: string | null;
   address: string;
   phoneNumber: string;
@@ -23,6 +25,8 @@ export interface NewCompany extends CompanyKeys {
   contactPersonEmail: string | null;
   commercialLicenseUrl: string | null;
   commercialLicenseKey: string | null;
+  /** SHA-256 of the status link's token (docs/decisions/112-application-status-page.md); absent, no link. */
+  statusTokenHash?: string | null;
   lastUpdated: Date;
 }
 
@@ -30,6 +34,7 @@ export interface NewCompany extends CompanyKeys {
 export const publicColumns = {
   id: companies.id,
   companyName: companies.companyName,
+  nzbn: companies.nzbn,
   street: companies.street,
   address: companies.address,
   phoneNumber: companies.phoneNumber,
@@ -47,6 +52,7 @@ export const publicColumns = {
 export interface CompanyRow {
   id: string;
   companyName: string;
+  nzbn: string | null;
   street: string | null;
   address: string;
   phoneNumber: string;
@@ -66,6 +72,7 @@ export const UNIQUE_CONSTRAINTS = {
   companies_email_key_uq: 'email',
   companies_name_key_uq: 'name',
   companies_phone_key_uq: 'phone',
+  companies_nzbn_uq: 'nzbn',
 } as const;
 export type ConflictKind = (typeof UNIQUE_CONSTRAINTS)[keyof typeof UNIQUE_CONSTRAINTS];
 
@@ -82,20 +89,27 @@ const lockCompanyId = (tx: Pick<AppDatabase, 'execute'>, companyId: string) =>
 
 export function createPartnersRepository(db: AppDatabase) {
   return {
-    /** Which of the keys a live (not rejected) company already holds. */
-    async findConflicts(keys: CompanyKeys): Promise<Set<ConflictKind>> {
+    /** Which of the keys (and the NZBN, when given) a live (not rejected) company already holds. */
+    async findConflicts(keys: CompanyKeys, nzbn: string | null = null): Promise<Set<ConflictKind>> {
       const matches: SQL[] = [eq(companies.nameKey, keys.nameKey), eq(companies.phoneKey, keys.phoneKey)];
       if (keys.emailKey !== null) matches.push(eq(companies.emailKey, keys.emailKey));
+      if (nzbn !== null) matches.push(eq(companies.nzbn, nzbn));
       const rows = await db
-        .select({ emailKey: companies.emailKey, nameKey: companies.nameKey, phoneKey: companies.phoneKey })
+        .select({
+          emailKey: companies.emailKey,
+          nameKey: companies.nameKey,
+          phoneKey: companies.phoneKey,
+          nzbn: companies.nzbn,
+        })
         .from(companies)
         .where(and(ne(companies.verified, REJECTED), or(...matches)))
-        .limit(3);
+        .limit(4);
       const found = new Set<ConflictKind>();
       for (const row of rows) {
         if (keys.emailKey !== null && row.emailKey === keys.emailKey) found.add('email');
         if (row.nameKey === keys.nameKey) found.add('name');
         if (row.phoneKey === keys.phoneKey) found.add('phone');
+        if (nzbn !== null && row.nzbn === nzbn) found.add('nzbn');
       }
       return found;
     },
@@ -120,6 +134,8 @@ export function createPartnersRepository(db: AppDatabase) {
           await options.licenseStillThere?.();
         }
         const [row] = await tx.insert(companies).values(values).returning(publicColumns);
+        // The first line of the applicant's history (docs/decisions/112-application-status-page.md).
+        await tx.insert(companyEvents).values({ companyId: row!.id, kind: 'received' });
         await options.alongside?.(tx, row!);
         return row!;
       });

@@ -1,4 +1,5 @@
 import { renderMail } from '../../mail/layout.ts';
+import { APPLICATION_STATUS_TEXT } from '../../../contracts/partner-status.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 
 /**
@@ -44,7 +45,13 @@ export function rejectionMail(ctx: ReviewMailContext, to: string, applicant: str
   };
 }
 
-export function partnerReceivedMail(ctx: ReviewMailContext, to: string, applicant: string): MailMessage {
+/** `statusUrl`: the applicant's private status page (docs/decisions/112-application-status-page.md). */
+export function partnerReceivedMail(
+  ctx: ReviewMailContext,
+  to: string,
+  applicant: string,
+  statusUrl: string,
+): MailMessage {
   return {
     to,
     subject: `We received your ${ctx.companyName} partner application`,
@@ -55,7 +62,9 @@ export function partnerReceivedMail(ctx: ReviewMailContext, to: string, applican
         `Thank you for applying to become a ${ctx.companyName} logistics partner. We have received the application of ${applicant}.`,
         'What happens next: our team checks the company details and the commercial licence you sent. We will email this address once the application is approved, or to tell you why we could not approve it.',
         'You do not need to do anything now, and there is no need to apply again.',
+        'You can see your application, its status and when we will review it at any time through this private link (no account needed; please keep it to yourself):',
       ],
+      action: { label: APPLICATION_STATUS_TEXT.mailButton, url: statusUrl },
       notes: [`Questions? Reach us through our support page: ${ctx.publicBaseUrl}/support`],
     }),
   };

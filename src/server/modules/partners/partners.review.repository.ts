@@ -1,13 +1,15 @@
-import { and, asc, desc, eq, ilike, like, ne, not, or, type SQL, sql } from 'drizzle-orm';
-import type { CompanyStatus } from '../../../contracts/partner-review.ts';
+import { and, asc, desc, eq, ilike, like, lt, ne, not, or, type SQL, sql } from 'drizzle-orm';
+import type { CompanySort, CompanyStatus } from '../../../contracts/partner-review.ts';
 import { type AppDatabase } from '../../db/connection.ts';
-import { companies } from '../../db/schema.ts';
+import { companies, companyEvents } from '../../db/schema.ts';
 import { likePattern } from '../../db/sql.ts';
 import { type CompanyRow, publicColumns } from './partners.repository.ts';
 
 /**
  * Partner review (docs/decisions/061-partner-review.md). Each transition is one conditional UPDATE, so two admins acting at once
- * cannot both approve, both reject, or ban twice; every change sets last_updated. Rejecting
+ * cannot both approve, both reject, or ban twice; every change sets last_updated and adds its line
+ * to the applicant's history (company_events, docs/decisions/112-application-status-page.md) in the
+ * caller's transaction. Rejecting
  * (verified = 2) takes the company out of the partial unique indexes, which frees its name, email
  * and phone for a new application; approving a rejected one puts it back and may collide (23505).
  */
@@ -38,13 +40,34 @@ const STATUS_ORDER: Record<CompanyStatus, SQL[]> = {
   banned: [desc(companies.lastUpdated), asc(companies.id)],
 };
 
+/**
+ * When an application was last submitted, which its review due date counts from
+ * (docs/decisions/111-partner-review-due.md): today only the application itself; a resubmission
+ * after changes were asked for will take its place here.
+ */
+const submittedAt = companies.createdAt;
+/** Waiting for a decision and submitted before `lateBefore` (review-due.ts): late for review. */
+const lateFilter = (lateBefore: Date) => and(STATUS_FILTER.pending, lt(submittedAt, lateBefore))!;
+/** Due dates follow the submission, so the earliest due is the earliest submitted. */
+const DUE_ORDER: SQL[] = [asc(submittedAt), asc(companies.id)];
+
 /** How many companies have `status`, counted in the one pass over the table. */
 const countWhere = (status: CompanyStatus) =>
   sql<number>`count(*) filter (where ${STATUS_FILTER[status]})`.mapWith(Number);
 
+export interface ListOptions {
+  /** Only the pending applications submitted before this instant (the late ones). */
+  lateBefore?: Date | undefined;
+  sort?: CompanySort | undefined;
+}
+
 export function createReviewRepository(db: AppDatabase) {
   return {
-    async list(status: CompanyStatus, search: string | undefined): Promise<ReviewCompanyRow[]> {
+    async list(
+      status: CompanyStatus,
+      search: string | undefined,
+      options: ListOptions = {},
+    ): Promise<ReviewCompanyRow[]> {
       const q = search?.trim() || null;
       const pattern = q ? likePattern(q) : null;
       return db
@@ -53,6 +76,7 @@ export function createReviewRepository(db: AppDatabase) {
         .where(
           and(
             STATUS_FILTER[status],
+            options.lateBefore ? lateFilter(options.lateBefore) : undefined,
             pattern === null
               ? undefined
               : or(
@@ -63,17 +87,19 @@ export function createReviewRepository(db: AppDatabase) {
                 ),
           ),
         )
-        .orderBy(...STATUS_ORDER[status])
+        .orderBy(...(options.sort === 'due' && status === 'pending' ? DUE_ORDER : STATUS_ORDER[status]))
         .limit(200);
     },
 
-    async counts(): Promise<Record<CompanyStatus, number>> {
+    /** Each status's count, and the pending applications submitted before `lateBefore` (late). */
+    async counts(lateBefore: Date): Promise<Record<CompanyStatus | 'late', number>> {
       const [row] = await db
         .select({
           pending: countWhere('pending'),
           verified: countWhere('verified'),
           rejected: countWhere('rejected'),
           banned: countWhere('banned'),
+          late: sql<number>`count(*) filter (where ${lateFilter(lateBefore)})`.mapWith(Number),
         })
         .from(companies);
       return {
@@ -81,6 +107,7 @@ export function createReviewRepository(db: AppDatabase) {
         verified: Number(row?.verified ?? 0),
         rejected: Number(row?.rejected ?? 0),
         banned: Number(row?.banned ?? 0),
+        late: Number(row?.late ?? 0),
       };
     },
 
@@ -93,23 +120,37 @@ export function createReviewRepository(db: AppDatabase) {
      * Sets the decision (1 approved, 2 rejected) unless it is already that; a new decision has not
      * been mailed yet, so is_email_send goes back to false. Null when nothing changed.
      */
-    async decide(id: string, verified: 1 | 2, reason: string | null): Promise<ReviewCompanyRow | null> {
+    async decide(
+      id: string,
+      verified: 1 | 2,
+      reason: string | null,
+      actorId: string | null = null,
+    ): Promise<ReviewCompanyRow | null> {
       const [row] = await db
         .update(companies)
         .set({ verified, rejectionReason: reason, isEmailSend: false, lastUpdated: sql`now()` })
         .where(and(eq(companies.id, id), ne(companies.verified, verified)))
         .returning(columns);
-      return row ?? null;
+      if (!row) return null;
+      await db
+        .insert(companyEvents)
+        .values({ companyId: id, kind: verified === 1 ? 'approved' : 'rejected', reason, actorId });
+      return row;
     },
 
-    /** Null when the company is missing or already in that state. */
-    async setBanned(id: string, banned: boolean): Promise<ReviewCompanyRow | null> {
+    /**
+     * Null when the company is missing or already in that state. The change's line in the applicant's
+     * history is written with it: callers run this in a transaction.
+     */
+    async setBanned(id: string, banned: boolean, actorId: string | null = null): Promise<ReviewCompanyRow | null> {
       const [row] = await db
         .update(companies)
         .set({ isBanned: banned, lastUpdated: sql`now()` })
         .where(and(eq(companies.id, id), ne(companies.isBanned, banned)))
         .returning(columns);
-      return row ?? null;
+      if (!row) return null;
+      await db.insert(companyEvents).values({ companyId: id, kind: banned ? 'banned' : 'unbanned', actorId });
+      return row;
     },
   };
 }

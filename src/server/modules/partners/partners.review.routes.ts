@@ -12,7 +12,8 @@ export async function reviewRoutes(app: FastifyInstance, options: { review: Revi
 
   route(app, api.list, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    return review.list(request.query.status, request.query.q);
+    const { status, q, due, sort } = request.query;
+    return review.list(status, q, due, sort);
   });
 
   route(app, api.get, async (request, reply) => {

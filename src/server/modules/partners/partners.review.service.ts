@@ -1,10 +1,17 @@
 import {
   type AdminCompany,
   COMPANY_REVIEW_MESSAGES,
+  type CompanyDueFilter,
+  type CompanySort,
   type CompanyStatus,
+  companyStatusOf,
   type MailOutcome,
+  type ReviewDue,
   VERIFIED,
 } from '../../../contracts/partner-review.ts';
+import type { CalendarSettings } from '../../../contracts/service-levels.ts';
+import { BusinessCalendar, newZealandDate } from '../../calendar/business-calendar.ts';
+import type { Clock } from '../../clock.ts';
 import { AppError } from '../../errors.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import type { Outbox } from '../../mail/outbox.ts';
@@ -12,6 +19,7 @@ import type { AuditActor, AuditService } from '../audit/audit.service.ts';
 import { approvalMail, rejectionMail, type ReviewMailContext } from './partners.review.mail.ts';
 import { createReviewRepository, type ReviewCompanyRow, type ReviewRepository } from './partners.review.repository.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { isLate, lateBefore, reviewDue } from './review-due.ts';
 
 export function toAdminCompany(row: ReviewCompanyRow): AdminCompany {
   return { ...row, lastUpdated: row.lastUpdated.toISOString(), createdAt: row.createdAt.toISOString() };
@@ -30,8 +38,12 @@ export function createReviewService(deps: {
   outbox: Outbox;
   mail: ReviewMailContext;
   audit: AuditService;
+  /** Today's date for review due dates (docs/decisions/111-partner-review-due.md). */
+  clock: Clock;
+  /** The team's business calendar, as saved on the business-hours page. */
+  calendar: () => Promise<CalendarSettings>;
 }) {
-  const { repository, outbox, audit } = deps;
+  const { repository, outbox, audit, clock } = deps;
 
   /** A decision and its mail commit together. */
   async function transaction<T>(work: (repo: ReviewRepository, db: AppDatabase) => Promise<T>): Promise<T> {
@@ -63,7 +75,7 @@ export function createReviewService(deps: {
     let decided: { row: ReviewCompanyRow; mail: MailOutcome } | null;
     try {
       decided = await transaction(async (repo, db) => {
-        const row = await repo.decide(id, verified, reason);
+        const row = await repo.decide(id, verified, reason, actor.userId);
         return row ? { row, mail: await queueDecision(db, row) } : null;
       });
     } catch (error) {
@@ -92,7 +104,7 @@ export function createReviewService(deps: {
   }
 
   async function setBanned(actor: AuditActor, id: string, banned: boolean) {
-    const row = await repository.setBanned(id, banned);
+    const row = await transaction((repo) => repo.setBanned(id, banned, actor.userId));
     if (!row) {
       await getCompany(id);
       throw new AppError('ABORTED', banned ? COMPANY_REVIEW_MESSAGES.alreadyBanned : COMPANY_REVIEW_MESSAGES.notBanned);
@@ -108,9 +120,25 @@ export function createReviewService(deps: {
   }
 
   return {
-    async list(status: CompanyStatus, q: string | undefined) {
-      const [rows, counts] = await Promise.all([repository.list(status, q), repository.counts()]);
-      return { companies: rows.map(toAdminCompany), counts };
+    /**
+     * A status's applications (`due: 'late'`: only the pending ones past their review due date;
+     * `sort: 'due'`: the pending queue by due date), each pending one with its due date, and the
+     * counts. Late is decided in SQL by the submission instant (review-due.ts: lateBefore).
+     */
+    async list(status: CompanyStatus, q: string | undefined, due: CompanyDueFilter, sort: CompanySort) {
+      const calendar = new BusinessCalendar(await deps.calendar());
+      const today = newZealandDate(clock.now());
+      const before = lateBefore(today, calendar);
+      const [rows, counts] = await Promise.all([
+        repository.list(status, q, { lateBefore: due === 'late' ? before : undefined, sort }),
+        repository.counts(before),
+      ]);
+      const reviewDueOf = (row: ReviewCompanyRow): ReviewDue | null => {
+        if (companyStatusOf(row) !== 'pending') return null;
+        const { dueDate } = reviewDue(row.createdAt, calendar);
+        return { dueDate, late: isLate(dueDate, today) };
+      };
+      return { companies: rows.map((row) => ({ ...toAdminCompany(row), reviewDue: reviewDueOf(row) })), counts };
     },
 
     async get(id: string) {

@@ -3,12 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { partnerReviewApi, partnersApi } from '../../../contracts/api/partners.ts';
 import { COMPANY_LIMITS, COMPANY_MESSAGES } from '../../../contracts/companies.ts';
 import { AppError } from '../../errors.ts';
+import { sendStoredFile } from '../../http/stored-file.ts';
 import { route } from '../../http/endpoint-route.ts';
 import { formParts } from '../../web/form-parts.ts';
 import type { PartnersService } from './partners.service.ts';
 
 /**
- * Multipart limits for the registration form (UP-06): eight text fields and one file, so a little
+ * Multipart limits for the registration form (UP-06): nine text fields and one file, so a little
  * headroom and no more. A file is cut one byte past the licence limit, which is how the service
  * tells "exactly 10 MB" from "too large" without reading further.
  */
@@ -43,16 +44,11 @@ export async function partnersRoutes(app: FastifyInstance, options: { partners: 
   // The licence is served only to admins, only as a download (UP-05).
   route(app, partnerReviewApi.license, async (request, reply) => {
     const license = await partners.openLicense(request.params.companyId);
-    reply.headers({
-      'content-type': license.contentType,
-      'content-disposition': `attachment; filename="${license.filename}"`,
-      'content-security-policy': "default-src 'none'; sandbox",
-      'x-content-type-options': 'nosniff',
-      'cross-origin-resource-policy': 'same-origin',
-      'cache-control': 'no-store',
+    return sendStoredFile(reply, {
+      contentType: license.contentType,
+      disposition: `attachment; filename="${license.filename}"`,
+      size: license.size,
+      body: license.body,
     });
-    if (license.size !== undefined) reply.header('content-length', license.size);
-    // A stream is sent as is; the declaration describes the JSON errors only.
-    return reply.send(license.body as never);
   });
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { statusPagePath } from '../../../contracts/partner-status.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   type Company,
@@ -22,6 +23,7 @@ import {
   type PartnersRepository,
   UNIQUE_CONSTRAINTS,
 } from './partners.repository.ts';
+import { newStatusToken } from './application-status.service.ts';
 import { partnerReceivedMail, type ReviewMailContext } from './partners.review.mail.ts';
 
 import type { FormPart } from '../../web/form-parts.ts';
@@ -41,11 +43,15 @@ export interface PartnersServiceOptions {
 const HOUR_MS = 60 * 60 * 1000;
 const TEXT_FIELDS = new Set<string>(COMPANY_TEXT_FIELDS);
 
-/** Duplicate messages in the order of docs/product.md §5.2: email (only if given), then name, then phone. */
+/**
+ * Duplicate messages in the order of docs/product.md §5.2: email (only if given), then name, then phone;
+ * the NZBN (only if given) comes after the spec's three (docs/decisions/110-nzbn.md).
+ */
 const CONFLICT_ORDER: Array<{ kind: ConflictKind; field: CompanyTextField; message: string }> = [
   { kind: 'email', field: 'contactPersonEmail', message: COMPANY_MESSAGES.duplicateEmail },
   { kind: 'name', field: 'companyName', message: COMPANY_MESSAGES.duplicateName },
   { kind: 'phone', field: 'phoneNumber', message: COMPANY_MESSAGES.duplicatePhone },
+  { kind: 'nzbn', field: 'nzbn', message: COMPANY_MESSAGES.duplicateNzbn },
 ];
 
 /** The admin-only download route for a company's licence (served by partners.routes.ts). */
@@ -132,9 +138,11 @@ export function createPartnersService(options: PartnersServiceOptions) {
   async function save(companyId: string, company: CompanyRegistration, license: LicenseOutcome): Promise<CompanyRow> {
     const keys = companyKeys(company);
     // The checks give the right message in the spec's order; the unique indexes are the guarantee.
-    const known = duplicateError(await repository.findConflicts(keys));
+    const known = duplicateError(await repository.findConflicts(keys, company.nzbn));
     if (known) throw known;
     const stored = license.kind === 'stored' ? license : null;
+    // The applicant's private status link: only its hash is kept (docs/decisions/112-application-status-page.md).
+    const status = newStatusToken();
     try {
       return await repository.insertCompany(
         {
@@ -143,6 +151,7 @@ export function createPartnersService(options: PartnersServiceOptions) {
           ...keys,
           commercialLicenseUrl: stored ? licenseUrl(companyId) : null,
           commercialLicenseKey: stored ? stored.key : null,
+          statusTokenHash: status.hash,
           lastUpdated: new Date(),
         },
         {
@@ -157,7 +166,12 @@ export function createPartnersService(options: PartnersServiceOptions) {
           alongside: async (tx, row) => {
             if (!row.contactPersonEmail) return;
             await options.outbox.enqueue(tx, {
-              ...partnerReceivedMail(options.mail, row.contactPersonEmail, row.companyName),
+              ...partnerReceivedMail(
+                options.mail,
+                row.contactPersonEmail,
+                row.companyName,
+                `${options.mail.publicBaseUrl}${statusPagePath(status.token)}`,
+              ),
               kind: 'partner-received',
             });
           },
@@ -168,7 +182,7 @@ export function createPartnersService(options: PartnersServiceOptions) {
       if (!violation) throw error;
       // A concurrent registration won the race. Ask again so the message follows the spec's order;
       // the constraint name is the fallback if the winner has since been rejected.
-      const raced = duplicateError(await repository.findConflicts(keys));
+      const raced = duplicateError(await repository.findConflicts(keys, company.nzbn));
       if (raced) throw raced;
       const kind = UNIQUE_CONSTRAINTS[violation.constraint as keyof typeof UNIQUE_CONSTRAINTS] ?? 'name';
       throw duplicateError(new Set([kind]))!;

@@ -1,5 +1,4 @@
-import { createRequire } from 'node:module';
-import type HolidaysClass from 'date-holidays';
+import { addDays, nationalHolidays, newZealandDate } from '../../calendar/business-calendar.ts';
 
 /**
  * The privacy clock: a request under the Privacy Act 2020 (to see, correct or erase what we hold)
@@ -8,47 +7,13 @@ import type HolidaysClass from 'date-holidays';
  * Monday, Anzac Day, the Sovereign's birthday, Matariki, Labour Day, and the Monday a weekend
  * Waitangi or Anzac Day moves to) and any day from 25 December to 15 January. Regional
  * anniversary days are working days. Days are New Zealand calendar days, whatever the server's
- * time zone. The holiday dates come from `date-holidays` (maintained, with Matariki's dates as the
- * Act fixes them and the Mondayised days); the unit tests pin them against dates checked by hand.
+ * time zone. The national holidays are the business calendar's (server/calendar), the one list the
+ * desk's due times also use; the team's own opening hours, anniversary day and closed days are not
+ * the Act's and do not move this clock. The unit tests pin the dates against ones checked by hand.
  */
 export const PRIVACY_WORKING_DAYS = 20;
-const ZONE = 'Pacific/Auckland';
 
-// Loaded when a date is first asked for (its CommonJS build, so the clock stays synchronous): its
-// holiday data is about 0.2 s of CPU that most starts and every command-line run never need.
-let nationalHolidays: HolidaysClass | undefined;
-const holidaysNZ = () =>
-  (nationalHolidays ??= new (createRequire(import.meta.url)('date-holidays') as typeof HolidaysClass)('NZ'));
-const holidayCache = new Map<number, Set<string>>();
-
-/** The national public holidays of a year, as 'YYYY-MM-DD' (substitute Mondays included). */
-function holidaysOf(year: number): Set<string> {
-  let days = holidayCache.get(year);
-  if (!days) {
-    days = new Set(
-      holidaysNZ()
-        .getHolidays(year)
-        .filter((holiday) => holiday.type === 'public')
-        .map((holiday) => holiday.date.slice(0, 10)),
-    );
-    holidayCache.set(year, days);
-  }
-  return days;
-}
-
-const nzDate = new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
-
-/** The New Zealand calendar date of an instant, as 'YYYY-MM-DD'. */
-export function newZealandDate(instant: Date): string {
-  return nzDate.format(instant);
-}
-
-/** Calendar arithmetic on 'YYYY-MM-DD' dates (UTC noon, so no clock change can shift a day). */
-function addDays(date: string, days: number): string {
-  const next = new Date(`${date}T12:00:00Z`);
-  next.setUTCDate(next.getUTCDate() + days);
-  return next.toISOString().slice(0, 10);
-}
+export { newZealandDate };
 
 /** Whether a New Zealand calendar date ('YYYY-MM-DD') is a working day as the Privacy Act counts. */
 export function isWorkingDay(date: string): boolean {
@@ -58,7 +23,7 @@ export function isWorkingDay(date: string): boolean {
   const month = day.getUTCMonth() + 1;
   const dayOfMonth = day.getUTCDate();
   if ((month === 12 && dayOfMonth >= 25) || (month === 1 && dayOfMonth <= 15)) return false;
-  return !holidaysOf(day.getUTCFullYear()).has(date);
+  return !nationalHolidays(day.getUTCFullYear()).has(date);
 }
 
 /**

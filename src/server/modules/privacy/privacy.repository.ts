@@ -76,6 +76,7 @@ export function createPrivacyRepository(db: AppDatabase) {
                   ticketId: ticketMessages.ticketId,
                   at: ticketMessages.timestamp,
                   admin: ticketMessages.admin,
+                  systemEvent: ticketMessages.systemEvent,
                   text: ticketMessages.messageBody,
                 })
                 .from(ticketMessages)

@@ -47,7 +47,7 @@ export function toDataExport(userId: string, data: CollectedData, now = new Date
         .map((m) => ({
           id: m.id,
           at: iso(m.at),
-          from: m.admin ? ('support' as const) : ('you' as const),
+          from: m.systemEvent !== null ? ('system' as const) : m.admin ? ('support' as const) : ('you' as const),
           text: m.text,
           attachments: filesByMessage.get(m.id) ?? [],
         })),

@@ -40,8 +40,9 @@ export const supportModule = fp<SharedServices>(
       limiter: shared.limiter,
       ticketsPerUserPerHour: config.support.ticketsPerUserPerHour,
       audit: shared.audit,
+      clock: shared.clock,
     });
-    const live = createSupportLive({ bus: shared.bus, repository, log: shared.log });
+    const live = createSupportLive({ bus: shared.bus, repository, log: shared.log, clock: shared.clock });
     app.decorate('supportLive', live);
     app.decorate('supportRecords', createSupportRecords({ notifyDelaySeconds: config.mail.notifyDelaySeconds }));
     // Before the event bus stops (a shared service, closed after the modules).
@@ -61,6 +62,7 @@ export const supportModule = fp<SharedServices>(
       desk: createDeskRepository(database.db),
       search: createSearchRepository(database.db),
       audit: shared.audit,
+      clock: shared.clock,
     });
     await app.register(supportDeskRoutes, { desk });
     const savedReplies = createSavedRepliesService({

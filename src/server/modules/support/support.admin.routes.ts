@@ -22,15 +22,13 @@ export async function supportAdminRoutes(
   const { startStream, viewerOf } = options.streams;
   await app.register(fastifyMultipart, { limits: MESSAGE_MULTIPART_LIMITS, throwFileSizeLimit: false });
 
-  route(app, api.listTickets, async (request) => ({
-    tickets: await support.listAllTickets(principalOf(request).userId, request.query),
-  }));
+  route(app, api.listTickets, async (request) => support.listAllTickets(principalOf(request).userId, request.query));
 
   route(app, api.ticketsStream, async (request, reply) => {
     const viewer = viewerOf(request, true);
     const stream = startStream(request, reply, viewer);
     const filter = request.query;
-    const load = async () => ({ tickets: await support.listAllTickets(viewer.userId, filter) });
+    const load = () => support.listAllTickets(viewer.userId, filter);
     await live.watchList(viewer, stream, load, 'all');
   });
 

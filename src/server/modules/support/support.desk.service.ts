@@ -2,6 +2,7 @@ import { type Agent, DESK_TEXT, type DeskFigures } from '../../../contracts/desk
 import { type AdminMessage } from '../../../contracts/admin.ts';
 import { type AdminSearchResult, type AdminTicket, SUPPORT_TEXT, type Ticket } from '../../../contracts/support.ts';
 import { isUuid } from '../../db/sql.ts';
+import type { Clock } from '../../clock.ts';
 import { AppError } from '../../errors.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';
 import type { DeskRepository } from './support.desk.repository.ts';
@@ -20,13 +21,14 @@ export function createDeskService(options: {
   desk: DeskRepository;
   search: SearchRepository;
   audit: AuditService;
+  clock: Clock;
 }) {
-  const { repository, desk, audit } = options;
+  const { repository, desk, audit, clock } = options;
 
   async function adminTicket(ticketId: string): Promise<AdminTicket> {
     const ticket = isUuid(ticketId) ? await repository.findAdminTicket(ticketId) : null;
     if (!ticket) throw ticketMissing();
-    return toAdminTicketDto(ticket);
+    return toAdminTicketDto(ticket, clock.now());
   }
 
   return {
@@ -129,7 +131,7 @@ export function createDeskService(options: {
       );
       return hits.flatMap((hit) => {
         const row = tickets.get(hit.ticketId);
-        return row ? [{ ticket: toAdminTicketDto(row), snippet: hit.snippet }] : [];
+        return row ? [{ ticket: toAdminTicketDto(row, clock.now()), snippet: hit.snippet }] : [];
       });
     },
 

@@ -1,5 +1,6 @@
 import type { DomainEvent, EventBus } from '../../realtime/event-bus.ts';
 import type { EventStream } from '../../realtime/sse.ts';
+import type { Clock } from '../../clock.ts';
 import { toAdminMessageDto, toAdminTicketDto, toMessageDto, toTicketDto } from './support.service.ts';
 import type { SupportRepository } from './support.repository.ts';
 import type { MessageRow } from './support.rows.ts';
@@ -53,6 +54,8 @@ export function createSupportLive(options: {
   bus: EventBus;
   repository: SupportRepository;
   log: { error(obj: object, msg: string): void };
+  /** The app's clock: a privacy request's overdue mark on the tickets sent. */
+  clock: Clock;
   authTtlMs?: number;
   listDebounceMs?: number;
   sweepMs?: number;
@@ -168,7 +171,10 @@ export function createSupportLive(options: {
       if (!ticket) return;
       for (const sub of feed.subscribers) {
         if (!(await stillAllowed(sub))) continue;
-        sub.stream.send(LIVE_EVENTS.ticket, sub.viewer.admin ? toAdminTicketDto(ticket) : toTicketDto(ticket));
+        sub.stream.send(
+          LIVE_EVENTS.ticket,
+          sub.viewer.admin ? toAdminTicketDto(ticket, options.clock.now()) : toTicketDto(ticket),
+        );
       }
     } catch (error) {
       log.error({ err: error, ticketId }, 'live ticket update failed');

@@ -70,6 +70,23 @@ export function createSupportRecords(options: { notifyDelaySeconds: number }) {
       return repositoryOf(db).findMessageByClientId(ticketId, clientId, authorId);
     },
 
+    /**
+     * The system closes an open ticket (the service levels' auto-close), in the caller's
+     * transaction: its line in the thread, then the same close as an admin's (setOpen), so the
+     * ticket counts as closed everywhere and its owner gets the 'closed' mail with the rating
+     * question. False when the ticket was no longer open.
+     */
+    async closeWithSystemLine(
+      db: AppDatabase,
+      input: { ticketId: string; systemEvent: string; body: string },
+    ): Promise<boolean> {
+      const repository = repositoryOf(db);
+      const line = await repository.insertSystemLine(input.ticketId, input.systemEvent, input.body);
+      if (!line) return false;
+      await repository.setOpen(input.ticketId, false);
+      return true;
+    },
+
     /** Whose ticket it is, its number, and whether it is open. */
     async findTicket(db: AppDatabase, ticketId: string) {
       const row = await repositoryOf(db).findTicket(ticketId, null);

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { iso } from '../../db/sql.ts';
-import { waitingOn, type WaitingOn } from '../../../contracts/support.ts';
+import { type TicketDue, waitingOn, type WaitingOn } from '../../../contracts/support.ts';
 import { type AttachmentRef, messageAttachmentsJson } from '../attachments/index.ts';
 
 /**
@@ -24,6 +24,14 @@ export interface TicketRow {
   privacy: boolean;
   /** An admin marked its messages as needed for the record (they outlive the owner's erasure). */
   keepForRecord: boolean;
+  /** The ticket this one carries on from, and those that carry on from it ('Still need help?'). */
+  follows: TicketLinkRow | null;
+  continuedIn: TicketLinkRow[];
+}
+
+export interface TicketLinkRow {
+  id: string;
+  ticketNo: number;
 }
 
 export interface RatingRow {
@@ -38,6 +46,8 @@ export interface AdminTicketRow extends TicketRow {
   assignee: { id: string; email: string } | null;
   /** When an admin first answered (not a note); null until then. */
   firstResponseAt: string | null;
+  /** The open wait's next due time (contracts/support.ts TicketDue); null when nothing is due. */
+  due: TicketDue | null;
 }
 
 export interface MessageRow {
@@ -54,6 +64,8 @@ export interface MessageRow {
   attachments: AttachmentRef[];
   /** Posted from a mail (modules/inbound): the whole mail can be opened. */
   byEmail: boolean;
+  /** A line the system wrote (e.g. 'auto-closed'), not a person's message; null for people's messages. */
+  systemEvent: string | null;
 }
 
 export type RawTicket = {
@@ -69,7 +81,13 @@ export type RawTicket = {
   rating?: { good: boolean; comment: string | null; rated_at: string } | null;
   privacy?: boolean;
   keep_for_record?: boolean;
+  follows?: { id: string; ticket_no: number } | null;
+  continued_in?: { id: string; ticket_no: number }[] | null;
 };
+const toLink = (link: { id: string; ticket_no: number }): TicketLinkRow => ({
+  id: link.id,
+  ticketNo: Number(link.ticket_no),
+});
 export const toTicket = (r: RawTicket): TicketRow => ({
   id: r.id,
   ticketNo: Number(r.ticket_no),
@@ -83,6 +101,8 @@ export const toTicket = (r: RawTicket): TicketRow => ({
   rating: r.rating ? { good: r.rating.good, comment: r.rating.comment, ratedAt: iso(r.rating.rated_at) } : null,
   privacy: r.privacy === true,
   keepForRecord: r.keep_for_record === true,
+  follows: r.follows ? toLink(r.follows) : null,
+  continuedIn: (r.continued_in ?? []).map(toLink),
 });
 
 export type RawMessage = {
@@ -96,6 +116,7 @@ export type RawMessage = {
   author_email?: string | null;
   attachments?: AttachmentRef[] | null;
   inbound_mail_id?: unknown;
+  system_event?: string | null;
 };
 export const toMessage = (r: RawMessage): MessageRow => ({
   id: Number(r.id),
@@ -108,16 +129,23 @@ export const toMessage = (r: RawMessage): MessageRow => ({
   authorEmail: r.author_email ?? null,
   attachments: r.attachments ?? [],
   byEmail: r.inbound_mail_id !== null && r.inbound_mail_id !== undefined,
+  systemEvent: r.system_event ?? null,
 });
 
 /**
  * A ticket's columns, with who wrote its newest message that the owner sees (notes do not count:
- * one index probe on ticket_messages_ticket_idx) and the owner's rating.
+ * one index probe on ticket_messages_ticket_idx), the owner's rating, and its links: the ticket it
+ * follows (a primary key probe) and those following it (always the same owner's, so a probe of
+ * support_tickets_user_idx: follows_ticket_id has no index of its own).
  */
 export const TICKET_COLUMNS = sql`t.id, t.ticket_no, t.reason, t.open, t.creation_date, t.last_message, t.user_id, t.closed_at,
   (t.reason = 'Deactivation' or t.privacy_request) as privacy, t.keep_for_record,
   (select m.admin from ticket_messages m where m.ticket_id = t.id and not m.internal order by m.id desc limit 1) as last_admin,
   (select json_build_object('good', r.good, 'comment', r.comment, 'rated_at', r.rated_at)
-     from ticket_ratings r where r.ticket_id = t.id) as rating`;
+     from ticket_ratings r where r.ticket_id = t.id) as rating,
+  (select json_build_object('id', p.id, 'ticket_no', p.ticket_no)
+     from support_tickets p where p.id = t.follows_ticket_id) as follows,
+  (select json_agg(json_build_object('id', f.id, 'ticket_no', f.ticket_no) order by f.ticket_no)
+     from support_tickets f where f.user_id = t.user_id and f.follows_ticket_id = t.id) as continued_in`;
 export const MESSAGE_COLUMNS = sql`m.id, m.ticket_id, m.message_body, m.timestamp, m.admin, m.internal, m.user_id, m.inbound_mail_id,
-  ${messageAttachmentsJson} as attachments`;
+  m.system_event, ${messageAttachmentsJson} as attachments`;

@@ -12,6 +12,8 @@ import { newZealandDate, privacyDueDate } from '../privacy/index.ts';
 import { RATING_CHANGEABLE_DAYS } from './support.desk.repository.ts';
 import { isUuid } from '../../db/sql.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
+import type { Clock } from '../../clock.ts';
+import { addDays, instantOf } from '../../calendar/business-calendar.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';
 import type { SupportRepository } from './support.repository.ts';
 import type { AdminTicketRow, MessageRow, TicketRow } from './support.rows.ts';
@@ -31,10 +33,13 @@ export function toTicketDto(row: TicketRow): Ticket {
           changeableUntil: new Date(Date.parse(row.rating.ratedAt) + RATING_CHANGEABLE_DAYS * 86_400_000).toISOString(),
         }
       : null,
+    follows: row.follows ? { id: row.follows.id, ticketNo: row.follows.ticketNo } : null,
+    continuedIn: row.continuedIn.map((link) => ({ id: link.id, ticketNo: link.ticketNo })),
   };
 }
 
-export function toAdminTicketDto(row: AdminTicketRow): AdminTicket {
+/** A ticket as the console shows it; `now` (the app clock's) decides whether a privacy request is overdue. */
+export function toAdminTicketDto(row: AdminTicketRow, now: Date): AdminTicket {
   return {
     ...toTicketDto(row),
     userEmail: shownEmail(row.userEmail),
@@ -43,15 +48,16 @@ export function toAdminTicketDto(row: AdminTicketRow): AdminTicket {
     assignee: row.assignee,
     firstResponseAt: row.firstResponseAt,
     closedAt: row.closedAt,
-    ...privacyClock(row),
+    ...privacyClock(row, now),
+    due: row.due,
   };
 }
 
 /** A privacy request's due date (20 working days, as the Privacy Act counts them) and whether it has passed. */
-function privacyClock(row: AdminTicketRow): { privacyDue: string | null; overdue: boolean } {
+function privacyClock(row: AdminTicketRow, now: Date): { privacyDue: string | null; overdue: boolean } {
   if (!row.privacy) return { privacyDue: null, overdue: false };
   const due = privacyDueDate(new Date(row.creationDate));
-  return { privacyDue: due, overdue: row.open && newZealandDate(new Date()) > due };
+  return { privacyDue: due, overdue: row.open && newZealandDate(now) > due };
 }
 
 /** A message as one viewer sees it: "mine" is relative to them; user ids never leave the server. */
@@ -61,8 +67,10 @@ export function toMessageDto(row: MessageRow, viewerId: string): Message {
     messageBody: row.messageBody,
     timestamp: row.timestamp,
     admin: row.admin,
-    mine: row.userId === viewerId,
+    // A system line (an auto-close) is nobody's, though it is stored under the ticket's owner.
+    mine: row.systemEvent === null && row.userId === viewerId,
     ...(row.byEmail ? { byEmail: true as const } : {}),
+    ...(row.systemEvent === null ? {} : { systemEvent: row.systemEvent }),
     attachments: row.attachments.map((a) => ({
       id: a.id,
       name: a.name,
@@ -80,7 +88,7 @@ export function toMessageDto(row: MessageRow, viewerId: string): Message {
 export function toAdminMessageDto(row: MessageRow, viewerId: string) {
   return {
     ...toMessageDto(row, viewerId),
-    authorEmail: row.authorEmail === null ? null : shownEmail(row.authorEmail),
+    authorEmail: row.authorEmail === null || row.systemEvent !== null ? null : shownEmail(row.authorEmail),
     internal: row.internal,
   };
 }
@@ -93,9 +101,23 @@ export interface SupportServiceOptions {
   ticketsPerUserPerHour: number;
   /** Admin answers, closes and reopens are written to the audit log. */
   audit: AuditService;
+  /** What is late or due today (service levels), and the `now` the lists are worded from. */
+  clock: Clock;
 }
 
-export function createSupportService({ repository, limiter, ticketsPerUserPerHour, audit }: SupportServiceOptions) {
+/** The inbox's due filter as an instant range (after, by]: late is up to now; today, from now to the end of the New Zealand day. */
+function dueRange(due: 'late' | 'today', now: Date): { after: Date | null; by: Date } {
+  if (due === 'late') return { after: null, by: now };
+  return { after: now, by: instantOf(addDays(newZealandDate(now), 1), 0) };
+}
+
+export function createSupportService({
+  repository,
+  limiter,
+  ticketsPerUserPerHour,
+  audit,
+  clock,
+}: SupportServiceOptions) {
   /** Another user's ticket and a ticket that does not exist look the same (AZ-03). */
   async function getOwnTicket(userId: string, ticketId: string): Promise<TicketRow> {
     const ticket = isUuid(ticketId) ? await repository.findTicket(ticketId, userId) : null;
@@ -135,10 +157,20 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
     getOwnTicket,
     getAnyTicket,
 
-    /** A retry with the same clientId answers with the ticket the first attempt created (DATA-05). */
+    /**
+     * A retry with the same clientId answers with the ticket the first attempt created (DATA-05).
+     * `follows` links it to a ticket it carries on from, only if that one is the user's own: any
+     * other id (someone else's ticket, or none) leaves it unlinked, as a missing ticket would.
+     */
     async createTicket(
       userId: string,
-      input: { reason: string; message: string; clientId?: string | undefined; attachmentIds?: string[] },
+      input: {
+        reason: string;
+        message: string;
+        clientId?: string | undefined;
+        attachmentIds?: string[];
+        follows?: string | undefined;
+      },
     ) {
       const clientId = input.clientId ?? null;
       const earlier = clientId ? await repository.findTicketByClientId(userId, clientId) : null;
@@ -147,7 +179,11 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
         { key: `tickets:user:${userId}`, limit: ticketsPerUserPerHour, windowMs: 60 * 60 * 1000 },
         SUPPORT_TEXT.tooManyTickets,
       );
-      const created = await repository.createTicket(userId, input.reason, input.message, clientId, input.attachmentIds);
+      const follows = input.follows && isUuid(input.follows) ? input.follows : null;
+      const { reason, message, attachmentIds } = input;
+      const created = await repository.createTicket(userId, reason, message, clientId, attachmentIds, null, {
+        follows,
+      });
       if (created) return { ticketId: created.ticketId, ticketNo: created.ticketNo };
       // Another attempt with this clientId committed first: answer with its ticket.
       const winner = await repository.findTicketByClientId(userId, clientId!);
@@ -197,24 +233,36 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
         waiting?: WaitingOn;
         assigned?: 'me' | 'none';
         privacy?: 'due' | 'overdue';
+        sort?: 'recent' | 'due';
+        due?: 'late' | 'today';
       },
-    ): Promise<AdminTicket[]> {
+    ): Promise<{ tickets: AdminTicket[]; now: string }> {
       const assignee = filter.assigned === 'me' ? adminId : filter.assigned;
+      const now = clock.now();
       const rows = await repository.listAdminTickets({
         open: filter.open,
         search: filter.q,
         waiting: filter.waiting,
         assignee,
         privacy: filter.privacy !== undefined,
+        sortDue: filter.sort === 'due',
+        ...(filter.due ? { due: dueRange(filter.due, now) } : {}),
       });
-      const tickets = rows.map(toAdminTicketDto);
-      return filter.privacy === 'overdue' ? tickets.filter((ticket) => ticket.overdue) : tickets;
+      const tickets = rows.map((row) => toAdminTicketDto(row, now));
+      return {
+        tickets: filter.privacy === 'overdue' ? tickets.filter((ticket) => ticket.overdue) : tickets,
+        now: now.toISOString(),
+      };
     },
 
     async getAnyTicketWithMessages(adminId: string, ticketId: string) {
       const ticket = await getAnyTicket(ticketId);
       const messages = await repository.listMessages(ticket.id, 0, { notes: true });
-      return { ticket: toAdminTicketDto(ticket), messages: messages.map((m) => toAdminMessageDto(m, adminId)) };
+      return {
+        ticket: toAdminTicketDto(ticket, clock.now()),
+        messages: messages.map((m) => toAdminMessageDto(m, adminId)),
+        now: clock.now().toISOString(),
+      };
     },
 
     async adminReply(
@@ -248,7 +296,7 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
       if (!isUuid(ticketId)) throw ticketMissing();
       const changed = await repository.setOpen(ticketId, open);
       if (!changed) throw ticketMissing();
-      const ticket = toAdminTicketDto(await getAnyTicket(ticketId));
+      const ticket = toAdminTicketDto(await getAnyTicket(ticketId), clock.now());
       await audit.record({
         actor,
         action: open ? 'ticket.reopen' : 'ticket.close',

@@ -12,6 +12,16 @@ export const ADMIN_SECTIONS = [
     label: ADMIN_TEXT.nav.savedReplies,
     about: 'The team’s reusable answers, filled in for each ticket.',
   },
+  {
+    to: '/admin/reports',
+    label: ADMIN_TEXT.nav.reports,
+    about: 'How fast the desk answers and who is waiting: times, busiest hours, ratings, per admin.',
+  },
+  {
+    to: '/admin/business-hours',
+    label: ADMIN_TEXT.nav.businessHours,
+    about: 'Opening hours, holidays and the targets due times are counted on.',
+  },
   { to: '/admin/partners', label: ADMIN_TEXT.nav.partners, about: 'Review logistics companies: approve, reject, ban.' },
   { to: '/admin/faqs', label: ADMIN_TEXT.nav.faqs, about: 'Add, edit, delete and reorder the public FAQ entries.' },
   { to: '/admin/legal', label: ADMIN_TEXT.nav.legal, about: 'The Terms and Privacy links and our own documents.' },

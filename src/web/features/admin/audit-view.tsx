@@ -1,49 +1,46 @@
+import { Fragment, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { type AuditEntry, auditActionLabel } from '../../../contracts/audit.ts';
+import { type AuditEntry, type AuditFact, type AuditPart, describeAudit } from '../../../contracts/audit.ts';
+import { Email } from '../../components/ui/email.tsx';
 
-const text = (value: unknown): string =>
-  value === null || value === undefined
-    ? '—'
-    : typeof value === 'string'
-      ? value
-      : typeof value === 'number' || typeof value === 'boolean'
-        ? String(value)
-        : JSON.stringify(value);
-
-/** The record an entry touched, as a link to it in the console where there is one. */
-export function AuditRecord({ entry }: { entry: AuditEntry }) {
-  const d = entry.details ?? {};
-  const id = entry.targetId ?? '';
-  switch (entry.targetType) {
-    case 'ticket':
-      return <Link to={`/admin/support/${id}`}>Ticket #{text(d.ticketNo)}</Link>;
-    case 'company':
-      return <Link to={`/admin/partners/${id}`}>{text(d.companyName ?? id)}</Link>;
-    case 'user':
-      return <Link to={`/admin/users?q=${encodeURIComponent(text(d.email))}`}>{text(d.email ?? id)}</Link>;
-    case 'faq':
-      return <span>{id ? `FAQ entry ${id}` : `FAQ entries (${text(d.type)})`}</span>;
-    case 'document':
-      return <a href={`/documents/${id}`}>Document “{id}”</a>;
-    default:
-      return <span>{`${entry.targetType} ${id}`.trim()}</span>;
-  }
+/** A word or a record of a sentence: records link to their page in the console (unless it is this one). */
+function Part({ part, here }: { part: AuditPart | AuditFact; here: string | undefined }) {
+  const text = 'text' in part ? part.text : part.value;
+  const shown = part.email ? <Email address={text} /> : text;
+  return part.href && part.href !== here ? <Link to={part.href}>{shown}</Link> : <>{shown}</>;
 }
 
-/** Everything else the entry recorded, as name: value pairs (text, never markup). */
-export function AuditDetails({ entry }: { entry: AuditEntry }) {
-  const pairs = Object.entries(entry.details ?? {});
-  if (pairs.length === 0) return <span>—</span>;
+/**
+ * An entry as one plain sentence ('Approved the application of Kea Couriers Ltd'), built from its
+ * action and details (contracts/audit.ts). `here` is the page showing it: no link back to itself.
+ */
+export function AuditSentence({ entry, here }: { entry: AuditEntry; here?: string }) {
+  const { sentence } = describeAudit(entry);
+  return (
+    <span className="audit-sentence">
+      {sentence.map((part, i) => (
+        <Fragment key={i}>
+          <Part part={part} here={here} />
+        </Fragment>
+      ))}
+    </span>
+  );
+}
+
+/** What else the entry recorded, under labels people read (text, never markup); `empty` when there is nothing. */
+export function AuditFacts({ entry, here, empty = null }: { entry: AuditEntry; here?: string; empty?: ReactNode }) {
+  const { facts } = describeAudit(entry);
+  if (facts.length === 0) return <>{empty}</>;
   return (
     <dl className="audit-details">
-      {pairs.map(([key, value]) => (
-        <div key={key} className="audit-details__pair">
-          <dt>{key}</dt>
-          <dd>{text(value)}</dd>
+      {facts.map((fact, i) => (
+        <div key={`${fact.label}-${i}`} className="audit-details__pair">
+          <dt>{fact.label}</dt>
+          <dd>
+            <Part part={fact} here={here} />
+          </dd>
         </div>
       ))}
     </dl>
   );
 }
-
-export const auditWhat = (entry: AuditEntry) => auditActionLabel(entry.action);

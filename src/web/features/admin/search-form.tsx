@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { Form } from 'react-router';
 
 /** A search box in the URL (?q=), keeping the page's other filters. */
@@ -14,6 +14,14 @@ export function SearchForm({
   keep?: Record<string, string | undefined>;
 }) {
   const id = useId();
+  // The box follows the address (back, forward, a filter link), except over words typed since the
+  // last search: a search typed while the previous one loads is never replaced by it.
+  const input = useRef<HTMLInputElement>(null);
+  const shown = useRef(value);
+  useEffect(() => {
+    if (input.current && input.current.value === shown.current) input.current.value = value;
+    shown.current = value;
+  }, [value]);
   return (
     <Form method="get" role="search" className="admin-search" aria-label={label} replace>
       {Object.entries(keep).map(([key, kept]) =>
@@ -27,9 +35,9 @@ export function SearchForm({
         className="input admin-search__input"
         type="search"
         name="q"
+        ref={input}
         defaultValue={value}
         placeholder={placeholder}
-        key={value}
       />
       <button type="submit" className="button button--ghost">
         Search

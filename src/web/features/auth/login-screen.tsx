@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, useFetcher, useLocation } from 'react-router';
+import { Link, useFetcher, useLocation, useRouteLoaderData } from 'react-router';
+import { ADMIN_TEXT } from '../../../contracts/admin.ts';
 import { AUTH_MESSAGES } from '../../../contracts/auth.ts';
 import { SECOND_FACTOR_MESSAGES as M } from '../../../contracts/second-factor.ts';
 import { InputField } from '../../components/ui/field.tsx';
@@ -7,6 +8,7 @@ import { MessageBox } from '../../components/ui/message-box.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useFormCheck } from '../../lib/form.ts';
 import { useHydrated } from '../../lib/hydrated.ts';
+import type { RootData } from '../../lib/page-meta.ts';
 import { AuthCard } from './auth-form.tsx';
 import { OtpField, signInWithPasskey } from './otp-field.tsx';
 import { ResendVerification } from './resend-verification.tsx';
@@ -21,12 +23,22 @@ import '../../styles/auth.css';
 
 type Failure = { kind: 'error' | 'throttled'; message: string } | { kind: 'unverified'; email: string };
 
+/**
+ * The console's own sign-in (/admin): for the team, so nothing of the customers' screen (no
+ * sign-up link, no "get help"); the form, its messages and 'Forgot your password?' are the same.
+ */
+export const STAFF_SIGN_IN = {
+  title: 'Staff sign-in',
+  lead: (company: string) => `For the ${company} team only: sign in with your staff account to open the console.`,
+} as const;
+
 const isUnverified = (result: SignInResult | undefined) =>
   result !== undefined && !result.ok && result.message === AUTH_MESSAGES.unverified;
 
 /**
  * The login screen of every /support route (docs/product.md §2): Email, Password, Login; a blocking spinner
- * while signing in; failures in a message box with an error icon and a Close button.
+ * while signing in; failures in a message box with an error icon and a Close button. On /admin the
+ * same screen is the staff's (STAFF_SIGN_IN): its own heading and lead, and no 'Create an account'.
  *
  * The form posts to the area's own address (routes/support.tsx, routes/admin.tsx), whose action
  * signs in: with JavaScript through a fetcher (the page stays; a success loads the signed-in page),
@@ -45,6 +57,8 @@ export function LoginScreen({
 }) {
   const location = useLocation();
   const hydrated = useHydrated();
+  const staff = area === '/admin';
+  const company = useRouteLoaderData<RootData>('root')?.site.companyName ?? 'Bagspace';
   const signIn = useFetcher<SignInResult>();
   const busy = signIn.state !== 'idle';
   const servedSignIn = served?.form === RESEND_FORM ? undefined : served;
@@ -103,9 +117,13 @@ export function LoginScreen({
   return (
     <>
       <AuthCard
-        eyebrow="Support"
-        title="Sign in to get help"
-        lead="Sign in with a verified email address to see your tickets and chat with our team."
+        eyebrow={staff ? ADMIN_TEXT.title : 'Support'}
+        title={staff ? STAFF_SIGN_IN.title : 'Sign in to get help'}
+        lead={
+          staff
+            ? STAFF_SIGN_IN.lead(company)
+            : 'Sign in with a verified email address to see your tickets and chat with our team.'
+        }
       >
         {cardMessage ? (
           <div className="alert alert--error" role="alert">
@@ -183,9 +201,11 @@ export function LoginScreen({
             </Link>
           </div>
         </signIn.Form>
-        <p className="auth-card__footer">
-          New here? <Link to="/signup">Create an account</Link>
-        </p>
+        {staff ? null : (
+          <p className="auth-card__footer">
+            New here? <Link to="/signup">Create an account</Link>
+          </p>
+        )}
       </AuthCard>
 
       {busy ? <Spinner label="Signing in…" /> : null}

@@ -1,5 +1,5 @@
 import { type ReactNode, useState } from 'react';
-import { Form, useNavigation } from 'react-router';
+import { Form, useNavigation, useRouteLoaderData } from 'react-router';
 import { secondFactorApi } from '../../../contracts/api/second-factor.ts';
 import {
   type PasskeyAttestationSchema,
@@ -10,6 +10,8 @@ import type { z } from '../../../contracts/zod.ts';
 import { InputField } from '../../components/ui/field.tsx';
 import { api } from '../../lib/api-client.ts';
 import { useFormCheck } from '../../lib/form.ts';
+import { useHydrated } from '../../lib/hydrated.ts';
+import type { RootData } from '../../lib/page-meta.ts';
 import { AuthCard, FormError } from './auth-form.tsx';
 import {
   type CodesResult,
@@ -162,16 +164,72 @@ export async function registerPasskey(): Promise<
     : { ok: false, message: registered.message };
 }
 
-/** The ten recovery codes, shown once. */
+/** The name the downloaded codes are saved under. */
+export const RECOVERY_CODES_FILE = 'bagspace-recovery-codes.txt';
+
+/** The downloaded file: what the codes are for, then one code a line. */
+function recoveryCodesFile(codes: string[], company: string): string {
+  return [
+    `Recovery codes for the ${company} admin console`,
+    'Each code signs you in once, in place of your authenticator app or passkey.',
+    '',
+    ...codes,
+    '',
+  ].join('\n');
+}
+
+/**
+ * The ten recovery codes, shown once: each on one line (the list wraps between codes, never inside
+ * one), with Download (.txt), a data: link the server renders, so it works without JavaScript and
+ * nothing is stored to serve it, and Copy once the page's script runs (the clipboard needs it).
+ */
 export function RecoveryCodeList({ codes }: { codes: string[] }) {
+  const hydrated = useHydrated();
+  const company = useRouteLoaderData<RootData>('root')?.site.companyName ?? 'Bagspace';
+  const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(codes.join('\n'));
+      setCopied('yes');
+    } catch {
+      setCopied('no');
+    }
+  }
+
   return (
-    <ol className="enrol__codes" aria-label="Recovery codes">
-      {codes.map((code) => (
-        <li key={code}>
-          <code>{code}</code>
-        </li>
-      ))}
-    </ol>
+    <div className="recovery-codes">
+      <ol className="enrol__codes" aria-label="Recovery codes">
+        {codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ol>
+      <p className="recovery-codes__actions">
+        {hydrated ? (
+          <button type="button" className="button button--ghost" onClick={() => void copy()}>
+            Copy
+          </button>
+        ) : null}
+        <a
+          className="button button--ghost"
+          download={RECOVERY_CODES_FILE}
+          href={`data:text/plain;charset=utf-8,${encodeURIComponent(recoveryCodesFile(codes, company))}`}
+        >
+          Download (.txt)
+        </a>
+      </p>
+      {hydrated ? (
+        <p className="recovery-codes__status" role="status">
+          {copied === 'yes'
+            ? 'The codes are copied.'
+            : copied === 'no'
+              ? 'The codes could not be copied: select them, or download them.'
+              : ''}
+        </p>
+      ) : null}
+    </div>
   );
 }
 

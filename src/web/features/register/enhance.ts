@@ -103,12 +103,13 @@ function enhance(form: HTMLFormElement) {
     update();
   });
 
-  input(LICENSE_FIELD).addEventListener('change', async (event) => {
-    const file = (event.target as HTMLInputElement).files?.[0] ?? null;
+  const checkLicense = async () => {
+    const file = input(LICENSE_FIELD).files?.[0] ?? null;
     const check = ++licenseCheck;
     const message = file ? await checkLicenseFile(file) : null;
     if (check === licenseCheck) show(LICENSE_FIELD, message);
-  });
+  };
+  input(LICENSE_FIELD).addEventListener('change', () => void checkLicense());
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -152,6 +153,13 @@ function enhance(form: HTMLFormElement) {
     if (outcome.kind === 'refused') focusFirst(outcome.fields);
   });
 
+  // What was typed or chosen before this script ran stays in the fields (nothing here replaces them,
+  // and the licence is read from its input when the form is sent): it is checked now, as if just entered.
+  for (const field of COMPANY_TEXT_FIELDS) {
+    const target = input(field);
+    if (target.value !== target.defaultValue) show(field, companyFieldError(field, target.value));
+  }
+  if (input(LICENSE_FIELD).files?.length) void checkLicense();
   update();
   // Tests and people alike may start typing now: the form says it is live.
   form.dataset.hydrated = 'true';

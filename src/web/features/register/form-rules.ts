@@ -18,6 +18,7 @@ export const fieldId = (name: string) => `register-${name}`;
 /** The order fields appear in, for focusing the first one with a problem. */
 export const FIELD_ORDER: CompanyFormField[] = [
   'companyName',
+  'nzbn',
   'phoneNumber',
   'address',
   'street',

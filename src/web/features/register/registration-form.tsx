@@ -3,6 +3,7 @@ import {
   LICENSE_FIELD,
   LICENSE_PICKER_ACCEPT,
   LICENSE_PICKER_TYPES,
+  NZBN_TEXT,
 } from '../../../contracts/companies.ts';
 import { InputField } from '../../components/ui/field.tsx';
 import { fieldId, type RegistrationErrors, type RegistrationValues, submitReady } from './form-rules.ts';
@@ -71,17 +72,24 @@ export function RegistrationForm({
 
       <fieldset className="form__group">
         <legend className="form__legend">Company details</legend>
-        <div className="form__row form__row--2">
-          <InputField label="Company name" autoComplete="organization" {...text('companyName', true)} />
-          <InputField
-            label="Phone number"
-            type="tel"
-            inputMode="numeric"
-            autoComplete="tel"
-            hint="Digits only, 7 to 14 (for example 0211234567)."
-            {...text('phoneNumber', true)}
-          />
-        </div>
+        <InputField label="Company name" autoComplete="organization" {...text('companyName', true)} />
+        {/* Right below the company name: the number that identifies the company (docs/decisions/110-nzbn.md). */}
+        <InputField
+          label={NZBN_TEXT.label}
+          inputMode="numeric"
+          autoComplete="off"
+          spellCheck={false}
+          hint={NZBN_TEXT.hint}
+          {...text('nzbn')}
+        />
+        <InputField
+          label="Phone number"
+          type="tel"
+          inputMode="numeric"
+          autoComplete="tel"
+          hint="Digits only, 7 to 14 (for example 0211234567)."
+          {...text('phoneNumber', true)}
+        />
         <InputField
           label="Address 1"
           autoComplete="address-line1"

@@ -153,11 +153,33 @@ export function AttachmentPicker({
 }) {
   // Until the script runs, the browser's own file input shows what was chosen.
   const hydrated = useHydrated();
+  // That input goes when the script takes over: what was chosen in it until then joins the picker,
+  // checked like any other choice, so it is sent with the message. The element is kept after React
+  // lets it go (a ref callback that never forgets it), and read once the picker has replaced it.
+  const native = useRef<HTMLInputElement | null>(null);
+  const adopted = useRef(false);
+  useEffect(() => {
+    if (!hydrated || adopted.current) return;
+    adopted.current = true;
+    const chosen = native.current?.files;
+    if (chosen && chosen.length > 0) void picker.add(Array.from(chosen));
+    // Once, when the script takes over; picker.add reads the picker as it is then.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [hydrated]);
   if (!hydrated)
     return (
       <label className="attach__native">
         <span className="visually-hidden">{ATTACHMENT_TEXT.attach}</span>
-        <input id={id} type="file" name="files" multiple accept={ATTACHMENT_ACCEPT} />
+        <input
+          ref={(input) => {
+            if (input) native.current = input;
+          }}
+          id={id}
+          type="file"
+          name="files"
+          multiple
+          accept={ATTACHMENT_ACCEPT}
+        />
       </label>
     );
   return (

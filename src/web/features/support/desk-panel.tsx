@@ -1,38 +1,119 @@
+import { type ReactNode, useId } from 'react';
 import { Form, useNavigation } from 'react-router';
 import { type Agent, DESK_TEXT, formatMinutes } from '../../../contracts/desk.ts';
 import { formatNzDay } from '../../../contracts/dates.ts';
 import type { AdminTicket } from '../../../contracts/support.ts';
 import { Email } from '../../components/ui/email.tsx';
+import { Menu } from '../../components/ui/menu.tsx';
+import { ADMIN_TEXT } from '../../../contracts/admin.ts';
 import { DELETION_TEXT } from '../../../contracts/account-deletion.ts';
+import { DUE_TEXT } from '../../../contracts/service-levels.ts';
+import { DueLine } from './due-time.tsx';
 
 const minutesBetween = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / 60_000;
 
 /**
- * The console's panel over a ticket: who handles it (assign to me, to another admin, or nobody),
- * how fast it was answered and resolved, whether it is a privacy request and by when it must be
- * answered, and how the user rated it. Each button is a plain form
- * posted to the page with its `intent` (features/support/desk-actions.ts).
+ * Who handles the ticket, when its next answer or resolution is due (worded from `now`, the server's
+ * clock running on: lib/use-now.ts), how fast it was answered and resolved, its privacy due date,
+ * and its rating.
  */
-export function DeskPanel({
+export function DeskFacts({ ticket, viewerEmail, now }: { ticket: AdminTicket; viewerEmail: string; now: Date }) {
+  const mine = ticket.assignee?.email === viewerEmail;
+  return (
+    <dl className="desk-facts" aria-label="Handling">
+      {ticket.due ? (
+        <div>
+          <dt>{DUE_TEXT.dueColumn}</dt>
+          <dd data-testid="due">
+            <DueLine due={ticket.due} now={now} />
+          </dd>
+        </div>
+      ) : null}
+      <div>
+        <dt>{DESK_TEXT.assignedTo}</dt>
+        <dd data-testid="assignee">
+          {ticket.assignee ? mine ? 'me' : <Email address={ticket.assignee.email} /> : DESK_TEXT.unassigned}
+        </dd>
+      </div>
+      <div>
+        <dt>{DESK_TEXT.firstResponse}</dt>
+        <dd>
+          {ticket.firstResponseAt
+            ? formatMinutes(minutesBetween(ticket.creationDate, ticket.firstResponseAt))
+            : DESK_TEXT.notYet}
+        </dd>
+      </div>
+      {ticket.closedAt ? (
+        <div>
+          <dt>{DESK_TEXT.resolution}</dt>
+          <dd>{formatMinutes(minutesBetween(ticket.creationDate, ticket.closedAt))}</dd>
+        </div>
+      ) : null}
+      {ticket.privacyDue ? (
+        <div>
+          <dt>{DESK_TEXT.privacyRequest}</dt>
+          <dd data-testid="privacy">
+            {DESK_TEXT.answerByDate(formatNzDay(ticket.privacyDue))}{' '}
+            {ticket.overdue ? <span className="badge badge--danger">{DESK_TEXT.overdue}</span> : null}
+          </dd>
+        </div>
+      ) : null}
+      {ticket.keepForRecord ? (
+        <div>
+          <dt>{DELETION_TEXT.keepForRecord}</dt>
+          <dd>On</dd>
+        </div>
+      ) : null}
+      {ticket.rating ? (
+        <div>
+          <dt>Rating</dt>
+          <dd data-testid="rating">
+            <strong className={`badge ${ticket.rating.good ? 'badge--open' : 'badge--banned'}`}>
+              {ticket.rating.good ? DESK_TEXT.good : DESK_TEXT.bad}
+            </strong>
+            {ticket.rating.comment ? <q className="desk-panel__comment">{ticket.rating.comment}</q> : null}
+          </dd>
+        </div>
+      ) : null}
+    </dl>
+  );
+}
+
+/**
+ * The ticket's tools: close or reopen and assign to me in view; assigning to another admin, the
+ * privacy mark and keeping for the record in a menu (components/ui/menu.tsx). Each button is a
+ * plain form posted to the page with its `intent` (features/support/desk-actions.ts).
+ */
+export function DeskToolbar({
   ticket,
   agents,
   viewerEmail,
+  live,
 }: {
   ticket: AdminTicket;
   agents: Agent[];
   viewerEmail: string;
+  /** The live indicator, first in the row. */
+  live: ReactNode;
 }) {
   const busy = useNavigation().state === 'submitting';
+  const keepHintId = useId();
   const mine = ticket.assignee?.email === viewerEmail;
   const others = agents.filter((agent) => agent.id !== ticket.assignee?.id);
   return (
-    <div className="desk-panel" aria-label="Handling">
-      <span>
-        {DESK_TEXT.assignedTo}:{' '}
-        <strong data-testid="assignee">
-          {ticket.assignee ? mine ? 'me' : <Email address={ticket.assignee.email} /> : DESK_TEXT.unassigned}
-        </strong>
-      </span>
+    <div className="desk-toolbar" role="group" aria-label="Ticket actions">
+      {live}
+      <Form method="post" preventScrollReset>
+        <button
+          type="submit"
+          name="intent"
+          value={ticket.open ? 'close' : 'reopen'}
+          className="button button--primary"
+          disabled={busy}
+        >
+          {ticket.open ? ADMIN_TEXT.closeTicket : ADMIN_TEXT.reopenTicket}
+        </button>
+      </Form>
       <Form method="post" preventScrollReset>
         <input type="hidden" name="intent" value="assign" />
         <input type="hidden" name="assignee" value={mine ? '' : 'me'} />
@@ -40,80 +121,68 @@ export function DeskPanel({
           {mine ? DESK_TEXT.unassign : DESK_TEXT.assignToMe}
         </button>
       </Form>
-      {others.length > 0 ? (
-        <Form method="post" preventScrollReset>
-          <input type="hidden" name="intent" value="assign" />
-          <label>
-            <span className="visually-hidden">{DESK_TEXT.assignTo}</span>
-            <select name="assignee" className="select" defaultValue="">
-              <option value="" disabled>
-                {DESK_TEXT.assignTo}…
-              </option>
-              {others.map((agent) => (
-                <option key={agent.id} value={agent.id}>
-                  {agent.email === viewerEmail ? `${agent.email} (me)` : agent.email}
+      <Menu label="More actions">
+        {others.length > 0 ? (
+          <Form method="post" preventScrollReset className="menu__row">
+            <input type="hidden" name="intent" value="assign" />
+            <label>
+              <span className="visually-hidden">{DESK_TEXT.assignTo}</span>
+              <select name="assignee" className="select" defaultValue="">
+                <option value="" disabled>
+                  {DESK_TEXT.assignTo}…
                 </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" className="button button--ghost" disabled={busy}>
-            Assign
+                {others.map((agent) => (
+                  <option key={agent.id} value={agent.id}>
+                    {agent.email === viewerEmail ? `${agent.email} (me)` : agent.email}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="submit" className="button button--ghost" disabled={busy}>
+              Assign
+            </button>
+          </Form>
+        ) : null}
+        {/* Deactivation tickets are always privacy requests; any other ticket can be marked one. */}
+        {ticket.reason === 'Deactivation' ? null : (
+          <Form method="post" preventScrollReset>
+            <input type="hidden" name="intent" value="privacy" />
+            <input type="hidden" name="privacy" value={ticket.privacyDue ? 'false' : 'true'} />
+            <button type="submit" className="button button--ghost" disabled={busy}>
+              {ticket.privacyDue ? DESK_TEXT.unmarkPrivacy : DESK_TEXT.markPrivacy}
+            </button>
+          </Form>
+        )}
+        {/*
+          When the owner's account is erased, a kept ticket's messages stay as from 'Deleted user'
+          (docs/product.md §2.14). A switch that says its state (role="switch", aria-checked) and is
+          still a form posting the other state, so it works without JavaScript.
+        */}
+        <Form method="post" preventScrollReset className="desk-switch">
+          <input type="hidden" name="intent" value="keep-for-record" />
+          <input type="hidden" name="keep" value={ticket.keepForRecord ? 'false' : 'true'} />
+          <button
+            type="submit"
+            role="switch"
+            aria-checked={ticket.keepForRecord}
+            aria-describedby={keepHintId}
+            className="desk-switch__control"
+            disabled={busy}
+            data-testid="keep-for-record"
+          >
+            <span className="desk-switch__track" aria-hidden="true">
+              <span className="desk-switch__thumb" />
+            </span>
+            <span className="desk-switch__label">{DELETION_TEXT.keepForRecord}</span>
+            <span className="desk-switch__state" aria-hidden="true">
+              {ticket.keepForRecord ? 'On' : 'Off'}
+            </span>
           </button>
+          <p id={keepHintId} className="desk-switch__hint">
+            {DELETION_TEXT.keepForRecordHint}
+          </p>
         </Form>
-      ) : null}
-      <span>
-        {DESK_TEXT.firstResponse}:{' '}
-        <strong>
-          {ticket.firstResponseAt
-            ? formatMinutes(minutesBetween(ticket.creationDate, ticket.firstResponseAt))
-            : DESK_TEXT.notYet}
-        </strong>
-      </span>
-      {ticket.closedAt ? (
-        <span>
-          {DESK_TEXT.resolution}: <strong>{formatMinutes(minutesBetween(ticket.creationDate, ticket.closedAt))}</strong>
-        </span>
-      ) : null}
-      {ticket.privacyDue ? (
-        <span data-testid="privacy">
-          {DESK_TEXT.privacyRequest}: <strong>{DESK_TEXT.answerByDate(formatNzDay(ticket.privacyDue))}</strong>{' '}
-          {ticket.overdue ? <span className="badge badge--danger">{DESK_TEXT.overdue}</span> : null}
-        </span>
-      ) : null}
-      {/* Deactivation tickets are always privacy requests; any other ticket can be marked one. */}
-      {ticket.reason === 'Deactivation' ? null : (
-        <Form method="post" preventScrollReset>
-          <input type="hidden" name="intent" value="privacy" />
-          <input type="hidden" name="privacy" value={ticket.privacyDue ? 'false' : 'true'} />
-          <button type="submit" className="button button--ghost" disabled={busy}>
-            {ticket.privacyDue ? DESK_TEXT.unmarkPrivacy : DESK_TEXT.markPrivacy}
-          </button>
-        </Form>
-      )}
-      {/* When the owner's account is erased, a kept ticket's messages stay as from 'Deleted user' (docs/product.md §2.14). */}
-      <Form method="post" preventScrollReset>
-        <input type="hidden" name="intent" value="keep-for-record" />
-        <input type="hidden" name="keep" value={ticket.keepForRecord ? 'false' : 'true'} />
-        <button
-          type="submit"
-          aria-pressed={ticket.keepForRecord}
-          title={DELETION_TEXT.keepForRecordHint}
-          className="button button--ghost"
-          disabled={busy}
-          data-testid="keep-for-record"
-        >
-          {ticket.keepForRecord ? '☑' : '☐'} {DELETION_TEXT.keepForRecord}
-        </button>
-      </Form>
-      {ticket.rating ? (
-        <span data-testid="rating">
-          Rating:{' '}
-          <strong className={`badge ${ticket.rating.good ? 'badge--open' : 'badge--banned'}`}>
-            {ticket.rating.good ? DESK_TEXT.good : DESK_TEXT.bad}
-          </strong>
-          {ticket.rating.comment ? <q className="desk-panel__comment">{ticket.rating.comment}</q> : null}
-        </span>
-      ) : null}
+      </Menu>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useId } from 'react';
-import { Form, useNavigation } from 'react-router';
+import { Form, Link, useNavigation } from 'react-router';
 import { DESK_TEXT, RATING_COMMENT_MAX_LENGTH } from '../../../contracts/desk.ts';
-import { type Rating } from '../../../contracts/support.ts';
+import { type Rating, SUPPORT_TEXT } from '../../../contracts/support.ts';
 import { formatNzDateTime } from '../../../contracts/dates.ts';
 import { z } from '../../../contracts/zod.ts';
 import { type FormResult, useFormCheck } from '../../lib/form.ts';
@@ -16,15 +16,27 @@ export const RatingFormSchema = z.object({
  * 'How did we do?' under a closed ticket: Good or Bad and an optional comment, once per ticket and
  * changeable for 7 days. A form posted to the ticket's page (intent=rate), checked before it goes
  * with the schema its action uses; `result` is what the action said when it refused one.
+ * Under it, 'Still need help?' opens the new-ticket form for a ticket that follows this one.
  */
-export function RatingForm({ rating, result, now }: { rating: Rating | null; result?: FormResult; now: number }) {
+export function RatingForm({
+  rating,
+  result,
+  now,
+  ticketId,
+}: {
+  rating: Rating | null;
+  result?: FormResult;
+  now: number;
+  /** The closed ticket a new one would follow. */
+  ticketId: string;
+}) {
   const id = useId();
   const busy = useNavigation().state === 'submitting';
   const { errors, onSubmit, formRef } = useFormCheck(RatingFormSchema, result);
   const error = errors.good ?? errors.comment ?? result?.message ?? null;
   const changeable = !rating || Date.parse(rating.changeableUntil) > now;
   return (
-    <section className="rating" aria-labelledby={`${id}-title`}>
+    <section id="rating" className="rating" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{DESK_TEXT.rateTitle}</h3>
       {rating ? (
         <p role="status">
@@ -73,6 +85,11 @@ export function RatingForm({ rating, result, now }: { rating: Rating | null; res
           </p>
         </Form>
       ) : null}
+      <p className="rating__more">
+        <Link className="button button--ghost" to={`/support/create-ticket?follows=${encodeURIComponent(ticketId)}`}>
+          {SUPPORT_TEXT.stillNeedHelp}
+        </Link>
+      </p>
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { Form, Link, useFetcher } from 'react-router';
+import { Form, Link, useFetcher, useRouteLoaderData } from 'react-router';
 import { DESK_TEXT, SAVED_REPLY_TEXT } from '../../../contracts/desk.ts';
 import type { EndpointDeclaration } from '../../../contracts/endpoint.ts';
 import { MESSAGE_MAX_LENGTH, type Message, SUPPORT_TEXT } from '../../../contracts/support.ts';
@@ -7,6 +7,8 @@ import { postWithProgress } from '../../lib/upload.ts';
 import { AttachmentPicker, appendFiles, pasteFiles, useAttachmentPicker, useFileDrop } from './attachment-picker.tsx';
 import { newClientId } from '../../lib/client-id.ts';
 import { useHydrated, valueBeforeHydration } from '../../lib/hydrated.ts';
+import { clearDraft, readDraft, ticketDraftKey, writeDraft } from '../../lib/drafts.ts';
+import type { RootData } from '../../lib/page-meta.ts';
 import { SendIcon } from '../../components/ui/icons.tsx';
 import { IN_PLACE, REPLY_UNREACHABLE, type ReplyResult } from './ticket-page.ts';
 
@@ -25,6 +27,9 @@ export interface ReplyUpload {
  * browser itself without JavaScript or before the script has loaded (`clientId` is that form's id, and `kept` is the
  * page's answer when it refused the form). Files go straight to `upload`'s endpoint with a progress
  * bar; without JavaScript they go with the form.
+ *
+ * What is typed is kept in the browser as the ticket's draft (lib/drafts.ts) until the server has
+ * taken the message: a reload, or the ticket closed and reopened, brings it back into the box.
  */
 export function ReplyBox<M extends Message = Message>({
   upload,
@@ -34,7 +39,10 @@ export function ReplyBox<M extends Message = Message>({
   onClosed,
   variant = 'reply',
   savedReplies,
+  ticketId,
 }: {
+  /** The ticket answered: its draft is kept under it (for the signed-in person and this box). */
+  ticketId?: string;
   /** The console's saved replies, already filled in for this ticket: a picker under the box, and `/` in it. */
   savedReplies?: ReadonlyArray<{ id: string; title: string; text: string }>;
   /** 'note': the console's internal-note box (posted with intent=note, drawn apart; text only). */
@@ -51,6 +59,13 @@ export function ReplyBox<M extends Message = Message>({
   const fetcher = useFetcher<ReplyResult<M>>();
   const keptText = kept?.values.messageBody ?? '';
   const [text, setText] = useState(() => valueBeforeHydration(inputId, keptText));
+  const user = useRouteLoaderData<RootData>('root')?.user?.email;
+  const draftKey = ticketId ? ticketDraftKey(user, ticketId, variant) : null;
+  // Every change of the text is the draft too.
+  const update = (value: string) => {
+    setText(value);
+    writeDraft(draftKey, value);
+  };
   const [uploading, setUploading] = useState(false);
   const [error, setError] = useState<string | null>(kept?.message ?? null);
   // Sending the refused form's text again reuses its id, as a retry does.
@@ -62,6 +77,25 @@ export function ReplyBox<M extends Message = Message>({
   const hydrated = useHydrated();
   // Replies take files (photos and PDFs); internal notes are text only.
   const picker = useAttachmentPicker();
+  // Once the page runs (never in the server's HTML, which has no drafts), the box takes the stored
+  // draft, unless words are in it already (typed before the script ran, or sent back by the page):
+  // those become the draft. Another ticket in the same box (a link between tickets) brings its own
+  // draft, and none of the other ticket's files or errors.
+  const draftOf = useRef<string | null>(null);
+  useEffect(() => {
+    if (!draftKey || draftOf.current === draftKey) return;
+    const first = draftOf.current === null;
+    draftOf.current = draftKey;
+    if (first && text.trim()) writeDraft(draftKey, text);
+    else setText(readDraft(draftKey));
+    if (!first) {
+      pending.current = null;
+      setError(null);
+      picker.clear();
+    }
+    // Only a new key reads or writes here; the text is read as it is then.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [draftKey]);
   const withFiles = variant === 'reply';
   const sending = uploading || fetcher.state !== 'idle';
   const drop = useFileDrop(picker, withFiles && !sending);
@@ -74,7 +108,7 @@ export function ReplyBox<M extends Message = Message>({
       ? savedReplies.filter((reply) => reply.title.toLowerCase().includes(query)).slice(0, 8)
       : null;
   const insert = (value: string) => {
-    setText(value);
+    update(value);
     setActive(0);
     document.getElementById(inputId)?.focus();
   };
@@ -83,6 +117,8 @@ export function ReplyBox<M extends Message = Message>({
     if (result.ok) {
       pending.current = null;
       setText('');
+      // The server has the message: its draft is done with.
+      clearDraft(draftKey);
       picker.clear();
       onSent(result.message);
       return;
@@ -169,7 +205,7 @@ export function ReplyBox<M extends Message = Message>({
           value={text}
           aria-describedby={error ? `${inputId}-error` : undefined}
           onChange={(e) => {
-            setText(e.target.value);
+            update(e.target.value);
             setActive(0);
           }}
           onPaste={withFiles ? pasteFiles(picker) : undefined}
@@ -193,7 +229,7 @@ export function ReplyBox<M extends Message = Message>({
             }
             if (matches && e.key === 'Escape') {
               e.preventDefault();
-              setText(text.slice(1));
+              update(text.slice(1));
               return;
             }
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
@@ -274,16 +310,33 @@ export function ReplyBox<M extends Message = Message>({
 
 /**
  * What was typed into a reply the page refused once the box is gone (the ticket closed meanwhile):
- * shown as text, so it can be copied into a new ticket instead of being lost.
+ * shown as text, so it can be copied into a new ticket instead of being lost. With `ticketId`, the
+ * reply's stored draft shows too (after a reload, or a close while the page was away); nothing
+ * shows when there are no words.
  */
-export function UnsentReply({ text, newTicket = false }: { text: string; newTicket?: boolean }) {
+export function UnsentReply({
+  text,
+  newTicket = false,
+  ticketId,
+}: {
+  text: string;
+  newTicket?: boolean;
+  ticketId?: string;
+}) {
+  const user = useRouteLoaderData<RootData>('root')?.user?.email;
+  const key = ticketId ? ticketDraftKey(user, ticketId) : null;
+  // Read once the page runs: the server's HTML has no drafts.
+  const [draft, setDraft] = useState('');
+  useEffect(() => setDraft(readDraft(key)), [key]);
+  const words = text.trim() ? text : draft;
+  if (words.trim() === '') return null;
   return (
     <div className="ticket__unsent">
       <p>{SUPPORT_TEXT.replyNotSent}</p>
-      <blockquote className="ticket__unsent-text">{text}</blockquote>
+      <blockquote className="ticket__unsent-text">{words}</blockquote>
       {newTicket ? (
         <p>
-          <Link to={`/support/create-ticket?${new URLSearchParams({ message: text })}`}>
+          <Link to={`/support/create-ticket?${new URLSearchParams({ message: words })}`}>
             {SUPPORT_TEXT.newTicketWithMessage}
           </Link>
         </p>

@@ -46,7 +46,11 @@ export function SearchResults({ q, results }: { q: string; results: AdminSearchR
               <td data-label={COLUMNS[3]}>{snippet ? <Snippet text={snippet} /> : '–'}</td>
               <td data-label={COLUMNS[4]}>{formatNzDateTime(ticket.lastMessage)}</td>
               <td data-label={COLUMNS[5]}>
-                {ticket.waitingOn ? <WaitingBadge waiting={ticket.waitingOn} /> : <span className="badge">Closed</span>}
+                {ticket.waitingOn ? (
+                  <WaitingBadge waiting={ticket.waitingOn} to="staff" />
+                ) : (
+                  <span className="badge">Closed</span>
+                )}
               </td>
             </tr>
           ))}

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { DESK_TEXT } from '../../../contracts/desk.ts';
 import { INBOUND_TEXT } from '../../../contracts/inbound.ts';
@@ -14,22 +14,28 @@ const NEAR_END = 48;
  * politely, focusable so a keyboard can scroll it) in a chat layout. It fills the viewport with
  * the reply box pinned under it (support.css), keeps the newest message in view as messages arrive
  * while the reader is at the end, and otherwise shows a 'New messages' marker that takes them
- * there. Which side a bubble sits on and who it names differ by page: `mine` and `author` say.
+ * there. Which side a bubble sits on and who it names differ by page: `mine` and `author` say;
+ * `team` marks, in the console, another admin's answer (its own colour, on the other side: never
+ * mistaken for the reader's own).
  * A message posted from a mail (reply by email) is marked so, with a link to the whole mail
- * (`wholeMail` gives its page's address, which differs by page too).
+ * (`wholeMail` gives its page's address, which differs by page too). A line the system wrote (an
+ * auto-close) is the same on both pages: a centred note across the thread, with no author.
  */
 export function TicketThread<M extends Message>({
   messages,
   mine,
   author,
   note = () => false,
+  team = () => false,
   wholeMail,
 }: {
   messages: readonly M[];
   mine(message: M): boolean;
-  author(message: M): string;
+  author(message: M): ReactNode;
   /** An internal note (the console only): drawn apart and labelled. */
   note?(message: M): boolean;
+  /** Another admin's answer (the console only): the team's colour, not the reader's own. */
+  team?(message: M): boolean;
   /** The page that shows the whole mail a message was posted from. */
   wholeMail(message: M): string;
 }) {
@@ -107,27 +113,35 @@ export function TicketThread<M extends Message>({
     <div className="thread-frame">
       <div ref={listRef} className="thread" role="log" aria-live="polite" aria-label="Messages" tabIndex={0}>
         <ol className="thread__list">
-          {messages.map((message) => (
-            <li
-              key={message.id}
-              id={`message-${message.id}`}
-              className={`bubble ${mine(message) ? 'bubble--mine' : 'bubble--theirs'}${note(message) ? ' bubble--note' : ''}`}
-            >
-              <p className="bubble__meta">
-                {note(message) ? <span className="bubble__note-label">{DESK_TEXT.internalNote}</span> : null}
-                <span className="bubble__author">{author(message)}</span>
+          {messages.map((message) =>
+            message.systemEvent ? (
+              // A line the system wrote (an auto-close): a note across the thread, nobody's bubble.
+              <li key={message.id} id={`message-${message.id}`} className="thread__system">
+                <p className="thread__system-body">{message.messageBody}</p>
                 <time dateTime={message.timestamp}>{formatNzDateTime(message.timestamp)}</time>
-                {message.byEmail ? <span className="bubble__by-email">{INBOUND_TEXT.byEmail}</span> : null}
-              </p>
-              {message.messageBody ? <p className="bubble__body">{message.messageBody}</p> : null}
-              <MessageAttachments attachments={message.attachments} />
-              {message.byEmail ? (
-                <p className="bubble__whole-mail">
-                  <Link to={wholeMail(message)}>{INBOUND_TEXT.showWholeMail}</Link>
+              </li>
+            ) : (
+              <li
+                key={message.id}
+                id={`message-${message.id}`}
+                className={`bubble ${mine(message) ? 'bubble--mine' : team(message) ? 'bubble--team' : 'bubble--theirs'}${note(message) ? ' bubble--note' : ''}`}
+              >
+                <p className="bubble__meta">
+                  {note(message) ? <span className="bubble__note-label">{DESK_TEXT.internalNote}</span> : null}
+                  <span className="bubble__author">{author(message)}</span>
+                  <time dateTime={message.timestamp}>{formatNzDateTime(message.timestamp)}</time>
+                  {message.byEmail ? <span className="bubble__by-email">{INBOUND_TEXT.byEmail}</span> : null}
                 </p>
-              ) : null}
-            </li>
-          ))}
+                {message.messageBody ? <p className="bubble__body">{message.messageBody}</p> : null}
+                <MessageAttachments attachments={message.attachments} />
+                {message.byEmail ? (
+                  <p className="bubble__whole-mail">
+                    <Link to={wholeMail(message)}>{INBOUND_TEXT.showWholeMail}</Link>
+                  </p>
+                ) : null}
+              </li>
+            ),
+          )}
         </ol>
       </div>
       {unseen > 0 ? (

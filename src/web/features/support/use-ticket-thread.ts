@@ -39,6 +39,16 @@ export function useTicketThread<T extends Ticket, M extends Message>(options: {
   const [liveMessages, setLiveMessages] = useState<M[]>([]);
   const [gone, setGone] = useState(false);
   const [viewers, setViewers] = useState<string[]>([]);
+  // A link to another ticket (one that follows or continues this one) keeps the page mounted: what
+  // the last ticket's stream brought is dropped, not merged into the next ticket's thread.
+  const [watched, setWatched] = useState(options.streamUrl);
+  if (watched !== options.streamUrl) {
+    setWatched(options.streamUrl);
+    setLiveTicket(null);
+    setLiveMessages([]);
+    setGone(false);
+    setViewers([]);
+  }
   const missing = options.loadedMissing || gone;
 
   // A ticket the server already said does not exist is not watched.

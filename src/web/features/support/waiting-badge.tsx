@@ -1,10 +1,11 @@
-import { type WaitingOn, waitingLabel } from '../../../contracts/support.ts';
+import { type WaitingOn, type WaitingReader, waitingLabel } from '../../../contracts/support.ts';
 
 /**
- * An open ticket's two-sided status: 'Waiting for us' (the user wrote last) or 'Waiting for you'
- * (we did), the same words on the user's pages and in the console ("us" is Bagspace).
+ * An open ticket's two-sided status. The user's pages say 'Waiting for us' (they wrote last) or
+ * 'Waiting for you' (we did); the console, `to="staff"`, says 'Waiting on us' or 'Waiting on
+ * customer', since there "you" would be the admin reading it.
  */
-export function WaitingBadge({ waiting }: { waiting: WaitingOn | null }) {
+export function WaitingBadge({ waiting, to = 'customer' }: { waiting: WaitingOn | null; to?: WaitingReader }) {
   if (!waiting) return null;
-  return <span className={`status-badge status-badge--${waiting}`}>{waitingLabel(waiting)}</span>;
+  return <span className={`status-badge status-badge--${waiting}`}>{waitingLabel(waiting, to)}</span>;
 }

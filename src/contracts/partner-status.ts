@@ -1,0 +1,111 @@
+import { CompanySchema } from './companies.ts';
+import { reviewDay } from './partner-review.ts';
+import { z } from './zod.ts';
+
+/**
+ * The applicant's status page (docs/decisions/112-application-status-page.md): a private link,
+ * mailed with the 'application received' mail, that shows one application as it was submitted, its
+ * state in plain words, what is due and the history of decisions. No account is needed.
+ */
+
+/** The page's path for a token (the mail's link is the public base URL and this). */
+export const statusPagePath = (token: string) => `/partners/status/${token}`;
+
+/** A token as made at registration: 32 random bytes, base64url (43 characters). */
+export const STATUS_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export const APPLICATION_STATES = ['received', 'approved', 'not-approved', 'on-hold'] as const;
+export type ApplicationState = (typeof APPLICATION_STATES)[number];
+
+export const APPLICATION_EVENT_KINDS = ['received', 'approved', 'rejected', 'banned', 'unbanned'] as const;
+export type ApplicationEventKind = (typeof APPLICATION_EVENT_KINDS)[number];
+
+export const APPLICATION_STATUS_TEXT = {
+  title: 'Your partner application',
+  mailButton: 'See your application',
+  notFound: 'This link is not valid. Check the link in your email, or contact us through our support page.',
+  notFoundTitle: 'Link not valid',
+  supportLink: 'Go to the support page',
+  tooMany: 'Too many requests for application pages from your network. Please wait a minute and try again.',
+  stateLabel: 'Status',
+  states: {
+    received: 'Received',
+    approved: 'Approved',
+    'not-approved': 'Not approved',
+    'on-hold': 'On hold',
+  } satisfies Record<ApplicationState, string>,
+  /** What is due: only a pending application has something due. */
+  reviewBy: (dueDate: string) => `We will review it by ${reviewDay(dueDate)}`,
+  onHold: 'Your application is on hold. Contact us through our support page if you have questions.',
+  detailsHeading: 'What you sent',
+  historyHeading: 'History',
+  events: {
+    received: 'Received',
+    approved: 'Approved',
+    rejected: 'Not approved',
+    banned: 'On hold',
+    unbanned: 'Active again',
+  } satisfies Record<ApplicationEventKind, string>,
+  reasonLabel: 'Reason',
+  fields: {
+    companyName: 'Company name',
+    nzbn: 'NZBN',
+    phoneNumber: 'Phone number',
+    address: 'Address 1',
+    street: 'Address 2',
+    contactPersonName: 'Contact person name',
+    contactPersonJobTitle: 'Contact person job title',
+    contactPersonPhoneNumber: 'Contact person phone number',
+    contactPersonEmail: 'Contact person email',
+    license: 'Commercial license',
+  },
+  licenseSent: 'Sent',
+  licenseNotSent: 'Not sent',
+  notGiven: 'Not given',
+} as const;
+
+const DAY = new Intl.DateTimeFormat('en-NZ', {
+  timeZone: 'Pacific/Auckland',
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+});
+/** An instant as the history writes it, on New Zealand's calendar: 'Wed 3 Dec 2025'. */
+export function historyDay(iso: string): string {
+  const part = Object.fromEntries(DAY.formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
+  return `${part.weekday} ${part.day} ${part.month} ${part.year}`;
+}
+
+/** Any token is read (a malformed one answers 404 like an unknown one, never 400). */
+export const StatusTokenParamsSchema = z.object({ token: z.string() });
+
+export const ApplicationStatusSchema = z.object({
+  // The company record's own fields as submitted, without its id, licence link or review columns.
+  company: CompanySchema.pick({
+    companyName: true,
+    nzbn: true,
+    street: true,
+    address: true,
+    phoneNumber: true,
+    contactPersonName: true,
+    contactPersonJobTitle: true,
+    contactPersonPhoneNumber: true,
+    contactPersonEmail: true,
+  }).extend({
+    /** Whether a licence file was sent; never where it is. */
+    licenseSent: z.boolean(),
+    submittedAt: z.string(),
+  }),
+  state: z.enum(APPLICATION_STATES),
+  /** Pending only: the New Zealand date ('YYYY-MM-DD') the review is due by. */
+  reviewDueDate: z.string().nullable(),
+  history: z.array(
+    z.object({
+      kind: z.enum(APPLICATION_EVENT_KINDS),
+      at: z.string(),
+      reason: z.string().nullable(),
+    }),
+  ),
+});
+export type ApplicationStatus = z.infer<typeof ApplicationStatusSchema>;

@@ -1,0 +1,5 @@
+ALTER TABLE "notification_events" DROP CONSTRAINT "notification_events_kind_check";--> statement-breakpoint
+ALTER TABLE "support_tickets" ADD COLUMN "follows_ticket_id" uuid;--> statement-breakpoint
+ALTER TABLE "support_tickets" ADD CONSTRAINT "support_tickets_follows_ticket_id_support_tickets_id_fk" FOREIGN KEY ("follows_ticket_id") REFERENCES "public"."support_tickets"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "support_tickets_follows_idx" ON "support_tickets" USING btree ("follows_ticket_id") WHERE "support_tickets"."follows_ticket_id" is not null;--> statement-breakpoint
+ALTER TABLE "notification_events" ADD CONSTRAINT "notification_events_kind_check" CHECK ("notification_events"."kind" in ('ticket-reply', 'ticket-closed', 'ticket-reopened', 'team-new-ticket', 'team-user-reply'));

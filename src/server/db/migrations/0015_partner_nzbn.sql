@@ -1,0 +1,2 @@
+ALTER TABLE "companies" ADD COLUMN "nzbn" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "companies_nzbn_uq" ON "companies" USING btree ("nzbn") WHERE "companies"."verified" <> 2 and "companies"."nzbn" is not null;

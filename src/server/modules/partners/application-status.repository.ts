@@ -1,0 +1,48 @@
+import { asc, eq } from 'drizzle-orm';
+import type { ApplicationEventKind } from '../../../contracts/partner-status.ts';
+import type { AppDatabase } from '../../db/connection.ts';
+import { companies, companyEvents } from '../../db/schema.ts';
+
+/**
+ * Reads for the applicant's status page (docs/decisions/112-application-status-page.md): one
+ * application by the hash of its status token, and its history. Keys, the licence's storage key and
+ * URL stay here: only whether a licence was sent leaves.
+ */
+export function createApplicationStatusRepository(db: AppDatabase) {
+  return {
+    async findByTokenHash(hash: string) {
+      const [row] = await db
+        .select({
+          id: companies.id,
+          companyName: companies.companyName,
+          nzbn: companies.nzbn,
+          street: companies.street,
+          address: companies.address,
+          phoneNumber: companies.phoneNumber,
+          contactPersonName: companies.contactPersonName,
+          contactPersonJobTitle: companies.contactPersonJobTitle,
+          contactPersonPhoneNumber: companies.contactPersonPhoneNumber,
+          contactPersonEmail: companies.contactPersonEmail,
+          licenseKey: companies.commercialLicenseKey,
+          verified: companies.verified,
+          isBanned: companies.isBanned,
+          createdAt: companies.createdAt,
+        })
+        .from(companies)
+        .where(eq(companies.statusTokenHash, hash));
+      return row ?? null;
+    },
+
+    /** The application's history, oldest first. */
+    async history(companyId: string) {
+      const rows = await db
+        .select({ kind: companyEvents.kind, reason: companyEvents.reason, createdAt: companyEvents.createdAt })
+        .from(companyEvents)
+        .where(eq(companyEvents.companyId, companyId))
+        .orderBy(asc(companyEvents.createdAt), asc(companyEvents.id));
+      return rows.map((row) => ({ ...row, kind: row.kind as ApplicationEventKind }));
+    },
+  };
+}
+
+export type ApplicationStatusRepository = ReturnType<typeof createApplicationStatusRepository>;

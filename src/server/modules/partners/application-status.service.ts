@@ -1,0 +1,90 @@
+import {
+  APPLICATION_STATUS_TEXT,
+  type ApplicationState,
+  type ApplicationStatus,
+  STATUS_TOKEN_PATTERN,
+} from '../../../contracts/partner-status.ts';
+import { type CompanyStatus, companyStatusOf } from '../../../contracts/partner-review.ts';
+import type { CalendarSettings } from '../../../contracts/service-levels.ts';
+import { BusinessCalendar } from '../../calendar/business-calendar.ts';
+import { AppError } from '../../errors.ts';
+import type { RateLimiter } from '../../security/rate-limiter.ts';
+import { createToken, hashToken } from '../../security/tokens.ts';
+import type { ApplicationStatusRepository } from './application-status.repository.ts';
+import { reviewDue } from './review-due.ts';
+
+const MINUTE_MS = 60 * 1000;
+
+/** A new status link token (32 random bytes, base64url) and the hash that is all the database keeps. */
+export function newStatusToken(): { token: string; hash: string } {
+  const token = createToken();
+  return { token, hash: hashToken(token) };
+}
+
+/**
+ * The state in the applicant's words for the console's status of the application (the same rule:
+ * a ban reads 'On hold', whatever the decision under it).
+ */
+const STATE_OF: Record<CompanyStatus, ApplicationState> = {
+  pending: 'received',
+  verified: 'approved',
+  rejected: 'not-approved',
+  banned: 'on-hold',
+};
+
+/**
+ * The applicant's status page (docs/decisions/112-application-status-page.md): one application by
+ * its private token. An unknown and a malformed token answer the same 404 with the same words.
+ */
+export function createApplicationStatusService(deps: {
+  repository: ApplicationStatusRepository;
+  limiter: RateLimiter;
+  /** Token reads per address per minute (PARTNER_STATUS_READS_PER_MIN). */
+  readsPerIpPerMinute: number;
+  /** The team's business calendar: a pending application's review due date counts its working days. */
+  calendar: () => Promise<CalendarSettings>;
+}) {
+  const { repository, limiter } = deps;
+  return {
+    /** Counts a token read from this address; past the limit, 429 with Retry-After. */
+    async requireReadAllowance(ip: string): Promise<void> {
+      await limiter.consume(
+        { key: `partner-status:ip:${ip}`, limit: deps.readsPerIpPerMinute, windowMs: MINUTE_MS },
+        APPLICATION_STATUS_TEXT.tooMany,
+      );
+    },
+
+    async status(token: string): Promise<ApplicationStatus> {
+      const row = STATUS_TOKEN_PATTERN.test(token) ? await repository.findByTokenHash(hashToken(token)) : null;
+      if (!row) throw new AppError('NOT_FOUND', APPLICATION_STATUS_TEXT.notFound);
+      const state = STATE_OF[companyStatusOf(row)];
+      const reviewDueDate =
+        state === 'received' ? reviewDue(row.createdAt, new BusinessCalendar(await deps.calendar())).dueDate : null;
+      const history = await repository.history(row.id);
+      return {
+        company: {
+          companyName: row.companyName,
+          nzbn: row.nzbn,
+          street: row.street,
+          address: row.address,
+          phoneNumber: row.phoneNumber,
+          contactPersonName: row.contactPersonName,
+          contactPersonJobTitle: row.contactPersonJobTitle,
+          contactPersonPhoneNumber: row.contactPersonPhoneNumber,
+          contactPersonEmail: row.contactPersonEmail,
+          licenseSent: row.licenseKey !== null,
+          submittedAt: row.createdAt.toISOString(),
+        },
+        state,
+        reviewDueDate,
+        history: history.map((event) => ({
+          kind: event.kind,
+          at: event.createdAt.toISOString(),
+          reason: event.kind === 'rejected' ? event.reason : null,
+        })),
+      };
+    },
+  };
+}
+
+export type ApplicationStatusService = ReturnType<typeof createApplicationStatusService>;

@@ -1,0 +1,543 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { REPORT_COMMENTS_LIMIT, type ReportTicketsQuery, SPREAD_BUCKETS } from '../../../contracts/reports.ts';
+import { addDays } from '../../calendar/business-calendar.ts';
+import { type AppDatabase, inTransaction } from '../../db/connection.ts';
+import { nzDayStart, queryRows } from '../../db/sql.ts';
+
+/**
+ * The report's figures, counted by the database (docs/decisions/109-reports-and-charts.md). Days
+ * and hours are New Zealand ones: every instant is read `at time zone 'Pacific/Auckland'`, so a
+ * day is 23 or 25 hours long across a clock change and an hour lands where the wall clock says.
+ * Business time is the database's own (bh_between over business_intervals, migration 0013).
+ *
+ * Raw SQL: ordered-set aggregates (percentile_cont), lateral joins and the business-time functions
+ * have no query-builder form, and one statement per figure keeps each readable beside its comment.
+ */
+
+const ZONE = sql.raw(`'Pacific/Auckland'`);
+
+/** A range of New Zealand days, both included, as instants: [starts, ends). */
+export interface Range {
+  from: string;
+  to: string;
+}
+const startOf = (range: Range) => nzDayStart(range.from);
+const endOf = (range: Range) => nzDayStart(addDays(range.to, 1));
+
+/** A public answer by the team: not an internal note, not a line the system wrote. */
+const PUBLIC_ANSWER = sql`m.admin and not m.internal and m.system_event is null`;
+
+/**
+ * One row per ticket of a selection, with what every figure reads (minutes are business minutes,
+ * hours clock hours):
+ * - first_answer_at, first_answer_by: when the team's answer ended its first wait (the first
+ *   response), and whose it was: kept on the ticket by the message trigger (migration 0014);
+ * - fr_waiting_min: while that first wait is still open, the business minutes since creation (so a
+ *   ticket nobody has answered counts as late once it is past its target);
+ * - closed_at: when a closed ticket closed (its last close);
+ * - res_late: whether the business time the ticket waited on us (the sum of bh_between over its
+ *   waits, an open wait counted to now) is past its resolution target;
+ * - outcome: open, closed, or auto-closed (its newest line is the system's 'auto-closed' line; only
+ *   when asked for).
+ *
+ * Business minutes are bh_between(a, b) = bh_cum(b) − bh_cum(a) of migration 0013, counted for all
+ * the tickets at once: every moment a figure needs (creations, first answers, closes, the waits'
+ * ends, now) is put in time order with the business intervals, and each moment takes the last
+ * interval that starts at or before it (an as-of join by a running max: starts, ends and cum_before
+ * all grow with time). Calling bh_between per ticket was one executor start per call (the planner
+ * cannot inline a function with a subquery): a 28-day report over 100,000 tickets took seconds.
+ */
+function facts(selection: SQL, now: Date, options: { outcome?: boolean } = {}): SQL {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  return sql`
+    with t0 as materialized (
+      select t.id, t.ticket_no, t.reason, t.creation_date, t.open, t.assigned_to, x.closed_at,
+        t.first_answer_at, t.first_answer_by,
+        -- Still in its first wait: only an open ticket nobody has answered can be.
+        case when t.open and t.first_answer_at is null then exists (
+          select 1 from ticket_waits w where w.ticket_id = t.id and w.phase = 'first' and w.ended_at is null)
+          else false end as first_open,
+        g.first_response as target_first, g.resolution as target_resolution,
+        ${
+          options.outcome
+            ? sql`case when t.open then 'open'
+          when (select m.system_event from ticket_messages m
+                where m.ticket_id = t.id and not m.internal order by m.id desc limit 1) = 'auto-closed' then 'auto-closed'
+          else 'closed' end`
+            : sql`null::text`
+        } as outcome
+      from support_tickets t
+      cross join lateral (select case when not t.open then coalesce(t.closed_at, t.last_message) end as closed_at) x
+      left join service_targets g on g.reason = t.reason
+      where ${selection}
+    ), moments as (
+      -- Each ticket's moments (1 created, 2 first answer, 3 closed), and now (0).
+      select id, 1 as k, creation_date as m from t0
+      union all select id, 2, first_answer_at from t0 where first_answer_at is not null
+      union all select id, 3, closed_at from t0 where closed_at is not null
+      union all select null, 0, ${at}
+    ), bh as (${asOf('moments', 'uuid')}), cums as (
+      select id, max(cum) filter (where k = 1) as c, max(cum) filter (where k = 2) as fa,
+        max(cum) filter (where k = 3) as cl
+      from bh where k > 0 group by id
+    ), t1 as materialized (
+      select t0.*,
+        case when t0.first_answer_at is not null then greatest(0, b.fa - b.c) end as fr_min,
+        extract(epoch from t0.first_answer_at - t0.creation_date)::float8 / 3600 as fr_hours,
+        case when t0.first_open then greatest(0, n.cum - b.c) end as fr_waiting_min,
+        case when t0.closed_at is not null then greatest(0, b.cl - b.c) end as res_min,
+        extract(epoch from t0.closed_at - t0.creation_date)::float8 / 3600 as res_hours,
+        -- Business time from creation to closing (or now): every wait lies within it.
+        greatest(0, coalesce(b.cl, n.cum) - b.c) as span_min
+      from t0
+      join cums b on b.id = t0.id
+      cross join (select cum from bh where k = 0) n
+    ), w0 as materialized (
+      -- The waits are summed only where that span is past the resolution target: elsewhere the
+      -- time waited on us, no longer than the span, is within it.
+      select w.id, w.ticket_id, w.started_at as a, coalesce(w.ended_at, greatest(w.started_at, ${at})) as b
+      from t1 join ticket_waits w on w.ticket_id = t1.id
+      where t1.span_min > t1.target_resolution
+    ), wait_moments as (
+      -- Each wait's start (1) and end (2).
+      select id, 1 as k, a as m from w0 union all select id, 2, b from w0
+    ), wbh as (${asOf('wait_moments', 'bigint')}), waited as (
+      select w0.ticket_id, sum(greatest(0, x.e - x.s)) as minutes
+      from (
+        select id, max(cum) filter (where k = 1) as s, max(cum) filter (where k = 2) as e from wbh group by id
+      ) x join w0 on w0.id = x.id
+      group by 1
+    )
+    select t1.*, waited.minutes as waited_min,
+      -- Late for resolution: waited on us longer than the target (closed or not).
+      coalesce(waited.minutes > t1.target_resolution, false) as res_late
+    from t1 left join waited on waited.ticket_id = t1.id`;
+}
+
+/**
+ * bh_cum(m) for every moment of the CTE `moments` (columns `id`, `k`, `m`: whose moment, which one,
+ * when; passed through), by an as-of join: the moments in time order with the business intervals,
+ * each moment taking the last interval that starts at or before it (a running max: starts, ends
+ * and cum_before all grow with time), then the minutes before that interval and the moment's part
+ * of it, as bh_cum does (migration 0013). One sort of them all, with no lookups per moment.
+ */
+function asOf(moments: string, idType: 'uuid' | 'bigint'): SQL {
+  const from = sql.identifier(moments);
+  return sql`
+    select id, k, case when starts is null then 0
+      else cum_before + greatest(0, least(extract(epoch from m - starts), extract(epoch from ends - starts)) / 60) end as cum
+    from (
+      select id, k, kind, m, max(starts) over run as starts, max(ends) over run as ends,
+        max(cum_before) over run as cum_before
+      from (
+        select id, k, m, 1 as kind, null::timestamptz as starts, null::timestamptz as ends, null::float8 as cum_before
+        from ${from}
+        union all
+        select null::${sql.raw(idType)}, null, i.starts, 0, i.starts, i.ends, i.cum_before from business_intervals i
+        -- From the last interval starting at or before the first moment, to the last moment.
+        where i.starts <= (select max(m) from ${from})
+          and i.starts >= coalesce((select max(j.starts) from business_intervals j
+                                    where j.starts <= (select min(m) from ${from})), '-infinity')
+      ) u
+      window run as (order by m, kind rows unbounded preceding)
+    ) v
+    where kind = 1`;
+}
+
+/** The tickets created in the range: the cohort the time figures, spread and hours are about. */
+const createdIn = (range: Range) => sql`t.creation_date >= ${startOf(range)} and t.creation_date < ${endOf(range)}`;
+
+/** Tickets an admin (or any admin) answered in the range. A message in the range is on a ticket whose last message is. */
+function answeredIn(range: Range, admin?: string): SQL {
+  return sql`exists (
+    select 1 from ticket_messages m
+    where m.ticket_id = t.id and ${PUBLIC_ANSWER} and m.timestamp >= ${startOf(range)} and m.timestamp < ${endOf(range)}
+      ${admin ? sql`and m.user_id = ${admin}::uuid` : sql``})
+    and t.last_message >= ${startOf(range)}`;
+}
+
+/** Counts added up by a key. */
+function sumBy<R extends { n: number }>(rows: R[], key: (row: R) => string): Map<string, number> {
+  const sums = new Map<string, number>();
+  for (const row of rows) sums.set(key(row), (sums.get(key(row)) ?? 0) + Number(row.n));
+  return sums;
+}
+
+const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+
+export interface TimeRow {
+  count: number;
+  median_min: number | null;
+  p90_min: number | null;
+  median_hours: number | null;
+  p90_hours: number | null;
+  met: number;
+  late: number;
+}
+
+export interface FactRow {
+  id: string;
+  ticket_no: number;
+  reason: string;
+  creation_date: Date | string;
+  first_answer_at: Date | string | null;
+  fr_min: number | null;
+  fr_hours: number | null;
+  closed_at: Date | string | null;
+  res_min: number | null;
+  res_hours: number | null;
+  assignee: string | null;
+  good: boolean | null;
+  comment: string | null;
+  outcome: 'open' | 'closed' | 'auto-closed';
+}
+
+export function createReportsRepository(db: AppDatabase, kind: 'pglite' | 'postgres') {
+  /**
+   * A read-only transaction, in the snapshot another exported when one is given. The report's
+   * statements are many small index probes and sorts that PostgreSQL's cost estimate takes for one
+   * large query: it compiled them with JIT first (1.3 s of a 28-day report's 2.7 s over 100,000
+   * tickets), and sorted the as-of join's moments on disk.
+   */
+  function readOnly<T>(work: (tx: AppDatabase) => Promise<T>, snapshot?: string): Promise<T> {
+    return inTransaction(
+      db,
+      async (tx) => {
+        if (snapshot) await tx.execute(sql.raw(`set transaction snapshot '${snapshot.replace(/[^0-9A-Fa-f-]/g, '')}'`));
+        await tx.execute(sql`set local jit = off`);
+        await tx.execute(sql`set local work_mem = '32MB'`);
+        return work(tx);
+      },
+      { isolationLevel: 'repeatable read', accessMode: 'read only' },
+    );
+  }
+
+  /** A report reading side by side holds connections while it takes more: only one at a time does. */
+  let sideBySide = false;
+
+  /**
+   * Runs reads that see the same data: on PostgreSQL side by side, the first exporting its
+   * snapshot and the others taking it before they read; on the embedded database (one connection),
+   * or while another report reads side by side (a pool could be all held by reports waiting for
+   * more), one after another in one transaction.
+   */
+  async function inOneSnapshot<const R extends readonly ((tx: AppDatabase) => Promise<unknown>)[]>(
+    reads: R,
+  ): Promise<{ -readonly [K in keyof R]: Awaited<ReturnType<R[K]>> }> {
+    type Results = { -readonly [K in keyof R]: Awaited<ReturnType<R[K]>> };
+    if (kind !== 'postgres' || sideBySide) {
+      return readOnly(async (tx) => {
+        const results: unknown[] = [];
+        for (const read of reads) results.push(await read(tx));
+        return results as Results;
+      });
+    }
+    const [first, ...rest] = reads;
+    sideBySide = true;
+    try {
+      return await readOnly(async (tx) => {
+        const [exported] = await queryRows<{ id: string }>(tx, sql`select pg_export_snapshot() as id`);
+        const others = Promise.all(rest.map((read) => readOnly(read, exported!.id)));
+        // The exporting transaction stays open until the others have their snapshot (and have read).
+        const [mine, theirs] = await Promise.allSettled([first!(tx), others]);
+        if (mine.status === 'rejected') throw mine.reason;
+        if (theirs.status === 'rejected') throw theirs.reason;
+        return [mine.value, ...theirs.value] as Results;
+      });
+    } finally {
+      sideBySide = false;
+    }
+  }
+
+  /**
+   * The figures of one range, from one snapshot so they agree with each other. On PostgreSQL the
+   * statements run side by side on their own connections, each in the snapshot the first exported
+   * (the cohort's statement takes half the time, the five others together the other half); the
+   * embedded database has one connection and runs them in turn.
+   */
+  async function report(range: Range, now: Date) {
+    const cohort = facts(createdIn(range), now);
+    const ratedIn = sql`r.updated_at >= ${startOf(range)} and r.updated_at < ${endOf(range)}`;
+    const [[times], created, closed, weeks, comments, admins] = await inOneSnapshot([
+      // Medians and 90th percentiles (percentile_cont: interpolated between the two nearest
+      // tickets), and the shares within target. A first answer counts against its reason's
+      // first-response target; a ticket still waiting for one counts as late once past it. A
+      // closed ticket is within the resolution target when the business time it waited on us is;
+      // an open one counts as late once it has waited longer. And per admin, the median first
+      // response of the tickets whose first answer was theirs.
+      (tx) =>
+        queryRows<Record<string, unknown>>(
+          tx,
+          sql`
+          with f as (${cohort}), firsts as (
+            select first_answer_by as user_id, u.email, count(*)::int as n,
+              percentile_cont(0.5) within group (order by fr_min) as median_min,
+              percentile_cont(0.5) within group (order by fr_hours) as median_hours
+            from f join users u on u.id = f.first_answer_by group by 1, 2
+          )
+          select count(*)::int as created,
+            (select coalesce(json_agg(firsts), '[]'::json) from firsts) as firsts,
+            count(fr_min)::int as fr_count,
+            percentile_cont(0.5) within group (order by fr_min) as fr_median_min,
+            percentile_cont(0.9) within group (order by fr_min) as fr_p90_min,
+            percentile_cont(0.5) within group (order by fr_hours) as fr_median_hours,
+            percentile_cont(0.9) within group (order by fr_hours) as fr_p90_hours,
+            (count(*) filter (where fr_min <= target_first))::int as fr_met,
+            (count(*) filter (where fr_min > target_first or fr_waiting_min > target_first))::int as fr_late,
+            count(res_min)::int as res_count,
+            percentile_cont(0.5) within group (order by res_min) as res_median_min,
+            percentile_cont(0.9) within group (order by res_min) as res_p90_min,
+            percentile_cont(0.5) within group (order by res_hours) as res_median_hours,
+            percentile_cont(0.9) within group (order by res_hours) as res_p90_hours,
+            (count(*) filter (where closed_at is not null and not res_late))::int as res_met,
+            (count(*) filter (where res_late))::int as res_late,
+            ${sql.join(
+              SPREAD_BUCKETS.map(
+                (b) =>
+                  sql`(count(*) filter (where fr_hours >= ${b.min} ${b.max === null ? sql`` : sql`and fr_hours < ${b.max}`}))::int as ${sql.identifier(`spread_${b.key}`)}`,
+              ),
+              sql`, `,
+            )}
+          from f`,
+        ),
+      // New tickets per New Zealand day, weekday (isodow: 1 = Monday) and hour on the wall clock:
+      // the days' created counts and the busiest hours both add these up.
+      (tx) =>
+        queryRows<{ day: string; weekday: number; hour: number; n: number }>(
+          tx,
+          sql`select local::date::text as day, extract(isodow from local)::int as weekday,
+                extract(hour from local)::int as hour, count(*)::int as n
+              from support_tickets t cross join lateral (select t.creation_date at time zone ${ZONE} as local) l
+              where ${createdIn(range)} group by 1, 2, 3`,
+        ),
+      // Closed per day (any ticket whose last close was that day), and the backlog as the range
+      // began (created before it, open then: still open, or closed since), which the backlog at the
+      // end of each day counts on from. Both read indexes: the range's closes, and the open tickets.
+      async (tx) => {
+        const closedAt = sql`coalesce(t.closed_at, t.last_message)`;
+        const perDay = await queryRows<{ day: string; n: number }>(
+          tx,
+          sql`select (${closedAt} at time zone ${ZONE})::date::text as day, count(*)::int as n
+              from support_tickets t
+              where not t.open and ${closedAt} >= ${startOf(range)} and ${closedAt} < ${endOf(range)}
+              group by 1`,
+        );
+        const [before] = await queryRows<{ n: number }>(
+          tx,
+          sql`select (select count(*) from support_tickets t where t.open and t.creation_date < ${startOf(range)})
+                + (select count(*) from support_tickets t
+                   where not t.open and ${closedAt} >= ${startOf(range)} and t.creation_date < ${startOf(range)}) as n`,
+        );
+        return { perDay, backlogBefore: Number(before!.n) };
+      },
+      // Ratings given (or last changed) in the range, by the Monday of their New Zealand week.
+      (tx) =>
+        queryRows<{ week: string; good: number; total: number }>(
+          tx,
+          sql`select date_trunc('week', r.updated_at at time zone ${ZONE})::date::text as week,
+                (count(*) filter (where r.good))::int as good, count(*)::int as total
+              from ticket_ratings r where ${ratedIn} group by 1 order by 1`,
+        ),
+      (tx) =>
+        queryRows<{ id: string; ticket_no: number; good: boolean; comment: string; rated_at: Date | string }>(
+          tx,
+          sql`select t.id, t.ticket_no, r.good, r.comment, r.updated_at as rated_at
+              from ticket_ratings r join support_tickets t on t.id = r.ticket_id
+              where ${ratedIn} and btrim(coalesce(r.comment, '')) <> ''
+              order by r.updated_at desc, t.ticket_no desc limit ${REPORT_COMMENTS_LIMIT}`,
+        ),
+      // Per admin: the tickets they answered in the range, and those tickets' ratings.
+      (tx) =>
+        queryRows<{ user_id: string; email: string; answered: number; good: number; rated: number }>(
+          tx,
+          sql`
+          with answers as (
+            select distinct m.user_id, m.ticket_id from ticket_messages m
+            where ${PUBLIC_ANSWER} and m.timestamp >= ${startOf(range)} and m.timestamp < ${endOf(range)}
+          )
+          select a.user_id, u.email, count(*)::int as answered,
+            (count(r.ticket_id) filter (where r.good))::int as good, count(r.ticket_id)::int as rated
+          from answers a join users u on u.id = a.user_id left join ticket_ratings r on r.ticket_id = a.ticket_id
+          group by 1, 2`,
+        ),
+    ] as const);
+
+    // Per admin: everyone who answered in the range or gave a first answer to one of its tickets.
+    const firsts = (times!.firsts ?? []) as Array<{
+      user_id: string;
+      email: string;
+      n: number;
+      median_min: number | null;
+      median_hours: number | null;
+    }>;
+    const answeredBy = new Map(admins.map((a) => [a.user_id, a]));
+    const firstsBy = new Map(firsts.map((f) => [f.user_id, f]));
+    const perAdmin = [...new Set([...answeredBy.keys(), ...firstsBy.keys()])]
+      .map((userId) => {
+        const answered = answeredBy.get(userId);
+        const first = firstsBy.get(userId);
+        return {
+          user_id: userId,
+          email: answered?.email ?? first!.email,
+          answered: Number(answered?.answered ?? 0),
+          first_answers: Number(first?.n ?? 0),
+          median_min: num(first?.median_min),
+          median_hours: num(first?.median_hours),
+          good: Number(answered?.good ?? 0),
+          rated: Number(answered?.rated ?? 0),
+        };
+      })
+      .sort((a, b) => b.answered - a.answered || b.first_answers - a.first_answers || a.email.localeCompare(b.email));
+
+    const time = (prefix: 'fr' | 'res'): TimeRow => ({
+      count: Number(times![`${prefix}_count`]),
+      median_min: num(times![`${prefix}_median_min`]),
+      p90_min: num(times![`${prefix}_p90_min`]),
+      median_hours: num(times![`${prefix}_median_hours`]),
+      p90_hours: num(times![`${prefix}_p90_hours`]),
+      met: Number(times![`${prefix}_met`]),
+      late: Number(times![`${prefix}_late`]),
+    });
+    return {
+      created: Number(times!.created),
+      firstResponse: time('fr'),
+      resolution: time('res'),
+      spread: SPREAD_BUCKETS.map((b) => ({ bucket: b.key, count: Number(times![`spread_${b.key}`]) })),
+      createdPerDay: sumBy(created, (r) => r.day),
+      closedPerDay: new Map(closed.perDay.map((r) => [r.day, Number(r.n)] as const)),
+      backlogBefore: closed.backlogBefore,
+      hours: [...sumBy(created, (r) => `${r.weekday}-${r.hour}`)].map(([key, count]) => {
+        const [weekday, hour] = key.split('-').map(Number) as [number, number];
+        return { weekday, hour, count };
+      }),
+      weeks: weeks.map((r) => ({ week: r.week, good: Number(r.good), total: Number(r.total) })),
+      comments,
+      admins: perAdmin,
+    };
+  }
+
+  /** Which tickets a figure is about, as a condition on its facts row `f` and its ticket `t`. */
+  function figureSelection(range: Range, query: ReportTicketsQuery): { selection: SQL; filter: SQL } {
+    const all = sql`true`;
+    const cohort = createdIn(range);
+    switch (query.figure) {
+      case 'created':
+        return { selection: cohort, filter: all };
+      case 'first-response':
+        return { selection: cohort, filter: sql`f.fr_min is not null` };
+      case 'first-response-met':
+        return { selection: cohort, filter: sql`f.fr_min <= f.target_first` };
+      case 'first-response-missed':
+        return { selection: cohort, filter: sql`(f.fr_min > f.target_first or f.fr_waiting_min > f.target_first)` };
+      case 'resolution':
+        return { selection: cohort, filter: sql`f.closed_at is not null` };
+      case 'resolution-met':
+        return { selection: cohort, filter: sql`f.closed_at is not null and not f.res_late` };
+      case 'resolution-missed':
+        return { selection: cohort, filter: sql`f.res_late` };
+      case 'spread': {
+        const b = SPREAD_BUCKETS.find((bucket) => bucket.key === query.bucket)!;
+        return {
+          selection: cohort,
+          filter: sql`f.fr_hours >= ${b.min} ${b.max === null ? sql`` : sql`and f.fr_hours < ${b.max}`}`,
+        };
+      }
+      case 'hour':
+        return {
+          selection: sql`${cohort}
+            and extract(isodow from t.creation_date at time zone ${ZONE}) = ${query.weekday!}
+            and extract(hour from t.creation_date at time zone ${ZONE}) = ${query.hour!}`,
+          filter: all,
+        };
+      case 'created-day':
+        return {
+          selection: sql`${cohort} and t.creation_date >= ${nzDayStart(query.day!)}
+            and t.creation_date < ${nzDayStart(addDays(query.day!, 1))}`,
+          filter: all,
+        };
+      case 'closed-day': {
+        const closedAt = sql`coalesce(t.closed_at, t.last_message)`;
+        return {
+          selection: sql`not t.open and ${closedAt} >= greatest(${nzDayStart(query.day!)}, ${startOf(range)})
+            and ${closedAt} < least(${nzDayStart(addDays(query.day!, 1))}, ${endOf(range)})`,
+          filter: all,
+        };
+      }
+      case 'backlog-day': {
+        // Open at the end of the day: created before it ended, not closed by then. Days outside
+        // the range have no bar, and so no list.
+        const inRange = query.day! >= range.from && query.day! <= range.to;
+        const end = nzDayStart(addDays(query.day!, 1));
+        return {
+          selection: inRange
+            ? sql`t.creation_date < ${end} and (t.open or coalesce(t.closed_at, t.last_message) >= ${end})`
+            : sql`false`,
+          filter: all,
+        };
+      }
+      case 'ratings':
+      case 'rating-week': {
+        const from =
+          query.figure === 'rating-week' ? sql`greatest(${nzDayStart(query.day!)}, ${startOf(range)})` : startOf(range);
+        const to =
+          query.figure === 'rating-week'
+            ? sql`least(${nzDayStart(addDays(query.day!, 7))}, ${endOf(range)})`
+            : endOf(range);
+        return {
+          selection: sql`exists (select 1 from ticket_ratings r where r.ticket_id = t.id
+            and r.updated_at >= ${from} and r.updated_at < ${to})`,
+          filter: all,
+        };
+      }
+      case 'admin-answered':
+        return { selection: answeredIn(range, query.admin), filter: all };
+      case 'admin-rated':
+        return {
+          selection: sql`${answeredIn(range, query.admin)} and exists (select 1 from ticket_ratings r where r.ticket_id = t.id)`,
+          filter: all,
+        };
+      case 'admin-first':
+        return { selection: cohort, filter: sql`f.first_answer_by = ${query.admin!}::uuid` };
+    }
+  }
+
+  /** The tickets of a selection with their times, assignee, rating and outcome, oldest first. */
+  async function ticketRows(selection: SQL, filter: SQL, now: Date, limit: number | null): Promise<FactRow[]> {
+    return readOnly((tx) =>
+      queryRows<FactRow>(
+        tx,
+        sql`
+      select f.id, f.ticket_no, f.reason, f.creation_date, f.first_answer_at, f.fr_min, f.fr_hours, f.closed_at,
+        f.res_min, f.res_hours, f.outcome, u.email as assignee, r.good, r.comment
+      from (${facts(selection, now, { outcome: true })}) f
+      left join users u on u.id = f.assigned_to
+      left join ticket_ratings r on r.ticket_id = f.id
+      where ${filter}
+      order by f.creation_date, f.ticket_no
+      ${limit === null ? sql`` : sql`limit ${limit}`}`,
+      ),
+    );
+  }
+
+  return {
+    report,
+
+    /** A figure's tickets (one more than `limit`, so the caller knows there were more). */
+    figureTickets(range: Range, query: ReportTicketsQuery, now: Date, limit: number): Promise<FactRow[]> {
+      const { selection, filter } = figureSelection(range, query);
+      return ticketRows(selection, filter, now, limit + 1);
+    },
+
+    /** Every ticket created in the range, for the CSV. */
+    createdTickets(range: Range, now: Date): Promise<FactRow[]> {
+      return ticketRows(createdIn(range), sql`true`, now, null);
+    },
+
+    async adminEmail(userId: string): Promise<string | null> {
+      const [row] = await queryRows<{ email: string }>(db, sql`select email from users where id = ${userId}::uuid`);
+      return row?.email ?? null;
+    },
+  };
+}
+
+export type ReportsRepository = ReturnType<typeof createReportsRepository>;

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { reportsApi as api } from '../../../contracts/api/reports.ts';
+import { route } from '../../http/endpoint-route.ts';
+import type { ReportsService } from './reports.service.ts';
+
+/** /api/admin/reports: the figures, a figure's tickets and the CSV, as declared in contracts/api/reports.ts. */
+export async function reportsRoutes(app: FastifyInstance, options: { reports: ReportsService }) {
+  const { reports } = options;
+  route(app, api.report, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return reports.report(request.query);
+  });
+  route(app, api.tickets, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return reports.tickets(request.query);
+  });
+  route(app, api.csv, async (request, reply) => {
+    const { name, body } = await reports.csv(request.query);
+    // A download, never shown in the page: text/csv with the file's name.
+    return reply
+      .headers({
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="${name}"`,
+        'cache-control': 'no-store',
+      })
+      .send(body);
+  });
+}

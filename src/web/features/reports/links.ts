@@ -1,0 +1,36 @@
+import type { ReportFigure, SpreadBucket } from '../../../contracts/reports.ts';
+
+/** The report's page and a figure's list, at a range of New Zealand days. */
+export const REPORT_PAGE = '/admin/reports';
+export const REPORT_LIST_PAGE = '/admin/reports/tickets';
+
+export interface RangeOf {
+  from: string;
+  to: string;
+}
+
+/** What picks one figure's tickets besides the range. */
+export interface FigureParams {
+  figure: ReportFigure;
+  bucket?: SpreadBucket;
+  day?: string;
+  weekday?: number;
+  hour?: number;
+  admin?: string;
+}
+
+const search = (values: Record<string, string | number | undefined>) =>
+  new URLSearchParams(
+    Object.entries(values)
+      .filter(([, value]) => value !== undefined && value !== '')
+      .map(([key, value]) => [key, String(value)]),
+  ).toString();
+
+export const reportPath = (range: Partial<RangeOf>) => {
+  const query = search({ from: range.from, to: range.to });
+  return query ? `${REPORT_PAGE}?${query}` : REPORT_PAGE;
+};
+
+/** The list of a figure's tickets: /admin/reports/tickets?from=&to=&figure=… */
+export const figurePath = (range: RangeOf, params: FigureParams) =>
+  `${REPORT_LIST_PAGE}?${search({ from: range.from, to: range.to, ...params })}`;

@@ -1,0 +1,119 @@
+import type { ReactNode } from 'react';
+import { ADMIN_TEXT } from '../../contracts/admin.ts';
+import { reportsApi } from '../../contracts/api/reports.ts';
+import { REPORTS_TEXT } from '../../contracts/reports.ts';
+import { ReadFailed } from '../features/admin/notice.tsx';
+import { DaysChart, HoursHeatmap, RatingsChart, SpreadChart } from '../features/reports/charts.tsx';
+import { reportPath } from '../features/reports/links.ts';
+import {
+  AdminsTable,
+  Comments,
+  DaysLegend,
+  DaysTable,
+  HoursLegend,
+  HoursTable,
+  nzDateOf,
+  RangeForm,
+  RatingsTable,
+  rangeWords,
+  SpreadTable,
+  TimeCards,
+} from '../features/reports/report-view.tsx';
+import { privatePageMeta } from '../lib/page-meta.ts';
+import { requestContext } from '../lib/request-context.ts';
+import '../styles/support.css';
+import '../styles/reports.css';
+import type { Route } from './+types/admin-reports';
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta(matches, 'admin', `${ADMIN_TEXT.nav.reports} | ${ADMIN_TEXT.title}`);
+
+/** The range in the address, as typed (the API checks it and says what is wrong). */
+const asked = (params: URLSearchParams, key: string) => params.get(key)?.trim().slice(0, 20) ?? '';
+
+/** The report over the address's New Zealand days (the last 28 by default), read as this admin. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const params = new URL(request.url).searchParams;
+  const values = { from: asked(params, 'from'), to: asked(params, 'to') };
+  const query = {
+    ...(values.from ? { from: values.from } : {}),
+    ...(values.to ? { to: values.to } : {}),
+  };
+  const read = await context.get(requestContext).services.api.call(reportsApi.report, { query });
+  return {
+    report: read.ok ? read.data : null,
+    failed: read.ok ? null : read.message,
+    errors: read.ok ? {} : read.fields,
+    values,
+  };
+}
+
+/** A part of the report: a heading, a line on what it counts, and its chart or table. */
+function Part({ id, title, lead, children }: { id: string; title: string; lead?: string; children: ReactNode }) {
+  return (
+    <section className="report-part" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {lead ? <p className="report-part__lead">{lead}</p> : null}
+      {children}
+    </section>
+  );
+}
+
+/** /admin/reports: how the desk did over a range of New Zealand days; every figure opens its tickets. */
+export default function AdminReports({ loaderData }: Route.ComponentProps) {
+  const { report, failed, errors, values } = loaderData;
+  const range = report ? { from: report.from, to: report.to } : null;
+  return (
+    <section className="admin-page report" aria-labelledby="reports-title">
+      <div className="admin-page__header">
+        <h1 id="reports-title">{REPORTS_TEXT.title}</h1>
+        {range ? <p className="report__range">{rangeWords(range)}</p> : null}
+      </div>
+      <p className="report__lead">{REPORTS_TEXT.lead}</p>
+      <RangeForm values={range ?? values} errors={errors} today={report ? nzDateOf(report.now) : null} range={range} />
+      <ReadFailed message={failed} retryTo={reportPath(values)} />
+      {report && range ? (
+        <>
+          <Part id="report-times" title={REPORTS_TEXT.timesTitle} lead={REPORTS_TEXT.timesLead}>
+            <TimeCards report={report} range={range} />
+          </Part>
+          <Part id="report-spread" title={REPORTS_TEXT.spreadTitle} lead={REPORTS_TEXT.spreadLead}>
+            <figure className="chart">
+              <SpreadChart report={report} range={range} />
+              <SpreadTable report={report} range={range} />
+            </figure>
+          </Part>
+          <Part id="report-days" title={REPORTS_TEXT.daysTitle} lead={REPORTS_TEXT.daysLead}>
+            <figure className="chart">
+              <DaysChart report={report} range={range} />
+              <DaysLegend />
+              <DaysTable report={report} range={range} />
+            </figure>
+          </Part>
+          <Part id="report-hours" title={REPORTS_TEXT.hoursTitle} lead={REPORTS_TEXT.hoursLead}>
+            <figure className="chart">
+              <HoursHeatmap report={report} range={range} />
+              <HoursLegend />
+              <HoursTable report={report} range={range} />
+            </figure>
+          </Part>
+          <Part id="report-ratings" title={REPORTS_TEXT.ratingsTitle} lead={REPORTS_TEXT.ratingsLead}>
+            {report.ratings.weeks.length === 0 ? (
+              <p className="empty-state">{REPORTS_TEXT.ratingsNone}</p>
+            ) : (
+              <figure className="chart">
+                <RatingsChart report={report} range={range} />
+                <RatingsTable report={report} range={range} />
+              </figure>
+            )}
+            <h3 className="report-part__subtitle">{REPORTS_TEXT.commentsTitle}</h3>
+            <Comments report={report} />
+          </Part>
+          <Part id="report-admins" title={REPORTS_TEXT.adminsTitle} lead={REPORTS_TEXT.adminsLead}>
+            <AdminsTable report={report} range={range} />
+          </Part>
+        </>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,211 @@
+import { randomBytes } from 'node:crypto';
+import { expect, type Page, test } from '@playwright/test';
+import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
+import { COMPANY_REVIEW_MESSAGES } from '../../src/contracts/partner-review.ts';
+import { waitForMails } from '../helpers/mail.ts';
+import { apply, newCompany, realPng } from './companies.ts';
+import { adminApi, newPassword, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+import { teamAdmin } from './second-factor.ts';
+import { expectFitsScreen, expectNoAxeViolations } from './support.ts';
+
+/**
+ * The console at the widths staff use it (a small laptop, a laptop, a desktop, a phone): every
+ * page fits, no table scrolls sideways, every row's actions are on screen, tables fold into cards
+ * on a phone, the header is one row from 1280 px and no label breaks over two lines.
+ */
+
+const ADMIN = teamAdmin('layout');
+const WIDTHS = [
+  { width: 1024, height: 800 },
+  { width: 1280, height: 900 },
+  { width: 1920, height: 1080 },
+  { width: 390, height: 844 },
+] as const;
+const dataDir = process.env.E2E_DATA_DIR!;
+
+/** Elements that scroll sideways (a table in a scrolling frame, a code block): none may. */
+const sidewaysScrollers = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('main *')]
+      .filter((el) => {
+        const overflow = getComputedStyle(el).overflowX;
+        return (overflow === 'auto' || overflow === 'scroll') && el.scrollWidth > el.clientWidth + 1;
+      })
+      .map((el) => {
+        // Name what sticks out, to say why.
+        const edge = el.getBoundingClientRect().left + el.clientWidth;
+        const out = [...el.querySelectorAll<HTMLElement>('*')].find(
+          (child) => child.getBoundingClientRect().right > edge + 1,
+        );
+        const culprit = out
+          ? ` by ${out.tagName.toLowerCase()}.${out.className} “${out.textContent?.slice(0, 40)}”`
+          : '';
+        return `${el.tagName.toLowerCase()}.${el.className} (${el.scrollWidth} in ${el.clientWidth})${culprit}`;
+      }),
+  );
+
+/** Buttons and links of table rows that are not wholly on the screen. */
+const offScreenActions = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('table a, table button, table select')]
+      .filter((el) => {
+        const box = el.getBoundingClientRect();
+        return box.width > 0 && (box.left < 0 || box.right > document.documentElement.clientWidth + 0.5);
+      })
+      .map((el) => el.textContent?.trim() || el.tagName),
+  );
+
+/** Labels (links and buttons) and message times whose visible words wrap onto a second line. */
+const brokenLabels = (page: Page, selector: string) =>
+  page.evaluate((selector) => {
+    const linesOf = (el: HTMLElement) => {
+      const tops: number[] = [];
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.textContent?.trim() || node.parentElement?.closest('.visually-hidden')) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        for (const rect of range.getClientRects()) if (rect.width > 1) tops.push(rect.top);
+      }
+      // Pieces of one line share their top (within a few pixels); a wrapped label has two tops.
+      return tops.filter((top, i) => tops.every((other, j) => j >= i || Math.abs(other - top) > 4)).length;
+    };
+    return (
+      [...document.querySelectorAll<HTMLElement>(selector)]
+        // A table's headings are hidden (1 px) where its rows are cards.
+        .filter((el) => el.offsetParent !== null && (el.closest('thead')?.clientHeight ?? 9) > 2 && linesOf(el) > 1)
+        .map((el) => el.textContent!.trim())
+    );
+  }, selector);
+
+/** Whether the page's tables show as tables (a header row) or as cards (rows as grids, headers hidden). */
+const tableLook = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('table')].map((table) => {
+      const head = table.querySelector('thead');
+      return head && head.getBoundingClientRect().height > 2 ? 'table' : 'cards';
+    }),
+  );
+
+test('every console page fits at 1024, 1280, 1920 and 390 px: no sideways scrolling, actions on screen', async ({
+  page,
+  request,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(300_000);
+  const companyId = await apply(request, newCompany(), realPng());
+  const customer = await verifiedAccount(request);
+  // A long address with nowhere to break but its @ and dots: the lists still fit.
+  const longAddress = `mailbox${randomBytes(12).toString('hex')}@subdomain.example-company.co.nz`;
+  expect(
+    (await request.post('/api/auth/signup', { data: { email: longAddress, password: newPassword() } })).status(),
+  ).toBe(202);
+  await waitForMails(dataDir, longAddress);
+  const api = await adminApi(baseURL!);
+  // Something in the audit log and the users list, however this test is run.
+  const probe = await api.post('/api/admin/faqs', {
+    data: { type: 'traveller', title: 'Layout probe', content: 'Temporary' },
+  });
+  expect((await api.delete(`/api/admin/faqs/${(await probe.json()).faq.id}`)).status()).toBe(200);
+  await api.dispose();
+
+  // The refusal a signed-in customer gets, and the staff sign-in, pass axe too.
+  const login = await browser.newContext({ baseURL });
+  const customerPage = await login.newPage();
+  await customerPage.goto('/admin');
+  await signInOnLoginScreen(customerPage, customer.email, customer.password);
+  await expect(customerPage.getByRole('heading', { name: ADMIN_TEXT.notAllowedTitle })).toBeVisible();
+  await expectNoAxeViolations(customerPage);
+  await login.close();
+  await page.goto('/admin');
+  await expectNoAxeViolations(page);
+  await signInOnLoginScreen(page, ADMIN.email, ADMIN.password);
+  await expect(page.getByRole('navigation', { name: 'Admin' })).toBeVisible();
+  const created = await page.request.post('/api/functions/createSupportTicket', {
+    data: { data: { reason: 'General', message: 'Checking the console layout.' } },
+  });
+  const { ticketId } = (await created.json()).result as { ticketId: string };
+  await page.request.post(`/api/admin/support/${ticketId}/assign`, { data: { assignee: null } });
+
+  const pages: Array<[string, () => Promise<void>]> = [
+    ['/admin', () => expect(page.getByRole('heading', { level: 1, name: ADMIN_TEXT.title })).toBeVisible()],
+    ['/admin/support', () => expect(page.getByRole('row').nth(1)).toBeVisible()],
+    [`/admin/support/${ticketId}`, () => expect(page.getByText('Checking the console layout.')).toBeVisible()],
+    [
+      '/admin/saved-replies',
+      () => expect(page.getByRole('heading', { level: 1, name: ADMIN_TEXT.nav.savedReplies })).toBeVisible(),
+    ],
+    [
+      '/admin/business-hours',
+      () => expect(page.getByRole('heading', { level: 1, name: ADMIN_TEXT.nav.businessHours })).toBeVisible(),
+    ],
+    ['/admin/partners', () => expect(page.getByRole('row').nth(1)).toBeVisible()],
+    [`/admin/partners/${companyId}`, () => expect(page.getByRole('region', { name: 'History' })).toBeVisible()],
+    ['/admin/faqs', () => expect(page.getByRole('list', { name: /General FAQ entries/ })).toBeVisible()],
+    ['/admin/legal', () => expect(page.getByRole('form', { name: 'Our Privacy Policy' })).toBeVisible()],
+    ['/admin/users', () => expect(page.getByRole('row').filter({ hasText: longAddress })).toBeVisible()],
+    ['/admin/audit', () => expect(page.getByRole('row').nth(1)).toBeVisible()],
+    ['/admin/mail', () => expect(page.getByRole('row').nth(1)).toBeVisible()],
+    ['/admin/mail/incoming', () => expect(page.getByRole('heading', { level: 1 })).toBeVisible()],
+    ['/admin/security', () => expect(page.getByRole('button', { name: 'Get new recovery codes' })).toBeVisible()],
+  ];
+  for (const viewport of WIDTHS) {
+    await page.setViewportSize(viewport);
+    const phone = viewport.width < 1024;
+    for (const [path, ready] of pages) {
+      const where = `${path} at ${viewport.width} px`;
+      await page.goto(path);
+      await ready();
+      if (process.env.CONSOLE_SCREENSHOTS) {
+        const name = `${path.replace(/[^a-z]+/g, '-')}-${viewport.width}.png`;
+        await page.screenshot({ path: `${process.env.CONSOLE_SCREENSHOTS}/${name}`, fullPage: true });
+      }
+      await expectFitsScreen(page, where);
+      expect.soft(await sidewaysScrollers(page), `${where}: nothing scrolls sideways`).toEqual([]);
+      expect.soft(await offScreenActions(page), `${where}: every action on screen`).toEqual([]);
+      expect
+        .soft(
+          await brokenLabels(page, 'header a, header button, .admin-nav__link, .button, .bubble__meta time'),
+          `${where}: labels`,
+        )
+        .toEqual([]);
+      const looks = await tableLook(page);
+      expect
+        .soft(looks, `${where}: tables as ${phone ? 'cards' : 'tables'}`)
+        .toEqual(looks.map(() => (phone ? 'cards' : 'table')));
+      if (viewport.width >= 1280) {
+        // The site header is one row: its height is that of its tallest item, not two rows.
+        const header = await page.locator('header.site-header').boundingBox();
+        expect.soft(header!.height, `${where}: the header is one row`).toBeLessThan(90);
+      }
+      if (viewport.width === 1280 || phone) await expectNoAxeViolations(page);
+    }
+  }
+  // The reject form, with its refusal, is part of the partner page too.
+  await page.setViewportSize(WIDTHS[1]);
+  await page.goto(`/admin/partners/${companyId}`);
+  await page.getByRole('button', { name: ADMIN_TEXT.reject }).click();
+  await page.getByRole('button', { name: 'Reject application' }).click();
+  await expect(page.getByText(COMPANY_REVIEW_MESSAGES.reasonRequired)).toBeVisible();
+  await expectNoAxeViolations(page);
+  // An opened ticket keeps its number, reason, customer and tools in view while the page scrolls
+  // (a short window, so it has to).
+  await page.setViewportSize({ width: 1280, height: 560 });
+  await page.goto(`/admin/support/${ticketId}`);
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
+  const header = page.locator('header.admin-ticket__header');
+  await expect(header.getByRole('heading', { level: 1, name: /Ticket #\d+/ })).toBeInViewport();
+  await expect(header.getByText('General Enquiry')).toBeInViewport();
+  await expect(header.getByRole('button', { name: ADMIN_TEXT.closeTicket })).toBeInViewport();
+  // The rest of the tools are in a menu the keyboard opens and Escape closes.
+  const more = header.locator('summary', { hasText: 'More actions' });
+  await more.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('keep-for-record')).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('keep-for-record')).toBeHidden();
+  await expect(more).toBeFocused();
+});
