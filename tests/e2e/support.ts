@@ -43,7 +43,14 @@ export async function recordCspViolations(page: Page) {
   });
 }
 
+/**
+ * Axe's WCAG 2.2 checks on the page as it opens, read from its top: a page that jumps to its end on
+ * arrival (a ticket's thread) would otherwise be judged with whatever its content's height put under
+ * the phone's sticky header, where a button half hidden by the header counts as a target too small.
+ */
 export async function expectNoAxeViolations(page: Page) {
+  await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
   const results = await new AxeBuilder({ page })
     // Every rule still runs on the whole page and every violation is reported in full; only the
     // passes and the incomplete checks, which are not asserted, are cut to one example each.
