@@ -14,10 +14,30 @@ export const statusPagePath = (token: string) => `/partners/status/${token}`;
 /** A token as made at registration: 32 random bytes, base64url (43 characters). */
 export const STATUS_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-export const APPLICATION_STATES = ['received', 'approved', 'not-approved', 'on-hold'] as const;
+export const APPLICATION_STATES = [
+  'received',
+  'in-review',
+  'changes-requested',
+  'approved',
+  'not-approved',
+  'on-hold',
+] as const;
 export type ApplicationState = (typeof APPLICATION_STATES)[number];
 
-export const APPLICATION_EVENT_KINDS = ['received', 'approved', 'rejected', 'banned', 'unbanned'] as const;
+export const APPLICATION_EVENT_KINDS = [
+  'received',
+  'approved',
+  'rejected',
+  'banned',
+  'unbanned',
+  'review_started',
+  'changes_requested',
+  'resubmitted',
+  'license_expired',
+  'license_sent',
+  'license_accepted',
+  'license_refused',
+] as const;
 export type ApplicationEventKind = (typeof APPLICATION_EVENT_KINDS)[number];
 
 export const APPLICATION_STATUS_TEXT = {
@@ -30,6 +50,8 @@ export const APPLICATION_STATUS_TEXT = {
   stateLabel: 'Status',
   states: {
     received: 'Received',
+    'in-review': 'In review',
+    'changes-requested': 'Changes requested',
     approved: 'Approved',
     'not-approved': 'Not approved',
     'on-hold': 'On hold',
@@ -45,6 +67,13 @@ export const APPLICATION_STATUS_TEXT = {
     rejected: 'Not approved',
     banned: 'On hold',
     unbanned: 'Active again',
+    review_started: 'In review',
+    changes_requested: 'Changes requested',
+    resubmitted: 'Changes sent',
+    license_expired: 'Licence expired: on hold',
+    license_sent: 'New licence sent',
+    license_accepted: 'New licence accepted',
+    license_refused: 'New licence not accepted',
   } satisfies Record<ApplicationEventKind, string>,
   reasonLabel: 'Reason',
   fields: {

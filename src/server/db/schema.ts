@@ -6,11 +6,13 @@ import {
   boolean,
   check,
   customType,
+  date,
   index,
   integer,
   jsonb,
   pgSequence,
   pgTable,
+  primaryKey,
   serial,
   smallint,
   text,
@@ -91,8 +93,40 @@ export const companies = pgTable(
      * the token itself is only ever in the received mail. Null for applications made before the link existed.
      */
     statusTokenHash: text('status_token_hash'),
+    /**
+     * Where a pending application (verified 0) stands in review (docs/decisions/113-changes-requested.md):
+     * received, in_review (an admin opened it, or the applicant sent the changes asked for) or
+     * changes_requested. Decisions stay in `verified`.
+     */
+    reviewStage: text('review_stage').notNull().default('received'),
+    /** When the application was last sent for review (made, or changes sent): its review due date counts from here. */
+    submittedAt: timestamptz('submitted_at').notNull().defaultNow(),
+    /** While changes are requested: { reasons, fields, note } as the admin asked (contracts/partner-changes.ts). */
+    requestedChanges: jsonb('requested_changes'),
+    /**
+     * The NZBN register's answer for `nzbn` (docs/decisions/114-nzbn-lookup.md): { registeredName, status,
+     * checkedAt } or { error, checkedAt }; null until looked up (or with no NZBN_API_KEY).
+     */
+    nzbnLookup: jsonb('nzbn_lookup'),
+    /** When the lookup worker should (next) look `nzbn` up; null when there is nothing to look up. */
+    nzbnLookupDueAt: timestamptz('nzbn_lookup_due_at'),
+    nzbnLookupAttempts: integer('nzbn_lookup_attempts').notNull().default(0),
+    /** The licence's expiry date (New Zealand calendar), recorded when it is accepted (docs/decisions/115-licence-expiry.md). */
+    licenseExpiresOn: date('license_expires_on', { mode: 'string' }),
+    /** Set when the accepted licence expired: the partner is on hold until a new licence is accepted. */
+    licenseHoldAt: timestamptz('license_hold_at'),
+    /** A new licence file sent by an approved partner, waiting for an admin to accept it (storage key, never sent to clients). */
+    renewalLicenseKey: text('renewal_license_key'),
+    renewalSentAt: timestamptz('renewal_sent_at'),
   },
   (t) => [
+    check('companies_review_stage_check', sql`${t.reviewStage} in ('received', 'in_review', 'changes_requested')`),
+    index('companies_nzbn_lookup_due_idx')
+      .on(t.nzbnLookupDueAt)
+      .where(sql`${t.nzbnLookupDueAt} is not null`),
+    index('companies_license_expires_idx')
+      .on(t.licenseExpiresOn)
+      .where(sql`${t.verified} = 1 and ${t.licenseExpiresOn} is not null`),
     uniqueIndex('companies_status_token_hash_uq').on(t.statusTokenHash),
     uniqueIndex('companies_name_key_uq')
       .on(t.nameKey)
@@ -121,17 +155,38 @@ export const companyEvents = pgTable(
     companyId: uuid('company_id')
       .notNull()
       .references(() => companies.id, { onDelete: 'cascade' }),
-    /** received, approved, rejected, banned, unbanned */
+    /** One of APPLICATION_EVENT_KINDS (contracts/partner-status.ts). */
     kind: text('kind').notNull(),
-    /** The reason the admin gave (rejections). */
+    /** The reason the admin gave (rejections, changes requested: the reasons and note as the applicant reads them). */
     reason: text('reason'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     actorId: uuid('actor_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     index('company_events_company_idx').on(t.companyId, t.createdAt, t.id),
-    check('company_events_kind_check', sql`${t.kind} in ('received', 'approved', 'rejected', 'banned', 'unbanned')`),
+    check(
+      'company_events_kind_check',
+      sql`${t.kind} in ('received', 'approved', 'rejected', 'banned', 'unbanned', 'review_started', 'changes_requested', 'resubmitted', 'license_expired', 'license_sent', 'license_accepted', 'license_refused')`,
+    ),
   ],
+);
+
+/**
+ * Licence expiry reminders sent (docs/decisions/115-licence-expiry.md): one row per licence expiry date
+ * and reminder (30, 14 or 3 days before, 0 for the expiry itself), written in the transaction that
+ * queues its mail, so each is sent exactly once however many workers run.
+ */
+export const companyLicenseReminders = pgTable(
+  'company_license_reminders',
+  {
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    expiresOn: date('expires_on', { mode: 'string' }).notNull(),
+    daysBefore: smallint('days_before').notNull(),
+    sentAt: timestamptz('sent_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.expiresOn, t.daysBefore] })],
 );
 
 export const users = pgTable(
