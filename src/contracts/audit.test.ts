@@ -70,6 +70,16 @@ const SAMPLES: Record<AuditAction, Pick<AuditEntry, 'targetType' | 'targetId' | 
     targetId: COMPANY,
     details: { companyName: 'Kea Couriers Ltd', mail: 'queued' },
   },
+  'company.license-accept': {
+    targetType: 'company',
+    targetId: COMPANY,
+    details: { companyName: 'Kea Couriers Ltd', licenseExpiresOn: '2027-12-03', mail: 'queued' },
+  },
+  'company.license-refuse': {
+    targetType: 'company',
+    targetId: COMPANY,
+    details: { companyName: 'Kea Couriers Ltd', reason: 'Unreadable', mail: 'queued' },
+  },
   'faq.create': { targetType: 'faq', targetId: '12', details: { type: 'sender', title: 'Can I send jam?' } },
   'faq.update': {
     targetType: 'faq',
@@ -153,6 +163,8 @@ const EXPECTED: Record<AuditAction, string> = {
   'company.ban': 'Banned Kea Couriers Ltd',
   'company.unban': 'Lifted the ban on Kea Couriers Ltd',
   'company.notify': 'Emailed the decision on Kea Couriers Ltd again',
+  'company.license-accept': 'Accepted the new licence of Kea Couriers Ltd',
+  'company.license-refuse': 'Refused the new licence of Kea Couriers Ltd',
   'faq.create': 'Added the FAQ entry “Can I send jam?” to the Sender FAQ',
   'faq.update': 'Changed the FAQ entry “Can I carry jam?” in the Traveller FAQ',
   'faq.delete': 'Deleted the FAQ entry “Can I send jam?” from the General FAQ',

@@ -21,6 +21,8 @@ export const AUDIT_ACTIONS = {
   'company.ban': 'Banned a company',
   'company.unban': 'Unbanned a company',
   'company.notify': 'Emailed a partner decision again',
+  'company.license-accept': 'Accepted a partner’s new licence',
+  'company.license-refuse': 'Refused a partner’s new licence',
   'faq.create': 'Added a FAQ entry',
   'faq.update': 'Edited a FAQ entry',
   'faq.delete': 'Deleted a FAQ entry',
@@ -220,6 +222,8 @@ function decisionFacts(d: Details): AuditFact[] {
   const facts: AuditFact[] = [];
   const reason = str(d.reason);
   if (reason) facts.push({ label: 'Reason', value: reason });
+  const expires = str(d.licenseExpiresOn);
+  if (expires && ISO_DAY.test(expires)) facts.push({ label: 'Licence expires', value: formatNzDay(expires) });
   const from = num(d.from);
   if (from !== null && from !== VERIFIED.pending)
     facts.push({ label: 'Before', value: STATUS_OF_VERIFIED[from] ?? String(from) });
@@ -230,7 +234,7 @@ function decisionFacts(d: Details): AuditFact[] {
 const decided: Teller = (d) => ({
   sentence: [],
   facts: decisionFacts(d),
-  used: ['companyName', 'reason', 'from', 'mail'],
+  used: ['companyName', 'reason', 'from', 'mail', 'licenseExpiresOn'],
 });
 
 const faqTypeTitle = (type: unknown) =>
@@ -325,6 +329,14 @@ const TELLERS: Record<AuditAction, Teller> = {
   'company.notify': (d, e) => ({
     ...decided(d, e),
     sentence: ['Emailed the decision on ', company(e, d), ' again'],
+  }),
+  'company.license-accept': (d, e) => ({
+    ...decided(d, e),
+    sentence: ['Accepted the new licence of ', company(e, d)],
+  }),
+  'company.license-refuse': (d, e) => ({
+    ...decided(d, e),
+    sentence: ['Refused the new licence of ', company(e, d)],
   }),
   'faq.create': (d) => ({
     sentence: ['Added ', faqEntry(d, true), ` to the ${faqTypeTitle(d.type)}`],

@@ -3,11 +3,13 @@ import { z } from './zod.ts';
 
 /** Reviewing partner applications in the admin console (docs/product.md §2.9). */
 
-export const COMPANY_STATUSES = ['pending', 'verified', 'rejected', 'banned'] as const;
+/** 'on-hold': approved, and its licence expired with no new one accepted yet (docs/decisions/115-licence-expiry.md). */
+export const COMPANY_STATUSES = ['pending', 'verified', 'on-hold', 'rejected', 'banned'] as const;
 export type CompanyStatus = (typeof COMPANY_STATUSES)[number];
 export const COMPANY_STATUS_LABELS: Record<CompanyStatus, string> = {
   pending: 'Pending',
   verified: 'Verified',
+  'on-hold': 'On hold',
   rejected: 'Rejected',
   banned: 'Banned',
 };
@@ -32,6 +34,12 @@ export const COMPANY_REVIEW_MESSAGES = {
 export const AdminCompanySchema = CompanySchema.extend({
   rejectionReason: z.string().nullable(),
   createdAt: z.string(),
+  /** The accepted licence's expiry date ('YYYY-MM-DD', New Zealand); null when none was recorded. */
+  licenseExpiresOn: z.string().nullable(),
+  /** When the licence expired and the partner went on hold; null while it is not on hold. */
+  licenseHoldAt: z.string().nullable(),
+  /** When the partner sent a new licence that waits for an admin; null when none waits. */
+  renewalSentAt: z.string().nullable(),
 });
 export type AdminCompany = z.infer<typeof AdminCompanySchema>;
 
@@ -92,6 +100,7 @@ export const CompanyListSchema = z.object({
   counts: z.object({
     pending: z.number().int(),
     verified: z.number().int(),
+    'on-hold': z.number().int(),
     rejected: z.number().int(),
     banned: z.number().int(),
     /** Pending applications past their review due date. */
@@ -114,9 +123,83 @@ export type MailOutcome = (typeof MAIL_OUTCOMES)[number];
 export const CompanyDecisionSchema = z.object({ company: AdminCompanySchema, mail: z.enum(MAIL_OUTCOMES) });
 export const CompanyResultSchema = z.object({ company: AdminCompanySchema });
 
-export function companyStatusOf(company: Pick<AdminCompany, 'verified' | 'isBanned'>): CompanyStatus {
+export function companyStatusOf(
+  company: Pick<AdminCompany, 'verified' | 'isBanned'> & { licenseHoldAt?: unknown },
+): CompanyStatus {
   if (company.isBanned) return 'banned';
-  if (company.verified === VERIFIED.verified) return 'verified';
+  if (company.verified === VERIFIED.verified) return company.licenseHoldAt ? 'on-hold' : 'verified';
   if (company.verified === VERIFIED.rejected) return 'rejected';
   return 'pending';
 }
+
+// --- Licence expiry (docs/decisions/115-licence-expiry.md) ----------------------------------------------
+
+/** Reminders go this many days before the licence's expiry date; 0 is the expiry itself (on hold). */
+export const LICENSE_REMINDER_DAYS = [30, 14, 3] as const;
+
+const LONG_DAY = new Intl.DateTimeFormat('en-NZ', {
+  timeZone: 'UTC',
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+});
+/** A New Zealand calendar date ('YYYY-MM-DD') with its year: 'Wed 3 Dec 2027'. */
+export function licenceDay(date: string): string {
+  const part = Object.fromEntries(LONG_DAY.formatToParts(new Date(`${date}T12:00:00Z`)).map((p) => [p.type, p.value]));
+  return `${part.weekday} ${part.day} ${part.month} ${part.year}`;
+}
+
+export const LICENCE_TEXT = {
+  expiresLabel: 'Licence expires on',
+  expiresHint: 'The date on the commercial licence. We remind the partner 30, 14 and 3 days before it.',
+  dateRequired: 'Please give the date the licence expires',
+  dateInvalid: 'Please give the expiry as a date, like 2027-12-03',
+  datePast: 'The licence has already expired: give a date from today on',
+  expires: (date: string) => `Licence expires ${licenceDay(date)}`,
+  expired: (date: string) => `Licence expired ${licenceDay(date)}`,
+  noExpiry: 'No licence expiry recorded',
+  fieldLabel: 'Licence expiry',
+  onHold: (date: string) => `On hold: licence expired on ${licenceDay(date)}`,
+  renewalHeading: 'New licence',
+  renewalSent: (day: string) => `New licence sent on ${day}`,
+  renewalDownload: 'Download the new licence',
+  accept: 'Accept the new licence',
+  acceptTitle: 'Accept the new licence',
+  refuse: 'Refuse the new licence',
+  refuseTitle: 'Refuse the new licence',
+  refuseReasonLabel: 'Reason',
+  refuseReasonRequired: 'Please give the reason the new licence is refused',
+  accepted: 'The new licence is accepted.',
+  refused: 'The new licence is refused.',
+  noRenewal: 'There is no new licence waiting: it was accepted or refused meanwhile.',
+  notApproved: 'Only an approved partner has a licence to renew.',
+  renewalNotFound: 'There is no new licence to download.',
+} as const;
+
+/** 'YYYY-MM-DD', a real calendar date (whether it is in the past is the server's check, on the app's clock). */
+export const LicenceDateSchema = z
+  .string({ error: LICENCE_TEXT.dateRequired })
+  .trim()
+  .min(1, LICENCE_TEXT.dateRequired)
+  .regex(/^\d{4}-\d{2}-\d{2}$/, LICENCE_TEXT.dateInvalid)
+  .refine((value) => {
+    const date = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+  }, LICENCE_TEXT.dateInvalid);
+
+/**
+ * Approve's body: the spec's approve has none (then no expiry is recorded and no reminders go); the
+ * console always sends the licence's expiry date.
+ */
+export const ApproveCompanySchema = z.object({ licenseExpiresOn: LicenceDateSchema.optional() });
+/** The console's approve form: the date is required there. */
+export const ApproveFormSchema = z.object({ licenseExpiresOn: LicenceDateSchema });
+export const AcceptLicenseSchema = z.object({ licenseExpiresOn: LicenceDateSchema });
+export const RefuseLicenseSchema = z.object({
+  reason: z
+    .string({ error: LICENCE_TEXT.refuseReasonRequired })
+    .trim()
+    .min(1, LICENCE_TEXT.refuseReasonRequired)
+    .max(REJECTION_REASON_MAX, COMPANY_REVIEW_MESSAGES.reasonTooLong),
+});

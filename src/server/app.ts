@@ -49,6 +49,8 @@ export interface AppOptions {
   clock?: Clock;
   /** False: the service-level worker runs only when a test calls `app.serviceLevelWorker.run()`. */
   startServiceLevelWorker?: boolean;
+  /** False: the licence expiry worker runs only when a test calls `app.licenseExpiryWorker.run()`. */
+  startLicenseExpiryWorker?: boolean;
 }
 
 /**
@@ -156,7 +158,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Each module builds its repository, service and routes from the shared services.
   const shared = await createSharedServices(app, config, database, options.clock);
   await app.register(contentModule, shared);
-  await app.register(partnersModule, shared);
+  await app.register(partnersModule, {
+    ...shared,
+    startWorker: options.startLicenseExpiryWorker ?? options.startMailWorker ?? true,
+  });
   // The second factor first: the accounts module's sign-in service takes it.
   await app.register(secondFactorModule, shared);
   await app.register(accountsModule, shared);

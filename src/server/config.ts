@@ -174,6 +174,8 @@ const EnvSchema = z.object({
   SERVICE_LEVEL_CHECK_MS: positiveInt(15_000),
   SLA_WARNING_MINUTES: nonNegativeInt(30).refine((v) => v <= 1440, 'must be at most 1440 (a day)'),
   AUTO_CLOSE_WORKING_DAYS: nonNegativeInt(7).refine((v) => v <= 250, 'must be at most 250 (about a year)'),
+  // Licence expiry reminders and the hold (docs/decisions/115-licence-expiry.md).
+  LICENSE_EXPIRY_CHECK_MS: positiveInt(300_000),
 });
 
 export type Config = ReturnType<typeof buildConfig>;
@@ -271,6 +273,7 @@ function buildConfig(env: z.infer<typeof EnvSchema>) {
       /** An answered ticket with no reply closes after this many working days; 0: never. */
       autoCloseWorkingDays: env.AUTO_CLOSE_WORKING_DAYS,
     },
+    licenseExpiry: { checkMs: env.LICENSE_EXPIRY_CHECK_MS },
   };
 }
 

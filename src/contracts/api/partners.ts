@@ -1,11 +1,14 @@
 import { CompanyRegistrationResultSchema } from '../companies.ts';
 import { endpoint } from '../endpoint.ts';
 import {
+  AcceptLicenseSchema,
+  ApproveCompanySchema,
   CompanyDecisionSchema,
   CompanyListQuerySchema,
   CompanyListSchema,
   CompanyParamsSchema,
   CompanyResultSchema,
+  RefuseLicenseSchema,
   RejectCompanySchema,
 } from '../partner-review.ts';
 import { ApplicationStatusSchema, StatusTokenParamsSchema } from '../partner-status.ts';
@@ -79,7 +82,12 @@ export const partnerReviewApi = {
     access: 'admin',
     tags: ['admin'],
     summary: 'Approve (verified = 1) and email the contact address; mail says sent, no-address or failed',
+    description:
+      'An optional body { licenseExpiresOn: "YYYY-MM-DD" } records the licence expiry date (New Zealand, not before ' +
+      'today): reminders are mailed 30, 14 and 3 days before it and on it the partner goes on hold. Without it no ' +
+      'expiry is recorded.',
     params: CompanyParamsSchema,
+    body: ApproveCompanySchema.nullish(),
     answers: { 200: CompanyDecisionSchema },
     errors: DECISION_ERRORS,
   }),
@@ -135,5 +143,37 @@ export const partnerReviewApi = {
     params: z.object({ companyId: z.uuid() }),
     answers: {},
     errors: REVIEW_ERRORS,
+  }),
+  renewalLicense: endpoint({
+    method: 'GET',
+    path: '/api/admin/companies/:companyId/renewal-license',
+    access: 'admin',
+    tags: ['admin'],
+    summary: 'Download the new licence an approved partner sent, waiting to be accepted or refused',
+    params: z.object({ companyId: z.uuid() }),
+    answers: {},
+    errors: REVIEW_ERRORS,
+  }),
+  acceptLicense: endpoint({
+    method: 'POST',
+    path: '/api/admin/companies/:companyId/renewal-license/accept',
+    access: 'admin',
+    tags: ['admin'],
+    summary: 'Accept the new licence with its expiry date: it replaces the old one and lifts a hold; mails the partner',
+    params: CompanyParamsSchema,
+    body: AcceptLicenseSchema,
+    answers: { 200: CompanyDecisionSchema },
+    errors: DECISION_ERRORS,
+  }),
+  refuseLicense: endpoint({
+    method: 'POST',
+    path: '/api/admin/companies/:companyId/renewal-license/refuse',
+    access: 'admin',
+    tags: ['admin'],
+    summary: 'Refuse the new licence with a reason (the file is removed); mails the partner',
+    params: CompanyParamsSchema,
+    body: RefuseLicenseSchema,
+    answers: { 200: CompanyDecisionSchema },
+    errors: DECISION_ERRORS,
   }),
 } as const;

@@ -29,6 +29,8 @@ export const MAIL_KINDS = [
   'service-level-soon',
   'service-level-missed',
   'auto-close-nudge',
+  'license-reminder',
+  'license-decision',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 

@@ -11,10 +11,15 @@ import {
   REJECTION_REASON_MAX,
   RejectCompanySchema,
   VERIFIED,
+  AcceptLicenseSchema,
+  ApproveFormSchema,
+  LICENCE_TEXT,
+  RefuseLicenseSchema,
 } from '../../contracts/partner-review.ts';
 import { NZBN_TEXT } from '../../contracts/companies.ts';
 import { formatNzDateTime } from '../../contracts/dates.ts';
 import { AuditFacts, AuditSentence } from '../features/admin/audit-view.tsx';
+import { ApproveForm, licenceExpiryText, RenewalSection } from '../features/admin/partner-licence.tsx';
 import { Email } from '../components/ui/email.tsx';
 import { Notice, ReadFailed } from '../features/admin/notice.tsx';
 import { TextAreaField } from '../components/ui/field.tsx';
@@ -84,7 +89,10 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     redirect(pageAt(companyId, { done: text, ...(tone === 'info' ? { tone } : {}) }), 303);
 
   if (intent === 'approve') {
-    const result = await api.call(partnerReviewApi.approve, target);
+    // The console always records the licence's expiry date (docs/decisions/115-licence-expiry.md).
+    const parsed = ApproveFormSchema.safeParse(values);
+    if (!parsed.success) return invalid(parsed.error, values, intent);
+    const result = await api.call(partnerReviewApi.approve, { ...target, body: parsed.data });
     return result.ok
       ? done(decisionNotice('Approved', result.data.company, result.data.mail))
       : refused(result, values, intent);
@@ -95,6 +103,17 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     const result = await api.call(partnerReviewApi.reject, { ...target, body: parsed.data });
     return result.ok
       ? done(decisionNotice('Rejected', result.data.company, result.data.mail))
+      : refused(result, values, intent);
+  }
+  if (intent === 'accept-licence' || intent === 'refuse-licence') {
+    const accepting = intent === 'accept-licence';
+    const parsed = (accepting ? AcceptLicenseSchema : RefuseLicenseSchema).safeParse(values);
+    if (!parsed.success) return invalid(parsed.error, values, intent);
+    const result = accepting
+      ? await api.call(partnerReviewApi.acceptLicense, { ...target, body: parsed.data as { licenseExpiresOn: string } })
+      : await api.call(partnerReviewApi.refuseLicense, { ...target, body: parsed.data as { reason: string } });
+    return result.ok
+      ? done({ tone: 'success', text: accepting ? LICENCE_TEXT.accepted : LICENCE_TEXT.refused })
       : refused(result, values, intent);
   }
   if (intent === 'notify') {
@@ -134,6 +153,7 @@ function Fields({ company }: { company: AdminCompany }) {
     ['Banned', yesNo(company.isBanned)],
     ['Decision email sent', yesNo(company.isEmailSend)],
     ['Rejection reason', company.rejectionReason ?? '—'],
+    [LICENCE_TEXT.fieldLabel, licenceExpiryText(company)],
     ['Submitted', formatNzDateTime(company.createdAt)],
     ['Last updated', formatNzDateTime(company.lastUpdated)],
   ];
@@ -226,10 +246,10 @@ export default function AdminPartner({ loaderData, actionData, params }: Route.C
   const { company, failed, entries, rejecting, done } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.formMethod?.toUpperCase() === 'POST';
+  // A field's error is shown at its field in the form it belongs to; other refusals above the page.
+  const inForm = ['reject', 'approve', 'accept-licence', 'refuse-licence'].includes(actionData?.form ?? '');
   const refusal =
-    actionData && !actionData.ok
-      ? (actionData.message ?? (actionData.fields.reason ? null : Object.values(actionData.fields)[0]))
-      : null;
+    actionData && !actionData.ok ? (actionData.message ?? (inForm ? null : Object.values(actionData.fields)[0])) : null;
   // A refused reason keeps the form open, with what was typed.
   const rejectResult = actionData?.form === 'reject' ? actionData : undefined;
   const notice = actionData ? null : done;
@@ -263,12 +283,18 @@ export default function AdminPartner({ loaderData, actionData, params }: Route.C
         </p>
       </div>
 
+      {company.licenseHoldAt && company.licenseExpiresOn ? (
+        <Notice tone="info">{LICENCE_TEXT.onHold(company.licenseExpiresOn)}</Notice>
+      ) : null}
+
+      {company.verified !== VERIFIED.verified ? (
+        <ApproveForm
+          result={actionData?.form === 'approve' ? actionData : undefined}
+          busy={busy}
+          label={ADMIN_TEXT.approve}
+        />
+      ) : null}
       <div className="admin-actions" role="group" aria-label="Decision">
-        {company.verified !== VERIFIED.verified ? (
-          <DecisionButton intent="approve" className="button button--primary" busy={busy}>
-            {ADMIN_TEXT.approve}
-          </DecisionButton>
-        ) : null}
         {canReject ? (
           // Opening the reject form is a step in the address (?reject), so it works without JavaScript.
           <Form method="get" id="reject-toggle" className="admin-inline-form" preventScrollReset>
@@ -329,6 +355,8 @@ export default function AdminPartner({ loaderData, actionData, params }: Route.C
           )}
         </section>
       </div>
+
+      <RenewalSection company={company} result={actionData} busy={busy} />
 
       <section aria-labelledby="history-title">
         <h2 id="history-title" className="admin-section__title">

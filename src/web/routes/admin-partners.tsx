@@ -5,12 +5,14 @@ import {
   COMPANY_STATUS_LABELS,
   COMPANY_STATUSES,
   type CompanyStatus,
+  LICENCE_TEXT,
   REVIEW_DUE_TEXT,
   type ReviewDue,
 } from '../../contracts/partner-review.ts';
 import { formatNzDateTime } from '../../contracts/dates.ts';
 import { SwitchButtons } from '../components/ui/switch-buttons.tsx';
 import { SearchForm } from '../features/admin/search-form.tsx';
+import { licenceExpiryText } from '../features/admin/partner-licence.tsx';
 import { ReadFailed } from '../features/admin/notice.tsx';
 import '../styles/support.css';
 import { DataTable } from '../components/ui/data-table.tsx';
@@ -24,6 +26,9 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 const COLUMNS = ['Company', 'Contact', 'Phone number', 'Submitted', 'Last updated'] as const;
 /** The pending queue has one more column: its review due date (docs/decisions/111-partner-review-due.md). */
 const PENDING_COLUMNS = [...COLUMNS, REVIEW_DUE_TEXT.column] as const;
+/** Approved partners, and those on hold, show their licence's expiry (docs/decisions/115-licence-expiry.md). */
+const LICENCE_COLUMNS = [...COLUMNS, LICENCE_TEXT.fieldLabel] as const;
+const withLicence = (status: CompanyStatus) => status === 'verified' || status === 'on-hold';
 const parseStatus = (value: string | null): CompanyStatus =>
   (COMPANY_STATUSES as readonly string[]).includes(value ?? '') ? (value as CompanyStatus) : 'pending';
 
@@ -80,7 +85,7 @@ export default function AdminPartners({ loaderData }: Route.ComponentProps) {
   const pending = status === 'pending';
   const kept = { ...(q ? { q } : {}), ...(due !== 'all' ? { due } : {}), ...(sort !== 'submitted' ? { sort } : {}) };
   const here = `/admin/partners?${new URLSearchParams({ status, ...kept })}`;
-  const columns = pending ? PENDING_COLUMNS : COLUMNS;
+  const columns = pending ? PENDING_COLUMNS : withLicence(status) ? LICENCE_COLUMNS : COLUMNS;
 
   return (
     <section className="admin-page" aria-labelledby="partners-title">
@@ -150,6 +155,7 @@ export default function AdminPartners({ loaderData }: Route.ComponentProps) {
                   <ReviewDueCell due={company.reviewDue} />
                 </td>
               ) : null}
+              {withLicence(status) ? <td data-label={LICENCE_TEXT.fieldLabel}>{licenceExpiryText(company)}</td> : null}
             </tr>
           ))}
         </DataTable>

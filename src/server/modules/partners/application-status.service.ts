@@ -28,6 +28,8 @@ export function newStatusToken(): { token: string; hash: string } {
 const STATE_OF: Record<CompanyStatus, ApplicationState> = {
   pending: 'received',
   verified: 'approved',
+  // The licence expired (docs/decisions/115-licence-expiry.md).
+  'on-hold': 'on-hold',
   rejected: 'not-approved',
   banned: 'on-hold',
 };

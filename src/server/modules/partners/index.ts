@@ -5,6 +5,7 @@ import { removeStalePartialUploads } from '../../storage/local-storage.ts';
 import { createApplicationStatusRepository } from './application-status.repository.ts';
 import { applicationStatusRoutes } from './application-status.routes.ts';
 import { createApplicationStatusService } from './application-status.service.ts';
+import { createLicenseExpiryWorker, type LicenseExpiryWorker } from './license-expiry.worker.ts';
 import { sweepOrphanLicenses } from './license-sweep.ts';
 import { createPartnersRepository } from './partners.repository.ts';
 import { createReviewRepository } from './partners.review.repository.ts';
@@ -27,14 +28,21 @@ export interface PartnersModule {
 declare module 'fastify' {
   interface FastifyInstance {
     partners: PartnersModule;
+    /** Licence reminders and the hold of this process (tests run its rounds: `app.licenseExpiryWorker.run()`). */
+    licenseExpiryWorker: LicenseExpiryWorker;
   }
+}
+
+export interface PartnersModuleOptions extends SharedServices {
+  /** False: the licence expiry worker runs only when a test calls it. */
+  startWorker?: boolean;
 }
 
 /**
  * The partners module: partner registration (the streamed form and its licence file in storage)
  * and their review in the admin console, the applicant's private status page, and the start-up sweep of what a crash left in storage.
  */
-export const partnersModule = fp<SharedServices>(
+export const partnersModule = fp<PartnersModuleOptions>(
   async function partners(app: FastifyInstance, shared) {
     const { config, database, storage } = shared;
     const repository = createPartnersRepository(database.db);
@@ -57,6 +65,8 @@ export const partnersModule = fp<SharedServices>(
       // The one business calendar, kept by the service-levels module (registered after this one,
       // so read when a list is asked for): review due dates count its working days.
       calendar: async () => (await app.serviceLevels.settings()).calendar,
+      storage,
+      log: shared.log,
     });
     const status = createApplicationStatusService({
       repository: createApplicationStatusRepository(database.db),
@@ -77,6 +87,19 @@ export const partnersModule = fp<SharedServices>(
     await app.register(partnersRoutes, { partners });
     await app.register(reviewRoutes, { review });
     await app.register(applicationStatusRoutes, { status });
+
+    // Licence reminders and the hold at expiry (docs/decisions/115-licence-expiry.md): one per instance.
+    const licenseExpiryWorker = createLicenseExpiryWorker({
+      db: database.db,
+      outbox: shared.outbox,
+      mail: shared.mail,
+      log: shared.log,
+      clock: shared.clock,
+      ...config.licenseExpiry,
+    });
+    app.decorate('licenseExpiryWorker', licenseExpiryWorker);
+    if (shared.startWorker ?? true) app.addHook('onReady', async () => licenseExpiryWorker.start());
+    app.addHook('onClose', async () => licenseExpiryWorker.stop());
   },
   { name: 'partners' },
 );

@@ -1,4 +1,5 @@
 import { renderMail } from '../../mail/layout.ts';
+import { licenceDay } from '../../../contracts/partner-review.ts';
 import { APPLICATION_STATUS_TEXT } from '../../../contracts/partner-status.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 
@@ -65,6 +66,95 @@ export function partnerReceivedMail(
         'You can see your application, its status and when we will review it at any time through this private link (no account needed; please keep it to yourself):',
       ],
       action: { label: APPLICATION_STATUS_TEXT.mailButton, url: statusUrl },
+      notes: [`Questions? Reach us through our support page: ${ctx.publicBaseUrl}/support`],
+    }),
+  };
+}
+
+// --- Licence expiry (docs/decisions/115-licence-expiry.md) ----------------------------------------------
+
+const SEND_NEW_LICENCE =
+  'To send us your new licence, open the link to your application in the email we sent when we received it.';
+
+/** 30, 14 or 3 days before the licence's expiry date. */
+export function licenceReminderMail(
+  ctx: ReviewMailContext,
+  to: string,
+  applicant: string,
+  expiresOn: string,
+  daysBefore: number,
+): MailMessage {
+  return {
+    to,
+    subject: `Your ${ctx.companyName} partner licence expires in ${daysBefore} days`,
+    ...renderMail({
+      companyName: ctx.companyName,
+      heading: `Your commercial licence expires in ${daysBefore} days`,
+      paragraphs: [
+        `The commercial licence we hold for ${applicant} expires on ${licenceDay(expiresOn)}.`,
+        'When it expires, your partnership is put on hold until we accept a new licence.',
+        SEND_NEW_LICENCE,
+      ],
+      notes: [`Questions? Reach us through our support page: ${ctx.publicBaseUrl}/support`],
+    }),
+  };
+}
+
+/** On the expiry date: the partner is on hold. */
+export function licenceExpiredMail(
+  ctx: ReviewMailContext,
+  to: string,
+  applicant: string,
+  expiresOn: string,
+): MailMessage {
+  return {
+    to,
+    subject: `Your ${ctx.companyName} partnership is on hold: licence expired`,
+    ...renderMail({
+      companyName: ctx.companyName,
+      heading: 'Your partnership is on hold',
+      paragraphs: [
+        `The commercial licence we hold for ${applicant} expired on ${licenceDay(expiresOn)}, so your partnership is on hold.`,
+        `It becomes active again once we accept a new licence. ${SEND_NEW_LICENCE}`,
+      ],
+      notes: [`Questions? Reach us through our support page: ${ctx.publicBaseUrl}/support`],
+    }),
+  };
+}
+
+export function licenceAcceptedMail(
+  ctx: ReviewMailContext,
+  to: string,
+  applicant: string,
+  expiresOn: string,
+): MailMessage {
+  return {
+    to,
+    subject: `Your new ${ctx.companyName} partner licence is accepted`,
+    ...renderMail({
+      companyName: ctx.companyName,
+      heading: 'Your new licence is accepted',
+      paragraphs: [
+        `We have accepted the new commercial licence of ${applicant}. It expires on ${licenceDay(expiresOn)}; we will remind you before then.`,
+        'If your partnership was on hold, it is active again.',
+      ],
+      notes: [`Questions? Reach us through our support page: ${ctx.publicBaseUrl}/support`],
+    }),
+  };
+}
+
+export function licenceRefusedMail(ctx: ReviewMailContext, to: string, applicant: string, reason: string): MailMessage {
+  return {
+    to,
+    subject: `About your new ${ctx.companyName} partner licence`,
+    ...renderMail({
+      companyName: ctx.companyName,
+      heading: 'We could not accept your new licence',
+      paragraphs: [
+        `We have looked at the new commercial licence of ${applicant} and could not accept it.`,
+        `The reason: ${reason}`,
+        SEND_NEW_LICENCE,
+      ],
       notes: [`Questions? Reach us through our support page: ${ctx.publicBaseUrl}/support`],
     }),
   };

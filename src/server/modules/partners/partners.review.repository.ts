@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, like, lt, ne, not, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, isNotNull, isNull, like, lt, ne, not, or, type SQL, sql } from 'drizzle-orm';
 import type { CompanySort, CompanyStatus } from '../../../contracts/partner-review.ts';
 import { type AppDatabase } from '../../db/connection.ts';
 import { companies, companyEvents } from '../../db/schema.ts';
@@ -16,6 +16,9 @@ import { type CompanyRow, publicColumns } from './partners.repository.ts';
 export interface ReviewCompanyRow extends CompanyRow {
   createdAt: Date;
   rejectionReason: string | null;
+  licenseExpiresOn: string | null;
+  licenseHoldAt: Date | null;
+  renewalSentAt: Date | null;
 }
 
 /** Storage keys and normalised keys stay in the database (AZ-08). */
@@ -23,11 +26,16 @@ const columns = {
   ...publicColumns,
   createdAt: companies.createdAt,
   rejectionReason: companies.rejectionReason,
+  licenseExpiresOn: companies.licenseExpiresOn,
+  licenseHoldAt: companies.licenseHoldAt,
+  renewalSentAt: companies.renewalSentAt,
 };
 
 const STATUS_FILTER: Record<CompanyStatus, SQL> = {
   pending: and(eq(companies.verified, 0), not(companies.isBanned))!,
-  verified: and(eq(companies.verified, 1), not(companies.isBanned))!,
+  verified: and(eq(companies.verified, 1), not(companies.isBanned), isNull(companies.licenseHoldAt))!,
+  // The licence expired and no new one is accepted yet (docs/decisions/115-licence-expiry.md).
+  'on-hold': and(eq(companies.verified, 1), not(companies.isBanned), isNotNull(companies.licenseHoldAt))!,
   rejected: and(eq(companies.verified, 2), not(companies.isBanned))!,
   banned: eq(companies.isBanned, true),
 };
@@ -36,6 +44,7 @@ const STATUS_FILTER: Record<CompanyStatus, SQL> = {
 const STATUS_ORDER: Record<CompanyStatus, SQL[]> = {
   pending: [asc(companies.createdAt), asc(companies.id)],
   verified: [desc(companies.lastUpdated), asc(companies.id)],
+  'on-hold': [asc(companies.licenseHoldAt), asc(companies.id)],
   rejected: [desc(companies.lastUpdated), asc(companies.id)],
   banned: [desc(companies.lastUpdated), asc(companies.id)],
 };
@@ -97,6 +106,7 @@ export function createReviewRepository(db: AppDatabase) {
         .select({
           pending: countWhere('pending'),
           verified: countWhere('verified'),
+          onHold: countWhere('on-hold'),
           rejected: countWhere('rejected'),
           banned: countWhere('banned'),
           late: sql<number>`count(*) filter (where ${lateFilter(lateBefore)})`.mapWith(Number),
@@ -105,6 +115,7 @@ export function createReviewRepository(db: AppDatabase) {
       return {
         pending: Number(row?.pending ?? 0),
         verified: Number(row?.verified ?? 0),
+        'on-hold': Number(row?.onHold ?? 0),
         rejected: Number(row?.rejected ?? 0),
         banned: Number(row?.banned ?? 0),
         late: Number(row?.late ?? 0),
@@ -118,17 +129,20 @@ export function createReviewRepository(db: AppDatabase) {
 
     /**
      * Sets the decision (1 approved, 2 rejected) unless it is already that; a new decision has not
-     * been mailed yet, so is_email_send goes back to false. Null when nothing changed.
+     * been mailed yet, so is_email_send goes back to false. Approving records the licence's expiry
+     * date (null: none given) and starts with no hold. Null when nothing changed.
      */
     async decide(
       id: string,
       verified: 1 | 2,
       reason: string | null,
       actorId: string | null = null,
+      licenseExpiresOn: string | null = null,
     ): Promise<ReviewCompanyRow | null> {
+      const approving = verified === 1 ? { licenseExpiresOn, licenseHoldAt: null } : {};
       const [row] = await db
         .update(companies)
-        .set({ verified, rejectionReason: reason, isEmailSend: false, lastUpdated: sql`now()` })
+        .set({ verified, rejectionReason: reason, isEmailSend: false, lastUpdated: sql`now()`, ...approving })
         .where(and(eq(companies.id, id), ne(companies.verified, verified)))
         .returning(columns);
       if (!row) return null;
@@ -150,6 +164,69 @@ export function createReviewRepository(db: AppDatabase) {
         .returning(columns);
       if (!row) return null;
       await db.insert(companyEvents).values({ companyId: id, kind: banned ? 'banned' : 'unbanned', actorId });
+      return row;
+    },
+
+    /** The storage key of the new licence waiting for an admin, or null. */
+    async findRenewalKey(id: string): Promise<string | null> {
+      const [row] = await db
+        .select({ key: companies.renewalLicenseKey })
+        .from(companies)
+        .where(and(eq(companies.id, id), eq(companies.verified, 1)));
+      return row?.key ?? null;
+    },
+
+    /**
+     * Accepts the waiting new licence `renewalKey` (still that one: a conditional update, so two
+     * admins cannot both accept, nor accept one the partner replaced meanwhile): it becomes the
+     * licence, with its expiry date, and a hold ends. Returns the row and the old licence's key
+     * (to delete from storage after the commit), or null. Callers run this in a transaction.
+     */
+    async acceptRenewal(
+      id: string,
+      renewalKey: string,
+      licenseExpiresOn: string,
+      licenseUrl: string,
+      actorId: string | null,
+    ): Promise<{ row: ReviewCompanyRow; oldKey: string | null } | null> {
+      const [old] = await db
+        .select({ key: companies.commercialLicenseKey })
+        .from(companies)
+        .where(and(eq(companies.id, id), eq(companies.renewalLicenseKey, renewalKey)))
+        .for('update');
+      if (!old) return null;
+      const [row] = await db
+        .update(companies)
+        .set({
+          commercialLicenseKey: renewalKey,
+          commercialLicenseUrl: licenseUrl,
+          renewalLicenseKey: null,
+          renewalSentAt: null,
+          licenseExpiresOn,
+          licenseHoldAt: null,
+          lastUpdated: sql`now()`,
+        })
+        .where(and(eq(companies.id, id), eq(companies.verified, 1), eq(companies.renewalLicenseKey, renewalKey)))
+        .returning(columns);
+      if (!row) return null;
+      await db.insert(companyEvents).values({ companyId: id, kind: 'license_accepted', actorId });
+      return { row, oldKey: old.key === renewalKey ? null : old.key };
+    },
+
+    /** Refuses the waiting new licence `renewalKey` with a reason; null when it no longer waits. */
+    async refuseRenewal(
+      id: string,
+      renewalKey: string,
+      reason: string,
+      actorId: string | null,
+    ): Promise<ReviewCompanyRow | null> {
+      const [row] = await db
+        .update(companies)
+        .set({ renewalLicenseKey: null, renewalSentAt: null, lastUpdated: sql`now()` })
+        .where(and(eq(companies.id, id), eq(companies.verified, 1), eq(companies.renewalLicenseKey, renewalKey)))
+        .returning(columns);
+      if (!row) return null;
+      await db.insert(companyEvents).values({ companyId: id, kind: 'license_refused', reason, actorId });
       return row;
     },
   };

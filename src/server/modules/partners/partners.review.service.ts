@@ -5,6 +5,7 @@ import {
   type CompanySort,
   type CompanyStatus,
   companyStatusOf,
+  LICENCE_TEXT,
   type MailOutcome,
   type ReviewDue,
   VERIFIED,
@@ -15,14 +16,29 @@ import type { Clock } from '../../clock.ts';
 import { AppError } from '../../errors.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import type { Outbox } from '../../mail/outbox.ts';
+import type { FileStorage } from '../../storage/storage.ts';
+import type { Logger } from '../../logging.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';
-import { approvalMail, rejectionMail, type ReviewMailContext } from './partners.review.mail.ts';
+import {
+  approvalMail,
+  licenceAcceptedMail,
+  licenceRefusedMail,
+  rejectionMail,
+  type ReviewMailContext,
+} from './partners.review.mail.ts';
+import { licenseUrl } from './partners.service.ts';
 import { createReviewRepository, type ReviewCompanyRow, type ReviewRepository } from './partners.review.repository.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { isLate, lateBefore, reviewDue } from './review-due.ts';
 
 export function toAdminCompany(row: ReviewCompanyRow): AdminCompany {
-  return { ...row, lastUpdated: row.lastUpdated.toISOString(), createdAt: row.createdAt.toISOString() };
+  return {
+    ...row,
+    lastUpdated: row.lastUpdated.toISOString(),
+    createdAt: row.createdAt.toISOString(),
+    licenseHoldAt: row.licenseHoldAt?.toISOString() ?? null,
+    renewalSentAt: row.renewalSentAt?.toISOString() ?? null,
+  };
 }
 
 /**
@@ -42,6 +58,9 @@ export function createReviewService(deps: {
   clock: Clock;
   /** The team's business calendar, as saved on the business-hours page. */
   calendar: () => Promise<CalendarSettings>;
+  /** Where licence files are: a new licence is served from it, and an accepted one's old file removed. */
+  storage: FileStorage;
+  log: Logger;
 }) {
   const { repository, outbox, audit, clock } = deps;
 
@@ -70,12 +89,28 @@ export function createReviewService(deps: {
     return 'queued';
   }
 
-  async function decide(actor: AuditActor, id: string, verified: 1 | 2, reason: string | null) {
+  /** A licence expiry date must not be before today on New Zealand's calendar (the app's clock). */
+  function requireNotPast(date: string): void {
+    if (date < newZealandDate(clock.now())) {
+      throw new AppError('INVALID_ARGUMENT', LICENCE_TEXT.datePast, {
+        fields: { licenseExpiresOn: LICENCE_TEXT.datePast },
+      });
+    }
+  }
+
+  async function decide(
+    actor: AuditActor,
+    id: string,
+    verified: 1 | 2,
+    reason: string | null,
+    licenseExpiresOn: string | null = null,
+  ) {
+    if (licenseExpiresOn !== null) requireNotPast(licenseExpiresOn);
     const before = await getCompany(id);
     let decided: { row: ReviewCompanyRow; mail: MailOutcome } | null;
     try {
       decided = await transaction(async (repo, db) => {
-        const row = await repo.decide(id, verified, reason, actor.userId);
+        const row = await repo.decide(id, verified, reason, actor.userId, licenseExpiresOn);
         return row ? { row, mail: await queueDecision(db, row) } : null;
       });
     } catch (error) {
@@ -98,9 +133,81 @@ export function createReviewService(deps: {
       action: verified === VERIFIED.verified ? 'company.approve' : 'company.reject',
       targetType: 'company',
       targetId: id,
-      details: { companyName: row.companyName, from: before.verified, ...(reason !== null ? { reason } : {}), mail },
+      details: {
+        companyName: row.companyName,
+        from: before.verified,
+        ...(reason !== null ? { reason } : {}),
+        ...(licenseExpiresOn !== null ? { licenseExpiresOn } : {}),
+        mail,
+      },
     });
     return { company: toAdminCompany(row), mail };
+  }
+
+  /** The new licence waiting for an admin (its storage key), or 409/404 in the admin's words. */
+  async function requireRenewal(id: string): Promise<string> {
+    const key = await repository.findRenewalKey(id);
+    if (key) return key;
+    const row = await getCompany(id);
+    throw new AppError(
+      'ABORTED',
+      row.verified === VERIFIED.verified ? LICENCE_TEXT.noRenewal : LICENCE_TEXT.notApproved,
+    );
+  }
+
+  /** Accepts or refuses the waiting new licence; the partner's mail commits with the change. */
+  async function decideRenewal(
+    actor: AuditActor,
+    id: string,
+    outcome: { accept: string } | { refuse: string },
+  ): Promise<{ company: AdminCompany; mail: MailOutcome }> {
+    if ('accept' in outcome) requireNotPast(outcome.accept);
+    const key = await requireRenewal(id);
+    const decided = await transaction(async (repo, db) => {
+      let row: ReviewCompanyRow | null;
+      let oldKey: string | null = null;
+      if ('accept' in outcome) {
+        const accepted = await repo.acceptRenewal(id, key, outcome.accept, licenseUrl(id), actor.userId);
+        row = accepted?.row ?? null;
+        oldKey = accepted?.oldKey ?? null;
+      } else {
+        row = await repo.refuseRenewal(id, key, outcome.refuse, actor.userId);
+      }
+      if (!row) return null;
+      let mail: MailOutcome = 'no-address';
+      const to = row.contactPersonEmail;
+      if (to) {
+        const message =
+          'accept' in outcome
+            ? licenceAcceptedMail(deps.mail, to, row.companyName, outcome.accept)
+            : licenceRefusedMail(deps.mail, to, row.companyName, outcome.refuse);
+        await outbox.enqueue(db, { ...message, kind: 'license-decision' });
+        mail = 'queued';
+      }
+      return { row, oldKey, mail };
+    });
+    if (!decided) throw new AppError('ABORTED', LICENCE_TEXT.noRenewal);
+    // After the commit: the licence the company now holds is the new one; a crash here leaves an
+    // orphan file for the start-up sweep, never a company without its file.
+    // A refused file is removed the same way.
+    const unused = 'accept' in outcome ? decided.oldKey : key;
+    if (unused) {
+      await deps.storage.delete(unused).catch((error: unknown) => {
+        deps.log.warn({ err: error, companyId: id }, 'a replaced licence file could not be removed; the sweep will');
+      });
+    }
+    await audit.record({
+      actor,
+      action: 'accept' in outcome ? 'company.license-accept' : 'company.license-refuse',
+      targetType: 'company',
+      targetId: id,
+      details: {
+        companyName: decided.row.companyName,
+        ...('accept' in outcome ? { licenseExpiresOn: outcome.accept } : { reason: outcome.refuse }),
+        mail: decided.mail,
+      },
+    });
+    return { company: toAdminCompany(decided.row), mail: decided.mail };
   }
 
   async function setBanned(actor: AuditActor, id: string, banned: boolean) {
@@ -145,10 +252,29 @@ export function createReviewService(deps: {
       return { company: toAdminCompany(await getCompany(id)) };
     },
 
-    approve: (actor: AuditActor, id: string) => decide(actor, id, VERIFIED.verified, null),
+    approve: (actor: AuditActor, id: string, licenseExpiresOn?: string) =>
+      decide(actor, id, VERIFIED.verified, null, licenseExpiresOn ?? null),
     reject: (actor: AuditActor, id: string, reason: string) => decide(actor, id, VERIFIED.rejected, reason),
     ban: (actor: AuditActor, id: string) => setBanned(actor, id, true),
     unban: (actor: AuditActor, id: string) => setBanned(actor, id, false),
+
+    acceptLicense: (actor: AuditActor, id: string, licenseExpiresOn: string) =>
+      decideRenewal(actor, id, { accept: licenseExpiresOn }),
+    refuseLicense: (actor: AuditActor, id: string, reason: string) => decideRenewal(actor, id, { refuse: reason }),
+
+    /** The new licence file waiting for an admin, as a download. */
+    async openRenewalLicense(id: string) {
+      const key = await repository.findRenewalKey(id);
+      const object = key ? await deps.storage.get(key) : null;
+      if (!key || !object) throw new AppError('NOT_FOUND', LICENCE_TEXT.renewalNotFound);
+      const ext = key.endsWith('.png') ? 'png' : 'jpg';
+      return {
+        body: object.body,
+        size: object.size,
+        contentType: ext === 'png' ? 'image/png' : 'image/jpeg',
+        filename: `new-licence-${id}.${ext}`,
+      };
+    },
 
     /** Queues the current decision's mail again (after a failure, or a corrected address). */
     async notify(actor: AuditActor, id: string) {

@@ -1,0 +1,151 @@
+import { Form } from 'react-router';
+import { historyDay } from '../../../contracts/partner-status.ts';
+import {
+  AcceptLicenseSchema,
+  type AdminCompany,
+  ApproveFormSchema,
+  LICENCE_TEXT,
+  REJECTION_REASON_MAX,
+  RefuseLicenseSchema,
+} from '../../../contracts/partner-review.ts';
+import { InputField, TextAreaField } from '../../components/ui/field.tsx';
+import { type FormResult, useFormCheck } from '../../lib/form.ts';
+
+/**
+ * The console's licence forms on a partner's page (docs/decisions/115-licence-expiry.md): approve
+ * with the licence's expiry date, and a new licence the partner sent, accepted with its expiry
+ * date or refused with a reason. Each a real form posted to the page's action (intents 'approve',
+ * 'accept-licence', 'refuse-licence'); the same schemas check them here before they are sent.
+ */
+
+/** 'Licence expires Wed 3 Dec 2027', or 'Licence expired …' once the date has passed. */
+export function licenceExpiryText(company: Pick<AdminCompany, 'licenseExpiresOn' | 'licenseHoldAt'>): string {
+  if (!company.licenseExpiresOn) return LICENCE_TEXT.noExpiry;
+  return company.licenseHoldAt
+    ? LICENCE_TEXT.expired(company.licenseExpiresOn)
+    : LICENCE_TEXT.expires(company.licenseExpiresOn);
+}
+
+/** Approve: the licence's expiry date is asked for with the decision. */
+export function ApproveForm({ result, busy, label }: { result: FormResult | undefined; busy: boolean; label: string }) {
+  const { errors, onSubmit, formRef } = useFormCheck(ApproveFormSchema, result);
+  return (
+    <Form
+      method="post"
+      ref={formRef}
+      className="form form-card admin-approve"
+      onSubmit={onSubmit}
+      noValidate
+      aria-label="Approve this application"
+      preventScrollReset
+    >
+      <input type="hidden" name="intent" value="approve" />
+      <InputField
+        label={LICENCE_TEXT.expiresLabel}
+        name="licenseExpiresOn"
+        type="date"
+        required
+        defaultValue={result?.values.licenseExpiresOn ?? ''}
+        hint={LICENCE_TEXT.expiresHint}
+        error={errors.licenseExpiresOn}
+      />
+      <div className="form__actions">
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {label}
+        </button>
+      </div>
+    </Form>
+  );
+}
+
+function AcceptForm({ result, busy }: { result: FormResult | undefined; busy: boolean }) {
+  const { errors, onSubmit, formRef } = useFormCheck(AcceptLicenseSchema, result);
+  return (
+    <Form
+      method="post"
+      ref={formRef}
+      className="form form-card"
+      onSubmit={onSubmit}
+      noValidate
+      aria-label={LICENCE_TEXT.acceptTitle}
+      preventScrollReset
+    >
+      <input type="hidden" name="intent" value="accept-licence" />
+      <InputField
+        label={LICENCE_TEXT.expiresLabel}
+        name="licenseExpiresOn"
+        type="date"
+        required
+        defaultValue={result?.values.licenseExpiresOn ?? ''}
+        hint="The date on the new licence."
+        error={errors.licenseExpiresOn}
+      />
+      <div className="form__actions">
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {LICENCE_TEXT.accept}
+        </button>
+      </div>
+    </Form>
+  );
+}
+
+function RefuseForm({ result, busy }: { result: FormResult | undefined; busy: boolean }) {
+  const { errors, onSubmit, formRef } = useFormCheck(RefuseLicenseSchema, result);
+  return (
+    <Form
+      method="post"
+      ref={formRef}
+      className="form form-card"
+      onSubmit={onSubmit}
+      noValidate
+      aria-label={LICENCE_TEXT.refuseTitle}
+      preventScrollReset
+    >
+      <input type="hidden" name="intent" value="refuse-licence" />
+      <TextAreaField
+        label={LICENCE_TEXT.refuseReasonLabel}
+        name="reason"
+        required
+        maxLength={REJECTION_REASON_MAX}
+        defaultValue={result?.values.reason ?? ''}
+        hint="We email it to the partner."
+        error={errors.reason}
+      />
+      <div className="form__actions">
+        <button type="submit" className="button button--ghost" disabled={busy}>
+          {LICENCE_TEXT.refuse}
+        </button>
+      </div>
+    </Form>
+  );
+}
+
+/** The new licence a partner sent: when, its download, and the accept and refuse forms. */
+export function RenewalSection({
+  company,
+  result,
+  busy,
+}: {
+  company: AdminCompany;
+  result: FormResult | undefined;
+  busy: boolean;
+}) {
+  if (!company.renewalSentAt) return null;
+  return (
+    <section aria-labelledby="renewal-title" className="admin-renewal">
+      <h2 id="renewal-title" className="admin-section__title">
+        {LICENCE_TEXT.renewalHeading}
+      </h2>
+      <p>
+        {LICENCE_TEXT.renewalSent(historyDay(company.renewalSentAt))} ·{' '}
+        <a href={`/api/admin/companies/${encodeURIComponent(company.id)}/renewal-license`} download>
+          {LICENCE_TEXT.renewalDownload}
+        </a>
+      </p>
+      <div className="admin-columns">
+        <AcceptForm result={result?.form === 'accept-licence' ? result : undefined} busy={busy} />
+        <RefuseForm result={result?.form === 'refuse-licence' ? result : undefined} busy={busy} />
+      </div>
+    </section>
+  );
+}
