@@ -61,8 +61,8 @@ export const COMPANY_LIMITS = {
 
 /**
  * The New Zealand Business Number (docs/product.md §2, docs/decisions/110-nzbn.md): the form's words, and
- * what the admin's application page says about it. The number is not looked up in the government
- * register yet, so every number is shown as not checked.
+ * what the admin's application page says about it. With NZBN_API_KEY set the number is looked up in
+ * the NZBN register by a worker (docs/decisions/114-nzbn-lookup.md); without it, it is not checked.
  */
 export const NZBN_TEXT = {
   label: 'NZBN (New Zealand Business Number)',
@@ -71,7 +71,62 @@ export const NZBN_TEXT = {
   notGiven: 'Not given',
   checkLabel: 'NZBN check',
   notChecked: 'not checked',
+  waiting: 'waiting for the NZBN register',
+  registeredNameLabel: 'Registered name',
+  registerStatusLabel: 'Register status',
+  registerStatus: (status: string, checkedAt: string) => `${status} (looked up ${checkedAt})`,
+  notFound: (checkedAt: string) => `no company has this NZBN in the register (${checkedAt})`,
+  namesMatch: 'Names match',
+  namesDiffer: (registeredName: string) => `Names differ: registered as ${registeredName}`,
+  failed: (reason: string, checkedAt: string, retrying: boolean) =>
+    `failed: ${reason} (${checkedAt}); ${retrying ? 'trying again later' : 'no more tries'}`,
+  errors: {
+    refused: 'the NZBN key was refused',
+    timeout: 'the NZBN register did not answer in time',
+    unavailable: 'the NZBN register could not be reached or had a fault',
+    unreadable: 'the NZBN register gave an answer we could not read',
+  },
 } as const;
+
+export const NZBN_LOOKUP_ERRORS = ['refused', 'timeout', 'unavailable', 'unreadable'] as const;
+export type NzbnLookupError = (typeof NZBN_LOOKUP_ERRORS)[number];
+
+/**
+ * The register lookup of a company's NZBN as the admin sees it (docs/decisions/114-nzbn-lookup.md);
+ * null on the company when it has no NZBN or lookups are off (no NZBN_API_KEY): 'not checked'.
+ * `status` is the register's own words for the entity's status ("Registered", "In Liquidation"…).
+ */
+export const NzbnCheckSchema = z.discriminatedUnion('result', [
+  z.object({ result: z.literal('waiting') }),
+  z.object({ result: z.literal('found'), registeredName: z.string(), status: z.string(), checkedAt: z.string() }),
+  z.object({ result: z.literal('not-found'), checkedAt: z.string() }),
+  z.object({
+    result: z.literal('failed'),
+    error: z.enum(NZBN_LOOKUP_ERRORS),
+    checkedAt: z.string(),
+    /** True while another try is planned; false once the worker has given up. */
+    retrying: z.boolean(),
+  }),
+]);
+export type NzbnCheck = z.infer<typeof NzbnCheckSchema>;
+
+/** A company name as compared with the register's: case, punctuation, spacing and Limited/Ltd do not count. */
+export function normaliseCompanyName(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/&/g, ' and ')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .replace(/\blimited\b/g, 'ltd')
+    .replace(/\s+/g, '')
+    .trim();
+}
+
+/** Whether the name given at registration is the register's name, as the admin reads them. */
+export function nzbnNamesMatch(companyName: string, registeredName: string): boolean {
+  return normaliseCompanyName(companyName) === normaliseCompanyName(registeredName);
+}
 
 /**
  * An NZBN is a 13-digit GS1 GTIN: New Zealand's start with 94, and the last digit is a check digit.

@@ -1,4 +1,4 @@
-import { CompanySchema } from './companies.ts';
+import { CompanySchema, NzbnCheckSchema } from './companies.ts';
 import { z } from './zod.ts';
 
 /** Reviewing partner applications in the admin console (docs/product.md §2.9). */
@@ -40,6 +40,8 @@ export const AdminCompanySchema = CompanySchema.extend({
   licenseHoldAt: z.string().nullable(),
   /** When the partner sent a new licence that waits for an admin; null when none waits. */
   renewalSentAt: z.string().nullable(),
+  /** The NZBN register's answer (docs/decisions/114-nzbn-lookup.md); null: not checked. */
+  nzbnCheck: NzbnCheckSchema.nullable(),
 });
 export type AdminCompany = z.infer<typeof AdminCompanySchema>;
 

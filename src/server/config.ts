@@ -174,6 +174,12 @@ const EnvSchema = z.object({
   SERVICE_LEVEL_CHECK_MS: positiveInt(15_000),
   SLA_WARNING_MINUTES: nonNegativeInt(30).refine((v) => v <= 1440, 'must be at most 1440 (a day)'),
   AUTO_CLOSE_WORKING_DAYS: nonNegativeInt(7).refine((v) => v <= 250, 'must be at most 250 (about a year)'),
+  // The NZBN register lookup (docs/decisions/114-nzbn-lookup.md); without a key, no lookups at all.
+  NZBN_API_KEY: z.string().trim().min(1, 'must not be empty').optional(),
+  NZBN_API_URL: httpUrl.default('https://api.business.govt.nz/gateway/nzbn/v5'),
+  NZBN_LOOKUP_TIMEOUT_MS: positiveInt(5000).refine((v) => v <= 60_000, 'must be at most 60000 (a minute)'),
+  NZBN_LOOKUP_CHECK_MS: positiveInt(30_000),
+  NZBN_LOOKUP_MAX_ATTEMPTS: positiveInt(10),
   // Licence expiry reminders and the hold (docs/decisions/115-licence-expiry.md).
   LICENSE_EXPIRY_CHECK_MS: positiveInt(300_000),
 });
@@ -273,6 +279,16 @@ function buildConfig(env: z.infer<typeof EnvSchema>) {
       /** An answered ticket with no reply closes after this many working days; 0: never. */
       autoCloseWorkingDays: env.AUTO_CLOSE_WORKING_DAYS,
     },
+    /** The NZBN register lookup; null without NZBN_API_KEY (nothing is looked up). */
+    nzbnLookup: env.NZBN_API_KEY
+      ? {
+          apiKey: env.NZBN_API_KEY,
+          apiUrl: env.NZBN_API_URL,
+          timeoutMs: env.NZBN_LOOKUP_TIMEOUT_MS,
+          checkMs: env.NZBN_LOOKUP_CHECK_MS,
+          maxAttempts: env.NZBN_LOOKUP_MAX_ATTEMPTS,
+        }
+      : null,
     licenseExpiry: { checkMs: env.LICENSE_EXPIRY_CHECK_MS },
   };
 }

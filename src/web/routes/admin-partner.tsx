@@ -16,7 +16,7 @@ import {
   LICENCE_TEXT,
   RefuseLicenseSchema,
 } from '../../contracts/partner-review.ts';
-import { NZBN_TEXT } from '../../contracts/companies.ts';
+import { NZBN_TEXT, nzbnNamesMatch } from '../../contracts/companies.ts';
 import { formatNzDateTime } from '../../contracts/dates.ts';
 import { AuditFacts, AuditSentence } from '../features/admin/audit-view.tsx';
 import { ApproveForm, licenceExpiryText, RenewalSection } from '../features/admin/partner-licence.tsx';
@@ -136,12 +136,40 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 
+/** What the NZBN register said about the number (docs/decisions/114-nzbn-lookup.md). */
+function nzbnCheckRows({ companyName, nzbnCheck: check }: AdminCompany): Array<[string, string]> {
+  if (check === null) return [[NZBN_TEXT.checkLabel, NZBN_TEXT.notChecked]];
+  switch (check.result) {
+    case 'waiting':
+      return [[NZBN_TEXT.checkLabel, NZBN_TEXT.waiting]];
+    case 'not-found':
+      return [[NZBN_TEXT.checkLabel, NZBN_TEXT.notFound(formatNzDateTime(check.checkedAt))]];
+    case 'failed':
+      return [
+        [
+          NZBN_TEXT.checkLabel,
+          NZBN_TEXT.failed(NZBN_TEXT.errors[check.error], formatNzDateTime(check.checkedAt), check.retrying),
+        ],
+      ];
+    case 'found':
+      return [
+        [
+          NZBN_TEXT.checkLabel,
+          nzbnNamesMatch(companyName, check.registeredName)
+            ? NZBN_TEXT.namesMatch
+            : NZBN_TEXT.namesDiffer(check.registeredName),
+        ],
+        [NZBN_TEXT.registeredNameLabel, check.registeredName],
+        [NZBN_TEXT.registerStatusLabel, NZBN_TEXT.registerStatus(check.status, formatNzDateTime(check.checkedAt))],
+      ];
+  }
+}
+
 function Fields({ company }: { company: AdminCompany }) {
   const rows: Array<[string, string]> = [
     ['Company name', company.companyName],
     [NZBN_TEXT.adminLabel, company.nzbn ?? NZBN_TEXT.notGiven],
-    // Not looked up in the government register yet: every number is honestly "not checked".
-    [NZBN_TEXT.checkLabel, NZBN_TEXT.notChecked],
+    ...nzbnCheckRows(company),
     ['Phone number', company.phoneNumber],
     ['Address 1', company.address],
     ['Address 2', company.street ?? '—'],

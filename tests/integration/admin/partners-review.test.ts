@@ -92,6 +92,7 @@ describe('one application', () => {
         'lastUpdated',
         'rejectionReason',
         'createdAt',
+        'nzbnCheck',
       ].sort(),
     );
     const licence = await admin.get(company.commercialLicenseUrl);

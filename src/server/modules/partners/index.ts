@@ -7,6 +7,7 @@ import { applicationStatusRoutes } from './application-status.routes.ts';
 import { createApplicationStatusService } from './application-status.service.ts';
 import { createLicenseExpiryWorker, type LicenseExpiryWorker } from './license-expiry.worker.ts';
 import { sweepOrphanLicenses } from './license-sweep.ts';
+import { createNzbnLookupWorker, type NzbnLookupWorker } from './nzbn-lookup.worker.ts';
 import { createPartnersRepository } from './partners.repository.ts';
 import { createReviewRepository } from './partners.review.repository.ts';
 import { reviewRoutes } from './partners.review.routes.ts';
@@ -28,6 +29,8 @@ export interface PartnersModule {
 declare module 'fastify' {
   interface FastifyInstance {
     partners: PartnersModule;
+    /** The NZBN register lookup of this process; null without NZBN_API_KEY (tests run its rounds). */
+    nzbnLookupWorker: NzbnLookupWorker | null;
     /** Licence reminders and the hold of this process (tests run its rounds: `app.licenseExpiryWorker.run()`). */
     licenseExpiryWorker: LicenseExpiryWorker;
   }
@@ -45,7 +48,15 @@ export interface PartnersModuleOptions extends SharedServices {
 export const partnersModule = fp<PartnersModuleOptions>(
   async function partners(app: FastifyInstance, shared) {
     const { config, database, storage } = shared;
-    const repository = createPartnersRepository(database.db);
+    // The NZBN register lookup (docs/decisions/114-nzbn-lookup.md): a worker only with NZBN_API_KEY.
+    const nzbnLookupWorker = config.nzbnLookup
+      ? createNzbnLookupWorker({ ...config.nzbnLookup, db: database.db, log: shared.log, clock: shared.clock })
+      : null;
+    const repository = createPartnersRepository(database.db, {
+      clock: shared.clock,
+      lookupsOn: nzbnLookupWorker !== null,
+      due: () => nzbnLookupWorker?.wake(),
+    });
     const partners = createPartnersService({
       repository,
       outbox: shared.outbox,
@@ -87,6 +98,12 @@ export const partnersModule = fp<PartnersModuleOptions>(
     await app.register(partnersRoutes, { partners });
     await app.register(reviewRoutes, { review });
     await app.register(applicationStatusRoutes, { status });
+
+    app.decorate('nzbnLookupWorker', nzbnLookupWorker);
+    if (nzbnLookupWorker) {
+      app.addHook('onReady', async () => nzbnLookupWorker.start());
+      app.addHook('onClose', async () => nzbnLookupWorker.stop());
+    }
 
     // Licence reminders and the hold at expiry (docs/decisions/115-licence-expiry.md): one per instance.
     const licenseExpiryWorker = createLicenseExpiryWorker({

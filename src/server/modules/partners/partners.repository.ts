@@ -1,5 +1,6 @@
 import { and, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
+import type { Clock } from '../../clock.ts';
 import { companies, companyEvents } from '../../db/schema.ts';
 
 /** Companies with this status are ignored by the duplicate checks (docs/product.md §3, §5). */
@@ -87,7 +88,17 @@ const lockCompanyId = (tx: Pick<AppDatabase, 'execute'>, companyId: string) =>
   // Raw SQL: an advisory lock is the function call pg_advisory_xact_lock(), not a query of a table.
   tx.execute(sql`select pg_advisory_xact_lock(${LICENSE_LOCK_NAMESPACE}, hashtext(${companyId}))`);
 
-export function createPartnersRepository(db: AppDatabase) {
+/** The NZBN register lookup as registration sees it (docs/decisions/114-nzbn-lookup.md). */
+export interface NzbnLookupHooks {
+  /** The app clock: a registration with an NZBN is due for its lookup now. */
+  clock: Clock;
+  /** True with NZBN_API_KEY set: the application shows 'waiting' until the worker has answered. */
+  lookupsOn: boolean;
+  /** After the commit: wakes the lookup worker (registration never waits for it). */
+  due: () => void;
+}
+
+export function createPartnersRepository(db: AppDatabase, nzbnLookup?: NzbnLookupHooks) {
   return {
     /** Which of the keys (and the NZBN, when given) a live (not rejected) company already holds. */
     async findConflicts(keys: CompanyKeys, nzbn: string | null = null): Promise<Set<ConflictKind>> {
@@ -127,8 +138,15 @@ export function createPartnersRepository(db: AppDatabase) {
         alongside?: (tx: AppDatabase, row: CompanyRow) => Promise<void>;
       } = {},
     ): Promise<CompanyRow> {
-      const values = { ...company, verified: 0, isBanned: false, isEmailSend: false };
-      return inTransaction(db, async (tx) => {
+      const lookup =
+        company.nzbn && nzbnLookup
+          ? {
+              nzbnLookupDueAt: nzbnLookup.clock.now(),
+              nzbnLookup: nzbnLookup.lookupsOn ? { result: 'waiting' } : null,
+            }
+          : {};
+      const values = { ...company, ...lookup, verified: 0, isBanned: false, isEmailSend: false };
+      const inserted = await inTransaction(db, async (tx) => {
         if (company.commercialLicenseKey) {
           await lockCompanyId(tx, company.id);
           await options.licenseStillThere?.();
@@ -139,6 +157,8 @@ export function createPartnersRepository(db: AppDatabase) {
         await options.alongside?.(tx, row!);
         return row!;
       });
+      if (company.nzbn && nzbnLookup?.lookupsOn) nzbnLookup.due();
+      return inserted;
     },
 
     /** Of these storage keys, the ones some company holds. */

@@ -1,8 +1,10 @@
 import { and, asc, desc, eq, ilike, isNotNull, isNull, like, lt, ne, not, or, type SQL, sql } from 'drizzle-orm';
+import type { NzbnCheck } from '../../../contracts/companies.ts';
 import type { CompanySort, CompanyStatus } from '../../../contracts/partner-review.ts';
 import { type AppDatabase } from '../../db/connection.ts';
 import { companies, companyEvents } from '../../db/schema.ts';
 import { likePattern } from '../../db/sql.ts';
+import { nzbnCheckColumn } from './nzbn-lookup.repository.ts';
 import { type CompanyRow, publicColumns } from './partners.repository.ts';
 
 /**
@@ -19,6 +21,8 @@ export interface ReviewCompanyRow extends CompanyRow {
   licenseExpiresOn: string | null;
   licenseHoldAt: Date | null;
   renewalSentAt: Date | null;
+  /** The NZBN register's answer as the admin sees it (nzbn-lookup.repository.ts). */
+  nzbnCheck: NzbnCheck | null;
 }
 
 /** Storage keys and normalised keys stay in the database (AZ-08). */
@@ -29,6 +33,7 @@ const columns = {
   licenseExpiresOn: companies.licenseExpiresOn,
   licenseHoldAt: companies.licenseHoldAt,
   renewalSentAt: companies.renewalSentAt,
+  nzbnCheck: nzbnCheckColumn,
 };
 
 const STATUS_FILTER: Record<CompanyStatus, SQL> = {
