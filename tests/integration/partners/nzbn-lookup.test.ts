@@ -2,13 +2,17 @@ import { randomInt } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NZBN_TEXT } from '../../../src/contracts/companies.ts';
+import { buildApp } from '../../../src/server/app.ts';
 import { movableClock } from '../../../src/server/clock.ts';
+import { openDatabase } from '../../../src/server/db/connection.ts';
+import { companies } from '../../../src/server/db/schema.ts';
 import { loggerOptions } from '../../../src/server/logging.ts';
 import { apiClient, type ApiClient } from '../../helpers/admin-client.ts';
 import { register, validCompany } from '../../helpers/registration.ts';
-import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { createTestApp, type TestApp, testDatabaseKind } from '../../helpers/test-app.ts';
 
 /**
  * The NZBN register lookup (docs/decisions/114-nzbn-lookup.md), against a local server that answers
@@ -334,6 +338,38 @@ describe('without NZBN_API_KEY', () => {
       expect(requests.length).toBe(before);
     } finally {
       await keyless.close();
+    }
+  });
+});
+
+describe.runIf(testDatabaseKind === 'postgres')('two app instances on one database', () => {
+  it('share the lookups due: each number is asked once', { timeout: 120_000 }, async () => {
+    const second = await openDatabase({ kind: 'postgres', url: t.databaseUrl! });
+    const other = await buildApp({ config: t.config, database: second, startMailWorker: false, clock });
+    await other.ready();
+    try {
+      const numbers: string[] = [];
+      const ids: string[] = [];
+      for (let i = 0; i < 14; i++) {
+        const nzbn = newNzbn();
+        const name = `Harbour Freight ${tag()}`;
+        ids.push(await applyWith(nzbn, name, { status: 200, entity: entity(nzbn, name), delayMs: 30 }));
+        numbers.push(nzbn);
+      }
+      await round();
+      // Due again, all at once (as after a restart with a backlog): both instances' rounds race for them.
+      await t.database.db
+        .update(companies)
+        .set({ nzbnLookup: null, nzbnLookupDueAt: sql`now() - interval '1 minute'`, nzbnLookupAttempts: 0 })
+        .where(inArray(companies.id, ids));
+      await Promise.all([round(), other.nzbnLookupWorker!.run(), other.nzbnLookupWorker!.run()]);
+      for (const [i, nzbn] of numbers.entries()) {
+        expect(requestsFor(nzbn), nzbn).toHaveLength(2);
+        expect(await checkOf(ids[i]!)).toMatchObject({ result: 'found' });
+      }
+    } finally {
+      await other.close();
+      await second.close();
     }
   });
 });
