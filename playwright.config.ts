@@ -63,6 +63,8 @@ export default defineConfig({
       INBOUND_SMTP_PORT: process.env.E2E_SMTP_PORT,
       INBOUND_SMTP_HOST: '127.0.0.1',
       INBOUND_AUTHSERV_ID: 'relay.e2e.test',
+      // The licence expiry worker looks every second: the licence spec waits for the hold it sets.
+      LICENSE_EXPIRY_CHECK_MS: '1000',
     },
   },
 });

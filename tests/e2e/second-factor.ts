@@ -43,6 +43,7 @@ export const TEAM_ADMINS = [
   'reports',
   'partners-due',
   'partner-status',
+  'licence-expiry',
 ] as const;
 export const teamAdminsFile = () => path.join(dataDir(), 'e2e-team-admins.json');
 type TeamAdmin = AdminFactor & { email: string; password: string };

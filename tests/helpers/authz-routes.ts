@@ -73,6 +73,13 @@ const setCompany = (values: Partial<typeof companies.$inferInsert>) => async (f:
   await db().update(companies).set(values).where(eq(companies.id, f.companyId));
 };
 
+/** An approved company with a new licence waiting for an admin (no file behind the key). */
+const renewalWaiting = setCompany({
+  verified: 1,
+  renewalLicenseKey: 'commercialLicenses/matrix-renewal.png',
+  renewalSentAt: new Date(),
+});
+
 async function issueEmailToken(userId: string, purpose: 'verify-email' | 'reset-password'): Promise<string> {
   const token = createToken();
   await createAccountsRepository(db()).replaceEmailToken({
@@ -242,6 +249,11 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/admin/companies/:companyId/notify': R('admin', { prepare: setCompany({ verified: 1 }) }),
   'POST /api/admin/companies/:companyId/ban': R('admin'),
   'POST /api/admin/companies/:companyId/unban': R('admin', { prepare: setCompany({ isBanned: true }) }),
+  // A new licence waiting (docs/decisions/115-licence-expiry.md); the download finds no file behind
+  // the key, so an admin's answer is the handler's 404.
+  'GET /api/admin/companies/:companyId/renewal-license': R('admin', { ok: 404, prepare: renewalWaiting }),
+  'POST /api/admin/companies/:companyId/renewal-license/accept': R('admin', { prepare: renewalWaiting }),
+  'POST /api/admin/companies/:companyId/renewal-license/refuse': R('admin', { prepare: renewalWaiting }),
 
   'GET /api/admin/faqs': R('admin', { query: '?type=general' }),
   'POST /api/admin/faqs': R('admin', { ok: 201 }),
@@ -414,6 +426,8 @@ export const BODIES: Record<string, BodyFor> = {
   'POST /api/admin/companies/:companyId/notify': NO_BODY,
   'POST /api/admin/companies/:companyId/ban': NO_BODY,
   'POST /api/admin/companies/:companyId/unban': NO_BODY,
+  'POST /api/admin/companies/:companyId/renewal-license/accept': json({ licenseExpiresOn: '2099-12-31' }),
+  'POST /api/admin/companies/:companyId/renewal-license/refuse': json({ reason: 'Matrix: unreadable' }),
   'POST /api/admin/faqs': json({ type: 'general', title: 'Matrix question', content: 'Matrix answer' }),
   'PUT /api/admin/faqs/:faqId': json({
     type: 'sender',

@@ -927,14 +927,24 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     params: { companyId: uuidOr('company') },
     ok: [{ status: 200, schema: CompanyResultSchema }],
   },
-  ...(['approve', 'notify'] as const).map((action): FuzzOperation => ({
+  // Approve's body is optional: the licence's expiry date (docs/decisions/115-licence-expiry.md).
+  {
     methods: ['POST'],
-    url: `/api/admin/companies/:companyId/${action}`,
+    url: '/api/admin/companies/:companyId/approve',
+    group: 'admin',
+    principals: admin,
+    params: { companyId: uuidOr('company') },
+    body: fc.record({ licenseExpiresOn: fc.oneof(nzDay, fc.constant('2099-12-31')) }, { requiredKeys: [] }),
+    ok: [{ status: 200, schema: CompanyDecisionSchema }],
+  },
+  {
+    methods: ['POST'],
+    url: '/api/admin/companies/:companyId/notify',
     group: 'admin',
     principals: admin,
     params: { companyId: uuidOr('company') },
     ok: [{ status: 200, schema: CompanyDecisionSchema }],
-  })),
+  },
   {
     methods: ['POST'],
     url: '/api/admin/companies/:companyId/reject',
@@ -953,6 +963,34 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     params: { companyId: uuidOr('company') },
     ok: [{ status: 200, schema: CompanyResultSchema }],
   })),
+  // A partner's new licence (docs/decisions/115-licence-expiry.md): download, accept with its date, refuse.
+  {
+    methods: ['GET'],
+    url: '/api/admin/companies/:companyId/renewal-license',
+    group: 'admin',
+    principals: admin,
+    params: { companyId: uuidOr('company') },
+    ok: [{ status: 200, kind: 'binary' }],
+  },
+  {
+    methods: ['POST'],
+    url: '/api/admin/companies/:companyId/renewal-license/accept',
+    group: 'admin',
+    principals: admin,
+    params: { companyId: uuidOr('company') },
+    body: fc.record({ licenseExpiresOn: fc.oneof(nzDay, fc.constant('2099-12-31')) }),
+    ok: [{ status: 200, schema: CompanyDecisionSchema }],
+  },
+  {
+    methods: ['POST'],
+    url: '/api/admin/companies/:companyId/renewal-license/refuse',
+    group: 'admin',
+    principals: admin,
+    params: { companyId: uuidOr('company') },
+    body: fc.record({ reason: text(1, 1000) }),
+    fields: [{ path: ['reason'], min: 1, max: 1000 }],
+    ok: [{ status: 200, schema: CompanyDecisionSchema }],
+  },
 
   // --- Admin: content ----------------------------------------------------------------------------------
   {

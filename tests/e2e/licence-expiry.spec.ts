@@ -1,0 +1,92 @@
+import { expect, type Page, test } from '@playwright/test';
+import pg from 'pg';
+import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
+import { LICENCE_TEXT, licenceDay } from '../../src/contracts/partner-review.ts';
+import { socketUrl } from '../../src/server/db/local-socket.ts';
+import { apply, newCompany } from './companies.ts';
+import { signInOnLoginScreen } from './fixtures.ts';
+import { teamAdmin } from './second-factor.ts';
+import { expectNoAxeViolations } from './support.ts';
+
+/**
+ * Licence expiry in the console (docs/decisions/115-licence-expiry.md): an admin approves an
+ * application with its licence's expiry date (a date is required), the company page says when it
+ * expires; once the date comes the worker puts the partner on hold, and the partner list's On hold
+ * filter shows it, with JavaScript and without it.
+ */
+
+const ADMIN = teamAdmin('licence-expiry');
+
+/** New Zealand's date today, and `days` later ('YYYY-MM-DD'). */
+function nzDate(days = 0): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Pacific/Auckland' }).format(
+    new Date(Date.now() + days * 86_400_000),
+  );
+}
+
+/** The licence expires today: moved in the running server's database (served on its local socket). */
+async function expireToday(companyId: string) {
+  const client = new pg.Client({ connectionString: socketUrl(process.env.E2E_DATA_DIR!) });
+  await client.connect();
+  try {
+    const moved = await client.query(`update companies set license_expires_on = $2 where id = $1 returning id`, [
+      companyId,
+      nzDate(),
+    ]);
+    expect(moved.rowCount).toBe(1);
+  } finally {
+    await client.end();
+  }
+}
+
+const rowOf = (page: Page, name: string) =>
+  page.getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) });
+
+for (const javaScriptEnabled of [true, false]) {
+  test(`an admin approves with the licence's expiry, and the partner goes on hold at it (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    const company = newCompany();
+    const companyId = await apply(request, company);
+
+    const context = await browser.newContext({ baseURL: baseURL!, javaScriptEnabled });
+    const page = await context.newPage();
+    await page.goto(`/admin/partners/${companyId}`);
+    await signInOnLoginScreen(page, ADMIN.email, ADMIN.password);
+    await expect(page.getByRole('heading', { level: 1, name: company.companyName })).toBeVisible();
+
+    // Approve without a date: refused, at the field, and nothing is approved.
+    await page.getByRole('button', { name: ADMIN_TEXT.approve }).click();
+    await expect(page.getByText(LICENCE_TEXT.dateRequired)).toBeVisible();
+    await expect(page.getByRole('button', { name: ADMIN_TEXT.approve })).toBeVisible();
+
+    // With the date a year ahead: approved, and the page says when the licence expires.
+    const expires = nzDate(365);
+    await page.getByLabel(LICENCE_TEXT.expiresLabel).fill(expires);
+    await page.getByRole('button', { name: ADMIN_TEXT.approve }).click();
+    await expect(page.getByText(/^Approved\./)).toBeVisible();
+    await expect(page.getByText(LICENCE_TEXT.expires(expires))).toBeVisible();
+    if (javaScriptEnabled) await expectNoAxeViolations(page);
+
+    // The licence expires today: the worker (every second on the e2e server) puts it on hold.
+    await expireToday(companyId);
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByText(LICENCE_TEXT.onHold(nzDate()))).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 30_000 });
+    await expect(page.getByText(LICENCE_TEXT.expired(nzDate()))).toBeVisible();
+
+    // The partner list: On hold, with its count, lists it; Verified no longer does.
+    await page.goto('/admin/partners?status=on-hold');
+    const statuses = page.getByRole('group', { name: 'Which applications' });
+    await expect(statuses.getByRole('button', { name: /^On hold \(\d+\)$/ })).toHaveAttribute('aria-pressed', 'true');
+    await expect(rowOf(page, company.companyName)).toContainText(`Licence expired ${licenceDay(nzDate())}`);
+    if (javaScriptEnabled) await expectNoAxeViolations(page);
+    await statuses.getByRole('button', { name: /^Verified \(\d+\)$/ }).click();
+    await expect(page).toHaveURL(/status=verified/);
+    await expect(rowOf(page, company.companyName)).toHaveCount(0);
+    await context.close();
+  });
+}
