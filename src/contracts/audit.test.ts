@@ -70,6 +70,15 @@ const SAMPLES: Record<AuditAction, Pick<AuditEntry, 'targetType' | 'targetId' | 
     targetId: COMPANY,
     details: { companyName: 'Kea Couriers Ltd', mail: 'queued' },
   },
+  'company.request-changes': {
+    targetType: 'company',
+    targetId: COMPANY,
+    details: {
+      companyName: 'Kea Couriers Ltd',
+      reason: 'We could not read your licence. Please send a clearer photo or scan of it.',
+      mail: 'queued',
+    },
+  },
   'company.license-accept': {
     targetType: 'company',
     targetId: COMPANY,
@@ -163,6 +172,7 @@ const EXPECTED: Record<AuditAction, string> = {
   'company.ban': 'Banned Kea Couriers Ltd',
   'company.unban': 'Lifted the ban on Kea Couriers Ltd',
   'company.notify': 'Emailed the decision on Kea Couriers Ltd again',
+  'company.request-changes': 'Asked Kea Couriers Ltd for changes to its application',
   'company.license-accept': 'Accepted the new licence of Kea Couriers Ltd',
   'company.license-refuse': 'Refused the new licence of Kea Couriers Ltd',
   'faq.create': 'Added the FAQ entry “Can I send jam?” to the Sender FAQ',

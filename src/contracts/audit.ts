@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = {
   'company.ban': 'Banned a company',
   'company.unban': 'Unbanned a company',
   'company.notify': 'Emailed a partner decision again',
+  'company.request-changes': 'Asked a partner applicant for changes',
   'company.license-accept': 'Accepted a partner’s new licence',
   'company.license-refuse': 'Refused a partner’s new licence',
   'faq.create': 'Added a FAQ entry',
@@ -329,6 +330,10 @@ const TELLERS: Record<AuditAction, Teller> = {
   'company.notify': (d, e) => ({
     ...decided(d, e),
     sentence: ['Emailed the decision on ', company(e, d), ' again'],
+  }),
+  'company.request-changes': (d, e) => ({
+    ...decided(d, e),
+    sentence: ['Asked ', company(e, d), ' for changes to its application'],
   }),
   'company.license-accept': (d, e) => ({
     ...decided(d, e),

@@ -1,4 +1,5 @@
 import { CompanySchema, NzbnCheckSchema } from './companies.ts';
+import { RequestedChangesSchema } from './partner-changes.ts';
 import { z } from './zod.ts';
 
 /** Reviewing partner applications in the admin console (docs/product.md §2.9). */
@@ -31,6 +32,8 @@ export const COMPANY_REVIEW_MESSAGES = {
   nothingToNotify: 'There is no decision to email yet: approve or reject the application first.',
 } as const;
 
+export const REVIEW_STAGES = ['received', 'in_review', 'changes_requested'] as const;
+
 export const AdminCompanySchema = CompanySchema.extend({
   rejectionReason: z.string().nullable(),
   createdAt: z.string(),
@@ -42,6 +45,12 @@ export const AdminCompanySchema = CompanySchema.extend({
   renewalSentAt: z.string().nullable(),
   /** The NZBN register's answer (docs/decisions/114-nzbn-lookup.md); null: not checked. */
   nzbnCheck: NzbnCheckSchema.nullable(),
+  /** Where a pending application's review stands (docs/decisions/113-changes-requested.md). */
+  reviewStage: z.enum(REVIEW_STAGES),
+  /** When it was last sent for review: made, or the changes asked for sent; its review due date counts from here. */
+  submittedAt: z.string(),
+  /** While changes are requested: what was asked. */
+  requestedChanges: RequestedChangesSchema.nullable(),
 });
 export type AdminCompany = z.infer<typeof AdminCompanySchema>;
 

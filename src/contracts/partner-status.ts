@@ -1,4 +1,5 @@
 import { CompanySchema } from './companies.ts';
+import { RequestedChangesSchema } from './partner-changes.ts';
 import { reviewDay } from './partner-review.ts';
 import { z } from './zod.ts';
 
@@ -59,6 +60,9 @@ export const APPLICATION_STATUS_TEXT = {
   /** What is due: only a pending application has something due. */
   reviewBy: (dueDate: string) => `We will review it by ${reviewDay(dueDate)}`,
   onHold: 'Your application is on hold. Contact us through our support page if you have questions.',
+  licenseHold:
+    'Your partnership is on hold because your commercial licence has expired. Send us your new licence below.',
+  licenseExpires: (day: string) => `Your licence expires on ${day}`,
   detailsHeading: 'What you sent',
   historyHeading: 'History',
   events: {
@@ -76,6 +80,7 @@ export const APPLICATION_STATUS_TEXT = {
     license_refused: 'New licence not accepted',
   } satisfies Record<ApplicationEventKind, string>,
   reasonLabel: 'Reason',
+  sentLabel: 'What you sent',
   fields: {
     companyName: 'Company name',
     nzbn: 'NZBN',
@@ -127,8 +132,16 @@ export const ApplicationStatusSchema = z.object({
     submittedAt: z.string(),
   }),
   state: z.enum(APPLICATION_STATES),
-  /** Pending only: the New Zealand date ('YYYY-MM-DD') the review is due by. */
+  /** Received or in review: the New Zealand date ('YYYY-MM-DD') the review is due by. */
   reviewDueDate: z.string().nullable(),
+  /** Changes requested: what the admin asked for (docs/decisions/113-changes-requested.md). */
+  requestedChanges: RequestedChangesSchema.nullable(),
+  /** On hold: banned by an admin, or an approved partner whose licence expired. */
+  hold: z.enum(['banned', 'license-expired']).nullable(),
+  /** Approved: the accepted licence's expiry date ('YYYY-MM-DD'), when one was recorded. */
+  licenseExpiresOn: z.string().nullable(),
+  /** Approved: when a new licence was sent that an admin has not accepted or refused yet. */
+  renewalSentAt: z.string().nullable(),
   history: z.array(
     z.object({
       kind: z.enum(APPLICATION_EVENT_KINDS),

@@ -26,7 +26,7 @@ async function makeLate(companyId: string) {
   await client.connect();
   try {
     const moved = await client.query(
-      `update companies set created_at = created_at - interval '30 days' where id = $1 returning id`,
+      `update companies set created_at = created_at - interval '30 days', submitted_at = submitted_at - interval '30 days' where id = $1 returning id`,
       [companyId],
     );
     expect(moved.rowCount).toBe(1);

@@ -7,7 +7,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import { DEFAULT_CALENDAR, DEFAULT_TARGETS } from '../../src/contracts/service-levels.ts';
-import { companies, faqs, supportTickets, users } from '../../src/server/db/schema.ts';
+import { companies, companyStatusLinks, faqs, supportTickets, users } from '../../src/server/db/schema.ts';
 import { createAccountsRepository } from '../../src/server/modules/accounts/accounts.repository.ts';
 import { createAccountSessionsRepository } from '../../src/server/modules/accounts/accounts.sessions.repository.ts';
 import { createToken, hashToken } from '../../src/server/security/tokens.ts';
@@ -56,7 +56,7 @@ const STATUS_TOKEN = 'MatrixStatusToken_0123456789abcdefghijklmno';
 
 /** An application of its own whose status link token is STATUS_TOKEN. */
 const statusLinkCompany = async () => {
-  await db()
+  const [company] = await db()
     .insert(companies)
     .values({
       companyName: 'Status Link Matrix Ltd',
@@ -64,9 +64,13 @@ const statusLinkCompany = async () => {
       phoneNumber: '041234567',
       nameKey: 'status link matrix ltd',
       phoneKey: '041234567',
-      statusTokenHash: hashToken(STATUS_TOKEN),
     })
-    .onConflictDoNothing();
+    .onConflictDoNothing()
+    .returning({ id: companies.id });
+  if (company)
+    await db()
+      .insert(companyStatusLinks)
+      .values({ tokenHash: hashToken(STATUS_TOKEN), companyId: company.id });
 };
 
 const setCompany = (values: Partial<typeof companies.$inferInsert>) => async (f: Fixtures) => {

@@ -8,10 +8,12 @@ import {
   CompanyListSchema,
   CompanyParamsSchema,
   CompanyResultSchema,
+  MAIL_OUTCOMES,
   RefuseLicenseSchema,
   RejectCompanySchema,
 } from '../partner-review.ts';
 import { ApplicationStatusSchema, StatusTokenParamsSchema } from '../partner-status.ts';
+import { RequestChangesSchema, SentChangesSchema } from '../partner-changes.ts';
 import { z } from '../zod.ts';
 
 /** Partner registration: the public form, with its licence file (docs/product.md §2). */
@@ -45,6 +47,22 @@ export const partnersApi = {
     params: StatusTokenParamsSchema,
     answers: { 200: ApplicationStatusSchema },
     errors: [400, 404, 429],
+  }),
+  sendChanges: endpoint({
+    method: 'POST',
+    path: '/api/partners/status/:token/changes',
+    access: 'public',
+    tags: ['partners'],
+    summary: 'An applicant sends what is due, by the private link: the changes asked for, or a new licence',
+    description:
+      "multipart/form-data. While changes are requested: only the fields the request opened (the registration's " +
+      'names, rules and duplicate checks) and, when asked, the file part commercialLicense (JPEG or PNG, at most ' +
+      '10485760 bytes); the application goes back to review. An approved partner: commercialLicense only, kept for ' +
+      'an admin to accept. Anything not asked for is refused under its name (400); nothing due answers 409.',
+    params: StatusTokenParamsSchema,
+    multipart: 'only',
+    answers: { 200: SentChangesSchema },
+    errors: [400, 404, 409, 429],
   }),
 } as const;
 
@@ -175,5 +193,21 @@ export const partnerReviewApi = {
     body: RefuseLicenseSchema,
     answers: { 200: CompanyDecisionSchema },
     errors: DECISION_ERRORS,
+  }),
+} as const;
+
+/** Changes requested, in the admin console (docs/decisions/113-changes-requested.md). */
+export const partnerChangesApi = {
+  request: endpoint({
+    method: 'POST',
+    path: '/api/admin/companies/:companyId/request-changes',
+    access: 'admin',
+    tags: ['admin'],
+    summary:
+      'Ask a pending application for changes (fixed reasons, the fields they open, a note) and email the applicant',
+    params: CompanyParamsSchema,
+    body: RequestChangesSchema,
+    answers: { 200: z.object({ mail: z.enum(MAIL_OUTCOMES) }) },
+    errors: [409, 400, 401, 403, 404],
   }),
 } as const;

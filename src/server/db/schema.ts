@@ -89,11 +89,6 @@ export const companies = pgTable(
     /** New Zealand Business Number: 13 digits, spaces removed (docs/decisions/110-nzbn.md); null when not given. */
     nzbn: text('nzbn'),
     /**
-     * SHA-256 (hex) of the applicant's private status link token (docs/decisions/112-application-status-page.md);
-     * the token itself is only ever in the received mail. Null for applications made before the link existed.
-     */
-    statusTokenHash: text('status_token_hash'),
-    /**
      * Where a pending application (verified 0) stands in review (docs/decisions/113-changes-requested.md):
      * received, in_review (an admin opened it, or the applicant sent the changes asked for) or
      * changes_requested. Decisions stay in `verified`.
@@ -127,7 +122,6 @@ export const companies = pgTable(
     index('companies_license_expires_idx')
       .on(t.licenseExpiresOn)
       .where(sql`${t.verified} = 1 and ${t.licenseExpiresOn} is not null`),
-    uniqueIndex('companies_status_token_hash_uq').on(t.statusTokenHash),
     uniqueIndex('companies_name_key_uq')
       .on(t.nameKey)
       .where(sql`${t.verified} <> 2`),
@@ -169,6 +163,24 @@ export const companyEvents = pgTable(
       sql`${t.kind} in ('received', 'approved', 'rejected', 'banned', 'unbanned', 'review_started', 'changes_requested', 'resubmitted', 'license_expired', 'license_sent', 'license_accepted', 'license_refused')`,
     ),
   ],
+);
+
+/**
+ * The applicant's private status links (docs/decisions/112-application-status-page.md): the SHA-256
+ * (hex) of each link's token, never the token, which is only ever in a mail. Every mail that carries
+ * the link makes a new one (a hash cannot be turned back into its link), and the older ones keep
+ * working; the links go with the application.
+ */
+export const companyStatusLinks = pgTable(
+  'company_status_links',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('company_status_links_company_idx').on(t.companyId)],
 );
 
 /**

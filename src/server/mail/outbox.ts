@@ -18,6 +18,7 @@ export const MAIL_KINDS = [
   'email-change-notice',
   'partner-received',
   'partner-decision',
+  'partner-changes',
   'ticket-reply',
   'ticket-closed',
   'ticket-reopened',

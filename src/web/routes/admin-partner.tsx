@@ -2,7 +2,9 @@ import { Form, Link, redirect, type ShouldRevalidateFunctionArgs, useNavigation 
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { auditApi } from '../../contracts/api/audit.ts';
 import { auditActor } from '../../contracts/audit.ts';
-import { partnerReviewApi } from '../../contracts/api/partners.ts';
+import { partnerChangesApi, partnerReviewApi } from '../../contracts/api/partners.ts';
+import { CHANGES_TEXT, RequestChangesSchema } from '../../contracts/partner-changes.ts';
+import { RequestChangesForm, RequestedChangesNotice, requestFromForm } from '../features/admin/partner-changes.tsx';
 import {
   type AdminCompany,
   COMPANY_STATUS_LABELS,
@@ -65,6 +67,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     failed: read.ok ? null : read.message,
     entries: history.ok ? history.data.entries : [],
     rejecting: query.has('reject'),
+    changing: query.has('changes'),
     done: done ? { text: done, tone: (query.get('tone') === 'info' ? 'info' : 'success') as Tone } : null,
   };
 }
@@ -103,6 +106,19 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     const result = await api.call(partnerReviewApi.reject, { ...target, body: parsed.data });
     return result.ok
       ? done(decisionNotice('Rejected', result.data.company, result.data.mail))
+      : refused(result, values, intent);
+  }
+  if (intent === 'request-changes') {
+    // Checkboxes as the endpoint's lists (docs/decisions/113-changes-requested.md).
+    const body = requestFromForm(values);
+    const parsed = RequestChangesSchema.safeParse(body);
+    if (!parsed.success) return invalid(parsed.error, values, intent);
+    const result = await api.call(partnerChangesApi.request, { ...target, body });
+    return result.ok
+      ? done({
+          tone: result.data.mail === 'queued' ? 'success' : 'info',
+          text: CHANGES_TEXT.requested(result.data.mail === 'queued'),
+        })
       : refused(result, values, intent);
   }
   if (intent === 'accept-licence' || intent === 'refuse-licence') {
@@ -183,6 +199,9 @@ function Fields({ company }: { company: AdminCompany }) {
     ['Rejection reason', company.rejectionReason ?? '—'],
     [LICENCE_TEXT.fieldLabel, licenceExpiryText(company)],
     ['Submitted', formatNzDateTime(company.createdAt)],
+    ...(company.submittedAt !== company.createdAt
+      ? [[CHANGES_TEXT.resubmittedLabel, formatNzDateTime(company.submittedAt)] as [string, string]]
+      : []),
     ['Last updated', formatNzDateTime(company.lastUpdated)],
   ];
   return (
@@ -271,11 +290,13 @@ function RejectForm({
 
 /** /admin/partners/{companyId}: every field, the licence, the decision buttons and the history. */
 export default function AdminPartner({ loaderData, actionData, params }: Route.ComponentProps) {
-  const { company, failed, entries, rejecting, done } = loaderData;
+  const { company, failed, entries, rejecting, changing, done } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.formMethod?.toUpperCase() === 'POST';
   // A field's error is shown at its field in the form it belongs to; other refusals above the page.
-  const inForm = ['reject', 'approve', 'accept-licence', 'refuse-licence'].includes(actionData?.form ?? '');
+  const inForm = ['reject', 'approve', 'accept-licence', 'refuse-licence', 'request-changes'].includes(
+    actionData?.form ?? '',
+  );
   const refusal =
     actionData && !actionData.ok ? (actionData.message ?? (inForm ? null : Object.values(actionData.fields)[0])) : null;
   // A refused reason keeps the form open, with what was typed.
@@ -296,6 +317,11 @@ export default function AdminPartner({ loaderData, actionData, params }: Route.C
   const decided = company.verified === VERIFIED.verified || company.verified === VERIFIED.rejected;
   const canReject = company.verified !== VERIFIED.rejected;
   const showReject = canReject && (rejecting || (rejectResult !== undefined && !rejectResult.ok));
+  // Changes can be asked of an application waiting for a decision, once at a time.
+  const canAskChanges =
+    company.verified === VERIFIED.pending && !company.isBanned && company.reviewStage !== 'changes_requested';
+  const changesResult = actionData?.form === 'request-changes' ? actionData : undefined;
+  const showChanges = canAskChanges && (changing || (changesResult !== undefined && !changesResult.ok));
   return (
     <section className="admin-page" aria-labelledby="partner-title">
       <p className="support-back">
@@ -308,6 +334,9 @@ export default function AdminPartner({ loaderData, actionData, params }: Route.C
             {COMPANY_STATUS_LABELS[companyStatusOf({ ...company, isBanned: false })]}
           </span>
           {company.isBanned ? <span className="badge badge--banned">Banned</span> : null}
+          {company.verified === VERIFIED.pending && company.reviewStage !== 'received' ? (
+            <span className="badge badge--stage">{CHANGES_TEXT.stageLabels[company.reviewStage]}</span>
+          ) : null}
         </p>
       </div>
 
@@ -332,6 +361,14 @@ export default function AdminPartner({ loaderData, actionData, params }: Route.C
             </button>
           </Form>
         ) : null}
+        {canAskChanges ? (
+          <Form method="get" id="changes-toggle" className="admin-inline-form" preventScrollReset>
+            {showChanges ? null : <input type="hidden" name="changes" value="1" />}
+            <button type="submit" className="button button--ghost" disabled={busy} aria-expanded={showChanges}>
+              {CHANGES_TEXT.button}
+            </button>
+          </Form>
+        ) : null}
         <DecisionButton
           intent={company.isBanned ? 'unban' : 'ban'}
           className="button button--ghost admin-button--danger"
@@ -347,6 +384,14 @@ export default function AdminPartner({ loaderData, actionData, params }: Route.C
       </div>
 
       {showReject ? <RejectForm company={company} result={rejectResult} busy={busy} /> : null}
+      {showChanges ? (
+        <RequestChangesForm email={company.contactPersonEmail} result={changesResult} busy={busy} />
+      ) : null}
+      {company.reviewStage === 'changes_requested' &&
+      company.requestedChanges &&
+      company.verified === VERIFIED.pending ? (
+        <RequestedChangesNotice changes={company.requestedChanges} />
+      ) : null}
 
       {refusal ? <Notice tone="error">{refusal}</Notice> : null}
       {notice ? <Notice tone={notice.tone}>{notice.text}</Notice> : null}

@@ -1,6 +1,16 @@
-import { data, Link } from 'react-router';
+import { data, Link, redirect } from 'react-router';
 import { partnersApi } from '../../contracts/api/partners.ts';
 import { APPLICATION_STATUS_TEXT as TEXT, type ApplicationStatus, historyDay } from '../../contracts/partner-status.ts';
+import { type CompanyTextField, LICENSE_FIELD, REGISTRATION_FORM_MAX_BYTES } from '../../contracts/companies.ts';
+import {
+  CHANGES_MESSAGES,
+  CHANGES_TEXT,
+  licenseRequired,
+  type RequestedChanges,
+} from '../../contracts/partner-changes.ts';
+import { licenceDay, reviewDay } from '../../contracts/partner-review.ts';
+import { InputField } from '../components/ui/field.tsx';
+import type { FormResult } from '../lib/form.ts';
 import type { PageHandle } from '../lib/static-page.ts';
 import { rootDataFrom } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
@@ -12,22 +22,58 @@ import '../styles/partner-status.css';
  * received' mail (docs/decisions/112-application-status-page.md). Server-rendered HTML with no
  * React in the browser; never kept by a cache, and the token never goes on in a Referer.
  */
-export const handle: PageHandle = { hydrate: false };
+export const handle: PageHandle = { hydrate: false, formBytes: REGISTRATION_FORM_MAX_BYTES };
 
 export function headers() {
   return { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' };
 }
 
+type Sent = 'changes' | 'renewal';
 type PageData =
-  { state: 'found'; status: ApplicationStatus } | { state: 'invalid' } | { state: 'refused'; message: string };
+  | { state: 'found'; status: ApplicationStatus; sent: Sent | null }
+  | { state: 'invalid' }
+  | { state: 'refused'; message: string };
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, context, request }: Route.LoaderArgs) {
   const answer = await context
     .get(requestContext)
     .services.api.call(partnersApi.status, { params: { token: params.token } });
-  if (answer.ok) return data<PageData>({ state: 'found', status: answer.data });
+  const sent = new URL(request.url).searchParams.get('sent');
+  if (answer.ok)
+    return data<PageData>({
+      state: 'found',
+      status: answer.data,
+      sent: sent === 'changes' || sent === 'renewal' ? sent : null,
+    });
   if (answer.status === 404 || answer.status === 400) return data<PageData>({ state: 'invalid' }, { status: 404 });
   return data<PageData>({ state: 'refused', message: answer.message }, { status: answer.status });
+}
+
+/**
+ * The applicant's changes, or a new licence, posted by the plain form (multipart): it goes on as it
+ * streams to the endpoint an API client uses, so the registration's rules, limits and messages hold.
+ * Sent: back to the page with its thanks (303). Refused: the page with the messages under the fields
+ * and what was typed (a browser cannot be given a file back).
+ */
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const { result, fields } = await context
+    .get(requestContext)
+    .services.api.forward(partnersApi.sendChanges, { params: { token: params.token } }, request);
+  if (result.ok) {
+    const sent = (result.data as { sent: Sent }).sent;
+    return redirect(`/partners/status/${encodeURIComponent(params.token)}?sent=${sent}`, 303);
+  }
+  const answered = result.fromServer && result.status < 500;
+  const hasFields = answered && Object.keys(result.fields).length > 0;
+  return data<FormResult>(
+    {
+      ok: false,
+      message: hasFields ? null : answered ? result.message : CHANGES_MESSAGES.sendFailed,
+      fields: answered ? result.fields : {},
+      values: Object.fromEntries(Object.entries(fields).filter(([name]) => name !== LICENSE_FIELD)),
+    },
+    { status: result.status >= 400 ? result.status : 500 },
+  );
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
@@ -49,7 +95,135 @@ const DETAIL_FIELDS = [
   'contactPersonEmail',
 ] as const;
 
-export default function PartnerStatus({ loaderData }: Route.ComponentProps) {
+/** The licence types the server takes (the register page's picker lists more, as the spec has it). */
+const LICENSE_ACCEPT = '.jpg,.jpeg,.png,image/jpeg,image/png';
+
+/** The input each registration field is asked again with (the registration form's kinds of input). */
+const INPUT_KIND: Partial<Record<CompanyTextField, { type?: string; inputMode?: 'numeric'; autoComplete?: string }>> = {
+  companyName: { autoComplete: 'organization' },
+  nzbn: { inputMode: 'numeric', autoComplete: 'off' },
+  phoneNumber: { type: 'tel', inputMode: 'numeric', autoComplete: 'tel' },
+  contactPersonPhoneNumber: { type: 'tel', inputMode: 'numeric', autoComplete: 'tel' },
+  contactPersonEmail: { type: 'email', autoComplete: 'email' },
+};
+
+/**
+ * What the admin asked for and the form that sends it: only the fields the request opened, filled
+ * with what the application holds (or what was just typed), and the licence when it was asked for.
+ */
+function ChangesForm({
+  changes,
+  company,
+  result,
+}: {
+  changes: RequestedChanges;
+  company: ApplicationStatus['company'];
+  result: FormResult | undefined;
+}) {
+  const errors = result && !result.ok ? result.fields : {};
+  const values = result && !result.ok ? (result.values ?? {}) : {};
+  const textFields = changes.fields.filter((field): field is CompanyTextField => field !== 'license');
+  const askLicense = changes.fields.includes('license');
+  const mustLicense = licenseRequired(changes);
+  const formError = result && !result.ok ? (result.message ?? errors._ ?? null) : null;
+  return (
+    <section className="partner-status__section partner-status__due-box" aria-labelledby="partner-status-asked">
+      <h2 id="partner-status-asked">{CHANGES_TEXT.dueHeading}</h2>
+      <ul className="partner-status__asked">
+        {changes.reasons.map((reason) => (
+          <li key={reason}>{CHANGES_TEXT.applicantReasons[reason]}</li>
+        ))}
+      </ul>
+      {changes.note ? (
+        <div className="partner-status__note">
+          <h3>{CHANGES_TEXT.noteHeading}</h3>
+          <p>{changes.note}</p>
+        </div>
+      ) : null}
+      <form
+        method="post"
+        encType="multipart/form-data"
+        className="form form-card"
+        aria-labelledby="partner-status-send"
+      >
+        <h3 id="partner-status-send">{CHANGES_TEXT.sendTitle}</h3>
+        {textFields.map((field) => (
+          <InputField
+            key={field}
+            label={TEXT.fields[field]}
+            name={field}
+            {...INPUT_KIND[field]}
+            defaultValue={values[field] ?? company[field] ?? ''}
+            error={errors[field]}
+          />
+        ))}
+        {askLicense ? (
+          <InputField
+            label={CHANGES_TEXT.licenseLabel}
+            name={LICENSE_FIELD}
+            type="file"
+            accept={LICENSE_ACCEPT}
+            required={mustLicense}
+            mark={mustLicense ? 'required' : 'optional'}
+            hint={CHANGES_TEXT.licenseHint}
+            error={errors[LICENSE_FIELD]}
+          />
+        ) : null}
+        {formError ? (
+          <div className="alert alert--error" role="alert">
+            <p>{formError}</p>
+          </div>
+        ) : null}
+        <div className="form__actions">
+          <button type="submit" className="button button--primary">
+            {CHANGES_TEXT.submit}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+/** An approved partner sends the renewed licence here; an admin accepts it in the console. */
+function RenewalForm({ result, waitingSince }: { result: FormResult | undefined; waitingSince: string | null }) {
+  const errors = result && !result.ok ? result.fields : {};
+  const formError = result && !result.ok ? (result.message ?? errors._ ?? null) : null;
+  return (
+    <section className="partner-status__section" aria-labelledby="partner-status-renewal">
+      <h2 id="partner-status-renewal">{CHANGES_TEXT.renewalTitle}</h2>
+      {waitingSince ? <p>{CHANGES_TEXT.renewalWaiting(historyDay(waitingSince))}</p> : null}
+      <form
+        method="post"
+        encType="multipart/form-data"
+        className="form form-card"
+        aria-labelledby="partner-status-renewal"
+      >
+        <InputField
+          label={CHANGES_TEXT.licenseLabel}
+          name={LICENSE_FIELD}
+          type="file"
+          accept={LICENSE_ACCEPT}
+          required
+          mark="required"
+          hint={`${CHANGES_TEXT.renewalHint} ${CHANGES_TEXT.licenseHint}`}
+          error={errors[LICENSE_FIELD]}
+        />
+        {formError ? (
+          <div className="alert alert--error" role="alert">
+            <p>{formError}</p>
+          </div>
+        ) : null}
+        <div className="form__actions">
+          <button type="submit" className="button button--primary">
+            {CHANGES_TEXT.renewalSubmit}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+export default function PartnerStatus({ loaderData, actionData }: Route.ComponentProps) {
   if (loaderData.state !== 'found') {
     return (
       <div className="page page--narrow partner-status">
@@ -66,21 +240,40 @@ export default function PartnerStatus({ loaderData }: Route.ComponentProps) {
       </div>
     );
   }
-  const { company, state, reviewDueDate, history } = loaderData.status;
+  const { company, state, reviewDueDate, history, requestedChanges, hold, licenseExpiresOn, renewalSentAt } =
+    loaderData.status;
+  const sent = actionData ? null : loaderData.sent;
+  const result = actionData as FormResult | undefined;
+  // An approved partner (or one on hold because the licence expired) can send a renewed licence.
+  const renewal = state === 'approved' || hold === 'license-expired';
   return (
     <div className="page page--narrow partner-status">
       <header className="page__header">
         <p className="eyebrow">Partners</p>
         <h1>{TEXT.title}</h1>
       </header>
+      {sent ? (
+        <div className="alert alert--success" role="status">
+          <p>{sent === 'changes' && reviewDueDate ? CHANGES_TEXT.sent(reviewDay(reviewDueDate)) : CHANGES_TEXT.renewalSent}</p>
+        </div>
+      ) : null}
       <section className="partner-status__state" aria-labelledby="partner-status-state">
         <h2 id="partner-status-state" className="partner-status__state-label">
           {TEXT.stateLabel}
         </h2>
         <p className="partner-status__state-value">{TEXT.states[state]}</p>
         {reviewDueDate ? <p className="partner-status__due">{TEXT.reviewBy(reviewDueDate)}</p> : null}
-        {state === 'on-hold' ? <p className="partner-status__due">{TEXT.onHold}</p> : null}
+        {state === 'on-hold' ? (
+          <p className="partner-status__due">{hold === 'license-expired' ? TEXT.licenseHold : TEXT.onHold}</p>
+        ) : null}
+        {licenseExpiresOn ? (
+          <p className="partner-status__due">{TEXT.licenseExpires(licenceDay(licenseExpiresOn))}</p>
+        ) : null}
       </section>
+      {state === 'changes-requested' && requestedChanges ? (
+        <ChangesForm changes={requestedChanges} company={company} result={result} />
+      ) : null}
+      {renewal ? <RenewalForm result={result} waitingSince={renewalSentAt} /> : null}
       <section className="partner-status__section" aria-labelledby="partner-status-history">
         <h2 id="partner-status-history">{TEXT.historyHeading}</h2>
         <ol className="partner-status__history">
@@ -90,7 +283,7 @@ export default function PartnerStatus({ loaderData }: Route.ComponentProps) {
               <time dateTime={event.at}>{historyDay(event.at)}</time>
               {event.reason ? (
                 <p className="partner-status__reason">
-                  {TEXT.reasonLabel}: {event.reason}
+                  {event.kind === 'resubmitted' ? TEXT.sentLabel : TEXT.reasonLabel}: {event.reason}
                 </p>
               ) : null}
             </li>

@@ -49,7 +49,7 @@ async function applied(submittedAt: Date) {
   expect(res.statusCode, res.body).toBe(201);
   const id = res.json().id as string;
   await t.database.db.execute(
-    sql`update companies set created_at = ${submittedAt.toISOString()}::timestamptz where id = ${id}`,
+    sql`update companies set created_at = ${submittedAt.toISOString()}::timestamptz, submitted_at = ${submittedAt.toISOString()}::timestamptz where id = ${id}`,
   );
   return { id, name: fields.companyName };
 }

@@ -84,7 +84,7 @@ describe("the applicant's status page", () => {
     second = await apply();
     // Submitted on Monday 30 November 2026, 09:00 in New Zealand: due Wednesday 2 December.
     await t.database.db.execute(
-      sql`update companies set created_at = ${nz('2026-11-30T09:00:00').toISOString()}::timestamptz where id = ${first.id}`,
+      sql`update companies set created_at = ${nz('2026-11-30T09:00:00').toISOString()}::timestamptz, submitted_at = ${nz('2026-11-30T09:00:00').toISOString()}::timestamptz where id = ${first.id}`,
     );
   });
 
@@ -116,12 +116,14 @@ describe("the applicant's status page", () => {
   });
 
   it('stores only the hash of the token', async () => {
-    const dump = await t.database.db.execute(sql`select row_to_json(c)::text as row from companies c`);
+    const dump = await t.database.db.execute(
+      sql`select row_to_json(c)::text as row from companies c union all select row_to_json(l)::text from company_status_links l`,
+    );
     const rows = (dump as unknown as { rows: Array<{ row: string }> }).rows.map((r) => r.row).join('\n');
     expect(rows).not.toContain(first.token);
     expect(rows).not.toContain(second.token);
     const hashed = await t.database.db.execute(
-      sql`select count(*)::int as n from companies where status_token_hash = encode(sha256(convert_to(${first.token}, 'UTF8')), 'hex')`,
+      sql`select count(*)::int as n from company_status_links where token_hash = encode(sha256(convert_to(${first.token}, 'UTF8')), 'hex')`,
     );
     expect((hashed as unknown as { rows: Array<{ n: number }> }).rows[0]!.n).toBe(1);
   });
@@ -203,7 +205,7 @@ describe("the applicant's status page", () => {
   it('answers a pending application with its review date in words, on the page', async () => {
     const third = await apply({ remoteAddress: '203.0.113.9' });
     await t.database.db.execute(
-      sql`update companies set created_at = ${nz('2026-12-04T16:00:00').toISOString()}::timestamptz where id = ${third.id}`,
+      sql`update companies set created_at = ${nz('2026-12-04T16:00:00').toISOString()}::timestamptz, submitted_at = ${nz('2026-12-04T16:00:00').toISOString()}::timestamptz where id = ${third.id}`,
     );
     const res = await page(third.token);
     expect(res.statusCode).toBe(200);

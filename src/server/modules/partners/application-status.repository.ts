@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { ApplicationEventKind } from '../../../contracts/partner-status.ts';
 import type { AppDatabase } from '../../db/connection.ts';
-import { companies, companyEvents } from '../../db/schema.ts';
+import { companies, companyEvents, companyStatusLinks } from '../../db/schema.ts';
 
 /**
  * Reads for the applicant's status page (docs/decisions/112-application-status-page.md): one
@@ -27,9 +27,16 @@ export function createApplicationStatusRepository(db: AppDatabase) {
           verified: companies.verified,
           isBanned: companies.isBanned,
           createdAt: companies.createdAt,
+          reviewStage: companies.reviewStage,
+          submittedAt: companies.submittedAt,
+          requestedChanges: companies.requestedChanges,
+          licenseExpiresOn: companies.licenseExpiresOn,
+          licenseHoldAt: companies.licenseHoldAt,
+          renewalSentAt: companies.renewalSentAt,
         })
-        .from(companies)
-        .where(eq(companies.statusTokenHash, hash));
+        .from(companyStatusLinks)
+        .innerJoin(companies, eq(companies.id, companyStatusLinks.companyId))
+        .where(eq(companyStatusLinks.tokenHash, hash));
       return row ?? null;
     },
 

@@ -1,25 +1,30 @@
 import {
   APPLICATION_STATUS_TEXT,
+  type ApplicationEventKind,
   type ApplicationState,
   type ApplicationStatus,
   STATUS_TOKEN_PATTERN,
 } from '../../../contracts/partner-status.ts';
-import { type CompanyStatus, companyStatusOf } from '../../../contracts/partner-review.ts';
+import { RequestedChangesSchema } from '../../../contracts/partner-changes.ts';
+import { type CompanyStatus, companyStatusOf, VERIFIED } from '../../../contracts/partner-review.ts';
 import type { CalendarSettings } from '../../../contracts/service-levels.ts';
 import { BusinessCalendar } from '../../calendar/business-calendar.ts';
 import { AppError } from '../../errors.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
-import { createToken, hashToken } from '../../security/tokens.ts';
+import { hashToken } from '../../security/tokens.ts';
 import type { ApplicationStatusRepository } from './application-status.repository.ts';
 import { reviewDue } from './review-due.ts';
 
 const MINUTE_MS = 60 * 1000;
 
-/** A new status link token (32 random bytes, base64url) and the hash that is all the database keeps. */
-export function newStatusToken(): { token: string; hash: string } {
-  const token = createToken();
-  return { token, hash: hashToken(token) };
-}
+type ReviewStage = 'received' | 'in_review' | 'changes_requested';
+const STAGE_STATE: Record<ReviewStage, ApplicationState> = {
+  received: 'received',
+  in_review: 'in-review',
+  changes_requested: 'changes-requested',
+};
+/** The history lines whose reason the applicant reads: decisions, requests, what they sent. */
+const EXPLAINED = new Set<ApplicationEventKind>(['rejected', 'changes_requested', 'resubmitted', 'license_refused']);
 
 /**
  * The state in the applicant's words for the console's status of the application (the same rule:
@@ -59,10 +64,15 @@ export function createApplicationStatusService(deps: {
     async status(token: string): Promise<ApplicationStatus> {
       const row = STATUS_TOKEN_PATTERN.test(token) ? await repository.findByTokenHash(hashToken(token)) : null;
       if (!row) throw new AppError('NOT_FOUND', APPLICATION_STATUS_TEXT.notFound);
-      const state = STATE_OF[companyStatusOf(row)];
+      const status = companyStatusOf(row);
+      // A pending application's stage says how far its review is (docs/decisions/113-changes-requested.md).
+      const state = status === 'pending' ? STAGE_STATE[row.reviewStage as ReviewStage] : STATE_OF[status];
       const reviewDueDate =
-        state === 'received' ? reviewDue(row.createdAt, new BusinessCalendar(await deps.calendar())).dueDate : null;
+        state === 'received' || state === 'in-review'
+          ? reviewDue(row.submittedAt, new BusinessCalendar(await deps.calendar())).dueDate
+          : null;
       const history = await repository.history(row.id);
+      const approved = row.verified === VERIFIED.verified;
       return {
         company: {
           companyName: row.companyName,
@@ -79,10 +89,14 @@ export function createApplicationStatusService(deps: {
         },
         state,
         reviewDueDate,
+        requestedChanges: state === 'changes-requested' ? RequestedChangesSchema.parse(row.requestedChanges) : null,
+        hold: row.isBanned ? 'banned' : approved && row.licenseHoldAt ? 'license-expired' : null,
+        licenseExpiresOn: approved && !row.isBanned ? row.licenseExpiresOn : null,
+        renewalSentAt: approved && !row.isBanned && row.renewalSentAt ? row.renewalSentAt.toISOString() : null,
         history: history.map((event) => ({
           kind: event.kind,
           at: event.createdAt.toISOString(),
-          reason: event.kind === 'rejected' ? event.reason : null,
+          reason: EXPLAINED.has(event.kind) ? event.reason : null,
         })),
       };
     },

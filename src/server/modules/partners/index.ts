@@ -13,6 +13,8 @@ import { createReviewRepository } from './partners.review.repository.ts';
 import { reviewRoutes } from './partners.review.routes.ts';
 import { createReviewService } from './partners.review.service.ts';
 import { partnersRoutes } from './partners.routes.ts';
+import { changesRoutes } from './partners.changes.routes.ts';
+import { createChangesService } from './partners.changes.service.ts';
 import { createPartnersService } from './partners.service.ts';
 
 /** What the partners module offers the rest of the server (`app.partners`). */
@@ -95,9 +97,21 @@ export const partnersModule = fp<PartnersModuleOptions>(
       },
     } satisfies PartnersModule);
 
+    const changes = createChangesService({
+      db: database.db,
+      partners: repository,
+      outbox: shared.outbox,
+      mail: shared.mail,
+      audit: shared.audit,
+      storage,
+      clock: shared.clock,
+      log: shared.log,
+    });
     await app.register(partnersRoutes, { partners });
-    await app.register(reviewRoutes, { review });
+    // An admin opening a received application puts it in review (docs/decisions/113-changes-requested.md).
+    await app.register(reviewRoutes, { review, opened: changes.markInReview });
     await app.register(applicationStatusRoutes, { status });
+    await app.register(changesRoutes, { changes, status });
 
     app.decorate('nzbnLookupWorker', nzbnLookupWorker);
     if (nzbnLookupWorker) {

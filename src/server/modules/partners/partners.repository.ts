@@ -26,8 +26,6 @@ export interface NewCompany extends CompanyKeys {
   contactPersonEmail: string | null;
   commercialLicenseUrl: string | null;
   commercialLicenseKey: string | null;
-  /** SHA-256 of the status link's token (docs/decisions/112-application-status-page.md); absent, no link. */
-  statusTokenHash?: string | null;
   lastUpdated: Date;
 }
 
@@ -84,7 +82,7 @@ export type ConflictKind = (typeof UNIQUE_CONSTRAINTS)[keyof typeof UNIQUE_CONST
  * that is about to commit: whichever goes second sees what the first did.
  */
 const LICENSE_LOCK_NAMESPACE = 7_241_010;
-const lockCompanyId = (tx: Pick<AppDatabase, 'execute'>, companyId: string) =>
+export const lockCompanyId = (tx: Pick<AppDatabase, 'execute'>, companyId: string) =>
   // Raw SQL: an advisory lock is the function call pg_advisory_xact_lock(), not a query of a table.
   tx.execute(sql`select pg_advisory_xact_lock(${LICENSE_LOCK_NAMESPACE}, hashtext(${companyId}))`);
 
@@ -100,8 +98,15 @@ export interface NzbnLookupHooks {
 
 export function createPartnersRepository(db: AppDatabase, nzbnLookup?: NzbnLookupHooks) {
   return {
-    /** Which of the keys (and the NZBN, when given) a live (not rejected) company already holds. */
-    async findConflicts(keys: CompanyKeys, nzbn: string | null = null): Promise<Set<ConflictKind>> {
+    /**
+     * Which of the keys (and the NZBN, when given) a live (not rejected) company already holds; `exceptId`:
+     * another than this one (an applicant correcting their own application).
+     */
+    async findConflicts(
+      keys: CompanyKeys,
+      nzbn: string | null = null,
+      exceptId: string | null = null,
+    ): Promise<Set<ConflictKind>> {
       const matches: SQL[] = [eq(companies.nameKey, keys.nameKey), eq(companies.phoneKey, keys.phoneKey)];
       if (keys.emailKey !== null) matches.push(eq(companies.emailKey, keys.emailKey));
       if (nzbn !== null) matches.push(eq(companies.nzbn, nzbn));
@@ -113,7 +118,7 @@ export function createPartnersRepository(db: AppDatabase, nzbnLookup?: NzbnLooku
           nzbn: companies.nzbn,
         })
         .from(companies)
-        .where(and(ne(companies.verified, REJECTED), or(...matches)))
+        .where(and(ne(companies.verified, REJECTED), exceptId ? ne(companies.id, exceptId) : undefined, or(...matches)))
         .limit(4);
       const found = new Set<ConflictKind>();
       for (const row of rows) {
@@ -165,10 +170,10 @@ export function createPartnersRepository(db: AppDatabase, nzbnLookup?: NzbnLooku
     async heldLicenseKeys(keys: string[]): Promise<Set<string>> {
       if (keys.length === 0) return new Set();
       const rows = await db
-        .select({ key: companies.commercialLicenseKey })
+        .select({ key: companies.commercialLicenseKey, renewal: companies.renewalLicenseKey })
         .from(companies)
-        .where(inArray(companies.commercialLicenseKey, keys));
-      return new Set(rows.map((r) => r.key!));
+        .where(or(inArray(companies.commercialLicenseKey, keys), inArray(companies.renewalLicenseKey, keys)));
+      return new Set(rows.flatMap((r) => [r.key, r.renewal]).filter((key): key is string => key !== null));
     },
 
     /**
@@ -181,7 +186,7 @@ export function createPartnersRepository(db: AppDatabase, nzbnLookup?: NzbnLooku
         const [held] = await tx
           .select({ id: companies.id })
           .from(companies)
-          .where(eq(companies.commercialLicenseKey, key))
+          .where(or(eq(companies.commercialLicenseKey, key), eq(companies.renewalLicenseKey, key)))
           .limit(1);
         if (held) return false;
         await remove();

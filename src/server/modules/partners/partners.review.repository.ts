@@ -23,6 +23,9 @@ export interface ReviewCompanyRow extends CompanyRow {
   renewalSentAt: Date | null;
   /** The NZBN register's answer as the admin sees it (nzbn-lookup.repository.ts). */
   nzbnCheck: NzbnCheck | null;
+  reviewStage: string;
+  submittedAt: Date;
+  requestedChanges: unknown;
 }
 
 /** Storage keys and normalised keys stay in the database (AZ-08). */
@@ -34,6 +37,9 @@ const columns = {
   licenseHoldAt: companies.licenseHoldAt,
   renewalSentAt: companies.renewalSentAt,
   nzbnCheck: nzbnCheckColumn,
+  reviewStage: companies.reviewStage,
+  submittedAt: companies.submittedAt,
+  requestedChanges: companies.requestedChanges,
 };
 
 const STATUS_FILTER: Record<CompanyStatus, SQL> = {
@@ -47,7 +53,7 @@ const STATUS_FILTER: Record<CompanyStatus, SQL> = {
 
 /** The queue is worked oldest first; the other lists show the latest change first. */
 const STATUS_ORDER: Record<CompanyStatus, SQL[]> = {
-  pending: [asc(companies.createdAt), asc(companies.id)],
+  pending: [asc(companies.submittedAt), asc(companies.id)],
   verified: [desc(companies.lastUpdated), asc(companies.id)],
   'on-hold': [asc(companies.licenseHoldAt), asc(companies.id)],
   rejected: [desc(companies.lastUpdated), asc(companies.id)],
@@ -59,9 +65,13 @@ const STATUS_ORDER: Record<CompanyStatus, SQL[]> = {
  * (docs/decisions/111-partner-review-due.md): today only the application itself; a resubmission
  * after changes were asked for will take its place here.
  */
-const submittedAt = companies.createdAt;
-/** Waiting for a decision and submitted before `lateBefore` (review-due.ts): late for review. */
-const lateFilter = (lateBefore: Date) => and(STATUS_FILTER.pending, lt(submittedAt, lateBefore))!;
+const submittedAt = companies.submittedAt;
+/**
+ * Waiting for a decision, not for the applicant's changes, and (last) submitted before `lateBefore`
+ * (review-due.ts): late for review.
+ */
+const lateFilter = (lateBefore: Date) =>
+  and(STATUS_FILTER.pending, ne(companies.reviewStage, 'changes_requested'), lt(submittedAt, lateBefore))!;
 /** Due dates follow the submission, so the earliest due is the earliest submitted. */
 const DUE_ORDER: SQL[] = [asc(submittedAt), asc(companies.id)];
 

@@ -30,12 +30,16 @@ import { licenseUrl } from './partners.service.ts';
 import { createReviewRepository, type ReviewCompanyRow, type ReviewRepository } from './partners.review.repository.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { isLate, lateBefore, reviewDue } from './review-due.ts';
+import { RequestedChangesSchema } from '../../../contracts/partner-changes.ts';
 
 export function toAdminCompany(row: ReviewCompanyRow): AdminCompany {
   return {
     ...row,
     lastUpdated: row.lastUpdated.toISOString(),
     createdAt: row.createdAt.toISOString(),
+    reviewStage: row.reviewStage as AdminCompany['reviewStage'],
+    submittedAt: row.submittedAt.toISOString(),
+    requestedChanges: row.requestedChanges ? RequestedChangesSchema.parse(row.requestedChanges) : null,
     licenseHoldAt: row.licenseHoldAt?.toISOString() ?? null,
     renewalSentAt: row.renewalSentAt?.toISOString() ?? null,
   };
@@ -241,8 +245,9 @@ export function createReviewService(deps: {
         repository.counts(before),
       ]);
       const reviewDueOf = (row: ReviewCompanyRow): ReviewDue | null => {
-        if (companyStatusOf(row) !== 'pending') return null;
-        const { dueDate } = reviewDue(row.createdAt, calendar);
+        // Waiting for the applicant's changes, nothing is due from the team.
+        if (companyStatusOf(row) !== 'pending' || row.reviewStage === 'changes_requested') return null;
+        const { dueDate } = reviewDue(row.submittedAt, calendar);
         return { dueDate, late: isLate(dueDate, today) };
       };
       return { companies: rows.map((row) => ({ ...toAdminCompany(row), reviewDue: reviewDueOf(row) })), counts };

@@ -1,21 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { statusPagePath } from '../../../contracts/partner-status.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   type Company,
   COMPANY_MESSAGES,
-  COMPANY_TEXT_FIELDS,
   type CompanyRegistration,
   type CompanyRegistrationResult,
   CompanyRegistrationSchema,
   type CompanyTextField,
-  LICENSE_FIELD,
 } from '../../../contracts/companies.ts';
 import { AppError } from '../../errors.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
 import type { FileStorage } from '../../storage/storage.ts';
 import { companyKeys } from './company-keys.ts';
-import { type LicenseOutcome, receiveLicense } from './license-upload.ts';
+import { type LicenseOutcome } from './license-upload.ts';
+import { readApplicationForm, removeLicenseQuietly } from './application-form.ts';
 import type { Outbox } from '../../mail/outbox.ts';
 import {
   type CompanyRow,
@@ -23,7 +21,7 @@ import {
   type PartnersRepository,
   UNIQUE_CONSTRAINTS,
 } from './partners.repository.ts';
-import { newStatusToken } from './application-status.service.ts';
+import { newStatusLink } from './status-links.ts';
 import { partnerReceivedMail, type ReviewMailContext } from './partners.review.mail.ts';
 
 import type { FormPart } from '../../web/form-parts.ts';
@@ -41,7 +39,6 @@ export interface PartnersServiceOptions {
 }
 
 const HOUR_MS = 60 * 60 * 1000;
-const TEXT_FIELDS = new Set<string>(COMPANY_TEXT_FIELDS);
 
 /**
  * Duplicate messages in the order of docs/product.md §5.2: email (only if given), then name, then phone;
@@ -75,7 +72,7 @@ function uniqueViolation(error: unknown): { constraint: string | undefined } | n
   return null;
 }
 
-function duplicateError(kinds: Set<ConflictKind>): AppError | null {
+export function duplicateError(kinds: Set<ConflictKind>): AppError | null {
   const first = CONFLICT_ORDER.find((c) => kinds.has(c.kind));
   if (!first) return null;
   return new AppError('ALREADY_EXISTS', COMPANY_MESSAGES.duplicateCompany, {
@@ -86,54 +83,9 @@ function duplicateError(kinds: Set<ConflictKind>): AppError | null {
 export function createPartnersService(options: PartnersServiceOptions) {
   const { repository, storage, limiter, log } = options;
 
-  /** Reads every part: text fields into `values`, the licence into storage; problems per field. */
-  async function readForm(companyId: string, parts: AsyncIterable<FormPart>) {
-    const values: Partial<Record<CompanyTextField, string>> = {};
-    const problems: Record<string, string> = {};
-    let license: LicenseOutcome = { kind: 'none' };
-    let sawLicense = false;
-    try {
-      for await (const part of parts) {
-        if (part.type === 'file') {
-          if (part.fieldname !== LICENSE_FIELD || sawLicense) {
-            problems[part.fieldname] = COMPANY_MESSAGES.unexpectedField;
-            for await (const _chunk of part.file) {
-              // Read and discard, so the parser reaches the parts after it.
-            }
-            continue;
-          }
-          sawLicense = true;
-          license = await receiveLicense(storage, companyId, part.file, part.filename);
-          if (license.kind === 'refused') problems[LICENSE_FIELD] = license.message;
-          continue;
-        }
-        const name = part.fieldname;
-        if (part.fieldnameTruncated || (!TEXT_FIELDS.has(name) && name !== LICENSE_FIELD)) {
-          problems[name] = COMPANY_MESSAGES.unexpectedField;
-        } else if (name === LICENSE_FIELD) {
-          // An empty text part is what some clients send for "no file chosen"; anything else is not a file.
-          if (part.value !== '' || sawLicense) problems[name] = COMPANY_MESSAGES.fileUnsupported;
-        } else if (name in values || name in problems) {
-          problems[name] = COMPANY_MESSAGES.unexpectedField;
-        } else if (part.valueTruncated) {
-          problems[name] = COMPANY_MESSAGES.fieldTooLong;
-        } else {
-          values[name as CompanyTextField] = String(part.value);
-        }
-      }
-    } catch (error) {
-      if (license.kind === 'stored') await removeQuietly(license.key);
-      throw error;
-    }
-    return { values, problems, license };
-  }
-
-  async function removeQuietly(key: string) {
-    await storage.delete(key).catch((error: unknown) => {
-      // The key names a company that was never saved; a cleanup job can find it by that.
-      log.error({ err: error, key }, 'could not delete the licence of a failed registration');
-    });
-  }
+  const readForm = (companyId: string, parts: AsyncIterable<FormPart>) =>
+    readApplicationForm(storage, companyId, parts);
+  const removeQuietly = (key: string) => removeLicenseQuietly(storage, log, key);
 
   async function save(companyId: string, company: CompanyRegistration, license: LicenseOutcome): Promise<CompanyRow> {
     const keys = companyKeys(company);
@@ -141,8 +93,6 @@ export function createPartnersService(options: PartnersServiceOptions) {
     const known = duplicateError(await repository.findConflicts(keys, company.nzbn));
     if (known) throw known;
     const stored = license.kind === 'stored' ? license : null;
-    // The applicant's private status link: only its hash is kept (docs/decisions/112-application-status-page.md).
-    const status = newStatusToken();
     try {
       return await repository.insertCompany(
         {
@@ -151,7 +101,6 @@ export function createPartnersService(options: PartnersServiceOptions) {
           ...keys,
           commercialLicenseUrl: stored ? licenseUrl(companyId) : null,
           commercialLicenseKey: stored ? stored.key : null,
-          statusTokenHash: status.hash,
           lastUpdated: new Date(),
         },
         {
@@ -162,7 +111,8 @@ export function createPartnersService(options: PartnersServiceOptions) {
                   throw new AppError('UNAVAILABLE', COMPANY_MESSAGES.submitFailed);
               }
             : undefined,
-          // The applicant hears that we have it, if they gave an address; the mail commits with the row.
+          // The applicant hears that we have it, with the private link to its status page, if they gave
+          // an address; the mail commits with the row.
           alongside: async (tx, row) => {
             if (!row.contactPersonEmail) return;
             await options.outbox.enqueue(tx, {
@@ -170,7 +120,7 @@ export function createPartnersService(options: PartnersServiceOptions) {
                 options.mail,
                 row.contactPersonEmail,
                 row.companyName,
-                `${options.mail.publicBaseUrl}${statusPagePath(status.token)}`,
+                await newStatusLink(tx, row.id, options.mail.publicBaseUrl),
               ),
               kind: 'partner-received',
             });
