@@ -105,6 +105,8 @@ export const CHANGES_MESSAGES = {
   sendFailed: 'Your changes could not be sent. Please try again.',
 } as const;
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 /** The admin's request, as the API takes it (and the console's form sends it). */
 export const RequestChangesSchema = z
   .object({
@@ -119,7 +121,9 @@ export const RequestChangesSchema = z
       .trim()
       .max(CHANGE_NOTE_MAX, CHANGES_MESSAGES.noteTooLong)
       .optional()
-      .transform((value) => (value ? value : null)),
+      // Stored in a jsonb column, which refuses a lone UTF-16 surrogate that a text column would
+      // keep as U+FFFD: it becomes U+FFFD here too.
+      .transform((value) => (value ? value.replace(LONE_SURROGATE, '\uFFFD') : null)),
   })
   .superRefine((value, ctx) => {
     if (!value.reasons.includes('other')) return;

@@ -3,7 +3,7 @@ import { enrolOnConsole, teamAdmin } from './second-factor.ts';
 import { apply, newCompany, realPng } from './companies.ts';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
-import { COMPANY_REVIEW_MESSAGES } from '../../src/contracts/partner-review.ts';
+import { COMPANY_REVIEW_MESSAGES, LICENCE_TEXT } from '../../src/contracts/partner-review.ts';
 import { FAQ_MESSAGES, LEGAL_MESSAGES } from '../../src/contracts/content-admin.ts';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
 import { readOutbox, waitForMail, waitForMails } from '../helpers/mail.ts';
@@ -210,6 +210,8 @@ test.describe('partner applications', () => {
     await expect(image).toBeVisible();
     await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
 
+    // Approving asks for the licence's expiry date (docs/decisions/115-licence-expiry.md).
+    await page.getByLabel(LICENCE_TEXT.expiresLabel).fill('2099-12-31');
     await page.getByRole('button', { name: ADMIN_TEXT.approve }).click();
     await expect(page.getByText(`Approved. The email to ${approved.contactPersonEmail} is on its way`)).toBeVisible();
     await expect(page.locator('.admin-fields').getByText('Verified', { exact: true })).toBeVisible();
@@ -260,6 +262,7 @@ test.describe('partner applications', () => {
     const silentId = await apply(request, silent);
     await page.goto(`/admin/partners/${silentId}`);
     await expect(page.getByText(ADMIN_TEXT.noContactEmailYet)).toBeVisible();
+    await page.getByLabel(LICENCE_TEXT.expiresLabel).fill('2099-12-31');
     await page.getByRole('button', { name: ADMIN_TEXT.approve }).click();
     await expect(page.getByText(`Approved. ${ADMIN_TEXT.noContactEmail}`)).toBeVisible();
     // Other tests' mail keeps arriving on this shared server: none of it is about this company.

@@ -11,7 +11,7 @@ import { companies, companyStatusLinks, faqs, supportTickets, users } from '../.
 import { createAccountsRepository } from '../../src/server/modules/accounts/accounts.repository.ts';
 import { createAccountSessionsRepository } from '../../src/server/modules/accounts/accounts.sessions.repository.ts';
 import { createToken, hashToken } from '../../src/server/security/tokens.ts';
-import { encodeForm, validCompany } from './registration.ts';
+import { encodeForm, pngOf, validCompany } from './registration.ts';
 import { strongPassword, uniqueEmail } from './accounts.ts';
 import { generateSecret } from 'otplib';
 import { createSecondFactorRepository } from '../../src/server/modules/second-factor/second-factor.repository.ts';
@@ -71,6 +71,20 @@ const statusLinkCompany = async () => {
     await db()
       .insert(companyStatusLinks)
       .values({ tokenHash: hashToken(STATUS_TOKEN), companyId: company.id });
+};
+
+/** The status link's application waits for a new licence (docs/decisions/113-changes-requested.md). */
+const changesWaiting = async () => {
+  await statusLinkCompany();
+  await db()
+    .update(companies)
+    .set({
+      verified: 0,
+      isBanned: false,
+      reviewStage: 'changes_requested',
+      requestedChanges: { reasons: ['missing-document'], fields: ['license'], note: null },
+    })
+    .where(eq(companies.nameKey, 'status link matrix ltd'));
 };
 
 const setCompany = (values: Partial<typeof companies.$inferInsert>) => async (f: Fixtures) => {
@@ -174,6 +188,8 @@ export const ROUTES: Record<string, RouteSpec> = {
   // The applicant's status link (docs/decisions/112-application-status-page.md): anyone holding it.
   // Its own application (no contact email), so what the link shows is not the fixture applicant's.
   'GET /api/partners/status/:token': R('public', { prepare: statusLinkCompany }),
+  // Anyone holding the link sends what was asked for (docs/decisions/113-changes-requested.md).
+  'POST /api/partners/status/:token/changes': R('public', { prepare: changesWaiting }),
   'GET /api/admin/companies/:companyId/license': R('admin'),
 
   'POST /api/auth/login': R('public'),
@@ -252,6 +268,10 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/admin/companies/:companyId/reject': R('admin'),
   'POST /api/admin/companies/:companyId/notify': R('admin', { prepare: setCompany({ verified: 1 }) }),
   'POST /api/admin/companies/:companyId/ban': R('admin'),
+  'POST /api/admin/companies/:companyId/request-changes': R('admin', {
+    mails: true,
+    prepare: setCompany({ verified: 0, isBanned: false, reviewStage: 'received', requestedChanges: null }),
+  }),
   'POST /api/admin/companies/:companyId/unban': R('admin', { prepare: setCompany({ isBanned: true }) }),
   // A new licence waiting (docs/decisions/115-licence-expiry.md); the download finds no file behind
   // the key, so an admin's answer is the handler's 404.
@@ -362,6 +382,11 @@ export const MUTATING = (method: string) => !['GET', 'HEAD', 'OPTIONS', 'TRACE']
 /** A valid body for every mutating route, so a refusal comes from authorization, not validation. */
 export const BODIES: Record<string, BodyFor> = {
   ...Object.fromEntries(CATCH_ALL_METHODS.filter(MUTATING).map((m) => [`${m} /api/*`, json({})])),
+  'POST /api/partners/status/:token/changes': async () => {
+    const { payload, headers } = await encodeForm({}, { bytes: pngOf(512), name: 'licence.png', type: 'image/png' });
+    return { payload, headers };
+  },
+  'POST /api/admin/companies/:companyId/request-changes': json({ reasons: ['license-unreadable'] }),
   'POST /api/companies': async () => {
     const { payload, headers } = await encodeForm(validCompany());
     return { payload, headers };

@@ -25,6 +25,7 @@ import {
 import { UserListSchema, UserResultSchema } from '../../src/contracts/users.ts';
 import { LoginResponseSchema, MessageResponseSchema, SessionResponseSchema } from '../../src/contracts/auth.ts';
 import { CompanyRegistrationResultSchema } from '../../src/contracts/companies.ts';
+import { CHANGE_REASONS, CHANGEABLE_FIELDS } from '../../src/contracts/partner-changes.ts';
 import {
   FactorRemovedSchema,
   RecoveryCodesSchema,
@@ -360,6 +361,22 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
         hostileString.map((s) => s.slice(0, 150)),
       ),
     },
+    ok: [],
+  },
+  // What an applicant sends by the link (docs/decisions/113-changes-requested.md): no token is known
+  // here, so every guess answers 404 whatever the form holds.
+  {
+    methods: ['POST'],
+    url: '/api/partners/status/:token/changes',
+    group: 'public',
+    principals: anon,
+    params: {
+      token: fc.oneof(
+        fc.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        hostileString.map((s) => s.slice(0, 150)),
+      ),
+    },
+    requests: companyFormRequests(fc.record({ companyName: ref('companyNameVariant'), address: text(5, 200) })),
     ok: [],
   },
 
@@ -963,6 +980,23 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     params: { companyId: uuidOr('company') },
     ok: [{ status: 200, schema: CompanyResultSchema }],
   })),
+  // Changes requested (docs/decisions/113-changes-requested.md): reasons, the fields Other opens, a note.
+  {
+    methods: ['POST'],
+    url: '/api/admin/companies/:companyId/request-changes',
+    group: 'admin',
+    principals: admin,
+    params: { companyId: uuidOr('company') },
+    body: fc.record(
+      {
+        reasons: fc.uniqueArray(fc.constantFrom(...CHANGE_REASONS), { minLength: 1 }),
+        fields: fc.uniqueArray(fc.constantFrom(...CHANGEABLE_FIELDS)),
+        note: text(0, 1000),
+      },
+      { requiredKeys: ['reasons'] },
+    ),
+    ok: [{ status: 200, schema: z.object({ mail: z.enum(['queued', 'no-address']) }) }],
+  },
   // A partner's new licence (docs/decisions/115-licence-expiry.md): download, accept with its date, refuse.
   {
     methods: ['GET'],
