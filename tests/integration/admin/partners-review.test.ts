@@ -93,6 +93,14 @@ describe('one application', () => {
         'rejectionReason',
         'createdAt',
         'nzbnCheck',
+        // Licence expiry (docs/decisions/115-licence-expiry.md): dates only, never a storage key.
+        'licenseExpiresOn',
+        'licenseHoldAt',
+        'renewalSentAt',
+        // Where a pending application stands in review, and the changes asked for.
+        'reviewStage',
+        'submittedAt',
+        'requestedChanges',
       ].sort(),
     );
     const licence = await admin.get(company.commercialLicenseUrl);
