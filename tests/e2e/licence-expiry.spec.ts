@@ -1,9 +1,11 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import pg from 'pg';
 import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
 import { LICENCE_TEXT, licenceDay } from '../../src/contracts/partner-review.ts';
 import { socketUrl } from '../../src/server/db/local-socket.ts';
-import { apply, newCompany } from './companies.ts';
+import { apply, newCompany, realPng } from './companies.ts';
 import { signInOnLoginScreen } from './fixtures.ts';
 import { teamAdmin } from './second-factor.ts';
 import { expectNoAxeViolations } from './support.ts';
@@ -12,7 +14,8 @@ import { expectNoAxeViolations } from './support.ts';
  * Licence expiry in the console (docs/decisions/115-licence-expiry.md): an admin approves an
  * application with its licence's expiry date (a date is required), the company page says when it
  * expires; once the date comes the worker puts the partner on hold, and the partner list's On hold
- * filter shows it, with JavaScript and without it.
+ * filter shows it; the new licence the partner sent is accepted with its date and the hold ends.
+ * With JavaScript and without it.
  */
 
 const ADMIN = teamAdmin('licence-expiry');
@@ -34,6 +37,28 @@ async function expireToday(companyId: string) {
       nzDate(),
     ]);
     expect(moved.rowCount).toBe(1);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A new licence sent by the partner (the status page's upload), written as that upload leaves it:
+ * the file in the server's storage and the company's waiting key.
+ */
+async function sendNewLicence(companyId: string) {
+  const key = `commercialLicenses/${companyId}-renewal-e2e.png`;
+  const file = path.join(process.env.E2E_DATA_DIR!, 'files', key);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, realPng());
+  const client = new pg.Client({ connectionString: socketUrl(process.env.E2E_DATA_DIR!) });
+  await client.connect();
+  try {
+    const sent = await client.query(
+      `update companies set renewal_license_key = $2, renewal_sent_at = now() where id = $1 returning id`,
+      [companyId, key],
+    );
+    expect(sent.rowCount).toBe(1);
   } finally {
     await client.end();
   }
@@ -87,6 +112,24 @@ for (const javaScriptEnabled of [true, false]) {
     await statuses.getByRole('button', { name: /^Verified \(\d+\)$/ }).click();
     await expect(page).toHaveURL(/status=verified/);
     await expect(rowOf(page, company.companyName)).toHaveCount(0);
+
+    // The partner sends a new licence: the admin downloads it and accepts it with its date.
+    await sendNewLicence(companyId);
+    await page.goto(`/admin/partners/${companyId}`);
+    const renewal = page.getByRole('region', { name: LICENCE_TEXT.renewalHeading });
+    await expect(renewal.getByText(/^New licence sent on /)).toBeVisible();
+    await expect(renewal.getByRole('link', { name: LICENCE_TEXT.renewalDownload })).toHaveAttribute(
+      'href',
+      `/api/admin/companies/${companyId}/renewal-license`,
+    );
+    const renewed = nzDate(730);
+    await renewal.getByLabel(LICENCE_TEXT.expiresLabel).fill(renewed);
+    await renewal.getByRole('button', { name: LICENCE_TEXT.accept }).click();
+    await expect(page.getByText(LICENCE_TEXT.accepted)).toBeVisible();
+    await expect(page.getByText(LICENCE_TEXT.expires(renewed))).toBeVisible();
+    await expect(page.getByText(LICENCE_TEXT.onHold(nzDate()))).toHaveCount(0);
+    await expect(page.getByRole('region', { name: LICENCE_TEXT.renewalHeading })).toHaveCount(0);
+    if (javaScriptEnabled) await expectNoAxeViolations(page);
     await context.close();
   });
 }
