@@ -62,7 +62,7 @@ test('an applicant follows the mailed link to their application, before and afte
   const withJs = await browserPage(browser, baseURL!, true);
   const response = await withJs.page.goto(link);
   expect(response!.headers()['cache-control']).toBe('no-store');
-  expect(response!.headers()['referrer-policy']).toBe('no-referrer');
+  expect(response!.headers()['referrer-policy']).toBe('same-origin');
   await expect(withJs.page.getByRole('heading', { level: 1, name: TEXT.title })).toBeVisible();
   await expect(stateOf(withJs.page)).toContainText(TEXT.states.received);
   await expect(stateOf(withJs.page)).toContainText(REVIEW_BY);
@@ -90,7 +90,9 @@ test('an applicant follows the mailed link to their application, before and afte
   await withJs.page.reload();
   await expect(stateOf(withJs.page)).toContainText(TEXT.states['not-approved']);
   await expect(stateOf(withJs.page)).not.toContainText(REVIEW_BY);
-  await expect(historyOf(withJs.page).getByRole('listitem')).toHaveCount(2);
+  // Received; In review (the admin opened it); Not approved.
+  await expect(historyOf(withJs.page).getByRole('listitem')).toHaveCount(3);
+  await expect(historyOf(withJs.page)).toContainText(TEXT.events.review_started);
   await expect(historyOf(withJs.page)).toContainText(TEXT.events.rejected);
   await expect(historyOf(withJs.page)).toContainText(REASON);
   await expectNoAxeViolations(withJs.page);

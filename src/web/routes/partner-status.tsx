@@ -25,7 +25,9 @@ import '../styles/partner-status.css';
 export const handle: PageHandle = { hydrate: false, formBytes: REGISTRATION_FORM_MAX_BYTES };
 
 export function headers() {
-  return { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' };
+  // same-origin, not no-referrer: the token never goes to another site, and the page's own forms keep
+  // their Origin (no-referrer makes a browser send Origin: null, which form actions refuse).
+  return { 'Cache-Control': 'no-store', 'Referrer-Policy': 'same-origin' };
 }
 
 type Sent = 'changes' | 'renewal';

@@ -204,6 +204,17 @@ describe('reminders and the hold', () => {
     expect(verified.counts.verified).toBe((before.counts.verified ?? 0) - 2);
 
     expect((await events(partner.id)).map((e) => e.kind)).toEqual(['received', 'approved', 'license_expired']);
+
+    // The applicant's status page (its link, from the 'received' mail) says on hold, and why.
+    const [received] = await queryRows<{ text_body: string }>(
+      t.database.db,
+      sql`select text_body from mail_outbox where recipient = ${partner.email} and kind not like 'license-%' order by id limit 1`,
+    );
+    const token = /\/partners\/status\/([A-Za-z0-9_-]{43})/.exec(received!.text_body)![1]!;
+    const status = await t.app.inject({ method: 'GET', url: `/api/partners/status/${token}` });
+    expect(status.statusCode, status.body).toBe(200);
+    expect(status.json()).toMatchObject({ state: 'on-hold', hold: 'license-expired' });
+    expect(status.json().history.map((e: { kind: string }) => e.kind)).toContain('license_expired');
   });
 
   it('never reminds a banned or rejected company, and records (but cannot mail) one with no contact email', async () => {

@@ -180,11 +180,11 @@ describe("the applicant's status page", () => {
     expect(body.history.map((e: { kind: string }) => e.kind)).toEqual(['received', 'approved', 'banned', 'unbanned']);
   });
 
-  it('serves the page as HTML without JavaScript, never cached, with no Referer, and logs no token', async () => {
+  it('serves the page as HTML without JavaScript, never cached, with no Referer to other sites, and logs no token', async () => {
     const res = await page(second.token);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['referrer-policy']).toBe('same-origin');
     expect(res.body).toContain('<title>Your partner application | Bagspace</title>');
     expect(res.body).toContain('Not approved');
     expect(res.body).toContain('The commercial licence has expired.');
@@ -194,7 +194,7 @@ describe("the applicant's status page", () => {
 
     const missing = await page('not-a-token');
     expect(missing.headers['cache-control']).toBe('no-store');
-    expect(missing.headers['referrer-policy']).toBe('no-referrer');
+    expect(missing.headers['referrer-policy']).toBe('same-origin');
 
     const log = logLines.join('\n');
     expect(log).toContain('/partners/status/[redacted]');
