@@ -691,7 +691,12 @@ describe('HDR-12, HDR-13: the server fetches nothing and renders no documents', 
     const outbound =
       /\bfetch\s*\(|\bhttps?\.(request|get)\s*\(|from ['"](axios|undici|got|node-fetch|superagent|needle)['"]|\bnet\.connect\s*\(|\btls\.connect\s*\(|new WebSocket\s*\(/;
     const hits = files.filter((f) => outbound.test(fs.readFileSync(path.join(ROOT, f), 'utf8')));
-    expect(hits).toEqual([]);
+    // The one client of a service the operator configures by address and key (docs/decisions/114-nzbn-lookup.md):
+    // the host is NZBN_API_URL's, and only a stored NZBN (13 digits, checked at registration) goes in its path.
+    expect(hits).toEqual(['src/server/modules/partners/nzbn-lookup.client.ts']);
+    const client = fs.readFileSync(path.join(ROOT, hits[0]!), 'utf8');
+    expect(client.match(/\bfetch\s*\(/g)).toHaveLength(1);
+    expect(client).toContain('fetch(`${options.baseUrl}/entities/${encodeURIComponent(nzbn)}`');
   });
 
   it('does not follow an admin-chosen legal link itself: a listener at that address sees no request', async () => {
