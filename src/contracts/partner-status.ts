@@ -93,6 +93,17 @@ export const APPLICATION_STATUS_TEXT = {
     contactPersonEmail: 'Contact person email',
     license: 'Commercial license',
   },
+  /** /partners/status: a new link for an applicant who lost theirs, or never had one. */
+  findTitle: 'Find your partner application',
+  findIntro:
+    'Enter the contact email you gave when you applied. If an application uses it, we email a new private link to its page there.',
+  findEmailLabel: 'Contact person email',
+  findSubmit: 'Email me the link',
+  findSent:
+    'If an application uses this address, we have emailed a link to its page there. It can take a few minutes; check your spam folder too.',
+  findLink: 'Lost the link? Get a new one',
+  emailInvalid: 'Enter the email address you gave in your application',
+  linkMailButton: 'See your application',
   licenseSent: 'Sent',
   licenseNotSent: 'Not sent',
   notGiven: 'Not given',
@@ -110,6 +121,15 @@ export function historyDay(iso: string): string {
   const part = Object.fromEntries(DAY.formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
   return `${part.weekday} ${part.day} ${part.month} ${part.year}`;
 }
+
+/** The address a new link is asked for (the registration's contact email). */
+export const StatusLinkRequestSchema = z.object({
+  email: z
+    .string({ error: APPLICATION_STATUS_TEXT.emailInvalid })
+    .trim()
+    .max(254, APPLICATION_STATUS_TEXT.emailInvalid)
+    .pipe(z.email({ error: APPLICATION_STATUS_TEXT.emailInvalid })),
+});
 
 /** Any token is read (a malformed one answers 404 like an unknown one, never 400). */
 export const StatusTokenParamsSchema = z.object({ token: z.string() });

@@ -7,6 +7,7 @@ export default [
   route('legal', 'routes/legal.tsx'),
   route('register', 'routes/register.tsx'),
   // The applicant's private status link, from the 'application received' mail (docs/decisions/112-application-status-page.md).
+  route('partners/status', 'routes/partner-status-find.tsx'),
   route('partners/status/:token', 'routes/partner-status.tsx'),
   // Accounts (docs/product.md §2.8): every /support route shows the login screen until a verified user signs in.
   route('support', 'routes/support.tsx', [

@@ -188,6 +188,8 @@ export const ROUTES: Record<string, RouteSpec> = {
   // The applicant's status link (docs/decisions/112-application-status-page.md): anyone holding it.
   // Its own application (no contact email), so what the link shows is not the fixture applicant's.
   'GET /api/partners/status/:token': R('public', { prepare: statusLinkCompany }),
+  // A new link to the applications of a contact address; the same answer whoever asks.
+  'POST /api/partners/status-link': R('public', { ok: 202, mails: true }),
   // Anyone holding the link sends what was asked for (docs/decisions/113-changes-requested.md).
   'POST /api/partners/status/:token/changes': R('public', { prepare: changesWaiting }),
   'GET /api/admin/companies/:companyId/license': R('admin'),
@@ -387,6 +389,7 @@ export const BODIES: Record<string, BodyFor> = {
     return { payload, headers };
   },
   'POST /api/admin/companies/:companyId/request-changes': json({ reasons: ['license-unreadable'] }),
+  'POST /api/partners/status-link': json((_a: Actor, f: Fixtures) => ({ email: f.companyEmail })),
   'POST /api/companies': async () => {
     const { payload, headers } = await encodeForm(validCompany());
     return { payload, headers };

@@ -363,6 +363,16 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     },
     ok: [],
   },
+  // A new link by mail: every address, known or not, answers the same 202.
+  {
+    methods: ['POST'],
+    url: '/api/partners/status-link',
+    group: 'public',
+    principals: anon,
+    body: fc.record({ email: fc.oneof(ref('companyEmailVariant'), validEmail) }),
+    fields: [{ path: ['email'], min: 1, max: 254 }],
+    ok: [{ status: 202, schema: z.object({ message: z.string() }) }],
+  },
   // What an applicant sends by the link (docs/decisions/113-changes-requested.md): no token is known
   // here, so every guess answers 404 whatever the form holds.
   {

@@ -12,7 +12,7 @@ import {
   RefuseLicenseSchema,
   RejectCompanySchema,
 } from '../partner-review.ts';
-import { ApplicationStatusSchema, StatusTokenParamsSchema } from '../partner-status.ts';
+import { ApplicationStatusSchema, StatusLinkRequestSchema, StatusTokenParamsSchema } from '../partner-status.ts';
 import { RequestChangesSchema, SentChangesSchema } from '../partner-changes.ts';
 import { z } from '../zod.ts';
 
@@ -47,6 +47,19 @@ export const partnersApi = {
     params: StatusTokenParamsSchema,
     answers: { 200: ApplicationStatusSchema },
     errors: [400, 404, 429],
+  }),
+  statusLink: endpoint({
+    method: 'POST',
+    path: '/api/partners/status-link',
+    access: 'public',
+    tags: ['partners'],
+    summary: 'Email a new status link to the contact address of the applications that use it',
+    description:
+      'Always 202 with the same words, whether or not an application uses the address, so the answer tells nothing ' +
+      'about who applied; limited per network address and per address asked about (429).',
+    body: StatusLinkRequestSchema,
+    answers: { 202: z.object({ message: z.string() }) },
+    errors: [400, 429],
   }),
   sendChanges: endpoint({
     method: 'POST',

@@ -19,6 +19,7 @@ export const MAIL_KINDS = [
   'partner-received',
   'partner-decision',
   'partner-changes',
+  'partner-link',
   'ticket-reply',
   'ticket-closed',
   'ticket-reopened',

@@ -237,6 +237,9 @@ export default function PartnerStatus({ loaderData, actionData }: Route.Componen
           <p>{loaderData.state === 'invalid' ? TEXT.notFound : loaderData.message}</p>
         </div>
         <p>
+          <Link to="/partners/status">{TEXT.findLink}</Link>
+        </p>
+        <p>
           <Link to="/support">{TEXT.supportLink}</Link>
         </p>
       </div>

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPLICATION_STATUS_TEXT } from '../../../src/contracts/partner-status.ts';
 import { loggerOptions } from '../../../src/server/logging.ts';
-import { linkIn, waitForMail } from '../../helpers/mail.ts';
+import { linkIn, readOutbox, waitForMail } from '../../helpers/mail.ts';
 import { type CompanyFields, pngOf, register, validCompany } from '../../helpers/registration.ts';
 import { supportUser, type SupportUser } from '../../helpers/support.ts';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
@@ -219,5 +219,76 @@ describe("the applicant's status page", () => {
     expect(last.statusCode).toBe(429);
     expect(last.json().error.message).toBe(APPLICATION_STATUS_TEXT.tooMany);
     expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
+describe('a new link by email (/partners/status)', () => {
+  const LINK_SUBJECT = 'Your Bagspace partner application link';
+
+  it('mails a new working link to the contact address of its applications; earlier links keep working', async () => {
+    const applied = await apply({ remoteAddress: '203.0.113.60' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/partners/status-link',
+      payload: { email: `  ${applied.fields.contactPersonEmail.toUpperCase()} ` },
+      remoteAddress: '203.0.113.61',
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    expect(res.json()).toEqual({ message: APPLICATION_STATUS_TEXT.findSent });
+    const mail = await waitForMail(t.dataDir, applied.fields.contactPersonEmail, LINK_SUBJECT);
+    const token = linkIn(mail, `${BASE}/partners/status/`).slice(`${BASE}/partners/status/`.length);
+    expect(token).not.toBe(applied.token);
+    expect((await api(token)).json().company.companyName).toBe(applied.fields.companyName);
+    expect((await api(applied.token)).statusCode).toBe(200);
+  });
+
+  it('answers an address no application uses the same way, and sends nothing', async () => {
+    const nobody = `nobody.${Date.now()}@example.co.nz`;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/partners/status-link',
+      payload: { email: nobody },
+      remoteAddress: '203.0.113.62',
+    });
+    expect(res.statusCode).toBe(202);
+    expect(res.json()).toEqual({ message: APPLICATION_STATUS_TEXT.findSent });
+    const invalid = await t.app.inject({
+      method: 'POST',
+      url: '/api/partners/status-link',
+      payload: { email: 'not an address' },
+      remoteAddress: '203.0.113.62',
+    });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json().error.fields.email).toBe(APPLICATION_STATUS_TEXT.emailInvalid);
+    await t.app.mailWorker.runOnce();
+    const sent = (await readOutbox(t.dataDir)).filter((m) => m.to.includes(nobody));
+    expect(sent).toEqual([]);
+  });
+
+  it('is a plain form without JavaScript, and a wrong link points to it', async () => {
+    const applied = await apply({ remoteAddress: '203.0.113.63' });
+    const form = await t.app.inject({ method: 'GET', url: '/partners/status', headers: { accept: 'text/html' } });
+    expect(form.statusCode).toBe(200);
+    expect(form.body).toContain(APPLICATION_STATUS_TEXT.findIntro);
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: '/partners/status',
+      payload: new URLSearchParams({ email: applied.fields.contactPersonEmail }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+      remoteAddress: '203.0.113.64',
+    });
+    expect(posted.statusCode).toBe(303);
+    expect(posted.headers.location).toBe('/partners/status?sent=1');
+    await waitForMail(t.dataDir, applied.fields.contactPersonEmail, LINK_SUBJECT);
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/partners/status',
+      payload: 'email=nope',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain(APPLICATION_STATUS_TEXT.emailInvalid);
+    const wrong = await page('A'.repeat(43));
+    expect(wrong.body).toContain('href="/partners/status"');
   });
 });

@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, desc, eq } from 'drizzle-orm';
 import type { ApplicationEventKind } from '../../../contracts/partner-status.ts';
 import type { AppDatabase } from '../../db/connection.ts';
 import { companies, companyEvents, companyStatusLinks } from '../../db/schema.ts';
@@ -38,6 +38,16 @@ export function createApplicationStatusRepository(db: AppDatabase) {
         .innerJoin(companies, eq(companies.id, companyStatusLinks.companyId))
         .where(eq(companyStatusLinks.tokenHash, hash));
       return row ?? null;
+    },
+
+    /** The applications a contact address was given for (by its key), newest first; a few at most. */
+    async findByEmailKey(emailKey: string) {
+      return db
+        .select({ id: companies.id, companyName: companies.companyName, email: companies.contactPersonEmail })
+        .from(companies)
+        .where(eq(companies.emailKey, emailKey))
+        .orderBy(desc(companies.createdAt))
+        .limit(5);
     },
 
     /** The application's history, oldest first. */

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { partnersApi } from '../../../contracts/api/partners.ts';
+import { APPLICATION_STATUS_TEXT } from '../../../contracts/partner-status.ts';
 import { route } from '../../http/endpoint-route.ts';
 import type { ApplicationStatusService } from './application-status.service.ts';
 
@@ -11,5 +12,10 @@ export async function applicationStatusRoutes(app: FastifyInstance, options: { s
     reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
     await status.requireReadAllowance(request.ip);
     return status.status(request.params.token);
+  });
+
+  route(app, partnersApi.statusLink, async (request, reply) => {
+    await status.sendLink(request.ip, request.body.email);
+    return reply.status(202).header('cache-control', 'no-store').send({ message: APPLICATION_STATUS_TEXT.findSent });
   });
 }

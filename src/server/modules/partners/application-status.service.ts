@@ -12,10 +12,17 @@ import { BusinessCalendar } from '../../calendar/business-calendar.ts';
 import { AppError } from '../../errors.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
 import { hashToken } from '../../security/tokens.ts';
+import { AUTH_MESSAGES } from '../../../contracts/auth.ts';
+import { type AppDatabase, inTransaction } from '../../db/connection.ts';
+import type { Outbox } from '../../mail/outbox.ts';
+import { emailKey } from './company-keys.ts';
+import { partnerLinkMail, type ReviewMailContext } from './partners.review.mail.ts';
+import { newStatusLink } from './status-links.ts';
 import type { ApplicationStatusRepository } from './application-status.repository.ts';
 import { reviewDue } from './review-due.ts';
 
 const MINUTE_MS = 60 * 1000;
+const HOUR_MS = 60 * MINUTE_MS;
 
 type ReviewStage = 'received' | 'in_review' | 'changes_requested';
 const STAGE_STATE: Record<ReviewStage, ApplicationState> = {
@@ -48,6 +55,13 @@ export function createApplicationStatusService(deps: {
   limiter: RateLimiter;
   /** Token reads per address per minute (PARTNER_STATUS_READS_PER_MIN). */
   readsPerIpPerMinute: number;
+  /** A new link by mail (docs/decisions/113-changes-requested.md): the mail commits with the link. */
+  db: AppDatabase;
+  outbox: Outbox;
+  mail: ReviewMailContext;
+  /** Requests per network address, and mails per address asked about, per hour (ACCOUNT_* settings). */
+  linkRequestsPerIpPerHour: number;
+  linkMailsPerHour: number;
   /** The team's business calendar: a pending application's review due date counts its working days. */
   calendar: () => Promise<CalendarSettings>;
 }) {
@@ -59,6 +73,35 @@ export function createApplicationStatusService(deps: {
         { key: `partner-status:ip:${ip}`, limit: deps.readsPerIpPerMinute, windowMs: MINUTE_MS },
         APPLICATION_STATUS_TEXT.tooMany,
       );
+    },
+
+    /**
+     * Emails a new status link to the contact address of each application that gave it (a few at
+     * most). The caller answers the same whether or not one did; the limits count either way.
+     */
+    async sendLink(ip: string, email: string): Promise<void> {
+      const key = emailKey(email);
+      await limiter.consume(
+        { key: `partner-link:ip:${ip}`, limit: deps.linkRequestsPerIpPerHour, windowMs: HOUR_MS },
+        AUTH_MESSAGES.tooManyRequests,
+      );
+      await limiter.consume(
+        { key: `partner-link:mail:${key}`, limit: deps.linkMailsPerHour, windowMs: HOUR_MS },
+        AUTH_MESSAGES.tooManyMailRequests,
+      );
+      const applications = await repository.findByEmailKey(key);
+      if (applications.length === 0) return;
+      await inTransaction(deps.db, async (tx) => {
+        for (const application of applications) {
+          if (!application.email) continue;
+          const url = await newStatusLink(tx, application.id, deps.mail.publicBaseUrl);
+          await deps.outbox.enqueue(tx, {
+            ...partnerLinkMail(deps.mail, application.email, application.companyName, url),
+            kind: 'partner-link',
+          });
+        }
+      });
+      deps.outbox.wake();
     },
 
     async status(token: string): Promise<ApplicationStatus> {

@@ -85,6 +85,11 @@ export const partnersModule = fp<PartnersModuleOptions>(
       repository: createApplicationStatusRepository(database.db),
       limiter: shared.limiter,
       readsPerIpPerMinute: config.partnerStatusReadsPerIpPerMinute,
+      db: database.db,
+      outbox: shared.outbox,
+      mail: shared.mail,
+      linkRequestsPerIpPerHour: config.accountRequestsPerIpPerHour,
+      linkMailsPerHour: config.accountEmailsPerHour,
       calendar: async () => (await app.serviceLevels.settings()).calendar,
     });
 

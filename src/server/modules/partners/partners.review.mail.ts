@@ -71,6 +71,27 @@ export function partnerReceivedMail(
   };
 }
 
+/** A new link to the status page, asked for on /partners/status (the old one lost, or never sent). */
+export function partnerLinkMail(ctx: ReviewMailContext, to: string, applicant: string, statusUrl: string): MailMessage {
+  return {
+    to,
+    subject: `Your ${ctx.companyName} partner application link`,
+    ...renderMail({
+      companyName: ctx.companyName,
+      heading: 'Your partner application link',
+      paragraphs: [
+        `Someone asked for a link to the partner application of ${applicant}, made with this email address.`,
+        'Here it is: a private link to see the application, its status and its history (no account needed; please keep it to yourself). Earlier links keep working.',
+      ],
+      action: { label: APPLICATION_STATUS_TEXT.linkMailButton, url: statusUrl },
+      notes: [
+        'If you did not ask for it, you can ignore this email: nobody else receives the link.',
+        `Questions? Reach us through our support page: ${ctx.publicBaseUrl}/support`,
+      ],
+    }),
+  };
+}
+
 // --- Licence expiry (docs/decisions/115-licence-expiry.md) ----------------------------------------------
 
 const SEND_NEW_LICENCE =
