@@ -215,6 +215,15 @@ describe('reminders and the hold', () => {
     expect(status.statusCode, status.body).toBe(200);
     expect(status.json()).toMatchObject({ state: 'on-hold', hold: 'license-expired' });
     expect(status.json().history.map((e: { kind: string }) => e.kind)).toContain('license_expired');
+    // The on-hold mail carries a fresh link of its own to the page where the new licence is sent.
+    const [held2] = await queryRows<{ text_body: string }>(
+      t.database.db,
+      sql`select text_body from mail_outbox where recipient = ${partner.email} and subject like '%on hold%'`,
+    );
+    const fresh = /\/partners\/status\/([A-Za-z0-9_-]{43})/.exec(held2!.text_body)![1]!;
+    expect(fresh).not.toBe(token);
+    const page = await t.app.inject({ method: 'GET', url: `/api/partners/status/${fresh}` });
+    expect(page.json()).toMatchObject({ state: 'on-hold', hold: 'license-expired' });
   });
 
   it('never reminds a banned or rejected company, and records (but cannot mail) one with no contact email', async () => {

@@ -9,6 +9,7 @@ import { queryRows } from '../../db/sql.ts';
 import type { Logger } from '../../logging.ts';
 import type { Outbox } from '../../mail/outbox.ts';
 import { licenceExpiredMail, licenceReminderMail, type ReviewMailContext } from './partners.review.mail.ts';
+import { newStatusLink } from './status-links.ts';
 
 export interface LicenseExpiryWorkerOptions {
   db: AppDatabase;
@@ -129,10 +130,11 @@ export function createLicenseExpiryWorker(options: LicenseExpiryWorkerOptions) {
       }
       const to = company.contact_person_email;
       if (!to) return false;
+      const url = await newStatusLink(tx, companyId, options.mail.publicBaseUrl);
       const message =
         moment === 0
-          ? licenceExpiredMail(options.mail, to, company.company_name, expiresOn)
-          : licenceReminderMail(options.mail, to, company.company_name, expiresOn, daysBetween(today, expiresOn));
+          ? licenceExpiredMail(options.mail, to, company.company_name, expiresOn, url)
+          : licenceReminderMail(options.mail, to, company.company_name, expiresOn, daysBetween(today, expiresOn), url);
       await outbox.enqueue(tx, { ...message, kind: 'license-reminder' });
       return true;
     });

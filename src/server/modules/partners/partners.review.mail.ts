@@ -94,8 +94,13 @@ export function partnerLinkMail(ctx: ReviewMailContext, to: string, applicant: s
 
 // --- Licence expiry (docs/decisions/115-licence-expiry.md) ----------------------------------------------
 
+/**
+ * Where the partner sends the new licence: a fresh private link to the status page (each mail makes
+ * its own, docs/decisions/113-changes-requested.md).
+ */
 const SEND_NEW_LICENCE =
-  'To send us your new licence, open the link to your application in the email we sent when we received it.';
+  'Send us your new licence on your application page (a private link; please keep it to yourself):';
+const sendButton = (statusUrl: string) => ({ label: 'Send a new licence', url: statusUrl });
 
 /** 30, 14 or 3 days before the licence's expiry date. */
 export function licenceReminderMail(
@@ -104,6 +109,7 @@ export function licenceReminderMail(
   applicant: string,
   expiresOn: string,
   daysBefore: number,
+  statusUrl: string,
 ): MailMessage {
   return {
     to,
@@ -116,6 +122,7 @@ export function licenceReminderMail(
         'When it expires, your partnership is put on hold until we accept a new licence.',
         SEND_NEW_LICENCE,
       ],
+      action: sendButton(statusUrl),
       notes: [`Questions? Reach us through our support page: ${ctx.publicBaseUrl}/support`],
     }),
   };
@@ -127,6 +134,7 @@ export function licenceExpiredMail(
   to: string,
   applicant: string,
   expiresOn: string,
+  statusUrl: string,
 ): MailMessage {
   return {
     to,
@@ -138,6 +146,7 @@ export function licenceExpiredMail(
         `The commercial licence we hold for ${applicant} expired on ${licenceDay(expiresOn)}, so your partnership is on hold.`,
         `It becomes active again once we accept a new licence. ${SEND_NEW_LICENCE}`,
       ],
+      action: sendButton(statusUrl),
       notes: [`Questions? Reach us through our support page: ${ctx.publicBaseUrl}/support`],
     }),
   };
@@ -164,7 +173,13 @@ export function licenceAcceptedMail(
   };
 }
 
-export function licenceRefusedMail(ctx: ReviewMailContext, to: string, applicant: string, reason: string): MailMessage {
+export function licenceRefusedMail(
+  ctx: ReviewMailContext,
+  to: string,
+  applicant: string,
+  reason: string,
+  statusUrl: string,
+): MailMessage {
   return {
     to,
     subject: `About your new ${ctx.companyName} partner licence`,
@@ -176,6 +191,7 @@ export function licenceRefusedMail(ctx: ReviewMailContext, to: string, applicant
         `The reason: ${reason}`,
         SEND_NEW_LICENCE,
       ],
+      action: sendButton(statusUrl),
       notes: [`Questions? Reach us through our support page: ${ctx.publicBaseUrl}/support`],
     }),
   };

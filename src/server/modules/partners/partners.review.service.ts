@@ -30,6 +30,7 @@ import { licenseUrl } from './partners.service.ts';
 import { createReviewRepository, type ReviewCompanyRow, type ReviewRepository } from './partners.review.repository.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { isLate, lateBefore, reviewDue } from './review-due.ts';
+import { newStatusLink } from './status-links.ts';
 import { RequestedChangesSchema } from '../../../contracts/partner-changes.ts';
 
 export function toAdminCompany(row: ReviewCompanyRow): AdminCompany {
@@ -184,7 +185,13 @@ export function createReviewService(deps: {
         const message =
           'accept' in outcome
             ? licenceAcceptedMail(deps.mail, to, row.companyName, outcome.accept)
-            : licenceRefusedMail(deps.mail, to, row.companyName, outcome.refuse);
+            : licenceRefusedMail(
+                deps.mail,
+                to,
+                row.companyName,
+                outcome.refuse,
+                await newStatusLink(db, id, deps.mail.publicBaseUrl),
+              );
         await outbox.enqueue(db, { ...message, kind: 'license-decision' });
         mail = 'queued';
       }
