@@ -133,6 +133,8 @@ export const MAIL_OUTCOMES = ['queued', 'no-address'] as const;
 export type MailOutcome = (typeof MAIL_OUTCOMES)[number];
 export const CompanyDecisionSchema = z.object({ company: AdminCompanySchema, mail: z.enum(MAIL_OUTCOMES) });
 export const CompanyResultSchema = z.object({ company: AdminCompanySchema });
+/** One application in the console: with its review due date while one is due (decision 111). */
+export const CompanyDetailSchema = z.object({ company: AdminCompanySchema, reviewDue: ReviewDueSchema.nullable() });
 
 export function companyStatusOf(
   company: Pick<AdminCompany, 'verified' | 'isBanned'> & { licenseHoldAt?: unknown },

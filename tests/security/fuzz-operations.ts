@@ -20,6 +20,7 @@ import {
   COMPANY_STATUSES,
   CompanyDecisionSchema,
   CompanyListSchema,
+  CompanyDetailSchema,
   CompanyResultSchema,
 } from '../../src/contracts/partner-review.ts';
 import { UserListSchema, UserResultSchema } from '../../src/contracts/users.ts';
@@ -952,7 +953,7 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     group: 'admin',
     principals: admin,
     params: { companyId: uuidOr('company') },
-    ok: [{ status: 200, schema: CompanyResultSchema }],
+    ok: [{ status: 200, schema: CompanyDetailSchema }],
   },
   // Approve's body is optional: the licence's expiry date (docs/decisions/115-licence-expiry.md).
   {

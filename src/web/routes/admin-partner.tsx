@@ -12,6 +12,7 @@ import {
   type MailOutcome,
   REJECTION_REASON_MAX,
   RejectCompanySchema,
+  REVIEW_DUE_TEXT,
   VERIFIED,
   AcceptLicenseSchema,
   ApproveFormSchema,
@@ -64,6 +65,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const done = query.get('done');
   return {
     company: read.ok ? read.data.company : null,
+    reviewDue: read.ok ? read.data.reviewDue : null,
     failed: read.ok ? null : read.message,
     entries: history.ok ? history.data.entries : [],
     rejecting: query.has('reject'),
@@ -290,7 +292,7 @@ function RejectForm({
 
 /** /admin/partners/{companyId}: every field, the licence, the decision buttons and the history. */
 export default function AdminPartner({ loaderData, actionData, params }: Route.ComponentProps) {
-  const { company, failed, entries, rejecting, changing, done } = loaderData;
+  const { company, reviewDue, failed, entries, rejecting, changing, done } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.formMethod?.toUpperCase() === 'POST';
   // A field's error is shown at its field in the form it belongs to; other refusals above the page.
@@ -340,6 +342,13 @@ export default function AdminPartner({ loaderData, actionData, params }: Route.C
         </p>
       </div>
 
+      {reviewDue ? (
+        <p className={`admin-review-due${reviewDue.late ? ' admin-review-due--late' : ''}`}>
+          {reviewDue.late
+            ? `${REVIEW_DUE_TEXT.late}: ${REVIEW_DUE_TEXT.wasDue(reviewDue.dueDate)}`
+            : REVIEW_DUE_TEXT.due(reviewDue.dueDate)}
+        </p>
+      ) : null}
       {company.licenseHoldAt && company.licenseExpiresOn ? (
         <Notice tone="info">{LICENCE_TEXT.onHold(company.licenseExpiresOn)}</Notice>
       ) : null}

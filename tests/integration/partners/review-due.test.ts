@@ -94,6 +94,18 @@ describe('partner applications’ review due dates', () => {
     pending = await list('status=pending');
     expect(dueOf(pending, friday.id)).toEqual({ dueDate: '2026-12-08', late: true });
     expect(ids(await list('status=pending&due=late'))).toContain(friday.id);
+    // The application's own page says the same; a decided one has nothing due.
+    expect((await admin.get(`/api/admin/companies/${friday.id}`)).json().reviewDue).toEqual({
+      dueDate: '2026-12-08',
+      late: true,
+    });
+    expect((await admin.get(`/api/admin/companies/${approved.id}`)).json().reviewDue).toBeNull();
+    const html = await t.app.inject({
+      method: 'GET',
+      url: `/admin/partners/${friday.id}`,
+      headers: { ...admin.headers, accept: 'text/html' },
+    });
+    expect(html.body).toContain('Late: was due Tue 8 Dec');
   });
 
   it('filters exactly the late ones, orders by due date and counts them; decided ones are never late', async () => {

@@ -33,6 +33,14 @@ import { isLate, lateBefore, reviewDue } from './review-due.ts';
 import { newStatusLink } from './status-links.ts';
 import { RequestedChangesSchema } from '../../../contracts/partner-changes.ts';
 
+/** A pending application's review due date, and whether `today` is past it; null when nothing is due from the team. */
+function reviewDueOf(row: ReviewCompanyRow, calendar: BusinessCalendar, today: string): ReviewDue | null {
+  // Waiting for the applicant's changes, nothing is due from the team.
+  if (companyStatusOf(row) !== 'pending' || row.reviewStage === 'changes_requested') return null;
+  const { dueDate } = reviewDue(row.submittedAt, calendar);
+  return { dueDate, late: isLate(dueDate, today) };
+}
+
 export function toAdminCompany(row: ReviewCompanyRow): AdminCompany {
   return {
     ...row,
@@ -251,17 +259,17 @@ export function createReviewService(deps: {
         repository.list(status, q, { lateBefore: due === 'late' ? before : undefined, sort }),
         repository.counts(before),
       ]);
-      const reviewDueOf = (row: ReviewCompanyRow): ReviewDue | null => {
-        // Waiting for the applicant's changes, nothing is due from the team.
-        if (companyStatusOf(row) !== 'pending' || row.reviewStage === 'changes_requested') return null;
-        const { dueDate } = reviewDue(row.submittedAt, calendar);
-        return { dueDate, late: isLate(dueDate, today) };
+      return {
+        companies: rows.map((row) => ({ ...toAdminCompany(row), reviewDue: reviewDueOf(row, calendar, today) })),
+        counts,
       };
-      return { companies: rows.map((row) => ({ ...toAdminCompany(row), reviewDue: reviewDueOf(row) })), counts };
     },
 
+    /** One application, with its review due date while one is due. */
     async get(id: string) {
-      return { company: toAdminCompany(await getCompany(id)) };
+      const row = await getCompany(id);
+      const calendar = new BusinessCalendar(await deps.calendar());
+      return { company: toAdminCompany(row), reviewDue: reviewDueOf(row, calendar, newZealandDate(clock.now())) };
     },
 
     approve: (actor: AuditActor, id: string, licenseExpiresOn?: string) =>
