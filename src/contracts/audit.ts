@@ -225,6 +225,7 @@ function decisionFacts(d: Details): AuditFact[] {
   if (reason) facts.push({ label: 'Reason', value: reason });
   const expires = str(d.licenseExpiresOn);
   if (expires && ISO_DAY.test(expires)) facts.push({ label: 'Licence expires', value: formatNzDay(expires) });
+  if (expires === 'never') facts.push({ label: 'Licence expires', value: 'Does not expire' });
   const from = num(d.from);
   if (from !== null && from !== VERIFIED.pending)
     facts.push({ label: 'Before', value: STATUS_OF_VERIFIED[from] ?? String(from) });

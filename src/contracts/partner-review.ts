@@ -169,7 +169,10 @@ export const LICENCE_TEXT = {
   dateRequired: 'Please give the date the licence expires',
   dateInvalid: 'Please give the expiry as a date, like 2027-12-03',
   datePast: 'The licence has already expired: give a date from today on',
-  expires: (date: string) => `Licence expires ${licenceDay(date)}`,
+  expires: (date: string) =>
+    date === LICENCE_NEVER ? 'Licence does not expire' : `Licence expires ${licenceDay(date)}`,
+  neverLabel: 'This licence does not expire',
+  neverHint: 'No reminders are sent for a licence that does not expire.',
   expired: (date: string) => `Licence expired ${licenceDay(date)}`,
   noExpiry: 'No licence expiry recorded',
   fieldLabel: 'Licence expiry',
@@ -191,24 +194,42 @@ export const LICENCE_TEXT = {
 } as const;
 
 /** 'YYYY-MM-DD', a real calendar date (whether it is in the past is the server's check, on the app's clock). */
-export const LicenceDateSchema = z
+function isCalendarDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
+/**
+ * A licence that does not expire, in the API's words (`licenseExpiresOn: 'never'`): stored as the
+ * date 'infinity', which no reminder and no hold ever reaches (docs/decisions/115-licence-expiry.md).
+ */
+export const LICENCE_NEVER = 'never';
+/** A licence's expiry: a date, or 'never'. */
+export const LicenceExpirySchema = z
   .string({ error: LICENCE_TEXT.dateRequired })
   .trim()
   .min(1, LICENCE_TEXT.dateRequired)
-  .regex(/^\d{4}-\d{2}-\d{2}$/, LICENCE_TEXT.dateInvalid)
-  .refine((value) => {
-    const date = new Date(`${value}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-  }, LICENCE_TEXT.dateInvalid);
+  .refine((value) => value === LICENCE_NEVER || isCalendarDate(value), LICENCE_TEXT.dateInvalid);
 
 /**
  * Approve's body: the spec's approve has none (then no expiry is recorded and no reminders go); the
- * console always sends the licence's expiry date.
+ * console always sends the licence's expiry date, or 'never'.
  */
-export const ApproveCompanySchema = z.object({ licenseExpiresOn: LicenceDateSchema.optional() });
-/** The console's approve form: the date is required there. */
-export const ApproveFormSchema = z.object({ licenseExpiresOn: LicenceDateSchema });
-export const AcceptLicenseSchema = z.object({ licenseExpiresOn: LicenceDateSchema });
+export const ApproveCompanySchema = z.object({ licenseExpiresOn: LicenceExpirySchema.optional() });
+/**
+ * The console's licence forms (approve, accept a new licence): the date, or the box 'This licence
+ * does not expire' ticked; one of them is required there.
+ */
+const LicenceFormSchema = z
+  .object({ licenseExpiresOn: z.string().optional(), licenseNeverExpires: z.string().optional() })
+  .transform((form) => ({
+    licenseExpiresOn: form.licenseNeverExpires !== undefined ? LICENCE_NEVER : (form.licenseExpiresOn ?? ''),
+  }))
+  .pipe(z.object({ licenseExpiresOn: LicenceExpirySchema }));
+export const ApproveFormSchema = LicenceFormSchema;
+export const AcceptLicenseSchema = z.object({ licenseExpiresOn: LicenceExpirySchema });
+export const AcceptLicenseFormSchema = LicenceFormSchema;
 export const RefuseLicenseSchema = z.object({
   reason: z
     .string({ error: LICENCE_TEXT.refuseReasonRequired })

@@ -63,6 +63,7 @@ export const APPLICATION_STATUS_TEXT = {
   licenseHold:
     'Your partnership is on hold because your commercial licence has expired. Send us your new licence below.',
   licenseExpires: (day: string) => `Your licence expires on ${day}`,
+  licenseNeverExpires: 'Your licence does not expire',
   detailsHeading: 'What you sent',
   historyHeading: 'History',
   events: {

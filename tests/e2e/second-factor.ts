@@ -44,7 +44,7 @@ export const TEAM_ADMINS = [
   'partners-due',
   'partner-status',
   'licence-expiry',
-  'partner-changes',
+  'partner-onboarding',
 ] as const;
 export const teamAdminsFile = () => path.join(dataDir(), 'e2e-team-admins.json');
 type TeamAdmin = AdminFactor & { email: string; password: string };

@@ -14,7 +14,7 @@ import {
   RejectCompanySchema,
   REVIEW_DUE_TEXT,
   VERIFIED,
-  AcceptLicenseSchema,
+  AcceptLicenseFormSchema,
   ApproveFormSchema,
   LICENCE_TEXT,
   RefuseLicenseSchema,
@@ -125,7 +125,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   }
   if (intent === 'accept-licence' || intent === 'refuse-licence') {
     const accepting = intent === 'accept-licence';
-    const parsed = (accepting ? AcceptLicenseSchema : RefuseLicenseSchema).safeParse(values);
+    const parsed = (accepting ? AcceptLicenseFormSchema : RefuseLicenseSchema).safeParse(values);
     if (!parsed.success) return invalid(parsed.error, values, intent);
     const result = accepting
       ? await api.call(partnerReviewApi.acceptLicense, { ...target, body: parsed.data as { licenseExpiresOn: string } })

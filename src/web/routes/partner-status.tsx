@@ -8,7 +8,7 @@ import {
   licenseRequired,
   type RequestedChanges,
 } from '../../contracts/partner-changes.ts';
-import { licenceDay, reviewDay } from '../../contracts/partner-review.ts';
+import { LICENCE_NEVER, licenceDay, reviewDay } from '../../contracts/partner-review.ts';
 import { InputField } from '../components/ui/field.tsx';
 import type { FormResult } from '../lib/form.ts';
 import type { PageHandle } from '../lib/static-page.ts';
@@ -259,7 +259,11 @@ export default function PartnerStatus({ loaderData, actionData }: Route.Componen
       </header>
       {sent ? (
         <div className="alert alert--success" role="status">
-          <p>{sent === 'changes' && reviewDueDate ? CHANGES_TEXT.sent(reviewDay(reviewDueDate)) : CHANGES_TEXT.renewalSent}</p>
+          <p>
+            {sent === 'changes' && reviewDueDate
+              ? CHANGES_TEXT.sent(reviewDay(reviewDueDate))
+              : CHANGES_TEXT.renewalSent}
+          </p>
         </div>
       ) : null}
       <section className="partner-status__state" aria-labelledby="partner-status-state">
@@ -272,7 +276,11 @@ export default function PartnerStatus({ loaderData, actionData }: Route.Componen
           <p className="partner-status__due">{hold === 'license-expired' ? TEXT.licenseHold : TEXT.onHold}</p>
         ) : null}
         {licenseExpiresOn ? (
-          <p className="partner-status__due">{TEXT.licenseExpires(licenceDay(licenseExpiresOn))}</p>
+          <p className="partner-status__due">
+            {licenseExpiresOn === LICENCE_NEVER
+              ? TEXT.licenseNeverExpires
+              : TEXT.licenseExpires(licenceDay(licenseExpiresOn))}
+          </p>
         ) : null}
       </section>
       {state === 'changes-requested' && requestedChanges ? (

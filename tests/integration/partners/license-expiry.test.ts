@@ -124,6 +124,20 @@ describe('approve records the licence expiry date', () => {
     await rounds();
     expect(await licenceMails(b.email)).toEqual([]);
   });
+
+  it("records a licence that does not expire ('never'): no reminder and no hold, however far the clock goes", async () => {
+    clock.set(nz('2027-01-01T10:00:00'));
+    const c = await applied();
+    const res = await approve(c.id, 'never');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().company.licenseExpiresOn).toBe('never');
+    expect((await admin.get(`/api/admin/companies/${c.id}`)).json().company.licenseExpiresOn).toBe('never');
+    clock.set(nz('2099-06-01T10:00:00'));
+    await rounds();
+    expect(await licenceMails(c.email)).toEqual([]);
+    expect((await company(c.id)).licenseHoldAt).toBeNull();
+    clock.set(nz('2027-01-01T10:00:00'));
+  });
 });
 
 describe('reminders and the hold', () => {

@@ -18,6 +18,7 @@ import type { Outbox } from '../../mail/outbox.ts';
 import { emailKey } from './company-keys.ts';
 import { partnerLinkMail, type ReviewMailContext } from './partners.review.mail.ts';
 import { newStatusLink } from './status-links.ts';
+import { licenceExpiryOf } from './partners.review.repository.ts';
 import type { ApplicationStatusRepository } from './application-status.repository.ts';
 import { reviewDue } from './review-due.ts';
 
@@ -134,7 +135,7 @@ export function createApplicationStatusService(deps: {
         reviewDueDate,
         requestedChanges: state === 'changes-requested' ? RequestedChangesSchema.parse(row.requestedChanges) : null,
         hold: row.isBanned ? 'banned' : approved && row.licenseHoldAt ? 'license-expired' : null,
-        licenseExpiresOn: approved && !row.isBanned ? row.licenseExpiresOn : null,
+        licenseExpiresOn: approved && !row.isBanned ? licenceExpiryOf(row.licenseExpiresOn) : null,
         renewalSentAt: approved && !row.isBanned && row.renewalSentAt ? row.renewalSentAt.toISOString() : null,
         history: history.map((event) => ({
           kind: event.kind,

@@ -1,5 +1,5 @@
 import { renderMail } from '../../mail/layout.ts';
-import { licenceDay } from '../../../contracts/partner-review.ts';
+import { LICENCE_NEVER, licenceDay } from '../../../contracts/partner-review.ts';
 import { APPLICATION_STATUS_TEXT } from '../../../contracts/partner-status.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 
@@ -165,7 +165,9 @@ export function licenceAcceptedMail(
       companyName: ctx.companyName,
       heading: 'Your new licence is accepted',
       paragraphs: [
-        `We have accepted the new commercial licence of ${applicant}. It expires on ${licenceDay(expiresOn)}; we will remind you before then.`,
+        expiresOn === LICENCE_NEVER
+          ? `We have accepted the new commercial licence of ${applicant}. It does not expire.`
+          : `We have accepted the new commercial licence of ${applicant}. It expires on ${licenceDay(expiresOn)}; we will remind you before then.`,
         'If your partnership was on hold, it is active again.',
       ],
       notes: [`Questions? Reach us through our support page: ${ctx.publicBaseUrl}/support`],

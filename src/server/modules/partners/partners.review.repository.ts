@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, ilike, isNotNull, isNull, like, lt, ne, not, or, type SQL, sql } from 'drizzle-orm';
 import type { NzbnCheck } from '../../../contracts/companies.ts';
-import type { CompanySort, CompanyStatus } from '../../../contracts/partner-review.ts';
+import { type CompanySort, type CompanyStatus, LICENCE_NEVER } from '../../../contracts/partner-review.ts';
 import { type AppDatabase } from '../../db/connection.ts';
 import { companies, companyEvents } from '../../db/schema.ts';
 import { likePattern } from '../../db/sql.ts';
@@ -27,6 +27,14 @@ export interface ReviewCompanyRow extends CompanyRow {
   submittedAt: Date;
   requestedChanges: unknown;
 }
+
+/**
+ * A licence that does not expire is stored as the date 'infinity' (PostgreSQL's own), which every
+ * comparison with a day puts after it, so no reminder or hold ever reaches it; the API says 'never'.
+ */
+const INFINITY = 'infinity';
+export const storedExpiry = (expiresOn: string | null) => (expiresOn === LICENCE_NEVER ? INFINITY : expiresOn);
+export const licenceExpiryOf = (stored: string | null) => (stored === INFINITY ? LICENCE_NEVER : stored);
 
 /** Storage keys and normalised keys stay in the database (AZ-08). */
 const columns = {
@@ -154,7 +162,7 @@ export function createReviewRepository(db: AppDatabase) {
       actorId: string | null = null,
       licenseExpiresOn: string | null = null,
     ): Promise<ReviewCompanyRow | null> {
-      const approving = verified === 1 ? { licenseExpiresOn, licenseHoldAt: null } : {};
+      const approving = verified === 1 ? { licenseExpiresOn: storedExpiry(licenseExpiresOn), licenseHoldAt: null } : {};
       const [row] = await db
         .update(companies)
         .set({ verified, rejectionReason: reason, isEmailSend: false, lastUpdated: sql`now()`, ...approving })
@@ -217,7 +225,7 @@ export function createReviewRepository(db: AppDatabase) {
           commercialLicenseUrl: licenseUrl,
           renewalLicenseKey: null,
           renewalSentAt: null,
-          licenseExpiresOn,
+          licenseExpiresOn: storedExpiry(licenseExpiresOn),
           licenseHoldAt: null,
           lastUpdated: sql`now()`,
         })

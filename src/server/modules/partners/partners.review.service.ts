@@ -5,6 +5,7 @@ import {
   type CompanySort,
   type CompanyStatus,
   companyStatusOf,
+  LICENCE_NEVER,
   LICENCE_TEXT,
   type MailOutcome,
   type ReviewDue,
@@ -27,7 +28,12 @@ import {
   type ReviewMailContext,
 } from './partners.review.mail.ts';
 import { licenseUrl } from './partners.service.ts';
-import { createReviewRepository, type ReviewCompanyRow, type ReviewRepository } from './partners.review.repository.ts';
+import {
+  createReviewRepository,
+  licenceExpiryOf,
+  type ReviewCompanyRow,
+  type ReviewRepository,
+} from './partners.review.repository.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { isLate, lateBefore, reviewDue } from './review-due.ts';
 import { newStatusLink } from './status-links.ts';
@@ -46,6 +52,7 @@ export function toAdminCompany(row: ReviewCompanyRow): AdminCompany {
     ...row,
     lastUpdated: row.lastUpdated.toISOString(),
     createdAt: row.createdAt.toISOString(),
+    licenseExpiresOn: licenceExpiryOf(row.licenseExpiresOn),
     reviewStage: row.reviewStage as AdminCompany['reviewStage'],
     submittedAt: row.submittedAt.toISOString(),
     requestedChanges: row.requestedChanges ? RequestedChangesSchema.parse(row.requestedChanges) : null,
@@ -104,7 +111,7 @@ export function createReviewService(deps: {
 
   /** A licence expiry date must not be before today on New Zealand's calendar (the app's clock). */
   function requireNotPast(date: string): void {
-    if (date < newZealandDate(clock.now())) {
+    if (date !== LICENCE_NEVER && date < newZealandDate(clock.now())) {
       throw new AppError('INVALID_ARGUMENT', LICENCE_TEXT.datePast, {
         fields: { licenseExpiresOn: LICENCE_TEXT.datePast },
       });

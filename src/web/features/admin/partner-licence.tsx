@@ -1,7 +1,8 @@
+import { useId } from 'react';
 import { Form } from 'react-router';
 import { historyDay } from '../../../contracts/partner-status.ts';
 import {
-  AcceptLicenseSchema,
+  AcceptLicenseFormSchema,
   type AdminCompany,
   ApproveFormSchema,
   LICENCE_TEXT,
@@ -26,6 +27,48 @@ export function licenceExpiryText(company: Pick<AdminCompany, 'licenseExpiresOn'
     : LICENCE_TEXT.expires(company.licenseExpiresOn);
 }
 
+/**
+ * The licence's expiry: a date, or the box 'This licence does not expire' (then the date is not
+ * read). Not `required` in the HTML: with the box ticked the date stays empty, and the server (and
+ * the page's script) say when neither is given.
+ */
+function ExpiryFields({
+  result,
+  error,
+  hint,
+}: {
+  result: FormResult | undefined;
+  error: string | undefined;
+  hint: string;
+}) {
+  const neverId = useId();
+  return (
+    <>
+      <InputField
+        label={LICENCE_TEXT.expiresLabel}
+        name="licenseExpiresOn"
+        type="date"
+        defaultValue={result?.values.licenseExpiresOn ?? ''}
+        hint={hint}
+        error={error}
+      />
+      <div className="admin-changes__option">
+        <input
+          id={neverId}
+          type="checkbox"
+          name="licenseNeverExpires"
+          defaultChecked={result?.values.licenseNeverExpires !== undefined}
+          aria-describedby={`${neverId}-hint`}
+        />
+        <label htmlFor={neverId}>{LICENCE_TEXT.neverLabel}</label>
+      </div>
+      <p className="field__hint" id={`${neverId}-hint`}>
+        {LICENCE_TEXT.neverHint}
+      </p>
+    </>
+  );
+}
+
 /** Approve: the licence's expiry date is asked for with the decision. */
 export function ApproveForm({ result, busy, label }: { result: FormResult | undefined; busy: boolean; label: string }) {
   const { errors, onSubmit, formRef } = useFormCheck(ApproveFormSchema, result);
@@ -40,15 +83,7 @@ export function ApproveForm({ result, busy, label }: { result: FormResult | unde
       preventScrollReset
     >
       <input type="hidden" name="intent" value="approve" />
-      <InputField
-        label={LICENCE_TEXT.expiresLabel}
-        name="licenseExpiresOn"
-        type="date"
-        required
-        defaultValue={result?.values.licenseExpiresOn ?? ''}
-        hint={LICENCE_TEXT.expiresHint}
-        error={errors.licenseExpiresOn}
-      />
+      <ExpiryFields result={result} error={errors.licenseExpiresOn} hint={LICENCE_TEXT.expiresHint} />
       <div className="form__actions">
         <button type="submit" className="button button--primary" disabled={busy}>
           {label}
@@ -59,7 +94,7 @@ export function ApproveForm({ result, busy, label }: { result: FormResult | unde
 }
 
 function AcceptForm({ result, busy }: { result: FormResult | undefined; busy: boolean }) {
-  const { errors, onSubmit, formRef } = useFormCheck(AcceptLicenseSchema, result);
+  const { errors, onSubmit, formRef } = useFormCheck(AcceptLicenseFormSchema, result);
   return (
     <Form
       method="post"
@@ -71,15 +106,7 @@ function AcceptForm({ result, busy }: { result: FormResult | undefined; busy: bo
       preventScrollReset
     >
       <input type="hidden" name="intent" value="accept-licence" />
-      <InputField
-        label={LICENCE_TEXT.expiresLabel}
-        name="licenseExpiresOn"
-        type="date"
-        required
-        defaultValue={result?.values.licenseExpiresOn ?? ''}
-        hint="The date on the new licence."
-        error={errors.licenseExpiresOn}
-      />
+      <ExpiryFields result={result} error={errors.licenseExpiresOn} hint="The date on the new licence." />
       <div className="form__actions">
         <button type="submit" className="button button--primary" disabled={busy}>
           {LICENCE_TEXT.accept}

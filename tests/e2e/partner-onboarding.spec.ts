@@ -1,5 +1,9 @@
 import { expect, type Page, test } from '@playwright/test';
+import pg from 'pg';
+import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
 import { CHANGES_MESSAGES, CHANGES_TEXT } from '../../src/contracts/partner-changes.ts';
+import { LICENCE_NEVER, LICENCE_TEXT } from '../../src/contracts/partner-review.ts';
+import { socketUrl } from '../../src/server/db/local-socket.ts';
 import { APPLICATION_STATUS_TEXT as TEXT } from '../../src/contracts/partner-status.ts';
 import { linkIn, waitForMail } from '../helpers/mail.ts';
 import { apply, newCompany, realPng } from './companies.ts';
@@ -8,27 +12,48 @@ import { teamAdmin } from './second-factor.ts';
 import { expectNoAxeViolations } from './support.ts';
 
 /**
- * Changes requested, the whole loop (docs/decisions/113-changes-requested.md): an admin opens an
- * application (In review) and asks for a new licence with a note; the applicant follows the mailed
- * link, is refused without a file, sends one, and sees the application back In review with its new
- * review date; the admin sees it, and approves it. The console with JavaScript and without it; the
- * applicant's page is plain HTML either way.
+ * Partner onboarding, the whole loop (docs/decisions/113-changes-requested.md, 115-licence-expiry.md):
+ * an admin opens an application (In review) and asks for a new licence with a note; the applicant
+ * follows the mailed link, is refused without a file, sends one, and sees the application back In
+ * review with its new review date; the admin approves it with the licence's expiry date; the
+ * 30-day reminder and, at the date, the on-hold mail come with links; the partner sends a new
+ * licence from that link; the admin accepts it (one that does not expire) and the partner is active
+ * again. With JavaScript and without it.
  */
 
 const dataDir = process.env.E2E_DATA_DIR!;
-const ADMIN = teamAdmin('partner-changes');
+const ADMIN = teamAdmin('partner-onboarding');
 const NOTE = 'The bottom half of the photo is blurred.';
 const ASKED = 'Your Bagspace partner application: a few changes needed';
 
+const REMINDED = 'Your Bagspace partner licence expires in 30 days';
+const HELD = 'Your Bagspace partnership is on hold: licence expired';
+
 const stateOf = (page: Page) => page.getByRole('region', { name: TEXT.stateLabel });
 
+/** New Zealand's date `days` from today ('YYYY-MM-DD'). */
+const nzDate = (days: number) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'Pacific/Auckland' }).format(new Date(Date.now() + days * 86_400_000));
+
+/** Moves the licence's expiry date in the running server's database (served on its local socket). */
+async function moveExpiry(companyId: string, date: string) {
+  const client = new pg.Client({ connectionString: socketUrl(dataDir) });
+  await client.connect();
+  try {
+    const moved = await client.query('update companies set license_expires_on = $2 where id = $1', [companyId, date]);
+    expect(moved.rowCount).toBe(1);
+  } finally {
+    await client.end();
+  }
+}
+
 for (const javaScriptEnabled of [true, false]) {
-  test(`an admin asks for a new licence and the applicant sends it (console JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async ({
+  test(`the whole onboarding loop: changes asked and sent, approved with an expiry, reminded, on hold, a new licence, active again (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async ({
     browser,
     request,
     baseURL,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     const company = newCompany();
     const companyId = await apply(request, company, realPng());
 
@@ -94,6 +119,48 @@ for (const javaScriptEnabled of [true, false]) {
     await expect(admin.getByText(CHANGES_TEXT.stageLabels.in_review, { exact: true })).toBeVisible();
     await expect(admin.getByRole('region', { name: CHANGES_TEXT.stageLabels.changes_requested })).toHaveCount(0);
     await expect(admin.getByText(CHANGES_TEXT.resubmittedLabel, { exact: true })).toBeVisible();
+
+    // The admin approves it with the licence's expiry date, forty days ahead.
+    await admin.getByLabel(LICENCE_TEXT.expiresLabel).fill(nzDate(40));
+    await admin.getByRole('button', { name: ADMIN_TEXT.approve }).click();
+    await expect(admin.getByText(/^Approved\./)).toBeVisible();
+
+    // Thirty days before the date, a reminder with a link to send the new licence. (The server's
+    // clock is the real one: the date is moved in its database, and its worker runs every second.)
+    await moveExpiry(companyId, nzDate(30));
+    const reminder = await waitForMail(dataDir, company.contactPersonEmail, REMINDED, 30_000);
+    expect(linkIn(reminder, `${baseURL}/partners/status/`)).toBeTruthy();
+    // The date comes: on hold, and a mail saying so, with its own link.
+    await moveExpiry(companyId, nzDate(0));
+    const held = await waitForMail(dataDir, company.contactPersonEmail, HELD, 30_000);
+    const renewalContext = await browser.newContext({ baseURL: baseURL!, javaScriptEnabled });
+    const partner = await renewalContext.newPage();
+    await partner.goto(linkIn(held, `${baseURL}/partners/status/`));
+    await expect(stateOf(partner)).toContainText(TEXT.states['on-hold']);
+    await expect(stateOf(partner)).toContainText(TEXT.licenseHold);
+    await partner
+      .getByLabel(CHANGES_TEXT.licenseLabel)
+      .setInputFiles({ name: 'new-licence.png', mimeType: 'image/png', buffer: realPng() });
+    await partner.getByRole('button', { name: CHANGES_TEXT.renewalSubmit }).click();
+    await expect(partner).toHaveURL(/\?sent=renewal$/);
+    await expect(partner.getByText(CHANGES_TEXT.renewalSent)).toBeVisible();
+    if (javaScriptEnabled) await expectNoAxeViolations(partner);
+
+    // The admin accepts the new licence, one that does not expire: active again.
+    await admin.reload();
+    const renewal = admin.getByRole('region', { name: LICENCE_TEXT.renewalHeading });
+    await expect(renewal.getByText(/^New licence sent on /)).toBeVisible();
+    await renewal.getByRole('checkbox', { name: LICENCE_TEXT.neverLabel }).check();
+    await renewal.getByRole('button', { name: LICENCE_TEXT.accept }).click();
+    await expect(admin.getByText(LICENCE_TEXT.accepted)).toBeVisible();
+    await expect(admin.getByText(LICENCE_TEXT.expires(LICENCE_NEVER))).toBeVisible();
+    await partner.reload();
+    await expect(stateOf(partner)).toContainText(TEXT.states.approved);
+    await expect(stateOf(partner)).toContainText(TEXT.licenseNeverExpires);
+    await expect(partner.getByRole('region', { name: TEXT.historyHeading })).toContainText(
+      TEXT.events.license_accepted,
+    );
+    await renewalContext.close();
     await console.close();
   });
 }
