@@ -129,5 +129,3 @@ export function createChangesRepository(db: AppDatabase) {
     },
   };
 }
-
-export type ChangesRepository = ReturnType<typeof createChangesRepository>;
