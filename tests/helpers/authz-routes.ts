@@ -324,6 +324,10 @@ export const ROUTES: Record<string, RouteSpec> = {
   // The owner did not ask to be deleted: 409 means the admin got past the access check.
   'POST /api/admin/users/:userId/erase': R('admin', { ok: 409 }),
   'POST /api/admin/support/tickets/:ticketId/keep-for-record': R('admin'),
+  'GET /api/admin/support/tickets/:ticketId/merge-targets': R('admin'),
+  // Merged into itself: an admin gets the handler's refusal (400), everyone else the access check's
+  // answer; the fixture ticket stays whole for the other routes.
+  'POST /api/admin/support/tickets/:ticketId/merge': R('admin', { ok: 400 }),
   'PUT /api/account/notifications': R('user'),
   'GET /api/admin/mail': R('admin'),
   // Reply by email (decision 105). The fixture mail was ignored, not held: 409 means the admin got past the access check.
@@ -445,6 +449,9 @@ export const BODIES: Record<string, BodyFor> = {
   'POST /api/admin/support/tickets/:ticketId/assign': json({ assignee: 'me' }),
   'POST /api/admin/support/tickets/:ticketId/privacy': json({ privacy: true }),
   'POST /api/admin/support/tickets/:ticketId/keep-for-record': json({ keep: true }),
+  'POST /api/admin/support/tickets/:ticketId/merge': json((_a: Actor, f: Fixtures) => ({
+    targetTicketId: f.ownerTicket.ticketId,
+  })),
   'POST /api/account/delete': json({ password: 'Matrix-not-the-password-1' }),
   'POST /api/admin/users/:userId/erase': NO_BODY,
   'POST /api/admin/support/saved-replies': json(() => ({

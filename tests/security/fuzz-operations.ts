@@ -27,6 +27,7 @@ import { UserListSchema, UserResultSchema } from '../../src/contracts/users.ts';
 import { LoginResponseSchema, MessageResponseSchema, SessionResponseSchema } from '../../src/contracts/auth.ts';
 import { CompanyRegistrationResultSchema } from '../../src/contracts/companies.ts';
 import { CHANGE_REASONS, CHANGEABLE_FIELDS } from '../../src/contracts/partner-changes.ts';
+import { MergeTargetsSchema } from '../../src/contracts/ticket-merge.ts';
 import {
   FactorRemovedSchema,
   RecoveryCodesSchema,
@@ -838,6 +839,25 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     params: { ticketId: uuidOr('ownTicket', 'ownClosedTicket', 'foreignTicket') },
     body: fc.record({ keep: fc.boolean() }),
     ok: [{ status: 200, schema: z.object({ ticket: AdminTicketSchema }) }],
+  },
+  // Merging (docs/decisions/116-ticket-merge.md): the candidates; a merge into another customer's
+  // ticket or one that does not exist (refused), so the shared fixtures stay whole.
+  {
+    methods: ['GET'],
+    url: '/api/admin/support/tickets/:ticketId/merge-targets',
+    group: 'support',
+    principals: admin,
+    params: { ticketId: uuidOr('ownTicket', 'ownClosedTicket', 'foreignTicket') },
+    ok: [{ status: 200, schema: MergeTargetsSchema }],
+  },
+  {
+    methods: ['POST'],
+    url: '/api/admin/support/tickets/:ticketId/merge',
+    group: 'support',
+    principals: admin,
+    params: { ticketId: uuidOr('ownTicket') },
+    body: fc.record({ targetTicketId: uuidOr('foreignTicket') }),
+    ok: [],
   },
   {
     methods: ['GET'],

@@ -32,6 +32,7 @@ import {
   TicketSchema,
   TicketWithMessagesSchema,
 } from '../support.ts';
+import { MergeResultSchema, MergeTargetsSchema, MergeTicketSchema } from '../ticket-merge.ts';
 import { z } from '../zod.ts';
 
 /** `?after=` (or `Last-Event-ID` on a stream): the last message id the client has. */
@@ -265,6 +266,28 @@ export const deskApi = {
     body: KeepForRecordBodySchema,
     answers: { 200: AdminTicketResultSchema },
     errors: ERRORS,
+  }),
+  mergeTargets: endpoint({
+    method: 'GET',
+    path: '/api/admin/support/tickets/:ticketId/merge-targets',
+    access: 'admin',
+    tags: ['admin'],
+    summary: "The tickets this one can be merged into: its owner's other tickets, not merged themselves",
+    params: TicketParamsSchema,
+    answers: { 200: MergeTargetsSchema },
+    errors: ERRORS,
+  }),
+  merge: endpoint({
+    method: 'POST',
+    path: '/api/admin/support/tickets/:ticketId/merge',
+    access: 'admin',
+    tags: ['admin'],
+    summary:
+      'Merge this ticket into another of the same customer: its messages, notes and files move there, both threads get a line, this one closes, and everything addressed to it reaches the other',
+    params: TicketParamsSchema,
+    body: MergeTicketSchema,
+    answers: { 200: MergeResultSchema },
+    errors: [409, ...ERRORS],
   }),
   agents: endpoint({
     method: 'GET',

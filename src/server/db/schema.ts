@@ -327,6 +327,11 @@ export const supportTickets = pgTable(
      */
     firstAnswerAt: timestamptz('first_answer_at'),
     firstAnswerBy: uuid('first_answer_by').references(() => users.id, { onDelete: 'set null' }),
+    /**
+     * Merged into that ticket (docs/decisions/116-ticket-merge.md): closed, its messages moved there;
+     * everything addressed to this one (page, stream, API, a reply by mail) reaches that one.
+     */
+    mergedIntoId: uuid('merged_into_id').references((): AnyPgColumn => supportTickets.id, { onDelete: 'set null' }),
   },
   (t) => [
     uniqueIndex('support_tickets_ticket_no_uq').on(t.ticketNo),
@@ -433,6 +438,36 @@ export const ticketAttachments = pgTable(
       .on(t.createdAt)
       .where(sql`${t.messageId} is null`),
     check('ticket_attachments_kind_check', sql`${t.kind} in ('jpg', 'png', 'webp', 'pdf')`),
+  ],
+);
+
+/**
+ * A merge of one ticket into another (docs/decisions/116-ticket-merge.md), kept so it can be undone:
+ * both tickets as they were before, the messages and files it moved, and the lines it wrote.
+ */
+export const ticketMerges = pgTable(
+  'ticket_merges',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    sourceTicketId: uuid('source_ticket_id')
+      .notNull()
+      .references(() => supportTickets.id, { onDelete: 'cascade' }),
+    targetTicketId: uuid('target_ticket_id')
+      .notNull()
+      .references(() => supportTickets.id, { onDelete: 'cascade' }),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    /** Both tickets' rows before the merge: { source, target } (row_to_json). */
+    before: jsonb('before').notNull(),
+    movedMessageIds: bigint('moved_message_ids', { mode: 'number' }).array().notNull(),
+    movedAttachmentIds: uuid('moved_attachment_ids').array().notNull(),
+    /** The lines the merge wrote: 'Merged into #N' (source) and '#M was merged into this ticket' (target). */
+    lineIds: bigint('line_ids', { mode: 'number' }).array().notNull(),
+    undoneAt: timestamptz('undone_at'),
+  },
+  (t) => [
+    index('ticket_merges_source_idx').on(t.sourceTicketId),
+    index('ticket_merges_target_idx').on(t.targetTicketId),
   ],
 );
 

@@ -15,6 +15,10 @@ import { savedRepliesRoutes } from './saved-replies.routes.ts';
 import { createSavedRepliesService } from './saved-replies.service.ts';
 import { createDeskService } from './support.desk.service.ts';
 import { createSupportRecords, type SupportRecords } from './support.records.ts';
+import { deskApi } from '../../../contracts/api/support.ts';
+import { createMergeRepository } from './support.merge.repository.ts';
+import { supportMergeRoutes } from './support.merge.routes.ts';
+import { createMergeService } from './support.merge.service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,8 +39,10 @@ export const supportModule = fp<SharedServices>(
   async function support(app: FastifyInstance, shared) {
     const { config, database } = shared;
     const repository = createSupportRepository(database.db, { notifyDelaySeconds: config.mail.notifyDelaySeconds });
+    const mergeRepository = createMergeRepository(database.db);
     const support = createSupportService({
       repository,
+      resolveTicket: (ticketId) => mergeRepository.resolve(ticketId),
       limiter: shared.limiter,
       ticketsPerUserPerHour: config.support.ticketsPerUserPerHour,
       audit: shared.audit,
@@ -65,6 +71,20 @@ export const supportModule = fp<SharedServices>(
       clock: shared.clock,
     });
     await app.register(supportDeskRoutes, { desk });
+
+    // Merging (docs/decisions/116-ticket-merge.md). Everything addressed to a merged ticket reaches
+    // the ticket it was merged into: every API route with a ticket in its path (the owner's and the
+    // console's reads and writes, the streams, the files) is given the end of the ticket's chain of
+    // merges before its handler runs, after the access checks. The merge itself reads the address
+    // as given, so merging a merged ticket again is refused, not turned into a merge of the target.
+    const merge = createMergeService({ repository: mergeRepository, audit: shared.audit });
+    app.addHook('preHandler', async (request) => {
+      const params = request.params as { ticketId?: unknown } | undefined;
+      const url = request.routeOptions.url;
+      if (typeof params?.ticketId !== 'string' || !url?.startsWith('/api/') || url === deskApi.merge.path) return;
+      params.ticketId = await merge.resolve(params.ticketId);
+    });
+    await app.register(supportMergeRoutes, { merge });
     const savedReplies = createSavedRepliesService({
       repository: createSavedRepliesRepository(database.db),
       audit: shared.audit,

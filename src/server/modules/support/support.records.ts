@@ -1,6 +1,7 @@
 import type { AppDatabase } from '../../db/connection.ts';
 import { createSupportRepository } from './support.repository.ts';
 import type { MessageRow } from './support.rows.ts';
+import { createMergeRepository } from './support.merge.repository.ts';
 
 /**
  * What other modules may write into tickets, on a database handle of theirs: the privacy module's
@@ -89,7 +90,8 @@ export function createSupportRecords(options: { notifyDelaySeconds: number }) {
 
     /** Whose ticket it is, its number, and whether it is open. */
     async findTicket(db: AppDatabase, ticketId: string) {
-      const row = await repositoryOf(db).findTicket(ticketId, null);
+      // A merged ticket's mail reaches the ticket it was merged into (docs/decisions/116-ticket-merge.md).
+      const row = await repositoryOf(db).findTicket(await createMergeRepository(db).resolve(ticketId), null);
       return row ? { id: row.id, ticketNo: row.ticketNo, open: row.open, ownerId: row.userId } : null;
     },
   };

@@ -103,6 +103,8 @@ export interface SupportServiceOptions {
   audit: AuditService;
   /** What is late or due today (service levels), and the `now` the lists are worded from. */
   clock: Clock;
+  /** The ticket an address means now (a merged ticket's target, docs/decisions/116-ticket-merge.md). */
+  resolveTicket?: (ticketId: string) => Promise<string>;
 }
 
 /** The inbox's due filter as an instant range (after, by]: late is up to now; today, from now to the end of the New Zealand day. */
@@ -117,6 +119,7 @@ export function createSupportService({
   ticketsPerUserPerHour,
   audit,
   clock,
+  resolveTicket = async (ticketId: string) => ticketId,
 }: SupportServiceOptions) {
   /** Another user's ticket and a ticket that does not exist look the same (AZ-03). */
   async function getOwnTicket(userId: string, ticketId: string): Promise<TicketRow> {
@@ -142,6 +145,13 @@ export function createSupportService({
   }): Promise<MessageRow> {
     const stored = await repository.insertMessage({ ...input, clientId: input.clientId ?? null });
     if (stored) return stored;
+    // The ticket was merged into another while this message was on its way (its address was read
+    // before the merge's lock was let go): the message goes where the ticket's messages went.
+    const target = await resolveTicket(input.ticketId);
+    if (target !== input.ticketId) {
+      const moved = await repository.insertMessage({ ...input, ticketId: target, clientId: input.clientId ?? null });
+      if (moved) return moved;
+    }
     // Nothing stored: a retry of a message we already have, a closed ticket, or no such ticket.
     if (input.clientId) {
       const earlier = await repository.findMessageByClientId(input.ticketId, input.clientId, input.authorId);

@@ -1,0 +1,52 @@
+import { z } from './zod.ts';
+
+/**
+ * Merging tickets (docs/decisions/116-ticket-merge.md): an admin merges a ticket into another
+ * ticket of the same customer; the messages of both make one thread in the target, and everything
+ * addressed to the merged ticket afterwards reaches the target.
+ */
+
+export const MERGE_TEXT = {
+  menuLabel: 'Merge into',
+  hint: "This customer's other tickets. The messages of this ticket move into the one you choose, and this ticket closes.",
+  submit: 'Merge',
+  noTargets: 'This customer has no other ticket to merge into.',
+  /** The lines written into both threads (the customer reads them too). */
+  sourceLine: (targetNo: number) => `Merged into #${targetNo}`,
+  targetLine: (sourceNo: number) => `#${sourceNo} was merged into this ticket`,
+  done: (sourceNo: number, targetNo: number) => `#${sourceNo} was merged into #${targetNo}.`,
+  option: (ticketNo: number, reason: string, open: boolean) => `#${ticketNo} · ${reason} · ${open ? 'open' : 'closed'}`,
+} as const;
+
+export const MERGE_MESSAGES = {
+  chooseTarget: 'Choose the ticket to merge into',
+  otherCustomer: "That ticket belongs to another customer: only a customer's own tickets can be merged.",
+  sameTicket: 'A ticket cannot be merged into itself.',
+  alreadyMerged: 'This ticket was already merged into another one.',
+  targetMerged: 'That ticket was merged into another one: merge into that one instead.',
+  targetMissing: 'That ticket does not exist.',
+} as const;
+
+export const MergeTicketSchema = z.object({
+  targetTicketId: z.uuid({ error: MERGE_MESSAGES.chooseTarget }),
+});
+
+/** The tickets a ticket may be merged into: its owner's others, not merged themselves, newest first. */
+export const MergeTargetsSchema = z.object({
+  tickets: z.array(
+    z.object({
+      id: z.string(),
+      ticketNo: z.number().int(),
+      reason: z.string(),
+      open: z.boolean(),
+      lastMessage: z.string(),
+    }),
+  ),
+});
+export type MergeTarget = z.infer<typeof MergeTargetsSchema>['tickets'][number];
+
+export const MergeResultSchema = z.object({
+  targetTicketId: z.string(),
+  targetTicketNo: z.number().int(),
+  sourceTicketNo: z.number().int(),
+});

@@ -1,0 +1,142 @@
+import { sql } from 'drizzle-orm';
+import { MERGE_TEXT, type MergeTarget } from '../../../contracts/ticket-merge.ts';
+import { type AppDatabase, inTransaction } from '../../db/connection.ts';
+import { isUuid, queryRows } from '../../db/sql.ts';
+import { EVENTS_CHANNEL } from '../../realtime/event-bus.ts';
+
+/** How far a chain of merges is followed (a merged ticket's target merged again, and so on). */
+const MAX_HOPS = 10;
+
+interface LockedTicket {
+  id: string;
+  user_id: string;
+  ticket_no: number;
+  open: boolean;
+  closed_at: string | null;
+  merged_into_id: string | null;
+  row: unknown;
+}
+
+export type MergeOutcome =
+  | { kind: 'merged'; sourceNo: number; targetNo: number; targetId: string }
+  | { kind: 'missing' | 'target-missing' | 'same' | 'other-customer' | 'already-merged' | 'target-merged' };
+
+/**
+ * Merging tickets (docs/decisions/116-ticket-merge.md). A merge is one transaction that locks both
+ * tickets (in id order, FOR UPDATE, so a reply being stored on either waits for it, and two merges
+ * of the pair take turns), moves the source's messages, notes and files to the target, writes a line
+ * into each thread, closes the source pointing at the target, and records everything it changed
+ * (both rows before, what moved, the lines) so it can be undone.
+ */
+export function createMergeRepository(db: AppDatabase) {
+  return {
+    /** The ticket that an address means now: the end of its chain of merges (itself when never merged). */
+    async resolve(ticketId: string): Promise<string> {
+      if (!isUuid(ticketId)) return ticketId;
+      const [row] = await queryRows<{ id: string }>(
+        db,
+        sql`with recursive chain (id, merged_into_id, hops) as (
+              select id, merged_into_id, 0 from support_tickets where id = ${ticketId}::uuid
+              union all
+              select t.id, t.merged_into_id, c.hops + 1 from support_tickets t
+              join chain c on t.id = c.merged_into_id where c.hops < ${MAX_HOPS}
+            )
+            select id from chain order by hops desc limit 1`,
+      );
+      return row?.id ?? ticketId;
+    },
+
+    /** The owner's other tickets that are not merged themselves, newest first. */
+    async targets(ticketId: string): Promise<MergeTarget[]> {
+      const rows = await queryRows<{
+        id: string;
+        ticket_no: number;
+        reason: string;
+        open: boolean;
+        last_message: string | Date;
+      }>(
+        db,
+        sql`select o.id, o.ticket_no, o.reason, o.open, o.last_message from support_tickets t
+            join support_tickets o on o.user_id = t.user_id and o.id <> t.id and o.merged_into_id is null
+            where t.id = ${ticketId}::uuid
+            order by o.last_message desc, o.ticket_no desc limit 100`,
+      );
+      return rows.map((row) => ({
+        id: row.id,
+        ticketNo: row.ticket_no,
+        reason: row.reason,
+        open: row.open,
+        lastMessage: new Date(row.last_message).toISOString(),
+      }));
+    },
+
+    async merge(sourceId: string, targetId: string, actorId: string): Promise<MergeOutcome> {
+      return inTransaction(db, async (tx) => {
+        const locked = await queryRows<LockedTicket>(
+          tx,
+          sql`select id, user_id, ticket_no, open, closed_at, merged_into_id, row_to_json(t) as row
+              from support_tickets t where id in (${sourceId}::uuid, ${targetId}::uuid) order by id for update`,
+        );
+        const source = locked.find((t) => t.id === sourceId);
+        const target = locked.find((t) => t.id === targetId);
+        if (!source) return { kind: 'missing' };
+        if (sourceId === targetId) return { kind: 'same' };
+        if (!target) return { kind: 'target-missing' };
+        if (source.user_id !== target.user_id) return { kind: 'other-customer' };
+        if (source.merged_into_id !== null) return { kind: 'already-merged' };
+        if (target.merged_into_id !== null) return { kind: 'target-merged' };
+
+        const moved = await queryRows<{ id: number }>(
+          tx,
+          sql`update ticket_messages set ticket_id = ${targetId}::uuid where ticket_id = ${sourceId}::uuid returning id`,
+        );
+        const files = await queryRows<{ id: string }>(
+          tx,
+          sql`update ticket_attachments set ticket_id = ${targetId}::uuid where ticket_id = ${sourceId}::uuid returning id`,
+        );
+        // The two lines, one in each thread, under the owner like every system line (not an answer,
+        // not the customer's: the service-level triggers pass them by); announced on commit.
+        const lines = await queryRows<{ id: number }>(
+          tx,
+          sql`with l as (
+                insert into ticket_messages (ticket_id, message_body, user_id, admin, system_event, timestamp)
+                values
+                  (${sourceId}::uuid, ${MERGE_TEXT.sourceLine(target.ticket_no)}, ${source.user_id}::uuid, false, 'merged-into', clock_timestamp()),
+                  (${targetId}::uuid, ${MERGE_TEXT.targetLine(source.ticket_no)}, ${source.user_id}::uuid, false, 'merged-from', clock_timestamp())
+                returning id, ticket_id, user_id
+              )
+              select l.id, pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'message.created',
+                'ticketId', l.ticket_id, 'userId', l.user_id, 'messageId', l.id)::text)
+              from l order by l.id`,
+        );
+        // The source closes (its open wait ends by the trigger) and points at the target; the
+        // target's last activity is the later of the two. Both pages hear of it.
+        await tx.execute(
+          sql`update support_tickets set open = false, closed_at = coalesce(closed_at, now()),
+                merged_into_id = ${targetId}::uuid
+              where id = ${sourceId}::uuid`,
+        );
+        await tx.execute(
+          sql`update support_tickets set last_message = greatest(last_message,
+                (select last_message from support_tickets where id = ${sourceId}::uuid), clock_timestamp())
+              where id = ${targetId}::uuid`,
+        );
+        await tx.execute(
+          sql`select pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', id, 'userId', user_id)::text)
+              from support_tickets where id in (${sourceId}::uuid, ${targetId}::uuid)`,
+        );
+        await tx.execute(
+          sql`insert into ticket_merges (source_ticket_id, target_ticket_id, actor_id, before, moved_message_ids, moved_attachment_ids, line_ids)
+              values (${sourceId}::uuid, ${targetId}::uuid, ${actorId}::uuid,
+                json_build_object('source', ${JSON.stringify(source.row)}::json, 'target', ${JSON.stringify(target.row)}::json),
+                ${`{${moved.map((m) => m.id).join(',')}}`}::bigint[],
+                ${`{${files.map((f) => f.id).join(',')}}`}::uuid[],
+                ${`{${lines.map((l) => l.id).join(',')}}`}::bigint[])`,
+        );
+        return { kind: 'merged', sourceNo: source.ticket_no, targetNo: target.ticket_no, targetId };
+      });
+    },
+  };
+}
+
+export type MergeRepository = ReturnType<typeof createMergeRepository>;

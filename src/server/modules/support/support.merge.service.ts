@@ -1,0 +1,53 @@
+import { SUPPORT_TEXT } from '../../../contracts/support.ts';
+import { MERGE_MESSAGES, type MergeTarget } from '../../../contracts/ticket-merge.ts';
+import { isUuid } from '../../db/sql.ts';
+import { AppError } from '../../errors.ts';
+import type { AuditActor, AuditService } from '../audit/audit.service.ts';
+import type { MergeOutcome, MergeRepository } from './support.merge.repository.ts';
+
+const REFUSALS: Record<Exclude<MergeOutcome['kind'], 'merged'>, AppError> = {
+  missing: new AppError('NOT_FOUND', SUPPORT_TEXT.ticketMissing),
+  'target-missing': new AppError('NOT_FOUND', MERGE_MESSAGES.targetMissing, {
+    fields: { targetTicketId: MERGE_MESSAGES.targetMissing },
+  }),
+  same: new AppError('INVALID_ARGUMENT', MERGE_MESSAGES.sameTicket, {
+    fields: { targetTicketId: MERGE_MESSAGES.sameTicket },
+  }),
+  'other-customer': new AppError('INVALID_ARGUMENT', MERGE_MESSAGES.otherCustomer, {
+    fields: { targetTicketId: MERGE_MESSAGES.otherCustomer },
+  }),
+  'already-merged': new AppError('ABORTED', MERGE_MESSAGES.alreadyMerged),
+  'target-merged': new AppError('ABORTED', MERGE_MESSAGES.targetMerged, {
+    fields: { targetTicketId: MERGE_MESSAGES.targetMerged },
+  }),
+};
+
+/** Merging tickets in the console (docs/decisions/116-ticket-merge.md); each merge is audited. */
+export function createMergeService(options: { repository: MergeRepository; audit: AuditService }) {
+  const { repository, audit } = options;
+  return {
+    /** The ticket an address means now (a merged ticket's target). */
+    resolve: (ticketId: string) => repository.resolve(ticketId),
+
+    async targets(ticketId: string): Promise<MergeTarget[]> {
+      if (!isUuid(ticketId)) throw REFUSALS.missing;
+      return repository.targets(ticketId);
+    },
+
+    async merge(actor: AuditActor, sourceId: string, targetId: string) {
+      if (!isUuid(sourceId)) throw REFUSALS.missing;
+      const outcome = await repository.merge(sourceId, targetId, actor.userId);
+      if (outcome.kind !== 'merged') throw REFUSALS[outcome.kind];
+      await audit.record({
+        actor,
+        action: 'ticket.merge',
+        targetType: 'ticket',
+        targetId: outcome.targetId,
+        details: { ticketNo: outcome.targetNo, sourceTicketNo: outcome.sourceNo, sourceTicketId: sourceId },
+      });
+      return { targetTicketId: outcome.targetId, targetTicketNo: outcome.targetNo, sourceTicketNo: outcome.sourceNo };
+    },
+  };
+}
+
+export type MergeService = ReturnType<typeof createMergeService>;

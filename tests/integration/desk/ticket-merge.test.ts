@@ -1,0 +1,162 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MERGE_MESSAGES, MERGE_TEXT } from '../../../src/contracts/ticket-merge.ts';
+import { queryRows } from '../../../src/server/db/sql.ts';
+import { supportUser, type SupportUser } from '../../helpers/support.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+
+/**
+ * Merging tickets (docs/decisions/116-ticket-merge.md): an admin merges a customer's ticket into
+ * another of theirs; the messages, notes and files of both make one thread in the target, ordered by
+ * time, with a line in each thread; the merged ticket closes, and everything addressed to it (its
+ * API, the owner's replies, a reply by mail) reaches the target. Another customer's ticket is refused.
+ */
+let t: TestApp;
+let admin: SupportUser;
+let other: SupportUser;
+
+beforeAll(async () => {
+  t = await createTestApp({ mailWorker: false, serviceLevelWorker: false });
+  admin = await supportUser(t, { role: 'admin' });
+  other = await supportUser(t);
+}, 60_000);
+afterAll(() => t?.close());
+
+interface Thread {
+  ticket: { id: string; ticketNo: number; open: boolean };
+  messages: Array<{ id: number; messageBody: string; internal?: boolean; systemEvent?: string | null }>;
+}
+const adminThread = async (ticketId: string): Promise<Thread> => {
+  const res = await admin.get(`/api/admin/support/tickets/${ticketId}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as Thread;
+};
+const merge = (sourceId: string, targetTicketId: string) =>
+  admin.post(`/api/admin/support/tickets/${sourceId}/merge`, { targetTicketId });
+
+describe('merging two tickets of one customer', () => {
+  let user: SupportUser;
+  let first: { ticketId: string; ticketNo: number };
+  let second: { ticketId: string; ticketNo: number };
+
+  beforeAll(async () => {
+    user = await supportUser(t);
+    first = await user.createTicket('General', 'My parcel to Napier has not arrived.');
+    second = await user.createTicket('Incident', 'About the Napier parcel again: the box was torn.');
+    expect(
+      (await admin.post(`/api/admin/support/tickets/${first.ticketId}/messages`, { messageBody: 'Looking into it.' }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await admin.post(`/api/admin/support/tickets/${first.ticketId}/notes`, { messageBody: 'Courier is Kea.' }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await user.post(`/api/support/tickets/${second.ticketId}/messages`, { messageBody: 'Photos to follow.' }))
+        .statusCode,
+    ).toBe(200);
+  });
+
+  it("offers the customer's other tickets only", async () => {
+    const theirs = await other.createTicket('General', 'Someone else entirely.');
+    const res = await admin.get(`/api/admin/support/tickets/${first.ticketId}/merge-targets`);
+    expect(res.statusCode, res.body).toBe(200);
+    const ids = res.json().tickets.map((x: { id: string }) => x.id);
+    expect(ids).toContain(second.ticketId);
+    expect(ids).not.toContain(first.ticketId);
+    expect(ids).not.toContain(theirs.ticketId);
+    // Another customer's ticket, and the ticket itself, are refused in words; nothing moves.
+    const refused = await merge(first.ticketId, theirs.ticketId);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.fields.targetTicketId).toBe(MERGE_MESSAGES.otherCustomer);
+    const self = await merge(first.ticketId, first.ticketId);
+    expect(self.json().error.fields.targetTicketId).toBe(MERGE_MESSAGES.sameTicket);
+    expect((await adminThread(first.ticketId)).messages).toHaveLength(3);
+    // Only admins merge.
+    expect(
+      (
+        await user.post(`/api/admin/support/tickets/${first.ticketId}/merge`, {
+          targetTicketId: second.ticketId,
+        })
+      ).statusCode,
+    ).toBe(403);
+  });
+
+  it('moves every message, note and file into the target in time order, with a line in both threads', async () => {
+    const before = await adminThread(first.ticketId);
+    const target = await adminThread(second.ticketId);
+    const res = await merge(first.ticketId, second.ticketId);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      targetTicketId: second.ticketId,
+      targetTicketNo: second.ticketNo,
+      sourceTicketNo: first.ticketNo,
+    });
+    const merged = await adminThread(second.ticketId);
+    const bodies = merged.messages.map((m) => m.messageBody);
+    const expected = [...before.messages, ...target.messages].sort((a, b) => a.id - b.id).map((m) => m.messageBody);
+    expect(bodies.slice(0, expected.length)).toEqual(expected);
+    expect(bodies.at(-1)).toBe(MERGE_TEXT.targetLine(first.ticketNo));
+    expect(merged.messages.find((m) => m.messageBody === 'Courier is Kea.')?.internal).toBe(true);
+    expect(merged.ticket.open).toBe(true);
+
+    // The merged ticket: closed, holding only its line.
+    const [source] = await queryRows<{ open: boolean; merged_into_id: string | null; n: number; body: string }>(
+      t.database.db,
+      sql`select t.open, t.merged_into_id, count(m.id)::int as n, max(m.message_body) as body
+          from support_tickets t left join ticket_messages m on m.ticket_id = t.id
+          where t.id = ${first.ticketId}::uuid group by t.id`,
+    );
+    expect(source).toEqual({
+      open: false,
+      merged_into_id: second.ticketId,
+      n: 1,
+      body: MERGE_TEXT.sourceLine(second.ticketNo),
+    });
+  });
+
+  it('sends everything addressed to the merged ticket to the target: reads, replies, the customer and mail', async () => {
+    // The customer's read of the old address is the target, without the notes.
+    const read = await user.get(`/api/support/tickets/${first.ticketId}`);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json().ticket.id).toBe(second.ticketId);
+    expect(read.json().messages.map((m: { messageBody: string }) => m.messageBody)).not.toContain('Courier is Kea.');
+    // A reply to the old address lands on the target, from either side.
+    const reply = await user.post(`/api/support/tickets/${first.ticketId}/messages`, {
+      messageBody: 'Any news on the torn box?',
+    });
+    expect(reply.statusCode, reply.body).toBe(200);
+    const answer = await admin.post(`/api/admin/support/tickets/${first.ticketId}/messages`, {
+      messageBody: 'Yes: a new one is on its way.',
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const bodies = (await adminThread(second.ticketId)).messages.map((m) => m.messageBody);
+    expect(bodies.slice(-2)).toEqual(['Any news on the torn box?', 'Yes: a new one is on its way.']);
+    // A mail answering an old mail of the merged ticket finds the target (the inbound module's lookup).
+    expect((await t.app.supportRecords.findTicket(t.database.db, first.ticketId))?.id).toBe(second.ticketId);
+    // Merging it again is refused; the merge is in the audit log.
+    const again = await merge(first.ticketId, second.ticketId);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.message).toBe(MERGE_MESSAGES.alreadyMerged);
+    const [audit] = await queryRows<{ action: string; source: string }>(
+      t.database.db,
+      sql`select action, details->>'sourceTicketNo' as source from audit_log
+          where action = 'ticket.merge' and target_id = ${second.ticketId}`,
+    );
+    expect(audit).toEqual({ action: 'ticket.merge', source: String(first.ticketNo) });
+  });
+
+  it('a reply racing the merge is stored once, on the target', async () => {
+    const a = await user.createTicket('General', 'Race: first ticket.');
+    const b = await user.createTicket('General', 'Race: second ticket.');
+    const [merged, replied] = await Promise.all([
+      merge(a.ticketId, b.ticketId),
+      user.post(`/api/support/tickets/${a.ticketId}/messages`, { messageBody: 'Race: a reply on the way.' }),
+    ]);
+    expect(merged.statusCode, merged.body).toBe(200);
+    expect(replied.statusCode, replied.body).toBe(200);
+    const bodies = (await adminThread(b.ticketId)).messages.map((m) => m.messageBody);
+    expect(bodies.filter((body) => body === 'Race: a reply on the way.')).toHaveLength(1);
+    expect(bodies).toContain('Race: first ticket.');
+  });
+});
