@@ -45,6 +45,7 @@ export const TEAM_ADMINS = [
   'partner-status',
   'licence-expiry',
   'partner-onboarding',
+  'merge',
 ] as const;
 export const teamAdminsFile = () => path.join(dataDir(), 'e2e-team-admins.json');
 type TeamAdmin = AdminFactor & { email: string; password: string };

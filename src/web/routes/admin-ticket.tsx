@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { data, Link, type ShouldRevalidateFunctionArgs } from 'react-router';
+import { data, Link, redirect, type ShouldRevalidateFunctionArgs } from 'react-router';
 import { MESSAGE_FORM_MAX_BYTES } from '../../contracts/attachments.ts';
 import { deskApi, supportApi } from '../../contracts/api/support.ts';
 import { pathOf } from '../../contracts/endpoint.ts';
@@ -55,15 +55,20 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
   const allowed = Boolean(user?.emailVerified && user.role === 'admin');
   // Three reads, side by side: the page waits for the slowest, not for their sum.
-  const [page, agents, saved] = await Promise.all([
-    loadTicketPage(allowed, () => services.api.call(deskApi.ticket, { params: { ticketId: params.ticketId } })),
+  const [page, agents, saved, targets] = await Promise.all([
+    loadTicketPage(allowed, () => services.api.call(deskApi.ticket, { params: { ticketId: params.ticketId } }), {
+      ticketId: params.ticketId,
+      pageOf: (id) => `/admin/support/${encodeURIComponent(id)}`,
+    }),
     allowed ? services.api.call(deskApi.agents) : null,
     allowed ? savedRepliesOf(services.api) : [],
+    allowed ? services.api.call(deskApi.mergeTargets, { params: { ticketId: params.ticketId } }) : null,
   ]);
   return data(
     {
       ...page.data,
       agents: agents?.ok ? agents.data.agents : [],
+      mergeTargets: targets?.ok ? targets.data.tickets : [],
       savedReplies: saved,
       viewerEmail: user?.email ?? '',
       noteClientId: newClientId(),
@@ -114,6 +119,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (intent === 'keep-for-record') {
     const body = { keep: values.keep === 'true' };
     return deskAction(await api.call(deskApi.setKeepForRecord, { params: ticket, body }), { intent, page });
+  }
+  if (intent === 'merge') {
+    // Merged: the ticket it went into (docs/decisions/116-ticket-merge.md).
+    const merged = await api.call(deskApi.merge, {
+      params: ticket,
+      body: { targetTicketId: values.targetTicketId ?? '' },
+    });
+    if (merged.ok) return redirect(`/admin/support/${encodeURIComponent(merged.data.targetTicketId)}`, 303);
+    return deskAction(merged, { intent, page });
   }
   if (intent === 'assign') {
     const body = { assignee: values.assignee || null };
@@ -213,6 +227,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
           <DeskToolbar
             ticket={ticket}
             agents={loaderData.agents}
+            mergeTargets={loaderData.mergeTargets}
             viewerEmail={loaderData.viewerEmail}
             // Live updates need the page's script: without it the status would say Connecting… for ever.
             live={<LiveIndicator status={thread.live} />}

@@ -37,8 +37,10 @@ export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches
 /** The thread, read on the server so the page has it without JavaScript (the layout signs in anyone else). */
 export function loader({ params, context }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
-  return loadTicketPage(Boolean(user?.emailVerified), () =>
-    services.api.call(supportApi.ticket, { params: { ticketId: params.ticketId } }),
+  return loadTicketPage(
+    Boolean(user?.emailVerified),
+    () => services.api.call(supportApi.ticket, { params: { ticketId: params.ticketId } }),
+    { ticketId: params.ticketId, pageOf: (id) => `/support/ticket/${encodeURIComponent(id)}` },
   );
 }
 

@@ -16,7 +16,7 @@ let admin: SupportUser;
 let other: SupportUser;
 
 beforeAll(async () => {
-  t = await createTestApp({ mailWorker: false, serviceLevelWorker: false });
+  t = await createTestApp({ web: true, mailWorker: false, serviceLevelWorker: false });
   admin = await supportUser(t, { role: 'admin' });
   other = await supportUser(t);
 }, 60_000);
@@ -158,5 +158,32 @@ describe('merging two tickets of one customer', () => {
     const bodies = (await adminThread(b.ticketId)).messages.map((m) => m.messageBody);
     expect(bodies.filter((body) => body === 'Race: a reply on the way.')).toHaveLength(1);
     expect(bodies).toContain('Race: first ticket.');
+  });
+
+  it('works from the console without JavaScript, and the old pages lead to the target', async () => {
+    const a = await user.createTicket('General', 'Pages: the first ticket.');
+    const b = await user.createTicket('General', 'Pages: the second ticket.');
+    const page = (url: string, who: SupportUser) =>
+      t.app.inject({ method: 'GET', url, headers: { ...who.headers, accept: 'text/html' } });
+    const console = await page(`/admin/support/${a.ticketId}`, admin);
+    expect(console.statusCode).toBe(200);
+    expect(console.body).toContain(MERGE_TEXT.option(b.ticketNo, 'General', true));
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: `/admin/support/${a.ticketId}`,
+      payload: new URLSearchParams({ intent: 'merge', targetTicketId: b.ticketId }).toString(),
+      headers: { ...admin.headers, 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+    });
+    expect(posted.statusCode, posted.body).toBe(303);
+    expect(posted.headers.location).toBe(`/admin/support/${b.ticketId}`);
+    const old = await page(`/admin/support/${a.ticketId}`, admin);
+    expect(old.statusCode).toBe(302);
+    expect(old.headers.location).toBe(`/admin/support/${b.ticketId}`);
+    const theirs = await page(`/support/ticket/${a.ticketId}`, user);
+    expect(theirs.statusCode).toBe(302);
+    expect(theirs.headers.location).toBe(`/support/ticket/${b.ticketId}`);
+    const target = await page(`/support/ticket/${b.ticketId}`, user);
+    expect(target.body).toContain('Pages: the first ticket.');
+    expect(target.body).toContain(MERGE_TEXT.targetLine(a.ticketNo));
   });
 });

@@ -1,3 +1,4 @@
+import { MERGE_TEXT, type MergeTarget } from '../../../contracts/ticket-merge.ts';
 import { type ReactNode, useId } from 'react';
 import { Form, useNavigation } from 'react-router';
 import { type Agent, DESK_TEXT, formatMinutes } from '../../../contracts/desk.ts';
@@ -89,15 +90,19 @@ export function DeskToolbar({
   agents,
   viewerEmail,
   live,
+  mergeTargets = [],
 }: {
   ticket: AdminTicket;
   agents: Agent[];
   viewerEmail: string;
+  /** The owner's other tickets this one can be merged into (docs/decisions/116-ticket-merge.md). */
+  mergeTargets?: MergeTarget[];
   /** The live indicator, first in the row. */
   live: ReactNode;
 }) {
   const busy = useNavigation().state === 'submitting';
   const keepHintId = useId();
+  const mergeHintId = useId();
   const mine = ticket.assignee?.email === viewerEmail;
   const others = agents.filter((agent) => agent.id !== ticket.assignee?.id);
   return (
@@ -182,6 +187,30 @@ export function DeskToolbar({
             {DELETION_TEXT.keepForRecordHint}
           </p>
         </Form>
+        {mergeTargets.length > 0 ? (
+          <Form method="post" preventScrollReset className="menu__row" aria-describedby={mergeHintId}>
+            <input type="hidden" name="intent" value="merge" />
+            <label>
+              <span className="visually-hidden">{MERGE_TEXT.menuLabel}</span>
+              <select name="targetTicketId" className="select" defaultValue="" required>
+                <option value="" disabled>
+                  {MERGE_TEXT.menuLabel}…
+                </option>
+                {mergeTargets.map((target) => (
+                  <option key={target.id} value={target.id}>
+                    {MERGE_TEXT.option(target.ticketNo, target.reason, target.open)}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="submit" className="button button--ghost" disabled={busy}>
+              {MERGE_TEXT.submit}
+            </button>
+            <p id={mergeHintId} className="desk-switch__hint">
+              {MERGE_TEXT.hint}
+            </p>
+          </Form>
+        ) : null}
       </Menu>
     </div>
   );

@@ -22,13 +22,24 @@ export interface TicketPageData<T> {
   clientId: string;
 }
 
-export async function loadTicketPage<T>(allowed: boolean, read: () => Promise<ApiResult<T>>) {
+/**
+ * The page's thread. `address`: the ticket the page's URL names and the page of a ticket; when the
+ * API answers with another ticket (the one it was merged into, docs/decisions/116-ticket-merge.md),
+ * the page goes there (302: an undone merge gives the old address back).
+ */
+export async function loadTicketPage<T extends { ticket: { id: string } }>(
+  allowed: boolean,
+  read: () => Promise<ApiResult<T>>,
+  address?: { ticketId: string; pageOf: (ticketId: string) => string },
+) {
   const page = (value: Omit<TicketPageData<T>, 'clientId'>, status = 200) =>
     data<TicketPageData<T>>({ ...value, clientId: newClientId() }, { status });
   if (!allowed) return page({ thread: null, missing: false });
   const answer = await read();
   // 400 is an id that cannot be one (too long): it does not exist either.
   if (!answer.ok && (answer.status === 404 || answer.status === 400)) return page({ thread: null, missing: true }, 404);
+  if (answer.ok && address && answer.data.ticket.id !== address.ticketId)
+    throw redirect(address.pageOf(answer.data.ticket.id), 302);
   return page({ thread: answer.ok ? answer.data : null, missing: false });
 }
 

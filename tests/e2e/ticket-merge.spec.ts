@@ -1,0 +1,59 @@
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { MERGE_TEXT } from '../../src/contracts/ticket-merge.ts';
+import { openTicketByCallable, signInOnLoginScreen, signInToTickets, verifiedAccount } from './fixtures.ts';
+import { teamAdmin } from './second-factor.ts';
+import { expectNoAxeViolations } from './support.ts';
+
+/**
+ * Merging tickets in the console (docs/decisions/116-ticket-merge.md): an admin opens a customer's
+ * ticket, picks another ticket of theirs in 'More actions', merges, and lands on the target with
+ * both threads in one; the customer's old page leads there too. With JavaScript and without it.
+ */
+
+const ADMIN = teamAdmin('merge');
+const bubbles = (page: Page) => page.getByRole('log', { name: 'Messages' });
+
+async function signedIn(browser: Browser, baseURL: string, javaScriptEnabled: boolean) {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled });
+  return { context, page: await context.newPage() };
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  test(`an admin merges a customer's second ticket into the first (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    const customer = await verifiedAccount(request);
+    const user = await signedIn(browser, baseURL!, javaScriptEnabled);
+    await signInToTickets(user.page, customer);
+    const first = await openTicketByCallable(user.page, 'General', 'My parcel to Nelson is late.');
+    const second = await openTicketByCallable(user.page, 'Incident', 'The Nelson parcel arrived torn.');
+
+    const admin = await signedIn(browser, baseURL!, javaScriptEnabled);
+    await admin.page.goto(`/admin/support/${second.ticketId}`);
+    await signInOnLoginScreen(admin.page, ADMIN.email, ADMIN.password);
+    await expect(bubbles(admin.page)).toContainText('The Nelson parcel arrived torn.');
+    await admin.page.locator('summary', { hasText: 'More actions' }).click();
+    await admin.page
+      .getByRole('combobox', { name: MERGE_TEXT.menuLabel })
+      .selectOption({ label: MERGE_TEXT.option(first.ticketNo, 'General', true) });
+    if (javaScriptEnabled) await expectNoAxeViolations(admin.page);
+    await admin.page.getByRole('button', { name: MERGE_TEXT.submit, exact: true }).click();
+
+    // On the target: both threads, and the line that says what happened.
+    await expect(admin.page).toHaveURL(new RegExp(`/admin/support/${first.ticketId}$`));
+    await expect(bubbles(admin.page)).toContainText('My parcel to Nelson is late.');
+    await expect(bubbles(admin.page)).toContainText('The Nelson parcel arrived torn.');
+    await expect(admin.page.getByText(MERGE_TEXT.targetLine(second.ticketNo))).toBeVisible();
+
+    // The customer's page of the merged ticket leads to the target.
+    await user.page.goto(`/support/ticket/${second.ticketId}`);
+    await expect(user.page).toHaveURL(new RegExp(`/support/ticket/${first.ticketId}$`));
+    await expect(bubbles(user.page)).toContainText('The Nelson parcel arrived torn.');
+    await expect(user.page.getByText(MERGE_TEXT.targetLine(second.ticketNo))).toBeVisible();
+    if (javaScriptEnabled) await expectNoAxeViolations(user.page);
+    await admin.context.close();
+    await user.context.close();
+  });
+}
