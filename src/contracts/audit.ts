@@ -40,6 +40,7 @@ export const AUDIT_ACTIONS = {
   'user.erase': 'Erased an account now (its owner asked to delete it)',
   'ticket.keep-for-record': 'Kept a ticket’s messages for the record (or not)',
   'ticket.merge': 'Merged a ticket into another',
+  'ticket.unmerge': 'Undid a merge of tickets',
   'account.deletion-requested': 'Asked to delete their account',
   'account.erased': 'Account erased',
   'admin.second-factor.enrolled': 'Set up a second factor for signing in',
@@ -317,6 +318,10 @@ const TELLERS: Record<AuditAction, Teller> = {
   'ticket.note': (d, e) => ({ sentence: ['Added an internal note to ', ticket(e, d)], used: ['ticketNo'] }),
   'ticket.merge': (d, e) => ({
     sentence: [`Merged #${num(d.sourceTicketNo) ?? '?'} into `, ticket(e, d)],
+    used: ['ticketNo', 'sourceTicketNo', 'sourceTicketId'],
+  }),
+  'ticket.unmerge': (d, e) => ({
+    sentence: [`Undid the merge of #${num(d.sourceTicketNo) ?? '?'} into `, ticket(e, d)],
     used: ['ticketNo', 'sourceTicketNo', 'sourceTicketId'],
   }),
   'ticket.keep-for-record': (d, e) => ({

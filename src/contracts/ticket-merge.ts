@@ -15,6 +15,10 @@ export const MERGE_TEXT = {
   sourceLine: (targetNo: number) => `Merged into #${targetNo}`,
   targetLine: (sourceNo: number) => `#${sourceNo} was merged into this ticket`,
   done: (sourceNo: number, targetNo: number) => `#${sourceNo} was merged into #${targetNo}.`,
+  undo: 'Undo the merge',
+  undoHint: (sourceNo: number) =>
+    `#${sourceNo} was merged into this ticket. Undoing it gives #${sourceNo} back its messages, as it was; messages written since stay here.`,
+  undone: (sourceNo: number, targetNo: number) => `The merge of #${sourceNo} into #${targetNo} is undone.`,
   option: (ticketNo: number, reason: string, open: boolean) => `#${ticketNo} · ${reason} · ${open ? 'open' : 'closed'}`,
 } as const;
 
@@ -25,6 +29,10 @@ export const MERGE_MESSAGES = {
   alreadyMerged: 'This ticket was already merged into another one.',
   targetMerged: 'That ticket was merged into another one: merge into that one instead.',
   targetMissing: 'That ticket does not exist.',
+  undoMissing: 'That merge does not exist.',
+  undoneAlready: 'That merge was already undone.',
+  undoTooOld: 'A merge can be undone for 30 days; this one is older.',
+  undoTargetMerged: 'The ticket it was merged into was merged again since: undo that merge first.',
 } as const;
 
 export const MergeTicketSchema = z.object({
@@ -49,4 +57,18 @@ export const MergeResultSchema = z.object({
   targetTicketId: z.string(),
   targetTicketNo: z.number().int(),
   sourceTicketNo: z.number().int(),
+});
+
+/** The merges into a ticket that can still be undone (30 days), newest first. */
+export const MergeListSchema = z.object({
+  merges: z.array(
+    z.object({ id: z.number().int(), sourceTicketId: z.string(), sourceTicketNo: z.number().int(), at: z.string() }),
+  ),
+});
+export const MergeParamsSchema = z.object({ mergeId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+export const UndoResultSchema = z.object({
+  sourceTicketId: z.string(),
+  sourceTicketNo: z.number().int(),
+  targetTicketId: z.string(),
+  targetTicketNo: z.number().int(),
 });

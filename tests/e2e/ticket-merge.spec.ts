@@ -7,7 +7,8 @@ import { expectNoAxeViolations } from './support.ts';
 /**
  * Merging tickets in the console (docs/decisions/116-ticket-merge.md): an admin opens a customer's
  * ticket, picks another ticket of theirs in 'More actions', merges, and lands on the target with
- * both threads in one; the customer's old page leads there too. With JavaScript and without it.
+ * both threads in one; the customer's old page leads there too; the merge is undone from the target's
+ * page and each ticket is whole again. With JavaScript and without it.
  */
 
 const ADMIN = teamAdmin('merge');
@@ -19,7 +20,7 @@ async function signedIn(browser: Browser, baseURL: string, javaScriptEnabled: bo
 }
 
 for (const javaScriptEnabled of [true, false]) {
-  test(`an admin merges a customer's second ticket into the first (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async ({
+  test(`an admin merges a customer's second ticket into the first, and undoes it (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async ({
     browser,
     request,
     baseURL,
@@ -45,14 +46,23 @@ for (const javaScriptEnabled of [true, false]) {
     await expect(admin.page).toHaveURL(new RegExp(`/admin/support/${first.ticketId}$`));
     await expect(bubbles(admin.page)).toContainText('My parcel to Nelson is late.');
     await expect(bubbles(admin.page)).toContainText('The Nelson parcel arrived torn.');
-    await expect(admin.page.getByText(MERGE_TEXT.targetLine(second.ticketNo))).toBeVisible();
+    await expect(admin.page.getByText(MERGE_TEXT.targetLine(second.ticketNo), { exact: true })).toBeVisible();
 
     // The customer's page of the merged ticket leads to the target.
     await user.page.goto(`/support/ticket/${second.ticketId}`);
     await expect(user.page).toHaveURL(new RegExp(`/support/ticket/${first.ticketId}$`));
     await expect(bubbles(user.page)).toContainText('The Nelson parcel arrived torn.');
-    await expect(user.page.getByText(MERGE_TEXT.targetLine(second.ticketNo))).toBeVisible();
+    await expect(user.page.getByText(MERGE_TEXT.targetLine(second.ticketNo), { exact: true })).toBeVisible();
     if (javaScriptEnabled) await expectNoAxeViolations(user.page);
+
+    // Undone from the target's page: each ticket has its own thread and address again.
+    await admin.page.getByRole('button', { name: MERGE_TEXT.undo }).click();
+    await expect(admin.page.getByRole('button', { name: MERGE_TEXT.undo })).toHaveCount(0);
+    await expect(admin.page.getByText(MERGE_TEXT.targetLine(second.ticketNo), { exact: true })).toHaveCount(0);
+    await expect(bubbles(admin.page)).not.toContainText('The Nelson parcel arrived torn.');
+    await user.page.goto(`/support/ticket/${second.ticketId}`);
+    await expect(user.page).toHaveURL(new RegExp(`/support/ticket/${second.ticketId}$`));
+    await expect(bubbles(user.page)).toContainText('The Nelson parcel arrived torn.');
     await admin.context.close();
     await user.context.close();
   });

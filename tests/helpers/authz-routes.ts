@@ -328,6 +328,9 @@ export const ROUTES: Record<string, RouteSpec> = {
   // Merged into itself: an admin gets the handler's refusal (400), everyone else the access check's
   // answer; the fixture ticket stays whole for the other routes.
   'POST /api/admin/support/tickets/:ticketId/merge': R('admin', { ok: 400 }),
+  'GET /api/admin/support/tickets/:ticketId/merges': R('admin'),
+  // No merge to undo: an admin gets the handler's 404, everyone else the access check's answer.
+  'POST /api/admin/support/merges/:mergeId/undo': R('admin', { ok: 404 }),
   'PUT /api/account/notifications': R('user'),
   'GET /api/admin/mail': R('admin'),
   // Reply by email (decision 105). The fixture mail was ignored, not held: 409 means the admin got past the access check.
@@ -357,6 +360,7 @@ export const PARAMS: Record<string, (f: Fixtures) => string> = {
   inboundId: (f) => String(f.inboundId),
   messageId: (f) => String(f.mailMessageId),
   savedReplyId: () => SAVED_REPLY_ID,
+  mergeId: () => '999999999',
   attachmentId: (f) => f.attachmentId,
   sessionId: () => 'NobodysSessionId000000',
   factorId: () => spare.factorId || '00000000-0000-4000-8000-000000000000',
@@ -449,6 +453,7 @@ export const BODIES: Record<string, BodyFor> = {
   'POST /api/admin/support/tickets/:ticketId/assign': json({ assignee: 'me' }),
   'POST /api/admin/support/tickets/:ticketId/privacy': json({ privacy: true }),
   'POST /api/admin/support/tickets/:ticketId/keep-for-record': json({ keep: true }),
+  'POST /api/admin/support/merges/:mergeId/undo': NO_BODY,
   'POST /api/admin/support/tickets/:ticketId/merge': json((_a: Actor, f: Fixtures) => ({
     targetTicketId: f.ownerTicket.ticketId,
   })),

@@ -27,7 +27,7 @@ import { UserListSchema, UserResultSchema } from '../../src/contracts/users.ts';
 import { LoginResponseSchema, MessageResponseSchema, SessionResponseSchema } from '../../src/contracts/auth.ts';
 import { CompanyRegistrationResultSchema } from '../../src/contracts/companies.ts';
 import { CHANGE_REASONS, CHANGEABLE_FIELDS } from '../../src/contracts/partner-changes.ts';
-import { MergeTargetsSchema } from '../../src/contracts/ticket-merge.ts';
+import { MergeListSchema, MergeTargetsSchema } from '../../src/contracts/ticket-merge.ts';
 import {
   FactorRemovedSchema,
   RecoveryCodesSchema,
@@ -849,6 +849,23 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     principals: admin,
     params: { ticketId: uuidOr('ownTicket', 'ownClosedTicket', 'foreignTicket') },
     ok: [{ status: 200, schema: MergeTargetsSchema }],
+  },
+  {
+    methods: ['GET'],
+    url: '/api/admin/support/tickets/:ticketId/merges',
+    group: 'support',
+    principals: admin,
+    params: { ticketId: uuidOr('ownTicket', 'ownClosedTicket', 'foreignTicket') },
+    ok: [{ status: 200, schema: MergeListSchema }],
+  },
+  // No merge of the fuzz's world is undone: numbers that name none.
+  {
+    methods: ['POST'],
+    url: '/api/admin/support/merges/:mergeId/undo',
+    group: 'support',
+    principals: admin,
+    params: { mergeId: fc.oneof(fc.integer({ min: 900_000_000, max: 2_000_000_000 }).map(String), hostileString) },
+    ok: [],
   },
   {
     methods: ['POST'],

@@ -32,7 +32,14 @@ import {
   TicketSchema,
   TicketWithMessagesSchema,
 } from '../support.ts';
-import { MergeResultSchema, MergeTargetsSchema, MergeTicketSchema } from '../ticket-merge.ts';
+import {
+  MergeListSchema,
+  MergeParamsSchema,
+  MergeResultSchema,
+  MergeTargetsSchema,
+  MergeTicketSchema,
+  UndoResultSchema,
+} from '../ticket-merge.ts';
 import { z } from '../zod.ts';
 
 /** `?after=` (or `Last-Event-ID` on a stream): the last message id the client has. */
@@ -287,6 +294,27 @@ export const deskApi = {
     params: TicketParamsSchema,
     body: MergeTicketSchema,
     answers: { 200: MergeResultSchema },
+    errors: [409, ...ERRORS],
+  }),
+  merges: endpoint({
+    method: 'GET',
+    path: '/api/admin/support/tickets/:ticketId/merges',
+    access: 'admin',
+    tags: ['admin'],
+    summary: 'The merges into this ticket that can still be undone (30 days), newest first',
+    params: TicketParamsSchema,
+    answers: { 200: MergeListSchema },
+    errors: ERRORS,
+  }),
+  undoMerge: endpoint({
+    method: 'POST',
+    path: '/api/admin/support/merges/:mergeId/undo',
+    access: 'admin',
+    tags: ['admin'],
+    summary:
+      'Undo a merge within 30 days: both tickets as they were, except for messages written since, which stay where they were written',
+    params: MergeParamsSchema,
+    answers: { 200: UndoResultSchema },
     errors: [409, ...ERRORS],
   }),
   agents: endpoint({

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { data, Link, redirect, type ShouldRevalidateFunctionArgs } from 'react-router';
+import { data, Form, Link, redirect, type ShouldRevalidateFunctionArgs } from 'react-router';
 import { MESSAGE_FORM_MAX_BYTES } from '../../contracts/attachments.ts';
 import { deskApi, supportApi } from '../../contracts/api/support.ts';
 import { pathOf } from '../../contracts/endpoint.ts';
@@ -11,6 +11,7 @@ import { formatNzDateTime } from '../../contracts/dates.ts';
 import { WaitingBadge } from '../features/support/waiting-badge.tsx';
 import { deskAction } from '../features/support/desk-actions.ts';
 import { DeskFacts, DeskToolbar } from '../features/support/desk-panel.tsx';
+import { MERGE_TEXT } from '../../contracts/ticket-merge.ts';
 import { newClientId } from '../lib/client-id.ts';
 import { Notice } from '../features/admin/notice.tsx';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
@@ -55,7 +56,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
   const allowed = Boolean(user?.emailVerified && user.role === 'admin');
   // Three reads, side by side: the page waits for the slowest, not for their sum.
-  const [page, agents, saved, targets] = await Promise.all([
+  const [page, agents, saved, targets, merges] = await Promise.all([
     loadTicketPage(allowed, () => services.api.call(deskApi.ticket, { params: { ticketId: params.ticketId } }), {
       ticketId: params.ticketId,
       pageOf: (id) => `/admin/support/${encodeURIComponent(id)}`,
@@ -63,12 +64,14 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     allowed ? services.api.call(deskApi.agents) : null,
     allowed ? savedRepliesOf(services.api) : [],
     allowed ? services.api.call(deskApi.mergeTargets, { params: { ticketId: params.ticketId } }) : null,
+    allowed ? services.api.call(deskApi.merges, { params: { ticketId: params.ticketId } }) : null,
   ]);
   return data(
     {
       ...page.data,
       agents: agents?.ok ? agents.data.agents : [],
       mergeTargets: targets?.ok ? targets.data.tickets : [],
+      merges: merges?.ok ? merges.data.merges : [],
       savedReplies: saved,
       viewerEmail: user?.email ?? '',
       noteClientId: newClientId(),
@@ -128,6 +131,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     });
     if (merged.ok) return redirect(`/admin/support/${encodeURIComponent(merged.data.targetTicketId)}`, 303);
     return deskAction(merged, { intent, page });
+  }
+  if (intent === 'undo-merge') {
+    const undone = await api.call(deskApi.undoMerge, { params: { mergeId: Number(values.mergeId) } });
+    return deskAction(undone, { intent, page });
   }
   if (intent === 'assign') {
     const body = { assignee: values.assignee || null };
@@ -241,6 +248,19 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
         </p>
       ) : null}
       {problem ? <Notice tone="error">{problem}</Notice> : null}
+      {loaderData.merges.map((merged) => (
+        // A merge into this ticket can be undone for 30 days (docs/decisions/116-ticket-merge.md).
+        // A whole page load after it: the thread the page's script holds is read again from the start,
+        // as the undo takes messages out of it (the live stream only adds).
+        <Form key={merged.id} method="post" className="desk-merged" reloadDocument>
+          <input type="hidden" name="intent" value="undo-merge" />
+          <input type="hidden" name="mergeId" value={merged.id} />
+          <p>{MERGE_TEXT.undoHint(merged.sourceTicketNo)}</p>
+          <button type="submit" className="button button--ghost">
+            {MERGE_TEXT.undo}
+          </button>
+        </Form>
+      ))}
       {thread.missing ? null : (
         <>
           <TicketThread

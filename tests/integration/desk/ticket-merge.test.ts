@@ -187,3 +187,70 @@ describe('merging two tickets of one customer', () => {
     expect(target.body).toContain(MERGE_TEXT.targetLine(a.ticketNo));
   });
 });
+
+describe('undoing a merge', () => {
+  let user: SupportUser;
+  beforeAll(async () => {
+    user = await supportUser(t);
+  });
+
+  /** The customer's data export, without the two things that change by themselves: when it was made and the session's last use. */
+  const exported = async () => {
+    const res = await user.get('/api/account/export');
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json() as { exportedAt: string; sessions: unknown[] };
+    return JSON.stringify({ ...data, exportedAt: null, sessions: data.sessions.length });
+  };
+
+  it('gives both tickets back exactly: the export after merge then undo equals the export before', async () => {
+    const a = await user.createTicket('General', 'Undo: my first ticket.');
+    const b = await user.createTicket('Incident', 'Undo: my second ticket.');
+    await admin.post(`/api/admin/support/tickets/${a.ticketId}/messages`, {
+      messageBody: 'Undo: an answer on the first.',
+    });
+    await admin.post(`/api/admin/support/tickets/${a.ticketId}/notes`, { messageBody: 'Undo: a note.' });
+    await user.post(`/api/support/tickets/${a.ticketId}/messages`, { messageBody: 'Undo: thanks.' });
+    await admin.post(`/api/admin/support/tickets/${b.ticketId}/close`);
+    const before = await exported();
+
+    expect((await merge(a.ticketId, b.ticketId)).statusCode).toBe(200);
+    expect(await exported()).not.toBe(before);
+    const listed = await admin.get(`/api/admin/support/tickets/${b.ticketId}/merges`);
+    expect(listed.statusCode, listed.body).toBe(200);
+    const [entry] = listed.json().merges as Array<{ id: number; sourceTicketNo: number }>;
+    expect(entry!.sourceTicketNo).toBe(a.ticketNo);
+
+    const undone = await admin.post(`/api/admin/support/merges/${entry!.id}/undo`);
+    expect(undone.statusCode, undone.body).toBe(200);
+    expect(undone.json()).toMatchObject({ sourceTicketId: a.ticketId, targetTicketId: b.ticketId });
+    expect(await exported()).toBe(before);
+    expect((await adminThread(a.ticketId)).ticket).toMatchObject({ id: a.ticketId, open: true });
+    expect((await adminThread(a.ticketId)).messages.map((m) => m.messageBody)).toContain('Undo: a note.');
+    // Once only; the list no longer offers it.
+    const again = await admin.post(`/api/admin/support/merges/${entry!.id}/undo`);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.message).toBe(MERGE_MESSAGES.undoneAlready);
+    expect((await admin.get(`/api/admin/support/tickets/${b.ticketId}/merges`)).json().merges).toEqual([]);
+  });
+
+  it('leaves the messages written since in the ticket they were written to', async () => {
+    const c = await user.createTicket('General', 'Since: the first.');
+    const d = await user.createTicket('General', 'Since: the second.');
+    expect((await merge(c.ticketId, d.ticketId)).statusCode).toBe(200);
+    // Written to the merged ticket's address after the merge: it went to the target, and stays there.
+    expect(
+      (await user.post(`/api/support/tickets/${c.ticketId}/messages`, { messageBody: 'Since: written after.' }))
+        .statusCode,
+    ).toBe(200);
+    const [entry] = (await admin.get(`/api/admin/support/tickets/${d.ticketId}/merges`)).json().merges as Array<{
+      id: number;
+    }>;
+    expect((await admin.post(`/api/admin/support/merges/${entry!.id}/undo`)).statusCode).toBe(200);
+    const first = (await adminThread(c.ticketId)).messages.map((m) => m.messageBody);
+    const second = (await adminThread(d.ticketId)).messages.map((m) => m.messageBody);
+    expect(first).toEqual(['Since: the first.']);
+    expect(second).toEqual(['Since: the second.', 'Since: written after.']);
+    // The old address is the merged ticket's own again.
+    expect((await user.get(`/api/support/tickets/${c.ticketId}`)).json().ticket.id).toBe(c.ticketId);
+  });
+});

@@ -17,6 +17,13 @@ interface LockedTicket {
   row: unknown;
 }
 
+export type UndoOutcome =
+  | { kind: 'undone'; sourceId: string; targetId: string; sourceNo: number; targetNo: number }
+  | { kind: 'missing' | 'undone-already' | 'too-old' | 'target-merged' };
+
+/** How long a merge can be undone. */
+export const UNDO_DAYS = 30;
+
 export type MergeOutcome =
   | { kind: 'merged'; sourceNo: number; targetNo: number; targetId: string }
   | { kind: 'missing' | 'target-missing' | 'same' | 'other-customer' | 'already-merged' | 'target-merged' };
@@ -68,6 +75,115 @@ export function createMergeRepository(db: AppDatabase) {
         open: row.open,
         lastMessage: new Date(row.last_message).toISOString(),
       }));
+    },
+
+    /** The merges into this ticket that can still be undone, newest first. */
+    async undoable(ticketId: string) {
+      const rows = await queryRows<{
+        id: number;
+        source_ticket_id: string;
+        ticket_no: number;
+        created_at: string | Date;
+      }>(
+        db,
+        sql`select m.id, m.source_ticket_id, s.ticket_no, m.created_at from ticket_merges m
+            join support_tickets s on s.id = m.source_ticket_id
+            where m.target_ticket_id = ${ticketId}::uuid and m.undone_at is null
+              and m.created_at > now() - make_interval(days => ${UNDO_DAYS})
+            order by m.id desc`,
+      );
+      return rows.map((row) => ({
+        id: Number(row.id),
+        sourceTicketId: row.source_ticket_id,
+        sourceTicketNo: row.ticket_no,
+        at: new Date(row.created_at).toISOString(),
+      }));
+    },
+
+    /**
+     * Undoes a merge: the messages and files it moved go back (wherever a later merge took them is
+     * refused instead), the lines it wrote go, the merged ticket is open or closed as it was, with its
+     * service-level wait as it was, and the target's last activity is what it was, or the newest of
+     * what was written to it since. Messages written since stay where they were written.
+     */
+    async undo(mergeId: number): Promise<UndoOutcome> {
+      return inTransaction(db, async (tx) => {
+        const [merge] = await queryRows<{
+          source_ticket_id: string;
+          target_ticket_id: string;
+          before: { source: Record<string, unknown>; target: Record<string, unknown> };
+          moved_message_ids: unknown;
+          moved_attachment_ids: unknown;
+          line_ids: unknown;
+          undone_at: string | null;
+          recent: boolean;
+          created_at: string | Date;
+        }>(
+          tx,
+          sql`select source_ticket_id, target_ticket_id, before, moved_message_ids::text[] as moved_message_ids,
+                moved_attachment_ids::text[] as moved_attachment_ids, line_ids::text[] as line_ids, undone_at, created_at,
+                created_at > now() - make_interval(days => ${UNDO_DAYS}) as recent
+              from ticket_merges where id = ${mergeId} for update`,
+        );
+        if (!merge) return { kind: 'missing' };
+        if (merge.undone_at !== null) return { kind: 'undone-already' };
+        if (!merge.recent) return { kind: 'too-old' };
+        const sourceId = merge.source_ticket_id;
+        const targetId = merge.target_ticket_id;
+        const locked = await queryRows<LockedTicket>(
+          tx,
+          sql`select id, user_id, ticket_no, open, closed_at, merged_into_id, null as row
+              from support_tickets t where id in (${sourceId}::uuid, ${targetId}::uuid) order by id for update`,
+        );
+        const source = locked.find((t) => t.id === sourceId)!;
+        const target = locked.find((t) => t.id === targetId)!;
+        if (target.merged_into_id !== null) return { kind: 'target-merged' };
+        const ids = (value: unknown) => (value as string[] | null) ?? [];
+        const movedMessages = ids(merge.moved_message_ids);
+        const movedFiles = ids(merge.moved_attachment_ids);
+        const lines = ids(merge.line_ids);
+        await tx.execute(
+          sql`update ticket_messages set ticket_id = ${sourceId}::uuid
+              where id = any(${`{${movedMessages.join(',')}}`}::bigint[]) and ticket_id = ${targetId}::uuid`,
+        );
+        await tx.execute(
+          sql`update ticket_attachments set ticket_id = ${sourceId}::uuid
+              where id = any(${`{${movedFiles.join(',')}}`}::uuid[]) and ticket_id = ${targetId}::uuid`,
+        );
+        await tx.execute(sql`delete from ticket_messages where id = any(${`{${lines.join(',')}}`}::bigint[])`);
+        const before = merge.before;
+        // The rows as they were, without the service-level triggers (an undo is not a close or a
+        // reopen): the merged ticket's wait that the merge ended is open again.
+        await tx.execute(sql`set local bagspace.restoring = 'on'`);
+        await tx.execute(
+          sql`update support_tickets set open = ${before.source.open as boolean},
+                closed_at = ${(before.source.closed_at as string | null) ?? null}::timestamptz,
+                merged_into_id = null
+              where id = ${sourceId}::uuid`,
+        );
+        if (before.source.open)
+          await tx.execute(
+            sql`update ticket_waits set ended_at = null, ended_by = null
+                where id = (select id from ticket_waits where ticket_id = ${sourceId}::uuid and ended_by = 'close'
+                              and ended_at >= ${new Date(merge.created_at).toISOString()}::timestamptz
+                            order by ended_at desc limit 1)
+                  and not exists (select 1 from ticket_waits where ticket_id = ${sourceId}::uuid and ended_at is null)`,
+          );
+        await tx.execute(
+          sql`update support_tickets set last_message = greatest(${before.target.last_message as string}::timestamptz,
+                coalesce((select max(timestamp) from ticket_messages where ticket_id = ${targetId}::uuid
+                          and id > (select max(x) from unnest(${`{${lines.join(',') || 0}}`}::bigint[]) x)),
+                         ${before.target.last_message as string}::timestamptz))
+              where id = ${targetId}::uuid`,
+        );
+        await tx.execute(sql`set local bagspace.restoring = 'off'`);
+        await tx.execute(sql`update ticket_merges set undone_at = now() where id = ${mergeId}`);
+        await tx.execute(
+          sql`select pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', id, 'userId', user_id)::text)
+              from support_tickets where id in (${sourceId}::uuid, ${targetId}::uuid)`,
+        );
+        return { kind: 'undone', sourceId, targetId, sourceNo: source.ticket_no, targetNo: target.ticket_no };
+      });
     },
 
     async merge(sourceId: string, targetId: string, actorId: string): Promise<MergeOutcome> {

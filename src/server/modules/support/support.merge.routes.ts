@@ -10,6 +10,11 @@ export async function supportMergeRoutes(app: FastifyInstance, options: { merge:
     reply.header('cache-control', 'no-store');
     return { tickets: await merge.targets(request.params.ticketId) };
   });
+  route(app, deskApi.merges, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { merges: await merge.undoable(request.params.ticketId) };
+  });
+  route(app, deskApi.undoMerge, async (request) => merge.undo(principalOf(request), request.params.mergeId));
   route(app, deskApi.merge, async (request) =>
     merge.merge(principalOf(request), request.params.ticketId, request.body.targetTicketId),
   );

@@ -3,7 +3,7 @@ import { MERGE_MESSAGES, type MergeTarget } from '../../../contracts/ticket-merg
 import { isUuid } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';
-import type { MergeOutcome, MergeRepository } from './support.merge.repository.ts';
+import type { MergeOutcome, MergeRepository, UndoOutcome } from './support.merge.repository.ts';
 
 const REFUSALS: Record<Exclude<MergeOutcome['kind'], 'merged'>, AppError> = {
   missing: new AppError('NOT_FOUND', SUPPORT_TEXT.ticketMissing),
@@ -22,6 +22,13 @@ const REFUSALS: Record<Exclude<MergeOutcome['kind'], 'merged'>, AppError> = {
   }),
 };
 
+const UNDO_REFUSALS: Record<Exclude<UndoOutcome['kind'], 'undone'>, AppError> = {
+  missing: new AppError('NOT_FOUND', MERGE_MESSAGES.undoMissing),
+  'undone-already': new AppError('ABORTED', MERGE_MESSAGES.undoneAlready),
+  'too-old': new AppError('ABORTED', MERGE_MESSAGES.undoTooOld),
+  'target-merged': new AppError('ABORTED', MERGE_MESSAGES.undoTargetMerged),
+};
+
 /** Merging tickets in the console (docs/decisions/116-ticket-merge.md); each merge is audited. */
 export function createMergeService(options: { repository: MergeRepository; audit: AuditService }) {
   const { repository, audit } = options;
@@ -32,6 +39,29 @@ export function createMergeService(options: { repository: MergeRepository; audit
     async targets(ticketId: string): Promise<MergeTarget[]> {
       if (!isUuid(ticketId)) throw REFUSALS.missing;
       return repository.targets(ticketId);
+    },
+
+    async undoable(ticketId: string) {
+      if (!isUuid(ticketId)) throw REFUSALS.missing;
+      return repository.undoable(ticketId);
+    },
+
+    async undo(actor: AuditActor, mergeId: number) {
+      const outcome = await repository.undo(mergeId);
+      if (outcome.kind !== 'undone') throw UNDO_REFUSALS[outcome.kind];
+      await audit.record({
+        actor,
+        action: 'ticket.unmerge',
+        targetType: 'ticket',
+        targetId: outcome.targetId,
+        details: { ticketNo: outcome.targetNo, sourceTicketNo: outcome.sourceNo, sourceTicketId: outcome.sourceId },
+      });
+      return {
+        sourceTicketId: outcome.sourceId,
+        sourceTicketNo: outcome.sourceNo,
+        targetTicketId: outcome.targetId,
+        targetTicketNo: outcome.targetNo,
+      };
     },
 
     async merge(actor: AuditActor, sourceId: string, targetId: string) {
