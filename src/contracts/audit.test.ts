@@ -37,6 +37,16 @@ const SAMPLES: Record<AuditAction, Pick<AuditEntry, 'targetType' | 'targetId' | 
   },
   'ticket.note': { targetType: 'ticket', targetId: TICKET, details: { ticketNo: 1004, messageId: MESSAGE } },
   'ticket.keep-for-record': { targetType: 'ticket', targetId: TICKET, details: { ticketNo: 1004, keep: true } },
+  'ticket.unsplit': {
+    targetType: 'ticket',
+    targetId: TICKET,
+    details: { ticketNo: 1004, sourceTicketNo: 1009, sourceTicketId: MESSAGE },
+  },
+  'ticket.split': {
+    targetType: 'ticket',
+    targetId: TICKET,
+    details: { ticketNo: 1004, sourceTicketNo: 1009, sourceTicketId: MESSAGE },
+  },
   'ticket.unmerge': {
     targetType: 'ticket',
     targetId: TICKET,
@@ -176,6 +186,8 @@ const EXPECTED: Record<AuditAction, string> = {
   'ticket.keep-for-record': 'Kept the messages of ticket #1004 for the record',
   'ticket.merge': 'Merged #1009 into ticket #1004',
   'ticket.unmerge': 'Undid the merge of #1009 into ticket #1004',
+  'ticket.split': 'Split #1009 into ticket #1004',
+  'ticket.unsplit': 'Undid the split of #1009 into ticket #1004',
   'saved-reply.create': 'Added the saved reply “Lost bag”',
   'saved-reply.update': 'Edited the saved reply “Lost bag”',
   'saved-reply.delete': 'Deleted the saved reply “Lost bag”',

@@ -41,6 +41,8 @@ export const AUDIT_ACTIONS = {
   'ticket.keep-for-record': 'Kept a ticket’s messages for the record (or not)',
   'ticket.merge': 'Merged a ticket into another',
   'ticket.unmerge': 'Undid a merge of tickets',
+  'ticket.split': 'Split a ticket into two',
+  'ticket.unsplit': 'Undid a split of a ticket',
   'account.deletion-requested': 'Asked to delete their account',
   'account.erased': 'Account erased',
   'admin.second-factor.enrolled': 'Set up a second factor for signing in',
@@ -318,6 +320,14 @@ const TELLERS: Record<AuditAction, Teller> = {
   'ticket.note': (d, e) => ({ sentence: ['Added an internal note to ', ticket(e, d)], used: ['ticketNo'] }),
   'ticket.merge': (d, e) => ({
     sentence: [`Merged #${num(d.sourceTicketNo) ?? '?'} into `, ticket(e, d)],
+    used: ['ticketNo', 'sourceTicketNo', 'sourceTicketId'],
+  }),
+  'ticket.split': (d, e) => ({
+    sentence: [`Split #${num(d.sourceTicketNo) ?? '?'} into `, ticket(e, d)],
+    used: ['ticketNo', 'sourceTicketNo', 'sourceTicketId'],
+  }),
+  'ticket.unsplit': (d, e) => ({
+    sentence: [`Undid the split of #${num(d.sourceTicketNo) ?? '?'} into `, ticket(e, d)],
     used: ['ticketNo', 'sourceTicketNo', 'sourceTicketId'],
   }),
   'ticket.unmerge': (d, e) => ({

@@ -16,8 +16,19 @@ export const MERGE_TEXT = {
   targetLine: (sourceNo: number) => `#${sourceNo} was merged into this ticket`,
   done: (sourceNo: number, targetNo: number) => `#${sourceNo} was merged into #${targetNo}.`,
   undo: 'Undo the merge',
+  undoSplit: 'Undo the split',
   undoHint: (sourceNo: number) =>
     `#${sourceNo} was merged into this ticket. Undoing it gives #${sourceNo} back its messages, as it was; messages written since stay here.`,
+  undoSplitHint: (sourceNo: number, targetNo: number) =>
+    `#${targetNo} was split from #${sourceNo}. Undoing it puts the messages back in #${sourceNo}; messages written since stay where they were written.`,
+  /** Splitting (the console's More actions). */
+  splitLabel: 'Split from message',
+  splitReasonLabel: 'Reason of the new ticket',
+  splitHint: "The customer's message you choose, and everything after it, move into a new ticket of theirs.",
+  splitSubmit: 'Split',
+  splitSourceLine: (newNo: number) => `Split into #${newNo}`,
+  splitTargetLine: (sourceNo: number) => `Split from #${sourceNo}`,
+  splitOption: (when: string, excerpt: string) => `${when}: ${excerpt}`,
   undone: (sourceNo: number, targetNo: number) => `The merge of #${sourceNo} into #${targetNo} is undone.`,
   option: (ticketNo: number, reason: string, open: boolean) => `#${ticketNo} · ${reason} · ${open ? 'open' : 'closed'}`,
 } as const;
@@ -30,6 +41,9 @@ export const MERGE_MESSAGES = {
   targetMerged: 'That ticket was merged into another one: merge into that one instead.',
   targetMissing: 'That ticket does not exist.',
   undoMissing: 'That merge does not exist.',
+  chooseMessage: "Choose the customer's message to split from",
+  notCustomers: "Only a customer's own message can start a new ticket: choose one of theirs.",
+  firstMessage: 'The first message is where this ticket starts: choose a later one.',
   undoneAlready: 'That merge was already undone.',
   undoTooOld: 'A merge can be undone for 30 days; this one is older.',
   undoTargetMerged: 'The ticket it was merged into was merged again since: undo that merge first.',
@@ -62,8 +76,31 @@ export const MergeResultSchema = z.object({
 /** The merges into a ticket that can still be undone (30 days), newest first. */
 export const MergeListSchema = z.object({
   merges: z.array(
-    z.object({ id: z.number().int(), sourceTicketId: z.string(), sourceTicketNo: z.number().int(), at: z.string() }),
+    z.object({
+      id: z.number().int(),
+      kind: z.enum(['merge', 'split']),
+      sourceTicketId: z.string(),
+      sourceTicketNo: z.number().int(),
+      targetTicketId: z.string(),
+      targetTicketNo: z.number().int(),
+      at: z.string(),
+    }),
   ),
+});
+
+/** A split: the customer's message it starts from, and the new ticket's reason. */
+export const SplitTicketSchema = z.object({
+  messageId: z.coerce
+    .number({ error: MERGE_MESSAGES.chooseMessage })
+    .int(MERGE_MESSAGES.chooseMessage)
+    .positive(MERGE_MESSAGES.chooseMessage)
+    .max(Number.MAX_SAFE_INTEGER, MERGE_MESSAGES.chooseMessage),
+  reason: z.enum(['General', 'Incident', 'Deactivation']),
+});
+export const SplitResultSchema = z.object({
+  newTicketId: z.string(),
+  newTicketNo: z.number().int(),
+  sourceTicketNo: z.number().int(),
 });
 export const MergeParamsSchema = z.object({ mergeId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 export const UndoResultSchema = z.object({

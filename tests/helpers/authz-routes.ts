@@ -6,6 +6,7 @@
  * fails the matrix until it is given an entry here.
  */
 import { eq, sql } from 'drizzle-orm';
+import { queryRows } from '../../src/server/db/sql.ts';
 import { DEFAULT_CALENDAR, DEFAULT_TARGETS } from '../../src/contracts/service-levels.ts';
 import { companies, companyStatusLinks, faqs, supportTickets, users } from '../../src/server/db/schema.ts';
 import { createAccountsRepository } from '../../src/server/modules/accounts/accounts.repository.ts';
@@ -329,6 +330,8 @@ export const ROUTES: Record<string, RouteSpec> = {
   // answer; the fixture ticket stays whole for the other routes.
   'POST /api/admin/support/tickets/:ticketId/merge': R('admin', { ok: 400 }),
   'GET /api/admin/support/tickets/:ticketId/merges': R('admin'),
+  // From the ticket's first message: an admin gets the handler's refusal (400); nothing moves.
+  'POST /api/admin/support/tickets/:ticketId/split': R('admin', { ok: 400 }),
   // No merge to undo: an admin gets the handler's 404, everyone else the access check's answer.
   'POST /api/admin/support/merges/:mergeId/undo': R('admin', { ok: 404 }),
   'PUT /api/account/notifications': R('user'),
@@ -454,6 +457,13 @@ export const BODIES: Record<string, BodyFor> = {
   'POST /api/admin/support/tickets/:ticketId/privacy': json({ privacy: true }),
   'POST /api/admin/support/tickets/:ticketId/keep-for-record': json({ keep: true }),
   'POST /api/admin/support/merges/:mergeId/undo': NO_BODY,
+  'POST /api/admin/support/tickets/:ticketId/split': async (actor, f) => {
+    const [first] = await queryRows<{ id: number }>(
+      db(),
+      sql`select min(id)::int as id from ticket_messages where ticket_id = ${f.ownerTicket.ticketId}::uuid`,
+    );
+    return json({ messageId: first!.id, reason: 'General' })(actor, f);
+  },
   'POST /api/admin/support/tickets/:ticketId/merge': json((_a: Actor, f: Fixtures) => ({
     targetTicketId: f.ownerTicket.ticketId,
   })),

@@ -867,6 +867,19 @@ export const FUZZ_OPERATIONS: FuzzOperation[] = [
     params: { mergeId: fc.oneof(fc.integer({ min: 900_000_000, max: 2_000_000_000 }).map(String), hostileString) },
     ok: [],
   },
+  // Splits of the fuzz's world at messages that are not there (refused), so the fixtures stay whole.
+  {
+    methods: ['POST'],
+    url: '/api/admin/support/tickets/:ticketId/split',
+    group: 'support',
+    principals: admin,
+    params: { ticketId: uuidOr('ownTicket', 'foreignTicket') },
+    body: fc.record({
+      messageId: fc.integer({ min: 900_000_000, max: 2_000_000_000 }),
+      reason: fc.constantFrom('General', 'Incident', 'Deactivation'),
+    }),
+    ok: [],
+  },
   {
     methods: ['POST'],
     url: '/api/admin/support/tickets/:ticketId/merge',

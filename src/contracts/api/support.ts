@@ -38,6 +38,8 @@ import {
   MergeResultSchema,
   MergeTargetsSchema,
   MergeTicketSchema,
+  SplitResultSchema,
+  SplitTicketSchema,
   UndoResultSchema,
 } from '../ticket-merge.ts';
 import { z } from '../zod.ts';
@@ -296,12 +298,25 @@ export const deskApi = {
     answers: { 200: MergeResultSchema },
     errors: [409, ...ERRORS],
   }),
+  split: endpoint({
+    method: 'POST',
+    path: '/api/admin/support/tickets/:ticketId/split',
+    access: 'admin',
+    tags: ['admin'],
+    summary:
+      "Split a ticket at one of its customer's messages: that message and everything after it move into a new ticket of the customer, with a line in both threads",
+    params: TicketParamsSchema,
+    body: SplitTicketSchema,
+    answers: { 200: SplitResultSchema },
+    errors: [409, ...ERRORS],
+  }),
   merges: endpoint({
     method: 'GET',
     path: '/api/admin/support/tickets/:ticketId/merges',
     access: 'admin',
     tags: ['admin'],
-    summary: 'The merges into this ticket that can still be undone (30 days), newest first',
+    summary:
+      'The merges into this ticket, and the splits of or into it, that can still be undone (30 days), newest first',
     params: TicketParamsSchema,
     answers: { 200: MergeListSchema },
     errors: ERRORS,

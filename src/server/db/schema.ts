@@ -442,13 +442,16 @@ export const ticketAttachments = pgTable(
 );
 
 /**
- * A merge of one ticket into another (docs/decisions/116-ticket-merge.md), kept so it can be undone:
- * both tickets as they were before, the messages and files it moved, and the lines it wrote.
+ * A merge of one ticket into another, or a split of one into two (docs/decisions/116-ticket-merge.md),
+ * kept so it can be undone: both tickets as they were before, the messages and files it moved, and
+ * the lines it wrote.
  */
 export const ticketMerges = pgTable(
   'ticket_merges',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** 'merge': source merged into target; 'split': part of source moved into the new target. */
+    kind: text('kind').notNull().default('merge'),
     sourceTicketId: uuid('source_ticket_id')
       .notNull()
       .references(() => supportTickets.id, { onDelete: 'cascade' }),
@@ -468,6 +471,7 @@ export const ticketMerges = pgTable(
   (t) => [
     index('ticket_merges_source_idx').on(t.sourceTicketId),
     index('ticket_merges_target_idx').on(t.targetTicketId),
+    check('ticket_merges_kind_check', sql`${t.kind} in ('merge', 'split')`),
   ],
 );
 

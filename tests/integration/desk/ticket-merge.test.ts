@@ -254,3 +254,67 @@ describe('undoing a merge', () => {
     expect((await user.get(`/api/support/tickets/${c.ticketId}`)).json().ticket.id).toBe(c.ticketId);
   });
 });
+
+describe('splitting a ticket', () => {
+  let user: SupportUser;
+  beforeAll(async () => {
+    user = await supportUser(t);
+  });
+  const exported = async () => {
+    const data = (await user.get('/api/account/export')).json() as { exportedAt: string; sessions: unknown[] };
+    return JSON.stringify({ ...data, exportedAt: null, sessions: data.sessions.length });
+  };
+  const split = (ticketId: string, body: unknown) => admin.post(`/api/admin/support/tickets/${ticketId}/split`, body);
+
+  it("moves a customer's message and everything after it into a new ticket of theirs; undone, the export is as before", async () => {
+    const a = await user.createTicket('General', 'Split: my bag is lost.');
+    await admin.post(`/api/admin/support/tickets/${a.ticketId}/messages`, { messageBody: 'Split: we are looking.' });
+    const later = (
+      await user.post(`/api/support/tickets/${a.ticketId}/messages`, {
+        messageBody: 'Split: also, a different question about my refund.',
+      })
+    ).json().message as { id: number };
+    await admin.post(`/api/admin/support/tickets/${a.ticketId}/notes`, { messageBody: 'Split: refund note.' });
+    const first = (await adminThread(a.ticketId)).messages[0]!;
+    const before = await exported();
+
+    // The first message, an answer, and another customer's message are refused in words.
+    expect((await split(a.ticketId, { messageId: first.id, reason: 'General' })).json().error.fields.messageId).toBe(
+      MERGE_MESSAGES.firstMessage,
+    );
+    const answerId = (await adminThread(a.ticketId)).messages[1]!.id;
+    expect((await split(a.ticketId, { messageId: answerId, reason: 'General' })).json().error.fields.messageId).toBe(
+      MERGE_MESSAGES.notCustomers,
+    );
+
+    const res = await split(a.ticketId, { messageId: later.id, reason: 'Incident' });
+    expect(res.statusCode, res.body).toBe(200);
+    const { newTicketId, newTicketNo } = res.json() as { newTicketId: string; newTicketNo: number };
+    const source = (await adminThread(a.ticketId)).messages.map((m) => m.messageBody);
+    const fresh = await adminThread(newTicketId);
+    expect(source).toEqual([
+      'Split: my bag is lost.',
+      'Split: we are looking.',
+      MERGE_TEXT.splitSourceLine(newTicketNo),
+    ]);
+    expect(fresh.messages.map((m) => m.messageBody)).toEqual([
+      'Split: also, a different question about my refund.',
+      'Split: refund note.',
+      MERGE_TEXT.splitTargetLine(a.ticketNo),
+    ]);
+    expect(fresh.ticket).toMatchObject({ open: true });
+    // The customer sees the new ticket as theirs.
+    expect((await user.get(`/api/support/tickets/${newTicketId}`)).statusCode).toBe(200);
+
+    // Offered for undo on both tickets; undone, both are as before.
+    const offered = (await admin.get(`/api/admin/support/tickets/${a.ticketId}/merges`)).json().merges as Array<{
+      id: number;
+      kind: string;
+    }>;
+    expect(offered.map((m) => m.kind)).toEqual(['split']);
+    const undone = await admin.post(`/api/admin/support/merges/${offered[0]!.id}/undo`);
+    expect(undone.statusCode, undone.body).toBe(200);
+    expect(await exported()).toBe(before);
+    expect((await admin.get(`/api/admin/support/tickets/${newTicketId}`)).statusCode).toBe(404);
+  });
+});

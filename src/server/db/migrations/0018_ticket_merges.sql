@@ -1,5 +1,6 @@
 CREATE TABLE "ticket_merges" (
 	"id" bigserial PRIMARY KEY NOT NULL,
+	"kind" text DEFAULT 'merge' NOT NULL,
 	"source_ticket_id" uuid NOT NULL,
 	"target_ticket_id" uuid NOT NULL,
 	"actor_id" uuid,
@@ -8,7 +9,8 @@ CREATE TABLE "ticket_merges" (
 	"moved_message_ids" bigint[] NOT NULL,
 	"moved_attachment_ids" uuid[] NOT NULL,
 	"line_ids" bigint[] NOT NULL,
-	"undone_at" timestamp with time zone
+	"undone_at" timestamp with time zone,
+	CONSTRAINT "ticket_merges_kind_check" CHECK ("ticket_merges"."kind" in ('merge', 'split'))
 );
 --> statement-breakpoint
 ALTER TABLE "support_tickets" ADD COLUMN "merged_into_id" uuid;--> statement-breakpoint

@@ -18,11 +18,15 @@ interface LockedTicket {
 }
 
 export type UndoOutcome =
-  | { kind: 'undone'; sourceId: string; targetId: string; sourceNo: number; targetNo: number }
+  | { kind: 'undone'; split: boolean; sourceId: string; targetId: string; sourceNo: number; targetNo: number }
   | { kind: 'missing' | 'undone-already' | 'too-old' | 'target-merged' };
 
 /** How long a merge can be undone. */
 export const UNDO_DAYS = 30;
+
+export type SplitOutcome =
+  | { kind: 'split'; sourceNo: number; targetNo: number; targetId: string }
+  | { kind: 'missing' | 'already-merged' | 'not-customers' | 'first' };
 
 export type MergeOutcome =
   | { kind: 'merged'; sourceNo: number; targetNo: number; targetId: string }
@@ -77,25 +81,34 @@ export function createMergeRepository(db: AppDatabase) {
       }));
     },
 
-    /** The merges into this ticket that can still be undone, newest first. */
+    /** The merges into this ticket, and the splits of or into it, that can still be undone, newest first. */
     async undoable(ticketId: string) {
       const rows = await queryRows<{
         id: number;
+        kind: 'merge' | 'split';
         source_ticket_id: string;
-        ticket_no: number;
+        source_no: number;
+        target_ticket_id: string;
+        target_no: number;
         created_at: string | Date;
       }>(
         db,
-        sql`select m.id, m.source_ticket_id, s.ticket_no, m.created_at from ticket_merges m
+        sql`select m.id, m.kind, m.source_ticket_id, s.ticket_no as source_no, m.target_ticket_id,
+              g.ticket_no as target_no, m.created_at
+            from ticket_merges m
             join support_tickets s on s.id = m.source_ticket_id
-            where m.target_ticket_id = ${ticketId}::uuid and m.undone_at is null
-              and m.created_at > now() - make_interval(days => ${UNDO_DAYS})
+            join support_tickets g on g.id = m.target_ticket_id
+            where (m.target_ticket_id = ${ticketId}::uuid or (m.kind = 'split' and m.source_ticket_id = ${ticketId}::uuid))
+              and m.undone_at is null and m.created_at > now() - make_interval(days => ${UNDO_DAYS})
             order by m.id desc`,
       );
       return rows.map((row) => ({
         id: Number(row.id),
+        kind: row.kind,
         sourceTicketId: row.source_ticket_id,
-        sourceTicketNo: row.ticket_no,
+        sourceTicketNo: row.source_no,
+        targetTicketId: row.target_ticket_id,
+        targetTicketNo: row.target_no,
         at: new Date(row.created_at).toISOString(),
       }));
     },
@@ -109,6 +122,7 @@ export function createMergeRepository(db: AppDatabase) {
     async undo(mergeId: number): Promise<UndoOutcome> {
       return inTransaction(db, async (tx) => {
         const [merge] = await queryRows<{
+          kind: 'merge' | 'split';
           source_ticket_id: string;
           target_ticket_id: string;
           before: { source: Record<string, unknown>; target: Record<string, unknown> };
@@ -120,7 +134,7 @@ export function createMergeRepository(db: AppDatabase) {
           created_at: string | Date;
         }>(
           tx,
-          sql`select source_ticket_id, target_ticket_id, before, moved_message_ids::text[] as moved_message_ids,
+          sql`select kind, source_ticket_id, target_ticket_id, before, moved_message_ids::text[] as moved_message_ids,
                 moved_attachment_ids::text[] as moved_attachment_ids, line_ids::text[] as line_ids, undone_at, created_at,
                 created_at > now() - make_interval(days => ${UNDO_DAYS}) as recent
               from ticket_merges where id = ${mergeId} for update`,
@@ -152,6 +166,34 @@ export function createMergeRepository(db: AppDatabase) {
         );
         await tx.execute(sql`delete from ticket_messages where id = any(${`{${lines.join(',')}}`}::bigint[])`);
         const before = merge.before;
+        if (merge.kind === 'split') {
+          // The split's ticket goes when nothing was written to it since; the ticket it came from
+          // has its last activity back, or the newest written to it since.
+          await tx.execute(
+            sql`delete from support_tickets where id = ${targetId}::uuid
+                  and not exists (select 1 from ticket_messages where ticket_id = ${targetId}::uuid)`,
+          );
+          await tx.execute(
+            sql`update support_tickets set last_message = greatest(${before.source.last_message as string}::timestamptz,
+                  coalesce((select max(timestamp) from ticket_messages where ticket_id = ${sourceId}::uuid
+                            and id > (select max(x) from unnest(${`{${lines.join(',') || 0}}`}::bigint[]) x)),
+                           ${before.source.last_message as string}::timestamptz))
+                where id = ${sourceId}::uuid`,
+          );
+          await tx.execute(sql`update ticket_merges set undone_at = now() where id = ${mergeId}`);
+          await tx.execute(
+            sql`select pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', id, 'userId', user_id)::text)
+                from support_tickets where id in (${sourceId}::uuid, ${targetId}::uuid)`,
+          );
+          return {
+            kind: 'undone',
+            split: true,
+            sourceId,
+            targetId,
+            sourceNo: source.ticket_no,
+            targetNo: target.ticket_no,
+          };
+        }
         // The rows as they were, without the service-level triggers (an undo is not a close or a
         // reopen): the merged ticket's wait that the merge ended is open again.
         await tx.execute(sql`set local bagspace.restoring = 'on'`);
@@ -182,7 +224,100 @@ export function createMergeRepository(db: AppDatabase) {
           sql`select pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', id, 'userId', user_id)::text)
               from support_tickets where id in (${sourceId}::uuid, ${targetId}::uuid)`,
         );
-        return { kind: 'undone', sourceId, targetId, sourceNo: source.ticket_no, targetNo: target.ticket_no };
+        return {
+          kind: 'undone',
+          split: false,
+          sourceId,
+          targetId,
+          sourceNo: source.ticket_no,
+          targetNo: target.ticket_no,
+        };
+      });
+    },
+
+    /**
+     * Splits a ticket at one of its customer's messages: that message and everything after it
+     * (answers, notes, files) move into a new ticket of the customer with `reason`, a line in each
+     * thread says so, and the split is recorded like a merge so it can be undone.
+     */
+    async split(sourceId: string, messageId: number, reason: string, actorId: string): Promise<SplitOutcome> {
+      return inTransaction(db, async (tx) => {
+        const [source] = await queryRows<LockedTicket>(
+          tx,
+          sql`select id, user_id, ticket_no, open, closed_at, merged_into_id, row_to_json(t) as row
+              from support_tickets t where id = ${sourceId}::uuid for update`,
+        );
+        if (!source) return { kind: 'missing' };
+        if (source.merged_into_id !== null) return { kind: 'already-merged' };
+        const [message] = await queryRows<{ id: number; first: boolean }>(
+          tx,
+          sql`select m.id, not exists (select 1 from ticket_messages e where e.ticket_id = m.ticket_id and e.id < m.id) as first
+              from ticket_messages m
+              where m.id = ${messageId} and m.ticket_id = ${sourceId}::uuid and m.user_id = ${source.user_id}::uuid
+                and not m.admin and not m.internal and m.system_event is null`,
+        );
+        if (!message) return { kind: 'not-customers' };
+        if (message.first) return { kind: 'first' };
+        const [created] = await queryRows<{ id: string; ticket_no: number }>(
+          tx,
+          sql`insert into support_tickets (user_id, reason, open, creation_date, last_message)
+              select ${source.user_id}::uuid, ${reason}, true, m.timestamp, m.timestamp
+              from ticket_messages m where m.id = ${messageId}
+              returning id, ticket_no`,
+        );
+        const targetId = created!.id;
+        const moved = await queryRows<{ id: number }>(
+          tx,
+          sql`update ticket_messages set ticket_id = ${targetId}::uuid
+              where ticket_id = ${sourceId}::uuid and id >= ${messageId} returning id`,
+        );
+        const files = await queryRows<{ id: string }>(
+          tx,
+          sql`update ticket_attachments set ticket_id = ${targetId}::uuid
+              where ticket_id = ${sourceId}::uuid and message_id = any(${`{${moved.map((m) => m.id).join(',')}}`}::bigint[])
+              returning id`,
+        );
+        const lines = await queryRows<{ id: number }>(
+          tx,
+          sql`with l as (
+                insert into ticket_messages (ticket_id, message_body, user_id, admin, system_event, timestamp)
+                values
+                  (${sourceId}::uuid, ${MERGE_TEXT.splitSourceLine(created!.ticket_no)}, ${source.user_id}::uuid, false, 'split-into', clock_timestamp()),
+                  (${targetId}::uuid, ${MERGE_TEXT.splitTargetLine(source.ticket_no)}, ${source.user_id}::uuid, false, 'split-from', clock_timestamp())
+                returning id, ticket_id, user_id
+              )
+              select l.id, pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'message.created',
+                'ticketId', l.ticket_id, 'userId', l.user_id, 'messageId', l.id)::text)
+              from l order by l.id`,
+        );
+        // The new ticket's last activity, and its wait when the customer's word is the last one it holds.
+        await tx.execute(
+          sql`update support_tickets set last_message = (select max(timestamp) from ticket_messages where ticket_id = ${targetId}::uuid)
+              where id = ${targetId}::uuid`,
+        );
+        await tx.execute(
+          sql`insert into ticket_waits (ticket_id, phase, started_at, response_due, resolution_due)
+              select ${targetId}::uuid, 'first', last.timestamp, d.response_due, d.resolution_due
+              from (select timestamp, admin from ticket_messages
+                    where ticket_id = ${targetId}::uuid and not internal and system_event is null
+                    order by id desc limit 1) last,
+                   lateral wait_dues(${targetId}::uuid, 'first', last.timestamp) d
+              where not last.admin
+              on conflict (ticket_id) where ended_at is null do nothing`,
+        );
+        await tx.execute(
+          sql`select pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.created', 'ticketId', ${targetId}::uuid, 'userId', ${source.user_id}::uuid)::text),
+                     pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', ${sourceId}::uuid, 'userId', ${source.user_id}::uuid)::text)`,
+        );
+        await tx.execute(
+          sql`insert into ticket_merges (kind, source_ticket_id, target_ticket_id, actor_id, before, moved_message_ids, moved_attachment_ids, line_ids)
+              values ('split', ${sourceId}::uuid, ${targetId}::uuid, ${actorId}::uuid,
+                json_build_object('source', ${JSON.stringify(source.row)}::json, 'target', null),
+                ${`{${moved.map((m) => m.id).join(',')}}`}::bigint[],
+                ${`{${files.map((f) => f.id).join(',')}}`}::uuid[],
+                ${`{${lines.map((l) => l.id).join(',')}}`}::bigint[])`,
+        );
+        return { kind: 'split', sourceNo: source.ticket_no, targetNo: created!.ticket_no, targetId };
       });
     },
 

@@ -15,6 +15,9 @@ export async function supportMergeRoutes(app: FastifyInstance, options: { merge:
     return { merges: await merge.undoable(request.params.ticketId) };
   });
   route(app, deskApi.undoMerge, async (request) => merge.undo(principalOf(request), request.params.mergeId));
+  route(app, deskApi.split, async (request) =>
+    merge.split(principalOf(request), request.params.ticketId, request.body),
+  );
   route(app, deskApi.merge, async (request) =>
     merge.merge(principalOf(request), request.params.ticketId, request.body.targetTicketId),
   );

@@ -3,7 +3,7 @@ import { MERGE_MESSAGES, type MergeTarget } from '../../../contracts/ticket-merg
 import { isUuid } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';
-import type { MergeOutcome, MergeRepository, UndoOutcome } from './support.merge.repository.ts';
+import type { MergeOutcome, MergeRepository, SplitOutcome, UndoOutcome } from './support.merge.repository.ts';
 
 const REFUSALS: Record<Exclude<MergeOutcome['kind'], 'merged'>, AppError> = {
   missing: new AppError('NOT_FOUND', SUPPORT_TEXT.ticketMissing),
@@ -19,6 +19,17 @@ const REFUSALS: Record<Exclude<MergeOutcome['kind'], 'merged'>, AppError> = {
   'already-merged': new AppError('ABORTED', MERGE_MESSAGES.alreadyMerged),
   'target-merged': new AppError('ABORTED', MERGE_MESSAGES.targetMerged, {
     fields: { targetTicketId: MERGE_MESSAGES.targetMerged },
+  }),
+};
+
+const SPLIT_REFUSALS: Record<Exclude<SplitOutcome['kind'], 'split'>, AppError> = {
+  missing: REFUSALS.missing,
+  'already-merged': REFUSALS['already-merged'],
+  'not-customers': new AppError('INVALID_ARGUMENT', MERGE_MESSAGES.notCustomers, {
+    fields: { messageId: MERGE_MESSAGES.notCustomers },
+  }),
+  first: new AppError('INVALID_ARGUMENT', MERGE_MESSAGES.firstMessage, {
+    fields: { messageId: MERGE_MESSAGES.firstMessage },
   }),
 };
 
@@ -41,6 +52,20 @@ export function createMergeService(options: { repository: MergeRepository; audit
       return repository.targets(ticketId);
     },
 
+    async split(actor: AuditActor, sourceId: string, input: { messageId: number; reason: string }) {
+      if (!isUuid(sourceId)) throw REFUSALS.missing;
+      const outcome = await repository.split(sourceId, input.messageId, input.reason, actor.userId);
+      if (outcome.kind !== 'split') throw SPLIT_REFUSALS[outcome.kind];
+      await audit.record({
+        actor,
+        action: 'ticket.split',
+        targetType: 'ticket',
+        targetId: outcome.targetId,
+        details: { ticketNo: outcome.targetNo, sourceTicketNo: outcome.sourceNo, sourceTicketId: sourceId },
+      });
+      return { newTicketId: outcome.targetId, newTicketNo: outcome.targetNo, sourceTicketNo: outcome.sourceNo };
+    },
+
     async undoable(ticketId: string) {
       if (!isUuid(ticketId)) throw REFUSALS.missing;
       return repository.undoable(ticketId);
@@ -51,7 +76,7 @@ export function createMergeService(options: { repository: MergeRepository; audit
       if (outcome.kind !== 'undone') throw UNDO_REFUSALS[outcome.kind];
       await audit.record({
         actor,
-        action: 'ticket.unmerge',
+        action: outcome.split ? 'ticket.unsplit' : 'ticket.unmerge',
         targetType: 'ticket',
         targetId: outcome.targetId,
         details: { ticketNo: outcome.targetNo, sourceTicketNo: outcome.sourceNo, sourceTicketId: outcome.sourceId },
