@@ -67,3 +67,44 @@ for (const javaScriptEnabled of [true, false]) {
     await user.context.close();
   });
 }
+
+for (const javaScriptEnabled of [true, false]) {
+  test(`an admin splits a customer's later question into a ticket of its own, and undoes it (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    const customer = await verifiedAccount(request);
+    const user = await signedIn(browser, baseURL!, javaScriptEnabled);
+    await signInToTickets(user.page, customer);
+    const ticket = await openTicketByCallable(user.page, 'General', 'My suitcase did not arrive in Dunedin.');
+    const later = await user.page.request.post(`/api/support/tickets/${ticket.ticketId}/messages`, {
+      data: { messageBody: 'Separate question: how do I change my payout account?' },
+    });
+    expect(later.status()).toBe(200);
+
+    const admin = await signedIn(browser, baseURL!, javaScriptEnabled);
+    await admin.page.goto(`/admin/support/${ticket.ticketId}`);
+    await signInOnLoginScreen(admin.page, ADMIN.email, ADMIN.password);
+    await expect(bubbles(admin.page)).toContainText('Separate question');
+    await admin.page.locator('summary', { hasText: 'More actions' }).click();
+    const from = admin.page.getByRole('combobox', { name: MERGE_TEXT.splitLabel });
+    await from.selectOption({ index: 1 });
+    await admin.page.getByRole('combobox', { name: MERGE_TEXT.splitReasonLabel }).selectOption('Incident');
+    await admin.page.getByRole('button', { name: MERGE_TEXT.splitSubmit, exact: true }).click();
+
+    // On the new ticket: the later question, and the line saying where it came from.
+    await expect(admin.page.getByText(MERGE_TEXT.splitTargetLine(ticket.ticketNo), { exact: true })).toBeVisible();
+    await expect(bubbles(admin.page)).toContainText('Separate question');
+    await expect(bubbles(admin.page)).not.toContainText('My suitcase did not arrive');
+    if (javaScriptEnabled) await expectNoAxeViolations(admin.page);
+
+    // Undone: back on the first ticket, whole again.
+    await admin.page.getByRole('button', { name: MERGE_TEXT.undoSplit }).click();
+    await expect(admin.page).toHaveURL(new RegExp(`/admin/support/${ticket.ticketId}$`));
+    await expect(bubbles(admin.page)).toContainText('Separate question');
+    await expect(bubbles(admin.page)).toContainText('My suitcase did not arrive');
+    await admin.context.close();
+    await user.context.close();
+  });
+}

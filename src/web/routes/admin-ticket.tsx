@@ -132,8 +132,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (merged.ok) return redirect(`/admin/support/${encodeURIComponent(merged.data.targetTicketId)}`, 303);
     return deskAction(merged, { intent, page });
   }
+  if (intent === 'split') {
+    // Split: the new ticket (docs/decisions/116-ticket-merge.md).
+    const split = await api.call(deskApi.split, {
+      params: ticket,
+      body: { messageId: Number(values.messageId), reason: (values.reason ?? 'General') as 'General' },
+    });
+    if (split.ok) return redirect(`/admin/support/${encodeURIComponent(split.data.newTicketId)}`, 303);
+    return deskAction(split, { intent, page });
+  }
   if (intent === 'undo-merge') {
     const undone = await api.call(deskApi.undoMerge, { params: { mergeId: Number(values.mergeId) } });
+    // An undone split's new ticket may be gone: the ticket it came from is where the messages are.
+    if (undone.ok && values.kind === 'split')
+      return redirect(`/admin/support/${encodeURIComponent(undone.data.sourceTicketId)}`, 303);
     return deskAction(undone, { intent, page });
   }
   if (intent === 'assign') {
@@ -235,6 +247,10 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
             ticket={ticket}
             agents={loaderData.agents}
             mergeTargets={loaderData.mergeTargets}
+            // The customer's messages after the first: where a new ticket can start (a split).
+            splitPoints={messages
+              .slice(1)
+              .filter((message) => !message.admin && !message.internal && !message.systemEvent)}
             viewerEmail={loaderData.viewerEmail}
             // Live updates need the page's script: without it the status would say Connecting… for ever.
             live={<LiveIndicator status={thread.live} />}
@@ -255,9 +271,14 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
         <Form key={merged.id} method="post" className="desk-merged" reloadDocument>
           <input type="hidden" name="intent" value="undo-merge" />
           <input type="hidden" name="mergeId" value={merged.id} />
-          <p>{MERGE_TEXT.undoHint(merged.sourceTicketNo)}</p>
+          <input type="hidden" name="kind" value={merged.kind} />
+          <p>
+            {merged.kind === 'split'
+              ? MERGE_TEXT.undoSplitHint(merged.sourceTicketNo, merged.targetTicketNo)
+              : MERGE_TEXT.undoHint(merged.sourceTicketNo)}
+          </p>
           <button type="submit" className="button button--ghost">
-            {MERGE_TEXT.undo}
+            {merged.kind === 'split' ? MERGE_TEXT.undoSplit : MERGE_TEXT.undo}
           </button>
         </Form>
       ))}

@@ -1,4 +1,12 @@
 import { MERGE_TEXT, type MergeTarget } from '../../../contracts/ticket-merge.ts';
+import { formatNzDateTime } from '../../../contracts/dates.ts';
+
+const TICKET_REASONS = ['General', 'Incident', 'Deactivation'] as const;
+/** The start of a message, for a list: its first 60 characters on one line. */
+const excerpt = (text: string) => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+};
 import { type ReactNode, useId } from 'react';
 import { Form, useNavigation } from 'react-router';
 import { type Agent, DESK_TEXT, formatMinutes } from '../../../contracts/desk.ts';
@@ -91,18 +99,22 @@ export function DeskToolbar({
   viewerEmail,
   live,
   mergeTargets = [],
+  splitPoints = [],
 }: {
   ticket: AdminTicket;
   agents: Agent[];
   viewerEmail: string;
   /** The owner's other tickets this one can be merged into (docs/decisions/116-ticket-merge.md). */
   mergeTargets?: MergeTarget[];
+  /** The customer's messages a new ticket can start from (any but the first), oldest first. */
+  splitPoints?: Array<{ id: number; timestamp: string; messageBody: string }>;
   /** The live indicator, first in the row. */
   live: ReactNode;
 }) {
   const busy = useNavigation().state === 'submitting';
   const keepHintId = useId();
   const mergeHintId = useId();
+  const splitHintId = useId();
   const mine = ticket.assignee?.email === viewerEmail;
   const others = agents.filter((agent) => agent.id !== ticket.assignee?.id);
   return (
@@ -187,6 +199,40 @@ export function DeskToolbar({
             {DELETION_TEXT.keepForRecordHint}
           </p>
         </Form>
+        {splitPoints.length > 0 ? (
+          <Form method="post" preventScrollReset className="menu__row" aria-describedby={splitHintId}>
+            <input type="hidden" name="intent" value="split" />
+            <label>
+              <span className="visually-hidden">{MERGE_TEXT.splitLabel}</span>
+              <select name="messageId" className="select" defaultValue="" required>
+                <option value="" disabled>
+                  {MERGE_TEXT.splitLabel}…
+                </option>
+                {splitPoints.map((point) => (
+                  <option key={point.id} value={point.id}>
+                    {MERGE_TEXT.splitOption(formatNzDateTime(point.timestamp), excerpt(point.messageBody))}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              <span className="visually-hidden">{MERGE_TEXT.splitReasonLabel}</span>
+              <select name="reason" className="select" defaultValue={ticket.reason}>
+                {TICKET_REASONS.map((reason) => (
+                  <option key={reason} value={reason}>
+                    {reason}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="submit" className="button button--ghost" disabled={busy}>
+              {MERGE_TEXT.splitSubmit}
+            </button>
+            <p id={splitHintId} className="desk-switch__hint">
+              {MERGE_TEXT.splitHint}
+            </p>
+          </Form>
+        ) : null}
         {mergeTargets.length > 0 ? (
           <Form method="post" preventScrollReset className="menu__row" aria-describedby={mergeHintId}>
             <input type="hidden" name="intent" value="merge" />
