@@ -318,3 +318,27 @@ describe('splitting a ticket', () => {
     expect((await admin.get(`/api/admin/support/tickets/${newTicketId}`)).statusCode).toBe(404);
   });
 });
+
+describe('two admins at once', () => {
+  it('merging a pair both ways while the customer replies: one merge wins, nothing lost or shown twice', async () => {
+    const user = await supportUser(t);
+    const colleague = await supportUser(t, { role: 'admin' });
+    const a = await user.createTicket('General', 'Both ways: first.');
+    const b = await user.createTicket('General', 'Both ways: second.');
+    const [one, two, reply] = await Promise.all([
+      merge(a.ticketId, b.ticketId),
+      colleague.post(`/api/admin/support/tickets/${b.ticketId}/merge`, { targetTicketId: a.ticketId }),
+      user.post(`/api/support/tickets/${a.ticketId}/messages`, { messageBody: 'Both ways: a reply.' }),
+    ]);
+    expect(reply.statusCode, reply.body).toBe(200);
+    const outcomes = [one.statusCode, two.statusCode].sort();
+    expect(outcomes).toEqual([200, 409]);
+    const winner = one.statusCode === 200 ? b.ticketId : a.ticketId;
+    const bodies = (await adminThread(winner)).messages.map((m) => m.messageBody);
+    for (const text of ['Both ways: first.', 'Both ways: second.', 'Both ways: a reply.'])
+      expect(
+        bodies.filter((body) => body === text),
+        text,
+      ).toHaveLength(1);
+  });
+});
