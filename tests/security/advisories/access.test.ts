@@ -157,6 +157,8 @@ describe('support-desk advisories (docs/security-checks.md#advisory-regressions)
         companyId: [companyId],
         faqId: [String(faq.id)],
         savedReplyId: [savedReply.id],
+        // No merge to undo is needed: the user is refused before the handler looks.
+        mergeId: ['999999999'],
         userId: [user.id, admin.id],
         slug: ['terms'],
         // The admin's own authenticator app (their only factor, so even the admin could not remove it).
