@@ -2,6 +2,7 @@ import { redirect } from 'react-router';
 import { partnersApi } from '../../contracts/api/partners.ts';
 import { APPLICATION_STATUS_TEXT as TEXT, StatusLinkRequestSchema } from '../../contracts/partner-status.ts';
 import { InputField } from '../components/ui/field.tsx';
+import { FormError } from '../features/auth/auth-form.tsx';
 import { type FormResult, invalid, readForm, refused } from '../lib/form.ts';
 import { pageMeta } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
@@ -67,11 +68,7 @@ export default function PartnerStatusFind({ loaderData, actionData }: Route.Comp
           defaultValue={result?.values.email ?? ''}
           error={errors.email}
         />
-        {formError ? (
-          <div className="alert alert--error" role="alert">
-            <p>{formError}</p>
-          </div>
-        ) : null}
+        <FormError message={formError} />
         <div className="form__actions">
           <button type="submit" className="button button--primary">
             {TEXT.findSubmit}

@@ -10,6 +10,7 @@ import {
 } from '../../contracts/partner-changes.ts';
 import { LICENCE_NEVER, licenceDay, reviewDay } from '../../contracts/partner-review.ts';
 import { InputField } from '../components/ui/field.tsx';
+import { FormError } from '../features/auth/auth-form.tsx';
 import type { FormResult } from '../lib/form.ts';
 import type { PageHandle } from '../lib/static-page.ts';
 import { rootDataFrom } from '../lib/page-meta.ts';
@@ -171,11 +172,7 @@ function ChangesForm({
             error={errors[LICENSE_FIELD]}
           />
         ) : null}
-        {formError ? (
-          <div className="alert alert--error" role="alert">
-            <p>{formError}</p>
-          </div>
-        ) : null}
+        <FormError message={formError} />
         <div className="form__actions">
           <button type="submit" className="button button--primary">
             {CHANGES_TEXT.submit}
@@ -210,11 +207,7 @@ function RenewalForm({ result, waitingSince }: { result: FormResult | undefined;
           hint={`${CHANGES_TEXT.renewalHint} ${CHANGES_TEXT.licenseHint}`}
           error={errors[LICENSE_FIELD]}
         />
-        {formError ? (
-          <div className="alert alert--error" role="alert">
-            <p>{formError}</p>
-          </div>
-        ) : null}
+        <FormError message={formError} />
         <div className="form__actions">
           <button type="submit" className="button button--primary">
             {CHANGES_TEXT.renewalSubmit}
@@ -233,9 +226,7 @@ export default function PartnerStatus({ loaderData, actionData }: Route.Componen
           <p className="eyebrow">Partners</p>
           <h1>{loaderData.state === 'invalid' ? TEXT.notFoundTitle : TEXT.title}</h1>
         </header>
-        <div className="alert alert--error" role="alert">
-          <p>{loaderData.state === 'invalid' ? TEXT.notFound : loaderData.message}</p>
-        </div>
+        <FormError message={loaderData.state === 'invalid' ? TEXT.notFound : loaderData.message} />
         <p>
           <Link to="/partners/status">{TEXT.findLink}</Link>
         </p>

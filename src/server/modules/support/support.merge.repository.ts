@@ -17,6 +17,29 @@ interface LockedTicket {
   row: unknown;
 }
 
+/** A list of ids as a PostgreSQL array literal ('{1,2,3}'), cast by the query. */
+const pgArray = (values: ReadonlyArray<number | string>) => `{${values.join(',')}}`;
+
+/** Both tickets' pages hear that they changed (on commit). */
+const announceUpdated = (tx: AppDatabase, a: string, b: string) =>
+  tx.execute(
+    sql`select pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', id, 'userId', user_id)::text)
+        from support_tickets where id in (${a}::uuid, ${b}::uuid)`,
+  );
+
+/**
+ * An undo gives a ticket its last activity back: as it was before, or the time of the newest message
+ * written to it since (after the lines the merge or split wrote).
+ */
+const restoreLastMessage = (tx: AppDatabase, ticketId: string, before: string, lines: string[]) =>
+  tx.execute(
+    sql`update support_tickets set last_message = greatest(${before}::timestamptz,
+          coalesce((select max(timestamp) from ticket_messages where ticket_id = ${ticketId}::uuid
+                    and id > (select max(x) from unnest(${pgArray(lines.length > 0 ? lines : [0])}::bigint[]) x)),
+                   ${before}::timestamptz))
+        where id = ${ticketId}::uuid`,
+  );
+
 export type UndoOutcome =
   | { kind: 'undone'; split: boolean; sourceId: string; targetId: string; sourceNo: number; targetNo: number }
   | { kind: 'missing' | 'undone-already' | 'too-old' | 'target-merged' };
@@ -158,13 +181,13 @@ export function createMergeRepository(db: AppDatabase) {
         const lines = ids(merge.line_ids);
         await tx.execute(
           sql`update ticket_messages set ticket_id = ${sourceId}::uuid
-              where id = any(${`{${movedMessages.join(',')}}`}::bigint[]) and ticket_id = ${targetId}::uuid`,
+              where id = any(${pgArray(movedMessages)}::bigint[]) and ticket_id = ${targetId}::uuid`,
         );
         await tx.execute(
           sql`update ticket_attachments set ticket_id = ${sourceId}::uuid
-              where id = any(${`{${movedFiles.join(',')}}`}::uuid[]) and ticket_id = ${targetId}::uuid`,
+              where id = any(${pgArray(movedFiles)}::uuid[]) and ticket_id = ${targetId}::uuid`,
         );
-        await tx.execute(sql`delete from ticket_messages where id = any(${`{${lines.join(',')}}`}::bigint[])`);
+        await tx.execute(sql`delete from ticket_messages where id = any(${pgArray(lines)}::bigint[])`);
         const before = merge.before;
         if (merge.kind === 'split') {
           // The split's ticket goes when nothing was written to it since; the ticket it came from
@@ -173,60 +196,33 @@ export function createMergeRepository(db: AppDatabase) {
             sql`delete from support_tickets where id = ${targetId}::uuid
                   and not exists (select 1 from ticket_messages where ticket_id = ${targetId}::uuid)`,
           );
+          await restoreLastMessage(tx, sourceId, before.source.last_message as string, lines);
+        } else {
+          // The rows as they were, without the service-level triggers (an undo is not a close or a
+          // reopen): the merged ticket's wait that the merge ended is open again.
+          await tx.execute(sql`set local bagspace.restoring = 'on'`);
           await tx.execute(
-            sql`update support_tickets set last_message = greatest(${before.source.last_message as string}::timestamptz,
-                  coalesce((select max(timestamp) from ticket_messages where ticket_id = ${sourceId}::uuid
-                            and id > (select max(x) from unnest(${`{${lines.join(',') || 0}}`}::bigint[]) x)),
-                           ${before.source.last_message as string}::timestamptz))
+            sql`update support_tickets set open = ${before.source.open as boolean},
+                  closed_at = ${(before.source.closed_at as string | null) ?? null}::timestamptz,
+                  merged_into_id = null
                 where id = ${sourceId}::uuid`,
           );
-          await tx.execute(sql`update ticket_merges set undone_at = now() where id = ${mergeId}`);
-          await tx.execute(
-            sql`select pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', id, 'userId', user_id)::text)
-                from support_tickets where id in (${sourceId}::uuid, ${targetId}::uuid)`,
-          );
-          return {
-            kind: 'undone',
-            split: true,
-            sourceId,
-            targetId,
-            sourceNo: source.ticket_no,
-            targetNo: target.ticket_no,
-          };
+          if (before.source.open)
+            await tx.execute(
+              sql`update ticket_waits set ended_at = null, ended_by = null
+                  where id = (select id from ticket_waits where ticket_id = ${sourceId}::uuid and ended_by = 'close'
+                                and ended_at >= ${new Date(merge.created_at).toISOString()}::timestamptz
+                              order by ended_at desc limit 1)
+                    and not exists (select 1 from ticket_waits where ticket_id = ${sourceId}::uuid and ended_at is null)`,
+            );
+          await restoreLastMessage(tx, targetId, before.target.last_message as string, lines);
+          await tx.execute(sql`set local bagspace.restoring = 'off'`);
         }
-        // The rows as they were, without the service-level triggers (an undo is not a close or a
-        // reopen): the merged ticket's wait that the merge ended is open again.
-        await tx.execute(sql`set local bagspace.restoring = 'on'`);
-        await tx.execute(
-          sql`update support_tickets set open = ${before.source.open as boolean},
-                closed_at = ${(before.source.closed_at as string | null) ?? null}::timestamptz,
-                merged_into_id = null
-              where id = ${sourceId}::uuid`,
-        );
-        if (before.source.open)
-          await tx.execute(
-            sql`update ticket_waits set ended_at = null, ended_by = null
-                where id = (select id from ticket_waits where ticket_id = ${sourceId}::uuid and ended_by = 'close'
-                              and ended_at >= ${new Date(merge.created_at).toISOString()}::timestamptz
-                            order by ended_at desc limit 1)
-                  and not exists (select 1 from ticket_waits where ticket_id = ${sourceId}::uuid and ended_at is null)`,
-          );
-        await tx.execute(
-          sql`update support_tickets set last_message = greatest(${before.target.last_message as string}::timestamptz,
-                coalesce((select max(timestamp) from ticket_messages where ticket_id = ${targetId}::uuid
-                          and id > (select max(x) from unnest(${`{${lines.join(',') || 0}}`}::bigint[]) x)),
-                         ${before.target.last_message as string}::timestamptz))
-              where id = ${targetId}::uuid`,
-        );
-        await tx.execute(sql`set local bagspace.restoring = 'off'`);
         await tx.execute(sql`update ticket_merges set undone_at = now() where id = ${mergeId}`);
-        await tx.execute(
-          sql`select pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', id, 'userId', user_id)::text)
-              from support_tickets where id in (${sourceId}::uuid, ${targetId}::uuid)`,
-        );
+        await announceUpdated(tx, sourceId, targetId);
         return {
           kind: 'undone',
-          split: false,
+          split: merge.kind === 'split',
           sourceId,
           targetId,
           sourceNo: source.ticket_no,
@@ -274,7 +270,7 @@ export function createMergeRepository(db: AppDatabase) {
         const files = await queryRows<{ id: string }>(
           tx,
           sql`update ticket_attachments set ticket_id = ${targetId}::uuid
-              where ticket_id = ${sourceId}::uuid and message_id = any(${`{${moved.map((m) => m.id).join(',')}}`}::bigint[])
+              where ticket_id = ${sourceId}::uuid and message_id = any(${pgArray(moved.map((m) => m.id))}::bigint[])
               returning id`,
         );
         const lines = await queryRows<{ id: number }>(
@@ -313,9 +309,9 @@ export function createMergeRepository(db: AppDatabase) {
           sql`insert into ticket_merges (kind, source_ticket_id, target_ticket_id, actor_id, before, moved_message_ids, moved_attachment_ids, line_ids)
               values ('split', ${sourceId}::uuid, ${targetId}::uuid, ${actorId}::uuid,
                 json_build_object('source', ${JSON.stringify(source.row)}::json, 'target', null),
-                ${`{${moved.map((m) => m.id).join(',')}}`}::bigint[],
-                ${`{${files.map((f) => f.id).join(',')}}`}::uuid[],
-                ${`{${lines.map((l) => l.id).join(',')}}`}::bigint[])`,
+                ${pgArray(moved.map((m) => m.id))}::bigint[],
+                ${pgArray(files.map((f) => f.id))}::uuid[],
+                ${pgArray(lines.map((l) => l.id))}::bigint[])`,
         );
         return { kind: 'split', sourceNo: source.ticket_no, targetNo: created!.ticket_no, targetId };
       });
@@ -372,17 +368,14 @@ export function createMergeRepository(db: AppDatabase) {
                 (select last_message from support_tickets where id = ${sourceId}::uuid), clock_timestamp())
               where id = ${targetId}::uuid`,
         );
-        await tx.execute(
-          sql`select pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', id, 'userId', user_id)::text)
-              from support_tickets where id in (${sourceId}::uuid, ${targetId}::uuid)`,
-        );
+        await announceUpdated(tx, sourceId, targetId);
         await tx.execute(
           sql`insert into ticket_merges (source_ticket_id, target_ticket_id, actor_id, before, moved_message_ids, moved_attachment_ids, line_ids)
               values (${sourceId}::uuid, ${targetId}::uuid, ${actorId}::uuid,
                 json_build_object('source', ${JSON.stringify(source.row)}::json, 'target', ${JSON.stringify(target.row)}::json),
-                ${`{${moved.map((m) => m.id).join(',')}}`}::bigint[],
-                ${`{${files.map((f) => f.id).join(',')}}`}::uuid[],
-                ${`{${lines.map((l) => l.id).join(',')}}`}::bigint[])`,
+                ${pgArray(moved.map((m) => m.id))}::bigint[],
+                ${pgArray(files.map((f) => f.id))}::uuid[],
+                ${pgArray(lines.map((l) => l.id))}::bigint[])`,
         );
         return { kind: 'merged', sourceNo: source.ticket_no, targetNo: target.ticket_no, targetId };
       });
