@@ -284,4 +284,8 @@ export const LIVE_EVENTS = {
   ticket: 'ticket',
   ended: 'ended',
   viewers: 'viewers',
+  /** The ticket's whole thread, replacing what the page shows (messages moved in or out). */
+  thread: 'thread',
+  /** The ticket lives on in another (merged into it, or a split taken back): its id. */
+  moved: 'moved',
 } as const;

@@ -116,7 +116,8 @@ export const supportApi = {
     path: '/api/support/tickets/:ticketId/messages/stream',
     access: 'verified',
     tags: ['support'],
-    summary: 'Live messages of a ticket (owner or admin), resumable with Last-Event-ID',
+    summary:
+      'Live messages of a ticket (owner or admin), resumable with Last-Event-ID; `thread` resends the whole thread after a merge or split, `moved` names the ticket it went on in',
     params: TicketParamsSchema,
     query: MessagesAfterQuerySchema,
     stream: true,

@@ -14,6 +14,11 @@ export type DomainEvent =
   | { type: 'ticket.created'; ticketId: string; userId: string }
   | { type: 'ticket.updated'; ticketId: string; userId: string }
   | { type: 'message.created'; ticketId: string; userId: string; messageId: number }
+  /**
+   * Messages moved into or out of the ticket (a merge, a split, an undo): its streams are sent its
+   * whole thread again, or, when it now lives on in another ticket (`movedTo`), sent there.
+   */
+  | { type: 'ticket.reshaped'; ticketId: string; userId: string; movedTo?: string }
   /** An admin has a ticket open (until `until`, epoch ms; 0: left it): other admins on it are told. */
   | { type: 'ticket.viewing'; ticketId: string; userId: ''; viewerId: string; email: string; until: number }
   /** Sessions ended (sign-out, password change, disabled account): live streams re-check at once. */

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { data, Form, Link, redirect, type ShouldRevalidateFunctionArgs } from 'react-router';
+import { data, Form, Link, redirect, type ShouldRevalidateFunctionArgs, useNavigate } from 'react-router';
 import { MESSAGE_FORM_MAX_BYTES } from '../../contracts/attachments.ts';
 import { deskApi, supportApi } from '../../contracts/api/support.ts';
 import { pathOf } from '../../contracts/endpoint.ts';
@@ -171,6 +171,7 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
 export default function AdminTicketPage({ params, loaderData, actionData }: Route.ComponentProps) {
   const { ticketId } = params;
   const encoded = encodeURIComponent(ticketId);
+  const navigate = useNavigate();
   // Admins may open the user's message stream: it sends the ticket first, then every message.
   const thread = useTicketThread<AdminTicket, AdminMessage>({
     streamUrl: pathOf(supportApi.messagesStream, { params: { ticketId } }),
@@ -178,6 +179,8 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
     missingStatuses: [404, 400],
     loaded: loaderData.thread,
     loadedMissing: loaderData.missing,
+    // Merged into another ticket while open here: its thread goes on there.
+    onMoved: (movedTo) => void navigate(`/admin/support/${encodeURIComponent(movedTo)}`, { replace: true }),
   });
   const { ticket, messages } = thread;
   // Who the ticket waits for follows the last message the user sees (notes do not count).

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, type ShouldRevalidateFunctionArgs } from 'react-router';
+import { Link, type ShouldRevalidateFunctionArgs, useNavigate } from 'react-router';
 import { MESSAGE_FORM_MAX_BYTES } from '../../contracts/attachments.ts';
 import { supportApi } from '../../contracts/api/support.ts';
 import { pathOf } from '../../contracts/endpoint.ts';
@@ -83,11 +83,14 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
 export default function SupportTicket({ params, loaderData, actionData }: Route.ComponentProps) {
   const { ticketId } = params;
   const encoded = encodeURIComponent(ticketId);
+  const navigate = useNavigate();
   const thread = useTicketThread<Ticket, Message>({
     streamUrl: pathOf(supportApi.messagesStream, { params: { ticketId } }),
     read: () => api.call(supportApi.ticket, { params: { ticketId } }),
     loaded: loaderData.thread,
     loadedMissing: loaderData.missing,
+    // Merged into another ticket while open here: its thread goes on there.
+    onMoved: (movedTo) => void navigate(`/support/ticket/${encodeURIComponent(movedTo)}`, { replace: true }),
   });
   const { ticket, messages } = thread;
   // Words a refused reply carried: kept on the page, with a way to send them as a new ticket.

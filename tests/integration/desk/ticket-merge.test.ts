@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MERGE_MESSAGES, MERGE_TEXT } from '../../../src/contracts/ticket-merge.ts';
 import { queryRows } from '../../../src/server/db/sql.ts';
+import { openSse, type SseConnection, type SseEvent } from '../../helpers/sse-client.ts';
 import { supportUser, type SupportUser } from '../../helpers/support.ts';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
@@ -340,5 +341,176 @@ describe('two admins at once', () => {
         bodies.filter((body) => body === text),
         text,
       ).toHaveLength(1);
+  });
+});
+
+/**
+ * What open pages see. A stream sends messages after the last id it sent, which cannot say "older
+ * messages moved in" or "these moved out": after a merge, a split or an undo each stream on the
+ * tickets is sent the whole thread (`thread`), or the ticket the merged one goes on in (`moved`).
+ * A page's view is what the page makes of the events: a thread replaces what it shows, a message is
+ * added by id. That view must equal the ticket as the API reads it: nothing lost, nothing twice.
+ */
+describe('live pages during a merge, a split and an undo', () => {
+  let base: string;
+  let user: SupportUser;
+  beforeAll(async () => {
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    user = await supportUser(t);
+  });
+  const stream = async (who: SupportUser, ticketId: string) => {
+    const s = await openSse(`${base}/api/support/tickets/${ticketId}/messages/stream`, { cookie: who.headers.cookie });
+    expect(s.status).toBe(200);
+    await s.waitFor((events) => events.some((e) => e.event === 'ticket'));
+    return s;
+  };
+  /** The thread as a page built from the stream's events shows it: ids in order. */
+  const view = (events: SseEvent[]) => {
+    const shown = new Map<number, string>();
+    for (const e of events) {
+      if (e.event === 'thread') {
+        shown.clear();
+        for (const m of (e.data as { messages: Array<{ id: number; messageBody: string }> }).messages)
+          shown.set(m.id, m.messageBody);
+      }
+      if (e.event === 'message') {
+        const m = e.data as { id: number; messageBody: string };
+        shown.set(m.id, m.messageBody);
+      }
+    }
+    return [...shown.keys()].sort((x, y) => x - y);
+  };
+  const userIds = async (ticketId: string) =>
+    ((await user.get(`/api/support/tickets/${ticketId}`)).json().messages as Array<{ id: number }>).map((m) => m.id);
+  const adminIds = async (ticketId: string) => (await adminThread(ticketId)).messages.map((m) => m.id);
+  const settlesOn = async (s: SseConnection, expected: number[]) => {
+    await s.waitFor((events) => JSON.stringify(view(events)) === JSON.stringify(expected), 10_000).catch(() => {});
+    expect(view(s.events)).toEqual(expected);
+  };
+
+  it('a merge sends the target’s pages the whole thread, the merged ticket’s pages to the target, and the inbox its list', async () => {
+    const a = await user.createTicket('General', 'Live merge: where is my parcel?');
+    const b = await user.createTicket('General', 'Live merge: the same parcel, second ask.');
+    await admin.post(`/api/admin/support/tickets/${a.ticketId}/messages`, { messageBody: 'Live merge: checking.' });
+    await admin.post(`/api/admin/support/tickets/${a.ticketId}/notes`, { messageBody: 'Live merge: staff only.' });
+    const onSource = await stream(user, a.ticketId);
+    const onTarget = await stream(user, b.ticketId);
+    const adminOnTarget = await stream(admin, b.ticketId);
+    const listed = (events: SseEvent[]) =>
+      (events.filter((e) => e.event === 'tickets').at(-1)?.data as { tickets: Array<{ id: string }> } | undefined)
+        ?.tickets;
+    const inbox = await openSse(`${base}/api/admin/support/tickets/stream?open=true`, { cookie: admin.headers.cookie });
+    await inbox.waitFor((events) => listed(events)?.some((x) => x.id === a.ticketId) === true);
+    try {
+      expect((await merge(a.ticketId, b.ticketId)).statusCode).toBe(200);
+      // The merged ticket's page is told where its thread goes on.
+      const moved = await onSource.waitFor((events) => events.some((e) => e.event === 'moved'));
+      expect(moved.find((e) => e.event === 'moved')!.data).toEqual({ ticketId: b.ticketId });
+      // The target's pages show the moved (older) messages: the customer without the note, the admin with it.
+      await settlesOn(onTarget, await userIds(b.ticketId));
+      await settlesOn(adminOnTarget, await adminIds(b.ticketId));
+      const customerSees = (
+        onTarget.events.filter((e) => e.event === 'thread').at(-1)!.data as {
+          messages: Array<{ messageBody: string }>;
+        }
+      ).messages.map((m) => m.messageBody);
+      expect(customerSees).toContain('Live merge: checking.');
+      expect(customerSees).not.toContain('Live merge: staff only.');
+      expect(customerSees).toContain(MERGE_TEXT.targetLine(a.ticketNo));
+      // The inbox's open list no longer holds the merged ticket.
+      await inbox.waitFor((events) => listed(events)?.some((x) => x.id === a.ticketId) === false);
+
+      // A page opened at the merged ticket's address watches the target; a reply there reaches both.
+      const late = await stream(user, a.ticketId);
+      try {
+        expect((late.events.find((e) => e.event === 'ticket')!.data as { id: string }).id).toBe(b.ticketId);
+        await settlesOn(late, await userIds(b.ticketId));
+        const reply = await user.post(`/api/support/tickets/${a.ticketId}/messages`, {
+          messageBody: 'Live merge: a reply at the old address.',
+        });
+        expect(reply.statusCode, reply.body).toBe(200);
+        const expected = await userIds(b.ticketId);
+        expect(expected).toContain((reply.json().message as { id: number }).id);
+        await settlesOn(late, expected);
+        await settlesOn(onTarget, expected);
+      } finally {
+        late.close();
+      }
+    } finally {
+      for (const s of [onSource, onTarget, adminOnTarget, inbox]) s.close();
+    }
+  });
+
+  it('a split and its undo send the open page the thread as it now is', async () => {
+    const a = await user.createTicket('General', 'Live split: my bag is lost.');
+    await admin.post(`/api/admin/support/tickets/${a.ticketId}/messages`, { messageBody: 'Live split: looking.' });
+    const later = (
+      await user.post(`/api/support/tickets/${a.ticketId}/messages`, { messageBody: 'Live split: another question.' })
+    ).json().message as { id: number };
+    const page = await stream(user, a.ticketId);
+    try {
+      const before = await userIds(a.ticketId);
+      await settlesOn(page, before);
+      const res = await admin.post(`/api/admin/support/tickets/${a.ticketId}/split`, {
+        messageId: later.id,
+        reason: 'General',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const after = await userIds(a.ticketId);
+      expect(after).not.toContain(later.id);
+      await settlesOn(page, after);
+      const [entry] = (await admin.get(`/api/admin/support/tickets/${a.ticketId}/merges`)).json().merges as Array<{
+        id: number;
+      }>;
+      // The split's ticket, open on a page of its own, is sent back to the ticket it came from.
+      const splitPage = await stream(user, res.json().newTicketId as string);
+      try {
+        expect((await admin.post(`/api/admin/support/merges/${entry!.id}/undo`)).statusCode).toBe(200);
+        await settlesOn(page, before);
+        const moved = await splitPage.waitFor((events) => events.some((e) => e.event === 'moved'));
+        expect(moved.find((e) => e.event === 'moved')!.data).toEqual({ ticketId: a.ticketId });
+      } finally {
+        splitPage.close();
+      }
+    } finally {
+      page.close();
+    }
+  });
+
+  it('two admins merging both ways while the customer replies: every open page ends with the thread, once', async () => {
+    const colleague = await supportUser(t, { role: 'admin' });
+    const a = await user.createTicket('General', 'Live race: first.');
+    const b = await user.createTicket('General', 'Live race: second.');
+    const onA = await stream(user, a.ticketId);
+    const onB = await stream(user, b.ticketId);
+    try {
+      const [one, two, reply] = await Promise.all([
+        merge(a.ticketId, b.ticketId),
+        colleague.post(`/api/admin/support/tickets/${b.ticketId}/merge`, { targetTicketId: a.ticketId }),
+        user.post(`/api/support/tickets/${a.ticketId}/messages`, { messageBody: 'Live race: a reply.' }),
+      ]);
+      expect(reply.statusCode, reply.body).toBe(200);
+      expect([one.statusCode, two.statusCode].sort()).toEqual([200, 409]);
+      const [winner, loser] = one.statusCode === 200 ? [onB, onA] : [onA, onB];
+      const winnerId = one.statusCode === 200 ? b.ticketId : a.ticketId;
+      const expected = await userIds(winnerId);
+      // Both first messages, the reply and the merge's line, each once.
+      const bodies = (
+        (await user.get(`/api/support/tickets/${winnerId}`)).json().messages as Array<{
+          messageBody: string;
+        }>
+      ).map((m) => m.messageBody);
+      for (const text of ['Live race: first.', 'Live race: second.', 'Live race: a reply.'])
+        expect(
+          bodies.filter((body) => body === text),
+          text,
+        ).toHaveLength(1);
+      expect(expected).toHaveLength(4);
+      await settlesOn(winner, expected);
+      await loser.waitFor((events) => events.some((e) => e.event === 'moved'));
+    } finally {
+      onA.close();
+      onB.close();
+    }
   });
 });

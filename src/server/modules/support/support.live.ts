@@ -39,6 +39,10 @@ interface Feed {
   subscribers: Set<Subscriber>;
   busy: boolean;
   again: boolean;
+  /** Messages moved in or out: the next round sends each subscriber the whole thread. */
+  resend: boolean;
+  /** The ticket was merged into this one (or its split taken back): subscribers are sent there. */
+  movedTo?: string;
 }
 
 interface ListSubscriber {
@@ -114,6 +118,44 @@ export function createSupportLive(options: {
     sub.lastSent = row.id;
   }
 
+  /** Every message of the ticket, oldest first (notes too: `send` leaves them out for owners). */
+  async function wholeThread(ticketId: string): Promise<MessageRow[]> {
+    const all: MessageRow[] = [];
+    for (;;) {
+      const rows = await repository.listMessages(ticketId, all.at(-1)?.id ?? 0, { notes: true });
+      all.push(...rows);
+      if (rows.length < PAGE) return all;
+    }
+  }
+
+  /**
+   * After a merge, split or undo the thread's ids no longer only grow (older messages moved in, or
+   * some moved out), so "after the last id sent" cannot describe the change: each subscriber is sent
+   * the whole thread, which replaces what its page shows, or the ticket the thread went on in.
+   */
+  async function resendThread(feed: Feed, ticketId: string, subscribers: Subscriber[]) {
+    const allowed = await Promise.all(subscribers.map((sub) => stillAllowed(sub, true)));
+    const movedTo = feed.movedTo;
+    if (movedTo) {
+      subscribers.forEach((sub, i) => {
+        if (allowed[i]) sub.stream.send(LIVE_EVENTS.moved, { ticketId: movedTo });
+      });
+      return;
+    }
+    const rows = await wholeThread(ticketId);
+    const last = rows.at(-1)?.id;
+    subscribers.forEach((sub, i) => {
+      if (!allowed[i]) return;
+      const messages = rows
+        .filter((row) => sub.viewer.admin || !row.internal)
+        .map((row) =>
+          sub.viewer.admin ? toAdminMessageDto(row, sub.viewer.userId) : toMessageDto(row, sub.viewer.userId),
+        );
+      sub.stream.send(LIVE_EVENTS.thread, { messages }, last);
+      sub.lastSent = last ?? 0;
+    });
+  }
+
   async function pump(ticketId: string) {
     const feed = feeds.get(ticketId);
     if (!feed) return;
@@ -127,6 +169,11 @@ export function createSupportLive(options: {
         feed.again = false;
         const subscribers = [...feed.subscribers].filter((s) => !s.stream.closed);
         if (subscribers.length === 0) break;
+        if (feed.resend) {
+          feed.resend = false;
+          await resendThread(feed, ticketId, subscribers);
+          if (feed.movedTo) break;
+        }
         let after = Math.min(...subscribers.map((s) => s.lastSent));
         for (;;) {
           const rows = await repository.listMessages(ticketId, after, { notes: true });
@@ -227,6 +274,14 @@ export function createSupportLive(options: {
     }
     if (event.type === 'message.created') void pump(event.ticketId);
     if (event.type === 'ticket.updated') void pushTicketState(event.ticketId);
+    if (event.type === 'ticket.reshaped') {
+      const feed = feeds.get(event.ticketId);
+      if (feed) {
+        feed.resend = true;
+        feed.movedTo = event.movedTo;
+        void pushTicketState(event.ticketId).then(() => pump(event.ticketId));
+      }
+    }
     for (const sub of userLists.get(event.userId) ?? []) scheduleRefresh(sub);
     for (const sub of adminLists) scheduleRefresh(sub);
   }
@@ -258,7 +313,7 @@ export function createSupportLive(options: {
     /** Streams a ticket's messages after `afterId`, then every new one, then state changes. */
     async watchTicket(ticketId: string, viewer: LiveViewer, afterId: number, stream: EventStream) {
       let feed = feeds.get(ticketId);
-      if (!feed) feeds.set(ticketId, (feed = { subscribers: new Set(), busy: false, again: false }));
+      if (!feed) feeds.set(ticketId, (feed = { subscribers: new Set(), busy: false, again: false, resend: false }));
       const sub: Subscriber = { viewer, stream, lastSent: afterId, checkedAt: Date.now() };
       feed.subscribers.add(sub);
       const untrack = track(viewer.userId, async () => {

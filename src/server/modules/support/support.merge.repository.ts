@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { MERGE_TEXT, type MergeTarget } from '../../../contracts/ticket-merge.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import { isUuid, queryRows } from '../../db/sql.ts';
-import { EVENTS_CHANNEL } from '../../realtime/event-bus.ts';
+import { EVENTS_CHANNEL, notifySql } from '../../realtime/event-bus.ts';
 
 /** How far a chain of merges is followed (a merged ticket's target merged again, and so on). */
 const MAX_HOPS = 10;
@@ -20,12 +20,18 @@ interface LockedTicket {
 /** A list of ids as a PostgreSQL array literal ('{1,2,3}'), cast by the query. */
 const pgArray = (values: ReadonlyArray<number | string>) => `{${values.join(',')}}`;
 
-/** Both tickets' pages hear that they changed (on commit). */
-const announceUpdated = (tx: AppDatabase, a: string, b: string) =>
-  tx.execute(
-    sql`select pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', id, 'userId', user_id)::text)
-        from support_tickets where id in (${a}::uuid, ${b}::uuid)`,
-  );
+/**
+ * The tickets' pages hear that messages moved (on commit): each is sent its whole thread again, or
+ * the ticket it went on in (`movedTo`); the owner's list and the inbox read theirs again.
+ */
+const announceReshaped = async (
+  tx: AppDatabase,
+  userId: string,
+  tickets: Array<{ ticketId: string; movedTo?: string }>,
+) => {
+  for (const { ticketId, movedTo } of tickets)
+    await tx.execute(notifySql({ type: 'ticket.reshaped', ticketId, userId, ...(movedTo ? { movedTo } : {}) }));
+};
 
 /**
  * An undo gives a ticket its last activity back: as it was before, or the time of the newest message
@@ -219,7 +225,15 @@ export function createMergeRepository(db: AppDatabase) {
           await tx.execute(sql`set local bagspace.restoring = 'off'`);
         }
         await tx.execute(sql`update ticket_merges set undone_at = now() where id = ${mergeId}`);
-        await announceUpdated(tx, sourceId, targetId);
+        // A split's ticket deleted above lives on in the ticket it came from.
+        const [kept] = await queryRows<{ n: number }>(
+          tx,
+          sql`select count(*)::int as n from support_tickets where id = ${targetId}::uuid`,
+        );
+        await announceReshaped(tx, source.user_id, [
+          { ticketId: sourceId },
+          { ticketId: targetId, ...(kept!.n === 0 ? { movedTo: sourceId } : {}) },
+        ]);
         return {
           kind: 'undone',
           split: merge.kind === 'split',
@@ -302,9 +316,9 @@ export function createMergeRepository(db: AppDatabase) {
               on conflict (ticket_id) where ended_at is null do nothing`,
         );
         await tx.execute(
-          sql`select pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.created', 'ticketId', ${targetId}::uuid, 'userId', ${source.user_id}::uuid)::text),
-                     pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', ${sourceId}::uuid, 'userId', ${source.user_id}::uuid)::text)`,
+          sql`select pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.created', 'ticketId', ${targetId}::uuid, 'userId', ${source.user_id}::uuid)::text)`,
         );
+        await announceReshaped(tx, source.user_id, [{ ticketId: sourceId }]);
         await tx.execute(
           sql`insert into ticket_merges (kind, source_ticket_id, target_ticket_id, actor_id, before, moved_message_ids, moved_attachment_ids, line_ids)
               values ('split', ${sourceId}::uuid, ${targetId}::uuid, ${actorId}::uuid,
@@ -368,7 +382,7 @@ export function createMergeRepository(db: AppDatabase) {
                 (select last_message from support_tickets where id = ${sourceId}::uuid), clock_timestamp())
               where id = ${targetId}::uuid`,
         );
-        await announceUpdated(tx, sourceId, targetId);
+        await announceReshaped(tx, source.user_id, [{ ticketId: sourceId, movedTo: targetId }, { ticketId: targetId }]);
         await tx.execute(
           sql`insert into ticket_merges (source_ticket_id, target_ticket_id, actor_id, before, moved_message_ids, moved_attachment_ids, line_ids)
               values (${sourceId}::uuid, ${targetId}::uuid, ${actorId}::uuid,

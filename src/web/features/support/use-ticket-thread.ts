@@ -34,9 +34,14 @@ export function useTicketThread<T extends Ticket, M extends Message>(options: {
   missingStatuses?: readonly number[];
   loaded: { ticket: T; messages: M[] } | null;
   loadedMissing: boolean;
+  /** The ticket was merged into another (or its split taken back): the page goes there. */
+  onMoved(ticketId: string): void;
 }): TicketThread<T, M> {
   const [liveTicket, setLiveTicket] = useState<T | null>(null);
   const [liveMessages, setLiveMessages] = useState<M[]>([]);
+  // The whole thread as the stream last sent it (messages moved in or out), for the page's data
+  // it was sent over; once the page reads its data again, that reading is newer and wins.
+  const [resent, setResent] = useState<{ over: unknown; messages: M[] } | null>(null);
   const [gone, setGone] = useState(false);
   const [viewers, setViewers] = useState<string[]>([]);
   // A link to another ticket (one that follows or continues this one) keeps the page mounted: what
@@ -46,6 +51,7 @@ export function useTicketThread<T extends Ticket, M extends Message>(options: {
     setWatched(options.streamUrl);
     setLiveTicket(null);
     setLiveMessages([]);
+    setResent(null);
     setGone(false);
     setViewers([]);
   }
@@ -57,13 +63,18 @@ export function useTicketThread<T extends Ticket, M extends Message>(options: {
     {
       ticket: (data) => setLiveTicket(data as T),
       message: (data) => setLiveMessages((current) => mergeMessages(current, [data as M])),
+      thread: (data) => {
+        setResent({ over: options.loaded, messages: (data as { messages: M[] }).messages });
+        setLiveMessages([]);
+      },
+      moved: (data) => options.onMoved((data as { ticketId: string }).ticketId),
       viewers: (data) => setViewers((data as { viewers: string[] }).viewers),
     },
     { onRefused: askWhyRefused(options.read, () => setGone(true), options.missingStatuses) },
   );
 
-  const loadedMessages = options.loaded?.messages;
-  const messages = useMemo(() => mergeMessages(loadedMessages ?? [], liveMessages), [loadedMessages, liveMessages]);
+  const base = resent && resent.over === options.loaded ? resent.messages : options.loaded?.messages;
+  const messages = useMemo(() => mergeMessages(base ?? [], liveMessages), [base, liveMessages]);
   return {
     ticket: missing ? null : (liveTicket ?? options.loaded?.ticket ?? null),
     missing,
