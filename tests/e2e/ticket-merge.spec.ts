@@ -35,6 +35,7 @@ for (const javaScriptEnabled of [true, false]) {
     await admin.page.goto(`/admin/support/${second.ticketId}`);
     await signInOnLoginScreen(admin.page, ADMIN.email, ADMIN.password);
     await expect(bubbles(admin.page)).toContainText('The Nelson parcel arrived torn.');
+    if (javaScriptEnabled) await expect(admin.page.getByText('Live', { exact: true })).toBeVisible();
     await admin.page.locator('summary', { hasText: 'More actions' }).click();
     await admin.page
       .getByRole('combobox', { name: MERGE_TEXT.menuLabel })
@@ -87,6 +88,8 @@ for (const javaScriptEnabled of [true, false]) {
     await admin.page.goto(`/admin/support/${ticket.ticketId}`);
     await signInOnLoginScreen(admin.page, ADMIN.email, ADMIN.password);
     await expect(bubbles(admin.page)).toContainText('Separate question');
+    // Hydrated and live before the menu opens (a click before hydration can be lost in its render).
+    if (javaScriptEnabled) await expect(admin.page.getByText('Live', { exact: true })).toBeVisible();
     await admin.page.locator('summary', { hasText: 'More actions' }).click();
     const from = admin.page.getByRole('combobox', { name: MERGE_TEXT.splitLabel });
     await from.selectOption({ index: 1 });
@@ -108,3 +111,53 @@ for (const javaScriptEnabled of [true, false]) {
     await user.context.close();
   });
 }
+
+test("the customer's open pages follow a merge and its undo live, without a reload", async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  const customer = await verifiedAccount(request);
+  const user = await signedIn(browser, baseURL!, true);
+  await signInToTickets(user.page, customer);
+  const first = await openTicketByCallable(user.page, 'General', 'Live: my parcel to Gisborne is late.');
+  const second = await openTicketByCallable(user.page, 'Incident', 'Live: the Gisborne parcel is damaged.');
+  // One page on each ticket, marked so that a reload would show.
+  const onFirst = user.page;
+  await onFirst.goto(`/support/ticket/${first.ticketId}`);
+  const onSecond = await user.context.newPage();
+  await onSecond.goto(`/support/ticket/${second.ticketId}`);
+  for (const page of [onFirst, onSecond]) {
+    await expect(page.getByText('Live', { exact: true })).toBeVisible();
+    await page.evaluate(() => Object.assign(window, { notReloaded: true }));
+  }
+
+  const admin = await signedIn(browser, baseURL!, true);
+  await admin.page.goto(`/admin/support/${second.ticketId}`);
+  await signInOnLoginScreen(admin.page, ADMIN.email, ADMIN.password);
+  await expect(admin.page.getByText('Live', { exact: true })).toBeVisible();
+  await admin.page.locator('summary', { hasText: 'More actions' }).click();
+  await admin.page
+    .getByRole('combobox', { name: MERGE_TEXT.menuLabel })
+    .selectOption({ label: MERGE_TEXT.option(first.ticketNo, 'General', true) });
+  await admin.page.getByRole('button', { name: MERGE_TEXT.submit, exact: true }).click();
+  await expect(admin.page).toHaveURL(new RegExp(`/admin/support/${first.ticketId}$`));
+
+  // The page on the merged ticket goes to the target; the target's page shows the older messages.
+  await expect(onSecond).toHaveURL(new RegExp(`/support/ticket/${first.ticketId}$`));
+  for (const page of [onFirst, onSecond]) {
+    await expect(bubbles(page)).toContainText('Live: the Gisborne parcel is damaged.');
+    await expect(page.getByText(MERGE_TEXT.targetLine(second.ticketNo), { exact: true })).toBeVisible();
+    expect(await page.evaluate(() => 'notReloaded' in window)).toBe(true);
+  }
+
+  // Undone: the messages leave the first ticket's page again, live.
+  await admin.page.getByRole('button', { name: MERGE_TEXT.undo }).click();
+  await expect(admin.page.getByRole('button', { name: MERGE_TEXT.undo })).toHaveCount(0);
+  await expect(bubbles(onFirst)).not.toContainText('Live: the Gisborne parcel is damaged.');
+  await expect(onFirst.getByText(MERGE_TEXT.targetLine(second.ticketNo), { exact: true })).toHaveCount(0);
+  await expect(bubbles(onFirst)).toContainText('Live: my parcel to Gisborne is late.');
+  expect(await onFirst.evaluate(() => 'notReloaded' in window)).toBe(true);
+  await admin.context.close();
+  await user.context.close();
+});
