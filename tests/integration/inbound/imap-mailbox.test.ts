@@ -36,42 +36,50 @@ describe.skipIf(!dovecotAvailable && !process.env.CI)('a reply read from the sup
     await dovecot?.stop();
   });
 
+  /** The notification of an answer on ticket #N, waited for as a person waits for their mail. */
+  async function notice(ticketNo: number) {
+    const deadline = Date.now() + 15_000;
+    let found;
+    while (!found && Date.now() < deadline) {
+      found = (await readOutbox(t.dataDir)).find((m) => m.subject === `New reply on ticket #${ticketNo}`);
+      if (!found) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(found).toBeDefined();
+    return { ...found!, replyAddress: found!.headers['reply-to']!.replace(/^.*<|>.*$/g, '').trim() };
+  }
+
+  /** A reply to that notification, as the owner's provider delivers it to the support mailbox. */
+  const replyTo = (owner: { email: string }, mail: Awaited<ReturnType<typeof notice>>, body: string) =>
+    dovecot.deliver(
+      [
+        `Authentication-Results: ${PROVIDER}; dkim=pass header.d=kiwi-mail.test; spf=pass smtp.mailfrom=kiwi-mail.test; dmarc=pass header.from=kiwi-mail.test`,
+        `From: Tama <${owner.email}>`,
+        `To: ${mail.replyAddress}`,
+        `Subject: Re: ${mail.subject}`,
+        `Message-ID: <imap-${randomBytes(6).toString('hex')}@kiwi-mail.test>`,
+        `In-Reply-To: ${mail.messageId}`,
+        'MIME-Version: 1.0',
+        'Content-Type: text/plain; charset=utf-8',
+        'Content-Transfer-Encoding: quoted-printable',
+        '',
+        body,
+        '',
+        `On Fri, 27 Nov 2026 at 10:12, Bagspace <${mail.replyAddress}> wrote:`,
+        '> Which flight?',
+        '',
+      ].join('\r\n'),
+    );
+
   it('is posted in its ticket, reaches the open stream live, and leaves the inbox', async () => {
     const owner = await supportUser(t, { email: `tama-${randomBytes(4).toString('hex')}@kiwi-mail.test` });
     const { ticketId, ticketNo } = await owner.createTicket('General', 'Is my bag on the plane?');
     await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'Which flight?' });
-    // The worker runs by itself here: wait for the notification, as a person waits for their mail.
-    const deadline = Date.now() + 15_000;
-    let notice;
-    while (!notice && Date.now() < deadline) {
-      notice = (await readOutbox(t.dataDir)).find((m) => m.subject === `New reply on ticket #${ticketNo}`);
-      if (!notice) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(notice).toBeDefined();
-    const replyAddress = notice!.headers['reply-to']!.replace(/^.*<|>.*$/g, '').trim();
+    const mail = await notice(ticketNo);
 
     const stream = await openSse(`${base}/api/support/tickets/${ticketId}/messages/stream`, owner.headers);
     try {
       const sentAt = Date.now();
-      await dovecot.deliver(
-        [
-          `Authentication-Results: ${PROVIDER}; dkim=pass header.d=kiwi-mail.test; spf=pass smtp.mailfrom=kiwi-mail.test; dmarc=pass header.from=kiwi-mail.test`,
-          `From: Tama <${owner.email}>`,
-          `To: ${replyAddress}`,
-          `Subject: Re: ${notice!.subject}`,
-          `Message-ID: <imap-${randomBytes(6).toString('hex')}@kiwi-mail.test>`,
-          `In-Reply-To: ${notice!.messageId}`,
-          'MIME-Version: 1.0',
-          'Content-Type: text/plain; charset=utf-8',
-          'Content-Transfer-Encoding: quoted-printable',
-          '',
-          'NZ42 to Wellington, ng=C4=81 mihi.',
-          '',
-          `On Fri, 27 Nov 2026 at 10:12, Bagspace <${replyAddress}> wrote:`,
-          '> Which flight?',
-          '',
-        ].join('\r\n'),
-      );
+      await replyTo(owner, mail, 'NZ42 to Wellington, ng=C4=81 mihi.');
       const arrived = (e: SseEvent) => e.event === 'message' && JSON.stringify(e.data).includes('NZ42');
       const events = await stream.waitFor((all) => all.some(arrived), 15_000);
       const message = events.find(arrived)!.data as { messageBody: string; byEmail?: boolean };
@@ -87,6 +95,38 @@ describe.skipIf(!dovecotAvailable && !process.env.CI)('a reply read from the sup
       sql`select via, state from inbound_mail order by id desc limit 1`,
     );
     expect(row).toEqual({ via: 'imap', state: 'posted' });
+  });
+
+  it('reaches the target when its ticket was merged since the mail was sent, and the stream opened at the old address', async () => {
+    const owner = await supportUser(t, { email: `mere-${randomBytes(4).toString('hex')}@kiwi-mail.test` });
+    const first = await owner.createTicket('General', 'My bag to Rotorua?');
+    const second = await owner.createTicket('General', 'The Rotorua bag again.');
+    await admin.post(`/api/admin/support/tickets/${first.ticketId}/messages`, { messageBody: 'Which flight?' });
+    const mail = await notice(first.ticketNo);
+    const merged = await admin.post(`/api/admin/support/tickets/${first.ticketId}/merge`, {
+      targetTicketId: second.ticketId,
+    });
+    expect(merged.statusCode, merged.body).toBe(200);
+
+    // A page opened at the merged ticket's address watches the target.
+    const stream = await openSse(`${base}/api/support/tickets/${first.ticketId}/messages/stream`, owner.headers);
+    try {
+      await stream.waitFor((all) => all.some((e) => e.event === 'ticket'));
+      expect((stream.events.find((e) => e.event === 'ticket')!.data as { id: string }).id).toBe(second.ticketId);
+      await replyTo(owner, mail, 'NZ7 to Rotorua, after the merge.');
+      const arrived = (e: SseEvent) => e.event === 'message' && JSON.stringify(e.data).includes('NZ7 to Rotorua');
+      await stream.waitFor((all) => all.some(arrived), 15_000);
+    } finally {
+      stream.close();
+    }
+    const thread = (await admin.get(`/api/admin/support/tickets/${second.ticketId}`)).json() as {
+      ticket: { id: string };
+      messages: Array<{ messageBody: string; byEmail?: boolean }>;
+    };
+    expect(thread.ticket.id).toBe(second.ticketId);
+    expect(thread.messages.filter((m) => m.messageBody === 'NZ7 to Rotorua, after the merge.')).toMatchObject([
+      { byEmail: true },
+    ]);
   });
 
   it('holds a mail whose provider did not vouch for it (no Authentication-Results of ours)', async () => {
