@@ -80,7 +80,7 @@ export const ticketWaits = pgTable(
     phase: text('phase').notNull(),
     startedAt: timestamptz('started_at').notNull(),
     endedAt: timestamptz('ended_at'),
-    /** 'answer' or 'close'. */
+    /** 'answer', 'close', or 'split' (the messages that started it moved to a new ticket: zero length). */
     endedBy: text('ended_by'),
     /** When the answer (first or next) is due; when the ticket's resolution is due. */
     responseDue: timestamptz('response_due'),

@@ -514,3 +514,100 @@ describe('live pages during a merge, a split and an undo', () => {
     }
   });
 });
+
+/**
+ * Due times and the reports' first responses follow the questions (docs/decisions/116-ticket-merge.md):
+ * a split's new ticket has the waits its messages tell (its first response is the answer its first
+ * question got), and the ticket it came from stops waiting for a question that moved; a merge carries
+ * an unanswered question's wait into a target that waits for nothing. Undone, each is as before.
+ */
+describe('due times and first responses after a merge or a split', () => {
+  let user: SupportUser;
+  beforeAll(async () => {
+    user = await supportUser(t);
+  });
+  const due = async (ticketId: string) =>
+    ((await adminThread(ticketId)) as unknown as { ticket: { due: { target: string; at: string } | null } }).ticket.due;
+  const facts = async (ticketId: string) => {
+    const [row] = await queryRows<{ first_answer_at: Date | string | null; waits: string }>(
+      t.database.db,
+      sql`select first_answer_at,
+            (select string_agg(phase || ':' || coalesce(ended_by, 'open'), ',' order by started_at, id)
+             from ticket_waits where ticket_id = t.id) as waits
+          from support_tickets t where id = ${ticketId}::uuid`,
+    );
+    return {
+      firstAnswerAt: row!.first_answer_at ? new Date(row!.first_answer_at).toISOString() : null,
+      waits: row!.waits,
+    };
+  };
+  const say = async (who: SupportUser, ticketId: string, messageBody: string) => {
+    const path =
+      who === admin ? `/api/admin/support/tickets/${ticketId}/messages` : `/api/support/tickets/${ticketId}/messages`;
+    const res = await who.post(path, { messageBody });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().message as { id: number; timestamp: string };
+  };
+
+  it('a split: the new ticket waits as its messages tell, the old one no longer waits for what moved; undone, as before', async () => {
+    const a = await user.createTicket('General', 'Waits: where is my bag?');
+    await say(admin, a.ticketId, 'Waits: on the way.');
+    const q1 = await say(user, a.ticketId, 'Waits: another thing, my refund?');
+    const a1 = await say(admin, a.ticketId, 'Waits: refund sent.');
+    await say(user, a.ticketId, 'Waits: not arrived yet.');
+    const before = { due: await due(a.ticketId), facts: await facts(a.ticketId) };
+    expect(before.due).not.toBeNull();
+
+    const res = await admin.post(`/api/admin/support/tickets/${a.ticketId}/split`, {
+      messageId: q1.id,
+      reason: 'General',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const fresh = res.json().newTicketId as string;
+    // The question still open moved: the old ticket waits for nothing, its first response unchanged.
+    expect(await due(a.ticketId)).toBeNull();
+    expect((await facts(a.ticketId)).firstAnswerAt).toBe(before.facts.firstAnswerAt);
+    // The new ticket: first response the refund answer; waiting again since the last question.
+    expect(await facts(fresh)).toEqual({
+      firstAnswerAt: new Date(a1.timestamp).toISOString(),
+      waits: 'first:answer,next:open',
+    });
+    expect(await due(fresh)).toMatchObject({ target: 'nextResponse' });
+
+    const [entry] = (await admin.get(`/api/admin/support/tickets/${a.ticketId}/merges`)).json().merges as Array<{
+      id: number;
+    }>;
+    expect((await admin.post(`/api/admin/support/merges/${entry!.id}/undo`)).statusCode).toBe(200);
+    expect({ due: await due(a.ticketId), facts: await facts(a.ticketId) }).toEqual(before);
+  });
+
+  it('a merge: an unanswered question keeps its wait in a target that waits for nothing; undone, as before', async () => {
+    const target = await user.createTicket('General', 'Carry: my parcel to Taupō.');
+    await say(admin, target.ticketId, 'Carry: delivered yesterday.');
+    const source = await user.createTicket('Incident', 'Carry: but the box was crushed!');
+    const asked = (await adminThread(source.ticketId)).messages[0]!;
+    expect(await due(target.ticketId)).toBeNull();
+    const sourceDue = await due(source.ticketId);
+    expect(sourceDue).not.toBeNull();
+    const beforeTarget = await facts(target.ticketId);
+
+    expect((await merge(source.ticketId, target.ticketId)).statusCode).toBe(200);
+    // Waiting on us in the target since the question was asked (a 'next' wait by General's targets).
+    expect(await due(target.ticketId)).toMatchObject({ target: 'nextResponse' });
+    const [carried] = await queryRows<{ started_at: Date | string }>(
+      t.database.db,
+      sql`select started_at from ticket_waits where ticket_id = ${target.ticketId}::uuid and ended_at is null`,
+    );
+    expect(new Date(carried!.started_at).toISOString()).toBe(
+      new Date((asked as unknown as { timestamp: string }).timestamp).toISOString(),
+    );
+
+    const [entry] = (await admin.get(`/api/admin/support/tickets/${target.ticketId}/merges`)).json().merges as Array<{
+      id: number;
+    }>;
+    expect((await admin.post(`/api/admin/support/merges/${entry!.id}/undo`)).statusCode).toBe(200);
+    expect(await due(target.ticketId)).toBeNull();
+    expect(await facts(target.ticketId)).toEqual(beforeTarget);
+    expect(await due(source.ticketId)).toEqual(sourceDue);
+  });
+});

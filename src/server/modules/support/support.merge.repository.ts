@@ -154,7 +154,13 @@ export function createMergeRepository(db: AppDatabase) {
           kind: 'merge' | 'split';
           source_ticket_id: string;
           target_ticket_id: string;
-          before: { source: Record<string, unknown>; target: Record<string, unknown> };
+          /** The tickets' rows before; the wait a merge carried into the target, or a split ended here. */
+          before: {
+            source: Record<string, unknown>;
+            target: Record<string, unknown>;
+            carriedWait?: number | null;
+            endedWait?: number | null;
+          };
           moved_message_ids: unknown;
           moved_attachment_ids: unknown;
           line_ids: unknown;
@@ -203,6 +209,13 @@ export function createMergeRepository(db: AppDatabase) {
                   and not exists (select 1 from ticket_messages where ticket_id = ${targetId}::uuid)`,
           );
           await restoreLastMessage(tx, sourceId, before.source.last_message as string, lines);
+          // The wait the split ended here is open again, unless the ticket has one of its own since.
+          if (before.endedWait)
+            await tx.execute(
+              sql`update ticket_waits set ended_at = null, ended_by = null
+                  where id = ${before.endedWait} and ended_by = 'split'
+                    and not exists (select 1 from ticket_waits where ticket_id = ${sourceId}::uuid and ended_at is null)`,
+            );
         } else {
           // The rows as they were, without the service-level triggers (an undo is not a close or a
           // reopen): the merged ticket's wait that the merge ended is open again.
@@ -222,6 +235,9 @@ export function createMergeRepository(db: AppDatabase) {
                     and not exists (select 1 from ticket_waits where ticket_id = ${sourceId}::uuid and ended_at is null)`,
             );
           await restoreLastMessage(tx, targetId, before.target.last_message as string, lines);
+          // The wait the merge carried into the target goes back with the question, unless answered since.
+          if (before.carriedWait)
+            await tx.execute(sql`delete from ticket_waits where id = ${before.carriedWait} and ended_at is null`);
           await tx.execute(sql`set local bagspace.restoring = 'off'`);
         }
         await tx.execute(sql`update ticket_merges set undone_at = now() where id = ${mergeId}`);
@@ -276,6 +292,15 @@ export function createMergeRepository(db: AppDatabase) {
               returning id, ticket_no`,
         );
         const targetId = created!.id;
+        // A wait the moved messages started is theirs: it goes on in the new ticket (derived below),
+        // and ends here without counting (zero length, 'split'; an undo opens it again).
+        const [ended] = await queryRows<{ id: number }>(
+          tx,
+          sql`update ticket_waits set ended_at = started_at, ended_by = 'split'
+              where ticket_id = ${sourceId}::uuid and ended_at is null
+                and started_at >= (select timestamp from ticket_messages where id = ${messageId})
+              returning id`,
+        );
         const moved = await queryRows<{ id: number }>(
           tx,
           sql`update ticket_messages set ticket_id = ${targetId}::uuid
@@ -300,20 +325,17 @@ export function createMergeRepository(db: AppDatabase) {
                 'ticketId', l.ticket_id, 'userId', l.user_id, 'messageId', l.id)::text)
               from l order by l.id`,
         );
-        // The new ticket's last activity, and its wait when the customer's word is the last one it holds.
+        // The new ticket's last activity, and its waits as its messages tell them (its first response is
+        // the answer its first question got; a question still unanswered waits, with its due times).
         await tx.execute(
           sql`update support_tickets set last_message = (select max(timestamp) from ticket_messages where ticket_id = ${targetId}::uuid)
               where id = ${targetId}::uuid`,
         );
+        await tx.execute(sql`select derive_ticket_waits(${targetId}::uuid)`);
         await tx.execute(
-          sql`insert into ticket_waits (ticket_id, phase, started_at, response_due, resolution_due)
-              select ${targetId}::uuid, 'first', last.timestamp, d.response_due, d.resolution_due
-              from (select timestamp, admin from ticket_messages
-                    where ticket_id = ${targetId}::uuid and not internal and system_event is null
-                    order by id desc limit 1) last,
-                   lateral wait_dues(${targetId}::uuid, 'first', last.timestamp) d
-              where not last.admin
-              on conflict (ticket_id) where ended_at is null do nothing`,
+          sql`update ticket_waits w set (response_due, resolution_due) =
+                (select d.response_due, d.resolution_due from wait_dues(w.ticket_id, w.phase, w.started_at) d)
+              where w.ticket_id = ${targetId}::uuid and w.ended_at is null`,
         );
         await tx.execute(
           sql`select pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.created', 'ticketId', ${targetId}::uuid, 'userId', ${source.user_id}::uuid)::text)`,
@@ -322,7 +344,8 @@ export function createMergeRepository(db: AppDatabase) {
         await tx.execute(
           sql`insert into ticket_merges (kind, source_ticket_id, target_ticket_id, actor_id, before, moved_message_ids, moved_attachment_ids, line_ids)
               values ('split', ${sourceId}::uuid, ${targetId}::uuid, ${actorId}::uuid,
-                json_build_object('source', ${JSON.stringify(source.row)}::json, 'target', null),
+                json_build_object('source', ${JSON.stringify(source.row)}::json, 'target', null,
+                  'endedWait', ${ended?.id ?? null}::bigint),
                 ${pgArray(moved.map((m) => m.id))}::bigint[],
                 ${pgArray(files.map((f) => f.id))}::uuid[],
                 ${pgArray(lines.map((l) => l.id))}::bigint[])`,
@@ -347,6 +370,21 @@ export function createMergeRepository(db: AppDatabase) {
         if (source.merged_into_id !== null) return { kind: 'already-merged' };
         if (target.merged_into_id !== null) return { kind: 'target-merged' };
 
+        // The customer's unanswered question in the merged ticket is still unanswered in the target: when
+        // the target waits for nothing, a wait starts there from when the merged one started (its due
+        // times by the target's targets); the merged ticket's own wait ends with its close below.
+        const [carried] = await queryRows<{ id: number }>(
+          tx,
+          sql`insert into ticket_waits (ticket_id, phase, started_at, response_due, resolution_due)
+              select ${targetId}::uuid, p.phase, s.started_at, d.response_due, d.resolution_due
+              from ticket_waits s,
+                   lateral (select case when exists (select 1 from ticket_waits where ticket_id = ${targetId}::uuid)
+                                        then 'next' else 'first' end as phase) p,
+                   lateral wait_dues(${targetId}::uuid, p.phase, s.started_at) d
+              where s.ticket_id = ${sourceId}::uuid and s.ended_at is null
+              on conflict (ticket_id) where ended_at is null do nothing
+              returning id`,
+        );
         const moved = await queryRows<{ id: number }>(
           tx,
           sql`update ticket_messages set ticket_id = ${targetId}::uuid where ticket_id = ${sourceId}::uuid returning id`,
@@ -386,7 +424,8 @@ export function createMergeRepository(db: AppDatabase) {
         await tx.execute(
           sql`insert into ticket_merges (source_ticket_id, target_ticket_id, actor_id, before, moved_message_ids, moved_attachment_ids, line_ids)
               values (${sourceId}::uuid, ${targetId}::uuid, ${actorId}::uuid,
-                json_build_object('source', ${JSON.stringify(source.row)}::json, 'target', ${JSON.stringify(target.row)}::json),
+                json_build_object('source', ${JSON.stringify(source.row)}::json, 'target', ${JSON.stringify(target.row)}::json,
+                  'carriedWait', ${carried?.id ?? null}::bigint),
                 ${pgArray(moved.map((m) => m.id))}::bigint[],
                 ${pgArray(files.map((f) => f.id))}::uuid[],
                 ${pgArray(lines.map((l) => l.id))}::bigint[])`,
