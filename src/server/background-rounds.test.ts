@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffSeconds, createBackgroundRounds } from './background-rounds.ts';
+import { backoffSeconds, createBackgroundRounds, walkPages } from './background-rounds.ts';
 
 /** A round that waits until the test lets it end, and counts how many began. */
 function gatedRound() {
@@ -78,5 +78,49 @@ describe('backoffSeconds', () => {
     expect(backoffSeconds(1, 30, () => 0)).toBe(24);
     expect(backoffSeconds(1, 30, () => 0.999999)).toBe(36);
     expect(backoffSeconds(1, 1, () => 0)).toBe(1);
+  });
+});
+
+describe('walking pages of work', () => {
+  const work = Array.from({ length: 7 }, (_, i) => i + 1);
+  const page = async (after: number, limit: number) => work.filter((k) => k > after).slice(0, limit);
+
+  it('handles every key once across pages, and a failing item leaves the others done', async () => {
+    const done: number[] = [];
+    const failed: number[] = [];
+    await walkPages(
+      { stopped: false },
+      {
+        first: 0,
+        page,
+        item: async (key) => {
+          if (key === 3) throw new Error('no mail server');
+          done.push(key);
+        },
+        failed: (_error, key) => failed.push(key),
+      },
+      3,
+    );
+    expect(done).toEqual([1, 2, 4, 5, 6, 7]);
+    expect(failed).toEqual([3]);
+  });
+
+  it('stops between items once its rounds are stopped', async () => {
+    const rounds = { stopped: false };
+    const done: number[] = [];
+    await walkPages(
+      rounds,
+      {
+        first: 0,
+        page,
+        item: async (key) => {
+          done.push(key);
+          if (key === 4) rounds.stopped = true;
+        },
+        failed: () => {},
+      },
+      3,
+    );
+    expect(done).toEqual([1, 2, 3, 4]);
   });
 });

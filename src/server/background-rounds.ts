@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 /**
  * The run loop the server's background workers share (the mail outbox, account erasure): a round
  * runs every `pollMs` after the last one ended, or at once when woken. Rounds never overlap: a wake
@@ -79,4 +80,38 @@ const MAX_BACKOFF_SECONDS = 3600;
 export function backoffSeconds(attempts: number, firstSeconds: number, random = Math.random): number {
   const base = Math.min(MAX_BACKOFF_SECONDS, firstSeconds * 2 ** Math.max(0, attempts - 1));
   return Math.max(1, Math.round(base * (0.8 + 0.4 * random())));
+}
+
+/**
+ * A round's walk over work read in pages of keys (ids in ascending order): `page(after)` reads the
+ * next keys after `after`; each is handled by `item`, whose failure is handed to `failed` (logged,
+ * left for the next round) without ending the walk. It stops between items once `rounds.stopped`,
+ * and yields to the event loop after each: the embedded database answers without I/O, so requests
+ * get their turn in between.
+ */
+export async function walkPages<K>(
+  rounds: Pick<BackgroundRounds, 'stopped'>,
+  options: {
+    first: K;
+    page(after: K, limit: number): Promise<K[]>;
+    item(key: K): Promise<void>;
+    failed(error: unknown, key: K): void;
+  },
+  pageSize = 100,
+): Promise<void> {
+  let after = options.first;
+  for (;;) {
+    const keys = await options.page(after, pageSize);
+    for (const key of keys) {
+      if (rounds.stopped) return;
+      after = key;
+      try {
+        await options.item(key);
+      } catch (error) {
+        options.failed(error, key);
+      }
+      await nextTurn();
+    }
+    if (keys.length < pageSize) return;
+  }
 }

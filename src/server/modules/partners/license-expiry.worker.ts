@@ -1,7 +1,6 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { LICENSE_REMINDER_DAYS } from '../../../contracts/partner-review.ts';
-import { createBackgroundRounds } from '../../background-rounds.ts';
+import { createBackgroundRounds, walkPages } from '../../background-rounds.ts';
 import { addDays, newZealandDate } from '../../calendar/business-calendar.ts';
 import type { Clock } from '../../clock.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
@@ -39,11 +38,6 @@ export function dueMoment(expiresOn: string, today: string): number | null {
   return reached.length > 0 ? Math.min(...reached) : null;
 }
 
-interface DueRow {
-  id: string;
-  expires_on: unknown;
-}
-
 /** A date column as 'YYYY-MM-DD', whichever driver read it (string, or a Date at UTC midnight). */
 const dateText = (value: unknown): string =>
   value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10);
@@ -68,12 +62,12 @@ export function createLicenseExpiryWorker(options: LicenseExpiryWorkerOptions) {
   const counters = { reminded: 0, held: 0, failed: 0 };
 
   /** Companies with a moment reached on `today` that is not recorded yet, by id after `afterId`. */
-  async function companiesDue(today: string, afterId: string, limit: number): Promise<DueRow[]> {
+  async function companiesDue(today: string, afterId: string, limit: number): Promise<Array<{ id: string }>> {
     const horizon = addDays(today, FIRST_REMINDER);
     // Raw SQL: the moment reached is worked out per row (a CASE over the date) to look for its reminder row.
-    return queryRows<DueRow>(
+    return queryRows<{ id: string }>(
       db,
-      sql`select c.id, c.license_expires_on as expires_on from companies c
+      sql`select c.id from companies c
           cross join lateral (select case
               when c.license_expires_on <= ${today}::date then 0
               when c.license_expires_on <= ${today}::date + 3 then 3
@@ -141,24 +135,19 @@ export function createLicenseExpiryWorker(options: LicenseExpiryWorkerOptions) {
   }
 
   async function round(): Promise<void> {
-    let afterId = '00000000-0000-0000-0000-000000000000';
     try {
-      for (;;) {
-        const rows = await companiesDue(newZealandDate(clock.now()), afterId, 100);
-        for (const row of rows) {
-          if (rounds.stopped) return;
-          afterId = row.id;
-          try {
-            if (await remind(row.id)) outbox.wake();
-          } catch (error) {
-            counters.failed++;
-            log.error({ err: error, companyId: row.id }, 'a licence reminder failed; the next round tries again');
-          }
-          // The embedded database answers without I/O: let requests in between companies.
-          await nextTurn();
-        }
-        if (rows.length < 100) return;
-      }
+      await walkPages(rounds, {
+        first: '00000000-0000-0000-0000-000000000000',
+        page: async (after, limit) =>
+          (await companiesDue(newZealandDate(clock.now()), after, limit)).map((row) => row.id),
+        item: async (companyId) => {
+          if (await remind(companyId)) outbox.wake();
+        },
+        failed: (error, companyId) => {
+          counters.failed++;
+          log.error({ err: error, companyId }, 'a licence reminder failed; the next round tries again');
+        },
+      });
     } catch (error) {
       log.error({ err: error }, 'the licence expiry round failed; the next round tries again');
     }

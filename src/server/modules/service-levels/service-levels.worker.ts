@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import type { CalendarSettings, TargetKind } from '../../../contracts/service-levels.ts';
 import { SYSTEM_LINE_TEXT } from '../../../contracts/support.ts';
-import { createBackgroundRounds } from '../../background-rounds.ts';
+import { createBackgroundRounds, walkPages } from '../../background-rounds.ts';
 import { BusinessCalendar, newZealandDate } from '../../calendar/business-calendar.ts';
 import type { Clock } from '../../clock.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
@@ -153,23 +153,17 @@ export function createServiceLevelWorker(options: ServiceLevelWorkerOptions) {
   }
 
   async function warn(): Promise<void> {
-    let afterId = 0;
-    for (;;) {
-      const ids = await waitsToWarn(clock.now(), afterId, 100);
-      for (const id of ids) {
-        if (rounds.stopped) return;
-        afterId = id;
-        try {
-          if ((await warnWait(id)) > 0) outbox.wake();
-        } catch (error) {
-          counters.failed++;
-          log.error({ err: error, waitId: id }, 'a service-level warning failed; the next round tries again');
-        }
-        // The embedded database answers without I/O: let requests in between waits.
-        await nextTurn();
-      }
-      if (ids.length < 100) return;
-    }
+    await walkPages(rounds, {
+      first: 0,
+      page: (after, limit) => waitsToWarn(clock.now(), after, limit),
+      item: async (waitId) => {
+        if ((await warnWait(waitId)) > 0) outbox.wake();
+      },
+      failed: (error, waitId) => {
+        counters.failed++;
+        log.error({ err: error, waitId }, 'a service-level warning failed; the next round tries again');
+      },
+    });
   }
 
   // --- The auto-close -------------------------------------------------------------------------------
