@@ -69,21 +69,40 @@ function ExpiryFields({
   );
 }
 
-/** Approve: the licence's expiry date is asked for with the decision. */
-export function ApproveForm({ result, busy, label }: { result: FormResult | undefined; busy: boolean; label: string }) {
-  const { errors, onSubmit, formRef } = useFormCheck(ApproveFormSchema, result);
+/** A decision that comes with the licence's expiry: approving, or accepting a new licence. */
+function ExpiryForm({
+  intent,
+  result,
+  busy,
+  label,
+  title,
+  hint,
+  className,
+}: {
+  intent: 'approve' | 'accept-licence';
+  result: FormResult | undefined;
+  busy: boolean;
+  label: string;
+  title: string;
+  hint: string;
+  className: string;
+}) {
+  const { errors, onSubmit, formRef } = useFormCheck(
+    intent === 'approve' ? ApproveFormSchema : AcceptLicenseFormSchema,
+    result,
+  );
   return (
     <Form
       method="post"
       ref={formRef}
-      className="form form-card admin-approve"
+      className={className}
       onSubmit={onSubmit}
       noValidate
-      aria-label="Approve this application"
+      aria-label={title}
       preventScrollReset
     >
-      <input type="hidden" name="intent" value="approve" />
-      <ExpiryFields result={result} error={errors.licenseExpiresOn} hint={LICENCE_TEXT.expiresHint} />
+      <input type="hidden" name="intent" value={intent} />
+      <ExpiryFields result={result} error={errors.licenseExpiresOn} hint={hint} />
       <div className="form__actions">
         <button type="submit" className="button button--primary" disabled={busy}>
           {label}
@@ -93,26 +112,18 @@ export function ApproveForm({ result, busy, label }: { result: FormResult | unde
   );
 }
 
-function AcceptForm({ result, busy }: { result: FormResult | undefined; busy: boolean }) {
-  const { errors, onSubmit, formRef } = useFormCheck(AcceptLicenseFormSchema, result);
+/** Approve: the licence's expiry date is asked for with the decision. */
+export function ApproveForm({ result, busy, label }: { result: FormResult | undefined; busy: boolean; label: string }) {
   return (
-    <Form
-      method="post"
-      ref={formRef}
-      className="form form-card"
-      onSubmit={onSubmit}
-      noValidate
-      aria-label={LICENCE_TEXT.acceptTitle}
-      preventScrollReset
-    >
-      <input type="hidden" name="intent" value="accept-licence" />
-      <ExpiryFields result={result} error={errors.licenseExpiresOn} hint="The date on the new licence." />
-      <div className="form__actions">
-        <button type="submit" className="button button--primary" disabled={busy}>
-          {LICENCE_TEXT.accept}
-        </button>
-      </div>
-    </Form>
+    <ExpiryForm
+      intent="approve"
+      result={result}
+      busy={busy}
+      label={label}
+      title="Approve this application"
+      hint={LICENCE_TEXT.expiresHint}
+      className="form form-card admin-approve"
+    />
   );
 }
 
@@ -170,7 +181,15 @@ export function RenewalSection({
         </a>
       </p>
       <div className="admin-columns">
-        <AcceptForm result={result?.form === 'accept-licence' ? result : undefined} busy={busy} />
+        <ExpiryForm
+          intent="accept-licence"
+          result={result?.form === 'accept-licence' ? result : undefined}
+          busy={busy}
+          label={LICENCE_TEXT.accept}
+          title={LICENCE_TEXT.acceptTitle}
+          hint="The date on the new licence."
+          className="form form-card"
+        />
         <RefuseForm result={result?.form === 'refuse-licence' ? result : undefined} busy={busy} />
       </div>
     </section>
