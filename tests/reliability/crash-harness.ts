@@ -22,6 +22,8 @@ import sharp from 'sharp';
 import { lockDataDir } from '../../src/server/db/data-dir-lock.ts';
 import { encodeForm, pngOf } from '../helpers/registration.ts';
 import { type ServerProcess, startServer } from '../helpers/server-process.ts';
+import { startSmtpSink } from '../helpers/smtp-sink.ts';
+import { openTestDatabase, withMigratedDatabase } from '../helpers/test-app.ts';
 
 // --- Bookkeeping: what must be cleaned up whatever happens ----------------------------------------
 
@@ -519,6 +521,51 @@ export async function withPg<T>(url: string, work: (query: Query) => Promise<T>)
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+/**
+ * What each kill -9 loop of a mail-sending worker sets up: a real SMTP server on 127.0.0.1, a
+ * migrated data directory, a fresh PostgreSQL database on the postgres project (TEST_DATABASE), the
+ * server's environment (mail to that server, quick retries and leases, then `env`), and readers of
+ * the database: while the server is stopped (PGlite opened directly), and while it runs (PostgreSQL
+ * directly, the embedded database through the server's socket).
+ */
+export async function mailCrashWorld(prefix: string, env: Record<string, string>) {
+  const sink = await startSmtpSink();
+  const dataDir = withMigratedDatabase(tempDir(prefix));
+  const database = process.env.TEST_DATABASE === 'postgres' ? await openTestDatabase() : null;
+  if (database) await database.database.close();
+  const url = database?.url;
+  const readRunning = <T>(work: (query: Query) => Promise<T>) =>
+    url
+      ? withPg(url, work)
+      : (async () => {
+          const client = new pg.Client({ host: dataDir, user: 'postgres', database: 'postgres' });
+          await client.connect();
+          try {
+            return await work(async (text, params) => (await client.query(text, params)).rows);
+          } finally {
+            await client.end().catch(() => {});
+          }
+        })();
+  return {
+    sink,
+    dataDir,
+    env: {
+      DATA_DIR: dataDir,
+      ...(url ? { DATABASE_URL: url } : {}),
+      SMTP_URL: sink.url,
+      MAIL_RETRY_FIRST_SECONDS: '1',
+      MAIL_LEASE_SECONDS: '3',
+      ...env,
+    } as Record<string, string>,
+    readStopped: <T>(work: (query: Query) => Promise<T>) => (url ? withPg(url, work) : withPglite(dataDir, work)),
+    readRunning,
+    async close() {
+      await sink.close();
+      await database?.close().catch(() => {});
+    },
+  };
 }
 
 // --- A private PostgreSQL cluster ----------------------------------------------------------------------

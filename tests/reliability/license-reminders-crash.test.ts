@@ -9,12 +9,9 @@
  * PGlite and on PostgreSQL.
  */
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { recordFigure, runs } from '../helpers/figures.ts';
-import { startSmtpSink } from '../helpers/smtp-sink.ts';
-import { openTestDatabase, withMigratedDatabase } from '../helpers/test-app.ts';
-import { cleanupAll, killApp, type Query, sleep, startApp, tempDir, withPg, withPglite } from './crash-harness.ts';
+import { cleanupAll, killApp, mailCrashWorld, type Query, sleep, startApp } from './crash-harness.ts';
 
 const kind = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
 const RUNS = runs(5, 30);
@@ -57,34 +54,8 @@ async function addPartners(query: Query, run: number): Promise<Partner[]> {
 
 describe('kill -9 while the licence expiry worker reminds (DATA-02)', () => {
   it(`tells every partner's moment once over ${RUNS} SIGKILLs`, { timeout: 120_000 + RUNS * 20_000 }, async () => {
-    const sink = await startSmtpSink();
-    const dataDir = withMigratedDatabase(tempDir('bagspace-licence-crash-'));
-    const database = kind === 'postgres' ? await openTestDatabase() : null;
-    if (database) await database.database.close();
-    const env: Record<string, string> = {
-      DATA_DIR: dataDir,
-      ...(database?.url ? { DATABASE_URL: database.url } : {}),
-      SMTP_URL: sink.url,
-      MAIL_RETRY_FIRST_SECONDS: '1',
-      MAIL_LEASE_SECONDS: '3',
-      LICENSE_EXPIRY_CHECK_MS: '50',
-    };
-    // While the server is stopped: PostgreSQL, or the embedded database opened directly.
-    const readStopped = <T>(work: (query: Query) => Promise<T>) =>
-      database?.url ? withPg(database.url, work) : withPglite(dataDir, work);
-    // While it runs: PostgreSQL directly, the embedded database through the server's socket.
-    const readRunning = <T>(work: (query: Query) => Promise<T>) =>
-      database?.url
-        ? withPg(database.url, work)
-        : (async () => {
-            const client = new pg.Client({ host: dataDir, user: 'postgres', database: 'postgres' });
-            await client.connect();
-            try {
-              return await work(async (text, params) => (await client.query(text, params)).rows);
-            } finally {
-              await client.end().catch(() => {});
-            }
-          })();
+    const world = await mailCrashWorld('bagspace-licence-crash-', { LICENSE_EXPIRY_CHECK_MS: '50' });
+    const { sink, env, readStopped, readRunning } = world;
 
     const partners: Partner[] = [];
     let killedMidRound = 0;
@@ -169,8 +140,7 @@ describe('kill -9 while the licence expiry worker reminds (DATA-02)', () => {
       // At most the mails in flight at each kill go twice (the mail worker sends up to 4 at once).
       expect(duplicates).toBeLessThanOrEqual(RUNS * 4);
     } finally {
-      await sink.close();
-      await database?.close().catch(() => {});
+      await world.close();
     }
   });
 });

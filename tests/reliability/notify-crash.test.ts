@@ -11,22 +11,17 @@ import { generateSecret } from 'otplib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { recordFigure, runs } from '../helpers/figures.ts';
 import { totpAt } from '../helpers/second-factor.ts';
-import { startSmtpSink } from '../helpers/smtp-sink.ts';
-import { openTestDatabase, withMigratedDatabase } from '../helpers/test-app.ts';
 import {
   type AppServer,
   cleanupAll,
   killOnceAcked,
+  mailCrashWorld,
   createUserWithCli,
   KILL_AFTER_ACKED,
   newPassword,
-  type Query,
   signIn,
   sleep,
   startApp,
-  tempDir,
-  withPg,
-  withPglite,
 } from './crash-harness.ts';
 
 const kind = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
@@ -49,20 +44,8 @@ describe('kill -9 while admins answer tickets (DATA-02)', () => {
     `mails every acknowledged answer over ${RUNS} SIGKILLs, and counts the duplicates`,
     { timeout: 120_000 + RUNS * 15_000 },
     async () => {
-      const sink = await startSmtpSink();
-      const dataDir = withMigratedDatabase(tempDir('bagspace-notify-crash-'));
-      const database = kind === 'postgres' ? await openTestDatabase() : null;
-      if (database) await database.database.close();
-      const env: Record<string, string> = {
-        DATA_DIR: dataDir,
-        ...(database?.url ? { DATABASE_URL: database.url } : {}),
-        SMTP_URL: sink.url,
-        NOTIFY_DELAY_SECONDS: '0',
-        MAIL_RETRY_FIRST_SECONDS: '1',
-        MAIL_LEASE_SECONDS: '3',
-      };
-      const read = <T>(work: (query: Query) => Promise<T>) =>
-        database?.url ? withPg(database.url, work) : withPglite(dataDir, work);
+      const world = await mailCrashWorld('bagspace-notify-crash-', { NOTIFY_DELAY_SECONDS: '0' });
+      const { sink, env, readStopped: read } = world;
       const user = { email: `notify-user-${randomUUID().slice(0, 8)}@example.nz`, password: newPassword() };
       const admin = { email: `notify-admin-${randomUUID().slice(0, 8)}@example.nz`, password: newPassword() };
       await createUserWithCli(env, user.email, user.password);
@@ -165,8 +148,7 @@ describe('kill -9 while admins answer tickets (DATA-02)', () => {
         // At most the mails in flight at each kill (the worker sends up to 4 at once).
         expect(duplicates).toBeLessThanOrEqual(RUNS * 4);
       } finally {
-        await sink.close();
-        await database?.close().catch(() => {});
+        await world.close();
       }
     },
   );

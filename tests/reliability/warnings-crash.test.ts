@@ -10,25 +10,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { generateSecret } from 'otplib';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { recordFigure, runs } from '../helpers/figures.ts';
 import { totpAt } from '../helpers/second-factor.ts';
-import { startSmtpSink } from '../helpers/smtp-sink.ts';
-import { openTestDatabase, withMigratedDatabase } from '../helpers/test-app.ts';
 import {
   cleanupAll,
   createUserWithCli,
   KILL_AFTER_ACKED,
   killOnceAcked,
+  mailCrashWorld,
   newPassword,
-  type Query,
   signIn,
   sleep,
   startApp,
-  tempDir,
-  withPg,
-  withPglite,
 } from './crash-harness.ts';
 
 const kind = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
@@ -61,33 +55,12 @@ interface Alert {
 
 describe('kill -9 while the service-level worker warns (DATA-02)', () => {
   it(`tells every moment once over ${RUNS} SIGKILLs`, { timeout: 300_000 + RUNS * 15_000 }, async () => {
-    const sink = await startSmtpSink();
-    const dataDir = withMigratedDatabase(tempDir('bagspace-warnings-crash-'));
-    const database = kind === 'postgres' ? await openTestDatabase() : null;
-    if (database) await database.database.close();
-    const env: Record<string, string> = {
-      DATA_DIR: dataDir,
-      ...(database?.url ? { DATABASE_URL: database.url } : {}),
-      SMTP_URL: sink.url,
-      MAIL_RETRY_FIRST_SECONDS: '1',
-      MAIL_LEASE_SECONDS: '3',
+    const world = await mailCrashWorld('bagspace-warnings-crash-', {
       SERVICE_LEVEL_CHECK_MS: '100',
       SLA_WARNING_MINUTES: '1',
       AUTO_CLOSE_WORKING_DAYS: '0',
-    };
-    // While the server runs: PostgreSQL directly, the embedded database through the server's socket.
-    const read = <T>(work: (query: Query) => Promise<T>) =>
-      database?.url
-        ? withPg(database.url, work)
-        : (async () => {
-            const client = new pg.Client({ host: dataDir, user: 'postgres', database: 'postgres' });
-            await client.connect();
-            try {
-              return await work(async (text, params) => (await client.query(text, params)).rows);
-            } finally {
-              await client.end().catch(() => {});
-            }
-          })();
+    });
+    const { sink, env, readStopped, readRunning: read } = world;
     const user = { email: `warn-user-${randomUUID().slice(0, 8)}@example.nz`, password: newPassword() };
     const admin = { email: `warn-admin-${randomUUID().slice(0, 8)}@example.nz`, password: newPassword() };
     await createUserWithCli(env, user.email, user.password);
@@ -173,8 +146,6 @@ describe('kill -9 while the service-level worker warns (DATA-02)', () => {
       expect(await app.process.stop('SIGTERM')).toBe(0);
 
       // The server stopped: the embedded database is opened directly.
-      const readStopped = <T>(work: (query: Query) => Promise<T>) =>
-        database?.url ? withPg(database.url, work) : withPglite(dataDir, work);
       const { alerts, recorded, tickets } = await readStopped(async (query) => ({
         alerts: await query<Alert>(
           `select t.ticket_no, a.target, a.moment, a.created_at::text
@@ -255,8 +226,7 @@ describe('kill -9 while the service-level worker warns (DATA-02)', () => {
       // At most the mails in flight at each kill go twice (the mail worker sends up to 4 at once).
       expect(duplicates).toBeLessThanOrEqual(RUNS * 4);
     } finally {
-      await sink.close();
-      await database?.close().catch(() => {});
+      await world.close();
     }
   });
 });
