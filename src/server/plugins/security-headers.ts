@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
@@ -71,26 +71,37 @@ export const securityHeadersPlugin = fp<{ https: boolean; reportOnly?: boolean }
   const NONCE_MARK = '\u0000';
   const cspAround = (framing: Framing) =>
     contentSecurityPolicy(NONCE_MARK, { framing, https: options.https }).split(NONCE_MARK) as [string, string];
-  const csp = { deny: cspAround('deny'), self: cspAround('self') };
+  const [denyBefore, denyAfter] = cspAround('deny');
+  const [selfBefore, selfAfter] = cspAround('self');
 
   app.decorateReply('cspNonce', '');
-  // A callback hook: nothing here waits, so no promise per request.
+  // A callback hook: nothing here waits, so no promise per request. Every response denies framing;
+  // the few routes that allow their own origin to frame them say so, below.
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
-    const framing = request.routeOptions.config.framing ?? 'deny';
     const fresh = nonce();
     reply.cspNonce = fresh;
-    const [before, after] = csp[framing];
-    reply.headers({
-      [cspHeader]: before + fresh + after,
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'strict-origin-when-cross-origin',
-      'x-frame-options': framing === 'self' ? 'SAMEORIGIN' : 'DENY',
-      'cross-origin-opener-policy': 'same-origin',
-      'cross-origin-resource-policy': 'same-origin',
-      'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
-      'x-request-id': request.id,
-      ...(options.https ? { 'strict-transport-security': 'max-age=63072000; includeSubDomains' } : {}),
-    });
+    reply
+      .header(cspHeader, denyBefore + fresh + denyAfter)
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'strict-origin-when-cross-origin')
+      .header('x-frame-options', 'DENY')
+      .header('cross-origin-opener-policy', 'same-origin')
+      .header('cross-origin-resource-policy', 'same-origin')
+      .header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=()')
+      .header('x-request-id', request.id);
+    if (options.https) reply.header('strict-transport-security', 'max-age=63072000; includeSubDomains');
     done();
+  });
+
+  // A route with `config.framing: 'self'` (the legal documents) gets a hook of its own, run after the
+  // one above, that lets its own origin frame it: no request has to look its route's config up.
+  app.addHook('onRoute', (route) => {
+    if ((route.config as { framing?: Framing } | undefined)?.framing !== 'self') return;
+    const allowOwnOrigin: onRequestHookHandler = (_request, reply, done) => {
+      reply.header(cspHeader, selfBefore + reply.cspNonce + selfAfter).header('x-frame-options', 'SAMEORIGIN');
+      done();
+    };
+    const own = route.onRequest;
+    route.onRequest = own === undefined ? [allowOwnOrigin] : [allowOwnOrigin, ...(Array.isArray(own) ? own : [own])];
   });
 });
