@@ -112,9 +112,19 @@ function bodyFile(body: Buffer): string {
   return file;
 }
 
-/** The bare Fastify yardstick answering `body` to any GET or POST. */
-export function startBareServer(body: Buffer, contentType: string): Promise<ChildServer> {
-  return startChildServer('bare-server.ts', [bodyFile(body), contentType]);
+/** The bare Fastify yardstick answering `body` to any GET or POST, with `headers` too when given. */
+export function startBareServer(
+  body: Buffer,
+  contentType: string,
+  headers?: Record<string, string>,
+): Promise<ChildServer> {
+  const args = [bodyFile(body), contentType];
+  if (headers) {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-bare-')), 'headers.json');
+    fs.writeFileSync(file, JSON.stringify(headers));
+    args.push(file);
+  }
+  return startChildServer('bare-server.ts', args);
 }
 
 /** The raw-insert yardstick (bare-insert-server.ts). */

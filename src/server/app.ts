@@ -22,6 +22,7 @@ import { accessPlugin } from './plugins/access.ts';
 import { crossSitePlugin } from './plugins/cross-site.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
+import { preparedAnswersPlugin } from './plugins/prepared.ts';
 import { routeTablePlugin } from './plugins/route-table.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { createSessionResolver, sessionsPlugin } from './plugins/sessions.ts';
@@ -132,6 +133,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     https: config.publicBaseUrl.startsWith('https://'),
     reportOnly: config.env === 'development',
   });
+  // Right after the headers: the public pages and JSON that are the same for everyone are sent from
+  // here, before any other hook (plugins/prepared.ts, docs/decisions/118-prepared-public-answers.md).
+  await app.register(preparedAnswersPlugin, { cookieName: config.sessions.cookieName });
   await app.register(crossSitePlugin, { allowedOrigins: [config.publicBaseUrl] });
   // Who is asking: the session cookie or bearer token, looked up in the database on every request
   // (by the accounts module, registered below; the lookup is only needed once requests arrive).

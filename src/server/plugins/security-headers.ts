@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import { randomFillSync } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
@@ -40,26 +40,68 @@ export function contentSecurityPolicy(nonce: string, options: { framing: Framing
   ].join('; ');
 }
 
+const NONCE_BYTES = 16;
+const POOL_NONCES = 256;
+
+/**
+ * 128-bit nonces from the operating system's CSPRNG, filled 256 at a time: one call to the random
+ * source per 256 responses instead of one per response (Node's randomUUID keeps a pool the same way).
+ * Each nonce is used once; the pool is refilled before any byte could be handed out twice.
+ */
+export function createNonceSource(): () => string {
+  const pool = Buffer.alloc(NONCE_BYTES * POOL_NONCES);
+  let next = POOL_NONCES;
+  return () => {
+    if (next === POOL_NONCES) {
+      randomFillSync(pool);
+      next = 0;
+    }
+    const start = next++ * NONCE_BYTES;
+    return pool.toString('base64', start, start + NONCE_BYTES);
+  };
+}
+
 export const securityHeadersPlugin = fp<{ https: boolean; reportOnly?: boolean }>(async function securityHeaders(
   app: FastifyInstance,
   options,
 ) {
+  const nonce = createNonceSource();
+  const cspHeader = options.reportOnly ? 'content-security-policy-report-only' : 'content-security-policy';
+  // The policy is the same words around the nonce every time: built once per framing, joined per response.
+  const NONCE_MARK = '\u0000';
+  const cspAround = (framing: Framing) =>
+    contentSecurityPolicy(NONCE_MARK, { framing, https: options.https }).split(NONCE_MARK) as [string, string];
+  const [denyBefore, denyAfter] = cspAround('deny');
+  const [selfBefore, selfAfter] = cspAround('self');
+
   app.decorateReply('cspNonce', '');
-  app.addHook('onRequest', async (request, reply: FastifyReply) => {
-    const framing = request.routeOptions.config.framing ?? 'deny';
-    const nonce = randomBytes(16).toString('base64');
-    reply.cspNonce = nonce;
-    const csp = contentSecurityPolicy(nonce, { framing, https: options.https });
-    reply.headers({
-      [options.reportOnly ? 'content-security-policy-report-only' : 'content-security-policy']: csp,
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'strict-origin-when-cross-origin',
-      'x-frame-options': framing === 'self' ? 'SAMEORIGIN' : 'DENY',
-      'cross-origin-opener-policy': 'same-origin',
-      'cross-origin-resource-policy': 'same-origin',
-      'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
-      'x-request-id': request.id,
-      ...(options.https ? { 'strict-transport-security': 'max-age=63072000; includeSubDomains' } : {}),
-    });
+  // A callback hook: nothing here waits, so no promise per request. Every response denies framing;
+  // the few routes that allow their own origin to frame them say so, below.
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
+    const fresh = nonce();
+    reply.cspNonce = fresh;
+    reply
+      .header(cspHeader, denyBefore + fresh + denyAfter)
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'strict-origin-when-cross-origin')
+      .header('x-frame-options', 'DENY')
+      .header('cross-origin-opener-policy', 'same-origin')
+      .header('cross-origin-resource-policy', 'same-origin')
+      .header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=()')
+      .header('x-request-id', request.id);
+    if (options.https) reply.header('strict-transport-security', 'max-age=63072000; includeSubDomains');
+    done();
+  });
+
+  // A route with `config.framing: 'self'` (the legal documents) gets a hook of its own, run after the
+  // one above, that lets its own origin frame it: no request has to look its route's config up.
+  app.addHook('onRoute', (route) => {
+    if ((route.config as { framing?: Framing } | undefined)?.framing !== 'self') return;
+    const allowOwnOrigin: onRequestHookHandler = (_request, reply, done) => {
+      reply.header(cspHeader, selfBefore + reply.cspNonce + selfAfter).header('x-frame-options', 'SAMEORIGIN');
+      done();
+    };
+    const own = route.onRequest;
+    route.onRequest = own === undefined ? [allowOwnOrigin] : [allowOwnOrigin, ...(Array.isArray(own) ? own : [own])];
   });
 });

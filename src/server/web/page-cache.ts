@@ -1,5 +1,5 @@
-import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type PreparedAnswer, sendPrepared, sessionCookieTest } from '../plugins/prepared.ts';
 
 /**
  * Whole server-rendered pages for anonymous visitors, kept in memory until the content they show
@@ -20,49 +20,41 @@ export interface PageCacheOptions {
   maxAgeMs?: number;
 }
 
-export interface CachedPage {
+export interface CachedPage extends PreparedAnswer {
   status: number;
-  headers: Array<[string, string]>;
-  /** The HTML, cut where the nonce it was rendered with stood (UTF-8, ready to send). */
-  parts: Buffer[];
   /** Whether it may be kept (a 200 with no cookie). */
   keep: boolean;
 }
 
 const MAX_QUERY = 64;
 
-/** The page's parts joined by this response's nonce: one allocation, no re-encoding. */
-function withNonce(parts: Buffer[], nonce: string): Buffer {
-  const n = Buffer.from(nonce);
-  let length = n.length * (parts.length - 1);
-  for (const part of parts) length += part.length;
-  const out = Buffer.allocUnsafe(length);
-  let at = 0;
-  parts.forEach((part, i) => {
-    if (i > 0) at += n.copy(out, at);
-    at += part.copy(out, at);
-  });
-  return out;
-}
-
 export function createPageCache(options: PageCacheOptions) {
   const maxEntries = options.maxEntries ?? 64;
   const maxAgeMs = options.maxAgeMs ?? 60_000;
-  let entries = new Map<string, { page: Promise<CachedPage>; at: number }>();
+  let entries = new Map<string, { page: Promise<CachedPage>; at: number; ready?: CachedPage }>();
   options.onInvalidate(() => {
     entries = new Map();
   });
-  const cookie = new RegExp(`(^|;)\\s*${options.cookieName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}=`);
+  const hasSession = sessionCookieTest(options.cookieName);
 
   return {
     /** Whether this request may be answered from here: an anonymous GET of one of `paths` (the pages that say so). */
     accepts(request: FastifyRequest, paths: ReadonlySet<string>): boolean {
       if (request.method !== 'GET' || request.principal !== null || request.headers.authorization !== undefined)
         return false;
-      if (cookie.test(request.headers.cookie ?? '')) return false;
+      if (hasSession(request.headers.cookie)) return false;
       const q = request.url.indexOf('?');
       const path = q === -1 ? request.url : request.url.slice(0, q);
       return paths.has(path) && (q === -1 || request.url.length - q <= MAX_QUERY);
+    },
+
+    /**
+     * The kept page for this exact address, if it is rendered, may be kept and is fresh: what the
+     * prepared answers (plugins/prepared.ts) send before any per-request work.
+     */
+    peek(url: string): CachedPage | undefined {
+      const hit = entries.get(url);
+      return hit?.ready && Date.now() - hit.at < maxAgeMs ? hit.ready : undefined;
     },
 
     /** The kept page for this URL, or a fresh render (kept when it may be). Concurrent misses render once. */
@@ -76,13 +68,15 @@ export function createPageCache(options: PageCacheOptions) {
       const map = entries;
       const page = render();
       if (map.size < maxEntries || map.has(key)) {
-        map.set(key, { page, at: Date.now() });
+        const entry: { page: Promise<CachedPage>; at: number; ready?: CachedPage } = { page, at: Date.now() };
+        map.set(key, entry);
         page.then(
           (p) => {
-            if (!p.keep && map.get(key)?.page === page) map.delete(key);
+            if (p.keep) entry.ready = p;
+            else if (map.get(key) === entry) map.delete(key);
           },
           () => {
-            if (map.get(key)?.page === page) map.delete(key);
+            if (map.get(key) === entry) map.delete(key);
           },
         );
       }
@@ -99,26 +93,13 @@ export function createPageCache(options: PageCacheOptions) {
         !response.headers.has('set-cookie') &&
         (response.headers.get('content-type') ?? '').startsWith('text/html');
       const parts = (nonce ? html.split(nonce) : [html]).map((part) => Buffer.from(part));
-      return { status: response.status, headers, parts, keep };
+      // A kept page is compressed per response for browsers that accept it, as every cached page was.
+      return { status: response.status, headers, parts, keep, compress: keep };
     },
 
     send(request: FastifyRequest, reply: FastifyReply, page: CachedPage) {
       reply.status(page.status);
-      for (const [name, value] of page.headers) reply.header(name, value);
-      const html = withNonce(page.parts, reply.cspNonce);
-      if (!page.keep) return reply.send(html);
-      // Compressed per response (the nonce differs each time): brotli at a fast level, else gzip.
-      reply.header('vary', 'accept-encoding');
-      const accepted = String(request.headers['accept-encoding'] ?? '');
-      if (/\bbr\b/.test(accepted)) {
-        reply.header('content-encoding', 'br');
-        return reply.send(zlib.brotliCompressSync(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }));
-      }
-      if (/\bgzip\b/.test(accepted)) {
-        reply.header('content-encoding', 'gzip');
-        return reply.send(zlib.gzipSync(html, { level: 6 }));
-      }
-      return reply.send(html);
+      return sendPrepared(request, reply, page);
     },
   };
 }

@@ -108,6 +108,8 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
   }
 
   const pages = options.pageCache ? createPageCache(options.pageCache) : null;
+  // A kept page is sent before any per-request work on its next request (plugins/prepared.ts).
+  if (pages) app.preparedAnswers.add((url) => pages.peek(url));
   const renderToString = createRequestHandler(loadBuild, options.mode);
   /** Renders a page in full (not streamed) for the cache; the page's own nonce becomes a placeholder. */
   const renderForCache = async (request: FastifyRequest, reply: FastifyReply): Promise<CachedPage> => {

@@ -21,6 +21,8 @@ const CONTENT_EDITS = /^\/api\/admin\/(faqs|settings|documents)(\/|$)/;
 export interface ContentCache {
   /** A value kept until the next edit (or `maxAgeMs`); `load` runs once per key and generation. */
   get<T>(key: string, load: () => Promise<T>): Promise<T>;
+  /** The kept value of `key` if it is loaded and fresh, without waiting: what prepared answers send. */
+  peek<T>(key: string): T | undefined;
   /** Empties every cache here now and notifies the other instances. */
   invalidate(): Promise<void>;
   /** Runs `listener` whenever the content may have changed (here or on another instance). */
@@ -35,7 +37,7 @@ export function createContentCache(
   options: { maxAgeMs?: number } = {},
 ): ContentCache {
   const maxAgeMs = options.maxAgeMs ?? 60_000;
-  let entries = new Map<string, { value: Promise<unknown>; at: number }>();
+  let entries = new Map<string, { value: Promise<unknown>; at: number; loaded?: { value: unknown } }>();
   const listeners = new Set<() => void>();
   let unlisten: (() => Promise<void>) | undefined;
 
@@ -50,12 +52,22 @@ export function createContentCache(
       if (hit && Date.now() - hit.at < maxAgeMs) return hit.value as Promise<T>;
       const map = entries;
       const value = load();
-      map.set(key, { value, at: Date.now() });
-      // A failed read is not kept: the next request tries again.
-      value.catch(() => {
-        if (map.get(key)?.value === value) map.delete(key);
-      });
+      const entry: { value: Promise<unknown>; at: number; loaded?: { value: unknown } } = { value, at: Date.now() };
+      map.set(key, entry);
+      value.then(
+        (loaded) => {
+          entry.loaded = { value: loaded };
+        },
+        // A failed read is not kept: the next request tries again.
+        () => {
+          if (map.get(key) === entry) map.delete(key);
+        },
+      );
       return value;
+    },
+    peek<T>(key: string): T | undefined {
+      const hit = entries.get(key);
+      return hit?.loaded && Date.now() - hit.at < maxAgeMs ? (hit.loaded.value as T) : undefined;
     },
     async invalidate() {
       clearHere();

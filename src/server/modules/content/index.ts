@@ -40,7 +40,7 @@ export const contentModule = fp<SharedServices>(
       repository: createContentAdminRepository(database.db),
       audit: shared.audit,
     });
-    await app.register(contentRoutes, { content, companyName: config.companyName });
+    await app.register(contentRoutes, { content, cache, companyName: config.companyName });
     await app.register(contentAdminRoutes, { content: admin });
   },
   { name: 'content' },
