@@ -4,7 +4,7 @@ import { privacyApi } from '../../contracts/api/privacy.ts';
 import { pathOf } from '../../contracts/endpoint.ts';
 import { PRIVACY_TEXT } from '../../contracts/privacy.ts';
 import { Email } from '../components/ui/email.tsx';
-import { LoginScreen } from '../features/auth/login-screen.tsx';
+import { LoginScreen } from '../features/auth/lazy-screens.tsx';
 import { signInAction } from '../features/auth/sign-in-action.ts';
 import { readForm } from '../lib/form.ts';
 import { revalidateOnlyWhenAsked } from '../lib/revalidate.ts';
