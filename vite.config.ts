@@ -180,6 +180,12 @@ const inSrc = (paths: string[]) => {
  * a file that the customer's pages load. `minShareCount: 2`: a module only one route uses stays
  * with that route.
  */
+/**
+ * Modules that import a stylesheet stay out of the shared group: the root layout imports the group,
+ * so its CSS would be linked on every page, the static public ones too.
+ */
+const withStylesheet = inSrc(['web/components/ui/message-box', 'web/components/ui/spinner']);
+
 const CHUNK_GROUPS = [
   {
     name: 'framework',
@@ -202,7 +208,7 @@ const CHUNK_GROUPS = [
   {
     name: 'shared',
     test: (id: string) =>
-      /[\\/]src[\\/]web[\\/](lib|components)[\\/]/.test(id) ||
+      (/[\\/]src[\\/]web[\\/](lib|components)[\\/]/.test(id) && !withStylesheet(id)) ||
       inSrc([
         'contracts/account',
         'contracts/account-deletion',
