@@ -123,6 +123,7 @@ const LAZY_SCREENS = {
  * that file imports. The client is built first, so the server's build gets the list, and a page
  * rendered with a lazy screen asks the browser to preload them (lazy-screens.tsx): the screen is
  * ready as soon as the rest of the page, with no second round trip. The browser's own copy is empty.
+ * Read once the bundle is written: Vite has then dropped the chunks that only held CSS.
  */
 function lazyScreenFiles(): Plugin {
   const ID = 'virtual:lazy-screen-files';
@@ -134,7 +135,7 @@ function lazyScreenFiles(): Plugin {
       if (id !== `\0${ID}`) return undefined;
       return `export default ${JSON.stringify(this.environment?.name === 'client' ? {} : files)};`;
     },
-    generateBundle(_options, bundle) {
+    writeBundle(_options, bundle) {
       if (this.environment?.name !== 'client') return;
       files = {};
       for (const [name, source] of Object.entries(LAZY_SCREENS)) {

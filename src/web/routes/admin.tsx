@@ -10,7 +10,9 @@ import { pageMeta } from '../lib/page-meta.ts';
 import { revalidateOnlyWhenAsked } from '../lib/revalidate.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/admin';
+// The login screen's styles (its code is loaded only when shown): linked with the page, not after it.
 import '../styles/auth.css';
+import '../styles/feedback.css';
 import '../styles/admin.css';
 import { Email } from '../components/ui/email.tsx';
 

@@ -11,7 +11,9 @@ import { revalidateOnlyWhenAsked } from '../lib/revalidate.ts';
 import { pageMeta } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/support';
+// The login screen's styles (its code is loaded only when shown): linked with the page, not after it.
 import '../styles/auth.css';
+import '../styles/feedback.css';
 
 /**
  * Every /support route (docs/product.md §2): the login screen unless a user with a verified email is signed
