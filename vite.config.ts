@@ -85,17 +85,178 @@ function enhancements(): Plugin {
   };
 }
 
+/**
+ * Writes build/client-chunks.json: the source modules in each file of the client build, by path
+ * from the repository's root, with each module's rendered length (its bytes before minification).
+ * The bench reads it to tell which modules a page loaded (console code must not reach a customer's
+ * page) and what a page is made of, without a sourcemap.
+ */
+function chunkMap(): Plugin {
+  return {
+    name: 'bagspace:chunk-map',
+    apply: 'build',
+    async writeBundle(options, bundle) {
+      if (this.environment?.name !== 'client' || !options.dir) return;
+      const root = process.cwd() + path.sep;
+      const map: Record<string, Record<string, number>> = {};
+      for (const [name, chunk] of Object.entries(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        map[`/${name}`] = Object.fromEntries(
+          Object.entries(chunk.modules)
+            .filter(([, m]) => m.renderedLength > 0)
+            .map(([id, m]) => [id.replace(root, '').replace(/\?.*$/, ''), m.renderedLength]),
+        );
+      }
+      await fs.promises.writeFile(path.join(options.dir, '..', 'client-chunks.json'), JSON.stringify(map, null, 1));
+    },
+  };
+}
+
+/** The screens src/web/features/auth/lazy-screens.tsx loads on demand, by the name it uses. */
+const LAZY_SCREENS = {
+  login: 'src/web/features/auth/login-screen.tsx',
+  enrolment: 'src/web/features/auth/second-factor-enrolment.tsx',
+};
+
+/**
+ * `virtual:lazy-screen-files`: for each lazy screen, its file in the client build and the files
+ * that file imports. The client is built first, so the server's build gets the list, and a page
+ * rendered with a lazy screen asks the browser to preload them (lazy-screens.tsx): the screen is
+ * ready as soon as the rest of the page, with no second round trip. The browser's own copy is empty.
+ * Read once the bundle is written: Vite has then dropped the chunks that only held CSS.
+ */
+function lazyScreenFiles(): Plugin {
+  const ID = 'virtual:lazy-screen-files';
+  let files: Record<string, string[]> = {};
+  return {
+    name: 'bagspace:lazy-screen-files',
+    resolveId: (id) => (id === ID ? `\0${ID}` : undefined),
+    load(id) {
+      if (id !== `\0${ID}`) return undefined;
+      return `export default ${JSON.stringify(this.environment?.name === 'client' ? {} : files)};`;
+    },
+    writeBundle(_options, bundle) {
+      if (this.environment?.name !== 'client') return;
+      files = {};
+      for (const [name, source] of Object.entries(LAZY_SCREENS)) {
+        const id = path.resolve(source);
+        const chunk = Object.values(bundle).find(
+          (c) => c.type === 'chunk' && (c.facadeModuleId === id || id in c.modules),
+        );
+        if (chunk?.type !== 'chunk') continue;
+        const found = new Set<string>([chunk.fileName]);
+        const visit = (file: string) => {
+          const next = bundle[file];
+          if (next?.type !== 'chunk') return;
+          for (const imported of next.imports) {
+            if (found.has(imported)) continue;
+            found.add(imported);
+            visit(imported);
+          }
+        };
+        visit(chunk.fileName);
+        files[name] = [...found].map((file) => `/${file}`);
+      }
+    },
+  };
+}
+
+/** A module of src/ whose path from src/, without its extension, is one of `paths`. */
+const inSrc = (paths: string[]) => {
+  const pattern = new RegExp(`/src/(${paths.join('|')})\\.tsx?$`);
+  return (id: string) => pattern.test(id.replaceAll('\\', '/'));
+};
+
+/**
+ * How the client build groups modules into files (docs/decisions/117-signed-in-chunks.md). Left to
+ * itself, rolldown makes one file per set of routes that share a module: a signed-in page loaded
+ * 30 to 46 files, most under 1 kB, and a phone's first visit spent its connections on them before
+ * the stylesheets. Named groups, highest priority first:
+ * - framework: React, React DOM and React Router, which every hydrated page loads together.
+ * - core: zod and the API client, which the signed-in pages and /register's own script share.
+ * - shared: what every signed-in page uses (layout helpers, form helpers, the small UI parts, and
+ *   the account and privacy contracts).
+ * - support: the ticket pages' contracts and live updates, for the customer's pages and the console.
+ * A module not listed falls back to rolldown's own splitting, so a console-only module never joins
+ * a file that the customer's pages load. `minShareCount: 2`: a module only one route uses stays
+ * with that route.
+ */
+/**
+ * Modules that import a stylesheet stay out of the shared group: the root layout imports the group,
+ * so its CSS would be linked on every page, the static public ones too.
+ */
+const withStylesheet = inSrc(['web/components/ui/message-box', 'web/components/ui/spinner']);
+
+const CHUNK_GROUPS = [
+  {
+    name: 'framework',
+    test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
+    priority: 4,
+  },
+  {
+    name: 'core',
+    test: (id: string) =>
+      /node_modules[\\/]zod[\\/]/.test(id) ||
+      inSrc([
+        'contracts/zod',
+        'contracts/endpoint',
+        'contracts/errors',
+        'web/lib/api-client',
+        'web/lib/session-events',
+      ])(id),
+    priority: 3,
+  },
+  {
+    name: 'shared',
+    test: (id: string) =>
+      (/[\\/]src[\\/]web[\\/](lib|components)[\\/]/.test(id) && !withStylesheet(id)) ||
+      inSrc([
+        'contracts/account',
+        'contracts/account-deletion',
+        'contracts/auth',
+        'contracts/dates',
+        'contracts/notifications',
+        'contracts/privacy',
+        'contracts/api/privacy',
+        'contracts/second-factor',
+        'contracts/users',
+        'web/features/auth/lazy-screens',
+      ])(id),
+    minShareCount: 2,
+    priority: 2,
+  },
+  {
+    name: 'support',
+    test: inSrc([
+      'contracts/support',
+      'contracts/api/support',
+      'contracts/attachments',
+      'contracts/desk',
+      'contracts/inbound',
+      'contracts/ticket-merge',
+      'web/features/support/attachment-picker',
+      'web/features/support/live-indicator',
+      'web/features/support/message-attachments',
+      'web/features/support/reply-box',
+      'web/features/support/ticket-links',
+      'web/features/support/ticket-page',
+      'web/features/support/ticket-thread',
+      'web/features/support/use-ticket-thread',
+      'web/features/support/waiting-badge',
+    ]),
+    minShareCount: 2,
+    priority: 1,
+  },
+];
+
 export default defineConfig({
-  plugins: [reactRouter(), precompress(), enhancements()],
+  plugins: [reactRouter(), precompress(), enhancements(), chunkMap(), lazyScreenFiles()],
   build: {
     assetsInlineLimit: 0,
     rolldownOptions: {
       output: {
-        // React, React DOM and React Router load on every page together: one chunk compresses
-        // better than three and costs one request instead of three (docs/performance.md).
-        advancedChunks: {
-          groups: [{ name: 'framework', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ }],
-        },
+        // Fewer, larger files for the signed-in pages (docs/decisions/117-signed-in-chunks.md).
+        codeSplitting: { groups: CHUNK_GROUPS },
       },
     },
   },

@@ -15,6 +15,62 @@ export interface RouteBytes {
   files: string[];
   requests: number;
   thirdParty: string[];
+  /**
+   * The longest chain of scripts and stylesheets the first visit fetched, document included: the
+   * document is level 1, what it links or preloads level 2, a module fetched by another module's
+   * import (static or dynamic) one level more than that module.
+   */
+  depth: number;
+  /** That chain, as paths from the document down. */
+  chain: string[];
+  /** The same over every request (data and live streams a script starts too). */
+  depthAll: number;
+  chainAll: string[];
+}
+
+interface Sent {
+  url: string;
+  type: string | undefined;
+  parent: string | undefined;
+}
+
+/**
+ * Who asked for each request, from Chromium's network events: the document's parser, or the
+ * script whose import (or call) started it (the innermost frame of its stack).
+ */
+function initiatorOf(initiator: {
+  type: string;
+  url?: string;
+  stack?: { callFrames: Array<{ url: string }>; parent?: unknown };
+}): string | undefined {
+  if (initiator.url) return initiator.url;
+  const frame = initiator.stack?.callFrames.find((f) => f.url);
+  return frame?.url;
+}
+
+/** The longest chain ending in each request, over the requests `counted` keeps. */
+function longestChain(sent: Sent[], documentUrl: string, counted: (s: Sent) => boolean): string[] {
+  const byUrl = new Map<string, Sent>();
+  for (const s of sent) if (!byUrl.has(s.url)) byUrl.set(s.url, s);
+  const memo = new Map<string, string[]>();
+  const chainOf = (url: string, seen: Set<string>): string[] => {
+    if (url === documentUrl) return [url];
+    const cached = memo.get(url);
+    if (cached) return cached;
+    const s = byUrl.get(url);
+    // Anything not started by a script we saw hangs off the document.
+    const parent = s?.parent && s.parent !== url && !seen.has(s.parent) && byUrl.has(s.parent) ? s.parent : documentUrl;
+    const chain = [...chainOf(parent, new Set([...seen, url])), url];
+    memo.set(url, chain);
+    return chain;
+  };
+  let longest = [documentUrl];
+  for (const s of byUrl.values()) {
+    if (!counted(s)) continue;
+    const chain = chainOf(s.url, new Set());
+    if (chain.length > longest.length) longest = chain;
+  }
+  return longest.map((u) => (u.startsWith('http') ? new URL(u).pathname : u));
 }
 
 /**
@@ -33,6 +89,12 @@ export async function measureRouteBytes(
     for (const route of paths) {
       const context = await browser.newContext({ extraHTTPHeaders: headers });
       const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      const sent: Sent[] = [];
+      cdp.on('Network.requestWillBeSent', (event) => {
+        sent.push({ url: event.request.url, type: event.type, parent: initiatorOf(event.initiator) });
+      });
+      await cdp.send('Network.enable');
       const bodies: Array<Promise<{ kind: 'js' | 'css'; url: string; bytes: Buffer; served: number } | null>> = [];
       const thirdParty: string[] = [];
       let requests = 0;
@@ -57,6 +119,9 @@ export async function measureRouteBytes(
       const res = await page.goto(base + route, { waitUntil: 'networkidle' });
       if (!res || res.status() >= 400) throw new Error(`${route} answered ${res?.status()}`);
       const loaded = (await Promise.all(bodies)).filter((b) => b !== null);
+      const documentUrl = sent.find((s) => s.type === 'Document')?.url ?? base + route;
+      const chain = longestChain(sent, documentUrl, (s) => s.type === 'Script' || s.type === 'Stylesheet');
+      const chainAll = longestChain(sent, documentUrl, () => true);
       let js = ZERO;
       let css = ZERO;
       let servedJs = 0;
@@ -79,6 +144,10 @@ export async function measureRouteBytes(
         files: loaded.map((f) => new URL(f.url).pathname),
         requests,
         thirdParty,
+        depth: chain.length,
+        chain,
+        depthAll: chainAll.length,
+        chainAll,
       });
       await context.close();
     }
@@ -144,4 +213,36 @@ export function manifestRouteBytes(clientDir: string, routeId: string): Sizes {
   let total = ZERO;
   for (const f of files) total = addSizes(total, sizesOf(fs.readFileSync(path.join(clientDir, f))));
   return total;
+}
+
+/** build/client-chunks.json (vite.config.ts): each client file's source modules and their rendered bytes. */
+export function readChunkMap(clientDir: string): Record<string, Record<string, number>> {
+  const file = path.join(clientDir, '..', 'client-chunks.json');
+  if (!fs.existsSync(file)) return {};
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, Record<string, number>>;
+}
+
+/** Where a module comes from: its npm package, or its folder under src/. */
+export function partOf(module: string): string {
+  const pkg = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(module);
+  if (pkg) return pkg[1]!.replace(/\\/g, '/');
+  return path.dirname(module).replace(/\\/g, '/');
+}
+
+/** The rendered bytes of the loaded files' modules, added up by part, largest first. */
+export function partsOf(files: string[], map: Record<string, Record<string, number>>): Array<[string, number]> {
+  const parts = new Map<string, number>();
+  for (const file of files)
+    for (const [module, bytes] of Object.entries(map[file] ?? {}))
+      parts.set(partOf(module), (parts.get(partOf(module)) ?? 0) + bytes);
+  return [...parts].sort((a, b) => b[1] - a[1]);
+}
+
+/** The modules of the loaded files that `matches` picks. */
+export function modulesIn(
+  files: string[],
+  map: Record<string, Record<string, number>>,
+  matches: (module: string) => boolean,
+): string[] {
+  return [...new Set(files.flatMap((f) => Object.keys(map[f] ?? {}).filter(matches)))];
 }

@@ -104,3 +104,60 @@ export async function signIn(
     bearer: { authorization: `Bearer ${body.session.token}` },
   };
 }
+
+/**
+ * Makes a conversation of `count` messages on the customer's ticket (the opening message counts):
+ * the customer and the admin take turns, each through the API their page uses.
+ */
+export async function addConversation(
+  base: string,
+  ticketId: string,
+  customer: Record<string, string>,
+  admin: Record<string, string>,
+  count: number,
+): Promise<void> {
+  for (let i = 1; i < count; i++) {
+    const byAdmin = i % 2 === 1;
+    const path = byAdmin
+      ? `/api/admin/support/tickets/${ticketId}/messages`
+      : `/api/support/tickets/${ticketId}/messages`;
+    const messageBody = byAdmin
+      ? `Thanks for waiting. We have asked the courier about your parcel and will write again soon (${i + 1}).`
+      : `It still has not come. The tracking page says it left the depot two days ago (${i + 1}).`;
+    const res = await fetch(base + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(byAdmin ? admin : customer) },
+      body: JSON.stringify({ messageBody }),
+    });
+    if (res.status !== 200)
+      throw new Error(`message ${i + 1} on ${ticketId} failed: ${res.status} ${await res.text()}`);
+  }
+}
+
+export interface ConversationTicket {
+  ticketId: string;
+  /** The customer's session: bearer for the API, cookie for a browser. */
+  customer: Awaited<ReturnType<typeof signIn>>;
+}
+
+let conversation: Promise<ConversationTicket> | undefined;
+
+/**
+ * A customer of their own with one ticket of 30 messages, made once per bench run and shared by the
+ * sections that load the ticket page (bytes, Lighthouse). Its own account, so the other sections'
+ * lists and counts are not changed.
+ */
+export function conversationTicket(bench: {
+  base: string;
+  db: DatabaseHandle;
+  adminSession: { bearer: Record<string, string> };
+}): Promise<ConversationTicket> {
+  conversation ??= (async () => {
+    const [reader] = await createAccounts(bench.db, 'reader', 1);
+    const customer = await signIn(bench.base, reader!.email);
+    const [ticketId] = await createTickets(bench.base, customer.token, 1);
+    await addConversation(bench.base, ticketId!, customer.bearer, bench.adminSession.bearer, 30);
+    return { ticketId: ticketId!, customer };
+  })();
+  return conversation;
+}

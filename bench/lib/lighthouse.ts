@@ -49,11 +49,22 @@ export interface LighthouseFigure {
 
 const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_ARGS, '--disable-dev-shm-usage'];
 
-async function runOnce(url: string, port: number, preset: Preset): Promise<LighthouseRun> {
+async function runOnce(
+  url: string,
+  port: number,
+  preset: Preset,
+  extraHeaders?: Record<string, string>,
+): Promise<LighthouseRun> {
   const config = preset === 'desktop' ? desktopConfig : undefined;
   const result = await lighthouse(
     url,
-    { port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] },
+    {
+      port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: [...CATEGORIES],
+      ...(extraHeaders ? { extraHeaders } : {}),
+    },
     config,
   );
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
@@ -83,12 +94,18 @@ async function runOnce(url: string, port: number, preset: Preset): Promise<Light
 
 /**
  * Runs Lighthouse `runs` times for each page and preset, one at a time, and returns the median of
- * each score and metric. `onProgress` is told after every run.
+ * each score and metric. `onProgress` is told after every run. `extraHeaders` go with every request
+ * (a session cookie, for a signed-in page).
  */
 export async function runLighthouse(
   base: string,
   paths: string[],
-  options: { runs?: number; presets?: Preset[]; onProgress?: (line: string) => void } = {},
+  options: {
+    runs?: number;
+    presets?: Preset[];
+    onProgress?: (line: string) => void;
+    extraHeaders?: Record<string, string>;
+  } = {},
 ): Promise<LighthouseFigure[]> {
   const runs = options.runs ?? 3;
   const presets = options.presets ?? ['mobile', 'desktop'];
@@ -107,7 +124,7 @@ export async function runLighthouse(
           let run: LighthouseRun | undefined;
           for (let attempt = 1; !run; attempt++) {
             try {
-              run = await runOnce(base + path, chrome.port, preset);
+              run = await runOnce(base + path, chrome.port, preset, options.extraHeaders);
             } catch (error) {
               if (attempt >= 3) throw error;
               options.onProgress?.(`${preset} ${path}: ${(error as Error).message}; trying again`);

@@ -1,4 +1,5 @@
 /** Section "lighthouse": Lighthouse scores and metrics of the public pages, median of several runs. */
+import { conversationTicket } from '../lib/fixtures.ts';
 import { LIGHTHOUSE_VERSION, runLighthouse } from '../lib/lighthouse.ts';
 import { median } from '../lib/process-stats.ts';
 import { fixed, lighthouseRuns, ms, results, row, type Section } from './common.ts';
@@ -7,11 +8,20 @@ import type { ServerBench } from './server.ts';
 export const lighthouseSection: Section<ServerBench> = {
   name: 'lighthouse',
   title: `Lighthouse ${LIGHTHOUSE_VERSION} (median of ${lighthouseRuns}; Performance / Accessibility / Best Practices / SEO)`,
-  async run({ base }) {
+  async run(bench) {
+    const { base } = bench;
     const t0 = performance.now();
     const figures = await runLighthouse(base, ['/', '/about', '/faqs', '/legal', '/register', '/support'], {
       runs: lighthouseRuns,
       onProgress: (line) => console.log(`    ${line}`),
+    });
+    // A customer's ticket of 30 messages, signed in (the session cookie goes with every request).
+    const { ticketId, customer } = await conversationTicket(bench);
+    const [ticket] = await runLighthouse(base, [`/support/ticket/${ticketId}`], {
+      runs: lighthouseRuns,
+      presets: ['mobile'],
+      extraHeaders: { cookie: customer.cookie },
+      onProgress: (line) => console.log(`    ${line.replace(ticketId, ':id')}`),
     });
     for (const f of figures) {
       const s = f.scores;
@@ -25,6 +35,16 @@ export const lighthouseSection: Section<ServerBench> = {
           (f.failing.length ? `; below 1: ${f.failing.join(', ')}` : ''),
       );
     }
+    const t = ticket!;
+    row(
+      'Lighthouse mobile /support/ticket/:id (signed in, 30 messages)',
+      `${t.scores.performance} / ${t.scores.accessibility} / ${t.scores['best-practices']} / ${t.scores.seo}`,
+      'performance ≥ 95',
+      t.scores.performance >= 95,
+      `LCP ${ms(t.metrics.lcp)}, TBT ${ms(t.metrics.tbt)}, CLS ${fixed(t.metrics.cls, 3)}, FCP ${ms(t.metrics.fcp)}, SI ${ms(t.metrics.si)}; third-party ${t.thirdPartyRequests}` +
+        (t.failing.length ? `; below 1: ${t.failing.join(', ')}` : ''),
+    );
+    figures.push({ ...t, path: '/support/ticket/:id' });
     const took = (performance.now() - t0) / 1000;
     row(
       'Lighthouse time',

@@ -1,4 +1,3 @@
-import { authApi } from '../../contracts/api/accounts.ts';
 import { pathOf } from '../../contracts/endpoint.ts';
 
 /**
@@ -36,8 +35,13 @@ export function announceSignOut(): void {
   channel.close();
 }
 
-/** Asks the server until it says the session is gone (up to about 3 s), then reports it. */
+/**
+ * Asks the server until it says the session is gone (up to about 3 s), then reports it. The
+ * accounts API's declarations load here, when another tab has signed out: the root layout, which
+ * every page loads, does not carry them.
+ */
 async function confirmSignedOut(): Promise<void> {
+  const { authApi } = await import('../../contracts/api/accounts.ts');
   for (let attempt = 0; attempt < 10; attempt++) {
     const res = await fetch(pathOf(authApi.session), { credentials: 'same-origin' }).catch(() => null);
     if (res?.status === 401) {

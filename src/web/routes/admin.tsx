@@ -2,16 +2,17 @@ import { Link, Outlet } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { authApi } from '../../contracts/api/accounts.ts';
 import { AdminNav } from '../features/admin/admin-nav.tsx';
-import { LoginScreen } from '../features/auth/login-screen.tsx';
+import { EnrolmentScreen, LoginScreen } from '../features/auth/lazy-screens.tsx';
 import { signInAction } from '../features/auth/sign-in-action.ts';
 import { confirmTotpAction, ENROL_TOTP, enrolmentOffer } from '../features/auth/second-factor-enrolment-action.ts';
-import { EnrolmentScreen } from '../features/auth/second-factor-enrolment.tsx';
 import { readForm } from '../lib/form.ts';
 import { pageMeta } from '../lib/page-meta.ts';
 import { revalidateOnlyWhenAsked } from '../lib/revalidate.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/admin';
+// The login screen's styles (its code is loaded only when shown): linked with the page, not after it.
 import '../styles/auth.css';
+import '../styles/feedback.css';
 import '../styles/admin.css';
 import { Email } from '../components/ui/email.tsx';
 

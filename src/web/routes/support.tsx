@@ -4,14 +4,16 @@ import { privacyApi } from '../../contracts/api/privacy.ts';
 import { pathOf } from '../../contracts/endpoint.ts';
 import { PRIVACY_TEXT } from '../../contracts/privacy.ts';
 import { Email } from '../components/ui/email.tsx';
-import { LoginScreen } from '../features/auth/login-screen.tsx';
+import { LoginScreen } from '../features/auth/lazy-screens.tsx';
 import { signInAction } from '../features/auth/sign-in-action.ts';
 import { readForm } from '../lib/form.ts';
 import { revalidateOnlyWhenAsked } from '../lib/revalidate.ts';
 import { pageMeta } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/support';
+// The login screen's styles (its code is loaded only when shown): linked with the page, not after it.
 import '../styles/auth.css';
+import '../styles/feedback.css';
 
 /**
  * Every /support route (docs/product.md §2): the login screen unless a user with a verified email is signed

@@ -1,0 +1,38 @@
+import { type ComponentProps, lazy, Suspense } from 'react';
+import { preloadModule } from 'react-dom';
+import files from 'virtual:lazy-screen-files';
+
+/**
+ * The screens a signed-in visitor never sees, loaded only when one is shown: the login screen of
+ * /support and /admin, and the console's second-factor enrolment. A signed-in page then downloads
+ * none of their code. The server renders the whole page before it sends it (entry.server.tsx,
+ * onAllReady), so the HTML holds the screen and its forms work without JavaScript; it also asks
+ * the browser to preload the screen's files (vite.config.ts, lazyScreenFiles), so React hydrates
+ * the screen with the rest of the page.
+ */
+const LazyLoginScreen = lazy(() => import('./login-screen.tsx').then((m) => ({ default: m.LoginScreen })));
+const LazyEnrolmentScreen = lazy(() =>
+  import('./second-factor-enrolment.tsx').then((m) => ({ default: m.EnrolmentScreen })),
+);
+
+function preload(screen: keyof typeof files) {
+  for (const href of files[screen] ?? []) preloadModule(href, { as: 'script' });
+}
+
+export function LoginScreen(props: ComponentProps<typeof LazyLoginScreen>) {
+  preload('login');
+  return (
+    <Suspense fallback={null}>
+      <LazyLoginScreen {...props} />
+    </Suspense>
+  );
+}
+
+export function EnrolmentScreen(props: ComponentProps<typeof LazyEnrolmentScreen>) {
+  preload('enrolment');
+  return (
+    <Suspense fallback={null}>
+      <LazyEnrolmentScreen {...props} />
+    </Suspense>
+  );
+}
