@@ -1,6 +1,7 @@
 import { type ComponentProps, lazy, Suspense } from 'react';
 import { preloadModule } from 'react-dom';
 import files from 'virtual:lazy-screen-files';
+import { useNonce } from '../../lib/request-context.ts';
 
 /**
  * The screens a signed-in visitor never sees, loaded only when one is shown: the login screen of
@@ -15,12 +16,14 @@ const LazyEnrolmentScreen = lazy(() =>
   import('./second-factor-enrolment.tsx').then((m) => ({ default: m.EnrolmentScreen })),
 );
 
-function preload(screen: keyof typeof files) {
-  for (const href of files[screen] ?? []) preloadModule(href, { as: 'script' });
+/** The screen's files, preloaded with the response's nonce like every other script (the CSP). */
+function usePreload(screen: keyof typeof files) {
+  const nonce = useNonce();
+  for (const href of files[screen] ?? []) preloadModule(href, { as: 'script', nonce: nonce || undefined });
 }
 
 export function LoginScreen(props: ComponentProps<typeof LazyLoginScreen>) {
-  preload('login');
+  usePreload('login');
   return (
     <Suspense fallback={null}>
       <LazyLoginScreen {...props} />
@@ -29,7 +32,7 @@ export function LoginScreen(props: ComponentProps<typeof LazyLoginScreen>) {
 }
 
 export function EnrolmentScreen(props: ComponentProps<typeof LazyEnrolmentScreen>) {
-  preload('enrolment');
+  usePreload('enrolment');
   return (
     <Suspense fallback={null}>
       <LazyEnrolmentScreen {...props} />
