@@ -131,7 +131,8 @@ test('an admin’s half-written answer and note are kept apart, and the answer s
 
   // The note sent: only its draft goes.
   await desk.getByRole('button', { name: DESK_TEXT.addNote }).click();
-  await expect(desk.getByText('Bag is at the Auckland depot')).toBeVisible();
+  // In the thread (the stream can show it while the box still holds the words, until the send answers).
+  await expect(desk.getByRole('log', { name: 'Messages' }).getByText('Bag is at the Auckland depot')).toBeVisible();
   await expect(note).toHaveValue('');
   await desk.reload();
   await hydrated(desk);
