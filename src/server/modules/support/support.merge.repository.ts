@@ -201,13 +201,17 @@ export function createMergeRepository(db: AppDatabase) {
         );
         await tx.execute(sql`delete from ticket_messages where id = any(${pgArray(lines)}::bigint[])`);
         const before = merge.before;
+        let targetDeleted = false;
         if (merge.kind === 'split') {
           // The split's ticket goes when nothing was written to it since; the ticket it came from
           // has its last activity back, or the newest written to it since.
-          await tx.execute(
+          const deleted = await queryRows<{ id: string }>(
+            tx,
             sql`delete from support_tickets where id = ${targetId}::uuid
-                  and not exists (select 1 from ticket_messages where ticket_id = ${targetId}::uuid)`,
+                  and not exists (select 1 from ticket_messages where ticket_id = ${targetId}::uuid)
+                returning id`,
           );
+          targetDeleted = deleted.length > 0;
           await restoreLastMessage(tx, sourceId, before.source.last_message as string, lines);
           // The wait the split ended here is open again, unless the ticket has one of its own since.
           if (before.endedWait)
@@ -242,13 +246,9 @@ export function createMergeRepository(db: AppDatabase) {
         }
         await tx.execute(sql`update ticket_merges set undone_at = now() where id = ${mergeId}`);
         // A split's ticket deleted above lives on in the ticket it came from.
-        const [kept] = await queryRows<{ n: number }>(
-          tx,
-          sql`select count(*)::int as n from support_tickets where id = ${targetId}::uuid`,
-        );
         await announceReshaped(tx, source.user_id, [
           { ticketId: sourceId },
-          { ticketId: targetId, ...(kept!.n === 0 ? { movedTo: sourceId } : {}) },
+          { ticketId: targetId, ...(targetDeleted ? { movedTo: sourceId } : {}) },
         ]);
         return {
           kind: 'undone',
