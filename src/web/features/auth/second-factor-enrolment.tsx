@@ -29,6 +29,7 @@ import '../../styles/second-factor.css';
 export function EnrolmentScreen({ offer, result }: { offer: EnrolmentOffer; result?: CodesResult | undefined }) {
   const [passkeyCodes, setCodes] = useState<string[] | null>(null);
   const [passkeyError, setPasskeyError] = useState<string | null>(null);
+  const hydrated = useHydrated();
   const codes = result?.recoveryCodes ?? passkeyCodes;
   if (codes) return <RecoveryCodesScreen codes={codes} />;
   if (!offer.ok) {
@@ -59,12 +60,18 @@ export function EnrolmentScreen({ offer, result }: { offer: EnrolmentOffer; resu
       <h2 className="enrol__heading">Authenticator app</h2>
       <TotpKey totp={totp} />
       <TotpConfirmForm action="/admin" factorId={totp.factorId} result={result} />
-      <h2 className="enrol__heading">Or a passkey</h2>
-      <p>Use this device&apos;s screen lock or a security key instead of codes.</p>
-      <FormError message={passkeyError} />
-      <button type="button" className="button button--ghost" onClick={() => void addPasskey()}>
-        Use a passkey
-      </button>
+      {/* A passkey is a ceremony of the browser's JavaScript: offered once the page is hydrated, so
+          a visitor without JavaScript (or a click before hydration) never meets a button that does nothing. */}
+      {hydrated ? (
+        <>
+          <h2 className="enrol__heading">Or a passkey</h2>
+          <p>Use this device&apos;s screen lock or a security key instead of codes.</p>
+          <FormError message={passkeyError} />
+          <button type="button" className="button button--ghost" onClick={() => void addPasskey()}>
+            Use a passkey
+          </button>
+        </>
+      ) : null}
     </AuthCard>
   );
 }
