@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { reactRouter } from '@react-router/dev/vite';
@@ -112,6 +113,36 @@ function chunkMap(): Plugin {
   };
 }
 
+/**
+ * The browser's copy of the endpoint declarations (src/contracts/api): each endpoint's method and path,
+ * which is all the browser's client sends with (src/web/lib/api-client.ts), without the schemas that
+ * the server checks and answers with. Generated at build time from the one declaration, imported
+ * here as the server imports it, so nothing is written twice; the page's bundle then needs no zod
+ * for calling the API (docs/decisions/119-schemas-stay-on-the-server.md). Other exports of the folder
+ * (a schema the server's routes share) are left out: a page importing one fails the build.
+ */
+function browserDeclarations(): Plugin {
+  const API_MODULE = /[\\/]src[\\/]contracts[\\/]api[\\/][^\\/]+\.ts$/;
+  return {
+    name: 'bagspace:browser-declarations',
+    apply: 'build',
+    applyToEnvironment: (environment) => environment.name === 'client',
+    async load(id) {
+      if (!API_MODULE.test(id) || id.endsWith(`${path.sep}index.ts`)) return undefined;
+      const module = (await import(pathToFileURL(id).href)) as Record<string, unknown>;
+      const exports: string[] = [];
+      for (const [name, value] of Object.entries(module)) {
+        const entries = Object.entries((value ?? {}) as Record<string, { method?: unknown; path?: unknown }>);
+        const declarations = entries.every(([, d]) => typeof d?.method === 'string' && typeof d.path === 'string');
+        if (!declarations || entries.length === 0) continue;
+        const slim = Object.fromEntries(entries.map(([key, d]) => [key, { method: d.method, path: d.path }]));
+        exports.push(`export const ${name} = ${JSON.stringify(slim)};`);
+      }
+      return exports.join('\n');
+    },
+  };
+}
+
 /** The screens src/web/features/auth/lazy-screens.tsx loads on demand, by the name it uses. */
 const LAZY_SCREENS = {
   login: 'src/web/features/auth/login-screen.tsx',
@@ -173,7 +204,10 @@ const inSrc = (paths: string[]) => {
  * 30 to 46 files, most under 1 kB, and a phone's first visit spent its connections on them before
  * the stylesheets. Named groups, highest priority first:
  * - framework: React, React DOM and React Router, which every hydrated page loads together.
- * - core: zod and the API client, which the signed-in pages and /register's own script share.
+ * - zod: the validation library, for the pages that check with a schema as they render (the console,
+ *   /register's own script) and, loaded when a form is first used, a customer's form
+ *   (docs/decisions/119-schemas-stay-on-the-server.md).
+ * - core: the API client, which the signed-in pages and /register's own script share.
  * - shared: what every signed-in page uses (layout helpers, form helpers, the small UI parts, and
  *   the account and privacy contracts).
  * - support: the ticket pages' contracts and live updates, for the customer's pages and the console.
@@ -194,16 +228,13 @@ const CHUNK_GROUPS = [
     priority: 4,
   },
   {
+    name: 'zod',
+    test: (id: string) => /node_modules[\\/]zod[\\/]/.test(id) || inSrc(['contracts/zod'])(id),
+    priority: 3,
+  },
+  {
     name: 'core',
-    test: (id: string) =>
-      /node_modules[\\/]zod[\\/]/.test(id) ||
-      inSrc([
-        'contracts/zod',
-        'contracts/endpoint',
-        'contracts/errors',
-        'web/lib/api-client',
-        'web/lib/session-events',
-      ])(id),
+    test: inSrc(['contracts/endpoint', 'contracts/field-errors', 'web/lib/api-client', 'web/lib/session-events']),
     priority: 3,
   },
   {
@@ -250,7 +281,7 @@ const CHUNK_GROUPS = [
 ];
 
 export default defineConfig({
-  plugins: [reactRouter(), precompress(), enhancements(), chunkMap(), lazyScreenFiles()],
+  plugins: [reactRouter(), browserDeclarations(), precompress(), enhancements(), chunkMap(), lazyScreenFiles()],
   build: {
     assetsInlineLimit: 0,
     rolldownOptions: {

@@ -1,5 +1,3 @@
-import { z } from './zod.ts';
-
 /**
  * Deleting an account (docs/product.md §2.14, docs/decisions/098-account-deletion-and-erasure.md):
  * the person confirms with their password, the account is disabled at once, and its personal data
@@ -41,23 +39,3 @@ export const DELETION_TEXT = {
     'When the owner’s account is erased, the messages of this ticket stay, shown as from ‘Deleted user’; otherwise the ticket is deleted with the account.',
   cannotEnable: 'This account asked to be deleted: it cannot be enabled again.',
 } as const;
-
-export const DeleteAccountBodySchema = z.object({
-  password: z.string({ error: DELETION_TEXT.passwordMissing }).min(1, DELETION_TEXT.passwordMissing).max(1024),
-});
-
-export const DeleteAccountResultSchema = z.object({
-  message: z.string(),
-  /** When the personal data will be erased (ISO 8601). */
-  eraseAfter: z.string(),
-  ticketNo: z.number().int(),
-});
-export type DeleteAccountResult = z.infer<typeof DeleteAccountResultSchema>;
-
-/** What the account's own pages show before deleting: the date erasure would happen if asked now. */
-export const DeletionInfoSchema = z.object({ eraseAfterDays: z.number().int(), eraseOn: z.string() });
-export type DeletionInfo = z.infer<typeof DeletionInfoSchema>;
-
-export const KeepForRecordBodySchema = z.object({ keep: z.boolean({ error: 'keep must be true or false' }) });
-
-export const EraseResultSchema = z.object({ message: z.string(), eraseAfter: z.string() });

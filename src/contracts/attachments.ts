@@ -1,5 +1,3 @@
-import { z } from './zod.ts';
-
 /**
  * Files in the support chat (docs/product.md §2.11): photos (JPEG, PNG, WebP) and PDFs, up to five
  * on a message, each at most 10 MB, the type decided by the file's first bytes. Shared by the
@@ -71,23 +69,6 @@ export const ATTACHMENT_TEXT = {
   missing: 'This file does not exist, or you may not see it.',
   noNotes: 'Internal notes take text only.',
 } as const;
-
-/** A file on a message, as both sides see it; the URLs serve it only to the ticket's owner and admins. */
-export const AttachmentSchema = z.object({
-  id: z.uuid(),
-  /** The name it was sent with, cleaned for display (the stored file never uses it). */
-  name: z.string(),
-  kind: z.enum(['jpg', 'png', 'webp', 'pdf']),
-  contentType: z.string(),
-  /** Bytes as stored (a photo is stored re-encoded without its metadata). */
-  size: z.number().int(),
-  width: z.number().int().nullable(),
-  height: z.number().int().nullable(),
-  url: z.string(),
-  /** A small WebP of a photo; null for a PDF. */
-  thumbnailUrl: z.string().nullable(),
-});
-export type Attachment = z.infer<typeof AttachmentSchema>;
 
 export function attachmentUrl(ticketId: string, attachmentId: string, thumbnail = false): string {
   return `/api/support/tickets/${ticketId}/attachments/${attachmentId}${thumbnail ? '/thumbnail' : ''}`;

@@ -1,5 +1,3 @@
-import { z } from './zod.ts';
-
 /** The support desk's tools (docs/product.md, support desk): notes, assignment, ratings, figures. */
 
 export const RATING_COMMENT_MAX_LENGTH = 1000;
@@ -45,38 +43,6 @@ export const DESK_TEXT = {
   noOverdue: 'No privacy request is overdue',
 } as const;
 
-/** An admin marks a ticket a privacy request (or not); Deactivation tickets always are one. */
-export const PrivacyBodySchema = z.object({ privacy: z.boolean({ error: 'privacy must be true or false' }) });
-
-export const RatingBodySchema = z.object({
-  good: z.boolean({ error: DESK_TEXT.chooseRating }),
-  comment: z
-    .string()
-    .trim()
-    .max(RATING_COMMENT_MAX_LENGTH, DESK_TEXT.commentTooLong)
-    .optional()
-    .transform((v) => (v ? v : null)),
-});
-
-/** 'me' or an admin's id; null unassigns. */
-export const AssignBodySchema = z.object({
-  assignee: z.union([z.literal('me'), z.uuid({ error: DESK_TEXT.assigneeMissing })]).nullable(),
-});
-
-export const AgentSchema = z.object({ id: z.uuid(), email: z.string() });
-export const AgentListSchema = z.object({ agents: z.array(AgentSchema) });
-export type Agent = z.infer<typeof AgentSchema>;
-
-export const DeskFiguresSchema = z.object({
-  firstResponseMedianMinutes: z.number().nullable(),
-  resolutionMedianMinutes: z.number().nullable(),
-  good7: z.number().int(),
-  rated7: z.number().int(),
-  good30: z.number().int(),
-  rated30: z.number().int(),
-});
-export type DeskFigures = z.infer<typeof DeskFiguresSchema>;
-
 /** "under a minute", "12 min", "3.5 h", "2.1 days": a duration the inbox shows (never "0 min"). */
 export function formatMinutes(minutes: number | null): string {
   if (minutes === null) return '–';
@@ -121,29 +87,6 @@ export const SAVED_REPLY_TEXT = {
   noMatch: 'No saved reply matches.',
 } as const;
 
-export const SavedReplySchema = z.object({
-  id: z.uuid(),
-  title: z.string(),
-  body: z.string(),
-  updatedAt: z.string(),
-});
-export type SavedReply = z.infer<typeof SavedReplySchema>;
-export const SavedReplyListSchema = z.object({ savedReplies: z.array(SavedReplySchema) });
-
-export const SavedReplyBodySchema = z.object({
-  title: z
-    .string({ error: SAVED_REPLY_TEXT.titleRequired })
-    .trim()
-    .min(1, SAVED_REPLY_TEXT.titleRequired)
-    .max(SAVED_REPLY_TITLE_MAX, SAVED_REPLY_TEXT.titleTooLong),
-  body: z
-    .string({ error: SAVED_REPLY_TEXT.bodyRequired })
-    .trim()
-    .min(1, SAVED_REPLY_TEXT.bodyRequired)
-    .max(SAVED_REPLY_BODY_MAX, SAVED_REPLY_TEXT.bodyTooLong),
-});
-export const SavedReplyParamsSchema = z.object({ savedReplyId: z.string().max(64) });
-
 /** A saved reply's text for one ticket: {{ticket.number}} and {{user.email}} filled in. */
 export function expandSavedReply(body: string, ticket: { ticketNo: number; userEmail: string }): string {
   return body
@@ -156,10 +99,6 @@ export function expandSavedReply(body: string, ticket: { ticketNo: number; userE
 /** In a snippet, each matching word sits between these two marks (rendered as <mark>). */
 export const SNIPPET_MATCH_START = '\u0001';
 export const SNIPPET_MATCH_END = '\u0002';
-
-export const SearchQuerySchema = z.object({
-  q: z.string({ error: 'Type what to search for.' }).trim().min(1, 'Type what to search for.').max(200),
-});
 
 /** Splits a snippet into plain and matching parts, for rendering without any HTML from the server. */
 export function snippetParts(snippet: string): Array<{ text: string; match: boolean }> {

@@ -1,5 +1,3 @@
-import { z } from './zod.ts';
-
 /**
  * Mail that comes in (reply by email, docs/decisions/105-reply-by-email.md): the states and reasons
  * the admin Mail page's Incoming view shows, in the words it shows them.
@@ -33,28 +31,6 @@ export const INBOUND_REASONS = {
 } as const;
 export type InboundReason = keyof typeof INBOUND_REASONS;
 
-export const InboundMailSchema = z.object({
-  id: z.number(),
-  receivedAt: z.string(),
-  via: z.enum(['smtp', 'imap']),
-  from: z.string().nullable(),
-  subject: z.string().nullable(),
-  state: z.enum(INBOUND_VIEW_STATES),
-  reason: z.string().nullable(),
-  reasonText: z.string().nullable(),
-  ticketId: z.string().nullable(),
-  ticketNo: z.number().nullable(),
-  size: z.number(),
-  decidedAt: z.string().nullable(),
-  decidedBy: z.string().nullable(),
-});
-export type InboundMail = z.infer<typeof InboundMailSchema>;
-
-export const InboundListSchema = z.object({
-  mails: z.array(InboundMailSchema),
-  counts: z.record(z.enum(INBOUND_VIEW_STATES), z.number()),
-});
-
 export const INBOUND_TEXT = {
   notFound: 'This mail could not be found.',
   notHeld: 'Only a held mail can be posted or discarded.',
@@ -67,31 +43,3 @@ export const INBOUND_TEXT = {
   showWholeMail: 'Show the whole mail',
   wholeMailTitle: 'The whole mail',
 } as const;
-
-export const InboundListQuerySchema = z.object({ state: z.enum(INBOUND_VIEW_STATES).optional() });
-export const InboundParamsSchema = z.object({
-  inboundId: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(2 ** 53),
-});
-export const InboundPostResultSchema = z.object({ ticketId: z.string() });
-export const WholeMailParamsSchema = z.object({
-  ticketId: z.string().max(64),
-  messageId: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(2 ** 53),
-});
-export const WholeMailSchema = z.object({
-  from: z.string(),
-  to: z.string(),
-  subject: z.string(),
-  date: z.string().nullable(),
-  text: z.string(),
-  attachments: z.array(z.object({ name: z.string(), size: z.number() })),
-});
-export type WholeMail = z.infer<typeof WholeMailSchema>;
-export const InboundDiscardResultSchema = z.object({ discarded: z.literal(true) });

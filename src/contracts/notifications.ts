@@ -1,5 +1,3 @@
-import { z } from './zod.ts';
-
 /**
  * Notification mails a person can switch on and off, the outbox as admins see it, and the words of
  * the pages about them (docs/decisions/090-mail-outbox.md).
@@ -30,18 +28,6 @@ export const NOTIFICATION_SETTINGS = [
 
 export type NotificationKey = (typeof NOTIFICATION_SETTINGS)[number]['key'];
 
-export const NotificationPreferencesSchema = z.object({
-  ticketReplies: z.boolean(),
-  ticketClosed: z.boolean(),
-  /** Present for admins only. */
-  team: z.boolean().optional(),
-});
-export type NotificationPreferences = z.infer<typeof NotificationPreferencesSchema>;
-
-export const NotificationPreferencesUpdateSchema = z
-  .object({ ticketReplies: z.boolean().optional(), ticketClosed: z.boolean().optional(), team: z.boolean().optional() })
-  .strict();
-
 export const NOTIFICATION_TEXT = {
   title: 'Email notifications',
   lead: 'Choose which mails we send you. Mails about your account itself (verification, password reset, password changes) always arrive.',
@@ -66,45 +52,6 @@ export const MAIL_STATE_LABELS: Record<MailStateName, string> = {
   sent: 'Sent',
   failed: 'Failed',
 };
-
-export const AdminMailSchema = z.object({
-  id: z.number().int(),
-  messageId: z.string(),
-  kind: z.string(),
-  recipient: z.string(),
-  subject: z.string(),
-  state: z.enum(MAIL_STATES),
-  attempts: z.number().int(),
-  nextAttemptAt: z.string(),
-  lastError: z.string().nullable(),
-  createdAt: z.string(),
-  sentAt: z.string().nullable(),
-  /** A delivery report came back: 'hard 5.1.1' (the address takes no mail) or 'soft 4.2.2'. */
-  bounce: z.string().nullable(),
-});
-export type AdminMail = z.infer<typeof AdminMailSchema>;
-
-export const AdminMailListQuerySchema = z
-  .object({
-    state: z.enum(MAIL_STATES).optional(),
-    q: z.string().max(200).optional(),
-  })
-  .strict();
-
-export const AdminMailCountsSchema = z.object({
-  queued: z.number().int(),
-  sending: z.number().int(),
-  retrying: z.number().int(),
-  sent: z.number().int(),
-  failed: z.number().int(),
-  oldestQueuedAt: z.string().nullable(),
-});
-
-export const AdminMailListSchema = z.object({ mails: z.array(AdminMailSchema), counts: AdminMailCountsSchema });
-export const AdminMailParamsSchema = z.object({
-  mailId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-});
-export const AdminMailResultSchema = z.object({ mail: AdminMailSchema });
 
 export const MAIL_TEXT = {
   notFound: 'That mail does not exist.',

@@ -1,20 +1,14 @@
-import { z } from 'zod';
+import { config, z } from 'zod';
 
 /**
  * The one zod every contract uses. In the browser, zod must not probe for `new Function` (our CSP
  * has no 'unsafe-eval' and would report it), and it decides when each schema is built, so the
  * switch is set here, before any contract defines a schema. The server keeps zod's fast path.
+ *
+ * Only schema modules import this one (`*.schemas.ts`, and the console's contracts): the modules of
+ * texts and constants a customer's page loads hold no schema, so the page loads no zod
+ * (docs/decisions/119-schemas-stay-on-the-server.md).
  */
-if (typeof document !== 'undefined') z.config({ jitless: true });
+if (typeof document !== 'undefined') config({ jitless: true });
 
 export { z };
-
-/** First message per field, for showing under each input. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.map(String).join('.') || '_';
-    fields[key] ??= issue.message;
-  }
-  return fields;
-}

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { User } from '../contracts/auth.ts';
+import type { User } from '../contracts/auth.schemas.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Config, ConfigError, loadConfig } from './config.ts';

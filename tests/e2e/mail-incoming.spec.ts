@@ -5,9 +5,9 @@ import {
   INBOUND_STATE_LABELS,
   INBOUND_TEXT,
   INBOUND_VIEW_STATES,
-  InboundListSchema,
   type InboundViewState,
 } from '../../src/contracts/inbound.ts';
+import { InboundListSchema } from '../../src/contracts/inbound.schemas.ts';
 import { mailToReceiver } from '../helpers/inbound-mail.ts';
 import { createUserWithCli } from '../helpers/server-process.ts';
 import {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { DATA_EXPORT_FORMAT, type DataExport, PRIVACY_TEXT } from '../../src/contracts/privacy.ts';
+import { DATA_EXPORT_FORMAT, PRIVACY_TEXT } from '../../src/contracts/privacy.ts';
+import type { DataExport } from '../../src/contracts/privacy.schemas.ts';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
 import { openTicketByCallable, signInToTickets, verifiedAccount } from './fixtures.ts';
 

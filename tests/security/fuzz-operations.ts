@@ -3,13 +3,13 @@
  * (mirroring its zod contract), and what a success answers. fuzz.test.ts fails when the live route
  * table holds an operation that is missing here, so a new route cannot skip the fuzz.
  */
+import { INBOUND_VIEW_STATES } from '../../src/contracts/inbound.ts';
 import {
-  INBOUND_VIEW_STATES,
   InboundDiscardResultSchema,
   InboundListSchema,
   InboundPostResultSchema,
   WholeMailSchema,
-} from '../../src/contracts/inbound.ts';
+} from '../../src/contracts/inbound.schemas.ts';
 import fc from 'fast-check';
 import { z } from 'zod';
 import { AdminLegalSchema, HostedDocumentSchema } from '../../src/contracts/content-admin.ts';
@@ -24,7 +24,7 @@ import {
   CompanyResultSchema,
 } from '../../src/contracts/partner-review.ts';
 import { UserListSchema, UserResultSchema } from '../../src/contracts/users.ts';
-import { LoginResponseSchema, MessageResponseSchema, SessionResponseSchema } from '../../src/contracts/auth.ts';
+import { LoginResponseSchema, MessageResponseSchema, SessionResponseSchema } from '../../src/contracts/auth.schemas.ts';
 import { CompanyRegistrationResultSchema } from '../../src/contracts/companies.ts';
 import { CHANGE_REASONS, CHANGEABLE_FIELDS } from '../../src/contracts/partner-changes.ts';
 import { MergeListSchema, MergeTargetsSchema } from '../../src/contracts/ticket-merge.ts';
@@ -34,9 +34,10 @@ import {
   SecondFactorStatusSchema,
   TotpEnrolmentSchema,
   WebAuthnOptionsSchema,
-} from '../../src/contracts/second-factor.ts';
+} from '../../src/contracts/second-factor.schemas.ts';
 import { FAQ_TYPES, LEGAL_DOCUMENTS } from '../../src/contracts/content.ts';
 import { FaqListSchema, FaqSchema, LegalLinksSchema } from '../../src/contracts/content.schemas.ts';
+import { TICKET_REASON_VALUES } from '../../src/contracts/support.ts';
 import {
   AdminMessageSchema,
   AdminTicketListSchema,
@@ -45,18 +46,17 @@ import {
   CreateTicketResultSchema,
   MessageListSchema,
   ReplyResultSchema,
-  TICKET_REASON_VALUES,
   TicketListSchema,
   TicketSchema,
   TicketWithMessagesSchema,
   AdminSearchResultSchema,
-} from '../../src/contracts/support.ts';
+} from '../../src/contracts/support.schemas.ts';
 import {
   AgentListSchema,
   DeskFiguresSchema,
   SavedReplyListSchema,
   SavedReplySchema,
-} from '../../src/contracts/desk.ts';
+} from '../../src/contracts/desk.schemas.ts';
 import {
   companyFormRequests,
   enc,
@@ -72,23 +72,23 @@ import {
   validPassword,
   validToken,
 } from './fuzz-arbitraries.ts';
+import { MAIL_STATES } from '../../src/contracts/notifications.ts';
 import {
   AdminMailListSchema,
   AdminMailResultSchema,
-  MAIL_STATES,
   NotificationPreferencesSchema,
-} from '../../src/contracts/notifications.ts';
+} from '../../src/contracts/notifications.schemas.ts';
 import {
   DeleteAccountResultSchema,
   DeletionInfoSchema,
   EraseResultSchema,
-} from '../../src/contracts/account-deletion.ts';
-import { DataExportSchema } from '../../src/contracts/privacy.ts';
+} from '../../src/contracts/account-deletion.schemas.ts';
+import { DataExportSchema } from '../../src/contracts/privacy.schemas.ts';
 import {
   AccountProfileSchema,
   AccountSessionsSchema,
   RevokeOthersResponseSchema,
-} from '../../src/contracts/account.ts';
+} from '../../src/contracts/account.schemas.ts';
 import { type FuzzOperation, requestsFor } from './fuzz-harness.ts';
 
 /** A sign-in the fuzz knows the password of (its state `accounts`). */

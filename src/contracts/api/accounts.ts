@@ -5,7 +5,7 @@ import {
   ConfirmEmailChangeRequestSchema,
   RevokeOthersResponseSchema,
   SessionParamsSchema,
-} from '../account.ts';
+} from '../account.schemas.ts';
 import {
   ChangePasswordRequestSchema,
   EmailRequestSchema,
@@ -16,7 +16,7 @@ import {
   SessionResponseSchema,
   SignupRequestSchema,
   VerifyEmailRequestSchema,
-} from '../auth.ts';
+} from '../auth.schemas.ts';
 import { endpoint } from '../endpoint.ts';
 import { UserListQuerySchema, UserListSchema, UserParamsSchema, UserResultSchema, UserRoleSchema } from '../users.ts';
 

@@ -7,7 +7,7 @@ import {
   InboundPostResultSchema,
   WholeMailParamsSchema,
   WholeMailSchema,
-} from '../inbound.ts';
+} from '../inbound.schemas.ts';
 
 /** The Mail page's Incoming view (admins), and the whole mail behind a message (its owner, or an admin). */
 const ERRORS = [400, 401, 403, 404] as const;

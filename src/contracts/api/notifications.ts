@@ -6,7 +6,7 @@ import {
   AdminMailResultSchema,
   NotificationPreferencesSchema,
   NotificationPreferencesUpdateSchema,
-} from '../notifications.ts';
+} from '../notifications.schemas.ts';
 
 /** A person's notification mail settings, and the mail outbox as admins see it. */
 const ERRORS = [400, 401, 403, 404] as const;

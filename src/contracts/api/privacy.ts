@@ -3,9 +3,9 @@ import {
   DeleteAccountResultSchema,
   DeletionInfoSchema,
   EraseResultSchema,
-} from '../account-deletion.ts';
+} from '../account-deletion.schemas.ts';
 import { endpoint } from '../endpoint.ts';
-import { DataExportSchema } from '../privacy.ts';
+import { DataExportSchema } from '../privacy.schemas.ts';
 import { UserParamsSchema } from '../users.ts';
 
 /** The person's own data (docs/product.md §2.12), deleting one's account and the admin's 'Erase now' (§2.14). */

@@ -1,4 +1,4 @@
-import { PasskeyOptionsRequestSchema } from '../auth.ts';
+import { PasskeyOptionsRequestSchema } from '../auth.schemas.ts';
 import { endpoint } from '../endpoint.ts';
 import {
   FactorParamsSchema,
@@ -9,7 +9,7 @@ import {
   TotpConfirmRequestSchema,
   TotpEnrolmentSchema,
   WebAuthnOptionsSchema,
-} from '../second-factor.ts';
+} from '../second-factor.schemas.ts';
 
 /**
  * docs/design.md §4: the admin's second factor. Enrolment is under /api/admin/second-factor and is

@@ -1,4 +1,4 @@
-import { KeepForRecordBodySchema } from '../account-deletion.ts';
+import { KeepForRecordBodySchema } from '../account-deletion.schemas.ts';
 import {
   AgentListSchema,
   AssignBodySchema,
@@ -10,7 +10,7 @@ import {
   SavedReplyParamsSchema,
   SavedReplySchema,
   SearchQuerySchema,
-} from '../desk.ts';
+} from '../desk.schemas.ts';
 import { endpoint } from '../endpoint.ts';
 import {
   AdminMessageSchema,
@@ -31,7 +31,7 @@ import {
   TicketParamsSchema,
   TicketSchema,
   TicketWithMessagesSchema,
-} from '../support.ts';
+} from '../support.schemas.ts';
 import {
   MergeListSchema,
   MergeParamsSchema,

@@ -1,7 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { type AnswerOf, type EndpointDeclaration, responseSchemas } from '../../contracts/endpoint.ts';
+import { type AnswerOf, type EndpointDeclaration } from '../../contracts/endpoint.ts';
+import { ErrorBodySchema } from '../../contracts/errors.ts';
 import type { Principal } from '../plugins/access.ts';
 import type { z } from '../../contracts/zod.ts';
+
+/** The response schemas of a declaration, errors included, as Fastify and OpenAPI read them. */
+export function responseSchemas(declaration: EndpointDeclaration): Record<number, z.ZodType> {
+  const responses: Record<number, z.ZodType> = { ...declaration.answers };
+  for (const status of declaration.errors) responses[status] = declaration.errorBody ?? ErrorBodySchema;
+  return responses;
+}
 
 /**
  * Registers a Fastify route from an endpoint's declaration (src/contracts/endpoint.ts): method, path,

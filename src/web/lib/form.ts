@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { data } from 'react-router';
 import type { ApiResult } from '../../contracts/endpoint.ts';
-import { fieldErrors } from '../../contracts/zod.ts';
+import { fieldErrors } from '../../contracts/field-errors.ts';
 import { UNEXPECTED_FAILURE } from '../../contracts/endpoint.ts';
 import type { z } from '../../contracts/zod.ts';
 import { focusFirstInvalid } from './focus-invalid.ts';
@@ -70,29 +70,83 @@ export const succeeded = (message: string | null, form?: string) =>
   ({ ok: true, message, fields: {}, values: {}, ...(form ? { form } : {}) }) satisfies FormResult;
 
 /**
+ * A form's schema for the browser's check: the schema itself, or how to load it. A customer's page
+ * passes a loader (`() => import('…schemas.ts').then((m) => m.FooSchema)`), so its first visit loads
+ * neither the schema nor zod; they come when the form is first used
+ * (docs/decisions/119-schemas-stay-on-the-server.md).
+ */
+export type FormSchema = z.ZodType | (() => Promise<z.ZodType>);
+
+/** What a submit does when the schema could not be loaded (offline): it goes on, the action checks. */
+const UNCHECKED = Symbol('unchecked');
+
+/**
  * The browser half of a form: before it is sent, the same schema checks the fields; a form that
  * does not pass is not sent and shows its messages, focus on the first. The server's answer
  * (`result`, the action's data for this form) replaces them when it comes.
+ *
+ * A loaded schema starts loading when the form is first touched (focus, pointer); a submit that
+ * comes before it is here waits for it, is checked, then goes on (`requestSubmit` with the same
+ * button). `schema` is the loaded schema, for pages that also check fields as they change.
  */
-export function useFormCheck(schema: z.ZodType, result: FormResult | undefined) {
+export function useFormCheck(source: FormSchema, result: FormResult | undefined) {
   const [local, setLocal] = useState<Record<string, string> | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
+  const given = typeof source === 'function' ? null : source;
+  // A ref, not only state: a submit replayed right after loading must see the schema before React renders.
+  const loaded = useRef<z.ZodType | typeof UNCHECKED | null>(given);
+  const loading = useRef<Promise<void> | null>(null);
+  const [schema, setSchema] = useState<z.ZodType | null>(given);
+  const load = () => {
+    if (typeof source !== 'function' || loaded.current) return Promise.resolve();
+    loading.current ??= source().then(
+      (found) => {
+        loaded.current = found;
+        setSchema(found);
+      },
+      () => {
+        loaded.current = UNCHECKED;
+      },
+    );
+    return loading.current;
+  };
+  useEffect(() => {
+    const form = formRef.current;
+    if (!form || typeof source !== 'function') return;
+    const start = () => void load();
+    form.addEventListener('focusin', start, { once: true });
+    form.addEventListener('pointerdown', start, { once: true });
+    return () => {
+      form.removeEventListener('focusin', start);
+      form.removeEventListener('pointerdown', start);
+    };
+  });
   useEffect(() => {
     setLocal(null);
     if (result && !result.ok) focusFirstInvalid(formRef.current);
   }, [result]);
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const form = event.currentTarget;
+    const check = loaded.current;
+    if (check === null) {
+      // Sent before the schema came: held until it is here, then sent again through this check.
+      event.preventDefault();
+      const submitter = (event.nativeEvent as SubmitEvent).submitter;
+      void load().then(() => form.requestSubmit(submitter));
+      return;
+    }
+    if (check === UNCHECKED) return;
     const values = Object.fromEntries(
-      [...new FormData(event.currentTarget)].filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+      [...new FormData(form)].filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
     );
-    const parsed = schema.safeParse(values);
+    const parsed = check.safeParse(values);
     if (parsed.success) {
       setLocal(null);
       return;
     }
     event.preventDefault();
     setLocal(fieldErrors(parsed.error));
-    focusFirstInvalid(event.currentTarget);
+    focusFirstInvalid(form);
   };
-  return { errors: local ?? result?.fields ?? {}, onSubmit, formRef };
+  return { errors: local ?? result?.fields ?? {}, onSubmit, formRef, schema };
 }

@@ -1,5 +1,5 @@
 import { privacyApi } from '../../contracts/api/privacy.ts';
-import { DeleteAccountBodySchema } from '../../contracts/account-deletion.ts';
+import { DeleteAccountBodySchema } from '../../contracts/account-deletion.schemas.ts';
 import { DeleteAccountForm } from '../features/auth/delete-account-form.tsx';
 import { invalid, keepValues, readForm, refused, succeeded } from '../lib/form.ts';
 import { pageMeta } from '../lib/page-meta.ts';

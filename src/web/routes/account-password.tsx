@@ -1,5 +1,5 @@
 import { authApi } from '../../contracts/api/accounts.ts';
-import { ChangePasswordFormSchema } from '../../contracts/auth.ts';
+import { ChangePasswordFormSchema } from '../../contracts/auth.schemas.ts';
 import { SignInFirst } from '../features/auth/auth-form.tsx';
 import { ChangePasswordForm } from '../features/auth/change-password-form.tsx';
 import { invalid, readForm, refused, succeeded } from '../lib/form.ts';

@@ -6,9 +6,9 @@ import {
   INBOUND_STATE_LABELS,
   INBOUND_TEXT,
   INBOUND_VIEW_STATES,
-  type InboundMail,
   type InboundViewState,
 } from '../../contracts/inbound.ts';
+import type { InboundMail } from '../../contracts/inbound.schemas.ts';
 import { formatNzDateTime } from '../../contracts/dates.ts';
 import { DataTable } from '../components/ui/data-table.tsx';
 import { Email } from '../components/ui/email.tsx';

@@ -1,13 +1,8 @@
 import { data, Form, Link, redirect, type ShouldRevalidateFunctionArgs, useNavigation } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { notificationsApi } from '../../contracts/api/notifications.ts';
-import {
-  type AdminMail,
-  MAIL_STATE_LABELS,
-  MAIL_STATES,
-  MAIL_TEXT,
-  type MailStateName,
-} from '../../contracts/notifications.ts';
+import { MAIL_STATE_LABELS, MAIL_STATES, MAIL_TEXT, type MailStateName } from '../../contracts/notifications.ts';
+import type { AdminMail } from '../../contracts/notifications.schemas.ts';
 import { formatNzDateTime } from '../../contracts/dates.ts';
 import { Notice, ReadFailed } from '../features/admin/notice.tsx';
 import { SwitchButtons } from '../components/ui/switch-buttons.tsx';

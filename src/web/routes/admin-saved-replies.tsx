@@ -1,13 +1,8 @@
 import { Form, redirect, useNavigation } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { deskApi } from '../../contracts/api/support.ts';
-import {
-  SAVED_REPLY_BODY_MAX,
-  SAVED_REPLY_TEXT,
-  SAVED_REPLY_TITLE_MAX,
-  type SavedReply,
-  SavedReplyBodySchema,
-} from '../../contracts/desk.ts';
+import { SAVED_REPLY_BODY_MAX, SAVED_REPLY_TEXT, SAVED_REPLY_TITLE_MAX } from '../../contracts/desk.ts';
+import { type SavedReply, SavedReplyBodySchema } from '../../contracts/desk.schemas.ts';
 import { InputField, TextAreaField } from '../components/ui/field.tsx';
 import { Notice } from '../features/admin/notice.tsx';
 import { type FormResult, invalid, readForm, refused, useFormCheck } from '../lib/form.ts';

@@ -1,14 +1,16 @@
 import { useEffect, useRef } from 'react';
 import { SearchResults } from '../features/support/search-results.tsx';
 import { requestContext } from '../lib/request-context.ts';
-import { DESK_TEXT, type DeskFigures, formatMinutes, formatShare } from '../../contracts/desk.ts';
+import { DESK_TEXT, formatMinutes, formatShare } from '../../contracts/desk.ts';
+import type { DeskFigures } from '../../contracts/desk.schemas.ts';
 import { formatNzDay } from '../../contracts/dates.ts';
 import { deskApi } from '../../contracts/api/support.ts';
 import { type CallInput, pathOf } from '../../contracts/endpoint.ts';
 import { api } from '../lib/api-client.ts';
 import { Link, useRevalidator, useSearchParams } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
-import { type AdminTicket, reasonLabel, SUPPORT_TEXT } from '../../contracts/support.ts';
+import { reasonLabel, SUPPORT_TEXT } from '../../contracts/support.ts';
+import type { AdminTicket } from '../../contracts/support.schemas.ts';
 import { formatNzDateTime } from '../../contracts/dates.ts';
 import { WaitingBadge } from '../features/support/waiting-badge.tsx';
 import { SwitchButtons } from '../components/ui/switch-buttons.tsx';

@@ -4,9 +4,11 @@ import { MESSAGE_FORM_MAX_BYTES } from '../../contracts/attachments.ts';
 import { deskApi, supportApi } from '../../contracts/api/support.ts';
 import { pathOf } from '../../contracts/endpoint.ts';
 import type { RouteHandle, ServerApiClient } from '../../contracts/web-context.ts';
-import { DESK_TEXT, expandSavedReply, type SavedReply } from '../../contracts/desk.ts';
+import { DESK_TEXT, expandSavedReply } from '../../contracts/desk.ts';
+import type { SavedReply } from '../../contracts/desk.schemas.ts';
 import { type AdminMessage, ADMIN_TEXT } from '../../contracts/admin.ts';
-import { type AdminTicket, reasonLabel, SUPPORT_TEXT, waitingOn } from '../../contracts/support.ts';
+import { reasonLabel, SUPPORT_TEXT, waitingOn } from '../../contracts/support.ts';
+import type { AdminTicket } from '../../contracts/support.schemas.ts';
 import { formatNzDateTime } from '../../contracts/dates.ts';
 import { WaitingBadge } from '../features/support/waiting-badge.tsx';
 import { deskAction } from '../features/support/desk-actions.ts';
@@ -20,11 +22,10 @@ import {
   IN_PLACE,
   isMultipart,
   loadTicketPage,
-  replyAction,
   type ReplyResult,
-  replyWithFilesAction,
   ticketClientAction,
 } from '../features/support/ticket-page.ts';
+import { replyAction, replyWithFilesAction } from '../features/support/reply-action.ts';
 import { TicketThread } from '../features/support/ticket-thread.tsx';
 import { TicketLinks } from '../features/support/ticket-links.tsx';
 import { useTicketThread } from '../features/support/use-ticket-thread.ts';

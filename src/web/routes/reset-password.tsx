@@ -1,5 +1,5 @@
 import { authApi } from '../../contracts/api/accounts.ts';
-import { ResetPasswordFormSchema } from '../../contracts/auth.ts';
+import { ResetPasswordFormSchema } from '../../contracts/auth.schemas.ts';
 import { ResetPasswordForm } from '../features/auth/reset-password-form.tsx';
 import { invalid, readForm, refused, succeeded } from '../lib/form.ts';
 import { pageMeta } from '../lib/page-meta.ts';

@@ -1,5 +1,6 @@
 import { data, Form, Link, redirect, redirectDocument, useNavigation } from 'react-router';
-import { EmailSchema, NewPasswordSchema, PASSWORD_MIN_LENGTH } from '../../contracts/auth.ts';
+import { PASSWORD_MIN_LENGTH } from '../../contracts/auth.ts';
+import { EmailSchema, NewPasswordSchema } from '../../contracts/auth.schemas.ts';
 import { SETUP_TEXT } from '../../contracts/setup.ts';
 import { z } from '../../contracts/zod.ts';
 import { InputField } from '../components/ui/field.tsx';

@@ -1,5 +1,5 @@
 import { authApi } from '../../contracts/api/accounts.ts';
-import { SignupFormSchema } from '../../contracts/auth.ts';
+import { SignupFormSchema } from '../../contracts/auth.schemas.ts';
 import { SignupForm } from '../features/auth/signup-form.tsx';
 import { invalid, keepValues, readForm, refused, succeeded } from '../lib/form.ts';
 import { pageMeta } from '../lib/page-meta.ts';

@@ -1,16 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { MESSAGE_FORM_MAX_BYTES } from '../../contracts/attachments.ts';
 import { supportApi } from '../../contracts/api/support.ts';
-import { fieldErrors } from '../../contracts/zod.ts';
+import { fieldErrors } from '../../contracts/field-errors.ts';
 import type { RouteHandle } from '../../contracts/web-context.ts';
 import { data, Link, redirect, useNavigate, useNavigation, useSearchParams, useSubmit } from 'react-router';
-import {
-  CreateTicketFormSchema,
-  MESSAGE_HINT_LENGTH,
-  SUPPORT_TEXT,
-  TICKET_REASONS,
-  type TicketLink,
-} from '../../contracts/support.ts';
+import { MESSAGE_HINT_LENGTH, SUPPORT_TEXT, TICKET_REASONS } from '../../contracts/support.ts';
+import { CreateTicketFormSchema, type TicketLink } from '../../contracts/support.schemas.ts';
 import { MessageBox } from '../components/ui/message-box.tsx';
 import { ATTACHMENT_TEXT } from '../../contracts/attachments.ts';
 import {
@@ -31,6 +26,10 @@ import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/support-create-ticket';
 import '../styles/support.css';
 import { privatePageMeta } from '../lib/page-meta.ts';
+
+/** The form's schema, loaded when the form is first used (useFormCheck); the action imports it. */
+const loadCreateTicketFormSchema = () =>
+  import('../../contracts/support.schemas.ts').then((m) => m.CreateTicketFormSchema);
 
 /** A message with up to five files goes through this page's form (without JavaScript). */
 export const handle: RouteHandle = { formBytes: MESSAGE_FORM_MAX_BYTES };
@@ -105,9 +104,10 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
   );
   // A form the server sent back shows its problems at once; then each field's as it is left.
   const [touched, setTouched] = useState({ reason: Boolean(actionData), message: Boolean(actionData) });
-  const check = useFormCheck(CreateTicketFormSchema, actionData);
-  const now = CreateTicketFormSchema.safeParse({ reason, message });
-  const problems = now.success ? {} : fieldErrors(now.error);
+  const check = useFormCheck(loadCreateTicketFormSchema, actionData);
+  // Each field's problem as it is typed, once the schema is here (it comes when the form is first used).
+  const now = check.schema?.safeParse({ reason, message });
+  const problems = now && !now.success ? fieldErrors(now.error) : {};
   const errorOf = (name: 'reason' | 'message') => (touched[name] ? problems[name] : check.errors[name]);
   // The server's refusal of the form sent without JavaScript shows above it; the script's, in the message box.
   const [serverFailure, setServerFailure] = useState<string | null>(actionData?.message ?? null);

@@ -4,7 +4,8 @@ import { MESSAGE_FORM_MAX_BYTES } from '../../contracts/attachments.ts';
 import { supportApi } from '../../contracts/api/support.ts';
 import { pathOf } from '../../contracts/endpoint.ts';
 import type { RouteHandle } from '../../contracts/web-context.ts';
-import { type Message, reasonLabel, SUPPORT_TEXT, type Ticket, waitingOn } from '../../contracts/support.ts';
+import { reasonLabel, SUPPORT_TEXT, waitingOn } from '../../contracts/support.ts';
+import type { Message, Ticket } from '../../contracts/support.schemas.ts';
 import { WaitingBadge } from '../features/support/waiting-badge.tsx';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
 import { ReplyBox, UnsentReply } from '../features/support/reply-box.tsx';
@@ -12,16 +13,16 @@ import {
   IN_PLACE,
   isMultipart,
   loadTicketPage,
-  replyAction,
   type ReplyResult,
-  replyWithFilesAction,
   ticketClientAction,
 } from '../features/support/ticket-page.ts';
+import { replyAction, replyWithFilesAction } from '../features/support/reply-action.ts';
 import { TicketThread } from '../features/support/ticket-thread.tsx';
 import { TicketLinks } from '../features/support/ticket-links.tsx';
 import { useTicketThread } from '../features/support/use-ticket-thread.ts';
 import { deskAction } from '../features/support/desk-actions.ts';
-import { RatingForm, RatingFormSchema } from '../features/support/rating-form.tsx';
+import { RatingForm } from '../features/support/rating-form.tsx';
+import { RatingFormSchema } from '../../contracts/desk.schemas.ts';
 import { api } from '../lib/api-client.ts';
 import { invalid, readForm } from '../lib/form.ts';
 import { requestContext } from '../lib/request-context.ts';

@@ -1,5 +1,6 @@
 import { Link, useSearchParams } from 'react-router';
-import { reasonLabel, SUPPORT_TEXT, type Ticket } from '../../contracts/support.ts';
+import { reasonLabel, SUPPORT_TEXT } from '../../contracts/support.ts';
+import type { Ticket } from '../../contracts/support.schemas.ts';
 import { formatNzDateTime } from '../../contracts/dates.ts';
 import { WaitingBadge } from '../features/support/waiting-badge.tsx';
 import { DataTable } from '../components/ui/data-table.tsx';

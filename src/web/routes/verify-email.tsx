@@ -1,5 +1,5 @@
 import { authApi } from '../../contracts/api/accounts.ts';
-import { EmailRequestSchema } from '../../contracts/auth.ts';
+import { EmailRequestSchema } from '../../contracts/auth.schemas.ts';
 import { RESEND_FORM, VerifyEmail } from '../features/auth/verify-email.tsx';
 import { invalid, readForm, refused, succeeded } from '../lib/form.ts';
 import { pageMeta } from '../lib/page-meta.ts';

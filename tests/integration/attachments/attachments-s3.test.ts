@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Attachment } from '../../../src/contracts/attachments.ts';
+import type { Attachment } from '../../../src/contracts/attachments.schemas.ts';
 import type { FileStorage } from '../../../src/server/storage/storage.ts';
 import { carriesMetadata, jpegWithGps, pdf, postFiles } from '../../helpers/attachment-files.ts';
 import { startS3rver } from '../../helpers/s3rver.ts';

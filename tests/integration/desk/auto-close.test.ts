@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DataExport } from '../../../src/contracts/privacy.ts';
+import type { DataExport } from '../../../src/contracts/privacy.schemas.ts';
 import { DEFAULT_CALENDAR } from '../../../src/contracts/service-levels.ts';
 import { SYSTEM_LINE_TEXT } from '../../../src/contracts/support.ts';
 import { BusinessCalendar, instantOf, newZealandDate } from '../../../src/server/calendar/business-calendar.ts';

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { serviceLevelsApi } from '../../../src/contracts/api/service-levels.ts';
 import { formatNzDueTime } from '../../../src/contracts/dates.ts';
 import { DEFAULT_TARGETS, DUE_TEXT, dueWords } from '../../../src/contracts/service-levels.ts';
-import type { AdminTicket } from '../../../src/contracts/support.ts';
+import type { AdminTicket } from '../../../src/contracts/support.schemas.ts';
 import { addDays, instantOf, newZealandDate } from '../../../src/server/calendar/business-calendar.ts';
 import { movableClock } from '../../../src/server/clock.ts';
 import { queryRows } from '../../../src/server/db/sql.ts';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESK_TEXT } from '../../../src/contracts/desk.ts';
-import type { AdminTicket } from '../../../src/contracts/support.ts';
+import type { AdminTicket } from '../../../src/contracts/support.schemas.ts';
 import { newZealandDate, privacyDueDate } from '../../../src/server/modules/privacy/privacy-clock.ts';
 import { supportUser, type SupportUser } from '../../helpers/support.ts';
 import { movableClock } from '../../../src/server/clock.ts';

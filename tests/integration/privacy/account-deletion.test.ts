@@ -4,7 +4,7 @@ import { count, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DELETION_TEXT, ERASED_USER, erasedEmail } from '../../../src/contracts/account-deletion.ts';
 import { AUTH_MESSAGES } from '../../../src/contracts/auth.ts';
-import { DataExportSchema } from '../../../src/contracts/privacy.ts';
+import { DataExportSchema } from '../../../src/contracts/privacy.schemas.ts';
 import {
   companies,
   notificationEvents,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATA_EXPORT_FORMAT, type DataExport, DataExportSchema } from '../../../src/contracts/privacy.ts';
+import { DATA_EXPORT_FORMAT } from '../../../src/contracts/privacy.ts';
+import { type DataExport, DataExportSchema } from '../../../src/contracts/privacy.schemas.ts';
 import { png, postFiles } from '../../helpers/attachment-files.ts';
 import { encodeForm, validCompany } from '../../helpers/registration.ts';
 import { signIn, withCookie } from '../../helpers/accounts.ts';

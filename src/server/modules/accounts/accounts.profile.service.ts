@@ -1,9 +1,5 @@
-import {
-  ACCOUNT_MESSAGES,
-  type AccountProfile,
-  type AccountSession,
-  CHANGE_EMAIL_TOKEN_HOURS,
-} from '../../../contracts/account.ts';
+import { ACCOUNT_MESSAGES, CHANGE_EMAIL_TOKEN_HOURS } from '../../../contracts/account.ts';
+import type { AccountProfile, AccountSession } from '../../../contracts/account.schemas.ts';
 import { AUTH_MESSAGES } from '../../../contracts/auth.ts';
 import type { AppDatabase } from '../../db/connection.ts';
 import { isUniqueViolation } from '../../db/errors.ts';

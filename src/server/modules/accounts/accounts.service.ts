@@ -1,10 +1,6 @@
 import type { Logger } from '../../logging.ts';
-import {
-  AUTH_MESSAGES,
-  RESET_PASSWORD_TOKEN_HOURS,
-  type User,
-  VERIFY_EMAIL_TOKEN_HOURS,
-} from '../../../contracts/auth.ts';
+import { AUTH_MESSAGES, RESET_PASSWORD_TOKEN_HOURS, VERIFY_EMAIL_TOKEN_HOURS } from '../../../contracts/auth.ts';
+import type { User } from '../../../contracts/auth.schemas.ts';
 import { AppError } from '../../errors.ts';
 import type { AppDatabase } from '../../db/connection.ts';
 import type { MailMessage } from '../../mail/mailer.ts';

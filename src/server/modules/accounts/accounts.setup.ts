@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { User } from '../../../contracts/auth.ts';
+import type { User } from '../../../contracts/auth.schemas.ts';
 import { SETUP_TEXT } from '../../../contracts/setup.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import { setupTokens, users } from '../../db/schema.ts';

@@ -1,6 +1,8 @@
-import { AUTH_MESSAGES, type User } from '../../../contracts/auth.ts';
+import { AUTH_MESSAGES } from '../../../contracts/auth.ts';
+import type { User } from '../../../contracts/auth.schemas.ts';
 import { codeForHttpStatus } from '../../../contracts/errors.ts';
-import { type PasskeyAssertion, SECOND_FACTOR_MESSAGES as M } from '../../../contracts/second-factor.ts';
+import { SECOND_FACTOR_MESSAGES as M } from '../../../contracts/second-factor.ts';
+import type { PasskeyAssertion } from '../../../contracts/second-factor.schemas.ts';
 import { AppError } from '../../errors.ts';
 import type { Principal } from '../../plugins/access.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';

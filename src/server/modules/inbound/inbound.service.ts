@@ -3,10 +3,10 @@ import { simpleParser } from 'mailparser';
 import {
   INBOUND_REASONS,
   INBOUND_TEXT,
-  type InboundMail,
   type InboundReason,
   type InboundViewState,
 } from '../../../contracts/inbound.ts';
+import type { InboundMail } from '../../../contracts/inbound.schemas.ts';
 import { SUPPORT_TEXT } from '../../../contracts/support.ts';
 import { iso, isUuid } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';

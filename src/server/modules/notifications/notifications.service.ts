@@ -1,9 +1,5 @@
-import {
-  MAIL_TEXT,
-  NOTIFICATION_SETTINGS,
-  NOTIFICATION_TEXT,
-  type NotificationPreferences,
-} from '../../../contracts/notifications.ts';
+import { MAIL_TEXT, NOTIFICATION_SETTINGS, NOTIFICATION_TEXT } from '../../../contracts/notifications.ts';
+import type { NotificationPreferences } from '../../../contracts/notifications.schemas.ts';
 import { AppError } from '../../errors.ts';
 import type { Principal } from '../../plugins/access.ts';
 import { hashToken, isTokenShaped } from '../../security/tokens.ts';

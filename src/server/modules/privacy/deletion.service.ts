@@ -1,9 +1,5 @@
-import {
-  DELETION_TEXT,
-  type DeleteAccountResult,
-  type DeletionInfo,
-  shownEmail,
-} from '../../../contracts/account-deletion.ts';
+import { DELETION_TEXT, shownEmail } from '../../../contracts/account-deletion.ts';
+import type { DeleteAccountResult, DeletionInfo } from '../../../contracts/account-deletion.schemas.ts';
 import { longDate } from '../../../contracts/dates.ts';
 import { USER_MESSAGES } from '../../../contracts/users.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';

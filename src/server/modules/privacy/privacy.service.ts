@@ -1,4 +1,5 @@
-import { DATA_EXPORT_FORMAT, type DataExport } from '../../../contracts/privacy.ts';
+import { DATA_EXPORT_FORMAT } from '../../../contracts/privacy.ts';
+import type { DataExport } from '../../../contracts/privacy.schemas.ts';
 import { iso } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
 import type { CollectedData, PrivacyRepository } from './privacy.repository.ts';

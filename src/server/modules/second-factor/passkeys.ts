@@ -1,5 +1,5 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import type { PasskeyAssertion } from '../../../contracts/second-factor.ts';
+import type { PasskeyAssertion } from '../../../contracts/second-factor.schemas.ts';
 
 /**
  * Passkeys (WebAuthn) through @simplewebauthn/server 14: the relying party is the site itself

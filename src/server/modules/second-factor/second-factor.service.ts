@@ -1,12 +1,12 @@
 import type { AuditAction } from '../../../contracts/audit.ts';
 import type { Logger } from '../../logging.ts';
-import {
-  type PasskeyAssertion,
-  type RecoveryCodes,
-  SECOND_FACTOR_MESSAGES as M,
-  type SecondFactorStatus,
-  type TotpEnrolment,
-} from '../../../contracts/second-factor.ts';
+import { SECOND_FACTOR_MESSAGES as M } from '../../../contracts/second-factor.ts';
+import type {
+  PasskeyAssertion,
+  RecoveryCodes,
+  SecondFactorStatus,
+  TotpEnrolment,
+} from '../../../contracts/second-factor.schemas.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import { isUuid } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';

@@ -1,4 +1,5 @@
-import { type SavedReply, SAVED_REPLY_TEXT } from '../../../contracts/desk.ts';
+import { SAVED_REPLY_TEXT } from '../../../contracts/desk.ts';
+import type { SavedReply } from '../../../contracts/desk.schemas.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { isUuid } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';

@@ -1,7 +1,8 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { deskApi as api } from '../../../contracts/api/support.ts';
-import { ReplyFormSchema, SUPPORT_TEXT } from '../../../contracts/support.ts';
+import { SUPPORT_TEXT } from '../../../contracts/support.ts';
+import { ReplyFormSchema } from '../../../contracts/support.schemas.ts';
 import { ATTACHMENT_TEXT } from '../../../contracts/attachments.ts';
 import { AppError } from '../../errors.ts';
 import { principalOf, route } from '../../http/endpoint-route.ts';

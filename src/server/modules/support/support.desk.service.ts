@@ -1,6 +1,8 @@
-import { type Agent, DESK_TEXT, type DeskFigures } from '../../../contracts/desk.ts';
+import { DESK_TEXT } from '../../../contracts/desk.ts';
+import type { Agent, DeskFigures } from '../../../contracts/desk.schemas.ts';
 import { type AdminMessage } from '../../../contracts/admin.ts';
-import { type AdminSearchResult, type AdminTicket, SUPPORT_TEXT, type Ticket } from '../../../contracts/support.ts';
+import { SUPPORT_TEXT } from '../../../contracts/support.ts';
+import type { AdminSearchResult, AdminTicket, Ticket } from '../../../contracts/support.schemas.ts';
 import { isUuid } from '../../db/sql.ts';
 import type { Clock } from '../../clock.ts';
 import { AppError } from '../../errors.ts';

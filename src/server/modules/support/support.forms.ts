@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from '../../../contracts/zod.ts';
 import { ATTACHMENT_LIMITS, ATTACHMENT_TEXT } from '../../../contracts/attachments.ts';
-import { fieldErrors } from '../../../contracts/zod.ts';
+import { fieldErrors } from '../../../contracts/field-errors.ts';
 import { SUPPORT_TEXT } from '../../../contracts/support.ts';
 import { AppError } from '../../errors.ts';
 import { formParts } from '../../web/form-parts.ts';

@@ -2,7 +2,8 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import { iso, isUuid, likePattern, queryRows } from '../../db/sql.ts';
 import { announceAfterCommit, EVENTS_CHANNEL } from '../../realtime/event-bus.ts';
-import type { TicketDue, WaitingOn } from '../../../contracts/support.ts';
+import type { WaitingOn } from '../../../contracts/support.ts';
+import type { TicketDue } from '../../../contracts/support.schemas.ts';
 import { claimedAttachmentsJson, claimPendingAttachments } from '../attachments/index.ts';
 import {
   type AdminTicketRow,

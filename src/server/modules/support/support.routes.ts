@@ -1,7 +1,8 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { supportApi as api } from '../../../contracts/api/support.ts';
-import { CreateTicketFormSchema, ReplyFormSchema, SUPPORT_TEXT } from '../../../contracts/support.ts';
+import { SUPPORT_TEXT } from '../../../contracts/support.ts';
+import { CreateTicketFormSchema, ReplyFormSchema } from '../../../contracts/support.schemas.ts';
 import { ATTACHMENT_TEXT } from '../../../contracts/attachments.ts';
 import { AppError } from '../../errors.ts';
 import { principalOf, route } from '../../http/endpoint-route.ts';

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { iso } from '../../db/sql.ts';
-import { type TicketDue, waitingOn, type WaitingOn } from '../../../contracts/support.ts';
+import { waitingOn, type WaitingOn } from '../../../contracts/support.ts';
+import type { TicketDue } from '../../../contracts/support.schemas.ts';
 import { type AttachmentRef, messageAttachmentsJson } from '../attachments/index.ts';
 
 /**

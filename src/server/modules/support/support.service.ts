@@ -1,10 +1,5 @@
-import {
-  type AdminTicket,
-  type Message,
-  SUPPORT_TEXT,
-  type Ticket,
-  type WaitingOn,
-} from '../../../contracts/support.ts';
+import { SUPPORT_TEXT, type WaitingOn } from '../../../contracts/support.ts';
+import type { AdminTicket, Message, Ticket } from '../../../contracts/support.schemas.ts';
 import { ATTACHMENT_TYPES, attachmentUrl } from '../../../contracts/attachments.ts';
 import { shownEmail } from '../../../contracts/account-deletion.ts';
 import { AppError } from '../../errors.ts';

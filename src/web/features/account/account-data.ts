@@ -1,6 +1,7 @@
 import { data, redirect } from 'react-router';
 import { formatNzDate, formatNzShortDateTime } from '../../../contracts/dates.ts';
-import { ACCOUNT_MESSAGES, ChangeEmailRequestSchema, SessionIdSchema } from '../../../contracts/account.ts';
+import { ACCOUNT_MESSAGES } from '../../../contracts/account.ts';
+import { ChangeEmailRequestSchema, SessionIdSchema } from '../../../contracts/account.schemas.ts';
 import { accountApi } from '../../../contracts/api/accounts.ts';
 import type { ApiResult } from '../../../contracts/endpoint.ts';
 import { type FormResult, invalid, readForm, refused } from '../../lib/form.ts';

@@ -1,8 +1,11 @@
 import { Form, useNavigation } from 'react-router';
-import { ChangeEmailRequestSchema } from '../../../contracts/account.ts';
 import { InputField } from '../../components/ui/field.tsx';
 import { Email } from '../../components/ui/email.tsx';
 import { type FormResult, useFormCheck } from '../../lib/form.ts';
+
+/** The form's schema, loaded when the form is first used (useFormCheck). */
+const loadChangeEmailRequestSchema = () =>
+  import('../../../contracts/account.schemas.ts').then((m) => m.ChangeEmailRequestSchema);
 
 /**
  * Changing the email address: the new address and the current password, posted to /account
@@ -20,7 +23,7 @@ export function ChangeEmailForm({
 }) {
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'change-email';
-  const { errors, onSubmit, formRef } = useFormCheck(ChangeEmailRequestSchema, result);
+  const { errors, onSubmit, formRef } = useFormCheck(loadChangeEmailRequestSchema, result);
 
   return (
     <section className="account-section" aria-labelledby="account-email-title" id="email">

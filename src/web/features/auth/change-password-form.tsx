@@ -1,13 +1,17 @@
 import { Form, Link, useNavigation } from 'react-router';
-import { ChangePasswordFormSchema, PASSWORD_MIN_LENGTH } from '../../../contracts/auth.ts';
+import { PASSWORD_MIN_LENGTH } from '../../../contracts/auth.ts';
 import { InputField } from '../../components/ui/field.tsx';
 import { type FormResult, useFormCheck } from '../../lib/form.ts';
 import { AuthCard, ConfirmPasswordInput, FormActions, FormError, SuccessPanel } from './auth-form.tsx';
 import '../../styles/auth.css';
 
+/** The form's schema, loaded when the form is first used (useFormCheck). */
+const loadChangePasswordFormSchema = () =>
+  import('../../../contracts/auth.schemas.ts').then((m) => m.ChangePasswordFormSchema);
+
 /** /account/password: a form posted to the page's action (routes/account-password.tsx); `result` is its answer. */
 export function ChangePasswordForm({ email, result }: { email: string; result?: FormResult | undefined }) {
-  const { errors, onSubmit, formRef } = useFormCheck(ChangePasswordFormSchema, result);
+  const { errors, onSubmit, formRef } = useFormCheck(loadChangePasswordFormSchema, result);
   const busy = useNavigation().state === 'submitting';
   return (
     <AuthCard

@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
 import { privacyApi } from '../../../contracts/api/privacy.ts';
-import { DELETION_TEXT, DeleteAccountBodySchema, type DeletionInfo } from '../../../contracts/account-deletion.ts';
+import { DELETION_TEXT } from '../../../contracts/account-deletion.ts';
+import type { DeletionInfo } from '../../../contracts/account-deletion.schemas.ts';
 import { pathOf } from '../../../contracts/endpoint.ts';
 import { type FormResult, useFormCheck } from '../../lib/form.ts';
 import { AuthCard, FormError, SignInFirst, SuccessPanel } from './auth-form.tsx';
@@ -9,6 +10,10 @@ import { announceSignOut } from '../../lib/session-events.ts';
 import { InputField } from '../../components/ui/field.tsx';
 import '../../styles/auth.css';
 import '../../styles/account-delete.css';
+
+/** The form's schema, loaded when the form is first used (useFormCheck). */
+const loadDeleteAccountBodySchema = () =>
+  import('../../../contracts/account-deletion.schemas.ts').then((m) => m.DeleteAccountBodySchema);
 
 /**
  * /account/delete (docs/product.md §2.14): what happens and when, the password, and the danger
@@ -24,7 +29,7 @@ export function DeleteAccountForm({
   info: DeletionInfo | null;
   result?: FormResult | undefined;
 }) {
-  const check = useFormCheck(DeleteAccountBodySchema, result);
+  const check = useFormCheck(loadDeleteAccountBodySchema, result);
   const busy = useNavigation().state === 'submitting';
   const closed = result?.ok ? (result.message ?? '') : null;
   // Signed out everywhere: other tabs show it at once (this one reads its data again after the action).

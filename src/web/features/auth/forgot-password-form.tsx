@@ -1,12 +1,14 @@
 import { Form, Link, useNavigation } from 'react-router';
-import { EmailRequestSchema } from '../../../contracts/auth.ts';
 import { type FormResult, useFormCheck } from '../../lib/form.ts';
 import { AuthCard, EmailInput, FormActions, FormError, SuccessPanel } from './auth-form.tsx';
 import '../../styles/auth.css';
 
+/** The form's schema, loaded when the form is first used (useFormCheck). */
+const loadEmailRequestSchema = () => import('../../../contracts/auth.schemas.ts').then((m) => m.EmailRequestSchema);
+
 /** /forgot-password: a form posted to the page's action (routes/forgot-password.tsx); `result` is its answer. */
 export function ForgotPasswordForm({ result }: { result?: FormResult | undefined }) {
-  const { errors, onSubmit, formRef } = useFormCheck(EmailRequestSchema, result);
+  const { errors, onSubmit, formRef } = useFormCheck(loadEmailRequestSchema, result);
   const busy = useNavigation().state === 'submitting';
   return (
     <AuthCard

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { authApi } from '../../../contracts/api/accounts.ts';
 import { secondFactorApi } from '../../../contracts/api/second-factor.ts';
-import { type PasskeyAssertion, SECOND_FACTOR_MESSAGES } from '../../../contracts/second-factor.ts';
+import { SECOND_FACTOR_MESSAGES } from '../../../contracts/second-factor.ts';
+import type { PasskeyAssertion } from '../../../contracts/second-factor.schemas.ts';
 import { InputField } from '../../components/ui/field.tsx';
 import { api } from '../../lib/api-client.ts';
 

@@ -1,10 +1,14 @@
 import { Link, useFetcher } from 'react-router';
-import { PASSWORD_MIN_LENGTH, ResetPasswordFormSchema } from '../../../contracts/auth.ts';
+import { PASSWORD_MIN_LENGTH } from '../../../contracts/auth.ts';
 import { InputField } from '../../components/ui/field.tsx';
 import { type FormResult, useFormCheck } from '../../lib/form.ts';
 import { AuthCard, ConfirmPasswordInput, FormActions, FormError, SuccessPanel } from './auth-form.tsx';
 import { useOneTimeToken } from './one-time-token.ts';
 import '../../styles/auth.css';
+
+/** The form's schema, loaded when the form is first used (useFormCheck). */
+const loadResetPasswordFormSchema = () =>
+  import('../../../contracts/auth.schemas.ts').then((m) => m.ResetPasswordFormSchema);
 
 /**
  * /reset-password?token=…: the new password, posted to the page's action with the link's token.
@@ -15,7 +19,7 @@ export function ResetPasswordForm({ result: served }: { result?: FormResult | un
   const token = useOneTimeToken();
   const fetcher = useFetcher<FormResult>();
   const result = fetcher.data ?? served;
-  const { errors, onSubmit, formRef } = useFormCheck(ResetPasswordFormSchema, result);
+  const { errors, onSubmit, formRef } = useFormCheck(loadResetPasswordFormSchema, result);
   const refusal = result && !result.ok ? (result.message ?? result.fields.token ?? null) : null;
   return (
     <AuthCard

@@ -1,6 +1,6 @@
 import { data } from 'react-router';
 import { secondFactorApi } from '../../../contracts/api/second-factor.ts';
-import { type TotpEnrolment, TotpCodeSchema } from '../../../contracts/second-factor.ts';
+import { type TotpEnrolment, TotpCodeSchema } from '../../../contracts/second-factor.schemas.ts';
 import { z } from '../../../contracts/zod.ts';
 import { type FormResult, invalid, refused } from '../../lib/form.ts';
 import type { WebServices } from '../../lib/request-context.ts';

@@ -1,11 +1,8 @@
 import { type ReactNode, useState } from 'react';
 import { Form, useNavigation, useRouteLoaderData } from 'react-router';
 import { secondFactorApi } from '../../../contracts/api/second-factor.ts';
-import {
-  type PasskeyAttestationSchema,
-  SECOND_FACTOR_MESSAGES,
-  type TotpEnrolment,
-} from '../../../contracts/second-factor.ts';
+import { SECOND_FACTOR_MESSAGES } from '../../../contracts/second-factor.ts';
+import type { PasskeyAttestationSchema, TotpEnrolment } from '../../../contracts/second-factor.schemas.ts';
 import type { z } from '../../../contracts/zod.ts';
 import { InputField } from '../../components/ui/field.tsx';
 import { api } from '../../lib/api-client.ts';

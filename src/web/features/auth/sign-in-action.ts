@@ -1,9 +1,10 @@
 import { data, redirectDocument } from 'react-router';
 import { authApi } from '../../../contracts/api/accounts.ts';
-import { EmailRequestSchema, EmailSchema, PasswordSchema } from '../../../contracts/auth.ts';
-import { fieldErrors } from '../../../contracts/zod.ts';
+import { EmailRequestSchema, EmailSchema, PasswordSchema } from '../../../contracts/auth.schemas.ts';
+import { fieldErrors } from '../../../contracts/field-errors.ts';
 import { UNEXPECTED_FAILURE } from '../../../contracts/endpoint.ts';
-import { OtpSchema, SECOND_FACTOR_MESSAGES as M } from '../../../contracts/second-factor.ts';
+import { SECOND_FACTOR_MESSAGES as M } from '../../../contracts/second-factor.ts';
+import { OtpSchema } from '../../../contracts/second-factor.schemas.ts';
 import { z } from '../../../contracts/zod.ts';
 import { type FormResult, invalid } from '../../lib/form.ts';
 import { requestContext, type RequestContextValue, type WebServices } from '../../lib/request-context.ts';

@@ -1,13 +1,16 @@
 import { Form, Link, useNavigation } from 'react-router';
-import { PASSWORD_MIN_LENGTH, SignupFormSchema } from '../../../contracts/auth.ts';
+import { PASSWORD_MIN_LENGTH } from '../../../contracts/auth.ts';
 import { InputField } from '../../components/ui/field.tsx';
 import { type FormResult, useFormCheck } from '../../lib/form.ts';
 import { AuthCard, ConfirmPasswordInput, EmailInput, FormActions, FormError, SuccessPanel } from './auth-form.tsx';
 import '../../styles/auth.css';
 
+/** The form's schema, loaded when the form is first used (useFormCheck). */
+const loadSignupFormSchema = () => import('../../../contracts/auth.schemas.ts').then((m) => m.SignupFormSchema);
+
 /** /signup: a form posted to the page's action (routes/signup.tsx); `result` is its answer. */
 export function SignupForm({ result }: { result?: FormResult | undefined }) {
-  const { errors, onSubmit, formRef } = useFormCheck(SignupFormSchema, result);
+  const { errors, onSubmit, formRef } = useFormCheck(loadSignupFormSchema, result);
   const busy = useNavigation().state === 'submitting';
 
   return (

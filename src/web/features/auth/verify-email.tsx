@@ -1,11 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { Form, Link, useFetcher } from 'react-router';
-import { AUTH_MESSAGES, EmailRequestSchema } from '../../../contracts/auth.ts';
+import { AUTH_MESSAGES } from '../../../contracts/auth.ts';
 import { InlineSpinner } from '../../components/ui/spinner.tsx';
 import { type FormResult, useFormCheck } from '../../lib/form.ts';
 import { AuthCard, EmailInput, FormActions, FormError, SuccessPanel } from './auth-form.tsx';
 import { useOneTimeToken } from './one-time-token.ts';
 import '../../styles/auth.css';
+
+/** The form's schema, loaded when the form is first used (useFormCheck). */
+const loadEmailRequestSchema = () => import('../../../contracts/auth.schemas.ts').then((m) => m.EmailRequestSchema);
 
 /** The page's second form: a new link, when this one did not work. */
 export const RESEND_FORM = 'resend';
@@ -76,7 +79,7 @@ export function VerifyEmail({ result: served }: { result?: FormResult | undefine
 function ResendVerification({ message, served }: { message: string; served: FormResult | undefined }) {
   const fetcher = useFetcher<FormResult>();
   const result = fetcher.data ?? served;
-  const { errors, onSubmit, formRef } = useFormCheck(EmailRequestSchema, result);
+  const { errors, onSubmit, formRef } = useFormCheck(loadEmailRequestSchema, result);
   return (
     <>
       <div className="alert alert--error" role="alert">

@@ -9,9 +9,10 @@ const excerpt = (text: string) => {
 };
 import { type ReactNode, useId } from 'react';
 import { Form, useNavigation } from 'react-router';
-import { type Agent, DESK_TEXT, formatMinutes } from '../../../contracts/desk.ts';
+import { DESK_TEXT, formatMinutes } from '../../../contracts/desk.ts';
+import type { Agent } from '../../../contracts/desk.schemas.ts';
 import { formatNzDay } from '../../../contracts/dates.ts';
-import type { AdminTicket } from '../../../contracts/support.ts';
+import type { AdminTicket } from '../../../contracts/support.schemas.ts';
 import { Email } from '../../components/ui/email.tsx';
 import { Menu } from '../../components/ui/menu.tsx';
 import { ADMIN_TEXT } from '../../../contracts/admin.ts';

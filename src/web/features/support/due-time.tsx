@@ -1,6 +1,6 @@
 import { formatNzDueTime } from '../../../contracts/dates.ts';
 import { DUE_TEXT, dueWords } from '../../../contracts/service-levels.ts';
-import type { TicketDue } from '../../../contracts/support.ts';
+import type { TicketDue } from '../../../contracts/support.schemas.ts';
 import '../../styles/due.css';
 
 /** Passed: the due time is now or earlier (as the server's filter 'late' counts it). */

@@ -1,4 +1,5 @@
-import { ATTACHMENT_TEXT, type Attachment, formatBytes } from '../../../contracts/attachments.ts';
+import { ATTACHMENT_TEXT, formatBytes } from '../../../contracts/attachments.ts';
+import type { Attachment } from '../../../contracts/attachments.schemas.ts';
 import { DocumentIcon } from '../../components/ui/icons.tsx';
 
 /**

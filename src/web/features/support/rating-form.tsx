@@ -1,16 +1,13 @@
 import { useId } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
 import { DESK_TEXT, RATING_COMMENT_MAX_LENGTH } from '../../../contracts/desk.ts';
-import { type Rating, SUPPORT_TEXT } from '../../../contracts/support.ts';
+import { SUPPORT_TEXT } from '../../../contracts/support.ts';
+import type { Rating } from '../../../contracts/support.schemas.ts';
 import { formatNzDateTime } from '../../../contracts/dates.ts';
-import { z } from '../../../contracts/zod.ts';
 import { type FormResult, useFormCheck } from '../../lib/form.ts';
 
-/** The rating form's fields as they are posted: Good or Bad (required), and a comment. */
-export const RatingFormSchema = z.object({
-  good: z.enum(['true', 'false'], { error: DESK_TEXT.chooseRating }).transform((value) => value === 'true'),
-  comment: z.string().max(RATING_COMMENT_MAX_LENGTH, DESK_TEXT.commentTooLong).optional(),
-});
+/** The form's schema, loaded when the form is first used (useFormCheck). */
+const loadRatingFormSchema = () => import('../../../contracts/desk.schemas.ts').then((m) => m.RatingFormSchema);
 
 /**
  * 'How did we do?' under a closed ticket: Good or Bad and an optional comment, once per ticket and
@@ -32,7 +29,7 @@ export function RatingForm({
 }) {
   const id = useId();
   const busy = useNavigation().state === 'submitting';
-  const { errors, onSubmit, formRef } = useFormCheck(RatingFormSchema, result);
+  const { errors, onSubmit, formRef } = useFormCheck(loadRatingFormSchema, result);
   const error = errors.good ?? errors.comment ?? result?.message ?? null;
   const changeable = !rating || Date.parse(rating.changeableUntil) > now;
   return (

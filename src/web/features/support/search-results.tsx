@@ -1,7 +1,8 @@
 import { Link } from 'react-router';
 import { ADMIN_TEXT } from '../../../contracts/admin.ts';
 import { snippetParts } from '../../../contracts/desk.ts';
-import { type AdminSearchResult, reasonLabel } from '../../../contracts/support.ts';
+import { reasonLabel } from '../../../contracts/support.ts';
+import type { AdminSearchResult } from '../../../contracts/support.schemas.ts';
 import { formatNzDateTime } from '../../../contracts/dates.ts';
 import { DataTable } from '../../components/ui/data-table.tsx';
 import { Email } from '../../components/ui/email.tsx';

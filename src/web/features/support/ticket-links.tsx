@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
-import { SUPPORT_TEXT, type TicketLink } from '../../../contracts/support.ts';
+import { SUPPORT_TEXT } from '../../../contracts/support.ts';
+import type { TicketLink } from '../../../contracts/support.schemas.ts';
 
 /**
  * A ticket's links to the same owner's other tickets ('Still need help?'): 'Follows ticket #N' on a

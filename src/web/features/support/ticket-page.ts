@@ -1,9 +1,9 @@
 import { data, redirect } from 'react-router';
 import type { ApiResult } from '../../../contracts/endpoint.ts';
-import { type Message, ReplySchema, SUPPORT_TEXT } from '../../../contracts/support.ts';
+import type { Message } from '../../../contracts/support.schemas.ts';
 import { sendOrSay } from '../../lib/callable.ts';
 import { newClientId } from '../../lib/client-id.ts';
-import { type FormResult, readForm, succeeded } from '../../lib/form.ts';
+import { type FormResult, readForm } from '../../lib/form.ts';
 
 /**
  * The server side of a ticket page (the user's and the admin console's): its thread read through
@@ -60,68 +60,6 @@ export interface ReplyResult<M extends Message = Message> extends FormResult {
 
 /** The field the page's script adds: answer in place (the thread stays), not with the page again. */
 export const IN_PLACE = 'inPlace';
-
-const refuse = <M extends Message>(
-  form: ReplyForm,
-  values: { messageBody: string; clientId: string },
-  message: string,
-  status: number,
-  closed = false,
-) => data<ReplyResult<M>>({ ok: false, message, fields: {}, values, form, ...(closed ? { closed } : {}) }, { status });
-
-/**
- * The reply box's form (a reply, or the console's note): sent on to its endpoint (`send`), then the
- * page again at the new message (303, so a reload sends nothing twice), or, for the page's script,
- * the message itself. A refusal answers with why and the text kept.
- */
-export async function replyAction<M extends Message>(
-  values: Record<string, string>,
-  options: {
-    form: ReplyForm;
-    page: string;
-    send(body: { messageBody: string; clientId?: string }): Promise<ApiResult<{ message: M }>>;
-  },
-) {
-  const kept = { messageBody: values.messageBody ?? '', clientId: values.clientId ?? '' };
-  const parsed = ReplySchema.safeParse({
-    messageBody: kept.messageBody,
-    ...(kept.clientId ? { clientId: kept.clientId } : {}),
-  });
-  if (!parsed.success) {
-    const message =
-      kept.messageBody.trim() === ''
-        ? SUPPORT_TEXT.replyEmpty
-        : (parsed.error.issues[0]?.message ?? SUPPORT_TEXT.replyFailed);
-    return refuse<M>(options.form, kept, message, 400);
-  }
-  const answer = await options.send(parsed.data);
-  if (answer.ok) {
-    if (values[IN_PLACE]) return { ...succeeded(null, options.form), sent: answer.data.message };
-    // The fragment scrolls the thread to the new message, which the page's script does with JavaScript.
-    return redirect(`${options.page}#message-${answer.data.message.id}`, 303);
-  }
-  if (answer.status === 409) return refuse<M>(options.form, kept, SUPPORT_TEXT.replyRejected, 409, true);
-  return refuse<M>(options.form, kept, answer.fromServer ? answer.message : SUPPORT_TEXT.replyFailed, answer.status);
-}
-
-/**
- * The reply form with files, sent without JavaScript (the page's script sends files itself, with a
- * progress bar): the body went on to the same endpoint as it arrived (services.api.forward, files
- * never held here); a refusal keeps the text (the browser must be asked for the files again) and
- * says why, in the endpoint's words.
- */
-export function replyWithFilesAction<M extends Message>(
-  forwarded: { result: ApiResult<{ message: M }>; fields: Record<string, string> },
-  page: string,
-) {
-  const { result, fields } = forwarded;
-  if (result.ok) return redirect(`${page}#message-${result.data.message.id}`, 303);
-  const kept = { messageBody: fields.messageBody ?? '', clientId: fields.clientId ?? '' };
-  // Sent empty, with no file: said as the form without files says it.
-  const empty = result.status === 400 && kept.messageBody.trim() === '' && result.fields.messageBody;
-  const message = empty ? SUPPORT_TEXT.replyEmpty : result.fromServer ? result.message : SUPPORT_TEXT.replyFailed;
-  return refuse<M>('reply', kept, message, result.status, result.status === 409);
-}
 
 /** A form sent as multipart/form-data: a reply (or a new ticket) that may carry files. */
 export const isMultipart = (request: Request) =>

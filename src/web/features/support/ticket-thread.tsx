@@ -2,7 +2,7 @@ import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 're
 import { Link } from 'react-router';
 import { DESK_TEXT } from '../../../contracts/desk.ts';
 import { INBOUND_TEXT } from '../../../contracts/inbound.ts';
-import { type Message } from '../../../contracts/support.ts';
+import type { Message } from '../../../contracts/support.schemas.ts';
 import { formatNzDateTime } from '../../../contracts/dates.ts';
 import { MessageAttachments } from './message-attachments.tsx';
 

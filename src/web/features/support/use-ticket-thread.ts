@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { Message, Ticket } from '../../../contracts/support.ts';
+import type { Message, Ticket } from '../../../contracts/support.schemas.ts';
 import { askWhyRefused, type LiveStatus, useLiveStream } from '../../lib/live.ts';
 
 /** Adds messages by id: a message seen twice (the page's own, a reconnect, our own send) is shown once. */

@@ -1,7 +1,8 @@
 import { data, Link } from 'react-router';
 import { formatBytes } from '../../../contracts/attachments.ts';
 import { inboundApi } from '../../../contracts/api/inbound.ts';
-import { INBOUND_TEXT, type WholeMail } from '../../../contracts/inbound.ts';
+import { INBOUND_TEXT } from '../../../contracts/inbound.ts';
+import type { WholeMail } from '../../../contracts/inbound.schemas.ts';
 import { formatNzDateTime } from '../../../contracts/dates.ts';
 import { Email } from '../../components/ui/email.tsx';
 import { requestContext, type RequestContextValue } from '../../lib/request-context.ts';

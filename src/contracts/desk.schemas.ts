@@ -1,0 +1,78 @@
+import { z } from './zod.ts';
+import {
+  DESK_TEXT,
+  RATING_COMMENT_MAX_LENGTH,
+  SAVED_REPLY_BODY_MAX,
+  SAVED_REPLY_TEXT,
+  SAVED_REPLY_TITLE_MAX,
+} from './desk.ts';
+
+/**
+ * The zod schemas of desk.ts: what the API and the forms check, on the server and in a form
+ * once it is used. The pages' texts and constants are in desk.ts, which needs no zod
+ * (docs/decisions/119-schemas-stay-on-the-server.md).
+ */
+/** An admin marks a ticket a privacy request (or not); Deactivation tickets always are one. */
+export const PrivacyBodySchema = z.object({ privacy: z.boolean({ error: 'privacy must be true or false' }) });
+
+export const RatingBodySchema = z.object({
+  good: z.boolean({ error: DESK_TEXT.chooseRating }),
+  comment: z
+    .string()
+    .trim()
+    .max(RATING_COMMENT_MAX_LENGTH, DESK_TEXT.commentTooLong)
+    .optional()
+    .transform((v) => (v ? v : null)),
+});
+
+/** 'me' or an admin's id; null unassigns. */
+export const AssignBodySchema = z.object({
+  assignee: z.union([z.literal('me'), z.uuid({ error: DESK_TEXT.assigneeMissing })]).nullable(),
+});
+
+export const AgentSchema = z.object({ id: z.uuid(), email: z.string() });
+export const AgentListSchema = z.object({ agents: z.array(AgentSchema) });
+export type Agent = z.infer<typeof AgentSchema>;
+
+export const DeskFiguresSchema = z.object({
+  firstResponseMedianMinutes: z.number().nullable(),
+  resolutionMedianMinutes: z.number().nullable(),
+  good7: z.number().int(),
+  rated7: z.number().int(),
+  good30: z.number().int(),
+  rated30: z.number().int(),
+});
+export type DeskFigures = z.infer<typeof DeskFiguresSchema>;
+
+export const SavedReplySchema = z.object({
+  id: z.uuid(),
+  title: z.string(),
+  body: z.string(),
+  updatedAt: z.string(),
+});
+export type SavedReply = z.infer<typeof SavedReplySchema>;
+export const SavedReplyListSchema = z.object({ savedReplies: z.array(SavedReplySchema) });
+
+export const SavedReplyBodySchema = z.object({
+  title: z
+    .string({ error: SAVED_REPLY_TEXT.titleRequired })
+    .trim()
+    .min(1, SAVED_REPLY_TEXT.titleRequired)
+    .max(SAVED_REPLY_TITLE_MAX, SAVED_REPLY_TEXT.titleTooLong),
+  body: z
+    .string({ error: SAVED_REPLY_TEXT.bodyRequired })
+    .trim()
+    .min(1, SAVED_REPLY_TEXT.bodyRequired)
+    .max(SAVED_REPLY_BODY_MAX, SAVED_REPLY_TEXT.bodyTooLong),
+});
+export const SavedReplyParamsSchema = z.object({ savedReplyId: z.string().max(64) });
+
+export const SearchQuerySchema = z.object({
+  q: z.string({ error: 'Type what to search for.' }).trim().min(1, 'Type what to search for.').max(200),
+});
+
+/** The rating form's fields as they are posted: Good or Bad (required), and a comment. */
+export const RatingFormSchema = z.object({
+  good: z.enum(['true', 'false'], { error: DESK_TEXT.chooseRating }).transform((value) => value === 'true'),
+  comment: z.string().max(RATING_COMMENT_MAX_LENGTH, DESK_TEXT.commentTooLong).optional(),
+});

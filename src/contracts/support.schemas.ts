@@ -1,0 +1,207 @@
+import { AttachmentSchema } from './attachments.schemas.ts';
+import { ErrorBodySchema } from './errors.ts';
+import { z } from './zod.ts';
+import { MESSAGE_MAX_LENGTH, SUPPORT_TEXT, TICKET_REASON_VALUES } from './support.ts';
+
+/**
+ * The zod schemas of support.ts: what the API and the forms check, on the server and in a form
+ * once it is used. The pages' texts and constants are in support.ts, which needs no zod
+ * (docs/decisions/119-schemas-stay-on-the-server.md).
+ */
+const messageBody = z
+  .string({ error: SUPPORT_TEXT.fieldRequired })
+  .trim()
+  .min(1, SUPPORT_TEXT.fieldRequired)
+  .max(MESSAGE_MAX_LENGTH, `Messages can be at most ${MESSAGE_MAX_LENGTH} characters long`);
+
+export const TicketReasonSchema = z.enum(TICKET_REASON_VALUES, { error: SUPPORT_TEXT.fieldRequired });
+
+/** The callable protocol (docs/design.md §4): POST /api/functions/createSupportTicket { data: {...} }. */
+/** Chosen by the client for each ticket or message it sends, so a retried send is stored once. */
+const clientIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, 'clientId must be 8 to 64 letters, digits, - or _')
+  .optional();
+
+/** A missing (or empty) reason is Field Required; any other value is not one of ours and says which are. */
+const createReasonSchema = z.enum(TICKET_REASON_VALUES, {
+  error: (issue) =>
+    issue.input === undefined || issue.input === null || issue.input === ''
+      ? SUPPORT_TEXT.fieldRequired
+      : SUPPORT_TEXT.reasonInvalid,
+});
+
+/** The closed ticket a new one carries on from ('Still need help?'); one of the caller's own, else left unlinked. */
+const followsSchema = z.uuid({ error: 'follows must be a ticket id' }).optional();
+
+export const CreateTicketSchema = z.object({
+  reason: createReasonSchema,
+  message: messageBody,
+  clientId: clientIdSchema,
+  follows: followsSchema,
+});
+export const CreateTicketCallSchema = z.object({ data: CreateTicketSchema });
+export const CreateTicketResultSchema = z.object({
+  result: z.object({ ticketId: z.uuid(), ticketNo: z.number().int() }),
+});
+/**
+ * A callable's error (Firebase callable protocol): the app's error body, plus `details.fields` keyed
+ * by the fields of `data` (`reason`, `message`), which the Firebase SDK hands over as `error.details`.
+ */
+export const CallableErrorBodySchema = z.object({
+  error: ErrorBodySchema.shape.error.extend({
+    details: z.object({ fields: z.record(z.string(), z.string()) }).optional(),
+  }),
+});
+
+/** The owner's answer to 'How did we do?' on a closed ticket; it may be changed until `changeableUntil`. */
+export const RatingSchema = z.object({
+  good: z.boolean(),
+  comment: z.string().nullable(),
+  ratedAt: z.string(),
+  changeableUntil: z.string(),
+});
+export type Rating = z.infer<typeof RatingSchema>;
+
+/** Another ticket of the same owner, as a link: its id and number. */
+export const TicketLinkSchema = z.object({ id: z.uuid(), ticketNo: z.number().int() });
+export type TicketLink = z.infer<typeof TicketLinkSchema>;
+
+export const TicketSchema = z.object({
+  id: z.uuid(),
+  ticketNo: z.number().int(),
+  reason: TicketReasonSchema,
+  open: z.boolean(),
+  creationDate: z.string(),
+  lastMessage: z.string(),
+  /** Open tickets: 'us' (the user wrote last) or 'you' (we did); null once closed. */
+  waitingOn: z.enum(['us', 'you']).nullable(),
+  rating: RatingSchema.nullable(),
+  /** The closed ticket this one carries on from ('Still need help?'), and the tickets that carry on from this one. */
+  follows: TicketLinkSchema.nullable(),
+  continuedIn: z.array(TicketLinkSchema),
+});
+export type Ticket = z.infer<typeof TicketSchema>;
+export const TicketListSchema = z.object({ tickets: z.array(TicketSchema) });
+
+export const MessageSchema = z.object({
+  /** Also the live event id: streams resume after it. */
+  id: z.number().int(),
+  messageBody: z.string(),
+  timestamp: z.string(),
+  admin: z.boolean(),
+  /** Written by the caller (labelled "Me"). */
+  mine: z.boolean(),
+  /** Its files (photos and PDFs), in the order they were sent; a message may be only files. */
+  attachments: z.array(AttachmentSchema),
+  /** Posted from a mail (reply by email): shown with a "by email" mark and a way to the whole mail. */
+  byEmail: z.literal(true).optional(),
+  /**
+   * A line the system wrote into the thread, not a person's message (its kind: 'auto-closed'):
+   * shown to both sides as a note across the thread, with no author. Absent on people's messages.
+   */
+  systemEvent: z.string().optional(),
+});
+export type Message = z.infer<typeof MessageSchema>;
+
+export const MessageListSchema = z.object({ messages: z.array(MessageSchema) });
+export const TicketWithMessagesSchema = z.object({ ticket: TicketSchema, messages: z.array(MessageSchema) });
+
+export const ReplySchema = z.object({
+  messageBody: messageBody,
+  clientId: clientIdSchema,
+});
+export const ReplyResultSchema = z.object({ message: MessageSchema });
+/** A reply sent as a form with files (multipart): the text may be empty when files come with it. */
+export const ReplyFormSchema = z.object({
+  messageBody: z
+    .string()
+    .trim()
+    .max(MESSAGE_MAX_LENGTH, `Messages can be at most ${MESSAGE_MAX_LENGTH} characters long`)
+    .default(''),
+  clientId: z.preprocess((v) => (v === '' ? undefined : v), clientIdSchema),
+});
+/** A new ticket sent as a form with files (multipart); its message is required as in JSON. */
+export const CreateTicketFormSchema = CreateTicketSchema.extend({
+  clientId: z.preprocess((v) => (v === '' ? undefined : v), clientIdSchema),
+  follows: z.preprocess((v) => (v === '' ? undefined : v), followsSchema),
+});
+
+export const TicketListQuerySchema = z.object({
+  open: z
+    .enum(['true', 'false'], { error: 'open must be true or false' })
+    .default('true')
+    .transform((v) => v === 'true'),
+});
+export const TicketParamsSchema = z.object({ ticketId: z.string().max(64) });
+
+/** A waiting ticket's next due time (the names of contracts/service-levels.ts TARGET_KINDS). */
+export const TicketDueSchema = z.object({
+  at: z.string(),
+  target: z.enum(['firstResponse', 'nextResponse', 'resolution']),
+  warned: z.enum(['soon', 'missed']).nullable(),
+});
+export type TicketDue = z.infer<typeof TicketDueSchema>;
+
+/** Admin view: every user's tickets, with who asked and whether we have answered. */
+export const AdminTicketSchema = TicketSchema.extend({
+  /** The owner's address; 'Deleted user' once their account has been erased. */
+  userEmail: z.string(),
+  /** An admin marked its messages as needed for the record: erasing the owner keeps them (docs/product.md §2.14). */
+  keepForRecord: z.boolean(),
+  /** The newest message is the user's: it is waiting for us. */
+  unanswered: z.boolean(),
+  /** The admin handling it, if any. */
+  assignee: z.object({ id: z.uuid(), email: z.string() }).nullable(),
+  /** When an admin first answered (notes do not count), and when it was closed. */
+  firstResponseAt: z.string().nullable(),
+  closedAt: z.string().nullable(),
+  /**
+   * A request under the Privacy Act (every Deactivation ticket, and any an admin marks): the New
+   * Zealand date (YYYY-MM-DD) it must be answered by, 20 working days after it arrived; null otherwise.
+   */
+  privacyDue: z.string().nullable(),
+  /** Open, and its due date has passed. */
+  overdue: z.boolean(),
+  /**
+   * While it waits on the team (service levels, contracts/service-levels.ts): the earlier of its
+   * response and resolution due times, which target that is, and the warning already sent about it
+   * ('soon' before it, 'missed' after); null when nothing is due (waiting on the customer, closed).
+   */
+  due: TicketDueSchema.nullable(),
+});
+export type AdminTicket = z.infer<typeof AdminTicketSchema>;
+/** `now`: the server's clock when it read the list, so a page words due times as the server would. */
+export const AdminTicketListSchema = z.object({ tickets: z.array(AdminTicketSchema), now: z.string() });
+export const AdminTicketListQuerySchema = TicketListQuerySchema.extend({
+  q: z.string().trim().max(200).optional(),
+  /** Open tickets waiting for us (the user wrote last) or for the user. */
+  waiting: z.enum(['us', 'you'], { error: 'waiting must be us or you' }).optional(),
+  /** Assigned to the caller, or to nobody. */
+  assigned: z.enum(['me', 'none'], { error: 'assigned must be me or none' }).optional(),
+  /** Open privacy requests only, soonest due first ('overdue': only those past their date). */
+  privacy: z.enum(['due', 'overdue'], { error: 'privacy must be due or overdue' }).optional(),
+  /** 'due': soonest due first, tickets with nothing due last (then newest last message first, as 'recent'). */
+  sort: z.enum(['recent', 'due'], { error: 'sort must be recent or due' }).optional(),
+  /** Due time passed ('late'), or still to come before the end of today in New Zealand ('today'). */
+  due: z.enum(['late', 'today'], { error: 'due must be late or today' }).optional(),
+});
+/** Admins also see internal notes, marked `internal` (the owner's API never has them). */
+/** The inbox's search: tickets best first, each with the best-matching words (contracts/desk.ts snippetParts). */
+export const AdminSearchResultSchema = z.object({
+  results: z.array(z.object({ ticket: AdminTicketSchema, snippet: z.string().nullable() })),
+});
+export type AdminSearchResult = z.infer<typeof AdminSearchResultSchema>['results'][number];
+
+/**
+ * Admins also see who wrote each message (`authorEmail`: answers, notes, mail alike); `mine` is
+ * relative to the admin reading, decided by id on the server. The owner's MessageSchema has no
+ * author: they read every answer as from 'Admin'.
+ */
+export const AdminMessageSchema = MessageSchema.extend({ authorEmail: z.string().nullable(), internal: z.boolean() });
+export const AdminTicketWithMessagesSchema = z.object({
+  ticket: AdminTicketSchema,
+  messages: z.array(AdminMessageSchema),
+  /** The server's clock when it read the ticket (its due time is worded from it). */
+  now: z.string(),
+});
