@@ -100,6 +100,20 @@ export const bytesSection: Section<ServerBench> = {
       consoleModules.length === 0,
       consoleModules.slice(0, 4).join(', '),
     );
+    // Schemas stay on the server (decision 119): a customer's first visit loads no zod and no schema
+    // module; a form loads its schema when it is first used.
+    const schemaModules = modulesIn(
+      measured.filter((r) => r.area === 'signed in').flatMap((r) => r.files),
+      chunks,
+      (m) => /node_modules[\\/]zod[\\/]|src[\\/]contracts[\\/](zod|[\w-]+\.schemas)\.ts$/.test(m),
+    );
+    row(
+      'zod and schema modules in the customer pages',
+      String(schemaModules.length),
+      '0',
+      schemaModules.length === 0,
+      schemaModules.slice(0, 4).join(', '),
+    );
     const customerLoadsConsole = measured
       .filter((r) => r.area === 'signed in')
       .flatMap((r) => r.files.filter((f) => consoleOnly.has(f)));

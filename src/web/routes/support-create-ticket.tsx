@@ -55,9 +55,9 @@ async function followedTicket(request: Request, context: Route.LoaderArgs['conte
 
 const SOMETHING_WRONG = 'Something went wrong. Please try again.';
 
-/** A refusal of the form: `An error occured: {why}`, and what was typed. */
-const notSent = (why: string, values: Record<string, string>, status: number) =>
-  data<FormResult>({ ok: false, message: SUPPORT_TEXT.createFailed(why), fields: {}, values }, { status });
+/** A refusal of the form: `An error occured: {why}`, what was typed, and each field's problem the endpoint named. */
+const notSent = (why: string, values: Record<string, string>, status: number, fields: Record<string, string> = {}) =>
+  data<FormResult>({ ok: false, message: SUPPORT_TEXT.createFailed(why), fields, values }, { status });
 
 /**
  * The form, from the page's script and without it: the callable, in process (a form with files goes
@@ -71,7 +71,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const { result, fields } = await api.forward(supportApi.createTicket, {}, request);
     if (result.ok) return redirect(`/support/ticket/${result.data.ticketId}`, 303);
     const values = { reason: fields.reason ?? '', message: fields.message ?? '', clientId: fields.clientId ?? '' };
-    return notSent(result.fromServer ? result.message : SOMETHING_WRONG, values, result.status);
+    return notSent(result.fromServer ? result.message : SOMETHING_WRONG, values, result.status, result.fields);
   }
   const values = await readForm(request);
   const parsed = CreateTicketFormSchema.safeParse(values);
@@ -105,9 +105,10 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
   // A form the server sent back shows its problems at once; then each field's as it is left.
   const [touched, setTouched] = useState({ reason: Boolean(actionData), message: Boolean(actionData) });
   const check = useFormCheck(loadCreateTicketFormSchema, actionData);
-  // Each field's problem as it is typed, once the schema is here (it comes when the form is first used).
+  // Each field's problem as it is typed, once the schema is here (it comes when the form is first
+  // used); until then, what the server said of the form it was sent (the page without JavaScript).
   const now = check.schema?.safeParse({ reason, message });
-  const problems = now && !now.success ? fieldErrors(now.error) : {};
+  const problems = now ? (now.success ? {} : fieldErrors(now.error)) : (actionData?.fields ?? {});
   const errorOf = (name: 'reason' | 'message') => (touched[name] ? problems[name] : check.errors[name]);
   // The server's refusal of the form sent without JavaScript shows above it; the script's, in the message box.
   const [serverFailure, setServerFailure] = useState<string | null>(actionData?.message ?? null);
