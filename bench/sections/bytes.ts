@@ -83,40 +83,24 @@ export const bytesSection: Section<ServerBench> = {
           .join(', ') + ' (bytes of rendered source, before minification)',
       );
     }
+    // Modules no customer page may load on its first visit: each kind a row with the goal 0.
+    const customerFiles = measured.filter((r) => r.area === 'signed in').flatMap((r) => r.files);
+    const noneOnCustomerPages = (label: string, matches: (module: string) => boolean) => {
+      const found = modulesIn(customerFiles, chunks, matches);
+      row(label, String(found.length), '0', found.length === 0, found.slice(0, 4).join(', '));
+    };
     // The console's own code: its routes and features, and the chart library only its reports use.
-    const isConsoleModule = (m: string) =>
+    noneOnCustomerPages('console modules in the customer pages', (m) =>
       /src[\\/]web[\\/](routes[\\/]admin|features[\\/](admin|reports|service-levels)[\\/])|node_modules[\\/](@visx|d3-)/.test(
         m,
-      );
-    const consoleModules = modulesIn(
-      measured.filter((r) => r.area === 'signed in').flatMap((r) => r.files),
-      chunks,
-      isConsoleModule,
-    );
-    row(
-      'console modules in the customer pages',
-      String(consoleModules.length),
-      '0',
-      consoleModules.length === 0,
-      consoleModules.slice(0, 4).join(', '),
+      ),
     );
     // Schemas stay on the server (decision 119): a customer's first visit loads no zod and no schema
     // module; a form loads its schema when it is first used.
-    const schemaModules = modulesIn(
-      measured.filter((r) => r.area === 'signed in').flatMap((r) => r.files),
-      chunks,
-      (m) => /node_modules[\\/]zod[\\/]|src[\\/]contracts[\\/](zod|[\w-]+\.schemas)\.ts$/.test(m),
+    noneOnCustomerPages('zod and schema modules in the customer pages', (m) =>
+      /node_modules[\\/]zod[\\/]|src[\\/]contracts[\\/](zod|[\w-]+\.schemas)\.ts$/.test(m),
     );
-    row(
-      'zod and schema modules in the customer pages',
-      String(schemaModules.length),
-      '0',
-      schemaModules.length === 0,
-      schemaModules.slice(0, 4).join(', '),
-    );
-    const customerLoadsConsole = measured
-      .filter((r) => r.area === 'signed in')
-      .flatMap((r) => r.files.filter((f) => consoleOnly.has(f)));
+    const customerLoadsConsole = customerFiles.filter((f) => consoleOnly.has(f));
     row(
       'console-only files loaded by the customer pages',
       String(customerLoadsConsole.length),
