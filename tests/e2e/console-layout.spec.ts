@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { expect, type Page, test } from '@playwright/test';
 import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
+import { LIVE_LABELS } from '../../src/web/features/support/live-indicator.tsx';
 import { COMPANY_REVIEW_MESSAGES } from '../../src/contracts/partner-review.ts';
 import { waitForMails } from '../helpers/mail.ts';
 import { apply, newCompany, realPng } from './companies.ts';
-import { adminApi, newPassword, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+import { adminApi, hydrated, HYDRATED_HEADER, newPassword, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
 import { teamAdmin } from './second-factor.ts';
 import { expectFitsScreen, expectNoAxeViolations } from './support.ts';
 
@@ -55,7 +56,10 @@ const offScreenActions = (page: Page) =>
       .map((el) => el.textContent?.trim() || el.tagName),
   );
 
-/** Labels (links and buttons) and message times whose visible words wrap onto a second line. */
+/**
+ * Labels (links and buttons), message times and one-word table cells ('Unassigned', not an address,
+ * which may break at its @) whose visible words wrap onto a second line.
+ */
 const brokenLabels = (page: Page, selector: string) =>
   page.evaluate((selector) => {
     const linesOf = (el: HTMLElement) => {
@@ -73,6 +77,7 @@ const brokenLabels = (page: Page, selector: string) =>
     return (
       [...document.querySelectorAll<HTMLElement>(selector)]
         // A table's headings are hidden (1 px) where its rows are cards.
+        .filter((el) => !el.matches('td') || /^[^\s@]+$/.test(el.textContent!.trim()))
         .filter((el) => el.offsetParent !== null && (el.closest('thead')?.clientHeight ?? 9) > 2 && linesOf(el) > 1)
         .map((el) => el.textContent!.trim())
     );
@@ -166,7 +171,7 @@ test('every console page fits at 1024, 1280, 1920 and 390 px: no sideways scroll
       expect.soft(await offScreenActions(page), `${where}: every action on screen`).toEqual([]);
       expect
         .soft(
-          await brokenLabels(page, 'header a, header button, .admin-nav__link, .button, .bubble__meta time'),
+          await brokenLabels(page, 'header a, header button, .admin-nav__link, .button, .bubble__meta time, main td'),
           `${where}: labels`,
         )
         .toEqual([]);
@@ -208,4 +213,66 @@ test('every console page fits at 1024, 1280, 1920 and 390 px: no sideways scroll
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('keep-for-record')).toBeHidden();
   await expect(more).toBeFocused();
+});
+
+test('the ticket’s tools stay where the server put them while the page hydrates, whatever the live status says', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  await page.goto('/admin');
+  await signInOnLoginScreen(page, ADMIN.email, ADMIN.password);
+  await expect(page.getByRole('navigation', { name: 'Admin' })).toBeVisible();
+  const created = await page.request.post('/api/functions/createSupportTicket', {
+    data: { data: { reason: 'Incident', message: 'The buttons should not move under my pointer.' } },
+  });
+  const { ticketId } = (await created.json()).result as { ticketId: string };
+  const more = page.locator('summary', { hasText: 'More actions' });
+
+  // The server's page, its scripts held back: where a person would click before they run.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\.js(\?.*)?$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`/admin/support/${ticketId}`, { waitUntil: 'commit' });
+  await expect(more).toBeVisible();
+  // As a person sees it: styled (the browser paints nothing before the stylesheets are in).
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].every((link) => link.sheet),
+  );
+  await expect(page.locator(HYDRATED_HEADER)).toHaveCount(0);
+  const before = await more.boundingBox();
+  release();
+  await hydrated(page);
+  await expect(page.getByText(LIVE_LABELS.live, { exact: true })).toBeVisible();
+  expect(await more.boundingBox()).toEqual(before);
+
+  // Each thing the status can say fits its box: the menu's button does not move when it changes.
+  for (const label of Object.values(LIVE_LABELS)) {
+    await page.locator('.live-indicator').evaluate((status, text) => {
+      status.lastChild!.textContent = text;
+    }, label);
+    expect(await more.boundingBox(), label).toEqual(before);
+  }
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+
+  // Without JavaScript there is no status and no empty space held for one.
+  const noScript = await browser.newContext({
+    baseURL,
+    javaScriptEnabled: false,
+    storageState: await page.context().storageState(),
+  });
+  const plain = await noScript.newPage();
+  await plain.goto(`/admin/support/${ticketId}`);
+  await expect(plain.locator('summary', { hasText: 'More actions' })).toBeVisible();
+  await expect(plain.locator('.live-indicator')).toBeHidden();
+  const toolbar = plain.getByRole('group', { name: 'Ticket actions' });
+  const [bar, first] = await Promise.all([
+    toolbar.boundingBox(),
+    toolbar.getByRole('button', { name: ADMIN_TEXT.closeTicket }).boundingBox(),
+  ]);
+  expect(first!.x).toBe(bar!.x);
+  await noScript.close();
 });

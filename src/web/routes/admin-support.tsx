@@ -375,7 +375,8 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
                   <td data-label={COLUMNS[6]}>
                     <DueCell due={ticket.due} now={now} />
                   </td>
-                  <td data-label={COLUMNS[7]} className="admin-table__email">
+                  {/* Only an address may break anywhere: 'Unassigned' is a word. */}
+                  <td data-label={COLUMNS[7]} className={ticket.assignee ? 'admin-table__email' : undefined}>
                     {ticket.assignee ? <Email address={ticket.assignee.email} /> : DESK_TEXT.unassigned}
                   </td>
                 </tr>
