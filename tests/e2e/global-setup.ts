@@ -43,10 +43,9 @@ export default async function globalSetup() {
   const factor = await enrol(api, process.env.E2E_ADMIN_EMAIL!, process.env.E2E_ADMIN_PASSWORD!);
   fs.writeFileSync(adminFactorFile(), JSON.stringify(factor));
 
-  // The CLI runs are separate processes, made one after the other: two command-line clients at
-  // once on the embedded database's socket can meet inside one transaction (the socket's view
-  // holds PGlite's transaction lock for whichever client opened one; a known limit, see
-  // docs/decisions/093-embedded-database-socket.md), and a team admin is not worth racing for.
+  // The CLI runs are separate processes, made one after the other: side by side they failed once
+  // in CI for a reason not found (docs/decisions/093-embedded-database-socket.md), and a team
+  // admin is not worth racing for.
   const made: Array<{ name: string; email: string; password: string }> = [];
   for (const name of TEAM_ADMINS) {
     const email = `${name}-${process.pid}@example.nz`;

@@ -32,8 +32,9 @@ export const socketUrl = (dataDir: string) =>
  * which rolls back). The server's statements wait meanwhile, as they wait for one of their own
  * transactions.
  */
-export function transactionAwareView(db: PGlite): PGlite {
+function transactionAwareView(db: PGlite): { view: PGlite; waiting(): number } {
   let release: (() => void) | undefined;
+  let waiting = 0;
   const hold = () =>
     new Promise<void>((held) => {
       void db._runExclusiveTransaction(
@@ -52,8 +53,17 @@ export function transactionAwareView(db: PGlite): PGlite {
     }
   };
   const overrides: Partial<PGlite> = {
+    // The socket server takes only the last client's statements while it sees a transaction open
+    // (so two clients never meet in one), and looks again only when a statement arrives. The
+    // server's own transactions are not a client's: counted as one, a statement a client sent
+    // meanwhile waited for another client's statement to wake the queue, for ever if none came.
+    // So it sees only a transaction a client holds; the others' statements wait for the lock.
+    isInTransaction: () => release !== undefined && db.isInTransaction(),
     async runExclusive<T>(fn: () => Promise<T>): Promise<T> {
-      if (!release) await hold();
+      if (!release) {
+        waiting += 1;
+        await hold().finally(() => (waiting -= 1));
+      }
       try {
         return await db.runExclusive(fn);
       } finally {
@@ -72,19 +82,20 @@ export function transactionAwareView(db: PGlite): PGlite {
       }
     },
   };
-  return new Proxy(db, {
+  const view = new Proxy(db, {
     get(target, key) {
       if (key in overrides) return overrides[key as keyof typeof overrides];
       const value = Reflect.get(target, key, target) as unknown;
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
+  return { view, waiting: () => waiting };
 }
 
 export async function serveLocalSocket(
   db: PGlite,
   dataDir: string,
-): Promise<{ path: string; stop(): Promise<void> } | { path: null; reason: string }> {
+): Promise<{ path: string; queued(): number; stop(): Promise<void> } | { path: null; reason: string }> {
   const file = socketPath(dataDir);
   if (Buffer.byteLength(file) > MAX_SOCKET_PATH) {
     return { path: null, reason: `the data directory's path is too long for a Unix socket (${file})` };
@@ -92,7 +103,8 @@ export async function serveLocalSocket(
   // The server holds the data directory's lock, so a socket file left here is a dead server's.
   fs.rmSync(file, { force: true });
   const previous = process.umask(0o077);
-  const server = new PGLiteSocketServer({ db: transactionAwareView(db), path: file, maxConnections: 8 });
+  const { view, waiting } = transactionAwareView(db);
+  const server = new PGLiteSocketServer({ db: view, path: file, maxConnections: 8 });
   try {
     await server.start();
   } finally {
@@ -100,6 +112,8 @@ export async function serveLocalSocket(
   }
   return {
     path: file,
+    /** Statements the clients have sent that wait for their turn (in the queue, or for the lock). */
+    queued: () => server.getStats().queuedQueries + waiting(),
     async stop() {
       await server.stop().catch(() => {});
       fs.rmSync(file, { force: true });

@@ -84,4 +84,68 @@ describe.runIf(testDatabaseKind === 'pglite')('the embedded database on its loca
       await other.end();
     }
   });
+
+  it("a program's statement sent while the server's own transaction is open runs when that transaction ends", async () => {
+    const [first, second] = [0, 1].map(() => new pg.Client({ connectionString: socketUrl(dir) }));
+    await Promise.all([first!.connect(), second!.connect()]);
+    try {
+      // The first program speaks last before the server's transaction…
+      await first!.query('select 1');
+      let finish!: () => void;
+      const finished = new Promise<void>((resolve) => (finish = resolve));
+      let inside!: () => void;
+      const opened = new Promise<void>((resolve) => (inside = resolve));
+      const transaction = database.db.transaction(async (tx) => {
+        await tx.execute(sql`insert into socket_probe (n) values (7)`);
+        inside();
+        await finished;
+      });
+      await opened;
+      // …the second sends a statement while it is open, and gets its answer once it ends.
+      const answer = second!.query('select count(*)::int as n from socket_probe where n = 7');
+      await expect.poll(() => (socket.path ? socket.queued() : 0)).toBeGreaterThan(0);
+      finish();
+      await transaction;
+      expect((await answer).rows).toEqual([{ n: 1 }]);
+    } finally {
+      await Promise.all([first!.end(), second!.end()]);
+    }
+  });
+
+  it('two programs on the socket at once each get their own statements and transactions', async () => {
+    // Two command-line commands at once (the e2e set-up made admins this way): each sends its
+    // statements with parameters (Parse, Bind, Execute, Sync) and its own transactions.
+    const before = await count();
+    const clients = [0, 1].map(() => new pg.Client({ connectionString: socketUrl(dir) }));
+    await Promise.all(clients.map((client) => client.connect()));
+    const rounds = 40;
+    try {
+      await Promise.all(
+        clients.map(async (client, which) => {
+          const mark = 100 + which;
+          for (let i = 0; i < rounds; i++) {
+            const seen = await client.query('select $1::int as n, $2::text as who', [i, `client ${which}`]);
+            expect(seen.rows).toEqual([{ n: i, who: `client ${which}` }]);
+            await client.query('begin');
+            await client.query('insert into socket_probe (n) values ($1)', [mark]);
+            await client.query('insert into socket_probe (n) values ($1)', [mark]);
+            await client.query(i % 2 ? 'commit' : 'rollback');
+          }
+        }),
+      );
+      // …with the server writing between them.
+      await database.db.execute(sql`insert into socket_probe (n) values (6)`);
+      const rows = await queryRows<{ n: number; k: number }>(
+        database.db,
+        sql`select n, count(*)::int as k from socket_probe where n in (100, 101) group by n order by n`,
+      );
+      expect(rows).toEqual([
+        { n: 100, k: rounds },
+        { n: 101, k: rounds },
+      ]);
+      expect(await count()).toBe(before + 2 * rounds + 1);
+    } finally {
+      await Promise.all(clients.map((client) => client.end()));
+    }
+  });
 });
