@@ -47,6 +47,17 @@ export function pollPeak(pid: number): { stop(): number } {
   };
 }
 
+/**
+ * CPU time a process has used so far (user and system, all its threads), in seconds, from
+ * /proc/PID/stat (fields 14 and 15, in clock ticks of 1/100 s on Linux).
+ */
+export function cpuSecondsOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) may hold spaces; the fields after it start at its closing bracket.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 export const MB = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
 export function median(values: number[]): number {

@@ -11,6 +11,7 @@ import {
   startBareQueryServer,
   startBareServer,
 } from '../lib/load.ts';
+import { cpuSecondsOf, sleep } from '../lib/process-stats.ts';
 import { fixed, results, rounds, row, seconds, type Section } from './common.ts';
 import type { ServerBench } from './server.ts';
 
@@ -20,8 +21,21 @@ const PER_CONNECTION = new Set(['date', 'connection', 'keep-alive', 'content-len
 export const throughputSection: Section<ServerBench> = {
   name: 'throughput',
   title: `Throughput: autocannon, 10 connections, ${rounds} alternating rounds of ${seconds} s, loopback`,
-  async run({ base, databaseUrl, lister, listerSession, poster, posterSession, postTickets }) {
+  async run({ base, pid, databaseUrl, lister, listerSession, poster, posterSession, postTickets }) {
     const throughput: Record<string, SideBySide & { bytes: number }> = {};
+    // What the server does with no request coming (its workers after the set-up and the sections
+    // before): time it spends here is taken from the rounds below.
+    const restFrom = cpuSecondsOf(pid);
+    await sleep(3000);
+    const atRest = (cpuSecondsOf(pid) - restFrom) / 3;
+    results.serverCpuAtRest = atRest;
+    row(
+      'server CPU at rest before the rounds',
+      `${Math.round(atRest * 100)}% of a core`,
+      '',
+      undefined,
+      'over 3 s, no requests',
+    );
     const cases: Array<{
       label: string;
       path: string;
@@ -45,6 +59,7 @@ export const throughputSection: Section<ServerBench> = {
       if (res.status !== 200) throw new Error(`${c.path} answered ${res.status}`);
       const bare = await startBareServer(body, c.type);
       try {
+        const cpuFrom = cpuSecondsOf(pid);
         const r = await sideBySide(
           () => load(base + c.path, { headers: c.headers, seconds }),
           () => load(bare.url + c.path, { seconds }),
@@ -56,13 +71,15 @@ export const throughputSection: Section<ServerBench> = {
           },
           rounds,
         );
+        // The server works only in its own rounds and warm-up: its share of a core while loaded.
+        const busy = (cpuSecondsOf(pid) - cpuFrom) / ((rounds + 1) * seconds);
         throughput[c.label] = { ...r, bytes: body.length };
         row(
           c.label,
           `${fixed(r.ratio)}× bare Fastify`,
           `≥ ${c.goal}`,
           r.ratio >= c.goal,
-          `${Math.round(r.ours.rps)} vs ${Math.round(r.yardstick.rps)} req/s, ${body.length} B; p99 ${r.ours.p99} vs ${r.yardstick.p99} ms; errors ${r.ours.non2xx + r.yardstick.non2xx}`,
+          `${Math.round(r.ours.rps)} vs ${Math.round(r.yardstick.rps)} req/s, ${body.length} B; p99 ${r.ours.p99} vs ${r.yardstick.p99} ms; errors ${r.ours.non2xx + r.yardstick.non2xx}; server at ${Math.round(busy * 100)}% of a core`,
         );
       } finally {
         bare.stop();

@@ -5,36 +5,21 @@
 
 const NZ = 'Pacific/Auckland';
 
-/** Dates are shown in the en-NZ locale, in New Zealand time (docs/product.md §9). */
-export function formatNzDateTime(iso: string): string {
-  return new Intl.DateTimeFormat('en-NZ', {
-    timeZone: NZ,
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  }).format(new Date(iso));
+/**
+ * Building an Intl formatter costs about forty times what formatting with one does (0.6 ms against
+ * 0.016 ms in Node 22; a browser's ICU is alike): a thread of 30 messages built 30 of them on every
+ * render, on the server and again as the page hydrated. Each formatter here is built once, when it
+ * is first used (not as the module loads: a page that shows no date builds none).
+ */
+export function formatter(options: Intl.DateTimeFormatOptions): () => Intl.DateTimeFormat {
+  let made: Intl.DateTimeFormat | undefined;
+  return () => (made ??= new Intl.DateTimeFormat('en-NZ', options));
 }
 
-/** A date as the pages and mail write it: 'Friday 25 December 2026' (New Zealand calendar day). */
-export function longDate(instant: Date | string): string {
-  return new Intl.DateTimeFormat('en-NZ', {
-    timeZone: NZ,
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-  })
-    .format(new Date(instant))
-    .replace(',', '');
-}
-
-/** A New Zealand calendar date ('YYYY-MM-DD', a privacy request's due date) as people read it: '12 Dec 2026'. */
-export function formatNzDay(day: string): string {
-  return new Intl.DateTimeFormat('en-NZ', { timeZone: 'UTC', dateStyle: 'medium' }).format(
-    new Date(`${day}T12:00:00Z`),
-  );
-}
-
-const SHORT_DATE_TIME = new Intl.DateTimeFormat('en-NZ', {
+const DATE_TIME = formatter({ timeZone: NZ, dateStyle: 'medium', timeStyle: 'short' });
+const LONG_DAY = formatter({ timeZone: NZ, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
+const CALENDAR_DAY = formatter({ timeZone: 'UTC', dateStyle: 'medium' });
+const SHORT_DATE_TIME = formatter({
   timeZone: NZ,
   day: 'numeric',
   month: 'short',
@@ -42,15 +27,8 @@ const SHORT_DATE_TIME = new Intl.DateTimeFormat('en-NZ', {
   hour: 'numeric',
   minute: '2-digit',
 });
-const DAY = new Intl.DateTimeFormat('en-NZ', { timeZone: NZ, day: 'numeric', month: 'long', year: 'numeric' });
-
-/** An instant in a list of sessions: '3 Dec 2026, 4:05 pm'. */
-export const formatNzShortDateTime = (instant: Date | string) => SHORT_DATE_TIME.format(new Date(instant));
-
-/** The calendar day of an instant: '3 December 2026'. */
-export const formatNzDate = (instant: Date | string) => DAY.format(new Date(instant));
-
-const WEEKDAY_TIME = new Intl.DateTimeFormat('en-NZ', {
+const DAY = formatter({ timeZone: NZ, day: 'numeric', month: 'long', year: 'numeric' });
+const WEEKDAY_TIME = formatter({
   timeZone: NZ,
   weekday: 'short',
   day: 'numeric',
@@ -60,8 +38,33 @@ const WEEKDAY_TIME = new Intl.DateTimeFormat('en-NZ', {
   hourCycle: 'h23',
 });
 
+/** Dates are shown in the en-NZ locale, in New Zealand time (docs/product.md §9). */
+export function formatNzDateTime(iso: string): string {
+  return DATE_TIME().format(new Date(iso));
+}
+
+/** A date as the pages and mail write it: 'Friday 25 December 2026' (New Zealand calendar day). */
+export function longDate(instant: Date | string): string {
+  return LONG_DAY().format(new Date(instant)).replace(',', '');
+}
+
+/** A New Zealand calendar date ('YYYY-MM-DD', a privacy request's due date) as people read it: '12 Dec 2026'. */
+export function formatNzDay(day: string): string {
+  return CALENDAR_DAY().format(new Date(`${day}T12:00:00Z`));
+}
+
+/** An instant in a list of sessions: '3 Dec 2026, 4:05 pm'. */
+export const formatNzShortDateTime = (instant: Date | string) => SHORT_DATE_TIME().format(new Date(instant));
+
+/** The calendar day of an instant: '3 December 2026'. */
+export const formatNzDate = (instant: Date | string) => DAY().format(new Date(instant));
+
 /** A due time within the coming days: 'Mon 30 Nov, 10:30' (put together from parts, the same in every engine). */
 export function formatNzDueTime(instant: Date | string): string {
-  const part = Object.fromEntries(WEEKDAY_TIME.formatToParts(new Date(instant)).map((p) => [p.type, p.value]));
+  const part = Object.fromEntries(
+    WEEKDAY_TIME()
+      .formatToParts(new Date(instant))
+      .map((p) => [p.type, p.value]),
+  );
   return `${part.weekday} ${part.day} ${part.month}, ${part.hour}:${part.minute}`;
 }

@@ -1,4 +1,4 @@
-import { formatNzDay } from './dates.ts';
+import { formatNzDay, formatter } from './dates.ts';
 import { WEEKDAYS } from './service-levels.ts';
 import { z } from './zod.ts';
 
@@ -153,11 +153,9 @@ export function hoursWords(hours: number | null): string {
 export const percentWords = (share: number | null) =>
   share === null ? REPORTS_TEXT.none : `${Math.round(share * 100)}%`;
 
+const SHORT_DAY = formatter({ timeZone: 'UTC', day: 'numeric', month: 'short' });
 /** A day in a chart's axis: '3 Apr'. */
-export const shortDay = (day: string) =>
-  new Intl.DateTimeFormat('en-NZ', { timeZone: 'UTC', day: 'numeric', month: 'short' }).format(
-    new Date(`${day}T12:00:00Z`),
-  );
+export const shortDay = (day: string) => SHORT_DAY().format(new Date(`${day}T12:00:00Z`));
 
 // --- The API -----------------------------------------------------------------------------------------
 
