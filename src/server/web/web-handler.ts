@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
 import { ENHANCEMENTS, type EnhancementManifest, type RequestContextValue } from '../../contracts/web-context.ts';
 import { AppError } from '../errors.ts';
+import { sendPrepared } from '../plugins/prepared.ts';
 import { type CachedPage, type PageCacheOptions, createPageCache } from './page-cache.ts';
 import { routeNeeds } from './route-needs.ts';
 
@@ -38,6 +39,24 @@ const isNavigation = (request: FastifyRequest) =>
   request.headers['sec-fetch-mode'] === 'navigate' || (request.headers.accept ?? '').includes('text/html');
 
 type EntryWithContext = { requestContext: Parameters<RouterContextProvider['set']>[0] };
+
+/** Headers of a rendered answer that describe its body as it was, not as it is sent. */
+const UNSENT = new Set(['content-length', 'content-encoding', 'transfer-encoding']);
+
+/**
+ * Whether a page read with GET is sent compressed when it is not a kept page: a browser's
+ * navigation that accepts brotli or gzip, started on this site or by the person (the address bar,
+ * a bookmark). A navigation another site started (Sec-Fetch-Site cross-site or same-site), or
+ * from a browser that does not say, is sent as is: a page of someone's own data, compressed, with
+ * words of another site's choosing in it (a search), would let whoever watches the sizes guess at
+ * the rest (BREACH). React Router's `.data` requests stream, and are left as they are.
+ */
+function compressible(request: FastifyRequest, pathname: string): boolean {
+  if (request.method !== 'GET' || pathname.endsWith('.data') || !isNavigation(request)) return false;
+  const site = request.headers['sec-fetch-site'];
+  if (site !== 'same-origin' && site !== 'none') return false;
+  return /\b(br|gzip)\b/.test(request.headers['accept-encoding'] ?? '');
+}
 
 export const BUILD_DIR = path.resolve('build');
 
@@ -111,20 +130,25 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
   // A kept page is sent before any per-request work on its next request (plugins/prepared.ts).
   if (pages) app.preparedAnswers.add((url) => pages.peek(url));
   const renderToString = createRequestHandler(loadBuild, options.mode);
-  /** Renders a page in full (not streamed) for the cache; the page's own nonce becomes a placeholder. */
-  const renderForCache = async (request: FastifyRequest, reply: FastifyReply): Promise<CachedPage> => {
+  /** Renders a page read with GET in full (not streamed): the entry renders it whole anyway (onAllReady). */
+  const renderWhole = async (
+    request: FastifyRequest,
+    context: Omit<RequestContextValue, 'enhancements'> | RequestContextValue,
+  ): Promise<Response> => {
     const build = await loadBuild();
     const provider = new RouterContextProvider();
-    provider.set((build.entry.module as unknown as EntryWithContext).requestContext, await contextFor(request, reply));
+    provider.set((build.entry.module as unknown as EntryWithContext).requestContext, { ...context, enhancements });
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers)) {
       if (Array.isArray(value)) for (const v of value) headers.append(name, v);
       else if (value !== undefined) headers.set(name, value);
     }
     const url = new URL(request.url, `${request.protocol}://${request.headers.host ?? 'localhost'}`);
-    const response = await renderToString(new Request(url, { method: 'GET', headers }), provider);
-    return pages!.fromResponse(response, reply.cspNonce);
+    return renderToString(new Request(url, { method: 'GET', headers }), provider);
   };
+  /** Renders a page in full for the cache; the page's own nonce becomes a placeholder. */
+  const renderForCache = async (request: FastifyRequest, reply: FastifyReply): Promise<CachedPage> =>
+    pages!.fromResponse(await renderWhole(request, await contextFor(request, reply)), reply.cspNonce);
 
   // React Router reads a page's form body itself, from the raw request: Fastify leaves it unread.
   app.removeAllContentTypeParsers();
@@ -205,6 +229,17 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
         return pages.send(request, reply, page);
       }
       const context = await contextFor(request, reply);
+      if (compressible(request, pathname)) {
+        // A page of someone's own (signed in, so not kept): rendered whole, then compressed.
+        const response = await renderWhole(request, context);
+        const html = (response.headers.get('content-type') ?? '').startsWith('text/html');
+        reply.status(response.status);
+        return sendPrepared(request, reply, {
+          headers: [...response.headers.entries()].filter(([name]) => !UNSENT.has(name)),
+          parts: [Buffer.from(await response.arrayBuffer())],
+          compress: html,
+        });
+      }
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) reply.raw.setHeader(name, value as string);
       }
