@@ -166,9 +166,19 @@ export function AttachmentPicker({
     // Once, when the script takes over; picker.add reads the picker as it is then.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [hydrated]);
+  // The reply box's paperclip is drawn by the server too, with the same classes, where the browser
+  // runs scripts (support.css, `scripting`): the box does not change size when the script takes
+  // over, so the message field beside it does not jump. Where none run, the browser's own input.
   if (!hydrated)
     return (
-      <label className="attach__native">
+      <label
+        className={
+          compact
+            ? 'attach__native attach__native--compact attach__button button button--ghost attach__button--icon'
+            : 'attach__native'
+        }
+      >
+        {compact ? <PaperclipIcon /> : null}
         <span className="visually-hidden">{ATTACHMENT_TEXT.attach}</span>
         <input
           ref={(input) => {
