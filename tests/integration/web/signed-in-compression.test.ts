@@ -84,7 +84,7 @@ describe('a signed-in page', () => {
     }
   });
 
-  it("keeps its status: a page that is not there comes as a 404, compressed", async () => {
+  it('keeps its status: a page that is not there comes as a 404, compressed', async () => {
     const headers = { 'sec-fetch-site': 'same-origin', 'accept-encoding': 'br' };
     const missing = await navigate('/no-such-page', headers);
     expect(missing.statusCode).toBe(404);
