@@ -5,7 +5,15 @@ import { LIVE_LABELS } from '../../src/web/features/support/live-indicator.tsx';
 import { COMPANY_REVIEW_MESSAGES } from '../../src/contracts/partner-review.ts';
 import { waitForMails } from '../helpers/mail.ts';
 import { apply, newCompany, realPng } from './companies.ts';
-import { adminApi, hydrated, HYDRATED_HEADER, newPassword, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+import {
+  adminApi,
+  hydrated,
+  HYDRATED_HEADER,
+  newPassword,
+  openTicketByCallable,
+  signInOnLoginScreen,
+  verifiedAccount,
+} from './fixtures.ts';
 import { teamAdmin } from './second-factor.ts';
 import { expectFitsScreen, expectNoAxeViolations } from './support.ts';
 
@@ -223,10 +231,7 @@ test('the ticket’s tools stay where the server put them while the page hydrate
   await page.goto('/admin');
   await signInOnLoginScreen(page, ADMIN.email, ADMIN.password);
   await expect(page.getByRole('navigation', { name: 'Admin' })).toBeVisible();
-  const created = await page.request.post('/api/functions/createSupportTicket', {
-    data: { data: { reason: 'Incident', message: 'The buttons should not move under my pointer.' } },
-  });
-  const { ticketId } = (await created.json()).result as { ticketId: string };
+  const { ticketId } = await openTicketByCallable(page, 'Incident', 'The buttons should not move under my pointer.');
   const more = page.locator('summary', { hasText: 'More actions' });
 
   // The server's page, its scripts held back: where a person would click before they run.

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { hydrated, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+import { hydrated, openTicketByCallable, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
 
 /**
  * A customer's ticket on a phone does not move as its script takes over: the first paint can come
@@ -18,10 +18,7 @@ test('the customer’s ticket keeps its layout as the page hydrates, on a phone'
   await page.goto('/support');
   await signInOnLoginScreen(page, user.email, user.password);
   await expect(page.getByRole('link', { name: 'New Ticket' })).toBeVisible();
-  const created = await page.request.post('/api/functions/createSupportTicket', {
-    data: { data: { reason: 'Incident', message: 'Where is my parcel?' } },
-  });
-  const { ticketId } = (await created.json()).result as { ticketId: string };
+  const { ticketId } = await openTicketByCallable(page, 'Incident', 'Where is my parcel?');
   for (let i = 0; i < 8; i++) {
     const sent = await page.request.post(`/api/support/tickets/${ticketId}/messages`, {
       data: { messageBody: `Another detail, number ${i + 1}.` },

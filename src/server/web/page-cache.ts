@@ -28,6 +28,13 @@ export interface CachedPage extends PreparedAnswer {
 
 const MAX_QUERY = 64;
 
+/** Headers of a rendered answer that describe its body as it was, not as it is sent. */
+const UNSENT = new Set(['content-length', 'content-encoding', 'transfer-encoding']);
+
+/** A rendered answer's own headers, to send with its body as it is sent (compressed or not). */
+export const headersToSend = (response: Response): Array<[string, string]> =>
+  [...response.headers.entries()].filter(([name]) => !UNSENT.has(name));
+
 export function createPageCache(options: PageCacheOptions) {
   const maxEntries = options.maxEntries ?? 64;
   const maxAgeMs = options.maxAgeMs ?? 60_000;
@@ -85,9 +92,7 @@ export function createPageCache(options: PageCacheOptions) {
 
     async fromResponse(response: Response, nonce: string): Promise<CachedPage> {
       const html = await response.text();
-      const headers = [...response.headers.entries()].filter(
-        ([name]) => name !== 'content-length' && name !== 'content-encoding',
-      );
+      const headers = headersToSend(response);
       const keep =
         response.status === 200 &&
         !response.headers.has('set-cookie') &&

@@ -9,7 +9,7 @@ import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'r
 import { ENHANCEMENTS, type EnhancementManifest, type RequestContextValue } from '../../contracts/web-context.ts';
 import { AppError } from '../errors.ts';
 import { sendPrepared } from '../plugins/prepared.ts';
-import { type CachedPage, type PageCacheOptions, createPageCache } from './page-cache.ts';
+import { type CachedPage, type PageCacheOptions, createPageCache, headersToSend } from './page-cache.ts';
 import { routeNeeds } from './route-needs.ts';
 
 /**
@@ -39,9 +39,6 @@ const isNavigation = (request: FastifyRequest) =>
   request.headers['sec-fetch-mode'] === 'navigate' || (request.headers.accept ?? '').includes('text/html');
 
 type EntryWithContext = { requestContext: Parameters<RouterContextProvider['set']>[0] };
-
-/** Headers of a rendered answer that describe its body as it was, not as it is sent. */
-const UNSENT = new Set(['content-length', 'content-encoding', 'transfer-encoding']);
 
 /**
  * Whether a page read with GET is sent compressed when it is not a kept page: a browser's
@@ -235,7 +232,7 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
         const html = (response.headers.get('content-type') ?? '').startsWith('text/html');
         reply.status(response.status);
         return sendPrepared(request, reply, {
-          headers: [...response.headers.entries()].filter(([name]) => !UNSENT.has(name)),
+          headers: headersToSend(response),
           parts: [Buffer.from(await response.arrayBuffer())],
           compress: html,
         });
