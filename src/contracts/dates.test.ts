@@ -5,6 +5,7 @@ import {
   formatNzDay,
   formatNzDueTime,
   formatNzShortDateTime,
+  keepDateTexts,
   longDate,
 } from './dates.ts';
 import { shortDay } from './reports.ts';
@@ -32,5 +33,27 @@ describe('dates in en-NZ, New Zealand time', () => {
     // NZDT: midnight UTC on 24 December is 1 pm there; 11 hours later the day turns.
     expect(first[0]).toBe('24 Dec 2026, 1:00 pm');
     expect(first[11]).toBe('25 Dec 2026, 12:00 am');
+  });
+});
+
+/**
+ * A page's dates come with it (keepDateTexts): a browser that starts from the texts the server
+ * wrote answers from them, and formats only what they do not hold.
+ */
+describe('the dates a page was drawn with', () => {
+  it('answers from the kept texts, keeps what it formats, and formats afresh once nothing is kept', () => {
+    const iso = '2026-12-25T03:30:00Z';
+    const kept = new Map([[`dateTime ${iso}`, 'as the server wrote it']]);
+    keepDateTexts(() => kept);
+    try {
+      expect(formatNzDateTime(iso)).toBe('as the server wrote it');
+      expect(formatNzDueTime(iso)).toBe('Fri 25 Dec, 16:30');
+      expect(kept.get(`dueTime ${iso}`)).toBe('Fri 25 Dec, 16:30');
+      expect(longDate(new Date(iso))).toBe('Friday 25 December 2026');
+      expect(kept.get(`longDay ${Date.parse(iso)}`)).toBe('Friday 25 December 2026');
+    } finally {
+      keepDateTexts(() => undefined);
+    }
+    expect(formatNzDateTime(iso)).toBe('25 Dec 2026, 4:30 pm');
   });
 });

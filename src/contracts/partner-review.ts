@@ -1,4 +1,5 @@
 import { CompanySchema, NzbnCheckSchema } from './companies.ts';
+import { formatter, remembered } from './dates.ts';
 import { RequestedChangesSchema } from './partner-changes.ts';
 import { z } from './zod.ts';
 
@@ -67,17 +68,16 @@ export type CompanyDueFilter = (typeof COMPANY_DUE_FILTERS)[number];
 export const COMPANY_SORTS = ['submitted', 'due'] as const;
 export type CompanySort = (typeof COMPANY_SORTS)[number];
 
-const SHORT_DAY = new Intl.DateTimeFormat('en-NZ', {
-  timeZone: 'UTC',
-  weekday: 'short',
-  day: 'numeric',
-  month: 'short',
-});
+const SHORT_DAY = formatter({ timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' });
 /** A New Zealand calendar date ('YYYY-MM-DD') as the partner list writes it: 'Wed 3 Dec' (put together from parts). */
-export function reviewDay(date: string): string {
-  const part = Object.fromEntries(SHORT_DAY.formatToParts(new Date(`${date}T12:00:00Z`)).map((p) => [p.type, p.value]));
+export const reviewDay = remembered('reviewDay', (date: string) => {
+  const part = Object.fromEntries(
+    SHORT_DAY()
+      .formatToParts(new Date(`${date}T12:00:00Z`))
+      .map((p) => [p.type, p.value]),
+  );
   return `${part.weekday} ${part.day} ${part.month}`;
-}
+});
 
 export const REVIEW_DUE_TEXT = {
   column: 'Review',
@@ -150,18 +150,16 @@ export function companyStatusOf(
 /** Reminders go this many days before the licence's expiry date; 0 is the expiry itself (on hold). */
 export const LICENSE_REMINDER_DAYS = [30, 14, 3] as const;
 
-const LONG_DAY = new Intl.DateTimeFormat('en-NZ', {
-  timeZone: 'UTC',
-  weekday: 'short',
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-});
+const LONG_DAY = formatter({ timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
 /** A New Zealand calendar date ('YYYY-MM-DD') with its year: 'Wed 3 Dec 2027'. */
-export function licenceDay(date: string): string {
-  const part = Object.fromEntries(LONG_DAY.formatToParts(new Date(`${date}T12:00:00Z`)).map((p) => [p.type, p.value]));
+export const licenceDay = remembered('licenceDay', (date: string) => {
+  const part = Object.fromEntries(
+    LONG_DAY()
+      .formatToParts(new Date(`${date}T12:00:00Z`))
+      .map((p) => [p.type, p.value]),
+  );
   return `${part.weekday} ${part.day} ${part.month} ${part.year}`;
-}
+});
 
 export const LICENCE_TEXT = {
   expiresLabel: 'Licence expires on',

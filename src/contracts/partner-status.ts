@@ -1,4 +1,5 @@
 import { CompanySchema } from './companies.ts';
+import { formatter, remembered } from './dates.ts';
 import { RequestedChangesSchema } from './partner-changes.ts';
 import { reviewDay } from './partner-review.ts';
 import { z } from './zod.ts';
@@ -110,7 +111,7 @@ export const APPLICATION_STATUS_TEXT = {
   notGiven: 'Not given',
 } as const;
 
-const DAY = new Intl.DateTimeFormat('en-NZ', {
+const DAY = formatter({
   timeZone: 'Pacific/Auckland',
   weekday: 'short',
   day: 'numeric',
@@ -118,10 +119,14 @@ const DAY = new Intl.DateTimeFormat('en-NZ', {
   year: 'numeric',
 });
 /** An instant as the history writes it, on New Zealand's calendar: 'Wed 3 Dec 2025'. */
-export function historyDay(iso: string): string {
-  const part = Object.fromEntries(DAY.formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
+export const historyDay = remembered('historyDay', (iso: string) => {
+  const part = Object.fromEntries(
+    DAY()
+      .formatToParts(new Date(iso))
+      .map((p) => [p.type, p.value]),
+  );
   return `${part.weekday} ${part.day} ${part.month} ${part.year}`;
-}
+});
 
 /** The address a new link is asked for (the registration's contact email). */
 export const StatusLinkRequestSchema = z.object({

@@ -1,4 +1,4 @@
-import { formatNzDay, formatter } from './dates.ts';
+import { formatNzDay, formatter, remembered } from './dates.ts';
 import { WEEKDAYS } from './service-levels.ts';
 import { z } from './zod.ts';
 
@@ -155,7 +155,7 @@ export const percentWords = (share: number | null) =>
 
 const SHORT_DAY = formatter({ timeZone: 'UTC', day: 'numeric', month: 'short' });
 /** A day in a chart's axis: '3 Apr'. */
-export const shortDay = (day: string) => SHORT_DAY().format(new Date(`${day}T12:00:00Z`));
+export const shortDay = remembered('shortDay', (day: string) => SHORT_DAY().format(new Date(`${day}T12:00:00Z`)));
 
 // --- The API -----------------------------------------------------------------------------------------
 

@@ -1,6 +1,16 @@
 import { StrictMode, startTransition } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { HydratedRouter } from 'react-router/dom';
+import { DATE_TEXTS_ID, keepDateTexts } from '../contracts/dates.ts';
+
+// The dates the server wrote on this page: hydrating reads them instead of building a formatter
+// (contracts/dates.ts). The element goes before hydrating, as the app never draws it.
+const dateTexts = document.getElementById(DATE_TEXTS_ID);
+if (dateTexts) {
+  const kept = new Map(Object.entries(JSON.parse(dateTexts.textContent || '{}') as Record<string, string>));
+  keepDateTexts(() => kept);
+  dateTexts.remove();
+}
 
 startTransition(() => {
   hydrateRoot(

@@ -1,7 +1,9 @@
-import { PassThrough } from 'node:stream';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Transform } from 'node:stream';
 import { createReadableStreamFromReadable } from '@react-router/node';
 import { renderToPipeableStream } from 'react-dom/server';
 import { type EntryContext, type RouterContextProvider, ServerRouter } from 'react-router';
+import { DATE_TEXTS_ID, type DateTexts, keepDateTexts } from '../contracts/dates.ts';
 import { EnhancementsContext, NonceContext, requestContext } from './lib/request-context.ts';
 
 // The Fastify web handler sets values under this key; exporting it from the server build gives the
@@ -9,6 +11,45 @@ import { EnhancementsContext, NonceContext, requestContext } from './lib/request
 export { requestContext };
 
 export const streamTimeout = 5_000;
+
+// The dates each page is drawn with, kept per request (contracts/dates.ts): a render goes on across
+// ticks, and a page must never carry another request's dates.
+const pageDates = new AsyncLocalStorage<DateTexts>();
+keepDateTexts(() => pageDates.getStore());
+
+const BODY_END = Buffer.from('</body></html>');
+
+/**
+ * The page's dates as a data block (never run: a script of type application/json), with `<` written
+ * as an escape so no text in it can end the element.
+ */
+function dateTextsElement(texts: DateTexts, nonce: string | undefined): Buffer {
+  const json = JSON.stringify(Object.fromEntries(texts)).replaceAll('<', '\\u003c');
+  const nonceAttribute = nonce ? ` nonce="${nonce}"` : '';
+  return Buffer.from(`<script type="application/json" id="${DATE_TEXTS_ID}"${nonceAttribute}>${json}</script>`);
+}
+
+/**
+ * Passes the page through and writes `insert()` just before its closing `</body></html>` (after the
+ * end when the page does not close so). Holds back only the last bytes, never the page.
+ */
+function beforeBodyEnd(insert: () => Buffer | null, onEnd: () => void): Transform {
+  let held = Buffer.alloc(0);
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      const all = held.length ? Buffer.concat([held, chunk]) : chunk;
+      const keep = Math.min(all.length, BODY_END.length);
+      held = Buffer.from(all.subarray(all.length - keep));
+      callback(null, all.length > keep ? all.subarray(0, all.length - keep) : undefined);
+    },
+    flush(callback) {
+      onEnd();
+      const extra = insert();
+      if (!extra) return callback(null, held);
+      callback(null, held.equals(BODY_END) ? Buffer.concat([extra, held]) : Buffer.concat([held, extra]));
+    },
+  });
+}
 
 export default function handleRequest(
   request: Request,
@@ -25,39 +66,44 @@ export default function handleRequest(
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
     // Pages are rendered whole (onAllReady): the first byte already holds the content, for readers
     // without JavaScript and for crawlers alike.
-    const { pipe, abort } = renderToPipeableStream(
-      <NonceContext.Provider value={nonce}>
-        <EnhancementsContext.Provider value={enhancements}>
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-        </EnhancementsContext.Provider>
-      </NonceContext.Provider>,
-      {
-        nonce,
-        onAllReady() {
-          const body = new PassThrough({
-            final(callback) {
-              clearTimeout(timeoutId);
-              timeoutId = undefined;
-              callback();
-            },
-          });
-          responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
-          pipe(body);
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
+    const dates: DateTexts = new Map();
+    const { pipe, abort } = pageDates.run(dates, () =>
+      renderToPipeableStream(
+        <NonceContext.Provider value={nonce}>
+          <EnhancementsContext.Provider value={enhancements}>
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </EnhancementsContext.Provider>
+        </NonceContext.Provider>,
+        {
+          nonce,
+          onAllReady,
+          onShellError(error: unknown) {
+            reject(error);
+          },
+          onError(error: unknown) {
+            responseStatusCode = 500;
+            console.error(error);
+          },
         },
-        onShellError(error: unknown) {
-          reject(error);
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          console.error(error);
-        },
-      },
+      ),
     );
+    function onAllReady() {
+      // A page that formatted dates carries them (contracts/dates.ts); one that did not, nothing.
+      const body = beforeBodyEnd(
+        () => (dates.size ? dateTextsElement(dates, nonce) : null),
+        () => {
+          clearTimeout(timeoutId);
+          timeoutId = undefined;
+        },
+      );
+      responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
+      pipe(body);
+      resolve(
+        new Response(createReadableStreamFromReadable(body), {
+          headers: responseHeaders,
+          status: responseStatusCode,
+        }),
+      );
+    }
   });
 }
