@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { cpuSecondsOf, median } from './process-stats.ts';
 
 export interface LoadResult {
   rps: number;
@@ -50,26 +51,42 @@ export async function load(url: string, options: LoadOptions = {}): Promise<Load
 export interface SideBySide {
   ours: LoadResult;
   yardstick: LoadResult;
+  /** The median of the rounds' ratios (ours over the yardstick's requests per second in the round after). */
   ratio: number;
   rounds: number;
+  /** Each pair's ratio, in order: how far apart the rounds of one run fall. */
+  pairs: number[];
+  /** CPU time of each process per request answered in its own rounds (µs), when their pids are given. */
+  cpuPerRequest?: { ours: number; yardstick: number };
 }
 
 /**
  * Loads ours and the yardstick in alternating rounds (ours, yardstick, ours, yardstick...) after a
- * short warm-up of each, so both see the same machine; the ratio is of the summed request counts.
+ * short warm-up of each, so both see the same machine. The ratio is the median of the pairs' ratios:
+ * on a shared host one disturbed round moves it less than it moves a ratio of sums. Given the two
+ * processes' pids, it also reads the CPU time each spent in its own rounds, per request answered:
+ * what a request costs the server, whatever the load generator and the neighbours did.
  */
 export async function sideBySide(
   ours: () => Promise<LoadResult>,
   yardstick: () => Promise<LoadResult>,
   warmUp: () => Promise<unknown>,
   rounds: number,
+  pids?: { ours: number; yardstick: number },
 ): Promise<SideBySide> {
   await warmUp();
   const a: LoadResult[] = [];
   const b: LoadResult[] = [];
+  const cpu = { ours: 0, yardstick: 0 };
+  const timed = async (run: () => Promise<LoadResult>, pid: number | undefined, side: keyof typeof cpu) => {
+    const from = pid === undefined ? 0 : cpuSecondsOf(pid);
+    const result = await run();
+    if (pid !== undefined) cpu[side] += cpuSecondsOf(pid) - from;
+    return result;
+  };
   for (let r = 0; r < rounds; r++) {
-    a.push(await ours());
-    b.push(await yardstick());
+    a.push(await timed(ours, pids?.ours, 'ours'));
+    b.push(await timed(yardstick, pids?.yardstick, 'yardstick'));
   }
   const merge = (list: LoadResult[]): LoadResult => ({
     rps: list.reduce((s, x) => s + x.rps, 0) / list.length,
@@ -80,7 +97,22 @@ export async function sideBySide(
   });
   const ourMerged = merge(a);
   const theirs = merge(b);
-  return { ours: ourMerged, yardstick: theirs, ratio: ourMerged.rps / theirs.rps, rounds };
+  const pairs = a.map((x, i) => x.rps / b[i]!.rps);
+  return {
+    ours: ourMerged,
+    yardstick: theirs,
+    ratio: median(pairs),
+    rounds,
+    pairs,
+    ...(pids
+      ? {
+          cpuPerRequest: {
+            ours: (cpu.ours / ourMerged.requests) * 1e6,
+            yardstick: (cpu.yardstick / theirs.requests) * 1e6,
+          },
+        }
+      : {}),
+  };
 }
 
 export interface ChildServer {
