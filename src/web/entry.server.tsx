@@ -1,10 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Transform } from 'node:stream';
 import { createReadableStreamFromReadable } from '@react-router/node';
 import { renderToPipeableStream } from 'react-dom/server';
 import { type EntryContext, type RouterContextProvider, ServerRouter } from 'react-router';
 import { DATE_TEXTS_ID, type DateTexts, keepDateTexts } from '../contracts/dates.ts';
 import { EnhancementsContext, NonceContext, requestContext } from './lib/request-context.ts';
+import { pageEdits } from './page-stream.ts';
 
 // The Fastify web handler sets values under this key; exporting it from the server build gives the
 // server the very same key object that the route modules read.
@@ -17,8 +17,6 @@ export const streamTimeout = 5_000;
 const pageDates = new AsyncLocalStorage<DateTexts>();
 keepDateTexts(() => pageDates.getStore());
 
-const BODY_END = Buffer.from('</body></html>');
-
 /**
  * The page's dates as a data block (never run: a script of type application/json), with `<` written
  * as an escape so no text in it can end the element.
@@ -27,28 +25,6 @@ function dateTextsElement(texts: DateTexts, nonce: string | undefined): Buffer {
   const json = JSON.stringify(Object.fromEntries(texts)).replaceAll('<', '\\u003c');
   const nonceAttribute = nonce ? ` nonce="${nonce}"` : '';
   return Buffer.from(`<script type="application/json" id="${DATE_TEXTS_ID}"${nonceAttribute}>${json}</script>`);
-}
-
-/**
- * Passes the page through and writes `insert()` just before its closing `</body></html>` (after the
- * end when the page does not close so). Holds back only the last bytes, never the page.
- */
-function beforeBodyEnd(insert: () => Buffer | null, onEnd: () => void): Transform {
-  let held = Buffer.alloc(0);
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      const all = held.length ? Buffer.concat([held, chunk]) : chunk;
-      const keep = Math.min(all.length, BODY_END.length);
-      held = Buffer.from(all.subarray(all.length - keep));
-      callback(null, all.length > keep ? all.subarray(0, all.length - keep) : undefined);
-    },
-    flush(callback) {
-      onEnd();
-      const extra = insert();
-      if (!extra) return callback(null, held);
-      callback(null, held.equals(BODY_END) ? Buffer.concat([extra, held]) : Buffer.concat([held, extra]));
-    },
-  });
 }
 
 export default function handleRequest(
@@ -88,14 +64,15 @@ export default function handleRequest(
       ),
     );
     function onAllReady() {
-      // A page that formatted dates carries them (contracts/dates.ts); one that did not, nothing.
-      const body = beforeBodyEnd(
-        () => (dates.size ? dateTextsElement(dates, nonce) : null),
-        () => {
+      // The scripts' preloads at low priority, and the dates the page was drawn with, if it drew
+      // any (page-stream.ts).
+      const body = pageEdits({
+        beforeBodyEnd: () => (dates.size ? dateTextsElement(dates, nonce) : null),
+        onEnd: () => {
           clearTimeout(timeoutId);
           timeoutId = undefined;
         },
-      );
+      });
       responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
       pipe(body);
       resolve(

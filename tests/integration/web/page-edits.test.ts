@@ -3,8 +3,10 @@ import { apiClient, type ApiClient } from '../../helpers/admin-client.ts';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 /**
- * A page that shows dates carries the texts its server wrote for them (src/web/entry.server.tsx),
- * so the browser hydrates it without building a formatter; each page carries its own and no other.
+ * What the server adds to a rendered page (src/web/page-stream.ts): a page that shows dates carries
+ * the texts its server wrote for them, so the browser hydrates it without building a formatter
+ * (each page carries its own and no other); the app's script preloads come at low priority, after
+ * the stylesheets.
  */
 let t: TestApp;
 let alice: ApiClient;
@@ -80,5 +82,20 @@ describe('the dates that come with a page', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('</body></html>');
     expect(datesOf(res.body).element).toBeNull();
+  });
+});
+
+describe('the scripts of a page', () => {
+  it('are preloaded at low priority, and its stylesheets are not', async () => {
+    const { page } = await ticketWith(alice, ['Where is my parcel?']);
+    const res = await navigate(alice, page);
+    expect(res.statusCode).toBe(200);
+    const head = res.body.slice(0, res.body.indexOf('</head>'));
+    const preloads = [...head.matchAll(/<link rel="modulepreload"[^>]*>/g)].map((m) => m[0]);
+    expect(preloads.length).toBeGreaterThan(3);
+    for (const link of preloads) expect(link).toContain(' fetchpriority="low"');
+    const stylesheets = [...head.matchAll(/<link[^>]*rel="stylesheet"[^>]*>/g)].map((m) => m[0]);
+    expect(stylesheets.length).toBeGreaterThan(0);
+    for (const link of stylesheets) expect(link).not.toContain('fetchpriority');
   });
 });
