@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -22,7 +21,8 @@ import { accessPlugin } from './plugins/access.ts';
 import { crossSitePlugin } from './plugins/cross-site.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
-import { preparedAnswersPlugin } from './plugins/prepared.ts';
+import { preparedAnswersPlugin, preparedServerFactory } from './plugins/prepared.ts';
+import { requestIdFor } from './http/request-id.ts';
 import { routeTablePlugin } from './plugins/route-table.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { createSessionResolver, sessionsPlugin } from './plugins/sessions.ts';
@@ -62,20 +62,19 @@ export interface AppOptions {
  */
 export const REQUEST_TIMEOUT_MS = 300_000;
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
-
 /** Builds the whole app (plugins, modules, web handler); never listens (house style: fastify/demo). */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  // The prepared answers' first look at each request, set once their plugin is registered below.
+  const front: { answers?: FastifyInstance['preparedAnswers'] } = {};
   const app = Fastify({
     logger: options.logger ?? false,
     trustProxy: config.trustProxy,
-    // A request id from a trusted proxy is kept so logs line up across hops; otherwise a fresh one.
-    genReqId: (req) => {
-      const incoming = req.headers['x-request-id'];
-      return config.trustProxy && typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    },
+    genReqId: requestIdFor(config.trustProxy),
+    // Fastify's HTTP server with one step in front: a prepared public answer is sent before Fastify
+    // builds a request for it (plugins/prepared.ts, docs/decisions/123-prepared-answers-before-fastify.md).
+    serverFactory: preparedServerFactory(front),
     // JSON bodies are capped at 100 kB (IN-07: 413 beyond). Multipart uploads have their own limits;
     // the one route that needs more (a 200,000-character legal document) raises its own.
     bodyLimit: 100_000,
@@ -133,9 +132,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     https: config.publicBaseUrl.startsWith('https://'),
     reportOnly: config.env === 'development',
   });
-  // Right after the headers: the public pages and JSON that are the same for everyone are sent from
-  // here, before any other hook (plugins/prepared.ts, docs/decisions/118-prepared-public-answers.md).
-  await app.register(preparedAnswersPlugin, { cookieName: config.sessions.cookieName });
+  // Right after the headers (its answers carry them): the public pages and JSON that are the same for
+  // everyone are sent before Fastify sees the request (plugins/prepared.ts, the server above).
+  await app.register(preparedAnswersPlugin, { cookieName: config.sessions.cookieName, trustProxy: config.trustProxy });
+  front.answers = app.preparedAnswers;
   await app.register(crossSitePlugin, { allowedOrigins: [config.publicBaseUrl] });
   // Who is asking: the session cookie or bearer token, looked up in the database on every request
   // (by the accounts module, registered below; the lookup is only needed once requests arrive).

@@ -63,6 +63,19 @@ export const metricsPlugin = fp<MetricsOptions>(
       requestsTotal.inc(labels);
       done();
     });
+    // The prepared answers never reach Fastify's hooks (plugins/prepared.ts): counted here, under the
+    // route that answers them the full way, through label sets bound once per route.
+    const preparedSeries = new Map<string, { duration: { observe(seconds: number): void }; total: { inc(): void } }>();
+    app.preparedAnswers.onAnswered((answer, seconds) => {
+      let series = preparedSeries.get(answer.route);
+      if (!series) {
+        const labels = { method: 'GET', route: routeLabel(answer.route, false), status_code: '200' };
+        series = { duration: requests.labels(labels), total: requestsTotal.labels(labels) };
+        preparedSeries.set(answer.route, series);
+      }
+      series.duration.observe(seconds);
+      series.total.inc();
+    });
 
     new Gauge({
       name: 'live_streams_open',
@@ -143,7 +156,7 @@ export const metricsPlugin = fp<MetricsOptions>(
       );
     }
   },
-  { name: 'metrics', dependencies: ['support', 'notifications'] },
+  { name: 'metrics', dependencies: ['support', 'notifications', 'prepared-answers'] },
 );
 
 /**

@@ -1,17 +1,33 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
-import Fastify from 'fastify';
-import { describe, expect, it } from 'vitest';
-import { type PreparedAnswer, preparedAnswersPlugin } from './prepared.ts';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loggerOptions } from '../logging.ts';
+import { type PreparedAnswer, preparedAnswersPlugin, preparedServerFactory } from './prepared.ts';
 import { createNonceSource, securityHeadersPlugin } from './security-headers.ts';
 
 const PLACE = '\u0000';
 
-/** A server with the two plugins in app.ts's order and one route that counts the requests it handles. */
+const open: FastifyInstance[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((app) => app.close()));
+});
+
+/**
+ * A server made as app.ts makes it (the prepared answers in front of Fastify, the two plugins in its
+ * order) and one route that counts the requests it handles; requests go over a real socket.
+ */
 async function appWith(answers: Record<string, PreparedAnswer>) {
-  const app = Fastify();
+  const front: { answers?: FastifyInstance['preparedAnswers'] } = {};
+  const app = Fastify({ serverFactory: preparedServerFactory(front) });
+  open.push(app);
   await app.register(securityHeadersPlugin, { https: false });
-  await app.register(preparedAnswersPlugin, { cookieName: 'sid' });
+  await app.register(preparedAnswersPlugin, { cookieName: 'sid', trustProxy: false });
+  front.answers = app.preparedAnswers;
   app.preparedAnswers.add((url) => answers[url]);
+  const answered: string[] = [];
+  app.preparedAnswers.onAnswered((answer) => answered.push(answer.route));
   // A later hook, as the cookie parser and the session lookup are: a prepared answer skips them.
   const seen = { hooks: 0, handler: 0 };
   app.addHook('onRequest', async () => {
@@ -25,23 +41,43 @@ async function appWith(answers: Record<string, PreparedAnswer>) {
       return reply.type('text/plain').send('the full way');
     },
   });
-  await app.ready();
-  return { app, seen };
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  const send = (options: { method?: string; url: string; headers?: Record<string, string> }) =>
+    new Promise<{ statusCode: number; headers: http.IncomingHttpHeaders; rawPayload: Buffer; body: string }>(
+      (resolve, reject) => {
+        const req = http.request(
+          { host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.url, headers: options.headers },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () => {
+              const rawPayload = Buffer.concat(chunks);
+              resolve({ statusCode: res.statusCode!, headers: res.headers, rawPayload, body: rawPayload.toString() });
+            });
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      },
+    );
+  return { app, seen, send, answered };
 }
 
 const page = (body: string): PreparedAnswer => ({
   headers: [['content-type', 'text/html; charset=utf-8']],
   parts: body.split(PLACE).map((part) => Buffer.from(part)),
   compress: true,
+  route: '/*',
 });
 const nonceOf = (csp: unknown) => /'nonce-([^']+)'/.exec(String(csp))?.[1];
 
 describe('prepared answers', () => {
   it('answers an anonymous GET of a prepared address before any later hook, with the fresh nonce in the page', async () => {
-    const { app, seen } = await appWith({ '/faqs': page(`<script nonce="${PLACE}">go()</script>`) });
+    const { send, seen, answered } = await appWith({ '/faqs': page(`<script nonce="${PLACE}">go()</script>`) });
     const nonces = new Set<string>();
     for (let i = 0; i < 3; i++) {
-      const res = await app.inject({ method: 'GET', url: '/faqs' });
+      const res = await send({ method: 'GET', url: '/faqs' });
       const nonce = nonceOf(res.headers['content-security-policy']);
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -52,10 +88,12 @@ describe('prepared answers', () => {
     }
     expect(nonces.size).toBe(3);
     expect(seen).toEqual({ hooks: 0, handler: 0 });
+    // Each is told to the metrics, under the route that answers it the full way.
+    expect(answered).toEqual(['/*', '/*', '/*']);
   });
 
   it('sends every request with a session cookie or a bearer token, and every other method or address, the full way', async () => {
-    const { app, seen } = await appWith({ '/faqs': page('kept') });
+    const { send, seen, answered } = await appWith({ '/faqs': page('kept') });
     const full = [
       { method: 'GET', url: '/faqs', headers: { cookie: 'theme=dark; sid=abc' } },
       { method: 'GET', url: '/faqs', headers: { cookie: 'sid=abc' } },
@@ -66,14 +104,13 @@ describe('prepared answers', () => {
       { method: 'GET', url: '/about' },
     ] as const;
     for (const request of full) {
-      const res = await app.inject(request);
+      const res = await send(request);
       if (request.method !== 'HEAD') expect(res.body, JSON.stringify(request)).toBe('the full way');
     }
     expect(seen).toEqual({ hooks: full.length, handler: full.length });
+    expect(answered).toEqual([]);
     // Another cookie of the same site is no session: still prepared.
-    expect((await app.inject({ method: 'GET', url: '/faqs', headers: { cookie: 'xsid=1; theme=dark' } })).body).toBe(
-      'kept',
-    );
+    expect((await send({ method: 'GET', url: '/faqs', headers: { cookie: 'xsid=1; theme=dark' } })).body).toBe('kept');
   });
 
   it('compresses a page for a client that accepts it, and never an API answer', async () => {
@@ -81,21 +118,68 @@ describe('prepared answers', () => {
       headers: [['content-type', 'application/json; charset=utf-8']],
       parts: [Buffer.from('{"faqs":[]}')],
       compress: false,
+      route: '/api/faqs',
     };
-    const { app } = await appWith({ '/faqs': page(`<p>${'words '.repeat(200)}</p>`), '/api/faqs?type=general': json });
-    const br = await app.inject({ method: 'GET', url: '/faqs', headers: { 'accept-encoding': 'gzip, br' } });
+    const { send } = await appWith({ '/faqs': page(`<p>${'words '.repeat(200)}</p>`), '/api/faqs?type=general': json });
+    const br = await send({ method: 'GET', url: '/faqs', headers: { 'accept-encoding': 'gzip, br' } });
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers.vary).toBe('accept-encoding');
     expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(`<p>${'words '.repeat(200)}</p>`);
-    const gzip = await app.inject({ method: 'GET', url: '/faqs', headers: { 'accept-encoding': 'gzip' } });
+    const gzip = await send({ method: 'GET', url: '/faqs', headers: { 'accept-encoding': 'gzip' } });
     expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(`<p>${'words '.repeat(200)}</p>`);
-    const api = await app.inject({
+    const api = await send({
       method: 'GET',
       url: '/api/faqs?type=general',
       headers: { 'accept-encoding': 'br' },
     });
     expect(api.headers['content-encoding']).toBeUndefined();
     expect(api.body).toBe('{"faqs":[]}');
+  });
+
+  it('answers the full way when finding an answer fails, and keeps serving', async () => {
+    const { app, send, seen } = await appWith({ '/faqs': page('kept') });
+    app.preparedAnswers.add((url) => {
+      if (url === '/broken') throw new Error('a source that breaks');
+      return undefined;
+    });
+    // Sources are asked in order: the first one answers /faqs before the broken one is asked.
+    expect((await send({ url: '/broken' })).body).toBe('the full way');
+    expect((await send({ url: '/faqs' })).body).toBe('kept');
+    expect(seen.handler).toBe(1);
+  });
+
+  it('writes the same two request log lines as the full way, under the id the answer carries', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const stream = { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) };
+    const front: { answers?: FastifyInstance['preparedAnswers'] } = {};
+    const app = Fastify({
+      logger: { ...(loggerOptions('info') as object), stream },
+      serverFactory: preparedServerFactory(front),
+    });
+    open.push(app);
+    await app.register(securityHeadersPlugin, { https: false });
+    await app.register(preparedAnswersPlugin, { cookieName: 'sid', trustProxy: false });
+    front.answers = app.preparedAnswers;
+    app.preparedAnswers.add((url) => (url === '/faqs' ? page('kept') : undefined));
+    app.get('/*', async () => 'the full way');
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as AddressInfo;
+    const full = await fetch(`http://127.0.0.1:${port}/about`);
+    const kept = await fetch(`http://127.0.0.1:${port}/faqs`);
+    expect(await kept.text()).toBe('kept');
+    const shape = (id: string | null) =>
+      lines
+        .filter((line) => line.reqId === id)
+        .map(({ msg, req, res }) => ({
+          msg,
+          req: req && { ...(req as object), url: undefined, remotePort: undefined },
+          res,
+        }));
+    expect(shape(kept.headers.get('x-request-id'))).toEqual(shape(full.headers.get('x-request-id')));
+    expect(shape(kept.headers.get('x-request-id')).map((line) => line.msg)).toEqual([
+      'incoming request',
+      'request completed',
+    ]);
   });
 });
 

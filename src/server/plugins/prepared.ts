@@ -1,35 +1,55 @@
+import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import zlib from 'node:zlib';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerFactory } from 'fastify';
 import fp from 'fastify-plugin';
+import { requestIdFor } from '../http/request-id.ts';
 
 /**
- * Prepared answers (docs/decisions/118-prepared-public-answers.md): the public pages and the public
- * JSON are the same bytes for every visitor without a session until an admin edits the content. Once
- * one request has produced such an answer the full way, its owner (the page cache, the content
- * module) hands it here, and the next GET of the same address is answered from the first hook of the
- * request, right after the security headers: no cookie parsing, no session lookup, no access check,
+ * Prepared answers (docs/decisions/118-prepared-public-answers.md, 123-prepared-answers-before-fastify.md):
+ * the public pages and the public JSON are the same bytes for every visitor without a session until
+ * an admin edits the content. Once one request has produced such an answer the full way, its owner
+ * (the page cache, the content module) hands it here, and the next GET of the same address is
+ * answered by the HTTP server's first look at the request (`answer`, called before Fastify builds a
+ * request of its own): no router, no hooks, no cookie parsing, no session lookup, no access check,
  * no route handler. Only the parts that differ per response are made per response: the CSP nonce
- * (in the header and in the page's scripts), the request id and, for a page, its compression.
+ * (in the header and in the page's scripts), the request id and, for a page, its compression. The
+ * security headers are the same words as every other response's (security-headers.ts); the metrics
+ * count the answer under its route as Fastify's would, and request logging writes the same two lines.
  *
  * A request that carries a session cookie or an Authorization header always takes the full way, so
- * a signed-in visitor sees what the full way shows them.
+ * a signed-in visitor sees what the full way shows them. So does every request while the server
+ * closes (Fastify answers those 503).
  */
 export interface PreparedAnswer {
-  /** Headers of the answer itself (content type, vary); the security headers are added per response. */
+  /** Headers of the answer itself (content type); the security headers are added per response. */
   headers: ReadonlyArray<readonly [string, string]>;
   /** The body, cut where the nonce it was made with stood (UTF-8, ready to send). */
   parts: readonly Buffer[];
   /** Compressed per response for clients that accept it (pages), or always sent as is (the API). */
   compress: boolean;
+  /** The route that answers this address the full way (`/*` for a page): the metrics' route label. */
+  route: string;
 }
 
 /** Finds the prepared answer for an exact request address (path and query), if one is held. */
 export type PreparedSource = (url: string) => PreparedAnswer | undefined;
 
+/** Told of every prepared answer sent, with the seconds it took (the metrics count it). */
+export type AnsweredListener = (answer: PreparedAnswer, seconds: number) => void;
+
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Where the owners of prepared answers register how to find them (see prepared.ts). */
-    preparedAnswers: { add(source: PreparedSource): void };
+    preparedAnswers: {
+      /** Where the owners of prepared answers register how to find them. */
+      add(source: PreparedSource): void;
+      onAnswered(listener: AnsweredListener): void;
+      /**
+       * The HTTP server's first look at a request (app.ts hands it every request before Fastify):
+       * answers it and returns true when a prepared answer is held for it, else returns false.
+       */
+      answer(req: IncomingMessage, res: ServerResponse): boolean;
+    };
   }
 }
 
@@ -48,23 +68,37 @@ export function joinWithNonce(parts: readonly Buffer[], nonce: string): Buffer {
   return out;
 }
 
-/** Sends a prepared answer with this response's nonce; headers the hooks set (security, request id) stay. */
-export function sendPrepared(request: FastifyRequest, reply: FastifyReply, answer: PreparedAnswer): FastifyReply {
-  for (const [name, value] of answer.headers) reply.header(name, value);
-  const body = joinWithNonce(answer.parts, reply.cspNonce);
-  if (!answer.compress) return reply.send(body);
-  // Compressed per response (the nonce differs each time): brotli at a fast level, else gzip.
-  reply.header('vary', 'accept-encoding');
-  const accepted = request.headers['accept-encoding'];
-  if (accepted === undefined) return reply.send(body);
+/**
+ * The body to send for this nonce and Accept-Encoding: a page is compressed per response (the nonce
+ * differs each time), brotli at a fast level, else gzip; an API answer is sent as is.
+ */
+export function preparedBody(
+  answer: Pick<PreparedAnswer, 'parts' | 'compress'>,
+  nonce: string,
+  accepted: string | undefined,
+): { body: Buffer; encoding?: 'br' | 'gzip' } {
+  const body = joinWithNonce(answer.parts, nonce);
+  if (!answer.compress || accepted === undefined) return { body };
   if (/\bbr\b/.test(accepted)) {
-    reply.header('content-encoding', 'br');
-    return reply.send(zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }));
+    return {
+      body: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }),
+      encoding: 'br',
+    };
   }
-  if (/\bgzip\b/.test(accepted)) {
-    reply.header('content-encoding', 'gzip');
-    return reply.send(zlib.gzipSync(body, { level: 6 }));
-  }
+  if (/\bgzip\b/.test(accepted)) return { body: zlib.gzipSync(body, { level: 6 }), encoding: 'gzip' };
+  return { body };
+}
+
+/** Sends a prepared answer through Fastify with this response's nonce; headers the hooks set (security, request id) stay. */
+export function sendPrepared(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: Omit<PreparedAnswer, 'route'>,
+): FastifyReply {
+  for (const [name, value] of answer.headers) reply.header(name, value);
+  const { body, encoding } = preparedBody(answer, reply.cspNonce, request.headers['accept-encoding']);
+  if (answer.compress) reply.header('vary', 'accept-encoding');
+  if (encoding) reply.header('content-encoding', encoding);
   return reply.send(body);
 }
 
@@ -74,31 +108,115 @@ export function sessionCookieTest(cookieName: string): (header: string | undefin
   return (header) => header !== undefined && pattern.test(header);
 }
 
-/**
- * Register right after the security headers plugin: its hook must run before every other
- * `onRequest` hook (cookie parsing among them), and after the one that sets the headers and nonce.
- */
-export const preparedAnswersPlugin = fp<{ cookieName: string }>(async function preparedAnswers(
-  app: FastifyInstance,
-  options,
-) {
-  const sources: PreparedSource[] = [];
-  const hasSession = sessionCookieTest(options.cookieName);
-  app.decorate('preparedAnswers', { add: (source: PreparedSource) => void sources.push(source) });
+/** What the request log lines say of a request (logging.ts's serializer reads these fields). */
+function loggedRequest(req: IncomingMessage, trustProxy: boolean) {
+  // As Fastify reads them: behind a trusted proxy, the client is the first forwarded address and
+  // the host the last forwarded host.
+  const forwardedFor = trustProxy ? String(req.headers['x-forwarded-for'] ?? '') : '';
+  const forwardedHost = trustProxy ? String(req.headers['x-forwarded-host'] ?? '') : '';
+  return {
+    method: req.method,
+    url: req.url,
+    host: forwardedHost ? forwardedHost.slice(forwardedHost.lastIndexOf(',') + 1).trim() : req.headers.host,
+    ip: forwardedFor ? forwardedFor.split(',')[0]!.trim() : req.socket.remoteAddress,
+    socket: req.socket,
+  };
+}
 
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.method !== 'GET' || request.headers.authorization !== undefined || hasSession(request.headers.cookie)) {
+/** Register right after the security headers plugin (its headers and nonces are the ones sent). */
+export const preparedAnswersPlugin = fp<{ cookieName: string; trustProxy: boolean }>(
+  async function preparedAnswers(app: FastifyInstance, options) {
+    const sources: PreparedSource[] = [];
+    const listeners: AnsweredListener[] = [];
+    const hasSession = sessionCookieTest(options.cookieName);
+    const requestId = requestIdFor(options.trustProxy);
+    const security = app.securityHeaders;
+    const log = app.log as typeof app.log & { isLevelEnabled?: (level: string) => boolean };
+    // While the server closes every request takes Fastify's way, which answers 503.
+    let closing = false;
+    app.addHook('preClose', (done) => {
+      closing = true;
       done();
-      return;
-    }
-    for (const source of sources) {
-      const answer = source(request.url);
-      if (answer) {
-        // Answered here: Fastify runs no further hook before the response (onSend and onResponse still run).
-        sendPrepared(request, reply, answer);
-        return;
+    });
+
+    const find = (req: IncomingMessage): PreparedAnswer | undefined => {
+      if (closing || req.method !== 'GET' || req.headers.authorization !== undefined || hasSession(req.headers.cookie))
+        return undefined;
+      for (const source of sources) {
+        const answer = source(req.url!);
+        if (answer) return answer;
       }
-    }
-    done();
-  });
-});
+      return undefined;
+    };
+
+    const send = (req: IncomingMessage, res: ServerResponse, answer: PreparedAnswer, started: number) => {
+      const id = requestId(req);
+      const logging = log.isLevelEnabled?.('info') === true;
+      if (logging) log.info({ reqId: id, req: loggedRequest(req, options.trustProxy) }, 'incoming request');
+      const nonce = security.nonce();
+      const { body, encoding } = preparedBody(answer, nonce, req.headers['accept-encoding']);
+      // In the order Fastify's way sends them: security headers, request id, the answer's own.
+      const head: string[] = [security.cspHeader, security.policy(nonce, 'deny')];
+      for (const [name, value] of security.fixed) head.push(name, value);
+      head.push('x-request-id', id);
+      for (const [name, value] of security.last) head.push(name, value);
+      for (const [name, value] of answer.headers) head.push(name, value);
+      if (answer.compress) head.push('vary', 'accept-encoding');
+      if (encoding) head.push('content-encoding', encoding);
+      head.push('content-length', String(body.length));
+      res.writeHead(200, head);
+      res.end(body);
+      const seconds = (performance.now() - started) / 1000;
+      for (const listener of listeners) listener(answer, seconds);
+      if (logging) {
+        log.info({ reqId: id, res: { statusCode: 200 }, responseTime: seconds * 1000 }, 'request completed');
+      }
+    };
+
+    app.decorate('preparedAnswers', {
+      add: (source: PreparedSource) => void sources.push(source),
+      onAnswered: (listener: AnsweredListener) => void listeners.push(listener),
+      answer(req: IncomingMessage, res: ServerResponse): boolean {
+        const started = performance.now();
+        try {
+          const answer = find(req);
+          if (answer === undefined) return false;
+          send(req, res, answer, started);
+          return true;
+        } catch (error) {
+          // Never a crash: before anything is sent the full way answers; after, the response is cut.
+          log.error({ err: error, url: req.url }, 'a prepared answer failed');
+          if (!res.headersSent) return false;
+          res.destroy();
+          return true;
+        }
+      },
+    });
+  },
+  { name: 'prepared-answers' },
+);
+
+/**
+ * Fastify's HTTP server, made with the settings Fastify gives its own (lib/server.js), with one step
+ * in front of Fastify: the prepared answers' look at each request, once their plugin is registered.
+ */
+export function preparedServerFactory(front: { answers?: FastifyInstance['preparedAnswers'] }): FastifyServerFactory {
+  return (handler, options) => {
+    // Fastify has filled in its defaults (fastify.js) before it calls a server factory.
+    const opts = options as {
+      http?: ServerOptions;
+      keepAliveTimeout: number;
+      requestTimeout: number;
+      connectionTimeout: number;
+      maxRequestsPerSocket: number;
+    };
+    const server = createServer(opts.http ?? {}, (req, res) => {
+      if (front.answers?.answer(req, res) !== true) handler(req, res);
+    });
+    server.keepAliveTimeout = opts.keepAliveTimeout;
+    server.requestTimeout = opts.requestTimeout;
+    server.setTimeout(opts.connectionTimeout);
+    if (opts.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = opts.maxRequestsPerSocket;
+    return server;
+  };
+}

@@ -15,6 +15,10 @@ declare module 'fastify' {
   interface FastifyReply {
     cspNonce: string;
   }
+  interface FastifyInstance {
+    /** The headers every response carries (see `createSecurityHeaders`). */
+    securityHeaders: SecurityHeaders;
+  }
 }
 
 export function contentSecurityPolicy(nonce: string, options: { framing: Framing; https: boolean }): string {
@@ -61,35 +65,66 @@ export function createNonceSource(): () => string {
   };
 }
 
+/**
+ * The security headers of a response, described once: the hook below sets them on every reply, and
+ * the prepared answers (prepared.ts) write them themselves, so both send the same words.
+ */
+export interface SecurityHeaders {
+  /** A fresh 128-bit nonce for one response. */
+  nonce(): string;
+  /** The CSP header's name (report-only in development). */
+  cspHeader: string;
+  /** The policy for this nonce, denying framing, or letting our own origin frame the page. */
+  policy(nonce: string, framing: Framing): string;
+  /** The headers that are the same on every response, in the order they are sent after the CSP. */
+  fixed: ReadonlyArray<readonly [string, string]>;
+  /** The ones sent after the request id: HSTS when the site is served over https. */
+  last: ReadonlyArray<readonly [string, string]>;
+}
+
+export function createSecurityHeaders(options: { https: boolean; reportOnly?: boolean }): SecurityHeaders {
+  // The policy is the same words around the nonce every time: built once per framing, joined per response.
+  const NONCE_MARK = '\u0000';
+  const around = (framing: Framing) =>
+    contentSecurityPolicy(NONCE_MARK, { framing, https: options.https }).split(NONCE_MARK) as [string, string];
+  const deny = around('deny');
+  const self = around('self');
+  return {
+    nonce: createNonceSource(),
+    cspHeader: options.reportOnly ? 'content-security-policy-report-only' : 'content-security-policy',
+    policy: (nonce, framing) => {
+      const [before, after] = framing === 'self' ? self : deny;
+      return before + nonce + after;
+    },
+    fixed: [
+      ['x-content-type-options', 'nosniff'],
+      ['referrer-policy', 'strict-origin-when-cross-origin'],
+      ['x-frame-options', 'DENY'],
+      ['cross-origin-opener-policy', 'same-origin'],
+      ['cross-origin-resource-policy', 'same-origin'],
+      ['permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=()'],
+    ],
+    last: options.https ? [['strict-transport-security', 'max-age=63072000; includeSubDomains']] : [],
+  };
+}
+
 export const securityHeadersPlugin = fp<{ https: boolean; reportOnly?: boolean }>(async function securityHeaders(
   app: FastifyInstance,
   options,
 ) {
-  const nonce = createNonceSource();
-  const cspHeader = options.reportOnly ? 'content-security-policy-report-only' : 'content-security-policy';
-  // The policy is the same words around the nonce every time: built once per framing, joined per response.
-  const NONCE_MARK = '\u0000';
-  const cspAround = (framing: Framing) =>
-    contentSecurityPolicy(NONCE_MARK, { framing, https: options.https }).split(NONCE_MARK) as [string, string];
-  const [denyBefore, denyAfter] = cspAround('deny');
-  const [selfBefore, selfAfter] = cspAround('self');
-
+  const headers = createSecurityHeaders(options);
+  const { cspHeader, fixed, last } = headers;
+  app.decorate('securityHeaders', headers);
   app.decorateReply('cspNonce', '');
   // A callback hook: nothing here waits, so no promise per request. Every response denies framing;
   // the few routes that allow their own origin to frame them say so, below.
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
-    const fresh = nonce();
+    const fresh = headers.nonce();
     reply.cspNonce = fresh;
-    reply
-      .header(cspHeader, denyBefore + fresh + denyAfter)
-      .header('x-content-type-options', 'nosniff')
-      .header('referrer-policy', 'strict-origin-when-cross-origin')
-      .header('x-frame-options', 'DENY')
-      .header('cross-origin-opener-policy', 'same-origin')
-      .header('cross-origin-resource-policy', 'same-origin')
-      .header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=()')
-      .header('x-request-id', request.id);
-    if (options.https) reply.header('strict-transport-security', 'max-age=63072000; includeSubDomains');
+    reply.header(cspHeader, headers.policy(fresh, 'deny'));
+    for (const [name, value] of fixed) reply.header(name, value);
+    reply.header('x-request-id', request.id);
+    for (const [name, value] of last) reply.header(name, value);
     done();
   });
 
@@ -98,7 +133,7 @@ export const securityHeadersPlugin = fp<{ https: boolean; reportOnly?: boolean }
   app.addHook('onRoute', (route) => {
     if ((route.config as { framing?: Framing } | undefined)?.framing !== 'self') return;
     const allowOwnOrigin: onRequestHookHandler = (_request, reply, done) => {
-      reply.header(cspHeader, selfBefore + reply.cspNonce + selfAfter).header('x-frame-options', 'SAMEORIGIN');
+      reply.header(cspHeader, headers.policy(reply.cspNonce, 'self')).header('x-frame-options', 'SAMEORIGIN');
       done();
     };
     const own = route.onRequest;

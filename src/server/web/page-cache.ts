@@ -28,6 +28,9 @@ export interface CachedPage extends PreparedAnswer {
 
 const MAX_QUERY = 64;
 
+/** The web handler's catch-all route, which renders every page (the metrics' `page`). */
+const PAGE_ROUTE = '/*';
+
 /** Headers of a rendered answer that describe its body as it was, not as it is sent. */
 const UNSENT = new Set(['content-length', 'content-encoding', 'transfer-encoding']);
 
@@ -99,7 +102,7 @@ export function createPageCache(options: PageCacheOptions) {
         (response.headers.get('content-type') ?? '').startsWith('text/html');
       const parts = (nonce ? html.split(nonce) : [html]).map((part) => Buffer.from(part));
       // A kept page is compressed per response for browsers that accept it, as every cached page was.
-      return { status: response.status, headers, parts, keep, compress: keep };
+      return { status: response.status, headers, parts, keep, compress: keep, route: PAGE_ROUTE };
     },
 
     send(request: FastifyRequest, reply: FastifyReply, page: CachedPage) {

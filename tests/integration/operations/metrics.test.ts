@@ -73,6 +73,23 @@ describe('/metrics with METRICS_TOKEN', () => {
     expect(text).not.toContain('/no/such/api/route');
   });
 
+  it('counts the prepared public answers, sent before Fastify, under the route that answers them the full way', async () => {
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = t.app.server.address() as net.AddressInfo;
+    const series = 'http_requests_total{method="GET",route="/api/legal/links",status_code="200"}';
+    const duration = 'http_request_duration_seconds_count{method="GET",route="/api/legal/links",status_code="200"}';
+    const before = (await scrape(`Bearer ${TOKEN}`)).body;
+    // The first goes the full way and prepares the answer; the three after it are the prepared one.
+    for (let i = 0; i < 4; i++) {
+      const res = await fetch(`http://127.0.0.1:${port}/api/legal/links`);
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    }
+    const after = (await scrape(`Bearer ${TOKEN}`)).body;
+    expect((sample(after, series) ?? 0) - (sample(before, series) ?? 0)).toBe(4);
+    expect((sample(after, duration) ?? 0) - (sample(before, duration) ?? 0)).toBe(4);
+  });
+
   it('reports the mail queue, live streams, database connections and the event loop', async () => {
     // A sign-up records its confirmation mail (just after answering, so that the answer's timing
     // tells nothing); with the worker stopped it waits in the queue.

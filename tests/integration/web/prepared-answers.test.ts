@@ -1,33 +1,64 @@
-import type { LightMyRequestResponse } from 'fastify';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type ApiClient } from '../../helpers/admin-client.ts';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 /**
- * The public pages and JSON are prepared once and then answered before the per-request work
+ * The public pages and JSON are prepared once and then answered before Fastify sees the request
  * (src/server/plugins/prepared.ts): what a visitor receives must not change for it, an admin's edit
- * must show on the very next request, and a signed-in visitor still gets their own page.
+ * must show on the very next request, and a signed-in visitor still gets their own page. Requests
+ * go over a real socket, as a browser's do: the prepared answers are the HTTP server's first step.
  */
 let t: TestApp;
 let admin: ApiClient;
+let port: number;
 beforeAll(async () => {
   t = await createTestApp({ web: true });
   admin = await apiClient(t);
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  port = (t.app.server.address() as AddressInfo).port;
+  // What the metrics are told: each prepared answer sent, by the route that answers it the full way.
+  t.app.preparedAnswers.onAnswered((answer) => answered.push(answer.route));
 });
+const answered: string[] = [];
 afterAll(() => t.close());
 
+interface Received {
+  statusCode: number;
+  headers: http.IncomingHttpHeaders;
+  /** The header names in the order they came. */
+  names: string[];
+  body: string;
+  json(): { faqs: Array<{ title: string }> } & Record<string, unknown>;
+}
+
 const get = (url: string, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...headers } });
-const nonceOf = (res: LightMyRequestResponse) =>
-  /'nonce-([^']+)'/.exec(String(res.headers['content-security-policy']))?.[1] ?? '';
+  new Promise<Received>((resolve, reject) => {
+    const req = http.get(
+      { host: '127.0.0.1', port, path: url, headers: { accept: 'text/html', ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks).toString();
+          const names = res.rawHeaders.filter((_, i) => i % 2 === 0).map((name) => name.toLowerCase());
+          resolve({ statusCode: res.statusCode!, headers: res.headers, names, body, json: () => JSON.parse(body) });
+        });
+      },
+    );
+    req.on('error', reject);
+  });
+const nonceOf = (res: Received) => /'nonce-([^']+)'/.exec(String(res.headers['content-security-policy']))?.[1] ?? '';
 /** A response with its per-response parts (nonce, request id, date) taken out. */
-function comparable(res: LightMyRequestResponse) {
+function comparable(res: Received) {
   const nonce = nonceOf(res);
   const headers = { ...res.headers };
   delete headers['x-request-id'];
   delete headers.date;
   return {
     status: res.statusCode,
+    names: res.names,
     headers: JSON.parse(JSON.stringify(headers).replaceAll(nonce, 'NONCE')) as Record<string, unknown>,
     body: res.body.replaceAll(nonce, 'NONCE'),
   };
@@ -38,7 +69,10 @@ const PUBLIC = ['/', '/about', '/faqs', '/faqs?type=traveller', '/legal', '/api/
 describe('prepared public answers', () => {
   it('are what the full way answered, with a fresh nonce and request id each time', async () => {
     for (const url of PUBLIC) {
+      answered.length = 0;
       const responses = [await get(url), await get(url), await get(url)];
+      // The first took the full way and prepared the answer; the two after it were the prepared one.
+      expect(answered, url).toEqual(url.startsWith('/api/') ? [url.split('?')[0], url.split('?')[0]] : ['/*', '/*']);
       const [first, ...later] = responses.map(comparable);
       expect(first!.status, url).toBe(200);
       for (const res of later) expect(res, url).toEqual(first);
@@ -75,7 +109,7 @@ describe('prepared public answers', () => {
     });
     expect(created.statusCode, created.body).toBe(201);
     expect((await get('/faqs')).body).toContain('Can I send a surfboard?');
-    expect((await get('/api/faqs?type=general')).json().faqs.at(-1).title).toBe('Can I send a surfboard?');
+    expect((await get('/api/faqs?type=general')).json().faqs.at(-1)?.title).toBe('Can I send a surfboard?');
 
     const id = created.json().faq.id as number;
     await get('/faqs');

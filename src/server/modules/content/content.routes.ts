@@ -23,6 +23,11 @@ export function preparedContentAnswers(cache: Pick<ContentCache, 'peek'>): Prepa
     ...FAQ_TYPES.map((type) => [`${contentApi.faqs.path}?type=${type}`, faqsJsonKey(type)] as const),
     [contentApi.legalLinks.path, LEGAL_LINKS_JSON_KEY],
   ]);
+  // The full way's route for each address: the metrics count a prepared answer under it.
+  const routes = new Map<string, string>([
+    ...FAQ_TYPES.map((type) => [faqsJsonKey(type), contentApi.faqs.path] as const),
+    [LEGAL_LINKS_JSON_KEY, contentApi.legalLinks.path],
+  ]);
   // One answer per serialised string, made again only when the content cache holds a new one.
   const made = new Map<string, { json: string; answer: PreparedAnswer }>();
   return (url) => {
@@ -36,6 +41,7 @@ export function preparedContentAnswers(cache: Pick<ContentCache, 'peek'>): Prepa
       headers: [['content-type', JSON_TYPE]],
       parts: [Buffer.from(json)],
       compress: false,
+      route: routes.get(key)!,
     };
     made.set(key, { json, answer });
     return answer;
