@@ -66,7 +66,7 @@ async function appWith(answers: Record<string, PreparedAnswer>) {
 
 const page = (body: string): PreparedAnswer => ({
   headers: [['content-type', 'text/html; charset=utf-8']],
-  parts: body.split(PLACE).map((part) => Buffer.from(part)),
+  parts: body.split(PLACE),
   compress: true,
   route: '/*',
 });
@@ -116,7 +116,7 @@ describe('prepared answers', () => {
   it('compresses a page for a client that accepts it, and never an API answer', async () => {
     const json: PreparedAnswer = {
       headers: [['content-type', 'application/json; charset=utf-8']],
-      parts: [Buffer.from('{"faqs":[]}')],
+      parts: ['{"faqs":[]}'],
       compress: false,
       route: '/api/faqs',
     };

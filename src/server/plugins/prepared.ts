@@ -24,8 +24,12 @@ import { requestIdFor } from '../http/request-id.ts';
 export interface PreparedAnswer {
   /** Headers of the answer itself (content type); the security headers are added per response. */
   headers: ReadonlyArray<readonly [string, string]>;
-  /** The body, cut where the nonce it was made with stood (UTF-8, ready to send). */
-  parts: readonly Buffer[];
+  /**
+   * The body, cut where the nonce it was made with stood. Text, not bytes: Node writes a text body
+   * with the head in one write, where a buffer goes out as a second chunk (cheaper by about a fifth
+   * of a page's cost per request, measured; decision 123).
+   */
+  parts: readonly string[];
   /** Compressed per response for clients that accept it (pages), or always sent as is (the API). */
   compress: boolean;
   /** The route that answers this address the full way (`/*` for a page): the metrics' route label. */
@@ -53,40 +57,18 @@ declare module 'fastify' {
   }
 }
 
-/** The body joined by this response's nonce: one allocation, no re-encoding. */
-export function joinWithNonce(parts: readonly Buffer[], nonce: string): Buffer {
-  if (parts.length === 1) return parts[0]!;
-  const n = Buffer.from(nonce);
-  let length = n.length * (parts.length - 1);
-  for (const part of parts) length += part.length;
-  const out = Buffer.allocUnsafe(length);
-  let at = 0;
-  parts.forEach((part, i) => {
-    if (i > 0) at += n.copy(out, at);
-    at += part.copy(out, at);
-  });
-  return out;
+/** The encoding a page is sent in for this Accept-Encoding: brotli, else gzip, else none. */
+function encodingFor(accepted: string | undefined): 'br' | 'gzip' | undefined {
+  if (accepted === undefined) return undefined;
+  if (/\bbr\b/.test(accepted)) return 'br';
+  return /\bgzip\b/.test(accepted) ? 'gzip' : undefined;
 }
 
-/**
- * The body to send for this nonce and Accept-Encoding: a page is compressed per response (the nonce
- * differs each time), brotli at a fast level, else gzip; an API answer is sent as is.
- */
-export function preparedBody(
-  answer: Pick<PreparedAnswer, 'parts' | 'compress'>,
-  nonce: string,
-  accepted: string | undefined,
-): { body: Buffer; encoding?: 'br' | 'gzip' } {
-  const body = joinWithNonce(answer.parts, nonce);
-  if (!answer.compress || accepted === undefined) return { body };
-  if (/\bbr\b/.test(accepted)) {
-    return {
-      body: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }),
-      encoding: 'br',
-    };
-  }
-  if (/\bgzip\b/.test(accepted)) return { body: zlib.gzipSync(body, { level: 6 }), encoding: 'gzip' };
-  return { body };
+/** A page compressed per response (the nonce differs each time): brotli at a fast level, or gzip. */
+function compress(body: string, encoding: 'br' | 'gzip'): Buffer {
+  return encoding === 'br'
+    ? zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })
+    : zlib.gzipSync(body, { level: 6 });
 }
 
 /** Sends a prepared answer through Fastify with this response's nonce; headers the hooks set (security, request id) stay. */
@@ -96,10 +78,12 @@ export function sendPrepared(
   answer: Omit<PreparedAnswer, 'route'>,
 ): FastifyReply {
   for (const [name, value] of answer.headers) reply.header(name, value);
-  const { body, encoding } = preparedBody(answer, reply.cspNonce, request.headers['accept-encoding']);
-  if (answer.compress) reply.header('vary', 'accept-encoding');
-  if (encoding) reply.header('content-encoding', encoding);
-  return reply.send(body);
+  const body = answer.parts.join(reply.cspNonce);
+  if (!answer.compress) return reply.send(body);
+  reply.header('vary', 'accept-encoding');
+  const encoding = encodingFor(request.headers['accept-encoding']);
+  if (encoding === undefined) return reply.send(body);
+  return reply.header('content-encoding', encoding).send(compress(body, encoding));
 }
 
 /** A test for the session cookie in a raw Cookie header, without parsing it. */
@@ -154,7 +138,7 @@ export const preparedAnswersPlugin = fp<{ cookieName: string; trustProxy: boolea
       const logging = log.isLevelEnabled?.('info') === true;
       if (logging) log.info({ reqId: id, req: loggedRequest(req, options.trustProxy) }, 'incoming request');
       const nonce = security.nonce();
-      const { body, encoding } = preparedBody(answer, nonce, req.headers['accept-encoding']);
+      const encoding = answer.compress ? encodingFor(req.headers['accept-encoding']) : undefined;
       // In the order Fastify's way sends them: security headers, request id, the answer's own.
       const head: string[] = [security.cspHeader, security.policy(nonce, 'deny')];
       for (const [name, value] of security.fixed) head.push(name, value);
@@ -162,10 +146,17 @@ export const preparedAnswersPlugin = fp<{ cookieName: string; trustProxy: boolea
       for (const [name, value] of security.last) head.push(name, value);
       for (const [name, value] of answer.headers) head.push(name, value);
       if (answer.compress) head.push('vary', 'accept-encoding');
-      if (encoding) head.push('content-encoding', encoding);
-      head.push('content-length', String(body.length));
-      res.writeHead(200, head);
-      res.end(body);
+      const body = answer.parts.join(nonce);
+      if (encoding !== undefined) {
+        const compressed = compress(body, encoding);
+        head.push('content-encoding', encoding, 'content-length', String(compressed.length));
+        res.writeHead(200, head);
+        res.end(compressed);
+      } else {
+        head.push('content-length', String(Buffer.byteLength(body)));
+        res.writeHead(200, head);
+        res.end(body);
+      }
       const seconds = (performance.now() - started) / 1000;
       for (const listener of listeners) listener(answer, seconds);
       if (logging) {

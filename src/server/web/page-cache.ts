@@ -100,7 +100,7 @@ export function createPageCache(options: PageCacheOptions) {
         response.status === 200 &&
         !response.headers.has('set-cookie') &&
         (response.headers.get('content-type') ?? '').startsWith('text/html');
-      const parts = (nonce ? html.split(nonce) : [html]).map((part) => Buffer.from(part));
+      const parts = nonce ? html.split(nonce) : [html];
       // A kept page is compressed per response for browsers that accept it, as every cached page was.
       return { status: response.status, headers, parts, keep, compress: keep, route: PAGE_ROUTE };
     },

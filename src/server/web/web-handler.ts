@@ -229,12 +229,16 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
       if (compressible(request, pathname)) {
         // A page of someone's own (signed in, so not kept): rendered whole, then compressed.
         const response = await renderWhole(request, context);
-        const html = (response.headers.get('content-type') ?? '').startsWith('text/html');
         reply.status(response.status);
+        if (!(response.headers.get('content-type') ?? '').startsWith('text/html')) {
+          // Not a page (a resource route's answer, perhaps bytes): sent as it came.
+          for (const [name, value] of headersToSend(response)) reply.header(name, value);
+          return reply.send(Buffer.from(await response.arrayBuffer()));
+        }
         return sendPrepared(request, reply, {
           headers: headersToSend(response),
-          parts: [Buffer.from(await response.arrayBuffer())],
-          compress: html,
+          parts: [await response.text()],
+          compress: true,
         });
       }
       for (const [name, value] of Object.entries(reply.getHeaders())) {

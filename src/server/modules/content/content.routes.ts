@@ -39,7 +39,7 @@ export function preparedContentAnswers(cache: Pick<ContentCache, 'peek'>): Prepa
     if (last?.json === json) return last.answer;
     const answer: PreparedAnswer = {
       headers: [['content-type', JSON_TYPE]],
-      parts: [Buffer.from(json)],
+      parts: [json],
       compress: false,
       route: routes.get(key)!,
     };
