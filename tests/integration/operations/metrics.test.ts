@@ -35,6 +35,11 @@ describe('/metrics with METRICS_TOKEN', () => {
 
   const scrape = (authorization?: string) =>
     t.app.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
+  /** The app's port on 127.0.0.1, listening from the first test that needs a real socket. */
+  const listening = async () => {
+    if (!t.app.server.listening) await t.app.listen({ host: '127.0.0.1', port: 0 });
+    return (t.app.server.address() as net.AddressInfo).port;
+  };
 
   it('answers only the Bearer token, and never to a session', async () => {
     for (const authorization of [undefined, 'Bearer wrong', `Basic ${TOKEN}`, `Bearer ${TOKEN}x`]) {
@@ -74,8 +79,7 @@ describe('/metrics with METRICS_TOKEN', () => {
   });
 
   it('counts the prepared public answers, sent before Fastify, under the route that answers them the full way', async () => {
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    const { port } = t.app.server.address() as net.AddressInfo;
+    const port = await listening();
     const series = 'http_requests_total{method="GET",route="/api/legal/links",status_code="200"}';
     const duration = 'http_request_duration_seconds_count{method="GET",route="/api/legal/links",status_code="200"}';
     const before = (await scrape(`Bearer ${TOKEN}`)).body;
@@ -113,8 +117,7 @@ describe('/metrics with METRICS_TOKEN', () => {
 
   it('counts an open live stream while it is open', async () => {
     const user = await supportUser(t);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = t.app.server.address() as { port: number };
+    const port = await listening();
     const request = http.get({
       host: '127.0.0.1',
       port,
