@@ -63,8 +63,8 @@ export const metricsPlugin = fp<MetricsOptions>(
       requestsTotal.inc(labels);
       done();
     });
-    // The prepared answers never reach Fastify's hooks (plugins/prepared.ts): counted here, under the
-    // route that answers them the full way, through label sets bound once per route.
+    // The prepared answers never reach Fastify's hooks (plugins/prepared.ts): counted here in the same
+    // series, under the route that answers them the full way (the label set made once per route).
     const preparedSeries = new Map<string, { duration: { observe(seconds: number): void }; total: { inc(): void } }>();
     app.preparedAnswers.onAnswered((answer, seconds) => {
       let series = preparedSeries.get(answer.route);

@@ -25,9 +25,9 @@ export interface PreparedAnswer {
   /** Headers of the answer itself (content type); the security headers are added per response. */
   headers: ReadonlyArray<readonly [string, string]>;
   /**
-   * The body, cut where the nonce it was made with stood. Text, not bytes: Node writes a text body
-   * with the head in one write, where a buffer goes out as a second chunk (cheaper by about a fifth
-   * of a page's cost per request, measured; decision 123).
+   * The body, cut where the nonce it was made with stood. Text, not bytes: Node joins a text body
+   * to the head before it writes, where a buffer is written as a chunk of its own (a page cost about
+   * a fifth less per request, measured; decision 123).
    */
   parts: readonly string[];
   /** Compressed per response for clients that accept it (pages), or always sent as is (the API). */
