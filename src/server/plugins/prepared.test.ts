@@ -4,10 +4,11 @@ import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loggerOptions } from '../logging.ts';
-import { type PreparedAnswer, preparedAnswersPlugin, preparedServerFactory } from './prepared.ts';
+import { type PreparedAnswer, preparedAnswersPlugin, preparedBody, preparedServerFactory } from './prepared.ts';
 import { createNonceSource, securityHeadersPlugin } from './security-headers.ts';
 
-const PLACE = '\u0000';
+/** The nonce a page was made with: the same length as every nonce, replaced in each response. */
+const PLACE = 'MadeWithThisNonce0123A==';
 
 const open: FastifyInstance[] = [];
 afterEach(async () => {
@@ -66,7 +67,7 @@ async function appWith(answers: Record<string, PreparedAnswer>) {
 
 const page = (body: string): PreparedAnswer => ({
   headers: [['content-type', 'text/html; charset=utf-8']],
-  parts: body.split(PLACE),
+  ...preparedBody(body, PLACE),
   compress: true,
   route: '/*',
 });
@@ -74,14 +75,18 @@ const nonceOf = (csp: unknown) => /'nonce-([^']+)'/.exec(String(csp))?.[1];
 
 describe('prepared answers', () => {
   it('answers an anonymous GET of a prepared address before any later hook, with the fresh nonce in the page', async () => {
-    const { send, seen, answered } = await appWith({ '/faqs': page(`<script nonce="${PLACE}">go()</script>`) });
+    // Words of more than one byte before the nonces: they are put back where the made one stood.
+    const made = (nonce: string) =>
+      `<p>Kia ora — café</p><script nonce="${nonce}">go()</script><link nonce="${nonce}">`;
+    const { send, seen, answered } = await appWith({ '/faqs': page(made(PLACE)) });
     const nonces = new Set<string>();
     for (let i = 0; i < 3; i++) {
       const res = await send({ method: 'GET', url: '/faqs' });
       const nonce = nonceOf(res.headers['content-security-policy']);
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-      expect(res.body).toBe(`<script nonce="${nonce}">go()</script>`);
+      expect(res.body).toBe(made(nonce!));
+      expect(res.headers['content-length']).toBe(String(Buffer.byteLength(made(nonce!))));
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['x-request-id']).toBeTruthy();
       nonces.add(nonce!);
@@ -116,7 +121,7 @@ describe('prepared answers', () => {
   it('compresses a page for a client that accepts it, and never an API answer', async () => {
     const json: PreparedAnswer = {
       headers: [['content-type', 'application/json; charset=utf-8']],
-      parts: ['{"faqs":[]}'],
+      ...preparedBody('{"faqs":[]}'),
       compress: false,
       route: '/api/faqs',
     };

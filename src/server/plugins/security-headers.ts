@@ -46,6 +46,8 @@ export function contentSecurityPolicy(nonce: string, options: { framing: Framing
 
 const NONCE_BYTES = 16;
 const POOL_NONCES = 256;
+/** Every nonce's length in characters: 16 bytes in base64 (ASCII). */
+export const NONCE_LENGTH = Math.ceil(NONCE_BYTES / 3) * 4;
 
 /**
  * 128-bit nonces from the operating system's CSPRNG, filled 256 at a time: one call to the random

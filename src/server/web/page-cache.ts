@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type PreparedAnswer, sendPrepared, sessionCookieTest } from '../plugins/prepared.ts';
+import { type PreparedAnswer, preparedBody, sendPrepared, sessionCookieTest } from '../plugins/prepared.ts';
 
 /**
  * Whole server-rendered pages for anonymous visitors, kept in memory until the content they show
@@ -94,15 +94,21 @@ export function createPageCache(options: PageCacheOptions) {
     },
 
     async fromResponse(response: Response, nonce: string): Promise<CachedPage> {
-      const html = await response.text();
+      const html = Buffer.from(await response.arrayBuffer());
       const headers = headersToSend(response);
       const keep =
         response.status === 200 &&
         !response.headers.has('set-cookie') &&
         (response.headers.get('content-type') ?? '').startsWith('text/html');
-      const parts = nonce ? html.split(nonce) : [html];
       // A kept page is compressed per response for browsers that accept it, as every cached page was.
-      return { status: response.status, headers, parts, keep, compress: keep, route: PAGE_ROUTE };
+      return {
+        status: response.status,
+        headers,
+        ...preparedBody(html, nonce),
+        keep,
+        compress: keep,
+        route: PAGE_ROUTE,
+      };
     },
 
     send(request: FastifyRequest, reply: FastifyReply, page: CachedPage) {

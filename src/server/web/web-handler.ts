@@ -237,7 +237,8 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
         }
         return sendPrepared(request, reply, {
           headers: headersToSend(response),
-          parts: [await response.text()],
+          body: Buffer.from(await response.arrayBuffer()),
+          nonceAt: [],
           compress: true,
         });
       }

@@ -39,7 +39,8 @@ export function preparedContentAnswers(cache: Pick<ContentCache, 'peek'>): Prepa
     if (last?.json === json) return last.answer;
     const answer: PreparedAnswer = {
       headers: [['content-type', JSON_TYPE]],
-      parts: [json],
+      body: Buffer.from(json),
+      nonceAt: [],
       compress: false,
       route: routes.get(key)!,
     };
