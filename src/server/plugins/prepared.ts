@@ -7,7 +7,8 @@ import { requestIdFor } from '../http/request-id.ts';
 import { NONCE_LENGTH } from './security-headers.ts';
 
 /**
- * Prepared answers (docs/decisions/118-prepared-public-answers.md, 123-prepared-answers-before-fastify.md):
+ * Prepared answers (docs/decisions/118-prepared-public-answers.md, 123-prepared-answers-before-fastify.md,
+ * 124-prepared-bodies-as-bytes.md):
  * the public pages and the public JSON are the same bytes for every visitor without a session until
  * an admin edits the content. Once one request has produced such an answer the full way, its owner
  * (the page cache, the content module) hands it here, and the next GET of the same address is
@@ -27,7 +28,7 @@ export interface PreparedAnswer {
   headers: ReadonlyArray<readonly [string, string]>;
   /**
    * The body as it was made, as bytes: sent as it is when it holds no nonce (the API), else copied
-   * per response with the fresh nonce written over the one it was made with (decision 123).
+   * per response with the fresh nonce written over the one it was made with (decision 124).
    */
   body: Buffer;
   /** Where in `body` the nonce it was made with stands: byte offsets, each `NONCE_LENGTH` bytes long. */
@@ -76,7 +77,7 @@ export function preparedBody(made: string | Buffer, nonce?: string): Pick<Prepar
 /**
  * Room for per-response bodies, cut from one shared slab at a time, as Node's own pool does for
  * buffers under 4 kB: a slab is allocated once per `SLAB_BYTES` sent, not a buffer per response
- * (whose allocation, freeing and sweeping by the collector cost more than the copy; decision 123).
+ * (whose allocation, freeing and sweeping by the collector cost more than the copy; decision 124).
  * A slice is written whole before it is sent and never reused: the slab is freed once no response
  * holds a slice of it. Bodies larger than a quarter of a slab get a buffer of their own.
  */

@@ -4,8 +4,9 @@ import { type PreparedAnswer, preparedBody, sendPrepared, sessionCookieTest } fr
 /**
  * Whole server-rendered pages for anonymous visitors, kept in memory until the content they show
  * changes (docs/performance.md). A public page differs from one visitor to the next only in its
- * CSP nonce, so the page is kept cut where the nonce was and every response gets the fresh nonce
- * of its own CSP header put back in: scripts stay nonce-bound per response, as before.
+ * CSP nonce, so the page is kept as bytes with the places its nonce stood in (decision 124), and
+ * every response gets the fresh nonce of its own CSP header written there: scripts stay
+ * nonce-bound per response, as before.
  *
  * Only GET requests without a session (no session cookie, no Authorization header) for the pages
  * that say so (`handle.cacheForAnonymous`, a short query string is part of the key) are served from here, only 200 answers that set no cookie are kept, at most `maxEntries`
