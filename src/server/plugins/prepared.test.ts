@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -116,6 +117,44 @@ describe('prepared answers', () => {
     expect(answered).toEqual([]);
     // Another cookie of the same site is no session: still prepared.
     expect((await send({ method: 'GET', url: '/faqs', headers: { cookie: 'xsid=1; theme=dark' } })).body).toBe('kept');
+  });
+
+  it('gives each of many responses at once its own nonce in its own body, small pages and large alike', async () => {
+    // Small pages share room cut from one slab; one over 64 kB gets a buffer of its own. Sixty
+    // requests sent at once on one connection: Node holds each answer's body until the ones before
+    // it are written, so a body whose room was taken again would show a later response's nonce.
+    const made = (nonce: string, words: number) =>
+      `<script nonce="${nonce}">go()</script><p>${'kia ora '.repeat(words)}</p>`;
+    const { app } = await appWith({ '/small': page(made(PLACE, 100)), '/large': page(made(PLACE, 10_000)) });
+    const { port } = app.server.address() as AddressInfo;
+    const urls = Array.from({ length: 60 }, (_, i) => (i % 3 === 0 ? '/large' : '/small'));
+    const raw = await new Promise<Buffer>((resolve, reject) => {
+      const socket = net.connect(port, '127.0.0.1', () =>
+        socket.write(urls.map((url) => `GET ${url} HTTP/1.1\r\nHost: localhost\r\n\r\n`).join('')),
+      );
+      const chunks: Buffer[] = [];
+      let answers = 0;
+      socket.on('data', (chunk) => {
+        chunks.push(chunk);
+        answers = Buffer.concat(chunks).toString('latin1').split('HTTP/1.1 200').length - 1;
+        if (answers === urls.length && Buffer.concat(chunks).toString().endsWith('</p>')) socket.end();
+      });
+      socket.on('end', () => resolve(Buffer.concat(chunks)));
+      socket.on('error', reject);
+    });
+    const nonces = new Set<string>();
+    let at = 0;
+    for (const url of urls) {
+      const headEnd = raw.indexOf('\r\n\r\n', at);
+      const head = raw.subarray(at, headEnd).toString('latin1');
+      const length = Number(/content-length: (\d+)/i.exec(head)![1]);
+      const body = raw.subarray(headEnd + 4, headEnd + 4 + length).toString();
+      const nonce = nonceOf(/content-security-policy: (.*)/i.exec(head)![1])!;
+      expect(body).toBe(made(nonce, url === '/large' ? 10_000 : 100));
+      nonces.add(nonce);
+      at = headEnd + 4 + length;
+    }
+    expect(nonces.size).toBe(urls.length);
   });
 
   it('compresses a page for a client that accepts it, and never an API answer', async () => {
