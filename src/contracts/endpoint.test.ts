@@ -39,6 +39,16 @@ describe('errorBodyOf, the browser-side reading of our error shape', () => {
     );
   });
 
+  it('reads a field named __proto__ as the schema does: checked, not kept', () => {
+    const body = JSON.parse(
+      '{"error":{"status":"INVALID_ARGUMENT","message":"","fields":{"__proto__":"","email":"x"}}}',
+    );
+    expect(errorBodyOf(body)).toEqual(ErrorBodySchema.parse(body).error);
+    expect(errorBodyOf(body)?.fields).toEqual({ email: 'x' });
+    expect(Object.getPrototypeOf(errorBodyOf(body)?.fields)).toBe(Object.prototype);
+    expect(errorBodyOf(JSON.parse('{"error":{"status":"X","message":"","fields":{"__proto__":5}}}'))).toBeNull();
+  });
+
   it('gives a refusal its message and fields, and anything else the general sentence', () => {
     const refusal = { error: { status: 'INVALID_ARGUMENT', message: 'Email is required.', fields: { email: 'x' } } };
     expect(resultOf(400, refusal)).toEqual({

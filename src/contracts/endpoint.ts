@@ -135,8 +135,14 @@ export function errorBodyOf(body: unknown): ErrorBody['error'] | null {
   const fields = error.fields;
   if (fields === undefined) return { status: error.status, message: error.message };
   if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) return null;
-  if (!Object.values(fields).every((value) => typeof value === 'string')) return null;
-  return { status: error.status, message: error.message, fields: fields as Record<string, string> };
+  // Copied as the schema copies a record: a field named `__proto__` (an own key after JSON.parse)
+  // is checked but not kept, so it can never become the copy's prototype.
+  const read: Record<string, string> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value !== 'string') return null;
+    if (name !== '__proto__') read[name] = value;
+  }
+  return { status: error.status, message: error.message, fields: read };
 }
 
 /** Reads an answer's body and status into an ApiResult (both clients do this the same way). */
