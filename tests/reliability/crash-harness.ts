@@ -97,22 +97,24 @@ export interface AppServer {
 
 /**
  * Starts the production server (src/server/main.ts with NODE_ENV=production, the prebuilt web app,
- * like `npm start` without the rebuild check) on a free loopback port. Rejects, with the child
+ * like `npm start` without the rebuild check) on a loopback port the system picks when it listens
+ * (PORT=0): a port found free beforehand could be taken by another socket before the server binds
+ * it, and a restart after a kill then failed with "already in use". Rejects, with the child
  * killed, when it does not come up within `timeoutMs`.
  */
 export async function startApp(env: Record<string, string>, timeoutMs = 60_000): Promise<AppServer> {
-  const port = await freePort();
-  const server = startServer({ HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error', RATE_LIMITS: 'off', ...env });
+  const server = startServer({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'error', RATE_LIMITS: 'off', ...env });
   children.add(server.child);
   void server.exited.then(() => children.delete(server.child));
+  let printed: string;
   try {
-    await withTimeout(server.ready, timeoutMs, 'server start-up');
+    printed = await withTimeout(server.ready, timeoutMs, 'server start-up');
   } catch (error) {
     server.child.kill('SIGKILL');
     await server.exited;
     throw error;
   }
-  return { process: server, url: `http://127.0.0.1:${port}` };
+  return { process: server, url: `http://127.0.0.1:${new URL(printed).port}` };
 }
 
 /** SIGKILL, and wait until the process is reaped (a zombie would still hold the data-dir lock). */
