@@ -60,6 +60,11 @@ declare module 'fastify' {
   }
 }
 
+/** Refuses a nonce of another length: a fresh nonce must fit exactly where the made one stood. */
+function checkNonce(nonce: string): void {
+  if (nonce.length !== NONCE_LENGTH) throw new Error(`a nonce is ${NONCE_LENGTH} characters, not ${nonce.length}`);
+}
+
 /**
  * A body to keep as a prepared answer's: its bytes, and where the nonce it was made with stands in
  * them (none when it was made without one). Every nonce is `NONCE_LENGTH` ASCII characters.
@@ -68,7 +73,7 @@ export function preparedBody(made: string | Buffer, nonce?: string): Pick<Prepar
   const body = typeof made === 'string' ? Buffer.from(made) : made;
   const nonceAt: number[] = [];
   if (nonce) {
-    if (nonce.length !== NONCE_LENGTH) throw new Error(`a nonce is ${NONCE_LENGTH} characters, not ${nonce.length}`);
+    checkNonce(nonce);
     for (let at = body.indexOf(nonce); at !== -1; at = body.indexOf(nonce, at + NONCE_LENGTH)) nonceAt.push(at);
   }
   return { body, nonceAt };
@@ -102,7 +107,7 @@ function room(length: number): Buffer {
  */
 function bodyWith(answer: Pick<PreparedAnswer, 'body' | 'nonceAt'>, nonce: string): Buffer {
   if (answer.nonceAt.length === 0) return answer.body;
-  if (nonce.length !== NONCE_LENGTH) throw new Error(`a nonce is ${NONCE_LENGTH} characters, not ${nonce.length}`);
+  checkNonce(nonce);
   const body = room(answer.body.length);
   answer.body.copy(body);
   for (const at of answer.nonceAt) body.write(nonce, at, NONCE_LENGTH, 'latin1');

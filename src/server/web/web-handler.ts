@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
 import { ENHANCEMENTS, type EnhancementManifest, type RequestContextValue } from '../../contracts/web-context.ts';
 import { AppError } from '../errors.ts';
-import { sendPrepared } from '../plugins/prepared.ts';
+import { preparedBody, sendPrepared } from '../plugins/prepared.ts';
 import { type CachedPage, type PageCacheOptions, createPageCache, headersToSend } from './page-cache.ts';
 import { routeNeeds } from './route-needs.ts';
 
@@ -237,8 +237,7 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
         }
         return sendPrepared(request, reply, {
           headers: headersToSend(response),
-          body: Buffer.from(await response.arrayBuffer()),
-          nonceAt: [],
+          ...preparedBody(Buffer.from(await response.arrayBuffer())),
           compress: true,
         });
       }

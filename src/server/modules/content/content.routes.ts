@@ -5,7 +5,7 @@ import { contentApi } from '../../../contracts/api/content.ts';
 import { LegalDocumentSchema } from '../../../contracts/content.schemas.ts';
 import { route } from '../../http/endpoint-route.ts';
 import { FAQ_TYPES } from '../../../contracts/content.ts';
-import type { PreparedAnswer, PreparedSource } from '../../plugins/prepared.ts';
+import { type PreparedAnswer, type PreparedSource, preparedBody } from '../../plugins/prepared.ts';
 import type { ContentCache } from './content.cache.ts';
 import { faqsJsonKey, LEGAL_LINKS_JSON_KEY, type ContentService } from './content.service.ts';
 import { renderDocumentPage } from './document-html.ts';
@@ -39,8 +39,7 @@ export function preparedContentAnswers(cache: Pick<ContentCache, 'peek'>): Prepa
     if (last?.json === json) return last.answer;
     const answer: PreparedAnswer = {
       headers: [['content-type', JSON_TYPE]],
-      body: Buffer.from(json),
-      nonceAt: [],
+      ...preparedBody(json),
       compress: false,
       route: routes.get(key)!,
     };
