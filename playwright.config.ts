@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { SERVER_NODE_FLAGS } from './src/server/node-flags.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/helpers/chromium.ts';
 
 /**
@@ -40,7 +41,8 @@ export default defineConfig({
   webServer: {
     command:
       `rm -rf "${dataDir}" && node scripts/cli.ts create-user --admin ` +
-      `--email "${process.env.E2E_ADMIN_EMAIL}" --password "${process.env.E2E_ADMIN_PASSWORD}" && node scripts/start.ts`,
+      `--email "${process.env.E2E_ADMIN_EMAIL}" --password "${process.env.E2E_ADMIN_PASSWORD}" && ` +
+      `node ${SERVER_NODE_FLAGS.join(' ')} scripts/start.ts`,
     url: `${baseURL}/readyz`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SERVER_NODE_FLAGS } from './src/server/node-flags.ts';
 
 const integration = ['tests/integration/**/*.test.ts', 'tests/security/**/*.test.ts', 'tests/reliability/**/*.test.ts'];
 
@@ -28,6 +29,9 @@ const PASSWORD_HASHING = 'test';
 export default defineConfig({
   test: {
     maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 3),
+    // The test workers run with the server's Node flags (src/server/node-flags.ts), so what they
+    // test behaves as it does under `npm start`.
+    execArgv: [...SERVER_NODE_FLAGS],
     projects: [
       {
         test: {

@@ -23,7 +23,7 @@ import type { DatabaseHandle } from '../../src/server/db/connection.ts';
 import { socketUrl } from '../../src/server/db/local-socket.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { ticketThreadId } from '../../src/server/mail/threading.ts';
-import { freePort } from '../../tests/reliability/crash-harness.ts';
+import { steadyPort } from '../../tests/reliability/crash-harness.ts';
 import { type Dovecot, dovecotAvailable, startDovecot } from '../../tests/helpers/dovecot.ts';
 import { rawMail, receiverClient } from '../../tests/helpers/inbound-mail.ts';
 import { startServer } from '../../tests/helpers/server-process.ts';
@@ -114,7 +114,7 @@ async function startInboundServer(kind: DatabaseKind, withImap: boolean): Promis
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-bench-inbound-'));
   const database = kind === 'PostgreSQL' ? await createBenchDatabase() : null;
   const dovecot = withImap ? await startDovecot() : null;
-  const smtpPort = await freePort();
+  const smtpPort = await steadyPort();
   const server = startServer(
     {
       DATA_DIR: dataDir,

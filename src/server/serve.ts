@@ -8,6 +8,7 @@ import { assertDurable, findDurabilityProblems, UnsafeDurabilityError } from './
 import { seedContent } from './db/seed.ts';
 import { serveLocalSocket } from './db/local-socket.ts';
 import { loggerOptions } from './logging.ts';
+import { missingNodeFlags } from './node-flags.ts';
 import { serveMetricsOnLocalPort } from './plugins/metrics.ts';
 import { BUILD_DIR, loadProductionBuild, type WebHandlerOptions } from './web/web-handler.ts';
 
@@ -57,6 +58,11 @@ async function main() {
   });
   if (!config.rateLimits)
     app.log.warn('RATE_LIMITS=off: every rate limit is disabled. Never run like this in production.');
+  const missingFlags = missingNodeFlags();
+  if (missingFlags.length > 0)
+    app.log.warn(
+      `Node was started without ${missingFlags.join(' ')}: every request costs more CPU (docs/decisions/125-async-context-without-hooks.md). npm start gives it.`,
+    );
 
   // After a crash (UP-07, DATA-02): licence files whose registration never committed, and partial
   // uploads. Safe while registrations run (see license-sweep.ts). Local disk is swept before serving;

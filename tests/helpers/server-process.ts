@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '../../src/server/node-flags.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
@@ -55,9 +56,16 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts the built server like `npm start` does (production mode), with its own environment. */
-export function startServer(env: Record<string, string>, options: { script?: string } = {}): ServerProcess {
-  const child = spawn(process.execPath, [path.join(ROOT, options.script ?? 'src/server/main.ts')], {
+/**
+ * Starts the built server like `npm start` does (production mode, Node's flags of node-flags.ts),
+ * with its own environment. `nodeFlags` replaces those flags (a test of a start without them).
+ */
+export function startServer(
+  env: Record<string, string>,
+  options: { script?: string; nodeFlags?: readonly string[] } = {},
+): ServerProcess {
+  const flags = options.nodeFlags ?? SERVER_NODE_FLAGS;
+  const child = spawn(process.execPath, [...flags, path.join(ROOT, options.script ?? 'src/server/main.ts')], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

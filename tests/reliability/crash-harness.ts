@@ -64,17 +64,38 @@ export const KILL_AFTER_ACKED = 5;
 export const ACK_WAIT_MS = 30_000;
 export const randomKillDelay = () => Math.floor(Math.random() * 900);
 
-/** A port nobody listens on right now (127.0.0.1). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Whether a listener can bind `port` on 127.0.0.1 right now. */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = net.createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * A port for a listener that a test restarts again and again on the same number (127.0.0.1): one
+ * below the system's range of ephemeral ports, picked at random and checked free. A port the
+ * system picked (listen on 0, close, hand on) is an ephemeral one: while its listener was down
+ * between a kill and a restart, any new connection could be given it as its own end, and the
+ * restart failed "already in use". Below that range only another listener asking for it by number
+ * can take it.
+ */
+export async function steadyPort(): Promise<number> {
+  let ephemeralFrom = 32768;
+  try {
+    ephemeralFrom = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+  } catch {
+    // Not Linux: the IANA range starts at 49152; 32768 is below both.
+  }
+  const from = 10_000;
+  const to = Math.min(ephemeralFrom, 32768);
+  for (let tries = 0; tries < 50; tries++) {
+    const port = from + Math.floor(Math.random() * (to - from));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port from ${from} to ${to}`);
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -666,7 +687,7 @@ export class PgCluster {
   /** Starts `postgres` as a direct child (so that we reap it), with extra `-c` settings; waits until it answers. */
   async start(settings: Record<string, string> = {}, timeoutMs = 60_000): Promise<void> {
     if (this.postmaster) throw new Error('the cluster is already running');
-    this.port = await freePort();
+    this.port = await steadyPort();
     const args = [
       '-D',
       this.dataDir,

@@ -14,13 +14,13 @@ import {
   cleanupAll,
   killOnceAcked,
   createUserWithCli,
-  freePort,
   KILL_AFTER_ACKED,
   newPassword,
   type Query,
   signIn,
   sleep,
   startApp,
+  steadyPort,
   tempDir,
   withPg,
   withPglite,
@@ -41,7 +41,7 @@ describe('kill -9 while mail is received (DATA-02)', () => {
       const dataDir = withMigratedDatabase(tempDir('bagspace-inbound-crash-'));
       const database = kind === 'postgres' ? await openTestDatabase() : null;
       if (database) await database.database.close();
-      const smtpPort = await freePort();
+      const smtpPort = await steadyPort();
       const env: Record<string, string> = {
         DATA_DIR: dataDir,
         ...(database?.url ? { DATABASE_URL: database.url } : {}),

@@ -32,6 +32,7 @@ describe.runIf(testDatabaseKind === 'pglite')('start-up on the embedded database
     const faqs2 = await (await fetch(`${url2}/api/faqs?type=general`)).json();
     expect(faqs2.faqs.length).toBe(faqs.faqs.length);
     expect(again.output()).not.toContain('seeded');
+    expect(again.output()).not.toContain('Node was started without');
     await again.stop();
   }, 90_000); // Two cold starts of the embedded database (migrations, seed): 12 s alone, past 30 s on a loaded 2-core machine.
 
@@ -46,6 +47,16 @@ describe.runIf(testDatabaseKind === 'pglite')('start-up on the embedded database
     const url = await first.ready;
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     await first.stop();
+  });
+
+  it("says so at start-up when Node was started without the server's flags, and serves all the same", async () => {
+    const server = startServer({ DATA_DIR: withMigratedDatabase(freshDataDir()), PORT: '0' }, { nodeFlags: [] });
+    const url = await server.ready;
+    expect((await fetch(`${url}/faqs`)).status).toBe(200);
+    expect(server.output()).toContain(
+      'Node was started without --experimental-async-context-frame: every request costs more CPU',
+    );
+    expect(await server.stop()).toBe(0);
   });
 
   it('stops at start-up with a message naming a wrong setting', async () => {

@@ -15,7 +15,7 @@ import { recordFigure } from '../helpers/figures.ts';
 import { mailToReceiver } from '../helpers/inbound-mail.ts';
 import { linkIn, tokenFrom, waitForMail, waitForMails } from '../helpers/mail.ts';
 import { generateSecret } from 'otplib';
-import { freePort } from '../reliability/crash-harness.ts';
+import { steadyPort } from '../reliability/crash-harness.ts';
 import { createUserWithCli, ROOT, startServer, type ServerProcess } from '../helpers/server-process.ts';
 import { currentStep, totpAt } from '../helpers/second-factor.ts';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.ts';
@@ -222,7 +222,7 @@ describe.runIf(testDatabaseKind === 'pglite')('secrets in the server log (LOG-02
 describe.runIf(testDatabaseKind === 'pglite')('reply addresses in the server log (LOG-02)', () => {
   it('never logs a reply address’s token: not when it is handed out, used, misused or refused', async () => {
     const dataDir = withMigratedDatabase(fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-reply-logs-')));
-    const smtpPort = await freePort();
+    const smtpPort = await steadyPort();
     const env = {
       DATA_DIR: dataDir,
       PORT: '0',
