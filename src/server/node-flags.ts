@@ -9,7 +9,7 @@
  * first time any storage is used for as long as the process lives; React's server renderer uses one
  * on every page. With this flag the value rides on V8's own context frame instead, with no hook at
  * all: the same API and the same values, and the default from Node 24 on. Measured on the bench's
- * bare yardstick: using one storage once made each of its requests cost 16 µs (21%) more CPU.
+ * bare yardstick: using one storage once made each of its requests cost 16 µs (20%) more CPU.
  */
 export const SERVER_NODE_FLAGS: readonly string[] = ['--experimental-async-context-frame'];
 

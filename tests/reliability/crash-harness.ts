@@ -85,7 +85,8 @@ function canListen(port: number): Promise<boolean> {
 export async function steadyPort(): Promise<number> {
   let ephemeralFrom = 32768;
   try {
-    ephemeralFrom = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    const first = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (Number.isInteger(first) && first > 10_000) ephemeralFrom = first;
   } catch {
     // Not Linux: the IANA range starts at 49152; 32768 is below both.
   }
