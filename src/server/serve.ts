@@ -9,6 +9,7 @@ import { seedContent } from './db/seed.ts';
 import { serveLocalSocket } from './db/local-socket.ts';
 import { loggerOptions } from './logging.ts';
 import { missingNodeFlags } from './node-flags.ts';
+import { keepTickShape } from './tick-shape.ts';
 import { serveMetricsOnLocalPort } from './plugins/metrics.ts';
 import { BUILD_DIR, loadProductionBuild, type WebHandlerOptions } from './web/web-handler.ts';
 
@@ -17,6 +18,7 @@ import { BUILD_DIR, loadProductionBuild, type WebHandlerOptions } from './web/we
  * Every failure at start-up ends the process with a readable message and a non-zero exit code.
  */
 async function main() {
+  keepTickShape();
   const config = loadConfig();
   let lock: DataDirLock | undefined;
   if (config.database.kind === 'pglite') lock = lockDataDir(config.dataDir);
