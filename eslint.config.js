@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import testRules from './scripts/lint/no-sleep.js';
 
 const dirs = (parent) =>
   fs
@@ -77,6 +78,13 @@ export default tseslint.config(
     plugins: { 'import-x': importX },
     settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })] },
     rules: { 'import-x/no-restricted-paths': ['error', { zones }] },
+  },
+  {
+    // A test waits for the effect it needs (tests/helpers/wait.ts), never for a fixed time: sleeps
+    // only where a comment says why time itself is the subject (scripts/lint/no-sleep.js).
+    files: ['tests/**/*.ts', 'src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
+    plugins: { testing: testRules },
+    rules: { 'testing/no-sleep': 'error' },
   },
   {
     // One zod, set up once for the browser's CSP (src/contracts/zod.ts), with fieldErrors beside it.

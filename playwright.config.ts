@@ -25,9 +25,13 @@ export default defineConfig({
   globalSetup: './tests/e2e/global-setup.ts',
   fullyParallel: true,
   workers: 2,
+  // No retries: a test that passes only on a second try is a bug (decision 127).
   retries: 0,
-  timeout: 30_000,
-  expect: { timeout: 5_000 },
+  // Deadlines for a loaded 2-core machine (another process busy on one core): a test waits for
+  // the effect it needs, and a wait that passes returns the moment the effect is there, so a
+  // generous deadline costs a passing run nothing. Long multi-step tests set their own.
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
   reporter: [['list'], ['json', { outputFile: '.tmp/playwright-report.json' }]],
   use: {
     baseURL,

@@ -1,7 +1,14 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { SERVER_NODE_FLAGS } from './src/server/node-flags.ts';
+import { INTEGRATION_GLOBS, oneDatabaseFiles, oneDatabaseProject } from './tests/one-database.ts';
 
-const integration = ['tests/integration/**/*.test.ts', 'tests/security/**/*.test.ts', 'tests/reliability/**/*.test.ts'];
+const integration = INTEGRATION_GLOBS;
+/**
+ * Files that say "One database: <why>" run in one project only: PostgreSQL's when npm test runs it
+ * (ONE_DATABASE=postgres), else PGlite's (tests/one-database.ts).
+ */
+const oneDatabase = oneDatabaseFiles(import.meta.dirname);
+const onlyIn = (project: 'pglite' | 'postgres') => (oneDatabaseProject() === project ? [] : oneDatabase);
 
 /**
  * Passwords made in the test processes are hashed at the tests' cost (argon2id, 1 MiB, one pass)
@@ -13,8 +20,19 @@ const integration = ['tests/integration/**/*.test.ts', 'tests/security/**/*.test
 const PASSWORD_HASHING = 'test';
 
 /**
+ * Deadlines, not targets: a test that passes ends when its last effect comes, so these only bound a
+ * test that would hang. They fit a 2-core machine shared with other work (the integration files
+ * start servers, databases and mail servers: under a load of 10 to 15, a server's start took a
+ * minute and a test that starts three of them passed 120 s).
+ */
+const TEST_TIMEOUT_MS = 300_000;
+const HOOK_TIMEOUT_MS = 300_000;
+
+/**
  * unit: pure functions and components, next to the code.
- * pglite / postgres: the same integration suites, each file on a fresh database of that kind.
+ * pglite / postgres: the same integration suites, each file on a fresh database of that kind; a
+ * file whose subject does not depend on the database says so ("One database: …") and runs once, on
+ * PostgreSQL when the run has it (tests/one-database.ts).
  * `npm test` (scripts/test.ts) decides which projects run and fails when a mandatory one cannot.
  *
  * Three files at a time (vitest's default on 2 cores is one): the integration files spend much of
@@ -45,22 +63,24 @@ export default defineConfig({
         test: {
           name: 'pglite',
           include: integration,
+          exclude: [...configDefaults.exclude, ...onlyIn('pglite')],
           isolate: false,
           env: { TEST_DATABASE: 'pglite', PASSWORD_HASHING },
           globalSetup: ['tests/helpers/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          testTimeout: TEST_TIMEOUT_MS,
+          hookTimeout: HOOK_TIMEOUT_MS,
         },
       },
       {
         test: {
           name: 'postgres',
           include: integration,
+          exclude: [...configDefaults.exclude, ...onlyIn('postgres')],
           isolate: false,
           env: { TEST_DATABASE: 'postgres', PASSWORD_HASHING },
           globalSetup: ['tests/helpers/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          testTimeout: TEST_TIMEOUT_MS,
+          hookTimeout: HOOK_TIMEOUT_MS,
         },
       },
     ],

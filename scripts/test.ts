@@ -10,6 +10,7 @@ import path from 'node:path';
 import { CHROMIUM_INSTALL, CHROMIUM_PATH } from '../tests/helpers/chromium.ts';
 import { isPostgresReachable, POSTGRES_ADMIN_URL } from '../tests/helpers/postgres.ts';
 import { ensureBuild } from './ensure-build.ts';
+import { type PlaywrightTimings, writeTestFigures } from './test-figures.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
@@ -38,6 +39,8 @@ if (await isPostgresReachable()) {
 
 const vitestReport = path.join(root, '.tmp', 'vitest-report.json');
 fs.rmSync(vitestReport, { force: true });
+const seconds = (since: number) => Math.round((performance.now() - since) / 100) / 10;
+const vitestStarted = performance.now();
 const vitest = spawnSync(
   bin('vitest'),
   [
@@ -45,10 +48,18 @@ const vitest = spawnSync(
     ...projects.flatMap((p) => ['--project', p]),
     '--reporter=default',
     '--reporter=json',
+    '--reporter=./scripts/vitest-timings.ts',
     `--outputFile.json=${vitestReport}`,
   ],
-  { cwd: root, stdio: 'inherit' },
+  // Files marked "One database" run on PostgreSQL when this run has it (tests/one-database.ts).
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ONE_DATABASE: projects.includes('postgres') ? 'postgres' : 'pglite' },
+  },
 );
+const vitestSeconds = seconds(vitestStarted);
+let browser: PlaywrightTimings | undefined;
 if (fs.existsSync(vitestReport)) {
   const report = JSON.parse(fs.readFileSync(vitestReport, 'utf8')) as {
     numPassedTests: number;
@@ -76,9 +87,11 @@ if (vitest.status !== 0) problems.push(`vitest exited with status ${vitest.statu
 if (fs.existsSync(CHROMIUM_PATH)) {
   const e2eReport = path.join(root, '.tmp', 'playwright-report.json');
   fs.rmSync(e2eReport, { force: true });
+  const e2eStarted = performance.now();
   const e2e = spawnSync(bin('playwright'), ['test'], { cwd: root, stdio: 'inherit' });
   if (fs.existsSync(e2eReport)) {
     const report = JSON.parse(fs.readFileSync(e2eReport, 'utf8')) as PlaywrightReport;
+    browser = { wallSeconds: seconds(e2eStarted), report };
     const stats = report.stats;
     collectPlaywrightFailures(report.suites, []);
     totals.passed += stats.expected + stats.flaky;
@@ -97,6 +110,8 @@ if (fs.existsSync(CHROMIUM_PATH)) {
   console.warn(`\n! Browser suite skipped: no Chromium at ${CHROMIUM_PATH} (${CHROMIUM_INSTALL}).\n`);
 }
 
+writeTestFigures({ projects, vitestSeconds, browser });
+
 console.log('');
 if (failures.length > 0) {
   console.error('Failed tests:');
@@ -106,17 +121,17 @@ for (const problem of problems) console.error(`✗ ${problem}`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(problems.length > 0 || totals.failed > 0 ? 1 : 0);
 
-interface PlaywrightSuite {
+export interface PlaywrightSuite {
   title: string;
   file?: string;
   suites?: PlaywrightSuite[];
   specs?: {
     title: string;
     file: string;
-    tests: { status: string; results: { error?: { message?: string } }[] }[];
+    tests: { status: string; results: { duration?: number; error?: { message?: string } }[] }[];
   }[];
 }
-interface PlaywrightReport {
+export interface PlaywrightReport {
   stats: { expected: number; unexpected: number; flaky: number; skipped: number };
   suites: PlaywrightSuite[];
 }

@@ -104,7 +104,7 @@ function benchMail(i: number): QueuedMail {
   const ref = { id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, ticketNo: 1000 + i, reason: 'General' };
   const answer = `Kia ora, your parcel ${i} left Auckland this morning and should reach you within two working days.`;
   return {
-    ...ticketReplyMail(MAIL_CONTEXT, `owner-${i % 50}@${DOMAIN}`, ref, [answer], url),
+    ...ticketReplyMail(MAIL_CONTEXT, { email: `owner-${i % 50}@${DOMAIN}`, name: null }, ref, [answer], url),
     kind: 'ticket-reply',
     headers: { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
   };

@@ -1,5 +1,5 @@
 import { PASSWORD_MAX_LENGTH } from './auth.ts';
-import { EmailSchema, TokenSchema } from './auth.schemas.ts';
+import { AccountNameSchema, EmailSchema, TokenSchema } from './auth.schemas.ts';
 import { z } from './zod.ts';
 import { ACCOUNT_MESSAGES } from './account.ts';
 
@@ -8,8 +8,13 @@ import { ACCOUNT_MESSAGES } from './account.ts';
  * once it is used. The pages' texts and constants are in account.ts, which needs no zod
  * (docs/decisions/119-schemas-stay-on-the-server.md).
  */
+export const SetAccountNameRequestSchema = z.object({ name: AccountNameSchema });
+export const SetAccountNameResponseSchema = z.object({ message: z.string(), name: z.string().nullable() });
+
 export const AccountProfileSchema = z.object({
   email: z.string(),
+  /** The name the person gave, if any. */
+  name: z.string().nullable(),
   emailVerified: z.boolean(),
   role: z.enum(['user', 'admin']),
   memberSince: z.iso.datetime(),

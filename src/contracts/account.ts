@@ -6,8 +6,17 @@
 /** An email-change link lives a day, like a verification link. */
 export const CHANGE_EMAIL_TOKEN_HOURS = 24;
 
+/** A name is at most this many characters, after trimming. */
+export const ACCOUNT_NAME_MAX = 80;
+
 export const ACCOUNT_MESSAGES = {
   title: 'Your account',
+  nameLabel: 'Your name (optional)',
+  nameHint: 'We greet you by it in our mail. Leave it empty to be greeted without a name.',
+  nameTooLong: `Your name can be at most ${ACCOUNT_NAME_MAX} characters long`,
+  nameControl: 'Your name cannot contain line breaks, tabs or other control characters',
+  nameSaved: 'Your name has been saved.',
+  nameCleared: 'Your name has been removed.',
   currentPasswordRequired: 'Current password is required',
   currentPasswordWrong: 'The current password is incorrect.',
   // Wrong passwords here count with failed sign-ins (the same budget), so the wait is the same.

@@ -1,4 +1,5 @@
 import { OtpSchema, PasskeyAssertionSchema } from './second-factor.schemas.ts';
+import { ACCOUNT_MESSAGES, ACCOUNT_NAME_MAX } from './account.ts';
 import { z } from './zod.ts';
 import { AUTH_MESSAGES, EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './auth.ts';
 
@@ -68,7 +69,22 @@ export const SessionResponseSchema = z.object({ user: UserSchema });
 
 export const MessageResponseSchema = z.object({ message: z.string() });
 
-export const SignupRequestSchema = z.object({ email: EmailSchema, password: NewPasswordSchema });
+/**
+ * A person's name as they give it: trimmed, at most ACCOUNT_NAME_MAX characters, no control
+ * characters (it goes into mail greetings and a From header). Empty means no name.
+ */
+export const AccountNameSchema = z
+  .string()
+  .trim()
+  .max(ACCOUNT_NAME_MAX, ACCOUNT_MESSAGES.nameTooLong)
+  .regex(/^[^\p{Cc}\u2028\u2029]*$/u, ACCOUNT_MESSAGES.nameControl);
+
+export const SignupRequestSchema = z.object({
+  email: EmailSchema,
+  password: NewPasswordSchema,
+  /** Optional: an empty name is no name. */
+  name: AccountNameSchema.optional(),
+});
 
 /** The sign-up form: the API body plus a confirmation checked in the browser. */
 export const SignupFormSchema = SignupRequestSchema.extend({ confirmPassword: z.string() }).refine(

@@ -26,8 +26,12 @@ export const COMPANY_MESSAGES = {
   emailInvalid: 'Invalid email format',
   // Not in the spec: the NZBN field is ours (docs/decisions/110-nzbn.md).
   nzbnInvalid: 'NZBN must be 13 digits (check the number on your NZBN record)',
+  // Thirteen digits from 94 whose last one is wrong: most often one digit mistyped.
+  nzbnCheckDigit:
+    'The last digit of this NZBN (its check digit) does not match the 12 before it. Check the number on your NZBN record.',
   fileTooLarge: 'File size should be less than 10MB',
-  fileUnsupported: 'Unsupported File Format',
+  // The spec's words, then the types we take, said as the label and hint say them (docs/decisions/130-pdf-licences.md).
+  fileUnsupported: 'Unsupported File Format. Please choose a JPG, PNG or PDF file.',
   duplicateEmail: 'Email already exists. Please use a different email.',
   duplicateName: 'Company name already exists. Please use a different name.',
   duplicatePhone: 'Phone number already exists. Please use a different phone number.',
@@ -42,8 +46,31 @@ export const COMPANY_MESSAGES = {
   unreadableForm: 'The form could not be read. Please try again.',
   tooManyParts: 'The registration has too many fields or files.',
   tooManyRegistrations: 'Too many registrations have been sent from your network. Please try again in an hour.',
-  licenseNotFound: 'This company has no commercial license on file.',
+  licenseNotFound: 'This company has no commercial licence on file.',
 } as const;
+
+/**
+ * What /register says once an application is in: the spec's alert stays, and the page
+ * itself says what happens next, with the application's private status link.
+ */
+export const REGISTERED_TEXT = {
+  heading: 'What happens next',
+  steps: [
+    'Our partnerships team checks your company details and your commercial licence, usually within two working days.',
+    'If you gave a contact email, we have sent it this link too, and we will email you the decision there.',
+    'You can see your application, its status and when we will review it at any time through your private link (no account needed; please keep it to yourself):',
+  ],
+  statusLink: 'See your application',
+} as const;
+
+/**
+ * The browser that sent an application holds its status link for an hour, for /register's page
+ * after it (HttpOnly, this page only): the API and the page's own action set it, its loader reads it.
+ */
+export const STATUS_LINK_COOKIE = 'partner_status';
+export const STATUS_LINK_COOKIE_SECONDS = 3600;
+export const statusLinkCookie = (token: string, maxAge = STATUS_LINK_COOKIE_SECONDS) =>
+  `${STATUS_LINK_COOKIE}=${token}; Max-Age=${maxAge}; Path=/register; HttpOnly; SameSite=Lax`;
 
 /** The registration limits of docs/product.md §9. */
 export const COMPANY_LIMITS = {
@@ -70,7 +97,10 @@ export const NZBN_TEXT = {
   adminLabel: 'NZBN',
   notGiven: 'Not given',
   checkLabel: 'NZBN check',
-  notChecked: 'not checked',
+  // 'not checked' said with its reason: no number, or no lookups on this site.
+  notChecked: 'Not checked: no NZBN was given.',
+  notCheckedNoKey:
+    'Not checked: this site does not look numbers up in the NZBN register (NZBN_API_KEY is not set). Check it yourself at nzbn.govt.nz.',
   waiting: 'waiting for the NZBN register',
   registeredNameLabel: 'Registered name',
   registerStatusLabel: 'Register status',
@@ -133,13 +163,33 @@ export function nzbnNamesMatch(companyName: string, registeredName: string): boo
  * Weighting the first 12 digits 1, 3, 1, 3, … from the left, the check digit is (10 − sum mod 10) mod 10.
  */
 export function isValidNzbn(digits: string): boolean {
-  if (!/^94\d{11}$/.test(digits)) return false;
+  return isNzbnShaped(digits) && nzbnCheckDigitHolds(digits);
+}
+
+/** Thirteen digits starting with 94: a New Zealand number, whatever its check digit. */
+function isNzbnShaped(digits: string): boolean {
+  return /^94\d{11}$/.test(digits);
+}
+
+function nzbnCheckDigitHolds(digits: string): boolean {
   let sum = 0;
   for (let i = 0; i < 12; i++) sum += Number(digits[i]) * (i % 2 === 0 ? 1 : 3);
   return (10 - (sum % 10)) % 10 === Number(digits[12]);
 }
 
+/**
+ * A phone number as people write it (docs/product.md §5.1, changed by docs/decisions/130-pdf-licences.md):
+ * spaces and dashes go, and a leading +64 (New Zealand's country code) becomes the national 0, so
+ * '+64 21 123-4567' is checked, stored and compared as '0211234567'. Anything else stays for the spec's rule.
+ */
+export function normalisePhone(value: string): string {
+  const compact = value.replace(/[\s-]+/gu, '');
+  return compact.startsWith('+64') ? `0${compact.slice(3)}` : compact;
+}
+
 export const PHONE_PATTERN = /^\d{7,14}$/;
+/** The phone field's hint: 7 to 14 digits, written as people write them (spaces, dashes, +64). */
+export const PHONE_HINT = '7 to 14 digits, for example 021 123 4567 or +64 21 123 4567.';
 /** Letters (any script, with their combining marks, so "Tāne" counts) and spaces. */
 export const ALPHABETIC_PATTERN = /^[\p{L}\p{M} ]+$/u;
 
@@ -174,6 +224,13 @@ function personText(messages: { alphabetic: string; min: string; max: string }) 
 }
 
 const phone = z.string().regex(PHONE_PATTERN, COMPANY_MESSAGES.phoneDigits);
+/** The optional contact phone: normalised, then empty is null (as optionalText), then the spec's rule. */
+const optionalPhone = z
+  .string()
+  .optional()
+  .transform((value) => normalisePhone(value ?? ''))
+  .transform((value) => (value ? value : null))
+  .pipe(phone.nullable());
 
 /** Optional; the spaces people copy with it ('9429 0463 9392 0') are removed, and empty becomes null. */
 const nzbn = z
@@ -181,7 +238,13 @@ const nzbn = z
   .optional()
   .transform((value) => (value ?? '').replace(/\s+/gu, ''))
   .transform((value) => (value ? value : null))
-  .pipe(z.string().refine(isValidNzbn, COMPANY_MESSAGES.nzbnInvalid).nullable());
+  .pipe(
+    z
+      .string()
+      .refine(isNzbnShaped, { error: COMPANY_MESSAGES.nzbnInvalid, abort: true })
+      .refine(nzbnCheckDigitHolds, COMPANY_MESSAGES.nzbnCheckDigit)
+      .nullable(),
+  );
 
 /**
  * The registration fields, named as the company record (docs/product.md §3). Values are trimmed; the
@@ -201,9 +264,13 @@ export const CompanyRegistrationSchema = z.strictObject({
   nzbn,
   phoneNumber: z
     .string({ error: COMPANY_MESSAGES.phoneRequired })
-    .trim()
-    .min(1, { error: COMPANY_MESSAGES.phoneRequired, abort: true })
-    .regex(PHONE_PATTERN, COMPANY_MESSAGES.phoneDigits),
+    .transform(normalisePhone)
+    .pipe(
+      z
+        .string()
+        .min(1, { error: COMPANY_MESSAGES.phoneRequired, abort: true })
+        .regex(PHONE_PATTERN, COMPANY_MESSAGES.phoneDigits),
+    ),
   address: requiredText(
     {
       required: COMPANY_MESSAGES.addressRequired,
@@ -224,7 +291,7 @@ export const CompanyRegistrationSchema = z.strictObject({
     min: COMPANY_MESSAGES.jobTitleTooShort,
     max: COMPANY_MESSAGES.jobTitleTooLong,
   }),
-  contactPersonPhoneNumber: optionalText(phone),
+  contactPersonPhoneNumber: optionalPhone,
   contactPersonEmail: optionalText(
     z
       .string()
@@ -262,27 +329,42 @@ export function companyFieldError(field: CompanyTextField, value: string): strin
 }
 
 /**
- * The commercial licence file. The picker offers more types than are accepted (docs/product.md §2, §5): the
- * label lists them all, validation allows only JPEG and PNG, decided from the file's first bytes.
+ * The commercial licence file: a JPEG or PNG image, or a PDF (docs/product.md §2, §5, widened by
+ * docs/decisions/130-pdf-licences.md), decided from the file's first bytes. The picker offers exactly
+ * those, and the label, the hint and the error name them the same way.
  */
-export const LICENSE_PICKER_TYPES = ['jpg', 'jpeg', 'png', 'pdf', 'tiff', 'gif'] as const;
-export const LICENSE_PICKER_ACCEPT = LICENSE_PICKER_TYPES.map((ext) => `.${ext}`).join(',');
-/** Enough leading bytes to recognise both accepted formats. */
+export const LICENCE_TYPES_TEXT = 'JPG, PNG or PDF';
+export const LICENCE_FIELD_TEXT = {
+  label: `Commercial licence (${LICENCE_TYPES_TEXT})`,
+  hint: `A ${LICENCE_TYPES_TEXT} of your commercial licence (a photo or a scan), up to 10 MB.`,
+} as const;
+export const LICENSE_PICKER_ACCEPT = '.jpg,.jpeg,.png,.pdf,image/jpeg,image/png,application/pdf';
+/** Enough leading bytes to recognise every accepted format. */
 export const LICENSE_SNIFF_BYTES = 8;
 
-export interface LicenseType {
-  ext: 'jpg' | 'png';
-  contentType: 'image/jpeg' | 'image/png';
-}
+export type LicenseType =
+  | { ext: 'jpg'; contentType: 'image/jpeg' }
+  | { ext: 'png'; contentType: 'image/png' }
+  | { ext: 'pdf'; contentType: 'application/pdf' };
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+/** '%PDF-': every PDF starts with it (ISO 32000-1, clause 7.5.2), as the attachments' check has it. */
+const PDF_SIGNATURE = [0x25, 0x50, 0x44, 0x46, 0x2d];
 
-/** JPEG or PNG from the magic bytes; null for anything else, whatever its name or declared type. */
+/** JPEG, PNG or PDF from the magic bytes; null for anything else, whatever its name or declared type. */
 export function detectLicenseType(head: Uint8Array): LicenseType | null {
   if (head.length < LICENSE_SNIFF_BYTES) return null;
   if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return { ext: 'jpg', contentType: 'image/jpeg' };
   if (PNG_SIGNATURE.every((byte, i) => head[i] === byte)) return { ext: 'png', contentType: 'image/png' };
+  if (PDF_SIGNATURE.every((byte, i) => head[i] === byte)) return { ext: 'pdf', contentType: 'application/pdf' };
   return null;
+}
+
+/** The type of a stored licence, from the extension its key was given when its bytes were checked. */
+export function licenseTypeOfKey(key: string): LicenseType {
+  if (key.endsWith('.pdf')) return { ext: 'pdf', contentType: 'application/pdf' };
+  if (key.endsWith('.png')) return { ext: 'png', contentType: 'image/png' };
+  return { ext: 'jpg', contentType: 'image/jpeg' };
 }
 
 /** The company record as the API shows it (docs/product.md §3); internal columns never leave the server. */
@@ -306,5 +388,10 @@ export const CompanySchema = z.object({
 });
 export type Company = z.infer<typeof CompanySchema>;
 
-export const CompanyRegistrationResultSchema = z.object({ id: z.uuid(), company: CompanySchema });
+export const CompanyRegistrationResultSchema = z.object({
+  id: z.uuid(),
+  company: CompanySchema,
+  /** The application's private status page ('/partners/status/{token}'), for the applicant only. */
+  statusPath: z.string(),
+});
 export type CompanyRegistrationResult = z.infer<typeof CompanyRegistrationResultSchema>;

@@ -44,6 +44,22 @@ export const DeskFiguresSchema = z.object({
 });
 export type DeskFigures = z.infer<typeof DeskFiguresSchema>;
 
+/**
+ * A new console's first steps (the checklist on /admin): each true once done. Read from what is
+ * there, so a step done any way (the page, the API, the command line) is ticked.
+ */
+export const FirstStepsSchema = z.object({
+  /** The business hours were saved at least once (not the defaults a new database starts with). */
+  businessHours: z.boolean(),
+  /** More than one admin account is active: someone else can answer too. */
+  teammate: z.boolean(),
+  /** At least one saved reply exists. */
+  savedReply: z.boolean(),
+  /** A ticket has had an answer from the team: the whole round was tried. */
+  testTicket: z.boolean(),
+});
+export type FirstSteps = z.infer<typeof FirstStepsSchema>;
+
 export const SavedReplySchema = z.object({
   id: z.uuid(),
   title: z.string(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMinutes } from './desk.ts';
+import { expandSavedReply, formatMinutes } from './desk.ts';
 
 describe('formatMinutes', () => {
   it('says "under a minute" rather than "0 min"', () => {
@@ -15,5 +15,17 @@ describe('formatMinutes', () => {
     expect(formatMinutes(210)).toBe('3.5 h');
     expect(formatMinutes(3 * 1440)).toBe('3 days');
     expect(formatMinutes(null)).toBe('–');
+  });
+});
+
+describe('expandSavedReply', () => {
+  it('fills in {{user.name}}, or "there" without a name, beside the number and the address', () => {
+    const body = 'Kia ora {{user.name}}, about #{{ticket.number}} ({{ user.email }}).';
+    expect(expandSavedReply(body, { ticketNo: 1004, userEmail: 'a@example.com', userName: 'Aroha $&' })).toBe(
+      'Kia ora Aroha $&, about #1004 (a@example.com).',
+    );
+    expect(expandSavedReply(body, { ticketNo: 1004, userEmail: 'a@example.com', userName: null })).toBe(
+      'Kia ora there, about #1004 (a@example.com).',
+    );
   });
 });

@@ -1,20 +1,22 @@
 /** The support desk's tools (docs/product.md, support desk): notes, assignment, ratings, figures. */
 
+import { TICKET_WORDS } from './ticket-words.ts';
+
 export const RATING_COMMENT_MAX_LENGTH = 1000;
 
 export const DESK_TEXT = {
   rateTitle: 'How did we do?',
-  good: 'Good',
-  bad: 'Bad',
+  good: TICKET_WORDS.good,
+  bad: TICKET_WORDS.bad,
   ratingComment: 'Anything you would like to add? (optional)',
   sendRating: 'Send rating',
   changeRating: 'Change rating',
   thanks: 'Thank you for your feedback.',
-  ratedGood: 'You rated this Good.',
-  ratedBad: 'You rated this Bad.',
+  ratedGood: `You rated this ${TICKET_WORDS.good}.`,
+  ratedBad: `You rated this ${TICKET_WORDS.bad}.`,
   /** Shown until the window closes. */
   changeableUntil: (date: string) => `You can change it until ${date}.`,
-  chooseRating: 'Choose Good or Bad.',
+  chooseRating: `Choose ${TICKET_WORDS.good} or ${TICKET_WORDS.bad}.`,
   rateOnlyClosed: 'You can rate a ticket once it is closed.',
   ratingLocked: 'This rating can no longer be changed.',
   commentTooLong: `Comments can be at most ${RATING_COMMENT_MAX_LENGTH} characters long`,
@@ -25,7 +27,7 @@ export const DESK_TEXT = {
   unassign: 'Unassign',
   assignTo: 'Assign to',
   assignedTo: 'Assigned to',
-  unassigned: 'Unassigned',
+  unassigned: TICKET_WORDS.unassigned,
   assigneeMissing: 'Choose an admin to assign this ticket to.',
   firstResponse: 'First response',
   resolution: 'Resolution',
@@ -35,12 +37,13 @@ export const DESK_TEXT = {
   privacyRequests: 'Privacy requests',
   answerBy: 'Answer by',
   answerByDate: (date: string) => `Answer by ${date}`,
-  overdue: 'Overdue',
+  /** A privacy request past its answer-by date: late, as a due time is (one word for it). */
+  overdue: TICKET_WORDS.late,
   markPrivacy: 'Mark as a privacy request',
   unmarkPrivacy: 'Not a privacy request',
   deactivationIsPrivacy: 'Account Deactivation tickets are always privacy requests.',
   noPrivacyRequests: 'There are no open privacy requests',
-  noOverdue: 'No privacy request is overdue',
+  noOverdue: 'No privacy request is late',
 } as const;
 
 /** "under a minute", "12 min", "3.5 h", "2.1 days": a duration the inbox shows (never "0 min"). */
@@ -66,7 +69,7 @@ export const SAVED_REPLY_BODY_MAX = 5000;
 export const SAVED_REPLY_TEXT = {
   title: 'Saved replies',
   intro:
-    'Answers the team reuses. In a ticket, pick one under the reply box or type / in it. {{ticket.number}} and {{user.email}} are filled in for the ticket.',
+    'Answers the team reuses. In a ticket, pick one under the reply box or type / in it. {{ticket.number}}, {{user.name}} and {{user.email}} are filled in for the ticket ({{user.name}} is “there” when the customer gave no name, so “Kia ora {{user.name}},” always reads well).',
   titleLabel: 'Title',
   bodyLabel: 'Text',
   add: 'Add saved reply',
@@ -87,11 +90,22 @@ export const SAVED_REPLY_TEXT = {
   noMatch: 'No saved reply matches.',
 } as const;
 
-/** A saved reply's text for one ticket: {{ticket.number}} and {{user.email}} filled in. */
-export function expandSavedReply(body: string, ticket: { ticketNo: number; userEmail: string }): string {
+/** What {{user.name}} becomes when the customer gave no name: "Kia ora {{user.name}}," reads "Kia ora there,". */
+export const SAVED_REPLY_NO_NAME = 'there';
+
+/**
+ * A saved reply's text for one ticket: {{ticket.number}}, {{user.name}} and {{user.email}} filled in.
+ * A replacement is given as a function, so a `$` in a name or address is taken as it is.
+ */
+export function expandSavedReply(
+  body: string,
+  ticket: { ticketNo: number; userEmail: string; userName?: string | null | undefined },
+): string {
+  const name = ticket.userName?.trim() || SAVED_REPLY_NO_NAME;
   return body
-    .replace(/\{\{\s*ticket\.number\s*\}\}/g, String(ticket.ticketNo))
-    .replace(/\{\{\s*user\.email\s*\}\}/g, ticket.userEmail);
+    .replace(/\{\{\s*ticket\.number\s*\}\}/g, () => String(ticket.ticketNo))
+    .replace(/\{\{\s*user\.name\s*\}\}/g, () => name)
+    .replace(/\{\{\s*user\.email\s*\}\}/g, () => ticket.userEmail);
 }
 
 // --- Search -------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import type { z } from './zod.ts';
  * path, who may call it, what it takes and what it answers. The server registers its Fastify route
  * from the declaration (server/http/endpoint-route.ts, which also feeds OpenAPI), and the one client
  * calls it from the same declaration: in process for route loaders and actions, over fetch in the
- * browser (web/lib/api.ts). Nothing else writes an endpoint's method or path.
+ * browser (web/lib/api-client.ts). Nothing else writes an endpoint's method or path.
  */
 
 /** Deny by default (AZ-01): every endpoint names who may call it. */

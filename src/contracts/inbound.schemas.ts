@@ -28,13 +28,35 @@ export const InboundListSchema = z.object({
   counts: z.record(z.enum(INBOUND_VIEW_STATES), z.number()),
 });
 
-export const InboundListQuerySchema = z.object({ state: z.enum(INBOUND_VIEW_STATES).optional() });
+export const InboundListQuerySchema = z.object({
+  state: z.enum(INBOUND_VIEW_STATES).optional(),
+  /** Only the mail that belongs (or would belong) to this ticket: the console's ticket page counts its held mail. */
+  ticketId: z.uuid().optional(),
+});
 export const InboundParamsSchema = z.object({
   inboundId: z.coerce
     .number()
     .int()
     .positive()
     .max(2 ** 53),
+});
+/**
+ * One mail as the Incoming view opens it: what the list shows, its To and Date, its words as text
+ * (an HTML-only mail's converted, never its markup), its header section as received, and its files
+ * (downloads only, by their place in the mail).
+ */
+export const InboundMailReadSchema = InboundMailSchema.extend({
+  to: z.string(),
+  date: z.string().nullable(),
+  text: z.string(),
+  headers: z.string(),
+  attachments: z.array(
+    z.object({ index: z.number(), name: z.string(), size: z.number(), contentType: z.string(), url: z.string() }),
+  ),
+});
+export type InboundMailRead = z.infer<typeof InboundMailReadSchema>;
+export const InboundFileParamsSchema = InboundParamsSchema.extend({
+  fileIndex: z.coerce.number().int().min(0).max(999),
 });
 export const InboundPostResultSchema = z.object({ ticketId: z.string() });
 export const WholeMailParamsSchema = z.object({

@@ -7,7 +7,7 @@ export const NOTIFICATION_SETTINGS = [
     key: 'ticketReplies',
     kind: 'ticket-replies',
     label: 'Replies to my support tickets',
-    hint: 'A mail when our team answers and you are not on the ticket’s page.',
+    hint: 'A mail when our team answers and you have not seen the answer on the ticket’s page.',
     adminOnly: false,
   },
   {

@@ -1,4 +1,4 @@
-import { COMPANY_TEXT_FIELDS, type CompanyTextField } from './companies.ts';
+import { COMPANY_TEXT_FIELDS, type CompanyTextField, LICENCE_FIELD_TEXT, LICENCE_TYPES_TEXT } from './companies.ts';
 import { z } from './zod.ts';
 
 /**
@@ -80,8 +80,8 @@ export const CHANGES_TEXT = {
   dueHeading: 'What we need from you',
   noteHeading: 'Note from our team',
   sendTitle: 'Send your changes',
-  licenseLabel: 'New commercial licence (JPG, JPEG, PNG)',
-  licenseHint: 'A photo or scan, at most 10 MB.',
+  licenseLabel: `New commercial licence (${LICENCE_TYPES_TEXT})`,
+  licenseHint: LICENCE_FIELD_TEXT.hint,
   submit: 'Send changes',
   /** `day`: the review due date in words ('Tue 15 Dec'). */
   sent: (day: string) => `Thank you. We have your changes and will review them by ${day}.`,

@@ -52,6 +52,8 @@ export const AdminCompanySchema = CompanySchema.extend({
   submittedAt: z.string(),
   /** While changes are requested: what was asked. */
   requestedChanges: RequestedChangesSchema.nullable(),
+  /** The licence file's kind (decided by its bytes): an image is shown, a PDF previewed in a frame; null: none. */
+  licenseFormat: z.enum(['image', 'pdf']).nullable(),
 });
 export type AdminCompany = z.infer<typeof AdminCompanySchema>;
 
@@ -189,6 +191,16 @@ export const LICENCE_TEXT = {
   noRenewal: 'There is no new licence waiting: it was accepted or refused meanwhile.',
   notApproved: 'Only an approved partner has a licence to renew.',
   renewalNotFound: 'There is no new licence to download.',
+} as const;
+
+/** The licence file on the console's partner page (docs/decisions/130-pdf-licences.md). */
+export const LICENCE_VIEW_TEXT = {
+  heading: 'Commercial licence',
+  imageAlt: (company: string) => `Commercial licence of ${company}`,
+  pdfPreviewTitle: (company: string) => `Commercial licence of ${company} (PDF, from its first page)`,
+  download: 'Download the licence',
+  downloadPdf: 'Download the licence (PDF)',
+  none: 'No licence was uploaded.',
 } as const;
 
 /** 'YYYY-MM-DD', a real calendar date (whether it is in the past is the server's check, on the app's clock). */

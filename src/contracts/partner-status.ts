@@ -93,7 +93,7 @@ export const APPLICATION_STATUS_TEXT = {
     contactPersonJobTitle: 'Contact person job title',
     contactPersonPhoneNumber: 'Contact person phone number',
     contactPersonEmail: 'Contact person email',
-    license: 'Commercial license',
+    license: 'Commercial licence',
   },
   /** /partners/status: a new link for an applicant who lost theirs, or never had one. */
   findTitle: 'Find your partner application',

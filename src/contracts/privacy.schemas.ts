@@ -22,6 +22,8 @@ export const DataExportSchema = z.object({
   exportedAt: z.string(),
   account: z.object({
     email: z.string(),
+    /** The name the person gave (null when none). */
+    name: z.string().nullable(),
     emailVerified: z.boolean(),
     role: z.enum(['user', 'admin']),
     memberSince: z.string(),

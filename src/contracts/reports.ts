@@ -1,5 +1,6 @@
 import { formatNzDay, formatter, remembered } from './dates.ts';
 import { WEEKDAYS } from './service-levels.ts';
+import { TICKET_WORDS } from './ticket-words.ts';
 import { z } from './zod.ts';
 
 /**
@@ -89,7 +90,7 @@ export const REPORTS_TEXT = {
   businessHours: 'business time',
   clockHours: 'clock time',
   withinTarget: 'Within target',
-  late: 'Late',
+  late: TICKET_WORDS.late,
   measured: (n: number, what: string) => `${n.toLocaleString('en-NZ')} ${what}`,
   none: '—',
   // The charts.
@@ -110,8 +111,8 @@ export const REPORTS_TEXT = {
   ratingsTitle: 'Ratings',
   ratingsLead: 'The share of ratings that were Good, by the week (Monday first) a customer rated.',
   ratingsNone: 'No ratings in these days.',
-  good: 'Good',
-  poor: 'Poor',
+  good: TICKET_WORDS.good,
+  bad: TICKET_WORDS.bad,
   commentsTitle: 'What customers wrote',
   commentsNone: 'No comments with ratings in these days.',
   adminsTitle: 'Per admin',
@@ -134,7 +135,7 @@ export const REPORTS_TEXT = {
     `Showing the first ${n.toLocaleString('en-NZ')}. The CSV download has every ticket created in these days.`,
   listEmpty: 'No tickets.',
   columns: ['Ticket', 'Reason', 'Created', 'First response', 'Closed', 'Assignee', 'Rating', 'Outcome'] as const,
-  unassigned: 'Nobody',
+  unassigned: TICKET_WORDS.unassigned,
   outcome: { open: 'Open', closed: 'Closed', 'auto-closed': 'Closed automatically' },
 } as const;
 
@@ -277,7 +278,7 @@ export const ReportTicketSchema = z.object({
   resolutionBusinessHours: Hours,
   resolutionClockHours: Hours,
   assignee: z.string().nullable(),
-  rating: z.enum(['good', 'poor']).nullable(),
+  rating: z.enum(['good', 'bad']).nullable(),
   outcome: z.enum(REPORT_OUTCOMES),
 });
 export type ReportTicket = z.infer<typeof ReportTicketSchema>;

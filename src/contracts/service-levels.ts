@@ -1,4 +1,5 @@
 import { TICKET_REASON_VALUES } from './support.ts';
+import { TICKET_WORDS } from './ticket-words.ts';
 import { z } from './zod.ts';
 
 /**
@@ -183,7 +184,10 @@ export function parseTargetMinutes(text: string): number | null {
 
 /** How far a due time is from now, in the console's words: 'due in 2 h', 'late by 35 min'. */
 export function dueWords(dueAt: Date, now: Date): string {
-  const minutes = Math.round((dueAt.getTime() - now.getTime()) / 60_000);
+  // Due or late by the instant itself, the span rounded: 20 s past a due time is "late by under a
+  // minute" beside the Late mark, never "due in under a minute".
+  const left = dueAt.getTime() - now.getTime();
+  const minutes = Math.round(Math.abs(left) / 60_000);
   const span = (m: number) => {
     if (m < 1) return 'under a minute';
     if (m < 60) return `${m} min`;
@@ -194,17 +198,17 @@ export function dueWords(dueAt: Date, now: Date): string {
     }
     return `${Math.round(m / (24 * 60))} days`;
   };
-  return minutes >= 0 ? `due in ${span(minutes)}` : `late by ${span(-minutes)}`;
+  return left >= 0 ? `due in ${span(minutes)}` : `late by ${span(minutes)}`;
 }
 
 export const DUE_TEXT = {
   dueColumn: 'Due',
-  late: 'Late',
+  late: TICKET_WORDS.late,
   dueToday: 'Due today',
   sortDue: 'Due first',
   notDue: 'Not due',
   warnedSoon: 'Due soon',
-  warnedLate: 'Late',
+  warnedLate: TICKET_WORDS.late,
   targetOf: (kind: TargetKind) => TARGET_KINDS.find((k) => k.key === kind)!.label,
   /** The inbox's filter and order (admin-support.tsx). */
   filterLabel: 'Due',
@@ -213,9 +217,14 @@ export const DUE_TEXT = {
   sortRecent: 'Newest message',
   noLate: 'No open ticket is late',
   noDueToday: 'Nothing more is due today',
-  /** On a ticket: 'First response due in 2 h · Mon 30 Nov, 10:30'. */
-  dueLine: (kind: TargetKind, words: string, time: string) =>
-    `${TARGET_KINDS.find((k) => k.key === kind)!.label} ${words} · ${time}`,
+  /** On a ticket, each due time's label. */
+  dueLabel: {
+    firstResponse: 'First answer due',
+    nextResponse: 'Next answer due',
+    resolution: 'Resolution due',
+  } satisfies Record<TargetKind, string>,
+  /** On a ticket, a due time: 'Mon 30 Nov, 10:30 (due in 2 h)', 'Mon 30 Nov, 10:30 (late by 35 min)'. */
+  dueAt: (time: string, words: string) => `${time} (${words})`,
 } as const;
 
 /** A day the calendar does not keep its weekday hours: a holiday (closed) or an exception. */

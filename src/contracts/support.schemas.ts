@@ -135,6 +135,19 @@ export const TicketListQuerySchema = z.object({
 });
 export const TicketParamsSchema = z.object({ ticketId: z.string().max(64) });
 
+/** The most answer ids one "seen" report names: the page keeps the newest this many. */
+export const SEEN_IDS_MAX = 200;
+/**
+ * What the owner's ticket page reports it showed: the ids of the answers that were in front of the
+ * reader (the page visible and focused, or the answer scrolled into view while visible), every one
+ * since the page opened, so the server can tell that no answer in between went unseen.
+ */
+export const SeenBodySchema = z.object({
+  messageIds: z.array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).min(1).max(SEEN_IDS_MAX),
+});
+/** The newest answer up to which the owner has seen every answer; later ones are still mailed. */
+export const SeenResultSchema = z.object({ seenUpTo: z.number().int().min(0) });
+
 /** A waiting ticket's next due time (the names of contracts/service-levels.ts TARGET_KINDS). */
 export const TicketDueSchema = z.object({
   at: z.string(),
@@ -142,11 +155,19 @@ export const TicketDueSchema = z.object({
   warned: z.enum(['soon', 'missed']).nullable(),
 });
 export type TicketDue = z.infer<typeof TicketDueSchema>;
+/** One of a waiting ticket's due times, by its target: its answer (first or next) and its resolution. */
+export const DueTimeSchema = z.object({
+  target: z.enum(['firstResponse', 'nextResponse', 'resolution']),
+  at: z.string(),
+});
+export type DueTime = z.infer<typeof DueTimeSchema>;
 
 /** Admin view: every user's tickets, with who asked and whether we have answered. */
 export const AdminTicketSchema = TicketSchema.extend({
   /** The owner's address; 'Deleted user' once their account has been erased. */
   userEmail: z.string(),
+  /** The name the owner gave, if any (saved replies' {{user.name}}); null once erased. */
+  userName: z.string().nullable(),
   /** An admin marked its messages as needed for the record: erasing the owner keeps them (docs/product.md §2.14). */
   keepForRecord: z.boolean(),
   /** The newest message is the user's: it is waiting for us. */
@@ -169,6 +190,10 @@ export const AdminTicketSchema = TicketSchema.extend({
    * ('soon' before it, 'missed' after); null when nothing is due (waiting on the customer, closed).
    */
   due: TicketDueSchema.nullable(),
+  /** The same wait's due times, each by its target: the answer first, then the resolution; empty when none. */
+  dueTimes: z.array(DueTimeSchema),
+  /** The first line of the customer's first message, shortened for a list (contracts/support.ts firstLineOf). */
+  firstLine: z.string(),
 });
 export type AdminTicket = z.infer<typeof AdminTicketSchema>;
 /** `now`: the server's clock when it read the list, so a page words due times as the server would. */

@@ -11,6 +11,28 @@ export function reasonLabel(reason: string): string {
   return TICKET_REASONS.find((r) => r.value === reason)?.label ?? reason;
 }
 
+/** The longest first line a list of tickets shows (the inbox, the merge and split pickers). */
+export const FIRST_LINE_MAX_LENGTH = 80;
+
+/**
+ * What a list shows of a message: its first line with any text, spaces collapsed; one longer than
+ * `max` characters is cut at the last word that fits (mid-word only when a single word is that
+ * long) and ends with '…'. '' for a message of files only.
+ */
+export function firstLineOf(text: string, max = FIRST_LINE_MAX_LENGTH): string {
+  const line =
+    text
+      .split(/\r?\n|\r/)
+      .map((l) => l.replace(/\s+/g, ' ').trim())
+      .find((l) => l !== '') ?? '';
+  const chars = [...line];
+  if (chars.length <= max) return line;
+  const cut = chars.slice(0, max - 1).join('');
+  const space = cut.lastIndexOf(' ');
+  const kept = space >= max / 2 ? cut.slice(0, space) : cut;
+  return `${kept.replace(/[\s,.;:–—-]+$/, '')}…`;
+}
+
 /** A generous bound: the spec gives only a 10-character hint, but an unbounded body is an abuse vector. */
 export const MESSAGE_MAX_LENGTH = 5000;
 export const MESSAGE_HINT_LENGTH = 10;

@@ -30,7 +30,9 @@ export const MERGE_TEXT = {
   splitTargetLine: (sourceNo: number) => `Split from #${sourceNo}`,
   splitOption: (when: string, excerpt: string) => `${when}: ${excerpt}`,
   undone: (sourceNo: number, targetNo: number) => `The merge of #${sourceNo} into #${targetNo} is undone.`,
-  option: (ticketNo: number, reason: string, open: boolean) => `#${ticketNo} · ${reason} · ${open ? 'open' : 'closed'}`,
+  /** A ticket to merge into: '#1004 · General Enquiry · open · My parcel to Napier has not arrived.' */
+  option: (ticketNo: number, reasonLabel: string, open: boolean, firstLine: string) =>
+    `#${ticketNo} · ${reasonLabel} · ${open ? 'open' : 'closed'}${firstLine ? ` · ${firstLine}` : ''}`,
 } as const;
 
 export const MERGE_MESSAGES = {
@@ -62,6 +64,8 @@ export const MergeTargetsSchema = z.object({
       reason: z.string(),
       open: z.boolean(),
       lastMessage: z.string(),
+      /** The first line of the customer's first message in it (support.ts firstLineOf). */
+      firstLine: z.string(),
     }),
   ),
 });

@@ -9,6 +9,7 @@ import { accountsModule } from './modules/accounts/index.ts';
 import { attachmentsModule } from './modules/attachments/index.ts';
 import { auditModule } from './modules/audit/index.ts';
 import { contentModule } from './modules/content/index.ts';
+import { deskModule } from './modules/desk/index.ts';
 import { inboundModule } from './modules/inbound/index.ts';
 import { notificationsModule } from './modules/notifications/index.ts';
 import { partnersModule } from './modules/partners/index.ts';
@@ -171,6 +172,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(accountsModule, shared);
   await app.register(attachmentsModule, shared);
   await app.register(supportModule, shared);
+  // The desk (the team's side of tickets) reaches tickets through what the support module decorates.
+  await app.register(deskModule, shared);
   await app.register(auditModule, shared);
   await app.register(serviceLevelsModule, {
     ...shared,

@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Logger } from './logging.ts';
 /**
  * The run loop the server's background workers share (the mail outbox, account erasure): a round
  * runs every `pollMs` after the last one ended, or at once when woken. Rounds never overlap: a wake
@@ -114,4 +115,33 @@ export async function walkPages<K>(
     }
     if (keys.length < pageSize) return;
   }
+}
+
+/**
+ * One step of a round that fails alone: its error is logged with `failed` (which says that the next
+ * round tries again), and the round goes on to its next step.
+ */
+export async function stepAlone(log: Pick<Logger, 'error'>, failed: string, step: () => Promise<void>): Promise<void> {
+  try {
+    await step();
+  } catch (error) {
+    log.error({ err: error }, failed);
+  }
+}
+
+/**
+ * What a worker that checks on a schedule (licence expiry, service levels, NZBN lookups) gives the
+ * app: `start()` runs a round now and then every check interval, `run()` one round now (tests; it
+ * resolves when the round has ended), `stop()`, and a copy of its counters.
+ */
+export function checkingWorker<C extends object>(rounds: BackgroundRounds, counters: C) {
+  return {
+    start() {
+      rounds.start();
+      void rounds.run();
+    },
+    run: () => rounds.run(),
+    stop: () => rounds.stop(),
+    stats: (): C => ({ ...counters }),
+  };
 }

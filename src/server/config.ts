@@ -122,6 +122,13 @@ const EnvSchema = z.object({
       'must be an address, e.g. no-reply@example.com or "Bagspace <no-reply@example.com>"',
     )
     .optional(),
+  // The address staff answers come from, with the agent's name (docs/decisions/136-names-and-signatures.md).
+  SUPPORT_FROM: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[^\s<>@"]+@[^\s<>@"]+$/, "must be an address alone, e.g. support@example.com (the name is the agent's)")
+    .optional(),
   // The mail outbox and notifications (docs/decisions/090-mail-outbox.md).
   MAIL_RETRY_HOURS: positiveInt(24),
   MAIL_RETRY_FIRST_SECONDS: positiveInt(30),
@@ -159,6 +166,11 @@ const EnvSchema = z.object({
   IMAP_URL: mailServerUrl('imap', 'imaps://user:pass@imap.example.com/INBOX'),
   IMAP_MOVE_TO: z.string().trim().min(1, 'must not be empty').default('Processed'),
   REPLY_ADDRESS_DAYS: positiveInt(180),
+  // Every received mail is decided (docs/decisions/131-every-inbound-mail-decided.md): tries before it is held.
+  INBOUND_MAX_ATTEMPTS: positiveInt(10).refine((v) => v <= 100, 'must be at most 100'),
+  // Unknown reply addresses one SMTP connection may try before its answers slow down and it is closed.
+  INBOUND_SMTP_UNKNOWN_LIMIT: positiveInt(20),
+  INBOUND_SMTP_SLOW_MS: nonNegativeInt(5000).refine((v) => v <= 60_000, 'must be at most 60000 (a minute)'),
   // Metrics (docs/operations.md#metrics): a Bearer token for /metrics on the app's port, or a port on 127.0.0.1.
   METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters (a long random secret)').optional(),
   METRICS_PORT: port(0),
@@ -231,6 +243,9 @@ function buildConfig(env: z.infer<typeof EnvSchema>) {
     mail: {
       smtpUrl: env.SMTP_URL,
       from: env.MAIL_FROM ?? `"${env.COMPANY_NAME.replaceAll('"', '')}" <no-reply@${new URL(publicBaseUrl).hostname}>`,
+      /** Where customers' mail about their tickets comes from (the name is the agent's or '<company> Support'). */
+      supportAddress:
+        env.SUPPORT_FROM ?? env.INBOUND_ADDRESS ?? `support@${env.REPLY_DOMAIN ?? new URL(publicBaseUrl).hostname}`,
       outboxDir: path.join(dataDir, 'outbox'),
       retryHours: env.MAIL_RETRY_HOURS,
       retryFirstSeconds: env.MAIL_RETRY_FIRST_SECONDS,
@@ -247,6 +262,11 @@ function buildConfig(env: z.infer<typeof EnvSchema>) {
       imapUrl: env.IMAP_URL,
       imapMoveTo: env.IMAP_MOVE_TO,
       replyAddressDays: env.REPLY_ADDRESS_DAYS,
+      /** Tries to decide a received mail before it is held for an admin with its reason. */
+      maxAttempts: env.INBOUND_MAX_ATTEMPTS,
+      /** After this many unknown reply addresses, a connection's next answer comes slowly and closes it. */
+      unknownRecipientLimit: env.INBOUND_SMTP_UNKNOWN_LIMIT,
+      slowAnswerMs: env.INBOUND_SMTP_SLOW_MS,
     },
     sessions: {
       idleMs: env.SESSION_IDLE_MINUTES * 60_000,

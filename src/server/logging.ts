@@ -14,14 +14,39 @@ export interface Logger {
 const SECRET_QUERY_PARAMS = /^(token|code|password|secret|key|sig|signature)$/i;
 
 /**
- * Paths whose last segment is a secret: the one-click unsubscribe links of notification mail, and a
+ * Paths whose next segment is a secret: the one-click unsubscribe links of notification mail, and a
  * partner applicant's status page and its API (docs/decisions/112-application-status-page.md).
+ * Matched on the path as a router may read it (any letter case, percent-encoded letters, doubled
+ * slashes), since a request spelled `/Partners/Status/<token>` is logged as it was sent.
  */
-const SECRET_PATH = /^(\/unsubscribe\/|(?:\/api)?\/partners\/status\/)[^/?#]+/;
+const SECRET_PATHS = [['unsubscribe'], ['partners', 'status'], ['api', 'partners', 'status']];
+
+function segmentName(segment: string): string {
+  try {
+    return decodeURIComponent(segment).toLowerCase();
+  } catch {
+    return segment.toLowerCase();
+  }
+}
+
+/** The path with the secret segment after a SECRET_PATHS prefix replaced by `[redacted]`. */
+function redactPath(path: string): string {
+  const segments = path.split('/');
+  const named = segments.flatMap((segment, index) => (segment === '' ? [] : [{ index, name: segmentName(segment) }]));
+  for (const prefix of SECRET_PATHS) {
+    const secret = named[prefix.length];
+    if (secret && prefix.every((name, k) => named[k]!.name === name)) {
+      segments[secret.index] = '[redacted]';
+      return segments.join('/');
+    }
+  }
+  return path;
+}
 
 /** The URL as logged: secret query values and path tokens replaced, everything else kept for tracing. */
 export function redactUrl(raw: string): string {
-  const url = raw.replace(SECRET_PATH, '$1[redacted]');
+  const pathEnd = raw.search(/[?#]/);
+  const url = pathEnd < 0 ? redactPath(raw) : `${redactPath(raw.slice(0, pathEnd))}${raw.slice(pathEnd)}`;
   const q = url.indexOf('?');
   if (q < 0) return url;
   const query = url

@@ -18,6 +18,8 @@ export interface MailContext {
   replyDomain?: string | undefined;
   /** How long a reply address works (days). */
   replyAddressDays: number;
+  /** SUPPORT_FROM: the address mail to a ticket's owner comes from (config.mail.supportAddress). */
+  supportAddress: string;
 }
 
 /**
@@ -74,6 +76,7 @@ export async function createSharedServices(
       publicBaseUrl: config.publicBaseUrl,
       replyDomain: config.inbound.replyDomain,
       replyAddressDays: config.inbound.replyAddressDays,
+      supportAddress: config.mail.supportAddress,
     },
     clock,
   };

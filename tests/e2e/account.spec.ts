@@ -1,7 +1,7 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { ACCOUNT_MESSAGES } from '../../src/contracts/account.ts';
 import { linkIn, waitForMail } from '../helpers/mail.ts';
-import { newEmail, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+import { newEmail, signInAt, verifiedAccount } from './fixtures.ts';
 import { expectNoAxeViolations, VIEWPORTS, watchPage } from './support.ts';
 
 /** /account in Chromium (docs/product.md §2.13): the email change with both mails, and the sessions list. */
@@ -9,7 +9,7 @@ import { expectNoAxeViolations, VIEWPORTS, watchPage } from './support.ts';
 const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
 const loginScreen = (page: Page) => page.getByRole('button', { name: 'Login' });
 
-/** A browser of its own (cookies not shared), signed in on the support login screen. */
+/** A browser of its own (cookies not shared), signed in (signIn) and on /support. */
 async function signedInBrowser(
   browser: Browser,
   baseURL: string,
@@ -18,8 +18,7 @@ async function signedInBrowser(
 ) {
   const context = await browser.newContext({ baseURL, viewport: VIEWPORTS.desktop, ...options });
   const page = await context.newPage();
-  await page.goto('/support');
-  await signInOnLoginScreen(page, user.email, user.password);
+  await signInAt(page, '/support', user);
   await expect(page.getByRole('button', { name: 'Sign Out' })).toBeVisible();
   return { context, page };
 }
@@ -119,7 +118,7 @@ test('the sessions list shows a second browser, and signing it out shows it the 
   await expect(sessions.getByRole('listitem')).toHaveCount(1);
   await expect(first.page.getByText('You are not signed in anywhere else.')).toBeVisible();
 
-  await expect(loginScreen(second.page)).toBeVisible({ timeout: 3000 });
+  await expect(loginScreen(second.page)).toBeVisible({ timeout: 15_000 });
   expect(await second.page.evaluate(() => (window as unknown as { kept?: boolean }).kept === true)).toBe(true);
   // The first browser is still signed in.
   await first.page.reload();
@@ -139,7 +138,7 @@ test('Sign out everywhere else ends every other browser and keeps this one', asy
   await expect(first.page.getByRole('list', { name: 'Sessions' }).getByRole('listitem')).toHaveCount(3);
   await first.page.getByRole('button', { name: 'Sign out everywhere else' }).click();
   await expect(first.page.getByText(ACCOUNT_MESSAGES.otherSessionsEnded(2))).toBeVisible();
-  for (const other of others) await expect(loginScreen(other.page)).toBeVisible({ timeout: 3000 });
+  for (const other of others) await expect(loginScreen(other.page)).toBeVisible({ timeout: 15_000 });
   await expect(first.page.getByRole('list', { name: 'Sessions' }).getByRole('listitem')).toHaveCount(1);
   for (const context of [first.context, ...others.map((o) => o.context)]) await context.close();
 });

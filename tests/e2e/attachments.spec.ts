@@ -2,7 +2,7 @@ import { expect, type Locator, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
 import { ATTACHMENT_TEXT } from '../../src/contracts/attachments.ts';
 import { jpegWithGps, pdf, png } from '../helpers/attachment-files.ts';
-import { hydrated, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+import { hydrated, signInAt, verifiedAccount } from './fixtures.ts';
 import { teamAdmin } from './second-factor.ts';
 
 /** A user shows us what went wrong with a photo: from the new-ticket form, the reply box (chosen, dropped, pasted). */
@@ -24,11 +24,13 @@ test('a photo from the new-ticket form and files from the reply box reach the ad
   request,
   baseURL,
 }) => {
+  // Files chosen, dropped and pasted, thumbnails made by the server, a second browser and a live
+  // answer: more than the default time on a loaded 2-core machine.
+  test.setTimeout(120_000);
   const user = await verifiedAccount(request);
-  await page.goto('/support/create-ticket');
-  await signInOnLoginScreen(page, user.email, user.password);
-  // Signing in reloads the page: wait for the form of the new page, then for its hydration (a choice
-  // made before it would be reset by React taking over the select).
+  await signInAt(page, '/support/create-ticket', user);
+  // Wait for the form, then for its hydration (a choice made before it would be reset by React
+  // taking over the select).
   await expect(page.getByLabel('Reason')).toBeVisible();
   await hydrated(page);
   await page.getByLabel('Reason').selectOption('Incident');
@@ -118,12 +120,11 @@ test('a photo from the new-ticket form and files from the reply box reach the ad
   const ticketPath = new URL(page.url()).pathname.replace('/support/ticket/', '/admin/support/');
   const admin = await browser.newContext({ baseURL });
   const adminPage = await admin.newPage();
-  await adminPage.goto(ticketPath);
-  await signInOnLoginScreen(adminPage, ADMIN.email, ADMIN.password);
+  await signInAt(adminPage, ticketPath, ADMIN);
   await hydrated(adminPage);
   await expectShown(bubbles(adminPage).first().getByRole('img', { name: 'wheel.jpg' }));
   await expectShown(bubbles(adminPage).nth(1).getByRole('img', { name: 'dropped.png' }));
-  const download = adminPage.waitForEvent('download', { timeout: 10_000 });
+  const download = adminPage.waitForEvent('download', { timeout: 30_000 });
   await bubbles(adminPage)
     .nth(1)
     .getByRole('link', { name: /receipt\.pdf/ })
@@ -152,8 +153,7 @@ test('without JavaScript, the new-ticket form and the reply box send files too',
   const user = await verifiedAccount(request);
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
   const page = await context.newPage();
-  await page.goto('/support/create-ticket');
-  await signInOnLoginScreen(page, user.email, user.password);
+  await signInAt(page, '/support/create-ticket', user);
   await page.getByLabel('Reason').selectOption('Incident');
   await page.getByLabel('Message').fill('The zip of my bag is torn.');
   await page

@@ -6,7 +6,7 @@ import {
   type ServiceLevelSettings,
   TARGETS_TEXT,
 } from '../../src/contracts/service-levels.ts';
-import { adminApi, hydrated, signInOnLoginScreen } from './fixtures.ts';
+import { adminApi, hydrated, signInAt } from './fixtures.ts';
 import { teamAdmin } from './second-factor.ts';
 import { expectFitsScreen, expectNoAxeViolations, VIEWPORTS } from './support.ts';
 
@@ -42,8 +42,7 @@ async function settingsOf(request: APIRequestContext): Promise<ServiceLevelSetti
 }
 
 async function openPage(page: Page) {
-  await page.goto(PAGE);
-  await signInOnLoginScreen(page, ADMIN.email, ADMIN.password);
+  await signInAt(page, PAGE, ADMIN);
   await expect(page.getByRole('heading', { level: 1, name: CALENDAR_TEXT.title })).toBeVisible();
 }
 

@@ -163,3 +163,41 @@ test('a reader who scrolled up is told of new messages, and the marker takes the
   await expect(marker).toBeHidden();
   await admin.dispose();
 });
+
+test('words typed while a message is on its way stay in the box, and Enter then sends them once it is answered', async ({
+  page,
+  request,
+}) => {
+  const { user, ticketId } = await ticketWithMessages(request, 1);
+  await signInToTickets(page, user);
+  await page.goto(`/support/ticket/${ticketId}`);
+  await hydrated(page);
+  const box = page.getByLabel('Your message');
+  const thread = page.getByRole('log', { name: 'Messages' }).getByRole('listitem');
+
+  // The first message's answer is held back (a slow network, a busy server) until the next is typed.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let posts = 0;
+  await page.route(
+    (url) => url.pathname.startsWith(`/support/ticket/${ticketId}`),
+    async (route) => {
+      if (route.request().method() === 'POST' && posts++ === 0) await held;
+      await route.continue();
+    },
+  );
+  await box.fill('The first thing I wanted to say.');
+  await box.press('Enter');
+  await expect.poll(() => posts).toBe(1);
+  await box.fill('And the second, typed while the first was on its way.');
+  await box.press('Enter');
+  release();
+
+  // Both reach the thread, once each, in order; the box is empty after the second.
+  await expect(thread.filter({ hasText: 'The first thing I wanted to say.' })).toHaveCount(1);
+  await expect(thread.filter({ hasText: 'And the second, typed while the first was on its way.' })).toHaveCount(1);
+  await expect(thread.last()).toContainText('And the second');
+  await expect(box).toHaveValue('');
+  const stored = await request.get(`/api/support/tickets/${ticketId}`);
+  expect(JSON.stringify(await stored.json())).toContain('And the second, typed while the first was on its way.');
+});

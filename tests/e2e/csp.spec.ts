@@ -2,8 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ConsoleMessage, expect, type Page, test } from '@playwright/test';
 import { recordFigure } from '../helpers/figures.ts';
-import { verifiedAccount } from './fixtures.ts';
-import { withAdminOtp } from './second-factor.ts';
+import { hydrated, signIn, verifiedAccount } from './fixtures.ts';
 import { PUBLIC_PAGES, recordCspViolations } from './support.ts';
 
 /**
@@ -56,8 +55,16 @@ async function sweep(page: Page, paths: string[]): Promise<string[]> {
     const response = await page.goto(path, { waitUntil: 'load' });
     expect(response, path).not.toBeNull();
     expect(response!.status(), path).toBeLessThan(500);
-    // Hydration, route modules and their dynamic imports run after load.
-    await page.waitForTimeout(300);
+    // Hydration, route modules and their dynamic imports run after load: on a page with the app
+    // (React Router's hand-off is in the page), wait until it has taken over (its header says so).
+    // Pages without the app (home, about, FAQs, legal, the documents) and those with a small
+    // script of their own (register) have run their scripts by load. A refused script, style or
+    // request queues its violation event when it is refused, so two frames later every refusal of
+    // the page's start is in the list.
+    if (await page.evaluate(() => '__reactRouterContext' in window)) await hydrated(page);
+    await page.evaluate(
+      () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+    );
     const violations = await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []);
     figure.cspViolations += violations.length;
     for (const v of violations) problems.push(`${path}: ${v}`);
@@ -76,21 +83,20 @@ test('visitor pages run under the CSP without a single violation', async ({ page
 test('control: the sweep does see a violation when one happens (an image from another origin)', async ({ page }) => {
   await recordCspViolations(page);
   await page.goto('/', { waitUntil: 'load' });
-  const violations = await page.evaluate(async () => {
+  await page.evaluate(() => {
     const image = new Image();
     image.src = 'https://evil.example/pixel.png';
     document.body.append(image);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    return (window as unknown as { __csp?: string[] }).__csp ?? [];
   });
+  // The refusal's event, whenever the browser gets to it.
+  await page.waitForFunction(() => ((window as unknown as { __csp?: string[] }).__csp ?? []).length > 0);
+  const violations = await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []);
   expect(violations).toEqual(['img-src https://evil.example/pixel.png']);
 });
 
 test('signed-in support pages run under the CSP without a single violation', async ({ page, request }) => {
   const user = await verifiedAccount(request);
-  expect(
-    (await page.request.post('/api/auth/login', { data: { email: user.email, password: user.password } })).status(),
-  ).toBe(200);
+  await signIn(page, user.email, user.password);
   const created = await page.request.post('/api/functions/createSupportTicket', {
     data: { data: { reason: 'General', message: 'Checking the CSP on my ticket.' } },
   });
@@ -109,12 +115,7 @@ test('signed-in support pages run under the CSP without a single violation', asy
 });
 
 test('admin pages run under the CSP without a single violation', async ({ page }) => {
-  const signedIn = await withAdminOtp(process.env.E2E_ADMIN_EMAIL!, (otp) =>
-    page.request.post('/api/auth/login', {
-      data: { email: process.env.E2E_ADMIN_EMAIL, password: process.env.E2E_ADMIN_PASSWORD, otp },
-    }),
-  );
-  expect(signedIn.status()).toBe(200);
+  await signIn(page, process.env.E2E_ADMIN_EMAIL!, process.env.E2E_ADMIN_PASSWORD!);
   const tag = Date.now().toString(36);
   const digits = String(Date.now()).slice(-8);
   const applied = await page.request.post('/api/companies', {
@@ -175,7 +176,12 @@ test('another origin cannot frame our pages; our /legal page can frame our docum
   });
   try {
     await framer.goto(`http://127.0.0.1:${port}/`, { waitUntil: 'load' });
-    await framer.waitForTimeout(500);
+    // Each refused frame says so in the console: wait for as many refusals as frames (a frame that
+    // was let in sends none, and the checks below name it).
+    await expect
+      .poll(() => refusals.length, { message: 'a frame-ancestors refusal for every framed page', timeout: 15_000 })
+      .toBeGreaterThanOrEqual(framed.length)
+      .catch(() => undefined);
     for (const [i, path] of framed.entries()) {
       figure.framingAttempts += 1;
       const frame = await framer
@@ -201,7 +207,7 @@ test('another origin cannot frame our pages; our /legal page can frame our docum
     await recordCspViolations(page);
     await page.goto('/legal', { waitUntil: 'load' });
     const legalFrame = page.frameLocator('iframe').first();
-    await expect(legalFrame.getByRole('heading', { name: 'Terms and Conditions' })).toBeVisible({ timeout: 5000 });
+    await expect(legalFrame.getByRole('heading', { name: 'Terms and Conditions' })).toBeVisible({ timeout: 15_000 });
     figure.ownFramingWorks = true;
     expect(await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? [])).toEqual([]);
   } finally {

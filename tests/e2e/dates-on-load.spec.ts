@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { hydrated, openTicketByCallable, signInToTickets, verifiedAccount } from './fixtures.ts';
+import { hydrated, openTicketByCallable, signIn, verifiedAccount } from './fixtures.ts';
 
 /**
  * A ticket's times come with its page (src/contracts/dates.ts): the browser hydrates the thread
@@ -12,7 +12,7 @@ test('a ticket hydrates with the times its server wrote, and formats only the on
   request,
 }) => {
   const user = await verifiedAccount(request);
-  await signInToTickets(page, user);
+  await signIn(page, user.email, user.password);
   const { ticketId } = await openTicketByCallable(page, 'Incident', 'Where is my parcel?');
   for (const messageBody of ['It was due on Monday.', 'It is a blue box.']) {
     const sent = await page.request.post(`/api/support/tickets/${ticketId}/messages`, { data: { messageBody } });

@@ -3,14 +3,7 @@ import { enrolOnConsole, teamAdmin } from './second-factor.ts';
 import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
 import { DESK_TEXT, SAVED_REPLY_TEXT } from '../../src/contracts/desk.ts';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
-import {
-  adminApi,
-  hydrated,
-  openTicketByCallable,
-  signInOnLoginScreen,
-  signInToTickets,
-  verifiedAccount,
-} from './fixtures.ts';
+import { adminApi, hydrated, openTicketByCallable, signIn, signInAt, verifiedAccount } from './fixtures.ts';
 
 /** The desk a team shares: notes the user never sees, assignment seen live by a colleague, ratings. */
 
@@ -21,8 +14,7 @@ const bubbles = (page: Page) => page.getByRole('log', { name: 'Messages' }).getB
 async function browserAs(browser: Browser, baseURL: string, path: string, email: string, password: string) {
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
-  await page.goto(path);
-  await signInOnLoginScreen(page, email, password);
+  await signInAt(page, path, { email, password });
   return { context, page };
 }
 
@@ -32,9 +24,12 @@ test('notes stay with the team, assignment is live for a colleague, and the user
   request,
   baseURL,
 }) => {
+  // Three browsers, a new admin's enrolment and a dozen live updates: more than the default time on
+  // a loaded 2-core machine.
+  test.setTimeout(120_000);
   // The user opens a ticket.
   const user = await verifiedAccount(request);
-  await signInToTickets(page, user);
+  await signIn(page, user.email, user.password);
   const { ticketId, ticketNo } = await openTicketByCallable(page, 'Incident', 'The handle of my bag came off.');
   await page.goto('/support');
   const listRow = page.getByRole('row').filter({ hasText: `#${ticketNo}` });
@@ -108,7 +103,7 @@ test('a saved reply is added, typed in with /, filled in for the ticket and sent
   baseURL,
 }) => {
   const user = await verifiedAccount(request);
-  await signInToTickets(page, user);
+  await signIn(page, user.email, user.password);
   const { ticketId, ticketNo } = await openTicketByCallable(page, 'General', 'When will my parcel arrive?');
 
   const admin = await browserAs(browser, baseURL!, '/admin/saved-replies', ADMIN.email, ADMIN.password);

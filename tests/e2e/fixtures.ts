@@ -18,6 +18,64 @@ export async function verifiedAccount(request: APIRequestContext) {
   return { email, password };
 }
 
+/**
+ * Signs `email` in the way the login screen's form does underneath: the real POST /api/auth/login,
+ * with an admin's one-time code from withAdminOtp (second-factor.ts claims each code once, and
+ * holds the admin until the server has answered). It goes through the page's own browser context,
+ * whose request client shares the context's cookie jar: the session cookie the answer sets is the
+ * browser's from then on. The page itself is not touched: open or reload it after (signInAt).
+ *
+ * Most specs sign in this way: typing into the login screen took a second or more per sign-in,
+ * about 140 times a run. The login screen keeps its own coverage where it is the subject, typed
+ * (signInOnLoginScreen, or field by field):
+ * - accounts.spec.ts: a customer on /support after sign-up, the spinner and the failure box, a
+ *   wrong password and an unknown email (one message), an unverified email, a reset password,
+ *   other sessions ended by a password change, throttling, axe;
+ * - second-factor.spec.ts: admins on /admin with an authenticator code, a recovery code (once
+ *   only), a passkey, the code field's messages;
+ * - session-lost.spec.ts: a customer on /support and an admin with a code on /admin/support (the
+ *   code asked for after the password), with JavaScript;
+ * - forms-without-js.spec.ts and forms-without-js-accounts.spec.ts, without JavaScript: a
+ *   customer landing on the page the screen was shown on, a wrong password, an unverified email,
+ *   an admin on /support (password, then the code alone) and on /admin/mail, and a sign-in sent
+ *   before the page's JavaScript has run;
+ * - page-feel.spec.ts: focus on the screen's first field in error, then a customer's sign-in;
+ * - notifications.spec.ts: a mailed link to a ticket shows the screen, and signing in lands on it;
+ * - account-delete.spec.ts: a deleted account's password no longer signs in;
+ * - admin.spec.ts: a customer who signs in on the console's screen is refused the console.
+ */
+export async function signIn(page: Page, email: string, password: string) {
+  const request = page.context().request;
+  // The context's baseURL (the e2e server, or the server a spec starts itself), or the page's own.
+  const url = page.url().startsWith('http') ? new URL('/api/auth/login', page.url()).href : '/api/auth/login';
+  await withAdminOtp(email, async (otp) => {
+    const answer = await request.post(url, {
+      data: otp === undefined ? { email, password } : { email, password, otp },
+    });
+    expect(answer.status(), `sign-in of ${email}: ${await answer.text()}`).toBe(200);
+  });
+}
+
+/** The admin the e2e server was started with (made by the CLI; its second factor: second-factor.ts). */
+export const E2E_ADMIN = {
+  get email() {
+    return process.env.E2E_ADMIN_EMAIL!;
+  },
+  get password() {
+    return process.env.E2E_ADMIN_PASSWORD!;
+  },
+};
+
+/** Signs `user` in (signIn) and opens `path` as them. */
+export async function signInAt(page: Page, path: string, user: { email: string; password: string }) {
+  await signIn(page, user.email, user.password);
+  await page.goto(path);
+  // A page that runs the app (its inline scripts ran: JavaScript is on) is used once the app has
+  // taken it over: typed keys (Enter to send) are the app's only then. The login screen's own
+  // answer used to give that moment; without JavaScript the page is used as the server sent it.
+  if (await page.evaluate(() => '__reactRouterContext' in window)) await hydrated(page);
+}
+
 /** Signs in on the login screen; an admin also types a one-time code (shown on /admin, asked for elsewhere). */
 export async function signInOnLoginScreen(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email);
@@ -47,10 +105,9 @@ export const HYDRATED_HEADER = 'header.site-header[data-hydrated="true"]';
 /** Waits until the app has taken over the page. */
 export const hydrated = (page: Page) => expect(page.locator(HYDRATED_HEADER)).toBeAttached();
 
-/** Signs `user` in on /support and waits for their ticket list. */
+/** Signs `user` in (signIn), opens /support and waits for their ticket list. */
 export async function signInToTickets(page: Page, user: { email: string; password: string }) {
-  await page.goto('/support');
-  await signInOnLoginScreen(page, user.email, user.password);
+  await signInAt(page, '/support', user);
   await expect(page.getByRole('heading', { name: SUPPORT_TEXT.listTitle })).toBeVisible();
 }
 

@@ -2,7 +2,7 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import { AUTH_MESSAGES } from '../../src/contracts/auth.ts';
 import { NOTIFICATION_TEXT } from '../../src/contracts/notifications.ts';
 import { waitForMails } from '../helpers/mail.ts';
-import { newEmail, newPassword, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+import { newEmail, newPassword, signInAt, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
 
 /**
  * Account forms of the login screen and the account pages in a browser without JavaScript: the
@@ -68,12 +68,7 @@ test('notification settings are saved and the answer is a redirect, so a reload 
   page,
   request,
 }) => {
-  const { email, password } = await verifiedAccount(request);
-  await page.goto('/support');
-  await signInOnLoginScreen(page, email, password);
-  await expect(page.getByText(`Welcome back, ${email}.`)).toBeVisible();
-
-  await page.goto('/account/notifications');
+  await signInAt(page, '/account/notifications', await verifiedAccount(request));
   const replies = page.getByLabel('Replies to my support tickets');
   await expect(replies).toBeChecked();
   await replies.uncheck();

@@ -5,10 +5,12 @@ import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
 import { linkIn, waitForMail } from '../helpers/mail.ts';
 import {
   adminApi,
+  E2E_ADMIN,
+  hydrated,
   newAdminAccount,
   newEmail,
   newPassword,
-  hydrated,
+  signInAt,
   signInOnLoginScreen,
   signInToTickets,
   verifiedAccount,
@@ -100,9 +102,7 @@ test.describe('without JavaScript', () => {
     await expect(page.getByText(AUTH_MESSAGES.passwordReset)).toBeVisible();
 
     // Signed in with the new password, the password can be changed again from its page.
-    await page.goto('/support');
-    await signInOnLoginScreen(page, email, chosen);
-    await page.goto('/account/password');
+    await signInAt(page, '/account/password', { email, password: chosen });
     const latest = newPassword();
     await page.getByLabel('Current password').fill('Wrong-password-123');
     await page.getByLabel('New password', { exact: true }).fill(latest);
@@ -117,9 +117,7 @@ test.describe('without JavaScript', () => {
   });
 
   test('Contact us opens a ticket, and an empty reason is refused with Field Required', async ({ page, request }) => {
-    const { email, password } = await verifiedAccount(request);
-    await page.goto('/support/create-ticket');
-    await signInOnLoginScreen(page, email, password);
+    await signInAt(page, '/support/create-ticket', await verifiedAccount(request));
     await page.getByLabel('Message').fill('Sent with JavaScript off.');
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect(page.getByText('Field Required', { exact: true })).toBeVisible();
@@ -134,9 +132,7 @@ test.describe('without JavaScript', () => {
     request,
     baseURL,
   }) => {
-    const { email, password } = await verifiedAccount(request);
-    await page.goto('/support/create-ticket');
-    await signInOnLoginScreen(page, email, password);
+    await signInAt(page, '/support/create-ticket', await verifiedAccount(request));
     await page.getByLabel('Reason').selectOption('Incident');
     await page.getByLabel('Message').fill('My bag came back without its strap.');
     await page.getByRole('button', { name: 'Submit' }).click();
@@ -179,8 +175,7 @@ test.describe('without JavaScript', () => {
     expect(created.status()).toBe(200);
     const { ticketId, ticketNo } = (await created.json()).result as { ticketId: string; ticketNo: number };
 
-    await page.goto(`/admin/support/${ticketId}`);
-    await signInOnLoginScreen(page, process.env.E2E_ADMIN_EMAIL!, process.env.E2E_ADMIN_PASSWORD!);
+    await signInAt(page, `/admin/support/${ticketId}`, E2E_ADMIN);
     await expect(page).toHaveURL(new RegExp(`/admin/support/${ticketId}$`));
     await expect(page.getByRole('heading', { name: `Ticket #${ticketNo}` })).toBeVisible();
     await expect(bubbles(page)).toHaveCount(1);
@@ -213,8 +208,7 @@ test.describe('without JavaScript', () => {
     const account = await newAdminAccount(request, admin);
     await admin.dispose();
 
-    await page.goto('/admin');
-    await signInOnLoginScreen(page, account.email, account.password);
+    await signInAt(page, '/admin', account);
     await confirmAuthenticatorApp(page);
     await page.goto('/admin/security');
     await expect(page.getByRole('button', { name: /^Remove / })).toHaveCount(1);

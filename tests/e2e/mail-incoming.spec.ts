@@ -2,30 +2,24 @@ import { type APIRequestContext, type Browser, expect, type Locator, type Page, 
 import { generateSecret } from 'otplib';
 import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
 import {
+  heldMailsText,
   INBOUND_STATE_LABELS,
   INBOUND_TEXT,
   INBOUND_VIEW_STATES,
   type InboundViewState,
 } from '../../src/contracts/inbound.ts';
 import { InboundListSchema } from '../../src/contracts/inbound.schemas.ts';
-import { mailToReceiver } from '../helpers/inbound-mail.ts';
+import { mailToReceiver, receiverClient } from '../helpers/inbound-mail.ts';
 import { createUserWithCli } from '../helpers/server-process.ts';
-import {
-  newEmail,
-  newPassword,
-  openTicketByCallable,
-  signInOnLoginScreen,
-  signInToTickets,
-  verifiedAccount,
-} from './fixtures.ts';
+import { newEmail, newPassword, openTicketByCallable, signIn, signInAt, verifiedAccount } from './fixtures.ts';
 import { registerAdminSecret } from './second-factor.ts';
 import { expectFitsScreen, expectNoAxeViolations, VIEWPORTS, watchPage } from './support.ts';
 
 /**
  * Reply by email as the team meets it in the console: the Mail page's two views (what the site
  * sends, what comes in), the Incoming view's state filters and its empty state, its Post and
- * Discard forms, and the whole-mail page behind a message, which only a message that came by mail
- * has. Mail that really comes in (SMTP, the mailbox) is the server's own specs' part: these tests
+ * Discard forms, a held mail opened to be read before deciding (from its ticket's page), and the
+ * whole-mail page behind a message, which only a message that came by mail has. Mail that really comes in (SMTP, the mailbox) is the server's own specs' part: these tests
  * make only what the API and the fixtures can make, on the shared e2e server.
  */
 
@@ -55,8 +49,7 @@ const bubbles = (page: Page) => page.getByRole('log', { name: 'Messages' }).getB
 const EMPTY = 'No mail has come in yet. Replies to the site’s mail will appear here.';
 
 async function signInAsAdmin(page: Page, path: string) {
-  await page.goto(path);
-  await signInOnLoginScreen(page, ADMIN.email, ADMIN.password);
+  await signInAt(page, path, ADMIN);
   await expect(adminNav(page)).toBeVisible();
 }
 
@@ -166,7 +159,7 @@ test('only a message that came by mail has a whole mail: the page of any other i
   baseURL,
 }) => {
   const user = await verifiedAccount(request);
-  await signInToTickets(page, user);
+  await signIn(page, user.email, user.password);
   const { ticketId } = await openTicketByCallable(page, 'General', 'My bag was left at the Wellington depot.');
   const thread = await page.request.get(`/api/support/tickets/${ticketId}/messages`);
   const [message] = (await thread.json()).messages as Array<{ id: number; byEmail?: true }>;
@@ -215,7 +208,9 @@ test('without JavaScript, an admin posts a held mail from the Incoming view, and
   request,
   baseURL,
 }) => {
-  test.setTimeout(60_000);
+  // A mail through the receiver, a page of forms at three widths and the whole mail: more than the
+  // default time on a loaded 2-core machine.
+  test.setTimeout(120_000);
   // A customer's reply, mailed into their ticket's thread but not vouched for by their domain: held.
   const user = await verifiedAccount(request);
   expect((await request.post('/api/auth/login', { data: user })).status()).toBe(200);
@@ -240,10 +235,10 @@ test('without JavaScript, an admin posts a held mail from the Incoming view, and
   await expect(async () => {
     await page.reload();
     await expect(row).toHaveCount(1);
-  }).toPass({ timeout: 15_000 });
+  }).toPass({ timeout: 60_000 });
   await expect(row).toContainText(user.email);
   await expect(row).toContainText('The sender’s domain did not vouch for it');
-  await expect(row.getByRole('link', { name: `#${ticketNo}` })).toBeVisible();
+  await expect(row.getByRole('link', { name: `#${ticketNo}`, exact: true })).toBeVisible();
   const post = row.getByRole('button', { name: /^Post the mail/ });
   await expectAllInView(page, post, 'the Incoming view');
 
@@ -269,3 +264,100 @@ test('without JavaScript, an admin posts a held mail from the Incoming view, and
   await expect(page.getByRole('row').filter({ hasText: subject })).toContainText(`by ${ADMIN.email}`);
   await admin.close();
 });
+
+for (const javaScriptEnabled of [true, false]) {
+  test(`from the ticket's page an admin opens its held mail and reads it before deciding: text as text, a file as a download, headers on request (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    // A mail through the receiver and the worker's decision, then a page of forms: more than the
+    // default time on a loaded 2-core machine.
+    test.setTimeout(120_000);
+    // A customer's mail into their ticket's thread, not vouched for by their domain: held. Its text
+    // has markup in it, and its file is a page a browser would render.
+    const user = await verifiedAccount(request);
+    expect((await request.post('/api/auth/login', { data: user })).status()).toBe(200);
+    const created = await request.post('/api/functions/createSupportTicket', {
+      data: { data: { reason: 'General', message: 'My bag tag is missing.' } },
+    });
+    const { ticketId } = (await created.json()).result as { ticketId: string };
+    const subject = `Tag photo ${Date.now()} ${javaScriptEnabled ? 'js' : 'no-js'}`;
+    const words = 'The tag is in the file. <script>window.heldMailRan = true</script> <b>not bold</b>';
+    const transport = receiverClient(Number(process.env.E2E_SMTP_PORT));
+    try {
+      await transport.sendMail({
+        envelope: { from: user.email, to: 'support@reply.e2e.test' },
+        from: user.email,
+        to: 'support@reply.e2e.test',
+        subject,
+        text: words,
+        references: `<ticket-${ticketId}@localhost>`,
+        attachments: [{ filename: 'tag-notes.html', content: '<script>alert(1)</script>', contentType: 'text/html' }],
+      });
+    } finally {
+      transport.close();
+    }
+
+    const admin = await browser.newContext({ baseURL, javaScriptEnabled, acceptDownloads: true });
+    const page = await admin.newPage();
+    await signInAsAdmin(page, `/admin/support/${ticketId}`);
+    const held = page.getByRole('link', { name: heldMailsText(1), exact: true });
+    await expect(async () => {
+      await page.reload();
+      await expect(held).toBeVisible();
+    }).toPass({ timeout: 60_000 });
+
+    await held.click();
+    await expect(page).toHaveURL(/\/admin\/mail\/incoming\?state=held&mail=\d+$/);
+    const opened = page.getByRole('region', { name: `${INBOUND_TEXT.heldMailTitle}: “${subject}”` });
+    await expect(opened).toBeVisible();
+    await expect(opened).toContainText(user.email);
+    await expect(opened).toContainText('The sender’s domain did not vouch for it');
+    // The text as the characters it is: the markup is shown, not run or rendered.
+    await expect(opened.getByText(words, { exact: true })).toBeVisible();
+    await expect(opened.locator('b')).toHaveCount(0);
+    if (javaScriptEnabled) expect(await page.evaluate(() => 'heldMailRan' in window)).toBe(false);
+
+    // Its file: a download, never a page of ours; an admin's only.
+    const file = opened.getByRole('link', { name: 'tag-notes.html' });
+    const href = (await file.getAttribute('href'))!;
+    const answer = await page.request.get(href);
+    expect(answer.status()).toBe(200);
+    expect(answer.headers()['content-disposition']).toMatch(/^attachment; filename="tag-notes\.html"/);
+    expect(answer.headers()['content-type']).toBe('application/octet-stream');
+    expect(answer.headers()['x-content-type-options']).toBe('nosniff');
+    expect(await answer.text()).toBe('<script>alert(1)</script>');
+    expect((await request.get(href)).status()).toBe(403);
+    const [download] = await Promise.all([page.waitForEvent('download'), file.click()]);
+    expect(download.suggestedFilename()).toBe('tag-notes.html');
+    await expect(page).toHaveURL(/mail=\d+$/);
+
+    // Its headers, on request.
+    const messageIdLine = opened.getByText(/^Message-ID: </m);
+    await expect(messageIdLine).toBeHidden();
+    await opened.getByText(INBOUND_TEXT.showHeaders, { exact: true }).click();
+    await expect(messageIdLine).toBeVisible();
+    await expect(opened.getByText(/^Subject: Tag photo/m)).toBeVisible();
+
+    if (javaScriptEnabled) {
+      for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
+        await page.setViewportSize(viewport);
+        await expectNoAxeViolations(page);
+        await expectFitsScreen(page, `a held mail opened at ${viewport.width} px`);
+      }
+      await page.setViewportSize(VIEWPORTS.desktop);
+    }
+
+    // Then decided from where it was read: posted with JavaScript, discarded without.
+    const decision = javaScriptEnabled ? 'Post' : 'Discard';
+    await opened.getByRole('button', { name: new RegExp(`^${decision} the mail`) }).click();
+    await expect(page.getByText(javaScriptEnabled ? INBOUND_TEXT.posted : INBOUND_TEXT.discarded)).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`state=held&done=${decision.toLowerCase()}`));
+    await expect(page.getByRole('region', { name: /^Held mail:/ })).toHaveCount(0);
+    await page.goto(`/admin/support/${ticketId}`);
+    await expect(page.getByRole('heading', { level: 1, name: /^Ticket #/ })).toBeVisible();
+    await expect(page.getByText(/held mail/)).toHaveCount(0);
+    await admin.close();
+  });
+}

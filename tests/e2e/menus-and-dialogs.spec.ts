@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { hydrated, newEmail, newPassword, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+import { hydrated, newEmail, newPassword, signInAt, verifiedAccount } from './fixtures.ts';
 import { expectNoAxeViolations, VIEWPORTS } from './support.ts';
 
 const menuButton = (page: Page) => page.getByRole('button', { name: /Open menu|Close menu/ });
@@ -82,8 +82,7 @@ test.describe('titles', () => {
     }
 
     const { email, password } = await verifiedAccount(request);
-    await page.goto('/support');
-    await signInOnLoginScreen(page, email, password);
+    await signInAt(page, '/support', { email, password });
     await expect(page.getByRole('button', { name: 'Sign Out' })).toBeVisible();
     await page.goto('/support/tickets');
     await expect(page).toHaveTitle('Support Tickets | Bagspace');

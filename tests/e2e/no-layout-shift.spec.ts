@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { hydrated, openTicketByCallable, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+import { hydrated, openTicketByCallable, signInAt, verifiedAccount } from './fixtures.ts';
 
 /**
  * A customer's ticket on a phone does not move as its script takes over: the first paint can come
@@ -15,8 +15,7 @@ test('the customer’s ticket keeps its layout as the page hydrates, on a phone'
   const user = await verifiedAccount(request);
   const context = await browser.newContext({ baseURL, viewport: { width: 412, height: 823 } });
   const page = await context.newPage();
-  await page.goto('/support');
-  await signInOnLoginScreen(page, user.email, user.password);
+  await signInAt(page, '/support', user);
   await expect(page.getByRole('link', { name: 'New Ticket' })).toBeVisible();
   const { ticketId } = await openTicketByCallable(page, 'Incident', 'Where is my parcel?');
   for (let i = 0; i < 8; i++) {

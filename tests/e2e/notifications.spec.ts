@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
@@ -7,8 +6,9 @@ import { INBOUND_TEXT } from '../../src/contracts/inbound.ts';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
 import { mailToReceiver } from '../helpers/inbound-mail.ts';
 import { linkIn, readOutbox, tokenFrom, waitForMail, waitForMails } from '../helpers/mail.ts';
+import { freePort } from '../helpers/ports.ts';
 import { createUserWithCli, ROOT, type ServerProcess, startServer } from '../helpers/server-process.ts';
-import { newEmail, newPassword, signInOnLoginScreen } from './fixtures.ts';
+import { newEmail, newPassword, signInAt, signInOnLoginScreen } from './fixtures.ts';
 import { generateSecret } from 'otplib';
 import { registerAdminSecret } from './second-factor.ts';
 
@@ -19,7 +19,8 @@ import { registerAdminSecret } from './second-factor.ts';
  *
  * The shared e2e server waits the default NOTIFY_DELAY_SECONDS (60 s) before mailing an answer, and
  * its environment is fixed in playwright.config.ts, so this file starts its own server like
- * `npm start` does, on its own data directory, with a one-second delay.
+ * `npm start` does, on its own data directory, with an eight-second delay: longer than a page takes
+ * to count an answer as seen (SEEN_AFTER_MS, 3 s), so that a page's report comes before the mail.
  */
 
 const ADMIN = { email: newEmail('ops'), password: newPassword() };
@@ -34,18 +35,6 @@ let smtpPort = 0;
 const RELAY = 'relay.e2e.test';
 let baseURL = '';
 let dataDir = '';
-
-/** A port nobody listens on right now (the mail links need the real address, so PORT=0 won't do). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Signs up and confirms the address from the mail, like tests/e2e/fixtures.ts, against this file's server. */
 async function verifiedAccount(request: APIRequestContext) {
@@ -83,7 +72,7 @@ test.beforeAll(async () => {
     PORT: String(port),
     DATA_DIR: dataDir,
     PUBLIC_BASE_URL: baseURL,
-    NOTIFY_DELAY_SECONDS: '1',
+    NOTIFY_DELAY_SECONDS: '8',
     REGISTRATIONS_PER_IP_PER_HOUR: '1000',
     LOGIN_FAILURES_PER_IP: '1000',
     ACCOUNT_REQUESTS_PER_IP_PER_HOUR: '1000',
@@ -116,13 +105,14 @@ test.afterAll(async () => {
 test('an answer to a ticket nobody is looking at is mailed; the link leads to it after signing in', async ({
   browser,
 }) => {
-  test.setTimeout(60_000);
+  // Three browsers, a mail after a delay, a reply by mail: more than the default time on a loaded
+  // 2-core machine.
+  test.setTimeout(120_000);
 
   // The user signs in, opens a ticket, and closes the tab.
   const user = await newPage(browser);
   const account = await verifiedAccount(user.context.request);
-  await user.page.goto('/support');
-  await signInOnLoginScreen(user.page, account.email, account.password);
+  await signInAt(user.page, '/support', account);
   await expect(user.page.getByRole('heading', { name: SUPPORT_TEXT.listTitle })).toBeVisible();
   await user.page.getByRole('link', { name: SUPPORT_TEXT.newTicket }).click();
   await expect(user.page.getByRole('heading', { name: SUPPORT_TEXT.createTitle })).toBeVisible();
@@ -140,8 +130,7 @@ test('an answer to a ticket nobody is looking at is mailed; the link leads to it
 
   // The admin answers in the console, in a browser of their own.
   const admin = await newPage(browser);
-  await admin.page.goto('/admin/support');
-  await signInOnLoginScreen(admin.page, ADMIN.email, ADMIN.password);
+  await signInAt(admin.page, '/admin/support', ADMIN);
   await expect(admin.page.getByRole('heading', { level: 1, name: ADMIN_TEXT.nav.support })).toBeVisible();
   const row = admin.page.getByRole('row').filter({ hasText: account.email });
   await expect(row).toContainText(`#${ticketNo}`);
@@ -156,7 +145,7 @@ test('an answer to a ticket nobody is looking at is mailed; the link leads to it
 
   // The mail arrives once the delay is over, with the answer and a link to the ticket.
   const subject = `New reply on ticket #${ticketNo}`;
-  const mail = await waitForMail(dataDir, account.email, subject, 15_000);
+  const mail = await waitForMail(dataDir, account.email, subject);
   test.info().annotations.push({ type: 'mail after answer', description: `${Date.now() - answeredAt} ms` });
   expect(mail.text).toContain(ANSWER);
   expect(mail.html).toContain('Auckland depot');
@@ -171,6 +160,7 @@ test('an answer to a ticket nobody is looking at is mailed; the link leads to it
   await expect(reader.page.getByLabel('Email')).toBeVisible();
   await expect(bubbles(reader.page)).toHaveCount(0);
   await expect(reader.page.getByText(ANSWER)).toHaveCount(0);
+  // Typed into the login screen: that it lands on the mailed link is the point here.
   await signInOnLoginScreen(reader.page, account.email, account.password);
   await expect(reader.page).toHaveURL(link);
   await expect(reader.page.getByRole('heading', { name: `Ticket #${ticketNo}` })).toBeVisible();
@@ -192,7 +182,7 @@ test('an answer to a ticket nobody is looking at is mailed; the link leads to it
     inReplyTo: mail.messageId,
   });
   expect(sent.response).toMatch(/^250/);
-  await expect(bubbles(reader.page)).toHaveCount(3, { timeout: 10_000 });
+  await expect(bubbles(reader.page)).toHaveCount(3, { timeout: 30_000 });
   await expect(bubbles(reader.page).last()).toContainText('Kia ora, tomorrow morning suits me.');
   await expect(bubbles(reader.page).last()).not.toContainText('wrote:');
   await expect(bubbles(reader.page).last()).toContainText(INBOUND_TEXT.byEmail);
@@ -201,4 +191,129 @@ test('an answer to a ticket nobody is looking at is mailed; the link leads to it
   // Still exactly one such mail: the worker has run several rounds since, and nothing was sent twice.
   const mails = await replyMailsTo(account.email);
   expect(mails.map((m) => m.subject)).toEqual([subject]);
+});
+
+/**
+ * Seen means seen: an answer is mailed unless the customer's ticket page had it in front of them
+ * (visible and focused, or scrolled into view while visible) for a few moments. A page that only
+ * received it over the live stream, in a background tab or closed right away, did not show it.
+ */
+test.describe('an answer is mailed unless the customer saw it', () => {
+  /** A signed-in customer on the page of a new ticket of theirs, its stream live. */
+  async function customerOnTicket(browser: Browser, words: string) {
+    const user = await newPage(browser);
+    const account = await verifiedAccount(user.context.request);
+    await signInAt(user.page, '/support', account);
+    await expect(user.page.getByRole('heading', { name: SUPPORT_TEXT.listTitle })).toBeVisible();
+    const created = await user.page.request.post('/api/functions/createSupportTicket', {
+      data: { data: { reason: 'General', message: words } },
+    });
+    expect(created.status()).toBe(200);
+    const { ticketId, ticketNo } = (await created.json()).result as { ticketId: string; ticketNo: number };
+    await user.page.goto(`/support/ticket/${ticketId}`);
+    await expect(user.page.getByRole('heading', { name: `Ticket #${ticketNo}` })).toBeVisible();
+    await expect(user.page.getByText('Live', { exact: true })).toBeVisible();
+    return { ...user, account, ticketId, ticketNo };
+  }
+
+  /** The admin, signed in to the console, answering (and closing) through the console's API. */
+  async function adminDesk(browser: Browser) {
+    const admin = await newPage(browser);
+    await signInAt(admin.page, '/admin/support', ADMIN);
+    await expect(admin.page.getByRole('heading', { level: 1, name: ADMIN_TEXT.nav.support })).toBeVisible();
+    return {
+      context: admin.context,
+      async answer(ticketId: string, messageBody: string) {
+        const sent = await admin.page.request.post(`/api/admin/support/tickets/${ticketId}/messages`, {
+          data: { messageBody },
+        });
+        expect(sent.status()).toBe(200);
+      },
+      async close(ticketId: string) {
+        expect((await admin.page.request.post(`/api/admin/support/tickets/${ticketId}/close`)).status()).toBe(200);
+      },
+    };
+  }
+
+  /** The tab goes to the background: hidden, and without the focus (as a tab behind another is). */
+  const sendToBackground = (page: Page) =>
+    page.evaluate(() => {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      document.hasFocus = () => false;
+      window.dispatchEvent(new Event('blur'));
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+
+  const mailsAbout = async (email: string, ticketNo: number) =>
+    (await readOutbox(dataDir)).filter(
+      (m) => m.to.toLowerCase().includes(email.toLowerCase()) && m.subject.includes(`#${ticketNo}`),
+    );
+
+  test('an answer that reaches a ticket page left in a background tab is mailed', async ({ browser }) => {
+    test.setTimeout(120_000);
+    const customer = await customerOnTicket(browser, 'Is my parcel insured?');
+    await sendToBackground(customer.page);
+    const desk = await adminDesk(browser);
+    const answer = 'Yes: every parcel is insured up to $500 while we carry it.';
+    await desk.answer(customer.ticketId, answer);
+    // The live stream brought it to the page, which nobody was looking at.
+    await expect(bubbles(customer.page).last()).toContainText(answer);
+    const mail = await waitForMail(dataDir, customer.account.email, `New reply on ticket #${customer.ticketNo}`);
+    expect(mail.text).toContain(answer);
+    await customer.context.close();
+    await desk.context.close();
+  });
+
+  test('answered and closed at once, with the page closed right after: the closed mail carries the answer', async ({
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    const customer = await customerOnTicket(browser, 'Can you refund the delivery fee?');
+    const desk = await adminDesk(browser);
+    const answer = 'Done: the delivery fee is back on your card within three days.';
+    await desk.answer(customer.ticketId, answer);
+    await desk.close(customer.ticketId);
+    // The page, in front of the customer, shows the answer and the close live, and is closed at once.
+    await expect(bubbles(customer.page).last()).toContainText(answer);
+    await expect(customer.page.getByText(SUPPORT_TEXT.replyRejected)).toBeVisible();
+    await customer.page.close();
+    await customer.context.close();
+
+    const mail = await waitForMail(dataDir, customer.account.email, `Ticket #${customer.ticketNo} was closed`);
+    expect(mail.text).toContain(`> ${answer}`);
+    expect(mail.html).toContain('three days');
+    // One mail says both: no separate reply mail, and never a close without its answer.
+    expect((await mailsAbout(customer.account.email, customer.ticketNo)).map((m) => m.subject)).toEqual([
+      `Ticket #${customer.ticketNo} was closed`,
+    ]);
+    await desk.context.close();
+  });
+
+  test('an answer the customer had in front of them is not mailed; the next one, sent while they were away, is', async ({
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    const customer = await customerOnTicket(browser, 'When does my bag arrive?');
+    const desk = await adminDesk(browser);
+    const seenAnswer = 'Tomorrow before noon.';
+    // The page reports the answer once it has been in sight for a moment (use-seen-report.ts).
+    const reported = customer.page.waitForResponse(
+      (res) => res.url().endsWith(`/api/support/tickets/${customer.ticketId}/seen`) && res.status() === 200,
+    );
+    await desk.answer(customer.ticketId, seenAnswer);
+    await expect(bubbles(customer.page).last()).toContainText(seenAnswer);
+    await reported;
+
+    await sendToBackground(customer.page);
+    const awayAnswer = 'Correction: the courier says by 3 pm.';
+    await desk.answer(customer.ticketId, awayAnswer);
+    await expect(bubbles(customer.page).last()).toContainText(awayAnswer);
+    const mail = await waitForMail(dataDir, customer.account.email, `New reply on ticket #${customer.ticketNo}`);
+    expect(mail.text).toContain(awayAnswer);
+    expect(mail.text).not.toContain(seenAnswer);
+    expect(await mailsAbout(customer.account.email, customer.ticketNo)).toHaveLength(1);
+    await customer.context.close();
+    await desk.context.close();
+  });
 });

@@ -4,7 +4,7 @@ import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
 import { REVIEW_DUE_TEXT } from '../../src/contracts/partner-review.ts';
 import { socketUrl } from '../../src/server/db/local-socket.ts';
 import { apply, newCompany } from './companies.ts';
-import { signInOnLoginScreen } from './fixtures.ts';
+import { signInAt } from './fixtures.ts';
 import { teamAdmin } from './second-factor.ts';
 import { expectNoAxeViolations } from './support.ts';
 
@@ -38,8 +38,7 @@ async function makeLate(companyId: string) {
 async function adminHome(browser: Browser, baseURL: string, javaScriptEnabled: boolean) {
   const context = await browser.newContext({ baseURL, javaScriptEnabled });
   const page = await context.newPage();
-  await page.goto('/admin');
-  await signInOnLoginScreen(page, ADMIN.email, ADMIN.password);
+  await signInAt(page, '/admin', ADMIN);
   await expect(page.getByRole('heading', { level: 1, name: ADMIN_TEXT.title })).toBeVisible();
   return { context, page };
 }

@@ -2,7 +2,7 @@ import { type Browser, expect, type Page, test } from '@playwright/test';
 import { APPLICATION_STATUS_TEXT as TEXT } from '../../src/contracts/partner-status.ts';
 import { linkIn, waitForMail } from '../helpers/mail.ts';
 import { newCompany } from './companies.ts';
-import { signInOnLoginScreen } from './fixtures.ts';
+import { signInAt } from './fixtures.ts';
 import { teamAdmin } from './second-factor.ts';
 import { expectNoAxeViolations } from './support.ts';
 
@@ -73,8 +73,7 @@ test('an applicant follows the mailed link to their application, before and afte
 
   // An admin rejects it with a reason.
   const admin = await browserPage(browser, baseURL!, true);
-  await admin.page.goto('/admin/partners');
-  await signInOnLoginScreen(admin.page, ADMIN.email, ADMIN.password);
+  await signInAt(admin.page, '/admin/partners', ADMIN);
   await admin.page.getByRole('searchbox', { name: 'Search applications' }).fill(company.companyName);
   await admin.page.getByRole('searchbox', { name: 'Search applications' }).press('Enter');
   await admin.page.getByRole('link', { name: company.companyName }).click();

@@ -11,7 +11,7 @@ test('Download my data saves a JSON file with the person’s account and tickets
   await signInToTickets(page, user);
   await openTicketByCallable(page, 'Deactivation', 'Please send me what you hold, then delete it.');
 
-  const download = page.waitForEvent('download', { timeout: 10_000 });
+  const download = page.waitForEvent('download', { timeout: 30_000 });
   await page.getByRole('link', { name: PRIVACY_TEXT.downloadData }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^my-data-\d{4}-\d{2}-\d{2}\.json$/);

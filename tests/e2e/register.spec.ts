@@ -1,8 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { expect, type Locator, type Page, test } from '@playwright/test';
-import { COMPANY_MESSAGES, NZBN_TEXT } from '../../src/contracts/companies.ts';
+import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
+import {
+  COMPANY_MESSAGES,
+  LICENCE_FIELD_TEXT,
+  NZBN_TEXT,
+  PHONE_HINT,
+  REGISTERED_TEXT,
+} from '../../src/contracts/companies.ts';
+import { LICENCE_TEXT } from '../../src/contracts/partner-review.ts';
+import { linkIn, waitForMail } from '../helpers/mail.ts';
 import { newNzbn } from './companies.ts';
-import { signInOnLoginScreen } from './fixtures.ts';
+import { E2E_ADMIN, signInAt } from './fixtures.ts';
 import { expectNoAxeViolations, recordCspViolations, cspViolations, VIEWPORTS, watchPage } from './support.ts';
 
 /**
@@ -34,6 +42,8 @@ const png = (size = 2048) => {
   return bytes;
 };
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n%%EOF\n');
+const GIF = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00;', 'latin1');
+const ACCEPT = '.jpg,.jpeg,.png,.pdf,image/jpeg,image/png,application/pdf';
 
 const LABELS: Record<keyof Company, string> = {
   companyName: 'Company name',
@@ -45,7 +55,8 @@ const LABELS: Record<keyof Company, string> = {
   contactPersonPhoneNumber: 'Contact person phone number (optional)',
   contactPersonEmail: 'Contact person email (optional)',
 };
-const LICENSE_LABEL = 'Commercial license (jpg, jpeg, png, pdf, tiff, gif) (optional)';
+// The accepted types, said the same way in the label, the hint and the error (decision 130).
+const LICENSE_LABEL = 'Commercial licence (JPG, PNG or PDF) (optional)';
 const NZBN_LABEL = 'NZBN (New Zealand Business Number) (optional)';
 const nzbnInput = (page: Page) => page.getByRole('textbox', { name: NZBN_LABEL, exact: true });
 /** '9429046393920' as people copy it from their NZBN record: '9429 0463 9392 0'. */
@@ -98,6 +109,46 @@ async function registerThroughApi(page: Page, company: Company & { nzbn?: string
   return (await res.json()) as { id: string; company: { commercialLicenseUrl: string | null; nzbn: string | null } };
 }
 
+/** The page after an application: the spec's message, what happens next, and the working status link. */
+async function expectNextSteps(page: Page, companyName: string) {
+  await expect(page).toHaveURL(/\/register\?submitted=1$/);
+  await expect(page.getByRole('status')).toHaveText(COMPANY_MESSAGES.submitted);
+  const next = page.getByRole('region', { name: REGISTERED_TEXT.heading });
+  for (const step of REGISTERED_TEXT.steps) await expect(next.getByText(step, { exact: true })).toBeVisible();
+  await next.getByRole('link', { name: REGISTERED_TEXT.statusLink }).click();
+  await expect(page).toHaveURL(/\/partners\/status\/[A-Za-z0-9_-]{43}$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Your partner application' })).toBeVisible();
+  await expect(page.getByText(companyName, { exact: true })).toBeVisible();
+}
+
+/**
+ * An admin opens the application: the PDF licence is in a frame from its first page (served inline,
+ * framed by our pages only) with a download link beside it (decision 130). In a context of its own,
+ * with JavaScript, whatever the applicant's page had.
+ */
+async function expectAdminSeesPdf(browser: Browser, companyName: string) {
+  const context = await browser.newContext({ javaScriptEnabled: true });
+  const page = await context.newPage();
+  await recordCspViolations(page);
+  await signInAt(page, `/admin/partners?q=${encodeURIComponent(companyName)}`, E2E_ADMIN);
+  const preview = page.waitForResponse((res) => res.url().includes('/license/preview'));
+  await page.getByRole('link', { name: companyName, exact: true }).click();
+  const frame = page.locator('iframe.admin-licence__frame');
+  await expect(frame).toHaveAttribute('title', `Commercial licence of ${companyName} (PDF, from its first page)`);
+  await expect(frame).toHaveAttribute('src', /\/api\/admin\/companies\/[0-9a-f-]{36}\/license\/preview#page=1/);
+  const served = await preview;
+  expect(served.status()).toBe(200);
+  expect(served.headers()['content-type']).toBe('application/pdf');
+  expect(served.headers()['content-disposition']).toMatch(/^inline; filename="licence-[0-9a-f-]{36}\.pdf"$/);
+  const src = (await frame.getAttribute('src'))!.replace(/#.*$/, '');
+  expect((await (await page.request.get(src)).body()).equals(PDF)).toBe(true);
+  const link = page.getByRole('link', { name: 'Download the licence (PDF)' });
+  const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  expect(download.suggestedFilename()).toMatch(/^licence-[0-9a-f-]{36}\.pdf$/);
+  expect(await cspViolations(page)).toEqual([]);
+  await context.close();
+}
+
 test.describe('partner registration (/register)', () => {
   test('is server-rendered: the title and every labelled field are in the first HTML', async ({ request }) => {
     const res = await request.get('/register');
@@ -117,12 +168,12 @@ test.describe('partner registration (/register)', () => {
     ]) {
       expect(html).toContain(`name="${name}"`);
     }
-    expect(html).toContain('accept=".jpg,.jpeg,.png,.pdf,.tiff,.gif"');
+    expect(html).toContain(`accept="${ACCEPT}"`);
     expect(html).toMatch(/<button type="submit"[^>]*disabled=""[^>]*>Submit<\/button>/);
     expect(html).not.toMatch(/style="/);
   });
 
-  test('shows the labelled form with the license picker offering the spec’s types', async ({ page, baseURL }) => {
+  test('shows the labelled form with the licence picker offering the types it takes', async ({ page, baseURL }) => {
     const watch = watchPage(page, baseURL!);
     await recordCspViolations(page);
     await openForm(page);
@@ -130,7 +181,8 @@ test.describe('partner registration (/register)', () => {
     await expect(page.getByRole('heading', { level: 1, name: TITLE })).toBeVisible();
     for (const name of Object.keys(LABELS) as Array<keyof Company>) await expect(field(page, name)).toBeVisible();
     await expect(licenseInput(page)).toHaveAttribute('type', 'file');
-    await expect(licenseInput(page)).toHaveAttribute('accept', '.jpg,.jpeg,.png,.pdf,.tiff,.gif');
+    await expect(licenseInput(page)).toHaveAttribute('accept', ACCEPT);
+    await expect(licenseInput(page)).toHaveAccessibleDescription(LICENCE_FIELD_TEXT.hint);
     for (const name of ['companyName', 'phoneNumber', 'address'] as const)
       await expect(field(page, name)).toHaveAttribute('aria-required', 'true');
     await expect(submitButton(page)).toHaveText('Submit');
@@ -151,7 +203,8 @@ test.describe('partner registration (/register)', () => {
       ['address', '', 'Address 1 is required', '48 Station Road'],
       ['phoneNumber', '', 'Phone number is required', '0221234567'],
       ['phoneNumber', '022123', 'Phone number must be between 7 and 14 digits', '0221234567'],
-      ['phoneNumber', '022 123 4567', 'Phone number must be between 7 and 14 digits', '0221234567'],
+      ['phoneNumber', '+61 2 1234 5678', 'Phone number must be between 7 and 14 digits', '022 123 4567'],
+      ['phoneNumber', '022.123.4567', 'Phone number must be between 7 and 14 digits', '+64 22-123-4567'],
       ['contactPersonName', 'Mere 2', 'Contact person name must only contain alphabetic characters', 'Mere Tūhoe'],
       ['contactPersonName', 'Me', 'Contact person name must be at least 3 characters', 'Mere'],
       ['contactPersonJobTitle', 'Manager #1', 'Job title must only contain alphabetic characters', 'Fleet Manager'],
@@ -173,21 +226,74 @@ test.describe('partner registration (/register)', () => {
     await expectNoFieldError(field(page, 'contactPersonName'));
   });
 
-  test('the license is checked by size and by its bytes, whatever its name says', async ({ page }) => {
+  test('the licence is checked by size and by its bytes, whatever its name says: JPG, PNG or PDF', async ({ page }) => {
     await openForm(page);
     const input = licenseInput(page);
     await input.setInputFiles({ name: 'licence.png', mimeType: 'image/png', buffer: png(10 * 1024 * 1024 + 1) });
     await expectFieldError(input, 'File size should be less than 10MB');
+    await input.setInputFiles({ name: 'licence.pdf', mimeType: 'application/pdf', buffer: GIF });
+    await expectFieldError(input, 'Unsupported File Format. Please choose a JPG, PNG or PDF file.');
     await input.setInputFiles({ name: 'licence.png', mimeType: 'image/png', buffer: PDF });
-    await expectFieldError(input, 'Unsupported File Format');
+    await expectNoFieldError(input);
     await input.setInputFiles({
-      name: 'licence.gif',
-      mimeType: 'image/gif',
-      buffer: Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1'),
+      name: 'notes.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('<html>%PDF-1.7'),
     });
-    await expectFieldError(input, 'Unsupported File Format');
+    await expectFieldError(input, COMPANY_MESSAGES.fileUnsupported);
     await input.setInputFiles({ name: 'licence.png', mimeType: 'image/png', buffer: png(10 * 1024 * 1024) });
     await expectNoFieldError(input);
+  });
+
+  test('a PDF licence is sent, and the admin sees it from its first page and can download it', async ({
+    page,
+    browser,
+  }) => {
+    const alerts = collectAlerts(page);
+    await openForm(page);
+    const company = newCompany();
+    await fillCompany(page, company);
+    await licenseInput(page).setInputFiles({ name: 'licence.pdf', mimeType: 'application/pdf', buffer: PDF });
+    await expectNoFieldError(licenseInput(page));
+    await submitButton(page).click();
+    await expect.poll(() => alerts).toEqual(['alert: Company Profile submitted successfully!']);
+    await expectAdminSeesPdf(browser, company.companyName);
+  });
+
+  test('phone numbers with spaces, dashes or +64 are taken as people write them, and stored plainly', async ({
+    page,
+  }) => {
+    const alerts = collectAlerts(page);
+    await openForm(page);
+    const company = newCompany();
+    const digits = company.phoneNumber.slice(3);
+    await fillCompany(page, {
+      ...company,
+      phoneNumber: `+64 22 ${digits.slice(0, 4)}-${digits.slice(4)}`,
+      contactPersonPhoneNumber: `027 ${digits.slice(0, 4)} ${digits.slice(4)}`,
+    });
+    await expect(field(page, 'phoneNumber')).toHaveAccessibleDescription(PHONE_HINT);
+    await expectNoFieldError(field(page, 'phoneNumber'));
+    await expectNoFieldError(field(page, 'contactPersonPhoneNumber'));
+    await expect(submitButton(page)).toBeEnabled();
+    await submitButton(page).click();
+    await expect.poll(() => alerts).toEqual(['alert: Company Profile submitted successfully!']);
+    // The same number written nationally is a duplicate: it was stored as 022….
+    await fillCompany(page, { ...newCompany(), phoneNumber: company.phoneNumber });
+    await submitButton(page).click();
+    await expectFieldError(field(page, 'phoneNumber'), COMPANY_MESSAGES.duplicatePhone);
+  });
+
+  test('after the alert, the page says what happens next and links to the application’s status page', async ({
+    page,
+  }) => {
+    const alerts = collectAlerts(page);
+    await openForm(page);
+    const company = newCompany();
+    await fillCompany(page, company);
+    await submitButton(page).click();
+    await expect.poll(() => alerts).toEqual(['alert: Company Profile submitted successfully!']);
+    await expectNextSteps(page, company.companyName);
   });
 
   test('Submit is enabled only once company name, address and phone number are valid', async ({ page }) => {
@@ -342,12 +448,12 @@ test.describe('partner registration (/register)', () => {
     await licenseInput(page).setInputFiles({ name: 'licence.png', mimeType: 'image/png', buffer: png() });
     await page.route('**/api/companies', async (route) => {
       const body = route.request().postDataBuffer()!;
-      const tampered = Buffer.from(body.toString('latin1').replace('\x89PNG\r\n\x1a\n', '%PDF-1.7'), 'latin1');
+      const tampered = Buffer.from(body.toString('latin1').replace('\x89PNG\r\n\x1a\n', 'GIF89a\x01\x00'), 'latin1');
       await route.continue({ postData: tampered });
     });
     await submitButton(page).click();
     await expect.poll(() => alerts).toEqual(['alert: Error submitting form. Please try again.']);
-    await expectFieldError(licenseInput(page), 'Unsupported File Format');
+    await expectFieldError(licenseInput(page), COMPANY_MESSAGES.fileUnsupported);
   });
 
   test('the stored license is no public file: only admins may download it', async ({ page }) => {
@@ -389,7 +495,10 @@ test.describe('partner registration (/register)', () => {
       .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).name));
     expect(names.indexOf('nzbn')).toBe(names.indexOf('companyName') + 1);
 
-    for (const wrong of ['9429 0345 8166 1', '942904639392', '4006381333931']) {
+    // A wrong check digit says so in words; a number of the wrong shape has the general message.
+    await nzbn.fill('9429 0345 8166 1');
+    await expectFieldError(nzbn, COMPANY_MESSAGES.nzbnCheckDigit);
+    for (const wrong of ['942904639392', '4006381333931']) {
       await nzbn.fill(wrong);
       await expectFieldError(nzbn, COMPANY_MESSAGES.nzbnInvalid);
     }
@@ -424,8 +533,8 @@ test.describe('partner registration (/register)', () => {
       await field(page, 'companyName').fill('');
       await field(page, 'phoneNumber').fill('12');
       await field(page, 'contactPersonEmail').fill('mere@');
-      await licenseInput(page).setInputFiles({ name: 'x.png', mimeType: 'image/png', buffer: PDF });
-      await expectFieldError(licenseInput(page), 'Unsupported File Format');
+      await licenseInput(page).setInputFiles({ name: 'x.png', mimeType: 'image/png', buffer: GIF });
+      await expectFieldError(licenseInput(page), COMPANY_MESSAGES.fileUnsupported);
       await expectNoAxeViolations(page);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
       await page.screenshot({ path: testInfo.outputPath(`register-${name}.png`), fullPage: true });
@@ -448,6 +557,7 @@ test.describe('partner registration without JavaScript', () => {
     await expect(page).toHaveURL(/\/register\?submitted=1$/);
     await expect(page.getByRole('status')).toHaveText('Company Profile submitted successfully!');
     await expect(field(page, 'companyName')).toHaveValue('');
+    await expectNextSteps(page, company.companyName);
   });
 
   test('answers invalid fields on the page, under each field, with the text kept; fixing them submits', async ({
@@ -480,7 +590,7 @@ test.describe('partner registration without JavaScript', () => {
     await nzbnInput(page).fill('9429 0345 8166 1');
     await submitButton(page).click();
     await expect(page).toHaveURL(/\/register$/);
-    await expectFieldError(nzbnInput(page), COMPANY_MESSAGES.nzbnInvalid);
+    await expectFieldError(nzbnInput(page), COMPANY_MESSAGES.nzbnCheckDigit);
     await expect(nzbnInput(page)).toHaveValue('9429 0345 8166 1');
     await expect(field(page, 'companyName')).toHaveValue(company.companyName);
 
@@ -489,13 +599,37 @@ test.describe('partner registration without JavaScript', () => {
     await expect(page.getByRole('status')).toHaveText('Company Profile submitted successfully!');
   });
 
-  test('answers a licence that is not an image under its field and asks for the file again', async ({ page }) => {
+  test('takes phone numbers with spaces, dashes and +64', async ({ page }) => {
+    const company = newCompany();
+    const digits = company.phoneNumber.slice(3);
+    await page.goto('/register');
+    for (const [name, value] of Object.entries(company)) await field(page, name as keyof Company).fill(value);
+    await field(page, 'phoneNumber').fill(`+64 22-${digits}`);
+    await field(page, 'contactPersonPhoneNumber').fill(`027 ${digits.slice(0, 4)} ${digits.slice(4)}`);
+    await submitButton(page).click();
+    await expect(page).toHaveURL(/\/register\?submitted=1$/);
+  });
+
+  test('answers a licence that is not a JPG, PNG or PDF under its field and asks for the file again', async ({
+    page,
+  }) => {
     await page.goto('/register');
     for (const [name, value] of Object.entries(newCompany())) await field(page, name as keyof Company).fill(value);
-    await licenseInput(page).setInputFiles({ name: 'licence.png', mimeType: 'image/png', buffer: PDF });
+    await licenseInput(page).setInputFiles({ name: 'licence.pdf', mimeType: 'application/pdf', buffer: GIF });
     await submitButton(page).click();
-    await expectFieldError(licenseInput(page), 'Unsupported File Format');
+    await expectFieldError(licenseInput(page), COMPANY_MESSAGES.fileUnsupported);
     await expect(page.getByText('Please choose the file again.')).toBeVisible();
+  });
+
+  test('sends a PDF licence, which the admin sees from its first page', async ({ page, browser }) => {
+    const company = newCompany();
+    await page.goto('/register');
+    await expect(licenseInput(page)).toHaveAccessibleDescription(LICENCE_FIELD_TEXT.hint);
+    for (const [name, value] of Object.entries(company)) await field(page, name as keyof Company).fill(value);
+    await licenseInput(page).setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: PDF });
+    await submitButton(page).click();
+    await expect(page).toHaveURL(/\/register\?submitted=1$/);
+    await expectAdminSeesPdf(browser, company.companyName);
   });
 });
 
@@ -507,14 +641,47 @@ test.describe('the NZBN on the admin’s application page', () => {
     const row = (label: string) =>
       page.locator('.admin-fields__row').filter({ has: page.getByText(label, { exact: true }) });
 
-    await page.goto(`/admin/partners/${withNzbn.id}`);
-    await signInOnLoginScreen(page, process.env.E2E_ADMIN_EMAIL!, process.env.E2E_ADMIN_PASSWORD!);
+    await signInAt(page, `/admin/partners/${withNzbn.id}`, E2E_ADMIN);
     await expect(page).toHaveURL(new RegExp(`/admin/partners/${withNzbn.id}$`));
     await expect(row(NZBN_TEXT.adminLabel).locator('dd')).toHaveText(number);
-    await expect(row(NZBN_TEXT.checkLabel).locator('dd')).toHaveText('not checked');
+    // 'Not checked', with why.
+    await expect(row(NZBN_TEXT.checkLabel).locator('dd')).toHaveText(NZBN_TEXT.notCheckedNoKey);
 
     await page.goto(`/admin/partners/${without.id}`);
     await expect(row(NZBN_TEXT.adminLabel).locator('dd')).toHaveText('Not given');
-    await expect(row(NZBN_TEXT.checkLabel).locator('dd')).toHaveText('not checked');
+    await expect(row(NZBN_TEXT.checkLabel).locator('dd')).toHaveText('Not checked: no NZBN was given.');
+  });
+
+  test('one status badge; approving mails the licence expiry and a status link that needs no account', async ({
+    page,
+    browser,
+  }) => {
+    const company = newCompany();
+    const { id } = await registerThroughApi(page, company);
+    await signInAt(page, `/admin/partners/${id}`, E2E_ADMIN);
+    // Opened, it is in review: one badge says so (not 'Pending' beside 'In review').
+    await page.reload();
+    await expect(page.locator('.admin-badges .badge')).toHaveText(['In review']);
+    await page.getByLabel(LICENCE_TEXT.expiresLabel).fill('2099-12-31');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await expect(page.locator('.admin-badges .badge')).toHaveText(['Verified']);
+    const mail = await waitForMail(
+      process.env.E2E_DATA_DIR!,
+      company.contactPersonEmail,
+      'Your Bagspace partner application is approved',
+    );
+    expect(mail.text).toContain('The commercial licence we hold for you expires on Thu 31 Dec 2099.');
+    expect(mail.text).not.toMatch(/\/support|license/i);
+    const link = linkIn(mail, `${new URL(page.url()).origin}/partners/status/`);
+
+    // The applicant, signed in nowhere and without JavaScript, reads it.
+    const applicant = await browser.newContext({ javaScriptEnabled: false });
+    const status = await applicant.newPage();
+    await status.goto(link);
+    await expect(status.getByRole('heading', { level: 1, name: 'Your partner application' })).toBeVisible();
+    await expect(status.getByText('Approved', { exact: true }).first()).toBeVisible();
+    await expect(status.getByText('Your licence expires on Thu 31 Dec 2099')).toBeVisible();
+    await expect(status.locator('main')).not.toContainText(/license/i);
+    await applicant.close();
   });
 });

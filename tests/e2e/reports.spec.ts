@@ -1,6 +1,6 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { REPORTS_TEXT } from '../../src/contracts/reports.ts';
-import { adminApi, signInOnLoginScreen, signInToTickets, verifiedAccount } from './fixtures.ts';
+import { adminApi, signInAt, signInToTickets, verifiedAccount } from './fixtures.ts';
 import { teamAdmin } from './second-factor.ts';
 import { expectFitsScreen, expectNoAxeViolations, PUBLIC_PAGES, VIEWPORTS } from './support.ts';
 
@@ -69,8 +69,7 @@ test('a lead reads the report, opens a bar’s tickets; axe-clean and fitting at
   test.setTimeout(120_000);
   const seeded = await seed(browser, baseURL!);
   await page.setViewportSize(VIEWPORTS.desktop);
-  await page.goto('/admin/reports');
-  await signInOnLoginScreen(page, ADMIN.email, ADMIN.password);
+  await signInAt(page, '/admin/reports', ADMIN);
   await expectCharts(page);
   await expect(page.getByText(COMMENT)).toBeVisible();
   if (process.env.REPORT_SCREENSHOTS) {
@@ -119,8 +118,7 @@ test.describe('without JavaScript', () => {
   test('the range form, the charts, a bar’s tickets and the CSV all work', async ({ page, browser, baseURL }) => {
     test.setTimeout(120_000);
     const seeded = await seed(browser, baseURL!);
-    await page.goto('/admin/reports');
-    await signInOnLoginScreen(page, ADMIN.email, ADMIN.password);
+    await signInAt(page, '/admin/reports', ADMIN);
     await expectCharts(page);
     const today = await reportTo(page);
     const weekAgo = new Date(Date.parse(`${today}T12:00:00Z`) - 6 * 86_400_000).toISOString().slice(0, 10);
@@ -149,15 +147,14 @@ test.describe('without JavaScript', () => {
     const lines = (await csv.text()).replace(/^\uFEFF/, '').split('\r\n');
     expect(lines[0]).toMatch(/^Ticket,Reason,Created \(NZ time\),/);
     expect(lines.find((line) => line.startsWith(`${seeded.answered},`))).toMatch(
-      new RegExp(`^${seeded.answered},Incident Report,.*,Good,${COMMENT},closed$`),
+      new RegExp(`^${seeded.answered},Incident Report,.*,Good,${COMMENT},Closed$`),
     );
   });
 });
 
 test('prints the report without the console around it, charts and all', async ({ page, browser, baseURL }) => {
   await seed(browser, baseURL!);
-  await page.goto('/admin/reports');
-  await signInOnLoginScreen(page, ADMIN.email, ADMIN.password);
+  await signInAt(page, '/admin/reports', ADMIN);
   await expectCharts(page);
   await page.emulateMedia({ media: 'print' });
   await expect(page.getByRole('navigation', { name: 'Admin' })).toBeHidden();
@@ -175,7 +172,9 @@ test('the charts’ library never reaches the public pages or the customer’s',
   page.on('response', (response) => {
     if (response.request().resourceType() === 'script') scripts.add(response.url());
   });
-  for (const path of PUBLIC_PAGES) await page.goto(path);
+  // The public pages, the login screen, and the customer's ticket list.
+  for (const path of [...PUBLIC_PAGES, '/support']) await page.goto(path);
+  await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
   const user = await verifiedAccount(request);
   await signInToTickets(page, user);
   // Every module the pages loaded or preloaded.

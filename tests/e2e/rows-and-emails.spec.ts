@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { hydrated, signInOnLoginScreen, signInToTickets } from './fixtures.ts';
+import { E2E_ADMIN, hydrated, signInAt, signInToTickets } from './fixtures.ts';
 import { linkIn, tokenFrom, waitForMails } from '../helpers/mail.ts';
 import { expectNoAxeViolations, VIEWPORTS } from './support.ts';
 
@@ -62,10 +62,7 @@ test('the admin inbox opens a ticket from anywhere on its row; long emails wrap 
 }) => {
   await page.setViewportSize(VIEWPORTS.phone);
   const user = await longAddressWithTicket(request);
-  await page.goto('/admin');
-  await signInOnLoginScreen(page, process.env.E2E_ADMIN_EMAIL!, process.env.E2E_ADMIN_PASSWORD!);
-  await expect(page.getByRole('heading', { name: 'Admin console' })).toBeVisible();
-  await page.goto(`/admin/support?q=${encodeURIComponent(user.email)}`);
+  await signInAt(page, `/admin/support?q=${encodeURIComponent(user.email)}`, E2E_ADMIN);
   const row = page.getByRole('row').filter({ hasText: `#${user.ticketNo}` });
   await expect(row).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(VIEWPORTS.phone.width);

@@ -116,7 +116,14 @@ test('a new admin sets up a passkey, then signs in with it', async ({ page, requ
   await signOut(page);
   await signIn(page, account.email, account.password);
   await expect(page.getByText(SECOND_FACTOR_MESSAGES.otpRequired)).toBeVisible();
-  await page.getByRole('button', { name: 'Use a passkey' }).click();
+  // The passkey is the other way past the code: below the code and its Login button, not between them.
+  const passkey = page.getByRole('button', { name: 'Use a passkey' });
+  const [loginBox, passkeyBox] = [
+    await page.getByRole('button', { name: 'Login' }).boundingBox(),
+    await passkey.boundingBox(),
+  ];
+  expect(passkeyBox!.y).toBeGreaterThanOrEqual(loginBox!.y + loginBox!.height);
+  await passkey.click();
   await consoleOpen(page);
 });
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { generate } from 'otplib';
+import { waitUntil } from '../helpers/wait.ts';
 
 /**
  * Admins' one-time codes in browser tests (docs/product.md §2.15). The e2e admin enrols its
@@ -46,6 +47,7 @@ export const TEAM_ADMINS = [
   'licence-expiry',
   'partner-onboarding',
   'merge',
+  'narrow',
 ] as const;
 export const teamAdminsFile = () => path.join(dataDir(), 'e2e-team-admins.json');
 type TeamAdmin = AdminFactor & { email: string; password: string };
@@ -110,6 +112,7 @@ async function adminOtp(email: string): Promise<string | undefined> {
       if (claim(email, `recovery-${index}`)) return code;
     }
     // Step now + 2 becomes acceptable when the clock reaches now + 1.
+    // Time is the subject: the authenticator's next 30-second step is a time on the clock, not an effect.
     await new Promise((resolve) => setTimeout(resolve, (now + 1) * 30_000 - Date.now() + 50));
   }
   throw new Error(`${email}: every code of this minute and every recovery code is spent`);
@@ -125,19 +128,21 @@ async function adminOtp(email: string): Promise<string | undefined> {
 export async function withAdminOtp<T>(email: string, send: (otp: string | undefined) => Promise<T>): Promise<T> {
   if (!factorOf(email)) return send(undefined);
   const lock = path.join(dataDir(), `otp-signing-in-${email.toLowerCase()}`);
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    try {
-      fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
-      break;
-    } catch {
-      // A worker that died holding the lock leaves it behind: older than any sign-in takes, it is free.
-      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 45_000) fs.rmSync(lock, { force: true });
-      if (Date.now() > deadline) throw new Error(`${email}: another worker's sign-in held this admin for 90 s`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
+  await waitUntil(
+    `${email}: a turn to sign in (another worker's sign-in held this admin)`,
+    () => {
+      try {
+        fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
+        return true;
+      } catch {
+        // A worker that died holding the lock leaves it behind: older than any sign-in takes, it is free.
+        const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+        if (age > 45_000) fs.rmSync(lock, { force: true });
+        return false;
+      }
+    },
+    { timeoutMs: 90_000 },
+  );
   try {
     return await send(await adminOtp(email));
   } finally {

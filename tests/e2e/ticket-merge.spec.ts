@@ -1,6 +1,8 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
+import { DUE_TEXT } from '../../src/contracts/service-levels.ts';
+import { reasonLabel, SUPPORT_TEXT } from '../../src/contracts/support.ts';
 import { MERGE_TEXT } from '../../src/contracts/ticket-merge.ts';
-import { openTicketByCallable, signInOnLoginScreen, signInToTickets, verifiedAccount } from './fixtures.ts';
+import { openTicketByCallable, signInAt, signInToTickets, verifiedAccount } from './fixtures.ts';
 import { teamAdmin } from './second-factor.ts';
 import { expectNoAxeViolations } from './support.ts';
 
@@ -25,6 +27,9 @@ for (const javaScriptEnabled of [true, false]) {
     request,
     baseURL,
   }) => {
+    // Two browsers, each page waiting for the server and the live stream (and axe twice with
+    // JavaScript): more than the default time on a loaded 2-core machine (CI's ran past 30 s).
+    test.setTimeout(120_000);
     const customer = await verifiedAccount(request);
     const user = await signedIn(browser, baseURL!, javaScriptEnabled);
     await signInToTickets(user.page, customer);
@@ -32,14 +37,26 @@ for (const javaScriptEnabled of [true, false]) {
     const second = await openTicketByCallable(user.page, 'Incident', 'The Nelson parcel arrived torn.');
 
     const admin = await signedIn(browser, baseURL!, javaScriptEnabled);
+    await signInAt(admin.page, `/admin/support/${second.ticketId}`, ADMIN);
+    // The inbox shows what each ticket is about: the first line the customer wrote.
+    await admin.page.goto('/admin/support');
+    for (const [ticket, line] of [
+      [first, 'My parcel to Nelson is late.'],
+      [second, 'The Nelson parcel arrived torn.'],
+    ] as const)
+      await expect(
+        admin.page
+          .getByRole('row')
+          .filter({ hasText: `#${ticket.ticketNo}` })
+          .getByTestId('first-line'),
+      ).toHaveText(line);
     await admin.page.goto(`/admin/support/${second.ticketId}`);
-    await signInOnLoginScreen(admin.page, ADMIN.email, ADMIN.password);
     await expect(bubbles(admin.page)).toContainText('The Nelson parcel arrived torn.');
     if (javaScriptEnabled) await expect(admin.page.getByText('Live', { exact: true })).toBeVisible();
     await admin.page.locator('summary', { hasText: 'More actions' }).click();
-    await admin.page
-      .getByRole('combobox', { name: MERGE_TEXT.menuLabel })
-      .selectOption({ label: MERGE_TEXT.option(first.ticketNo, 'General', true) });
+    await admin.page.getByRole('combobox', { name: MERGE_TEXT.menuLabel }).selectOption({
+      label: MERGE_TEXT.option(first.ticketNo, reasonLabel('General'), true, 'My parcel to Nelson is late.'),
+    });
     if (javaScriptEnabled) await expectNoAxeViolations(admin.page);
     await admin.page.getByRole('button', { name: MERGE_TEXT.submit, exact: true }).click();
 
@@ -75,32 +92,57 @@ for (const javaScriptEnabled of [true, false]) {
     request,
     baseURL,
   }) => {
+    // Two browsers, each page waiting for the server and the live stream (and axe twice with
+    // JavaScript): more than the default time on a loaded 2-core machine (CI's ran past 30 s).
+    test.setTimeout(120_000);
     const customer = await verifiedAccount(request);
     const user = await signedIn(browser, baseURL!, javaScriptEnabled);
     await signInToTickets(user.page, customer);
     const ticket = await openTicketByCallable(user.page, 'General', 'My suitcase did not arrive in Dunedin.');
+    const admin = await signedIn(browser, baseURL!, javaScriptEnabled);
+    await signInAt(admin.page, `/admin/support/${ticket.ticketId}`, ADMIN);
+    // We answer the first question; the customer then asks another, in two lines.
+    const answered = await admin.page.request.post(`/api/admin/support/tickets/${ticket.ticketId}/messages`, {
+      data: { messageBody: 'We found it: it is on the next flight south.' },
+    });
+    expect(answered.status()).toBe(200);
     const later = await user.page.request.post(`/api/support/tickets/${ticket.ticketId}/messages`, {
-      data: { messageBody: 'Separate question: how do I change my payout account?' },
+      data: { messageBody: 'Separate question: how do I change my payout account?\nMy bank changed.' },
     });
     expect(later.status()).toBe(200);
-
-    const admin = await signedIn(browser, baseURL!, javaScriptEnabled);
-    await admin.page.goto(`/admin/support/${ticket.ticketId}`);
-    await signInOnLoginScreen(admin.page, ADMIN.email, ADMIN.password);
+    await admin.page.reload();
     await expect(bubbles(admin.page)).toContainText('Separate question');
     // Hydrated and live before the menu opens (a click before hydration can be lost in its render).
     if (javaScriptEnabled) await expect(admin.page.getByText('Live', { exact: true })).toBeVisible();
     await admin.page.locator('summary', { hasText: 'More actions' }).click();
     const from = admin.page.getByRole('combobox', { name: MERGE_TEXT.splitLabel });
+    // Each message offered by its first line.
+    await expect(from.getByRole('option').nth(1)).toHaveText(
+      /: Separate question: how do I change my payout account\?$/,
+    );
     await from.selectOption({ index: 1 });
-    await admin.page.getByRole('combobox', { name: MERGE_TEXT.splitReasonLabel }).selectOption('Incident');
+    await admin.page
+      .getByRole('combobox', { name: MERGE_TEXT.splitReasonLabel })
+      .selectOption({ label: reasonLabel('Incident') });
     await admin.page.getByRole('button', { name: MERGE_TEXT.splitSubmit, exact: true }).click();
 
-    // On the new ticket: the later question, and the line saying where it came from.
+    // On the new ticket: the later question, and the line saying where it came from. It waits on
+    // us, its first answer due.
     await expect(admin.page.getByText(MERGE_TEXT.splitTargetLine(ticket.ticketNo), { exact: true })).toBeVisible();
     await expect(bubbles(admin.page)).toContainText('Separate question');
     await expect(bubbles(admin.page)).not.toContainText('My suitcase did not arrive');
+    const header = admin.page.locator('.ticket__reason');
+    await expect(header).toContainText(SUPPORT_TEXT.waitingOnUs);
+    await expect(admin.page.getByRole('term').filter({ hasText: DUE_TEXT.dueLabel.firstResponse })).toBeVisible();
+    await expect(admin.page.getByRole('term').filter({ hasText: DUE_TEXT.dueLabel.resolution })).toBeVisible();
     if (javaScriptEnabled) await expectNoAxeViolations(admin.page);
+    const split = admin.page.url();
+
+    // The ticket it came from ends with our answer: it waits on the customer, nothing due.
+    await admin.page.goto(`/admin/support/${ticket.ticketId}`);
+    await expect(header).toContainText(SUPPORT_TEXT.waitingOnCustomer);
+    await expect(admin.page.getByRole('term').filter({ hasText: DUE_TEXT.dueLabel.resolution })).toHaveCount(0);
+    await admin.page.goto(split);
 
     // Undone: back on the first ticket, whole again.
     await admin.page.getByRole('button', { name: MERGE_TEXT.undoSplit }).click();
@@ -117,6 +159,9 @@ test("the customer's open pages follow a merge and its undo live, without a relo
   request,
   baseURL,
 }) => {
+  // Three pages in two browsers, each waiting for the live stream: more than the default time on a
+  // loaded 2-core machine.
+  test.setTimeout(120_000);
   const customer = await verifiedAccount(request);
   const user = await signedIn(browser, baseURL!, true);
   await signInToTickets(user.page, customer);
@@ -133,13 +178,12 @@ test("the customer's open pages follow a merge and its undo live, without a relo
   }
 
   const admin = await signedIn(browser, baseURL!, true);
-  await admin.page.goto(`/admin/support/${second.ticketId}`);
-  await signInOnLoginScreen(admin.page, ADMIN.email, ADMIN.password);
+  await signInAt(admin.page, `/admin/support/${second.ticketId}`, ADMIN);
   await expect(admin.page.getByText('Live', { exact: true })).toBeVisible();
   await admin.page.locator('summary', { hasText: 'More actions' }).click();
-  await admin.page
-    .getByRole('combobox', { name: MERGE_TEXT.menuLabel })
-    .selectOption({ label: MERGE_TEXT.option(first.ticketNo, 'General', true) });
+  await admin.page.getByRole('combobox', { name: MERGE_TEXT.menuLabel }).selectOption({
+    label: MERGE_TEXT.option(first.ticketNo, reasonLabel('General'), true, 'Live: my parcel to Gisborne is late.'),
+  });
   await admin.page.getByRole('button', { name: MERGE_TEXT.submit, exact: true }).click();
   await expect(admin.page).toHaveURL(new RegExp(`/admin/support/${first.ticketId}$`));
 

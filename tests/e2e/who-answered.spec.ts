@@ -3,11 +3,12 @@ import { DESK_TEXT } from '../../src/contracts/desk.ts';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
 import {
   adminApi,
+  E2E_ADMIN,
   hydrated,
   newAdminAccount,
   openTicketByCallable,
-  signInOnLoginScreen,
-  signInToTickets,
+  signIn,
+  signInAt,
   verifiedAccount,
 } from './fixtures.ts';
 import { enrolOnConsole } from './second-factor.ts';
@@ -25,8 +26,7 @@ const bubble = (page: Page, text: string) => bubbles(page).filter({ hasText: tex
 async function browserAs(browser: Browser, baseURL: string, path: string, email: string, password: string) {
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
-  await page.goto(path);
-  await signInOnLoginScreen(page, email, password);
+  await signInAt(page, path, { email, password });
   return { context, page };
 }
 
@@ -67,7 +67,7 @@ test('two admins answer one ticket: each sees who wrote what; the user sees Admi
   // check: more than the default time on a slow machine (CI's took 30.5 s).
   test.slow();
   const user = await verifiedAccount(request);
-  await signInToTickets(page, user);
+  await signIn(page, user.email, user.password);
   const { ticketId } = await openTicketByCallable(page, 'General', 'Can I fly with a surfboard bag?');
   const ticketPage = `/admin/support/${ticketId}`;
 
@@ -123,7 +123,7 @@ test('Still need help? opens a new ticket that follows the closed one; both show
   baseURL,
 }) => {
   const user = await verifiedAccount(request);
-  await signInToTickets(page, user);
+  await signIn(page, user.email, user.password);
   const old = await openTicketByCallable(page, 'Incident', 'The wheel of my case broke in transit.');
   const api = await adminApi(baseURL!);
   expect((await api.post(`/api/admin/support/tickets/${old.ticketId}/close`)).status()).toBe(200);
@@ -162,8 +162,7 @@ test('Still need help? opens a new ticket that follows the closed one; both show
   // The console shows both links, to its own pages.
   const admin = await page.context().browser()!.newContext({ baseURL });
   const desk = await admin.newPage();
-  await desk.goto(`/admin/support/${old.ticketId}`);
-  await signInOnLoginScreen(desk, process.env.E2E_ADMIN_EMAIL!, process.env.E2E_ADMIN_PASSWORD!);
+  await signInAt(desk, `/admin/support/${old.ticketId}`, E2E_ADMIN);
   await expect(desk.getByRole('heading', { name: `Ticket #${old.ticketNo}` })).toBeVisible();
   await hydrated(desk);
   await expect(desk.getByRole('status').filter({ hasText: 'Live' })).toBeVisible();

@@ -3,7 +3,7 @@ import { type Browser, type BrowserContext, expect, type Page, test } from '@pla
 import { COMPANY_MESSAGES } from '../../src/contracts/companies.ts';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
 import { recordFigure } from '../helpers/figures.ts';
-import { adminApi, signInOnLoginScreen, verifiedAccount } from './fixtures.ts';
+import { adminApi, signInAt, verifiedAccount } from './fixtures.ts';
 import { teamAdmin } from './second-factor.ts';
 import { cspViolations, recordCspViolations } from './support.ts';
 
@@ -76,8 +76,13 @@ async function expectInert(route: string, page: Page, dialogs: string[], shown: 
 
 /** What a payload would leave behind in the page, had it become markup. */
 async function readState(page: Page) {
-  // Give any injected handler (an image error, an SVG load) time to fire.
-  await page.waitForTimeout(250);
+  // An injected handler (an image's error, an SVG's load) fires once its resource has settled: wait
+  // until every image on the page is complete (an injected one would load at once; the page's own
+  // lazy ones may wait for a scroll), then two frames, for the events queued by then to run.
+  await page.waitForFunction(() => [...document.images].every((image) => image.complete || image.loading === 'lazy'));
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
   return page.evaluate(() => ({
     xss: (window as unknown as { __xss?: unknown }).__xss,
     brokenImages: document.querySelectorAll('img[src="x"]').length,
@@ -92,8 +97,7 @@ async function readState(page: Page) {
 }
 
 async function signInAsAdmin(page: Page, path: string) {
-  await page.goto(path);
-  await signInOnLoginScreen(page, ADMIN.email, ADMIN.password);
+  await signInAt(page, path, ADMIN);
   await expect(page.getByRole('navigation', { name: 'Admin' })).toBeVisible();
 }
 
@@ -108,8 +112,7 @@ test('ticket messages and admin answers show payloads as text, live and after a 
   const account = await verifiedAccount(request);
 
   // The user opens a ticket through the form, its message one payload after another.
-  await user.page.goto('/support');
-  await signInOnLoginScreen(user.page, account.email, account.password);
+  await signInAt(user.page, '/support', account);
   await expect(user.page.getByRole('heading', { name: SUPPORT_TEXT.listTitle })).toBeVisible();
   await user.page.getByRole('link', { name: SUPPORT_TEXT.newTicket }).click();
   await user.page.getByLabel('Reason').selectOption({ label: 'General Enquiry' });
@@ -138,7 +141,7 @@ test('ticket messages and admin answers show payloads as text, live and after a 
     await expect(bubbles(staff.page)).toHaveCount(2 + PAYLOADS.length + i);
   }
   const total = 1 + 2 * PAYLOADS.length;
-  await expect(bubbles(user.page)).toHaveCount(total, { timeout: 5000 });
+  await expect(bubbles(user.page)).toHaveCount(total, { timeout: 15_000 });
   const everyText = [...PAYLOADS, ...PAYLOADS.map((p) => `Admin: ${p}`)];
   await expectInert('/support/ticket/:id (live)', user.page, user.dialogs, everyText);
   await expectInert('/admin/support/:id (live)', staff.page, staff.dialogs, everyText);

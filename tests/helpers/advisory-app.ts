@@ -13,9 +13,10 @@ import { queryRows } from '../../src/server/db/sql.ts';
 import { apiClient, type ApiClient } from './admin-client.ts';
 import { pngOf, register, validCompany } from './registration.ts';
 import { type AdvisoryFile, recordAdvisoryPart } from './advisories.ts';
-import { readOutbox, tokenFrom, waitForMails } from './mail.ts';
+import { deliverDueMail, tokenFrom, waitForMails } from './mail.ts';
 import type { SseConnection } from './sse-client.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
+import { DEFAULT_WAIT_MS } from './wait.ts';
 
 let t: TestApp;
 
@@ -37,7 +38,7 @@ export function withAdvisoryApp(
   part: AdvisoryFile,
   started: (app: { t: TestApp; base: string; admin: ApiClient }) => void,
 ) {
-  beforeAll(async () => started(await startAdvisoryApp()), 60_000);
+  beforeAll(async () => started(await startAdvisoryApp()));
   afterAll(async () => {
     recordAdvisoryPart(part);
     await t?.close();
@@ -72,8 +73,8 @@ export const rows = <T = Record<string, unknown>>(query: ReturnType<typeof sql>)
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 export const cookieOf = (u: { headers: { cookie: string } }) => ({ cookie: u.headers.cookie });
 
-/** Waits for a live stream to end, or fails after `ms`. */
-export async function endsWithin(stream: SseConnection, ms: number) {
+/** Waits for a live stream to end; 'still open' if it has not after `ms` (a deadline, generous by default). */
+export async function endsWithin(stream: SseConnection, ms = DEFAULT_WAIT_MS) {
   let timer: NodeJS.Timeout | undefined;
   const outcome = await Promise.race([
     stream.ended.then(() => 'ended'),
@@ -84,18 +85,13 @@ export async function endsWithin(stream: SseConnection, ms: number) {
 }
 
 /**
- * Waits until mail and tokens written in the background (after earlier answers) have stopped
- * arriving, so a before/after comparison sees only what the requests in between did.
+ * Waits until mail and tokens written in the background (after earlier answers) are written, so a
+ * before/after comparison sees only what the requests in between did: the account mail recorded
+ * after an answer (`accounts.drain()` waits for exactly that work), then the mail worker's round
+ * for what it recorded.
  */
 export async function settle() {
-  let last = '';
-  for (let i = 0; i < 50; i++) {
-    const [count] = await rows<{ n: number }>(sql`select count(*)::int as n from email_tokens`);
-    const now = `${(await readOutbox(t.dataDir)).length}/${count?.n}`;
-    if (now === last) return;
-    last = now;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  await deliverDueMail(t.app);
 }
 
 /** The token of the newest mailed link to `email` starting with `prefix` that is not in `used`. */

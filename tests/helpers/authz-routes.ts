@@ -1,11 +1,16 @@
 /**
- * What each route of the live route table must answer in the authorization matrix
- * (tests/security/authz/matrix.test.ts): its guard (ROUTES), a real object for every path
- * parameter (PARAMS) and a valid body for every mutating route (BODIES), so that a refusal comes
- * from authorization, not validation. A new route, a new path parameter or a new mutating route
- * fails the matrix until it is given an entry here.
+ * The rows of the authorization matrix (tests/security/authz/matrix.test.ts) and what each must
+ * answer. The rows are the endpoint declarations (src/contracts/api/index.ts: method, path, whether
+ * it is a stream, whether it takes a body) and the few routes that are not API declarations (PAGES).
+ * What each must answer is written here by hand, keyed by the declaration's name (EXPECTED), and
+ * never read from the declaration: a declaration whose `access` is wrong fails the matrix. Beside
+ * it, a real object for every path parameter (PARAMS) and a valid body for every endpoint that takes
+ * one (BODIES), so that a refusal comes from authorization, not validation. A new declaration, a new
+ * path parameter or a new body fails the matrix until it is given an entry here.
  */
 import { eq, sql } from 'drizzle-orm';
+import { type EndpointKey, namedEndpoints } from '../../src/contracts/api/index.ts';
+import type { EndpointDeclaration } from '../../src/contracts/endpoint.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { DEFAULT_CALENDAR, DEFAULT_TARGETS } from '../../src/contracts/service-levels.ts';
 import { companies, companyStatusLinks, faqs, supportTickets, users } from '../../src/server/db/schema.ts';
@@ -40,8 +45,6 @@ export interface RouteSpec {
   guard: Guard;
   /** The status every allowed principal gets (200 unless given). */
   ok?: number;
-  /** A Server-Sent Events stream: fired over a real connection, not `inject`. */
-  stream?: boolean;
   /** A query string the route needs to be valid. */
   query?: string;
   /** Sends mail in the background when allowed: refused cells after it wait for the outbox to settle. */
@@ -172,176 +175,197 @@ async function spareFactor(f: Fixtures) {
 
 const CATCH_ALL_METHODS = ['GET', 'TRACE', 'DELETE', 'OPTIONS', 'PATCH', 'PUT', 'POST', 'QUERY'];
 
-/** One entry per method × url of the route table. A route missing here fails the test. */
-export const ROUTES: Record<string, RouteSpec> = {
+/**
+ * The routes that are not API declarations, by method and url (the web catch-all `/*` is not in
+ * the matrix: the test app is built without the web bundle). A route of the route table that is
+ * neither a declaration nor listed here fails the matrix.
+ */
+export const PAGES: Record<string, RouteSpec> = {
   'GET /healthz': R('public'),
   'GET /readyz': R('public'),
   'GET /api/openapi.json': R('public'),
-  'GET /api/faqs': R('public', { query: '?type=general' }),
-  'GET /api/legal/links': R('public'),
   'GET /documents/:slug': R('public'),
   'GET /robots.txt': R('public'),
   'GET /sitemap.xml': R('public'),
   // The /api/* catch-all answers 404 to everyone, whatever the method.
   ...Object.fromEntries(CATCH_ALL_METHODS.map((m) => [`${m} /api/*`, R('public', { ok: 404 })])),
+};
 
-  'POST /api/companies': R('public', { ok: 201 }),
+/**
+ * What each declaration must answer, by its name, written by hand and never read from the
+ * declaration. A declaration missing here, or an entry for a declaration that does not exist, fails
+ * the matrix (and the type check).
+ */
+export const EXPECTED: Record<EndpointKey, RouteSpec> = {
+  'content.faqs': R('public', { query: '?type=general' }),
+  'content.legalLinks': R('public'),
+
+  'partners.register': R('public', { ok: 201 }),
   // The applicant's status link (docs/decisions/112-application-status-page.md): anyone holding it.
   // Its own application (no contact email), so what the link shows is not the fixture applicant's.
-  'GET /api/partners/status/:token': R('public', { prepare: statusLinkCompany }),
+  'partners.status': R('public', { prepare: statusLinkCompany }),
   // A new link to the applications of a contact address; the same answer whoever asks.
-  'POST /api/partners/status-link': R('public', { ok: 202, mails: true }),
+  'partners.statusLink': R('public', { ok: 202, mails: true }),
   // Anyone holding the link sends what was asked for (docs/decisions/113-changes-requested.md).
-  'POST /api/partners/status/:token/changes': R('public', { prepare: changesWaiting }),
-  'GET /api/admin/companies/:companyId/license': R('admin'),
+  'partners.sendChanges': R('public', { prepare: changesWaiting }),
+  'partnerReview.license': R('admin'),
+  // The matrix company's licence is an image: an image has no PDF preview (decision 130).
+  'partnerReview.licensePreview': R('admin', { ok: 404 }),
 
-  'POST /api/auth/login': R('public'),
+  'auth.login': R('public'),
   // The matrix's login user has no passkey: after the right password, a field error for everyone.
-  'POST /api/auth/passkey/options': R('public', { ok: 400 }),
+  'secondFactor.passkeySignInOptions': R('public', { ok: 400 }),
   // Admins' second factor (docs/product.md §2.15): the admin actor passed it; everyone else is refused.
-  'GET /api/admin/second-factor': R('admin'),
-  'POST /api/admin/second-factor/totp': R('admin'),
-  'POST /api/admin/second-factor/totp/confirm': R('admin', { prepare: pendingTotp }),
-  'POST /api/admin/second-factor/passkey/options': R('admin'),
-  'POST /api/admin/second-factor/passkey': R('admin', { prepare: passkeyChallenge }),
-  'DELETE /api/admin/second-factor/:factorId': R('admin', { prepare: spareFactor }),
-  'POST /api/admin/second-factor/recovery-codes': R('admin'),
-  'POST /api/auth/logout': R('public'),
-  'GET /api/auth/session': R('user'),
-  'POST /api/auth/signup': R('public', { ok: 202, mails: true }),
-  'POST /api/auth/verify-email': R('public', {
+  'secondFactor.status': R('admin'),
+  'secondFactor.beginTotp': R('admin'),
+  'secondFactor.confirmTotp': R('admin', { prepare: pendingTotp }),
+  'secondFactor.passkeyRegistrationOptions': R('admin'),
+  'secondFactor.registerPasskey': R('admin', { prepare: passkeyChallenge }),
+  'secondFactor.removeFactor': R('admin', { prepare: spareFactor }),
+  'secondFactor.renewRecoveryCodes': R('admin'),
+  'auth.logout': R('public'),
+  'auth.session': R('user'),
+  'auth.signup': R('public', { ok: 202, mails: true }),
+  'auth.verifyEmail': R('public', {
     prepare: async (f) => {
       await db().update(users).set({ emailVerifiedAt: null }).where(eq(users.id, f.verifyUser.id));
       f.verifyToken = await issueEmailToken(f.verifyUser.id, 'verify-email');
     },
   }),
-  'POST /api/auth/resend-verification': R('public', { ok: 202, mails: true }),
-  'POST /api/auth/forgot-password': R('public', { ok: 202, mails: true }),
-  'POST /api/auth/reset-password': R('public', {
+  'auth.resendVerification': R('public', { ok: 202, mails: true }),
+  'auth.forgotPassword': R('public', { ok: 202, mails: true }),
+  'auth.resetPassword': R('public', {
     mails: true,
     prepare: async (f) => {
       f.resetToken = await issueEmailToken(f.resetUser.id, 'reset-password');
     },
   }),
-  'POST /api/auth/change-password': R('user', { mails: true }),
+  'auth.changePassword': R('user', { mails: true }),
 
-  'POST /api/functions/createSupportTicket': R('verified'),
-  'GET /api/support/tickets': R('verified'),
-  'GET /api/support/tickets/stream': R('verified', { stream: true }),
-  'GET /api/support/tickets/:ticketId': R('owner'),
-  'GET /api/support/tickets/:ticketId/messages': R('owner'),
-  'GET /api/support/tickets/:ticketId/messages/stream': R('owner-or-admin', { stream: true }),
-  'POST /api/support/tickets/:ticketId/messages': R('owner'),
-  'POST /api/support/tickets': R('verified', { ok: 201 }),
+  'support.createTicketCall': R('verified'),
+  'support.listTickets': R('verified'),
+  'support.ticketsStream': R('verified'),
+  'support.ticket': R('owner'),
+  'support.messages': R('owner'),
+  'support.messagesStream': R('owner-or-admin'),
+  'support.reply': R('owner'),
+  'support.createTicket': R('verified', { ok: 201 }),
   // Files on messages (docs/product.md §2.11): the ticket's owner and admins only.
-  'GET /api/support/tickets/:ticketId/attachments/:attachmentId': R('owner-or-admin'),
-  'GET /api/support/tickets/:ticketId/attachments/:attachmentId/thumbnail': R('owner-or-admin'),
+  'attachments.file': R('owner-or-admin'),
+  'attachments.thumbnail': R('owner-or-admin'),
 
-  'GET /api/admin/support/tickets': R('admin'),
-  'GET /api/admin/support/tickets/stream': R('admin', { stream: true }),
-  'GET /api/admin/support/tickets/:ticketId': R('admin'),
-  'POST /api/admin/support/tickets/:ticketId/messages': R('admin'),
-  'POST /api/admin/support/tickets/:ticketId/close': R('admin'),
-  'POST /api/admin/support/tickets/:ticketId/reopen': R('admin', {
+  'desk.listTickets': R('admin'),
+  'desk.ticketsStream': R('admin'),
+  'desk.ticket': R('admin'),
+  'desk.reply': R('admin'),
+  'desk.close': R('admin'),
+  'desk.reopen': R('admin', {
     prepare: async (f) => {
       await db().update(supportTickets).set({ open: false }).where(eq(supportTickets.id, f.ownerTicket.ticketId));
     },
   }),
 
   // The desk's tools (docs/product.md §2.10).
-  'POST /api/support/tickets/:ticketId/rating': R('owner', {
+  // What the owner's page saw (no mail for it): the owner's alone, like the thread it is about.
+  'support.seen': R('owner'),
+  'support.rate': R('owner', {
     prepare: async (f) => {
       await db().update(supportTickets).set({ open: false }).where(eq(supportTickets.id, f.ownerTicket.ticketId));
     },
   }),
-  'POST /api/admin/support/tickets/:ticketId/notes': R('admin'),
-  'POST /api/admin/support/tickets/:ticketId/assign': R('admin'),
-  'POST /api/admin/support/tickets/:ticketId/privacy': R('admin'),
-  'GET /api/admin/support/agents': R('admin'),
-  'GET /api/admin/support/figures': R('admin'),
-  'GET /api/admin/support/search': R('admin', { query: '?q=parcel' }),
-  'GET /api/admin/support/saved-replies': R('admin'),
-  'POST /api/admin/support/saved-replies': R('admin'),
-  'PUT /api/admin/support/saved-replies/:savedReplyId': R('admin'),
-  'DELETE /api/admin/support/saved-replies/:savedReplyId': R('admin'),
+  'desk.addNote': R('admin'),
+  'desk.assign': R('admin'),
+  'desk.setPrivacy': R('admin'),
+  'desk.agents': R('admin'),
+  'desk.figures': R('admin'),
+  'desk.firstSteps': R('admin'),
+  'desk.search': R('admin', { query: '?q=parcel' }),
+  'desk.savedReplies': R('admin'),
+  'desk.createSavedReply': R('admin'),
+  'desk.updateSavedReply': R('admin'),
+  'desk.deleteSavedReply': R('admin'),
 
-  'GET /api/admin/companies': R('admin'),
-  'GET /api/admin/companies/:companyId': R('admin'),
-  'POST /api/admin/companies/:companyId/approve': R('admin'),
-  'POST /api/admin/companies/:companyId/reject': R('admin'),
-  'POST /api/admin/companies/:companyId/notify': R('admin', { prepare: setCompany({ verified: 1 }) }),
-  'POST /api/admin/companies/:companyId/ban': R('admin'),
-  'POST /api/admin/companies/:companyId/request-changes': R('admin', {
+  'partnerReview.list': R('admin'),
+  'partnerReview.get': R('admin'),
+  'partnerReview.approve': R('admin'),
+  'partnerReview.reject': R('admin'),
+  'partnerReview.notify': R('admin', { prepare: setCompany({ verified: 1 }) }),
+  'partnerReview.ban': R('admin'),
+  'partnerChanges.request': R('admin', {
     mails: true,
     prepare: setCompany({ verified: 0, isBanned: false, reviewStage: 'received', requestedChanges: null }),
   }),
-  'POST /api/admin/companies/:companyId/unban': R('admin', { prepare: setCompany({ isBanned: true }) }),
+  'partnerReview.unban': R('admin', { prepare: setCompany({ isBanned: true }) }),
   // A new licence waiting (docs/decisions/115-licence-expiry.md); the download finds no file behind
   // the key, so an admin's answer is the handler's 404.
-  'GET /api/admin/companies/:companyId/renewal-license': R('admin', { ok: 404, prepare: renewalWaiting }),
-  'POST /api/admin/companies/:companyId/renewal-license/accept': R('admin', { prepare: renewalWaiting }),
-  'POST /api/admin/companies/:companyId/renewal-license/refuse': R('admin', { prepare: renewalWaiting }),
+  'partnerReview.renewalLicense': R('admin', { ok: 404, prepare: renewalWaiting }),
+  'partnerReview.acceptLicense': R('admin', { prepare: renewalWaiting }),
+  'partnerReview.refuseLicense': R('admin', { prepare: renewalWaiting }),
 
-  'GET /api/admin/faqs': R('admin', { query: '?type=general' }),
-  'POST /api/admin/faqs': R('admin', { ok: 201 }),
-  'PUT /api/admin/faqs/:faqId': R('admin'),
-  'DELETE /api/admin/faqs/:faqId': R('admin'),
-  'POST /api/admin/faqs/reorder': R('admin'),
-  'GET /api/admin/legal': R('admin'),
-  'PUT /api/admin/settings/legal-links': R('admin'),
-  'PUT /api/admin/documents/:slug': R('admin'),
+  'contentAdmin.listFaqs': R('admin', { query: '?type=general' }),
+  'contentAdmin.createFaq': R('admin', { ok: 201 }),
+  'contentAdmin.updateFaq': R('admin'),
+  'contentAdmin.deleteFaq': R('admin'),
+  'contentAdmin.reorderFaqs': R('admin'),
+  'contentAdmin.legal': R('admin'),
+  'contentAdmin.saveLegalLinks': R('admin'),
+  'contentAdmin.saveDocument': R('admin'),
 
-  'GET /api/admin/users': R('admin'),
+  'users.list': R('admin'),
   // The target (the owner) is verified already: 409 means the admin got past the access check.
-  'POST /api/admin/users/:userId/resend-verification': R('admin', { ok: 409 }),
-  'POST /api/admin/users/:userId/disable': R('admin'),
-  'POST /api/admin/users/:userId/enable': R('admin'),
-  'POST /api/admin/users/:userId/role': R('admin'),
-  'GET /api/admin/audit': R('admin'),
-  'GET /api/admin/reports': R('admin'),
-  'GET /api/admin/reports/tickets': R('admin'),
-  'GET /api/admin/reports/tickets.csv': R('admin'),
-  'GET /api/admin/service-levels': R('admin'),
-  'PUT /api/admin/service-levels/calendar': R('admin'),
-  'PUT /api/admin/service-levels/targets': R('admin'),
+  'users.resendVerification': R('admin', { ok: 409 }),
+  'users.disable': R('admin'),
+  'users.enable': R('admin'),
+  'users.setRole': R('admin'),
+  'audit.list': R('admin'),
+  'reports.report': R('admin'),
+  'reports.tickets': R('admin'),
+  'reports.csv': R('admin'),
+  'serviceLevels.settings': R('admin'),
+  'serviceLevels.saveCalendar': R('admin'),
+  'serviceLevels.saveTargets': R('admin'),
 
-  'GET /api/account/notifications': R('user'),
-  'GET /api/account/export': R('user'),
+  'notifications.preferences': R('user'),
+  'privacy.exportData': R('user'),
   // The account page (docs/product.md §2.13). A session id that is nobody's: 404 means the caller got past the access check.
-  'GET /api/account': R('user'),
-  'GET /api/account/sessions': R('user'),
-  'DELETE /api/account/sessions/:sessionId': R('user', { ok: 404 }),
-  'POST /api/account/sessions/revoke-others': R('user'),
-  'POST /api/account/email': R('user', { ok: 202, mails: true }),
-  'POST /api/auth/confirm-email-change': R('public', {
+  'account.profile': R('user'),
+  'account.sessions': R('user'),
+  'account.endSession': R('user', { ok: 404 }),
+  'account.endOtherSessions': R('user'),
+  'account.setName': R('user'),
+  'account.changeEmail': R('user', { ok: 202, mails: true }),
+  'auth.confirmEmailChange': R('public', {
     mails: true,
     prepare: async () => {
       emailChangeToken = await issueEmailChangeToken();
     },
   }),
   // A wrong password: 400 means the caller got past the access check (a right one would delete the account).
-  'GET /api/account/delete': R('user'),
-  'POST /api/account/delete': R('user', { ok: 400 }),
+  'privacy.deletionInfo': R('user'),
+  'privacy.deleteAccount': R('user', { ok: 400 }),
   // The owner did not ask to be deleted: 409 means the admin got past the access check.
-  'POST /api/admin/users/:userId/erase': R('admin', { ok: 409 }),
-  'POST /api/admin/support/tickets/:ticketId/keep-for-record': R('admin'),
-  'GET /api/admin/support/tickets/:ticketId/merge-targets': R('admin'),
+  'privacy.eraseNow': R('admin', { ok: 409 }),
+  'desk.setKeepForRecord': R('admin'),
+  'desk.mergeTargets': R('admin'),
   // Merged into itself: an admin gets the handler's refusal (400), everyone else the access check's
   // answer; the fixture ticket stays whole for the other routes.
-  'POST /api/admin/support/tickets/:ticketId/merge': R('admin', { ok: 400 }),
-  'GET /api/admin/support/tickets/:ticketId/merges': R('admin'),
+  'desk.merge': R('admin', { ok: 400 }),
+  'desk.merges': R('admin'),
   // From the ticket's first message: an admin gets the handler's refusal (400); nothing moves.
-  'POST /api/admin/support/tickets/:ticketId/split': R('admin', { ok: 400 }),
+  'desk.split': R('admin', { ok: 400 }),
   // No merge to undo: an admin gets the handler's 404, everyone else the access check's answer.
-  'POST /api/admin/support/merges/:mergeId/undo': R('admin', { ok: 404 }),
-  'PUT /api/account/notifications': R('user'),
-  'GET /api/admin/mail': R('admin'),
+  'desk.undoMerge': R('admin', { ok: 404 }),
+  'notifications.setPreferences': R('user'),
+  'notifications.listMail': R('admin'),
   // Reply by email (decision 105). The fixture mail was ignored, not held: 409 means the admin got past the access check.
-  'GET /api/admin/mail/incoming': R('admin'),
-  'POST /api/admin/mail/incoming/:inboundId/post': R('admin', { ok: 409 }),
-  'POST /api/admin/mail/incoming/:inboundId/discard': R('admin', { ok: 409 }),
-  'GET /api/support/tickets/:ticketId/messages/:messageId/mail': R('owner-or-admin'),
-  'POST /api/admin/mail/:mailId/retry': R('admin', {
+  'inbound.list': R('admin'),
+  // The fixture mail, opened to be read; it has no files, so an admin's file answer is the handler's 404.
+  'inbound.read': R('admin'),
+  'inbound.file': R('admin', { ok: 404 }),
+  'inbound.post': R('admin', { ok: 409 }),
+  'inbound.discard': R('admin', { ok: 409 }),
+  'inbound.wholeMail': R('owner-or-admin'),
+  'notifications.retryMail': R('admin', {
     prepare: async (f) => {
       await db().execute(sql`update mail_outbox set state = 'failed' where id = ${f.mailId}`);
     },
@@ -361,6 +385,7 @@ export const PARAMS: Record<string, (f: Fixtures) => string> = {
   userId: (f) => f.actors.owner.userId!,
   mailId: (f) => String(f.mailId),
   inboundId: (f) => String(f.inboundId),
+  fileIndex: () => '0',
   messageId: (f) => String(f.mailMessageId),
   savedReplyId: () => SAVED_REPLY_ID,
   mergeId: () => '999999999',
@@ -388,52 +413,49 @@ const json =
       typeof value === 'function' ? (value as (a: Actor, f: Fixtures) => unknown)(actor, f) : value,
     ),
   });
-const NO_BODY: BodyFor = () => ({});
 
 export const MUTATING = (method: string) => !['GET', 'HEAD', 'OPTIONS', 'TRACE'].includes(method);
 
-/** A valid body for every mutating route, so a refusal comes from authorization, not validation. */
-export const BODIES: Record<string, BodyFor> = {
-  ...Object.fromEntries(CATCH_ALL_METHODS.filter(MUTATING).map((m) => [`${m} /api/*`, json({})])),
-  'POST /api/partners/status/:token/changes': async () => {
+/**
+ * A valid body for every declaration that takes one (JSON or a form), so a refusal comes from
+ * authorization, not validation. A declaration that takes none, or whose body may be left out, is
+ * sent none.
+ */
+export const BODIES: Partial<Record<EndpointKey, BodyFor>> = {
+  'partners.sendChanges': async () => {
     const { payload, headers } = await encodeForm({}, { bytes: pngOf(512), name: 'licence.png', type: 'image/png' });
     return { payload, headers };
   },
-  'POST /api/admin/companies/:companyId/request-changes': json({ reasons: ['license-unreadable'] }),
-  'POST /api/partners/status-link': json((_a: Actor, f: Fixtures) => ({ email: f.companyEmail })),
-  'POST /api/companies': async () => {
+  'partnerChanges.request': json({ reasons: ['license-unreadable'] }),
+  'partners.statusLink': json((_a: Actor, f: Fixtures) => ({ email: f.companyEmail })),
+  'partners.register': async () => {
     const { payload, headers } = await encodeForm(validCompany());
     return { payload, headers };
   },
-  'POST /api/auth/login': json((_a: Actor, f: Fixtures) => ({
+  'auth.login': json((_a: Actor, f: Fixtures) => ({
     email: f.loginUser.email,
     password: f.loginUser.password,
   })),
-  'POST /api/auth/logout': NO_BODY,
-  'POST /api/auth/passkey/options': json((_a: Actor, f: Fixtures) => ({
+  'secondFactor.passkeySignInOptions': json((_a: Actor, f: Fixtures) => ({
     email: f.loginUser.email,
     password: f.loginUser.password,
   })),
-  'POST /api/admin/second-factor/totp': NO_BODY,
-  'POST /api/admin/second-factor/totp/confirm': async (actor, f) =>
+  'secondFactor.confirmTotp': async (actor, f) =>
     json({ factorId: enrolment.factorId, code: await totpAt(MATRIX_TOTP_SECRET) })(actor, f),
-  'POST /api/admin/second-factor/passkey/options': NO_BODY,
-  'DELETE /api/admin/second-factor/:factorId': NO_BODY,
-  'POST /api/admin/second-factor/recovery-codes': NO_BODY,
-  'POST /api/admin/second-factor/passkey': (actor, f) =>
+  'secondFactor.registerPasskey': (actor, f) =>
     json({ response: softwareAuthenticator().register({ challenge: enrolment.challenge, rp: {} }, enrolment.origin) })(
       actor,
       f,
     ),
-  'POST /api/auth/signup': json(() => ({ email: uniqueEmail('matrix-signup'), password: strongPassword() })),
-  'POST /api/auth/verify-email': json((_a: Actor, f: Fixtures) => ({ token: f.verifyToken })),
-  'POST /api/auth/resend-verification': json((_a: Actor, f: Fixtures) => ({ email: f.verifyUser.email })),
-  'POST /api/auth/forgot-password': json((_a: Actor, f: Fixtures) => ({ email: f.resetUser.email })),
-  'POST /api/auth/reset-password': json((_a: Actor, f: Fixtures) => ({
+  'auth.signup': json(() => ({ email: uniqueEmail('matrix-signup'), password: strongPassword() })),
+  'auth.verifyEmail': json((_a: Actor, f: Fixtures) => ({ token: f.verifyToken })),
+  'auth.resendVerification': json((_a: Actor, f: Fixtures) => ({ email: f.verifyUser.email })),
+  'auth.forgotPassword': json((_a: Actor, f: Fixtures) => ({ email: f.resetUser.email })),
+  'auth.resetPassword': json((_a: Actor, f: Fixtures) => ({
     token: f.resetToken,
     password: strongPassword(),
   })),
-  'POST /api/auth/change-password': (actor) => {
+  'auth.changePassword': (actor) => {
     const newPassword = strongPassword();
     return {
       headers: { 'content-type': 'application/json' },
@@ -443,54 +465,45 @@ export const BODIES: Record<string, BodyFor> = {
       },
     };
   },
-  'POST /api/functions/createSupportTicket': json({
+  'support.createTicketCall': json({
     data: { reason: 'General', message: 'Matrix: where is my parcel?' },
   }),
-  'POST /api/support/tickets/:ticketId/messages': json({ messageBody: 'Matrix: a reply from the user' }),
-  'POST /api/support/tickets': json({ reason: 'General', message: 'Matrix: a ticket opened by REST' }),
-  'POST /api/admin/support/tickets/:ticketId/messages': json({ messageBody: 'Matrix: an answer from the team' }),
-  'POST /api/admin/support/tickets/:ticketId/close': NO_BODY,
-  'POST /api/admin/support/tickets/:ticketId/reopen': NO_BODY,
-  'POST /api/support/tickets/:ticketId/rating': json({ good: true, comment: 'Matrix: fine' }),
-  'POST /api/admin/support/tickets/:ticketId/notes': json({ messageBody: 'Matrix: a note for the team' }),
-  'POST /api/admin/support/tickets/:ticketId/assign': json({ assignee: 'me' }),
-  'POST /api/admin/support/tickets/:ticketId/privacy': json({ privacy: true }),
-  'POST /api/admin/support/tickets/:ticketId/keep-for-record': json({ keep: true }),
-  'POST /api/admin/support/merges/:mergeId/undo': NO_BODY,
-  'POST /api/admin/support/tickets/:ticketId/split': async (actor, f) => {
+  'support.reply': json({ messageBody: 'Matrix: a reply from the user' }),
+  'support.createTicket': json({ reason: 'General', message: 'Matrix: a ticket opened by REST' }),
+  'desk.reply': json({ messageBody: 'Matrix: an answer from the team' }),
+  'support.rate': json({ good: true, comment: 'Matrix: fine' }),
+  'support.seen': json({ messageIds: [1] }),
+  'desk.addNote': json({ messageBody: 'Matrix: a note for the team' }),
+  'desk.assign': json({ assignee: 'me' }),
+  'desk.setPrivacy': json({ privacy: true }),
+  'desk.setKeepForRecord': json({ keep: true }),
+  'desk.split': async (actor, f) => {
     const [first] = await queryRows<{ id: number }>(
       db(),
       sql`select min(id)::int as id from ticket_messages where ticket_id = ${f.ownerTicket.ticketId}::uuid`,
     );
     return json({ messageId: first!.id, reason: 'General' })(actor, f);
   },
-  'POST /api/admin/support/tickets/:ticketId/merge': json((_a: Actor, f: Fixtures) => ({
+  'desk.merge': json((_a: Actor, f: Fixtures) => ({
     targetTicketId: f.ownerTicket.ticketId,
   })),
-  'POST /api/account/delete': json({ password: 'Matrix-not-the-password-1' }),
-  'POST /api/admin/users/:userId/erase': NO_BODY,
-  'POST /api/admin/support/saved-replies': json(() => ({
+  'privacy.deleteAccount': json({ password: 'Matrix-not-the-password-1' }),
+  'desk.createSavedReply': json(() => ({
     title: `Matrix saved reply ${createToken().slice(0, 8)}`,
     body: 'Hello {{user.email}}',
   })),
-  'PUT /api/admin/support/saved-replies/:savedReplyId': json({ title: 'Matrix saved reply', body: 'Edited text' }),
-  'DELETE /api/admin/support/saved-replies/:savedReplyId': NO_BODY,
-  'POST /api/admin/companies/:companyId/approve': NO_BODY,
-  'POST /api/admin/companies/:companyId/reject': json({ reason: 'Licence unreadable' }),
-  'POST /api/admin/companies/:companyId/notify': NO_BODY,
-  'POST /api/admin/companies/:companyId/ban': NO_BODY,
-  'POST /api/admin/companies/:companyId/unban': NO_BODY,
-  'POST /api/admin/companies/:companyId/renewal-license/accept': json({ licenseExpiresOn: '2099-12-31' }),
-  'POST /api/admin/companies/:companyId/renewal-license/refuse': json({ reason: 'Matrix: unreadable' }),
-  'POST /api/admin/faqs': json({ type: 'general', title: 'Matrix question', content: 'Matrix answer' }),
-  'PUT /api/admin/faqs/:faqId': json({
+  'desk.updateSavedReply': json({ title: 'Matrix saved reply', body: 'Edited text' }),
+  'partnerReview.reject': json({ reason: 'Licence unreadable' }),
+  'partnerReview.acceptLicense': json({ licenseExpiresOn: '2099-12-31' }),
+  'partnerReview.refuseLicense': json({ reason: 'Matrix: unreadable' }),
+  'contentAdmin.createFaq': json({ type: 'general', title: 'Matrix question', content: 'Matrix answer' }),
+  'contentAdmin.updateFaq': json({
     type: 'sender',
     title: 'Matrix question (edited)',
     content: 'Matrix answer (edited)',
   }),
-  'DELETE /api/admin/faqs/:faqId': NO_BODY,
   // Exactly the current entries of the type, in their current order (anything else is a 409).
-  'POST /api/admin/faqs/reorder': async (_actor, f) => {
+  'contentAdmin.reorderFaqs': async (_actor, f) => {
     const rows = await db()
       .select({ id: faqs.id })
       .from(faqs)
@@ -498,32 +511,80 @@ export const BODIES: Record<string, BodyFor> = {
       .orderBy(faqs.position, faqs.id);
     return json({ type: 'traveller', ids: rows.map((r) => r.id).reverse() })({ name: 'anonymous' }, f);
   },
-  'PUT /api/admin/settings/legal-links': json({ terms: '/documents/terms', privacy: '/documents/privacy' }),
-  'PUT /api/admin/service-levels/calendar': json(DEFAULT_CALENDAR),
-  'PUT /api/admin/service-levels/targets': json(DEFAULT_TARGETS),
-  'PUT /api/admin/documents/:slug': json({
+  'contentAdmin.saveLegalLinks': json({ terms: '/documents/terms', privacy: '/documents/privacy' }),
+  'serviceLevels.saveCalendar': json(DEFAULT_CALENDAR),
+  'serviceLevels.saveTargets': json(DEFAULT_TARGETS),
+  'contentAdmin.saveDocument': json({
     title: 'Terms and Conditions',
     body: 'Matrix text.\n\n## Heading\n\nMore text.',
   }),
-  'POST /api/admin/users/:userId/resend-verification': NO_BODY,
-  'POST /api/admin/users/:userId/disable': NO_BODY,
-  'POST /api/admin/users/:userId/enable': NO_BODY,
-  'POST /api/admin/users/:userId/role': json({ role: 'admin' }),
-  'PUT /api/account/notifications': json({ ticketClosed: false }),
-  'DELETE /api/account/sessions/:sessionId': NO_BODY,
-  'POST /api/account/sessions/revoke-others': json({}),
-  'POST /api/account/email': (actor) => ({
+  'users.setRole': json({ role: 'admin' }),
+  'notifications.setPreferences': json({ ticketClosed: false }),
+  'account.setName': json({ name: 'Aroha' }),
+  'account.changeEmail': (actor) => ({
     headers: { 'content-type': 'application/json' },
     payload: JSON.stringify({
       newEmail: uniqueEmail('matrix-new-address'),
       currentPassword: actor.password ?? 'not-signed-in-at-all',
     }),
   }),
-  'POST /api/auth/confirm-email-change': json(() => ({ token: emailChangeToken })),
-  'POST /api/admin/mail/:mailId/retry': NO_BODY,
-  'POST /api/admin/mail/incoming/:inboundId/post': NO_BODY,
-  'POST /api/admin/mail/incoming/:inboundId/discard': NO_BODY,
+  'auth.confirmEmailChange': json(() => ({ token: emailChangeToken })),
 };
+
+// --- The rows ---------------------------------------------------------------------------------------
+
+export interface MatrixRow {
+  /** The declaration's name (`support.createTicket`), or `METHOD url` for a route of PAGES. */
+  name: string;
+  method: string;
+  url: string;
+  /** What it must answer; undefined for a declaration EXPECTED forgot (the table check reports it). */
+  spec: RouteSpec | undefined;
+  /** A Server-Sent Events stream: fired over a real connection, not `inject`. */
+  stream: boolean;
+  /** The body a cell sends; undefined for a declaration that needs one BODIES lacks (reported). */
+  body: BodyFor | undefined;
+}
+
+const NO_BODY: BodyFor = () => ({});
+
+/** Whether a call may leave the body out: no body declared, or one whose schema takes none. */
+const takesNoBody = (declaration: EndpointDeclaration) =>
+  !declaration.multipart && (!declaration.body || declaration.body.safeParse(undefined).success);
+
+/** Every declaration of the index, then every route of PAGES. */
+export function matrixRows(): MatrixRow[] {
+  const declared = namedEndpoints().map(([name, declaration]): MatrixRow => ({
+    name,
+    method: declaration.method,
+    url: declaration.path,
+    spec: (EXPECTED as Partial<Record<string, RouteSpec>>)[name],
+    stream: declaration.stream === true,
+    body: BODIES[name] ?? (takesNoBody(declaration) ? NO_BODY : undefined),
+  }));
+  const pages = Object.entries(PAGES).map(([name, spec]): MatrixRow => {
+    const [method, url] = name.split(' ') as [string, string];
+    // Only the /api/* catch-all takes writes among them: any JSON will do, it answers 404.
+    return { name, method, url, spec, stream: false, body: MUTATING(method) ? json({}) : NO_BODY };
+  });
+  return [...declared, ...pages];
+}
+
+/**
+ * What the tables above miss or hold too much of: declarations without an expectation or a body,
+ * expectations and bodies of declarations that do not exist. Empty when the matrix can run.
+ */
+export function tableProblems(): string[] {
+  const names = new Set<string>(namedEndpoints().map(([name]) => name));
+  const problems: string[] = [];
+  for (const row of matrixRows()) {
+    if (!row.spec) problems.push(`${row.name} (${row.method} ${row.url}) has no expectation in EXPECTED`);
+    if (!row.body) problems.push(`${row.name} (${row.method} ${row.url}) needs a valid body in BODIES`);
+  }
+  for (const name of Object.keys(EXPECTED)) if (!names.has(name)) problems.push(`EXPECTED.${name} is no declaration`);
+  for (const name of Object.keys(BODIES)) if (!names.has(name)) problems.push(`BODIES.${name} is no declaration`);
+  return problems;
+}
 
 // --- Expected outcome of one cell ----------------------------------------------------------------
 

@@ -17,6 +17,7 @@ import { companies, faqs, savedReplies, sessions, supportTickets, users } from '
 import { createToken, hashToken } from '../../src/server/security/tokens.ts';
 import { encodeForm, pngOf, validCompany } from './registration.ts';
 import { createUser, postJson, signIn, uniqueEmail, withCookie } from './accounts.ts';
+import { deliverDueMail } from './mail.ts';
 import { png, postFiles } from './attachment-files.ts';
 import { recordFigurePart } from './figure-parts.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
@@ -169,24 +170,12 @@ export async function snapshot(f: Fixtures): Promise<Record<string, string>> {
 }
 
 /**
- * Lets mail from earlier (allowed) cells settle: background account mail is recorded (no new
- * outbox row for 300 ms), then the worker (which runs only when asked, here) delivers what is due.
+ * Lets mail from earlier (allowed) cells settle: the account mail recorded after an answer, in the
+ * background (enumeration-safe answers), is finished (`accounts.drain()` waits for exactly that
+ * work), then the worker (which runs only when asked, here) delivers what is due.
  */
 export async function settleOutbox() {
-  const recorded = async () =>
-    Number((await queryRows<{ n: unknown }>(db(), sql`select count(*) as n from mail_outbox`))[0]!.n);
-  let last = await recorded();
-  let stableSince = Date.now();
-  const deadline = Date.now() + 10_000;
-  while (Date.now() - stableSince < 300 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-    const now = await recorded();
-    if (now !== last) {
-      last = now;
-      stableSince = Date.now();
-    }
-  }
-  await t.app.mailWorker.runOnce();
+  await deliverDueMail(t.app);
 }
 
 function outboxCount(): number {

@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ImapFlow } from 'imapflow';
+import { heldWithin, waitFor } from './wait.ts';
 
 /**
  * A private Dovecot IMAP server for one test file (Debian's dovecot-imapd; .ci/run installs it):
@@ -47,7 +48,7 @@ export interface Dovecot {
   stop(): Promise<void>;
 }
 
-const READY_TIMEOUT_MS = 10_000;
+const READY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 const LDA_TIMEOUT_MS = 10_000;
 
@@ -152,27 +153,35 @@ function readTail(file: string, bytes = 4000): string {
 
 /** Resolves once the server greets on the port; rejects if the process exits first or after the deadline. */
 async function waitForGreeting(port: number, child: ChildProcess, deadline: number): Promise<void> {
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error('Dovecot exited while starting');
-    const greeted = await new Promise<boolean>((resolve) => {
-      const socket = net.connect({ host: '127.0.0.1', port });
-      let data = '';
-      const done = (ok: boolean) => {
-        socket.destroy();
-        resolve(ok);
-      };
-      socket.setTimeout(1_000, () => done(false));
-      socket.on('error', () => done(false));
-      socket.on('close', () => done(false));
-      socket.on('data', (chunk: Buffer) => {
-        data += chunk.toString('latin1');
-        if (data.includes('\n')) done(data.startsWith('* OK'));
-      });
+  await waitFor(
+    `Dovecot's greeting on 127.0.0.1:${port}`,
+    async () => {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Fatal('Dovecot exited while starting');
+      return greets(port);
+    },
+    { timeoutMs: Math.max(0, deadline - Date.now()), intervalMs: 50, stopOn: (error) => error instanceof Fatal },
+  );
+}
+
+class Fatal extends Error {}
+
+/** One look: whether the server on the port answers with an IMAP greeting. */
+function greets(port: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    let data = '';
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1_000, () => done(false));
+    socket.on('error', () => done(false));
+    socket.on('close', () => done(false));
+    socket.on('data', (chunk: Buffer) => {
+      data += chunk.toString('latin1');
+      if (data.includes('\n')) done(data.startsWith('* OK'));
     });
-    if (greeted) return;
-    if (Date.now() > deadline) throw new Error(`Dovecot did not greet on 127.0.0.1:${port} within the deadline`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  });
 }
 
 /** Signals the process group `child` leads (a failure means none of it is left). */
@@ -212,8 +221,11 @@ async function stopGroup(child: ChildProcess): Promise<void> {
   for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
     if (!groupAlive(child)) break;
     signalGroup(child, signal);
-    const deadline = Date.now() + STOP_TIMEOUT_MS;
-    while (groupAlive(child) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    // Past the deadline the next signal (SIGKILL) is sent: not an error.
+    await heldWithin(`Dovecot's processes to end on ${signal}`, () => !groupAlive(child), {
+      timeoutMs: STOP_TIMEOUT_MS,
+      intervalMs: 20,
+    });
   }
   await waitForExit(child, STOP_TIMEOUT_MS);
 }
@@ -369,11 +381,10 @@ export async function startDovecot(): Promise<Dovecot> {
       await halt();
       await whileDown?.();
       // The old processes may hold the port for a moment after the master exited.
-      const deadline = Date.now() + READY_TIMEOUT_MS;
-      while ((await launch(port)) === 'in-use') {
-        if (Date.now() > deadline) throw new Error(`Dovecot could not bind 127.0.0.1:${port} again`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await waitFor(`Dovecot bound to 127.0.0.1:${port} again`, async () => (await launch(port)) !== 'in-use', {
+        timeoutMs: READY_TIMEOUT_MS,
+        intervalMs: 100,
+      });
     },
 
     async stop() {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import nodemailer from 'nodemailer';
+import type { MailZone } from './mail-dns.ts';
 
 /**
  * A mail as it reaches our receiver or mailbox from outside (reply by email, decision 105), for the
@@ -57,6 +58,59 @@ export async function mailToReceiver(port: number, mail: IncomingMail) {
   const transport = receiverClient(port);
   try {
     return await transport.sendMail({ envelope: { from: mail.from, to: mail.to }, raw: rawMail(mail) });
+  } finally {
+    transport.close();
+  }
+}
+
+/** A mail as a sender's provider sends it to our receiver: its headers, or a whole raw message. */
+export interface SignedMail {
+  from: string;
+  to: string;
+  subject?: string;
+  text?: string;
+  html?: string;
+  inReplyTo?: string;
+  references?: string;
+  messageId?: string;
+  headers?: Record<string, string>;
+  /** The envelope's MAIL FROM (default: From). */
+  envelopeFrom?: string;
+  /** Sign with this domain's key (default: From's domain); null sends unsigned. */
+  signAs?: string | null;
+  raw?: string;
+}
+
+/**
+ * Sends one mail to our receiver as a mail provider's server would: over SMTP, DKIM-signed with the
+ * zone's key for its domain (tests/helpers/mail-dns.ts), unless `signAs` is null.
+ */
+export async function signedMailToReceiver(port: number, zone: MailZone, mail: SignedMail) {
+  const signAs = mail.signAs === undefined ? mail.from.split('@')[1]! : mail.signAs;
+  const transport = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port,
+    secure: false,
+    ignoreTLS: true,
+    ...(signAs ? { dkim: zone.dkim(signAs) } : {}),
+  });
+  try {
+    return await transport.sendMail({
+      envelope: { from: mail.envelopeFrom ?? mail.from, to: mail.to },
+      ...(mail.raw
+        ? { raw: mail.raw }
+        : {
+            from: mail.from,
+            to: mail.to,
+            subject: mail.subject ?? 'Re: New reply',
+            text: mail.text,
+            html: mail.html,
+            inReplyTo: mail.inReplyTo,
+            references: mail.references,
+            messageId: mail.messageId,
+            headers: mail.headers,
+          }),
+    });
   } finally {
     transport.close();
   }

@@ -12,6 +12,8 @@ export interface MailZone {
   /** DKIM signing options for nodemailer, for a domain added with addSender. */
   dkim(domain: string): { domainName: string; keySelector: string; privateKey: string };
   addSender(domain: string, records?: { spf?: string | null; dmarc?: string | null }): void;
+  /** From now on every lookup of `name` fails as a DNS server in trouble answers (SERVFAIL): a temporary error. */
+  failLookups(name: string): void;
 }
 
 const SELECTOR = 'mail2026';
@@ -21,9 +23,12 @@ export function createMailZone(): MailZone {
   const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const p = publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
   const txt = new Map<string, string[][]>();
+  const failing = new Set<string>();
   const split = (value: string) => [value.match(/.{1,250}/g) ?? [value]];
   return {
     resolver: async (name, rrtype) => {
+      if (failing.has(name.toLowerCase().replace(/\.$/, '')))
+        throw Object.assign(new Error(`queryTxt ESERVFAIL ${name}`), { code: 'ESERVFAIL' });
       const records = rrtype === 'TXT' ? txt.get(name.toLowerCase().replace(/\.$/, '')) : undefined;
       if (!records) throw Object.assign(new Error(`no ${rrtype} record for ${name}`), { code: 'ENOTFOUND' });
       return records;
@@ -35,6 +40,9 @@ export function createMailZone(): MailZone {
       if (spf) txt.set(domain, split(spf));
       if (dmarc) txt.set(`_dmarc.${domain}`, split(dmarc));
       txt.set(`${SELECTOR}._domainkey.${domain}`, split(`v=DKIM1; k=rsa; p=${p}`));
+    },
+    failLookups(name) {
+      failing.add(name.toLowerCase());
     },
   };
 }

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { type ParsedMail, simpleParser } from 'mailparser';
+import { DEFAULT_WAIT_MS, waitFor } from './wait.ts';
 
 /** Reads the mail the app wrote to DATA_DIR/outbox (the default mail mode), parsed like a mail program would. */
 export interface ReadMail {
@@ -44,15 +46,23 @@ export async function readOutbox(dataDir: string): Promise<ReadMail[]> {
 }
 
 /** Waits (bounded) for the mails to one recipient to reach `count`; returns them oldest first. */
-export async function waitForMails(dataDir: string, to: string, count = 1, timeoutMs = 10_000): Promise<ReadMail[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const mails = (await readOutbox(dataDir)).filter((m) => m.to.toLowerCase().includes(to.toLowerCase()));
-    if (mails.length >= count) return mails;
-    if (Date.now() > deadline)
-      throw new Error(`expected ${count} mail(s) to ${to} in ${dataDir}/outbox, found ${mails.length}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+export async function waitForMails(
+  dataDir: string,
+  to: string,
+  count = 1,
+  timeoutMs = DEFAULT_WAIT_MS,
+): Promise<ReadMail[]> {
+  const mine = async () => (await readOutbox(dataDir)).filter((m) => m.to.toLowerCase().includes(to.toLowerCase()));
+  let seen = 0;
+  return waitFor(
+    `${count} mail(s) to ${to} in ${dataDir}/outbox`,
+    async () => {
+      const mails = await mine();
+      seen = mails.length;
+      return mails.length >= count && mails;
+    },
+    { timeoutMs, intervalMs: 50, seen: () => `${seen} mail(s)` },
+  );
 }
 
 /** The first link in a mail's plain-text body that starts with `prefix`. */
@@ -69,20 +79,27 @@ export function tokenFrom(link: string): string {
 }
 
 /** Waits (bounded) for the mail to `to` with this subject; returns it. */
-export async function waitForMail(dataDir: string, to: string, subject: string, timeoutMs = 10_000): Promise<ReadMail> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const mail = (await readOutbox(dataDir)).find(
-      (m) => m.to.toLowerCase().includes(to.toLowerCase()) && m.subject === subject,
-    );
-    if (mail) return mail;
-    if (Date.now() > deadline)
-      throw new Error(`expected a mail to ${to} with the subject "${subject}" in ${dataDir}/outbox`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+export async function waitForMail(
+  dataDir: string,
+  to: string,
+  subject: string,
+  timeoutMs = DEFAULT_WAIT_MS,
+): Promise<ReadMail> {
+  return waitFor(
+    `a mail to ${to} with the subject "${subject}" in ${dataDir}/outbox`,
+    async () =>
+      (await readOutbox(dataDir)).find((m) => m.to.toLowerCase().includes(to.toLowerCase()) && m.subject === subject),
+    { timeoutMs, intervalMs: 50 },
+  );
 }
 
-/** Runs the app's mail worker until everything due now is composed and delivered (or scheduled for a retry). */
-export async function deliverDueMail(app: { mailWorker: { runOnce(): Promise<void> } }): Promise<void> {
+/**
+ * Everything the app has to mail so far is written: the account mail recorded after an answer, in
+ * the background (enumeration-safe answers; `accounts.drain()` waits for exactly that work), then a
+ * round of the mail worker, which delivers what is due (or schedules it for a retry). A test that
+ * asserts no mail was sent calls this first: it waits for the work, never for a while.
+ */
+export async function deliverDueMail(app: Pick<FastifyInstance, 'accounts' | 'mailWorker'>): Promise<void> {
+  await app.accounts.drain();
   await app.mailWorker.runOnce();
 }

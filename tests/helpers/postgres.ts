@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { waitUntil } from './wait.ts';
 
 /** The PostgreSQL server the suites use (docs/design.md §7); a fresh database per run, never a shared one. */
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -44,4 +45,23 @@ export async function createDatabase(name: string, template?: string): Promise<s
 
 export async function dropDatabase(name: string): Promise<void> {
   await withAdminClient((c) => c.query(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`));
+}
+
+/**
+ * Until a statement of another connection to the same database waits for a lock (a row the test's
+ * connection holds): the moment a race test lets its held transaction go. Checked, never slept.
+ */
+export async function untilWaitingOnALock(client: pg.Client, what: string): Promise<void> {
+  await waitUntil(
+    what,
+    async () =>
+      Boolean(
+        (
+          await client.query(
+            `select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+          )
+        ).rowCount,
+      ),
+    { intervalMs: 20 },
+  );
 }

@@ -5,6 +5,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { companies } from '../../src/server/db/schema.ts';
 import type { TestApp } from './test-app.ts';
+import { waitUntil } from './wait.ts';
 
 // A type alias (not an interface), so it fits where any string record is expected.
 export type CompanyFields = {
@@ -132,7 +133,10 @@ export async function registerAtOnce(
   );
   const TAIL = 8;
   encoded.forEach(({ payload }, i) => bodies[i]!.write(payload.subarray(0, payload.length - TAIL)));
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // The server has read every body up to its last bytes: nothing is left in the streams.
+  await waitUntil('every registration read up to its last bytes', () =>
+    bodies.every((body) => body.readableLength === 0 && body.writableLength === 0),
+  );
   encoded.forEach(({ payload }, i) => bodies[i]!.end(payload.subarray(payload.length - TAIL)));
   return responses;
 }

@@ -32,6 +32,28 @@ export function runCli(args: string[], env: Record<string, string>, stdin = ''):
 }
 
 /**
+ * The same commands in this process: src/server/cli.ts's runCli with the given environment only
+ * (as the child above gets) and `stdin` typed in. A child process costs seconds of start-up on a
+ * busy machine; tests of what a command does use this, and the tests of the command line as a
+ * process (its exit code, its output, its start-up) keep runCli.
+ */
+export async function runCliHere(args: string[], env: Record<string, string>, stdin = ''): Promise<CliResult> {
+  const { runCli: run } = await import('../../src/server/cli.ts');
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await run(
+    args,
+    { ...env },
+    {
+      out: (line) => out.push(`${line}\n`),
+      err: (line) => err.push(`${line}\n`),
+      readStdin: async () => stdin,
+    },
+  );
+  return { code, stdout: out.join(''), stderr: err.join('') };
+}
+
+/**
  * The accounts CLI (`npm run cli -- create-user`), on the database a server will use, in production
  * mode like the server; the password on stdin, as an operator types it. `options` adds flags
  * (`--admin`, `--totp-secret S`).

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { parseMail, type ReadMail } from './mail.ts';
+import { DEFAULT_WAIT_MS, waitFor as waitForEffect } from './wait.ts';
 
 /** A real SMTP server on 127.0.0.1 (random port) that keeps what it receives, for SMTP_URL mode tests. */
 export interface SmtpSink {
@@ -54,15 +55,15 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     refuse: null,
     refusals: 0,
     messages,
-    async waitFor(to, count = 1, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = messages.filter((m) => m.envelopeTo.includes(to));
-        if (found.length >= count) return found;
-        if (Date.now() > deadline) throw new Error(`expected ${count} mail(s) to ${to} over SMTP, got ${found.length}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
+    waitFor: (to, count = 1, timeoutMs = DEFAULT_WAIT_MS) =>
+      waitForEffect(
+        `${count} mail(s) to ${to} over SMTP`,
+        () => {
+          const found = messages.filter((m) => m.envelopeTo.includes(to));
+          return found.length >= count && found;
+        },
+        { timeoutMs, seen: () => `${messages.filter((m) => m.envelopeTo.includes(to)).length} to ${to}` },
+      ),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   return sink;

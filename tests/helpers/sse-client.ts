@@ -1,3 +1,5 @@
+import { DEFAULT_WAIT_MS } from './wait.ts';
+
 /** A small Server-Sent Events client over fetch, for tests: collects events and can wait for them. */
 export interface SseEvent {
   event: string;
@@ -68,7 +70,7 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     status: res.status,
     events,
     ended,
-    waitFor(predicate, timeoutMs = 5000) {
+    waitFor(predicate, timeoutMs = DEFAULT_WAIT_MS) {
       return new Promise((resolve, reject) => {
         const check = () => {
           if (predicate(events)) {

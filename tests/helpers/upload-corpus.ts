@@ -143,7 +143,7 @@ export interface CorpusEntry {
   contentType?: string;
   expect: Expectation;
   /** The extension the stored file must get (from the bytes). */
-  ext?: 'jpg' | 'png';
+  ext?: 'jpg' | 'png' | 'pdf';
   /** Raw Content-Disposition line instead of name/filename. */
   disposition?: string;
 }
@@ -158,7 +158,7 @@ export const refused = (label: string, bytes: Buffer, filename: string, contentT
 export const stored = (
   label: string,
   bytes: Buffer,
-  ext: 'jpg' | 'png',
+  ext: 'jpg' | 'png' | 'pdf',
   filename: string | Buffer,
   contentType: string,
   expect: Expectation = 'stored',
@@ -245,15 +245,19 @@ export const CORPUS: CorpusEntry[] = [
     'x.jpg',
     'image/jpeg',
   ),
-  refused(
+  // A licence may be a PDF (decision 130): stored as .pdf whatever its name, downloaded sandboxed, and
+  // previewed only in the console's frame with script-src 'none'.
+  stored(
     'PDF named .png',
     Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n'),
+    'pdf',
     'licence.png',
     'image/png',
   ),
-  refused(
+  stored(
     'PDF with /OpenAction JavaScript',
     Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/OpenAction<</S/JavaScript/JS(app.alert(1))>>>>endobj\n%%EOF'),
+    'pdf',
     'licence.jpg',
     'application/pdf',
   ),

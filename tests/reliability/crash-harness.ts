@@ -24,6 +24,10 @@ import { encodeForm, pngOf } from '../helpers/registration.ts';
 import { type ServerProcess, startServer } from '../helpers/server-process.ts';
 import { startSmtpSink } from '../helpers/smtp-sink.ts';
 import { openTestDatabase, withMigratedDatabase } from '../helpers/test-app.ts';
+import { heldWithin, waitFor, waitUntil } from '../helpers/wait.ts';
+
+/** A child process that ended while the test waited for it to start: no point waiting longer. */
+class ExitedEarly extends Error {}
 
 // --- Bookkeeping: what must be cleaned up whatever happens ----------------------------------------
 
@@ -53,6 +57,8 @@ export async function cleanupAll(): Promise<void> {
   tempDirs.clear();
 }
 
+/** A pause, where time itself is what a crash loop varies (the moment of a kill); never to wait for an effect. */
+// Time is the subject: the loops kill at chosen moments of a write.
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -61,7 +67,7 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
  * that does not get there within ACK_WAIT_MS is a slow run), then at a random moment within 0.9 s.
  */
 export const KILL_AFTER_ACKED = 5;
-export const ACK_WAIT_MS = 30_000;
+export const ACK_WAIT_MS = 120_000;
 export const randomKillDelay = () => Math.floor(Math.random() * 900);
 
 /** Whether a listener can bind `port` on 127.0.0.1 right now. */
@@ -124,7 +130,7 @@ export interface AppServer {
  * it, and a restart after a kill then failed with "already in use". Rejects, with the child
  * killed, when it does not come up within `timeoutMs`.
  */
-export async function startApp(env: Record<string, string>, timeoutMs = 60_000): Promise<AppServer> {
+export async function startApp(env: Record<string, string>, timeoutMs = 180_000): Promise<AppServer> {
   const server = startServer({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'error', RATE_LIMITS: 'off', ...env });
   children.add(server.child);
   void server.exited.then(() => children.delete(server.child));
@@ -151,10 +157,12 @@ export async function killApp(app: AppServer): Promise<void> {
  * the run got its acknowledgements in time.
  */
 export async function killOnceAcked(app: AppServer, acked: () => number): Promise<boolean> {
-  const waitUntil = Date.now() + ACK_WAIT_MS;
-  while (acked() < KILL_AFTER_ACKED && Date.now() < waitUntil) await sleep(20);
-  const inTime = acked() >= KILL_AFTER_ACKED;
-  await sleep(randomKillDelay());
+  // A run that gets no acknowledgements in time is a slow run, not a failure: it is killed anyway.
+  const inTime = await heldWithin(`${KILL_AFTER_ACKED} acknowledged writes`, () => acked() >= KILL_AFTER_ACKED, {
+    timeoutMs: ACK_WAIT_MS,
+    intervalMs: 20,
+  });
+  await sleep(randomKillDelay()); // Time is the subject: the kill lands at a random moment of the writes.
   await killApp(app);
   return inTime;
 }
@@ -170,7 +178,7 @@ export async function signIn(url: string, email: string, password: string, otp?:
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, password, ...(otp ? { otp } : {}) }),
-    signal: AbortSignal.timeout(20_000),
+    signal: AbortSignal.timeout(60_000),
   });
   const body = await res.text();
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${body}`);
@@ -686,7 +694,7 @@ export class PgCluster {
   }
 
   /** Starts `postgres` as a direct child (so that we reap it), with extra `-c` settings; waits until it answers. */
-  async start(settings: Record<string, string> = {}, timeoutMs = 60_000): Promise<void> {
+  async start(settings: Record<string, string> = {}, timeoutMs = 180_000): Promise<void> {
     if (this.postmaster) throw new Error('the cluster is already running');
     this.port = await steadyPort();
     const args = [
@@ -723,22 +731,23 @@ export class PgCluster {
         resolve();
       }),
     );
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null)
-        throw new Error(`postgres exited during start-up:\n${this.output()}`);
-      try {
-        await withPg(this.url('postgres'), (q) => q('select 1'));
-        return;
-      } catch (error) {
-        if (Date.now() > deadline) {
-          await this.crash();
-          throw new Error(`postgres did not accept connections within ${timeoutMs} ms:\n${this.output()}`, {
-            cause: error,
-          });
-        }
-        await sleep(50);
-      }
+    try {
+      await waitFor(
+        'postgres to accept connections',
+        async () => {
+          if (child.exitCode !== null || child.signalCode !== null)
+            throw new ExitedEarly(`postgres exited during start-up:\n${this.output()}`);
+          await withPg(this.url('postgres'), (q) => q('select 1'));
+          return true;
+        },
+        { timeoutMs, intervalMs: 50, stopOn: (error) => error instanceof ExitedEarly },
+      );
+    } catch (error) {
+      if (error instanceof ExitedEarly) throw error;
+      await this.crash();
+      throw new Error(`postgres did not accept connections within ${timeoutMs} ms:\n${this.output()}`, {
+        cause: error,
+      });
     }
   }
 
@@ -774,19 +783,21 @@ export class PgCluster {
   private async afterKill(): Promise<void> {
     await this.exited;
     // Children that outlived the postmaster for a moment (reparented, so not ours to reap).
-    for (let i = 0; i < 200; i++) {
-      const left = processesIn(this.realDataDir());
-      if (left.length === 0) return;
-      for (const pid of left) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // gone
+    await waitUntil(
+      'every process of the cluster gone after SIGKILL',
+      () => {
+        const left = processesIn(this.realDataDir());
+        for (const pid of left) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // gone
+          }
         }
-      }
-      await sleep(10);
-    }
-    throw new Error(`processes of the cluster survived SIGKILL: ${processesIn(this.realDataDir()).join(', ')}`);
+        return left.length === 0;
+      },
+      { intervalMs: 10, seen: () => processesIn(this.realDataDir()).join(', ') },
+    );
   }
 
   async crash(): Promise<void> {
@@ -798,7 +809,9 @@ export class PgCluster {
     const postmaster = this.postmaster;
     if (!postmaster) return;
     postmaster.kill('SIGINT');
-    const clean = await Promise.race([this.exited.then(() => true), sleep(30_000).then(() => false)]);
+    let exited = false;
+    void this.exited.then(() => (exited = true));
+    const clean = await heldWithin('postgres to stop on SIGINT', () => exited);
     if (!clean) await this.crash();
   }
 

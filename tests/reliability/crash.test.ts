@@ -43,10 +43,18 @@ import {
 } from './crash-harness.ts';
 
 const kind = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
-const CRASH_RUNS = runs(20, 200);
-const CONTROL_RUNS = runs(8, 30);
-/** Generous per-run budget (start-up, load, kill, recovery, read-back) on a busy 2-core machine. */
-const timeoutFor = (count: number) => 90_000 + count * 12_000;
+/**
+ * Quick loops in npm test, long ones in npm run soak (docs/decisions/127-a-suite-that-keeps-pace.md):
+ * a lost acknowledged write of the kind these loops exist for shows in most runs (the negative
+ * control loses writes in 7 of 8), so 6 kills miss it with a chance under 1 in 100,000, and the
+ * control, which runs until it has seen a loss, misses it in 10 runs with a chance near 1 in a
+ * billion; the soak's 200 are for the rare kind.
+ */
+const CRASH_RUNS = runs(6, 200);
+/** At most: the control stops at its first run with a loss (in 1 or 2, typically). */
+const CONTROL_RUNS = runs(10, 30);
+/** A deadline, not a target: start-up, load, kill, recovery and read-back per run on a loaded 2-core machine. */
+const timeoutFor = (count: number) => 240_000 + count * 60_000;
 
 /** Mixed writes: registrations with a licence file, tickets, and messages on tickets. */
 const MIXED: LoadShape = { companies: 2, tickets: 2, messages: 8 };
@@ -113,6 +121,7 @@ async function crashLoop(
   user: { email: string; password: string },
   count: number,
   shape: LoadShape,
+  enough: (summary: LoopSummary) => boolean = () => false,
 ): Promise<LoopSummary> {
   const started = Date.now();
   const summary: LoopSummary = {
@@ -144,7 +153,7 @@ async function crashLoop(
     previousOrphans = new Set(files.orphanFiles);
   };
 
-  for (let run = 0; run < count && summary.reopenFailures < 2; run++) {
+  for (let run = 0; run < count && summary.reopenFailures < 2 && !enough(summary); run++) {
     let app: AppServer;
     try {
       app = await target.start();
@@ -155,7 +164,7 @@ async function crashLoop(
     const cookie = await signIn(app.url, user.email, user.password);
     const load = startLoad(app.url, cookie, shape);
     if (!(await load.acknowledged(KILL_AFTER_ACKED, ACK_WAIT_MS))) summary.slowRuns++;
-    await sleep(randomKillDelay());
+    await sleep(randomKillDelay()); // Time is the subject: the kill lands at a random moment of the writes.
     const crashed = target.crash(app);
     await load.stop();
     await crashed;
@@ -269,7 +278,7 @@ describe.runIf(kind === 'pglite')('kill -9 on the embedded database (DATA-02, UP
     },
   );
 
-  it('SIGTERM under load: every 2xx is stored, and nothing else (DATA-06)', { timeout: 120_000 }, async () => {
+  it('SIGTERM under load: every 2xx is stored, and nothing else (DATA-06)', async () => {
     const dataDir = withMigratedDatabase(tempDir('bagspace-term-'));
     const user = newUser();
     await createUserWithCli({ DATA_DIR: dataDir }, user.email, user.password);
@@ -305,6 +314,7 @@ describe.runIf(kind === 'postgres')('kill -9 on PostgreSQL, postmaster included 
     count: number,
     shape: LoadShape,
     appEnv: Record<string, string> = {},
+    enough?: (summary: LoopSummary) => boolean,
   ) {
     const c = theCluster();
     await c.start(settings);
@@ -324,7 +334,7 @@ describe.runIf(kind === 'postgres')('kill -9 on PostgreSQL, postmaster included 
             // acknowledgements that asynchronous commit loses; with synchronous commit none may be.
             c.snapshotProcesses();
             const down = c.crashNow();
-            await sleep(APP_OUTLIVES_DATABASE_MS);
+            await sleep(APP_OUTLIVES_DATABASE_MS); // Time is the subject: the app outlives its database a moment.
             app.process.child.kill('SIGKILL');
             await app.process.exited;
             await down;
@@ -335,6 +345,7 @@ describe.runIf(kind === 'postgres')('kill -9 on PostgreSQL, postmaster included 
         user,
         count,
         shape,
+        enough,
       );
     } finally {
       await c.stop();
@@ -357,13 +368,18 @@ describe.runIf(kind === 'postgres')('kill -9 on PostgreSQL, postmaster included 
   );
 
   it(
-    `negative control, synchronous_commit=off: the same loop sees lost writes (${CONTROL_RUNS} runs)`,
+    `negative control, synchronous_commit=off: the same loop sees lost writes (within ${CONTROL_RUNS} runs)`,
     { timeout: timeoutFor(CONTROL_RUNS) },
     async () => {
       // The app refuses this server unless told otherwise (DATA-01); here that is the point.
-      const summary = await pgLoop('crash_control', CONTROL_SETTINGS, CONTROL_RUNS, HAMMER, {
-        ALLOW_UNSAFE_DURABILITY: 'true',
-      });
+      const summary = await pgLoop(
+        'crash_control',
+        CONTROL_SETTINGS,
+        CONTROL_RUNS,
+        HAMMER,
+        { ALLOW_UNSAFE_DURABILITY: 'true' },
+        (sofar) => sofar.lostRuns > 0,
+      );
       report('crash-control', summary);
       recordFigure('crash-control', {
         checks: ['DATA-02'],
@@ -371,12 +387,12 @@ describe.runIf(kind === 'postgres')('kill -9 on PostgreSQL, postmaster included 
         values: { ...figureValues(summary), settings: Object.entries(CONTROL_SETTINGS).map(([k, v]) => `${k}=${v}`) },
       });
       expect(summary.reopenErrors).toEqual([]);
-      expect(summary.runs).toBe(CONTROL_RUNS);
+      expect(summary.runs).toBeLessThanOrEqual(CONTROL_RUNS);
       expect(summary.tally.lost).toBeGreaterThan(0);
     },
   );
 
-  it('SIGTERM under load: every 2xx is stored, and nothing else (DATA-06)', { timeout: 120_000 }, async () => {
+  it('SIGTERM under load: every 2xx is stored, and nothing else (DATA-06)', async () => {
     const c = theCluster();
     await c.start();
     try {
@@ -415,7 +431,7 @@ async function gracefulRun(
   );
   // SIGTERM once writes are being acknowledged (however slow the machine), with more in flight.
   expect(await load.acknowledged(GRACEFUL_ACKED_BEFORE_TERM, ACK_WAIT_MS)).toBe(true);
-  await sleep(200);
+  await sleep(200); // Time is the subject: more writes are in flight when SIGTERM comes.
   app.process.child.kill('SIGTERM');
   const exitCode = await app.process.exited;
   await load.stop();
@@ -485,6 +501,7 @@ describe('the start-up sweep of licence files (UP-07)', () => {
       await repository.insertCompany(company(ids[2]!, keys[2]!), {
         licenseStillThere: async () => {
           sweeping = sweepOrphanLicenses({ storage, repository });
+          // Time is the subject: the sweep gets a moment to reach the lock (later, it must keep the file all the same).
           await sleep(150);
         },
       });
@@ -502,6 +519,7 @@ describe('the start-up sweep of licence files (UP-07)', () => {
             if (!(await storage.exists(keys[3]!))) throw new Error('licence gone');
           },
         });
+        // Time is the subject: the registration gets a moment to reach the lock (later, it must fail all the same).
         await sleep(150);
         await storage.delete(keys[3]!);
       });

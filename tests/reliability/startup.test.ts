@@ -34,7 +34,7 @@ describe.runIf(testDatabaseKind === 'pglite')('start-up on the embedded database
     expect(again.output()).not.toContain('seeded');
     expect(again.output()).not.toContain('Node was started without');
     await again.stop();
-  }, 90_000); // Two cold starts of the embedded database (migrations, seed): 12 s alone, past 30 s on a loaded 2-core machine.
+  }); // Two cold starts of the embedded database (migrations, seed): 12 s alone, past 90 s on a loaded 2-core machine; the suite's deadline (vitest.config.ts) bounds it.
 
   it('refuses a second server on the same DATA_DIR with a clear message', async () => {
     const dataDir = withMigratedDatabase(freshDataDir());

@@ -30,7 +30,7 @@ import {
   countUnhandledFromHere,
   unhandled,
 } from './fuzz-harness.ts';
-import { FUZZ_OPERATIONS } from './fuzz-operations.ts';
+import { FUZZ_OPERATIONS, fuzzTableProblems } from './fuzz-operations.ts';
 
 /**
  * The fuzz's own guarantees (IN-01, IN-07, IN-08, LOG-04), next to the per-area fuzz files
@@ -121,6 +121,10 @@ async function withoutChanges(send: () => Promise<LightMyRequestResponse>): Prom
 // --- Coverage --------------------------------------------------------------------------------------
 
 describe('the fuzz covers the live route table', () => {
+  it('has an entry in FUZZ for every endpoint declaration, and none that names no declaration', () => {
+    expect(fuzzTableProblems()).toEqual([]);
+  });
+
   it('has an entry for every operation of the route table, and none for a route that is gone', () => {
     const missing: string[] = [];
     const table = t.app.routeTable;
@@ -132,7 +136,9 @@ describe('the fuzz covers the live route table', () => {
           missing.push(`${method} ${route.url}`);
       }
     }
-    expect(missing, 'operations without a fuzz entry in tests/security/fuzz-operations.ts').toEqual([]);
+    expect(missing, 'routes that are neither a declaration nor a page of tests/security/fuzz-operations.ts').toEqual(
+      [],
+    );
     const stale = FUZZ_OPERATIONS.flatMap((op) =>
       op.methods
         .filter((m) => !table.some((r) => r.url === op.url && r.methods.includes(m)))
@@ -251,7 +257,10 @@ describe('IN-07: body size, duplicate query keys, prototype keys', () => {
     };
     // Where one key takes other values on another route.
     const SAMPLE_OF: Record<string, Record<string, [string, string]>> = {
-      '/api/admin/mail/incoming': { state: ['held', 'posted'] },
+      '/api/admin/mail/incoming': {
+        state: ['held', 'posted'],
+        ticketId: ['7d9e3b6a-4f5c-4a0d-9e8f-3c4d5e6f7081', '8eaf4c7b-5a6d-4b1e-8f90-4d5e6f708192'],
+      },
       '/api/admin/companies': { due: ['late', 'all'], sort: ['due', 'submitted'] },
     };
     let checked = 0;

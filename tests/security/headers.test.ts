@@ -4,6 +4,8 @@
  * checks the baseline headers on a few pages; this file checks them everywhere, at volume, with two
  * external judges: Google's CSP Evaluator (csp_evaluator) and a local MDN HTTP Observatory scan of
  * the production server behind TLS (scripts/observatory.ts).
+ *
+ * One database: response headers and the CSP are set the same on every answer, whatever the database.
  */
 import fs from 'node:fs';
 import https from 'node:https';
@@ -23,13 +25,7 @@ import { loadConfig } from '../../src/server/config.ts';
 import { createUser, signIn, withCookie } from '../helpers/accounts.ts';
 import { recordFigure } from '../helpers/figures.ts';
 import { startServer } from '../helpers/server-process.ts';
-import {
-  createTestApp,
-  openTestDatabase,
-  type TestApp,
-  testDatabaseKind,
-  withMigratedDatabase,
-} from '../helpers/test-app.ts';
+import { createTestApp, openTestDatabase, type TestApp, withMigratedDatabase } from '../helpers/test-app.ts';
 import { productionPackages, unreviewedRenderers } from '../helpers/renderers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -54,7 +50,7 @@ beforeAll(async () => {
   });
   const admin = await createUser(t, { role: 'admin' });
   adminHeaders = withCookie(t, await signIn(t, admin.email, admin.password));
-}, 60_000);
+});
 afterAll(() => t?.close());
 
 /** Every response this file looks at goes through here, so the per-response checks see them all. */
@@ -123,7 +119,7 @@ describe('HDR-01: a fresh nonce on every response, carried by every script', () 
     figures.distinctNonces = nonces.size;
     expect(problems).toEqual([]);
     expect(nonces.size).toBe(1000);
-  }, 180_000);
+  });
 
   it('the policy is strict: nonce + strict-dynamic, no unsafe sources, and CSP Evaluator finds nothing (HDR-01)', async () => {
     const pages = [await html('/'), await request({ method: 'GET', url: '/documents/terms' })];
@@ -341,7 +337,7 @@ describe('HDR-03, HDR-06, HDR-07: nosniff, a charset and no version on every kin
       expect([...kinds], kind).toContain(kind);
     }
     expect([...kinds].some((k) => /^200 (text|application)\/javascript$/.test(k))).toBe(true);
-  }, 120_000);
+  });
 });
 
 /** Sends raw bytes and returns everything the server answers until it closes. */
@@ -721,6 +717,8 @@ describe('HDR-12, HDR-13: the server fetches nothing and renders no documents', 
       expect(page.body).toContain(`127.0.0.1:${port}/terms`);
       await html('/legal?doc=privacy');
       await request({ method: 'GET', url: '/api/legal/links' });
+      // Time is the subject: a server that followed the link would connect within moments of the
+      // answers; nothing else marks the moment it did not.
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(hits).toBe(0);
     } finally {
@@ -742,13 +740,11 @@ describe('HDR-02, HDR-10: the production server behind TLS, as the MDN HTTP Obse
     const certificate = makeLoopbackCertificate();
     const proxy = await startTlsProxy(certificate);
     const dataDir = withMigratedDatabase(fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-observatory-')));
-    const db = testDatabaseKind === 'postgres' ? await openTestDatabase() : null;
     const server = startServer({
       HOST: '127.0.0.1',
       PORT: '0',
       DATA_DIR: dataDir,
       PUBLIC_BASE_URL: proxy.origin,
-      ...(db?.url ? { DATABASE_URL: db.url } : {}),
     });
     try {
       const base = await server.ready;
@@ -781,10 +777,9 @@ describe('HDR-02, HDR-10: the production server behind TLS, as the MDN HTTP Obse
       await server.stop();
       await proxy.close();
       certificate.remove();
-      await db?.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 120_000);
+  });
 });
 
 describe('figures', () => {

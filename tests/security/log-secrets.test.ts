@@ -20,6 +20,7 @@ import { createUserWithCli, ROOT, startServer, type ServerProcess } from '../hel
 import { currentStep, totpAt } from '../helpers/second-factor.ts';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.ts';
 import { openTestDatabase, testDatabaseKind, type TestDatabase, withMigratedDatabase } from '../helpers/test-app.ts';
+import { DEFAULT_WAIT_MS, waitFor } from '../helpers/wait.ts';
 
 describe('redactUrl', () => {
   it('hides the values of secret query parameters and keeps the rest', () => {
@@ -57,7 +58,7 @@ describe.runIf(testDatabaseKind === 'pglite')('secrets in the server log (LOG-02
       PUBLIC_BASE_URL: 'http://localhost:3999',
     });
     base = await server.ready;
-  }, 60_000);
+  });
   afterAll(async () => {
     await server?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -216,7 +217,7 @@ describe.runIf(testDatabaseKind === 'pglite')('secrets in the server log (LOG-02
       values: { secretsCreated: secrets.size, logBytes: log.length, occurrences: leaks.length },
     });
     expect(leaks).toEqual([]);
-  }, 180_000);
+  });
 });
 
 describe.runIf(testDatabaseKind === 'pglite')('reply addresses in the server log (LOG-02)', () => {
@@ -272,16 +273,11 @@ describe.runIf(testDatabaseKind === 'pglite')('reply addresses in the server log
       });
       // Used by its person: the reply is posted.
       await send(user.email, `reply+${userToken}@reply.logs.test`, 'Thank you!');
-      const deadline = Date.now() + 15_000;
-      let bodies: string[] = [];
-      while (!bodies.includes('Thank you!') && Date.now() < deadline) {
+      await waitFor('the mailed reply posted on the ticket', async () => {
         const res = await fetch(`${base}/api/support/tickets/${ticketId}/messages`, { headers: { cookie } });
-        bodies = ((await res.json()) as { messages: Array<{ messageBody: string }> }).messages.map(
-          (m) => m.messageBody,
-        );
-        if (!bodies.includes('Thank you!')) await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(bodies).toContain('Thank you!');
+        const { messages } = (await res.json()) as { messages: Array<{ messageBody: string }> };
+        return messages.some((m) => m.messageBody === 'Thank you!');
+      });
     } finally {
       await server.stop();
     }
@@ -295,7 +291,7 @@ describe.runIf(testDatabaseKind === 'pglite')('reply addresses in the server log
     expect(tokens.length).toBeGreaterThanOrEqual(2);
     expect(tokens.filter((token) => log.includes(token))).toEqual([]);
     fs.rmSync(dataDir, { recursive: true, force: true });
-  }, 120_000);
+  });
 });
 
 describe.runIf(testDatabaseKind === 'postgres')('SMTP credentials in the server log (LOG-02)', () => {
@@ -338,8 +334,8 @@ describe.runIf(testDatabaseKind === 'postgres')('SMTP credentials in the server 
         });
         expect(res.status).toBeLessThan(300);
       }
-      await expect.poll(() => sink.messages.length, { timeout: 10_000 }).toBeGreaterThan(0);
-      await expect.poll(() => dead.output(), { timeout: 10_000 }).toMatch(/mail/i);
+      await expect.poll(() => sink.messages.length, { timeout: DEFAULT_WAIT_MS }).toBeGreaterThan(0);
+      await expect.poll(() => dead.output(), { timeout: DEFAULT_WAIT_MS }).toMatch(/mail/i);
     } finally {
       await Promise.all([dead.stop(), live.stop()]);
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -356,5 +352,5 @@ describe.runIf(testDatabaseKind === 'postgres')('SMTP credentials in the server 
     expect(await bad.exited).not.toBe(0);
     expect(bad.output()).toContain('SMTP_URL');
     expect(bad.output()).not.toContain(smtpPassword);
-  }, 60_000);
+  });
 });

@@ -5,6 +5,8 @@ import {
   ConfirmEmailChangeRequestSchema,
   RevokeOthersResponseSchema,
   SessionParamsSchema,
+  SetAccountNameRequestSchema,
+  SetAccountNameResponseSchema,
 } from '../account.schemas.ts';
 import {
   ChangePasswordRequestSchema,
@@ -139,8 +141,20 @@ export const accountApi = {
     path: '/api/account',
     access: 'user',
     tags: ['account'],
-    summary: 'The signed-in account: email, verified, member since, an email change waiting for its link',
+    summary: 'The signed-in account: email, name, verified, member since, an email change waiting for its link',
     answers: { 200: AccountProfileSchema },
+    errors: ACCOUNT_ERRORS,
+  }),
+  setName: endpoint({
+    method: 'PUT',
+    path: '/api/account/name',
+    access: 'user',
+    tags: ['account'],
+    summary: 'Set or clear the name mail greets this person by',
+    description:
+      'Trimmed; at most 80 characters, no control characters. An empty name removes it (mail then greets without a name).',
+    body: SetAccountNameRequestSchema,
+    answers: { 200: SetAccountNameResponseSchema },
     errors: ACCOUNT_ERRORS,
   }),
   sessions: endpoint({

@@ -1,6 +1,8 @@
 import { endpoint } from '../endpoint.ts';
 import {
   InboundDiscardResultSchema,
+  InboundFileParamsSchema,
+  InboundMailReadSchema,
   InboundListQuerySchema,
   InboundListSchema,
   InboundParamsSchema,
@@ -21,6 +23,26 @@ export const inboundApi = {
     summary: 'Mail received, newest first: posted, held (with the reason), ignored (with the reason)',
     query: InboundListQuerySchema,
     answers: { 200: InboundListSchema },
+    errors: ERRORS,
+  }),
+  read: endpoint({
+    method: 'GET',
+    path: '/api/admin/mail/incoming/:inboundId',
+    access: 'admin',
+    tags: ['admin'],
+    summary: 'One received mail: its words as text, its headers, its files (to read a held mail before deciding)',
+    params: InboundParamsSchema,
+    answers: { 200: InboundMailReadSchema },
+    errors: ERRORS,
+  }),
+  file: endpoint({
+    method: 'GET',
+    path: '/api/admin/mail/incoming/:inboundId/files/:fileIndex',
+    access: 'admin',
+    tags: ['admin'],
+    summary: "A received mail's file, always as a download (its type by its bytes, else application/octet-stream)",
+    params: InboundFileParamsSchema,
+    answers: {},
     errors: ERRORS,
   }),
   post: endpoint({

@@ -5,7 +5,7 @@ import { auditApi } from './audit.ts';
 import { contentAdminApi, contentApi } from './content.ts';
 import { inboundApi } from './inbound.ts';
 import { notificationsApi } from './notifications.ts';
-import { partnerReviewApi, partnersApi } from './partners.ts';
+import { partnerChangesApi, partnerReviewApi, partnersApi } from './partners.ts';
 import { privacyApi } from './privacy.ts';
 import { reportsApi } from './reports.ts';
 import { secondFactorApi } from './second-factor.ts';
@@ -29,6 +29,7 @@ export const API = {
   attachments: attachmentsApi,
   partners: partnersApi,
   partnerReview: partnerReviewApi,
+  partnerChanges: partnerChangesApi,
   notifications: notificationsApi,
   inbound: inboundApi,
   audit: auditApi,
@@ -37,6 +38,18 @@ export const API = {
   reports: reportsApi,
 } as const;
 
+type Api = typeof API;
+
+/** A declaration's name: its domain and its key there, e.g. `support.createTicket`. The tests key their tables by it. */
+export type EndpointKey = { [D in keyof Api]: `${D & string}.${keyof Api[D] & string}` }[keyof Api];
+
+/** Every declaration with its name. */
+export const namedEndpoints = (): Array<[EndpointKey, EndpointDeclaration]> =>
+  Object.entries(API).flatMap(([domain, endpoints]) =>
+    Object.entries(endpoints as Record<string, EndpointDeclaration>).map(
+      ([name, declaration]): [EndpointKey, EndpointDeclaration] => [`${domain}.${name}` as EndpointKey, declaration],
+    ),
+  );
+
 /** All declarations in one list. */
-export const allEndpoints = (): EndpointDeclaration[] =>
-  Object.values(API).flatMap((domain) => Object.values(domain as Record<string, EndpointDeclaration>));
+export const allEndpoints = (): EndpointDeclaration[] => namedEndpoints().map(([, declaration]) => declaration);

@@ -29,7 +29,7 @@ export const partnersApi = {
       'multipart/form-data with the text fields companyName, nzbn (optional New Zealand Business Number: 13 digits ' +
       'starting 94 with a GS1 check digit; spaces are removed), phoneNumber, address (Address 1), street (Address 2), ' +
       'contactPersonName, contactPersonJobTitle, contactPersonPhoneNumber, contactPersonEmail, and an optional file ' +
-      'part commercialLicense (JPEG or PNG, at most 10485760 bytes). Field errors come back under error.fields; ' +
+      'part commercialLicense (JPEG, PNG or PDF, at most 10485760 bytes). Field errors come back under error.fields; ' +
       'duplicates (email, company name, phone number, then NZBN) answer 409.',
     multipart: 'only',
     answers: { 201: CompanyRegistrationResultSchema },
@@ -70,7 +70,7 @@ export const partnersApi = {
     summary: 'An applicant sends what is due, by the private link: the changes asked for, or a new licence',
     description:
       "multipart/form-data. While changes are requested: only the fields the request opened (the registration's " +
-      'names, rules and duplicate checks) and, when asked, the file part commercialLicense (JPEG or PNG, at most ' +
+      'names, rules and duplicate checks) and, when asked, the file part commercialLicense (JPEG, PNG or PDF, at most ' +
       '10485760 bytes); the application goes back to review. An approved partner: commercialLicense only, kept for ' +
       'an admin to accept. Anything not asked for is refused under its name (400); nothing due answers 409.',
     params: StatusTokenParamsSchema,
@@ -171,7 +171,19 @@ export const partnerReviewApi = {
     path: '/api/admin/companies/:companyId/license',
     access: 'admin',
     tags: ['admin'],
-    summary: "Download a company's commercial license",
+    summary: "Download a company's commercial licence (JPEG, PNG or PDF)",
+    params: z.object({ companyId: z.uuid() }),
+    answers: {},
+    errors: REVIEW_ERRORS,
+  }),
+  // A PDF licence shown in a frame of the console's partner page (docs/decisions/130-pdf-licences.md):
+  // inline, framed only by our own pages, no scripts; 404 for an image (the page shows the image itself).
+  licensePreview: endpoint({
+    method: 'GET',
+    path: '/api/admin/companies/:companyId/license/preview',
+    access: 'admin',
+    tags: ['admin'],
+    summary: "A company's PDF licence, inline, for the console's preview frame",
     params: z.object({ companyId: z.uuid() }),
     answers: {},
     errors: REVIEW_ERRORS,

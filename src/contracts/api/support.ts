@@ -3,6 +3,7 @@ import {
   AgentListSchema,
   AssignBodySchema,
   DeskFiguresSchema,
+  FirstStepsSchema,
   PrivacyBodySchema,
   RatingBodySchema,
   SavedReplyBodySchema,
@@ -26,6 +27,8 @@ import {
   MessageListSchema,
   ReplyResultSchema,
   ReplySchema,
+  SeenBodySchema,
+  SeenResultSchema,
   TicketListQuerySchema,
   TicketListSchema,
   TicketParamsSchema,
@@ -150,6 +153,19 @@ export const supportApi = {
     multipart: 'also',
     answers: { 200: ReplyResultSchema },
     errors: [...ERRORS, 409, 429],
+  }),
+  seen: endpoint({
+    method: 'POST',
+    path: '/api/support/tickets/:ticketId/seen',
+    access: 'verified',
+    tags: ['support'],
+    summary:
+      "The owner's page saw these answers (visible and focused, or scrolled into view while visible): " +
+      'no mail for them, nor for earlier ones once every answer up to them was seen. A stream delivering an answer is not sight.',
+    params: TicketParamsSchema,
+    body: SeenBodySchema,
+    answers: { 200: SeenResultSchema },
+    errors: ERRORS,
   }),
   rate: endpoint({
     method: 'POST',
@@ -359,6 +375,16 @@ export const deskApi = {
     tags: ['admin'],
     summary: 'Medians of first response and resolution (7 days), share of good ratings (7 and 30 days)',
     answers: { 200: DeskFiguresSchema },
+    errors: ERRORS,
+  }),
+  firstSteps: endpoint({
+    method: 'GET',
+    path: '/api/admin/first-steps',
+    access: 'admin',
+    tags: ['admin'],
+    summary:
+      "A new console's first steps, each done or not: business hours saved, a teammate, a saved reply, a test ticket answered",
+    answers: { 200: FirstStepsSchema },
     errors: ERRORS,
   }),
   savedReplies: endpoint({

@@ -9,10 +9,10 @@ import {
   jsonb,
   pgTable,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { timestamptz } from './columns.ts';
 import { supportTickets, users } from './schema.ts';
 
 /**
@@ -20,7 +20,6 @@ import { supportTickets, users } from './schema.ts';
  * hand out, and every message received, kept raw until the ticket it belongs to is gone.
  */
 
-const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
   fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),

@@ -10,18 +10,16 @@ import {
   primaryKey,
   smallint,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { timestamptz } from './columns.ts';
 import { users, supportTickets, companies } from './schema.ts';
 
 /**
  * The mail outbox and notification tables (modules/notifications, mail/outbox.ts). Kept apart from
  * schema.ts (re-exported from it) so each schema file stays readable.
  */
-
-const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
  * Every mail the app sends (docs/decisions/090-mail-outbox.md). A row is written in the same

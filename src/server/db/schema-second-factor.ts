@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { timestamptz } from './columns.ts';
 import { users } from './schema.ts';
 
 /**
@@ -7,8 +8,6 @@ import { users } from './schema.ts';
  * codes, and the short-lived WebAuthn challenges. Kept apart from schema.ts (re-exported from it)
  * so the account tables stay readable.
  */
-
-const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const secondFactors = pgTable(
   'second_factors',

@@ -10,10 +10,10 @@ import {
   pgTable,
   smallint,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { timestamptz } from './columns.ts';
 import { supportTickets, users } from './schema.ts';
 
 /**
@@ -21,8 +21,6 @@ import { supportTickets, users } from './schema.ts';
  * per reason, the spans a ticket waits on the team (kept by database triggers on every write path),
  * and the warnings sent about them.
  */
-
-const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /** The one business calendar (a single row, id 1): opening hours, anniversary day, dated exceptions. */
 export const businessCalendar = pgTable(

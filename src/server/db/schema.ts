@@ -16,17 +16,16 @@ import {
   serial,
   smallint,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { timestamptz } from './columns.ts';
 
 /**
  * One schema for PGlite and PostgreSQL (docs/design.md §3). Column names are snake_case; API field names
  * follow the spec and are mapped in each repository, so rows never leak to clients.
  */
 
-const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 /** A full-text search vector (read by the desk's search; never written by the app: it is generated). */
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
@@ -206,6 +205,8 @@ export const users = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     email: text('email').notNull(),
+    /** The name the person goes by (optional): mail greets them by it, and staff answers are signed with it. */
+    name: text('name'),
     passwordHash: text('password_hash').notNull(),
     emailVerifiedAt: timestamptz('email_verified_at'),
     role: text('role').notNull().default('user'),

@@ -7,6 +7,8 @@ import { escapeHtml } from '../html.ts';
 export interface MailContent {
   companyName: string;
   heading: string;
+  /** The first line of the words, e.g. "Kia ora Aroha," (greetingFor). */
+  greeting?: string;
   paragraphs: string[];
   /** Words someone wrote (a support message), shown quoted with their line breaks kept. */
   quotes?: string[];
@@ -15,8 +17,30 @@ export interface MailContent {
   notes?: string[];
 }
 
+/**
+ * How a mail to a person opens: by the name they gave, or a friendly word without one (never their
+ * email address, which is not what anyone calls themselves).
+ */
+export function greetingFor(name: string | null | undefined): string {
+  const trimmed = name?.trim();
+  return trimmed ? `Kia ora ${trimmed},` : 'Kia ora,';
+}
+
+/**
+ * The From of mail in the support team's name: "Sam at Bagspace" <support address>, or
+ * "Bagspace Support" when the agent gave no name. Quotes and backslashes are left out of the name,
+ * so it cannot end the quoted display name early (names hold no control characters).
+ */
+export function supportFrom(companyName: string, address: string, agentName: string | null | undefined): string {
+  const clean = (value: string) => value.replace(/["\\]/g, '').trim();
+  const agent = agentName ? clean(agentName) : '';
+  const company = clean(companyName);
+  return `"${agent ? `${agent} at ${company}` : `${company} Support`}" <${address}>`;
+}
+
 export function renderMail(content: MailContent): { text: string; html: string } {
-  const { companyName, heading, paragraphs, quotes = [], action, notes = [] } = content;
+  const { companyName, heading, greeting, quotes = [], action, notes = [] } = content;
+  const paragraphs = greeting ? [greeting, ...content.paragraphs] : content.paragraphs;
   const text = [
     companyName,
     '',

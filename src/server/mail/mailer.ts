@@ -69,9 +69,16 @@ export function createMailTransport(options: TransportOptions): MailTransport {
   const envelope = (mail: OutgoingMail) => {
     // Threading and reply headers go through nodemailer's own fields, which format them as RFC 5322
     // wants (an address list, Message-ID lists); every other header is passed as it is.
-    const { 'Reply-To': replyTo, 'In-Reply-To': inReplyTo, References: references, ...headers } = mail.headers;
+    // A From recorded with the mail (staff answers in the agent's name) replaces the default sender.
+    const {
+      From: from,
+      'Reply-To': replyTo,
+      'In-Reply-To': inReplyTo,
+      References: references,
+      ...headers
+    } = mail.headers;
     return {
-      from: options.from,
+      from: from ?? options.from,
       to: mail.to,
       subject: mail.subject,
       text: mail.text,

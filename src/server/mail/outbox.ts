@@ -28,6 +28,8 @@ export const MAIL_KINDS = [
   'account-deletion',
   'inbound-closed-ticket',
   'inbound-unknown-sender',
+  'inbound-follow-up',
+  'team-follow-up',
   'service-level-soon',
   'service-level-missed',
   'auto-close-nudge',

@@ -43,7 +43,7 @@ export function notifySql(event: DomainEvent) {
  * transaction. Its transaction commits without waiting for the disk (nothing in it needs to last):
  * PostgreSQL holds one database-wide lock from a notifying transaction's commit until its WAL is
  * flushed, so a NOTIFY inside a durable write lets only one such commit reach the disk at a time,
- * about 5× fewer message posts per second on this machine (docs/performance.md).
+ * about 5× fewer message posts per second on this machine (change 4 in bench/results/changes.json).
  */
 export function notifyAfterCommitSql(event: DomainEvent) {
   return sql`select set_config('synchronous_commit', 'off', true), pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(event)})`;

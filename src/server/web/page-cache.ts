@@ -3,8 +3,8 @@ import { type PreparedAnswer, preparedBody, sendPrepared, sessionCookieTest } fr
 
 /**
  * Whole server-rendered pages for anonymous visitors, kept in memory until the content they show
- * changes (docs/performance.md). A public page differs from one visitor to the next only in its
- * CSP nonce, so the page is kept as bytes with the places its nonce stood in (decision 124), and
+ * changes (change 1 in bench/results/changes.json). A public page differs from one visitor to
+ * the next only in its CSP nonce, so the page is kept as bytes with the places its nonce stood in (decision 124), and
  * every response gets the fresh nonce of its own CSP header written there: scripts stay
  * nonce-bound per response, as before.
  *

@@ -8,6 +8,7 @@ import { SignInFirst, SuccessPanel } from '../features/auth/auth-form.tsx';
 import { accountAction, loadAccount } from '../features/account/account-data.ts';
 import { AccountSessions } from '../features/account/account-sessions.tsx';
 import { ChangeEmailForm } from '../features/account/change-email-form.tsx';
+import { NameForm } from '../features/account/name-form.tsx';
 import { pageMeta } from '../lib/page-meta.ts';
 import type { Route } from './+types/account';
 import '../styles/auth.css';
@@ -57,6 +58,10 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         </h2>
         <dl className="account-profile">
           <div>
+            <dt>Name</dt>
+            <dd>{account.name ?? 'Not given'}</dd>
+          </div>
+          <div>
             <dt>Email</dt>
             <dd>
               <Email address={account.email} />
@@ -71,6 +76,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             <dd>{account.memberSince}</dd>
           </div>
         </dl>
+        <NameForm name={account.name} result={result?.form === 'set-name' ? result : undefined} />
         <ul className="account-links" aria-label="Security">
           <li>
             <Link to="/account/password">Change password</Link>

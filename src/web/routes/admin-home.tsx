@@ -1,5 +1,7 @@
 import { Link } from 'react-router';
-import { ADMIN_TEXT } from '../../contracts/admin.ts';
+import { ADMIN_TEXT, FIRST_STEPS_TEXT } from '../../contracts/admin.ts';
+import { deskApi } from '../../contracts/api/support.ts';
+import type { FirstSteps } from '../../contracts/desk.schemas.ts';
 import { notificationsApi } from '../../contracts/api/notifications.ts';
 import { partnerReviewApi } from '../../contracts/api/partners.ts';
 import { MAIL_TEXT } from '../../contracts/notifications.ts';
@@ -13,20 +15,58 @@ export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches
 
 /**
  * How many mails failed for good (the outbox's count) and how many partner applications are late
- * for review (the partner list's count), for the warnings at the top.
+ * for review (the partner list's count), for the warnings at the top; and the first steps, while
+ * some are left.
  */
 export async function loader({ context }: Route.LoaderArgs) {
   const { api } = context.get(requestContext).services;
-  const [mail, partners] = await Promise.all([
+  const [mail, partners, steps] = await Promise.all([
     api.call(notificationsApi.listMail, { query: { state: 'failed' } }),
     api.call(partnerReviewApi.list, { query: { status: 'pending', due: 'late' } }),
+    api.call(deskApi.firstSteps, {}),
   ]);
-  return { failed: mail.ok ? mail.data.counts.failed : 0, latePartners: partners.ok ? partners.data.counts.late : 0 };
+  return {
+    failed: mail.ok ? mail.data.counts.failed : 0,
+    latePartners: partners.ok ? partners.data.counts.late : 0,
+    firstSteps: steps.ok ? steps.data : null,
+  };
+}
+
+const STEP_ORDER = ['businessHours', 'teammate', 'savedReply', 'testTicket'] as const satisfies ReadonlyArray<
+  keyof FirstSteps
+>;
+
+/** The first steps with a tick for each one done; nothing once all are. */
+function FirstStepsList({ steps }: { steps: FirstSteps }) {
+  const done = STEP_ORDER.filter((key) => steps[key]).length;
+  if (done === STEP_ORDER.length) return null;
+  return (
+    <section className="first-steps" aria-labelledby="first-steps-title">
+      <h2 id="first-steps-title">{FIRST_STEPS_TEXT.title}</h2>
+      <p>
+        {FIRST_STEPS_TEXT.lead} <strong>{FIRST_STEPS_TEXT.progress(done, STEP_ORDER.length)}</strong>
+      </p>
+      <ol className="first-steps__list">
+        {STEP_ORDER.map((key) => {
+          const step = FIRST_STEPS_TEXT.steps[key];
+          return (
+            <li key={key} className={`first-steps__step${steps[key] ? ' first-steps__step--done' : ''}`}>
+              <span className={`badge ${steps[key] ? 'badge--open' : 'badge--pending'}`}>
+                {steps[key] ? FIRST_STEPS_TEXT.done : FIRST_STEPS_TEXT.toDo}
+              </span>{' '}
+              <Link to={step.to}>{step.label}</Link>
+              <p>{step.about}</p>
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
 }
 
 /** /admin: where each part of the console is. */
 export default function AdminHome({ loaderData }: Route.ComponentProps) {
-  const { failed, latePartners } = loaderData;
+  const { failed, latePartners, firstSteps } = loaderData;
   return (
     <section className="admin-page" aria-labelledby="admin-home-title">
       <h1 id="admin-home-title">{ADMIN_TEXT.title}</h1>
@@ -45,6 +85,7 @@ export default function AdminHome({ loaderData }: Route.ComponentProps) {
           </p>
         </div>
       ) : null}
+      {firstSteps ? <FirstStepsList steps={firstSteps} /> : null}
       <ul className="admin-cards">
         {ADMIN_SECTIONS.map((section) => (
           <li key={section.to} className="admin-card">

@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect, type ShouldRevalidateFunctionArgs, useNavigation } from 'react-router';
+import { data, Link, redirect, type ShouldRevalidateFunctionArgs } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { inboundApi } from '../../contracts/api/inbound.ts';
 import { UNEXPECTED_FAILURE } from '../../contracts/endpoint.ts';
@@ -13,6 +13,7 @@ import { formatNzDateTime } from '../../contracts/dates.ts';
 import { DataTable } from '../components/ui/data-table.tsx';
 import { Email } from '../components/ui/email.tsx';
 import { FilterLinks, MailDirection } from '../features/admin/filter-links.tsx';
+import { HeldActions, OpenedMail } from '../features/admin/held-mail.tsx';
 import { Notice } from '../features/admin/notice.tsx';
 import { type FormResult, readForm, refused } from '../lib/form.ts';
 import { privatePageMeta } from '../lib/page-meta.ts';
@@ -33,25 +34,50 @@ const stateFrom = (value: string | null): InboundViewState | undefined =>
 const intentFrom = (value: string | null): Intent | undefined =>
   value === 'post' || value === 'discard' ? value : undefined;
 
-/** This page at a state filter (none: all), with what was just done when something was. */
-function pageAt(state: InboundViewState | undefined, done?: { intent: Intent; ticketId?: string }) {
+/**
+ * This page at a state filter (none: all), with what was just done when something was, or with one
+ * mail opened (`mail`: its id).
+ */
+function pageAt(state: InboundViewState | undefined, done?: { intent: Intent; ticketId?: string }, mail?: number) {
   const query = new URLSearchParams({
     ...(state ? { state } : {}),
     ...(done ? { done: done.intent } : {}),
     ...(done?.ticketId ? { ticket: done.ticketId } : {}),
+    ...(mail ? { mail: String(mail) } : {}),
   }).toString();
   return query ? `${PAGE}?${query}` : PAGE;
 }
 
-/** The list, read as this admin (the layout refuses others), at the URL's state filter. */
+const ID = /^[1-9]\d{0,15}$/;
+
+/**
+ * The list, read as this admin (the layout refuses others), at the URL's state filter; and the mail
+ * the URL opens (`mail`), read beside it: its text, files and headers.
+ */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
   const url = new URL(request.url);
   const state = stateFrom(url.searchParams.get('state'));
   const intent = intentFrom(url.searchParams.get('done'));
   const done = intent ? { intent, ticketId: url.searchParams.get('ticket') || null } : null;
-  const read = await services.api.call(inboundApi.list, { query: { state } });
-  return { list: read.ok ? read.data : null, failed: !read.ok, state, done };
+  const mailId = url.searchParams.get('mail');
+  const [read, opened] = await Promise.all([
+    services.api.call(inboundApi.list, { query: { state } }),
+    mailId === null
+      ? null
+      : ID.test(mailId)
+        ? services.api.call(inboundApi.read, { params: { inboundId: Number(mailId) } })
+        : ({ ok: false, status: 404, message: INBOUND_TEXT.notFound } as const),
+  ]);
+  return {
+    list: read.ok ? read.data : null,
+    failed: !read.ok,
+    state,
+    done,
+    opened: opened?.ok ? opened.data : null,
+    // Why the mail the URL names cannot be shown: gone, or the read failed.
+    openFailed: opened && !opened.ok ? (opened.status === 404 ? INBOUND_TEXT.notFound : UNEXPECTED_FAILURE) : null,
+  };
 }
 
 /**
@@ -73,7 +99,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = intentFrom(values.intent ?? null);
   const inboundId = values.inboundId ?? '';
   const state = stateFrom(new URL(request.url).searchParams.get('state'));
-  if (!intent || !/^[1-9]\d{0,15}$/.test(inboundId))
+  if (!intent || !ID.test(inboundId))
     return data<FormResult>(
       { ok: false, message: 'Choose Post or Discard on a held mail.', fields: {}, values },
       { status: 400 },
@@ -123,46 +149,12 @@ function StateCell({ mail }: { mail: InboundMail }) {
   );
 }
 
-const HELD_ACTIONS = [
-  { intent: 'post', label: 'Post', busy: 'Posting…', className: 'button button--primary admin-button--small' },
-  {
-    intent: 'discard',
-    label: 'Discard',
-    busy: 'Discarding…',
-    className: 'button button--ghost admin-button--small admin-button--danger',
-  },
-] as const satisfies ReadonlyArray<{ intent: Intent; label: string; busy: string; className: string }>;
-
-/** Post and Discard, each its own small form: they work without JavaScript. */
-function HeldActions({ mail }: { mail: InboundMail }) {
-  const navigation = useNavigation();
-  const sending = navigation.state === 'submitting' ? navigation.formData : undefined;
-  const mine = sending?.get('inboundId') === String(mail.id) ? sending.get('intent') : null;
-  const subject = mail.subject || 'no subject';
-  return (
-    <div className="inbound-actions">
-      {HELD_ACTIONS.map((action) => (
-        <Form method="post" preventScrollReset key={action.intent}>
-          <input type="hidden" name="inboundId" value={mail.id} />
-          <button
-            type="submit"
-            name="intent"
-            value={action.intent}
-            className={action.className}
-            disabled={Boolean(sending)}
-          >
-            {mine === action.intent ? action.busy : action.label}
-            <span className="visually-hidden"> the mail “{subject}”</span>
-          </button>
-        </Form>
-      ))}
-    </div>
-  );
-}
-
-/** /admin/mail/incoming: every mail received, newest first; filter by state; post or discard a held one. */
+/**
+ * /admin/mail/incoming: every mail received, newest first; filter by state; open a held one to read
+ * it (?mail=id), then post or discard it.
+ */
 export default function AdminMailIncoming({ loaderData, actionData }: Route.ComponentProps) {
-  const { list, failed, state, done } = loaderData;
+  const { list, failed, state, done, opened, openFailed } = loaderData;
   const counts = list?.counts;
   const total = counts ? INBOUND_VIEW_STATES.reduce((sum, s) => sum + counts[s], 0) : null;
   const filters = [
@@ -201,6 +193,8 @@ export default function AdminMailIncoming({ loaderData, actionData }: Route.Comp
         </Notice>
       ) : null}
       {failed ? <Notice tone="error">We could not read the incoming mail. Please try again in a moment.</Notice> : null}
+      {openFailed ? <Notice tone="error">{openFailed}</Notice> : null}
+      {opened ? <OpenedMail mail={opened} closeTo={pageAt(state)} /> : null}
       {list && list.mails.length === 0 ? (
         <p className="empty-state">
           {state
@@ -234,7 +228,21 @@ export default function AdminMailIncoming({ loaderData, actionData }: Route.Comp
                 )}
               </td>
               <td data-label={COLUMNS[5]} className="admin-table__actions">
-                {mail.state === 'held' ? <HeldActions mail={mail} /> : <span aria-hidden="true">—</span>}
+                {mail.state === 'held' ? (
+                  <div className="inbound-actions">
+                    <Link
+                      to={pageAt(state, undefined, mail.id)}
+                      className="button button--ghost admin-button--small"
+                      aria-current={opened?.id === mail.id ? 'true' : undefined}
+                    >
+                      {INBOUND_TEXT.read}
+                      <span className="visually-hidden"> the mail “{mail.subject || 'no subject'}”</span>
+                    </Link>
+                    <HeldActions mail={mail} />
+                  </div>
+                ) : (
+                  <span aria-hidden="true">—</span>
+                )}
               </td>
             </tr>
           ))}

@@ -17,6 +17,7 @@ import {
   AcceptLicenseFormSchema,
   ApproveFormSchema,
   LICENCE_TEXT,
+  LICENCE_VIEW_TEXT,
   RefuseLicenseSchema,
 } from '../../contracts/partner-review.ts';
 import { NZBN_TEXT, nzbnNamesMatch } from '../../contracts/companies.ts';
@@ -154,9 +155,20 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 
+/**
+ * The application's one status: the one the list files it under (a ban first, then an
+ * expired licence's hold), and for a pending one how far its review is ('In review', 'Changes requested').
+ */
+function statusBadge(company: AdminCompany): { label: string; tone: string } {
+  const status = companyStatusOf(company);
+  if (status === 'pending' && company.reviewStage !== 'received')
+    return { label: CHANGES_TEXT.stageLabels[company.reviewStage], tone: 'stage' };
+  return { label: COMPANY_STATUS_LABELS[status], tone: status };
+}
+
 /** What the NZBN register said about the number (docs/decisions/114-nzbn-lookup.md). */
-function nzbnCheckRows({ companyName, nzbnCheck: check }: AdminCompany): Array<[string, string]> {
-  if (check === null) return [[NZBN_TEXT.checkLabel, NZBN_TEXT.notChecked]];
+function nzbnCheckRows({ companyName, nzbn, nzbnCheck: check }: AdminCompany): Array<[string, string]> {
+  if (check === null) return [[NZBN_TEXT.checkLabel, nzbn ? NZBN_TEXT.notCheckedNoKey : NZBN_TEXT.notChecked]];
   switch (check.result) {
     case 'waiting':
       return [[NZBN_TEXT.checkLabel, NZBN_TEXT.waiting]];
@@ -184,7 +196,7 @@ function nzbnCheckRows({ companyName, nzbnCheck: check }: AdminCompany): Array<[
 }
 
 function Fields({ company }: { company: AdminCompany }) {
-  const rows: Array<[string, string]> = [
+  const rows: Array<[string, React.ReactNode]> = [
     ['Company name', company.companyName],
     [NZBN_TEXT.adminLabel, company.nzbn ?? NZBN_TEXT.notGiven],
     ...nzbnCheckRows(company),
@@ -194,8 +206,8 @@ function Fields({ company }: { company: AdminCompany }) {
     ['Contact person name', company.contactPersonName ?? '—'],
     ['Contact person job title', company.contactPersonJobTitle ?? '—'],
     ['Contact person phone number', company.contactPersonPhoneNumber ?? '—'],
-    ['Contact person email', company.contactPersonEmail ?? '—'],
-    ['Status', COMPANY_STATUS_LABELS[companyStatusOf({ ...company, isBanned: false })]],
+    ['Contact person email', company.contactPersonEmail ? <Email address={company.contactPersonEmail} /> : '—'],
+    ['Status', statusBadge(company).label],
     ['Banned', yesNo(company.isBanned)],
     ['Decision email sent', yesNo(company.isEmailSend)],
     ['Rejection reason', company.rejectionReason ?? '—'],
@@ -332,13 +344,7 @@ export default function AdminPartner({ loaderData, actionData, params }: Route.C
       <div className="admin-page__header">
         <h1 id="partner-title">{company.companyName}</h1>
         <p className="admin-badges">
-          <span className={`badge badge--${companyStatusOf({ ...company, isBanned: false })}`}>
-            {COMPANY_STATUS_LABELS[companyStatusOf({ ...company, isBanned: false })]}
-          </span>
-          {company.isBanned ? <span className="badge badge--banned">Banned</span> : null}
-          {company.verified === VERIFIED.pending && company.reviewStage !== 'received' ? (
-            <span className="badge badge--stage">{CHANGES_TEXT.stageLabels[company.reviewStage]}</span>
-          ) : null}
+          <span className={`badge badge--${statusBadge(company).tone}`}>{statusBadge(company).label}</span>
         </p>
       </div>
 
@@ -417,23 +423,32 @@ export default function AdminPartner({ loaderData, actionData, params }: Route.C
         </section>
         <section aria-labelledby="licence-title">
           <h2 id="licence-title" className="admin-section__title">
-            Commercial license
+            {LICENCE_VIEW_TEXT.heading}
           </h2>
           {company.commercialLicenseUrl ? (
             <figure className="admin-licence">
-              <img
-                src={company.commercialLicenseUrl}
-                alt={`Commercial license of ${company.companyName}`}
-                className="admin-licence__image"
-              />
+              {company.licenseFormat === 'pdf' ? (
+                // The browser's own PDF viewer, from the first page, in a frame our CSP allows (decision 130).
+                <iframe
+                  src={`${company.commercialLicenseUrl}/preview#page=1&view=FitH`}
+                  title={LICENCE_VIEW_TEXT.pdfPreviewTitle(company.companyName)}
+                  className="admin-licence__frame"
+                />
+              ) : (
+                <img
+                  src={company.commercialLicenseUrl}
+                  alt={LICENCE_VIEW_TEXT.imageAlt(company.companyName)}
+                  className="admin-licence__image"
+                />
+              )}
               <figcaption>
                 <a href={company.commercialLicenseUrl} download>
-                  Download the license
+                  {company.licenseFormat === 'pdf' ? LICENCE_VIEW_TEXT.downloadPdf : LICENCE_VIEW_TEXT.download}
                 </a>
               </figcaption>
             </figure>
           ) : (
-            <p className="support-muted">No license was uploaded.</p>
+            <p className="support-muted">{LICENCE_VIEW_TEXT.none}</p>
           )}
         </section>
       </div>

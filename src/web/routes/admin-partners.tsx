@@ -19,6 +19,7 @@ import { DataTable } from '../components/ui/data-table.tsx';
 import { privatePageMeta } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/admin-partners';
+import { Email } from '../components/ui/email.tsx';
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta(matches, 'admin', `${ADMIN_TEXT.nav.partners} | ${ADMIN_TEXT.title}`);
@@ -143,7 +144,7 @@ export default function AdminPartners({ loaderData }: Route.ComponentProps) {
                 {company.contactPersonEmail ? (
                   <>
                     <br />
-                    {company.contactPersonEmail}
+                    <Email address={company.contactPersonEmail} />
                   </>
                 ) : null}
               </td>

@@ -4,6 +4,7 @@ import { reportsApi } from '../../contracts/api/reports.ts';
 import { formatNzDateTime } from '../../contracts/dates.ts';
 import { hoursWords, REPORT_LIST_LIMIT, REPORTS_TEXT, type ReportTicket } from '../../contracts/reports.ts';
 import { reasonLabel } from '../../contracts/support.ts';
+import { ratingWord } from '../../contracts/ticket-words.ts';
 import { DataTable } from '../components/ui/data-table.tsx';
 import { Email } from '../components/ui/email.tsx';
 import { ReadFailed } from '../features/admin/notice.tsx';
@@ -86,7 +87,7 @@ function TicketRow({ ticket }: { ticket: ReportTicket }) {
         {ticket.assignee ? <Email address={ticket.assignee} /> : REPORTS_TEXT.unassigned}
       </td>
       <td data-label={COLUMNS[6]}>
-        {ticket.rating === null ? REPORTS_TEXT.none : ticket.rating === 'good' ? REPORTS_TEXT.good : REPORTS_TEXT.poor}
+        {ticket.rating === null ? REPORTS_TEXT.none : ratingWord(ticket.rating === 'good')}
       </td>
       <td data-label={COLUMNS[7]}>{REPORTS_TEXT.outcome[ticket.outcome]}</td>
     </tr>

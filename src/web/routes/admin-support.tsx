@@ -317,7 +317,7 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
             {status === 'open' && waiting === 'all' ? `, ${waitingForUs} waiting on us` : ''}
             {waiting !== 'all' ? `, ${waiting === 'us' ? 'waiting on us' : 'waiting on the customer'}` : ''}
             {privacy === 'due' ? ', privacy requests, soonest due first' : ''}
-            {privacy === 'overdue' ? ', overdue privacy requests' : ''}
+            {privacy === 'overdue' ? ', late privacy requests' : ''}
             {due === 'late' ? ', late' : ''}
             {due === 'today' ? ', due today' : ''}
             {sort === 'due' && privacy === 'all' ? ', soonest due first' : ''}
@@ -357,6 +357,12 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
                     <Link to={`/admin/support/${ticket.id}`} className="ticket-table__link row-link">
                       #{ticket.ticketNo}
                     </Link>
+                    {/* What the customer first wrote: the agent sees what the ticket is about before opening it. */}
+                    {ticket.firstLine ? (
+                      <span className="ticket-first-line" data-testid="first-line">
+                        {ticket.firstLine}
+                      </span>
+                    ) : null}
                   </td>
                   <td data-label={COLUMNS[1]} className="admin-table__email">
                     <Email address={ticket.userEmail} />

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { data, Form, Link, redirect, type ShouldRevalidateFunctionArgs, useNavigate } from 'react-router';
 import { MESSAGE_FORM_MAX_BYTES } from '../../contracts/attachments.ts';
+import { inboundApi } from '../../contracts/api/inbound.ts';
 import { deskApi, supportApi } from '../../contracts/api/support.ts';
 import { pathOf } from '../../contracts/endpoint.ts';
 import type { RouteHandle, ServerApiClient } from '../../contracts/web-context.ts';
@@ -16,6 +17,7 @@ import { DeskFacts, DeskToolbar } from '../features/support/desk-panel.tsx';
 import { MERGE_TEXT } from '../../contracts/ticket-merge.ts';
 import { newClientId } from '../lib/client-id.ts';
 import { Notice } from '../features/admin/notice.tsx';
+import { HeldMailNote } from '../features/admin/held-mail.tsx';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
 import { ReplyBox, UnsentReply } from '../features/support/reply-box.tsx';
 import {
@@ -56,8 +58,8 @@ async function savedRepliesOf(api: ServerApiClient): Promise<SavedReply[]> {
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
   const allowed = Boolean(user?.emailVerified && user.role === 'admin');
-  // Three reads, side by side: the page waits for the slowest, not for their sum.
-  const [page, agents, saved, targets, merges] = await Promise.all([
+  // The reads side by side: the page waits for the slowest, not for their sum.
+  const [page, agents, saved, targets, merges, held] = await Promise.all([
     loadTicketPage(allowed, () => services.api.call(deskApi.ticket, { params: { ticketId: params.ticketId } }), {
       ticketId: params.ticketId,
       pageOf: (id) => `/admin/support/${encodeURIComponent(id)}`,
@@ -66,6 +68,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     allowed ? savedRepliesOf(services.api) : [],
     allowed ? services.api.call(deskApi.mergeTargets, { params: { ticketId: params.ticketId } }) : null,
     allowed ? services.api.call(deskApi.merges, { params: { ticketId: params.ticketId } }) : null,
+    // Mail that would belong to this ticket, held for an admin (reply by email): the page says so.
+    allowed ? services.api.call(inboundApi.list, { query: { state: 'held', ticketId: params.ticketId } }) : null,
   ]);
   return data(
     {
@@ -73,6 +77,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       agents: agents?.ok ? agents.data.agents : [],
       mergeTargets: targets?.ok ? targets.data.tickets : [],
       merges: merges?.ok ? merges.data.merges : [],
+      heldMails: held?.ok ? held.data.mails.map((mail) => ({ id: mail.id, subject: mail.subject })) : [],
       savedReplies: saved,
       viewerEmail: user?.email ?? '',
       noteClientId: newClientId(),
@@ -184,8 +189,10 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
     onMoved: (movedTo) => void navigate(`/admin/support/${encodeURIComponent(movedTo)}`, { replace: true }),
   });
   const { ticket, messages } = thread;
-  // Who the ticket waits for follows the last message the user sees (notes do not count).
+  // Who the ticket waits for follows the last message the user sees (notes do not count), of a
+  // person: the lines a merge or split writes are nobody's, as the server counts them.
   const lastVisible = messages.findLast((message) => !message.internal);
+  const lastWritten = messages.findLast((message) => !message.internal && !message.systemEvent);
   // What the page's action sent back: a refused answer or note (text kept), or a refused button.
   const kept = actionData?.form === 'reply' || actionData?.form === 'note' ? (actionData as ReplyResult) : undefined;
   const refusedReply = kept?.form === 'reply' ? kept : undefined;
@@ -235,7 +242,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
               {reasonLabel(ticket.reason)} · from <Email className="admin-table__email" address={ticket.userEmail} /> ·
               opened {formatNzDateTime(ticket.creationDate)} ·{' '}
               <span className={`badge${ticket.open ? ' badge--open' : ''}`}>{ticket.open ? 'Open' : 'Closed'}</span>{' '}
-              <WaitingBadge waiting={waitingOn(ticket.open, lastVisible?.admin)} to="staff" />
+              <WaitingBadge waiting={waitingOn(ticket.open, lastWritten?.admin)} to="staff" />
             </p>
           ) : null}
           {ticket ? (
@@ -245,6 +252,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
               href={(id) => `/admin/support/${encodeURIComponent(id)}`}
             />
           ) : null}
+          {ticket ? <HeldMailNote mails={loaderData.heldMails} /> : null}
         </div>
         {ticket ? (
           <DeskToolbar
@@ -297,7 +305,11 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
             author={(message) =>
               message.admin ? (
                 message.internal ? (
-                  (message.authorEmail ?? 'Admin')
+                  message.authorEmail ? (
+                    <Email address={message.authorEmail} />
+                  ) : (
+                    'Admin'
+                  )
                 ) : message.authorEmail ? (
                   <>
                     Admin · <Email address={message.authorEmail} />
@@ -306,8 +318,10 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
                 ) : (
                   'Admin'
                 )
+              ) : message.authorEmail ? (
+                <Email address={message.authorEmail} />
               ) : (
-                (message.authorEmail ?? 'User')
+                'User'
               )
             }
             wholeMail={(message) => `/admin/support/${encoded}/mail/${message.id}`}

@@ -1,7 +1,12 @@
 import { data, Link, redirect } from 'react-router';
 import { partnersApi } from '../../contracts/api/partners.ts';
 import { APPLICATION_STATUS_TEXT as TEXT, type ApplicationStatus, historyDay } from '../../contracts/partner-status.ts';
-import { type CompanyTextField, LICENSE_FIELD, REGISTRATION_FORM_MAX_BYTES } from '../../contracts/companies.ts';
+import {
+  type CompanyTextField,
+  LICENSE_FIELD,
+  LICENSE_PICKER_ACCEPT,
+  REGISTRATION_FORM_MAX_BYTES,
+} from '../../contracts/companies.ts';
 import {
   CHANGES_MESSAGES,
   CHANGES_TEXT,
@@ -98,15 +103,14 @@ const DETAIL_FIELDS = [
   'contactPersonEmail',
 ] as const;
 
-/** The licence types the server takes (the register page's picker lists more, as the spec has it). */
-const LICENSE_ACCEPT = '.jpg,.jpeg,.png,image/jpeg,image/png';
-
 /** The input each registration field is asked again with (the registration form's kinds of input). */
-const INPUT_KIND: Partial<Record<CompanyTextField, { type?: string; inputMode?: 'numeric'; autoComplete?: string }>> = {
+const INPUT_KIND: Partial<
+  Record<CompanyTextField, { type?: string; inputMode?: 'numeric' | 'tel'; autoComplete?: string }>
+> = {
   companyName: { autoComplete: 'organization' },
   nzbn: { inputMode: 'numeric', autoComplete: 'off' },
-  phoneNumber: { type: 'tel', inputMode: 'numeric', autoComplete: 'tel' },
-  contactPersonPhoneNumber: { type: 'tel', inputMode: 'numeric', autoComplete: 'tel' },
+  phoneNumber: { type: 'tel', inputMode: 'tel', autoComplete: 'tel' },
+  contactPersonPhoneNumber: { type: 'tel', inputMode: 'tel', autoComplete: 'tel' },
   contactPersonEmail: { type: 'email', autoComplete: 'email' },
 };
 
@@ -165,7 +169,7 @@ function ChangesForm({
             label={CHANGES_TEXT.licenseLabel}
             name={LICENSE_FIELD}
             type="file"
-            accept={LICENSE_ACCEPT}
+            accept={LICENSE_PICKER_ACCEPT}
             required={mustLicense}
             mark={mustLicense ? 'required' : 'optional'}
             hint={CHANGES_TEXT.licenseHint}
@@ -201,7 +205,7 @@ function RenewalForm({ result, waitingSince }: { result: FormResult | undefined;
           label={CHANGES_TEXT.licenseLabel}
           name={LICENSE_FIELD}
           type="file"
-          accept={LICENSE_ACCEPT}
+          accept={LICENSE_PICKER_ACCEPT}
           required
           mark="required"
           hint={`${CHANGES_TEXT.renewalHint} ${CHANGES_TEXT.licenseHint}`}

@@ -5,7 +5,10 @@ import {
   COMPANY_TEXT_FIELDS,
   LICENSE_FIELD,
   REGISTRATION_FORM_MAX_BYTES,
+  STATUS_LINK_COOKIE,
+  statusLinkCookie,
 } from '../../contracts/companies.ts';
+import { STATUS_TOKEN_PATTERN, statusPagePath } from '../../contracts/partner-status.ts';
 import { RegistrationForm, type RegistrationNotice } from '../features/register/registration-form.tsx';
 import type { FormResult } from '../lib/form.ts';
 import { pageMeta, type RootData } from '../lib/page-meta.ts';
@@ -22,8 +25,36 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   // The companies/links document is read once on this page and not shown (docs/product.md §3, §7); a failed
   // read is only logged, by the service.
   await context.get(requestContext).services.findCompanyLinks();
-  // After a post without JavaScript succeeded, the page says so (the script says it in an alert).
-  return { submitted: new URL(request.url).searchParams.get('submitted') === '1' };
+  // After an application (the script's, after its alert, or the plain form's), the page says so and
+  // what happens next, with the status link this browser was given.
+  if (new URL(request.url).searchParams.get('submitted') !== '1') return { submitted: false, statusPath: null };
+  const token = statusTokenIn(request.headers.get('cookie'));
+  // This answer is this browser's alone: it always sets a cookie (the link kept, or none), so the
+  // server never keeps it for the next visitor (page-cache.ts keeps no page that sets one), and no-store.
+  return data(
+    { submitted: true, statusPath: token ? statusPagePath(token) : null },
+    {
+      headers: [
+        ['Set-Cookie', token ? statusLinkCookie(token) : statusLinkCookie('', 0)],
+        ['Cache-Control', 'no-store'],
+      ],
+    },
+  );
+}
+
+export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
+  const merged = new Headers(actionHeaders);
+  for (const [name, value] of loaderHeaders) merged.append(name, value);
+  return merged;
+}
+
+/** The status token this browser holds from its application, if a well-formed one. */
+function statusTokenIn(cookies: string | null): string | null {
+  for (const part of (cookies ?? '').split(';')) {
+    const [name, value] = part.trim().split('=');
+    if (name === STATUS_LINK_COOKIE && value && STATUS_TOKEN_PATTERN.test(value)) return value;
+  }
+  return null;
 }
 
 const FORM_FIELDS = new Set<string>([...COMPANY_TEXT_FIELDS, LICENSE_FIELD]);
@@ -36,7 +67,10 @@ const FORM_FIELDS = new Set<string>([...COMPANY_TEXT_FIELDS, LICENSE_FIELD]);
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const { result, fields } = await context.get(requestContext).services.api.forward(partnersApi.register, {}, request);
-  if (result.ok) return redirect('/register?submitted=1', 303);
+  if (result.ok) {
+    const token = result.data.statusPath.split('/').at(-1)!;
+    return redirect('/register?submitted=1', { status: 303, headers: { 'Set-Cookie': statusLinkCookie(token) } });
+  }
 
   const values: Record<string, string> = {};
   for (const field of COMPANY_TEXT_FIELDS) if (field in fields) values[field] = fields[field]!;
@@ -64,7 +98,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
     title: 'Logistic Company Partner Registration | {company}',
     description:
-      'Apply to become a {company} logistics partner: tell us about your company and upload your commercial license.',
+      'Apply to become a {company} logistics partner: tell us about your company and upload your commercial licence.',
     path: '/register',
   });
 
@@ -77,7 +111,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
       ? { kind: 'error', lines: [result.message, ...(reason ? [reason] : [])] }
       : null
     : loaderData.submitted
-      ? { kind: 'success', lines: [COMPANY_MESSAGES.submitted] }
+      ? { kind: 'success', lines: [COMPANY_MESSAGES.submitted], statusPath: loaderData.statusPath }
       : null;
   return (
     <div className="page register">
@@ -86,7 +120,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
         <h1 id="register-title">Logistic Company Partner Registration</h1>
         <p className="register__lead">
           Deliver with {companyName}. Tell us about your company and who we should talk to, and add a copy of your
-          commercial license. Our partnerships team reviews every application.
+          commercial licence. Our partnerships team reviews every application.
         </p>
       </header>
       <div className="register__layout">
@@ -96,7 +130,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
             What happens next
           </h2>
           <ol className="register-steps">
-            <li>We check your details and your commercial license.</li>
+            <li>We check your details and your commercial licence.</li>
             <li>We contact the person you name here, by phone or email.</li>
             <li>Once approved, your company can take on deliveries through {companyName}.</li>
           </ol>

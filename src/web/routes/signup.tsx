@@ -14,8 +14,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const kept = keepValues(values, SECRETS);
   const parsed = SignupFormSchema.safeParse(values);
   if (!parsed.success) return invalid(parsed.error, kept);
-  const { email, password } = parsed.data;
-  const sent = await context.get(requestContext).services.api.call(authApi.signup, { body: { email, password } });
+  const { email, password, name } = parsed.data;
+  const sent = await context
+    .get(requestContext)
+    .services.api.call(authApi.signup, { body: { email, password, ...(name ? { name } : {}) } });
   // The success panel says where the link went: the address as typed.
   return sent.ok ? { ...succeeded(sent.data.message), values: { email: kept.email ?? email } } : refused(sent, kept);
 }

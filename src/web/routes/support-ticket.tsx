@@ -20,6 +20,7 @@ import { replyAction, replyWithFilesAction } from '../features/support/reply-act
 import { TicketThread } from '../features/support/ticket-thread.tsx';
 import { TicketLinks } from '../features/support/ticket-links.tsx';
 import { useTicketThread } from '../features/support/use-ticket-thread.ts';
+import { useSeenReport } from '../features/support/use-seen-report.ts';
 import { deskAction } from '../features/support/desk-actions.ts';
 import { RatingForm } from '../features/support/rating-form.tsx';
 import { RatingFormSchema } from '../../contracts/desk.schemas.ts';
@@ -94,6 +95,8 @@ export default function SupportTicket({ params, loaderData, actionData }: Route.
     onMoved: (movedTo) => void navigate(`/support/ticket/${encodeURIComponent(movedTo)}`, { replace: true }),
   });
   const { ticket, messages } = thread;
+  // Answers the reader had in front of them are not mailed; ones the page merely received are.
+  useSeenReport(ticketId, messages);
   // Words a refused reply carried: kept on the page, with a way to send them as a new ticket.
   const refusedReply = actionData?.form === 'reply' ? (actionData as ReplyResult) : undefined;
   const rating = actionData?.form === 'rate' ? actionData : undefined;
@@ -117,7 +120,8 @@ export default function SupportTicket({ params, loaderData, actionData }: Route.
         {ticket ? (
           <p className="ticket__reason">
             {reasonLabel(ticket.reason)} {/* From the thread itself, so it changes the moment a message arrives. */}
-            <WaitingBadge waiting={waitingOn(ticket.open, messages.at(-1)?.admin)} />
+            {/* A person's last message decides it: a line the system wrote (a merge, a split) is nobody's. */}
+            <WaitingBadge waiting={waitingOn(ticket.open, messages.findLast((m) => !m.systemEvent)?.admin)} />
           </p>
         ) : null}
         {ticket ? (

@@ -65,6 +65,7 @@ describe('the profile', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       email: user.email,
+      name: null,
       emailVerified: true,
       role: 'user',
       memberSince: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),

@@ -15,7 +15,7 @@ import {
   uniqueEmail,
   withCookie,
 } from '../../helpers/accounts.ts';
-import { linkIn, readOutbox, tokenFrom, waitForMails } from '../../helpers/mail.ts';
+import { deliverDueMail, linkIn, readOutbox, tokenFrom, waitForMails } from '../../helpers/mail.ts';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
@@ -140,7 +140,7 @@ describe('sign-up and email verification', () => {
       expect(res.statusCode).toBe(202);
       expect(res.json().message).toBe(AUTH_MESSAGES.verificationSent);
     }
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await deliverDueMail(t.app);
     const mails = await readOutbox(t.dataDir);
     expect(mails.filter((m) => m.to.includes(verified.email) || m.to.includes(unknown))).toEqual([]);
   });
@@ -254,7 +254,7 @@ describe('forgotten password', () => {
     expect(answers[0]).toEqual({ status: 202, body: { message: AUTH_MESSAGES.resetRequested } });
     const [mail] = await waitForMails(t.dataDir, user.email);
     expect(mail!.subject).toBe('Reset your Bagspace password');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await deliverDueMail(t.app);
     expect((await readOutbox(t.dataDir)).filter((m) => m.to.includes(unknown))).toEqual([]);
   });
 

@@ -28,6 +28,7 @@ function concreteUrl(url: string): string {
   return url.replace(/:(\w+)/g, (_match, name: string) => {
     if (name === 'faqId') return '1';
     if (name === 'slug') return 'terms';
+    if (name === 'fileIndex') return '0';
     if (name.endsWith('Id')) return randomUUID();
     throw new Error(`access test: no sample value for the path parameter :${name} of ${url}`);
   });

@@ -1,3 +1,4 @@
+// One database: pages and their forms (the routes' loaders and actions, the markup); the same SQL on either kind, and no connections side by side, notifications across processes or durability in question.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAQ_MESSAGES, LEGAL_MESSAGES } from '../../../src/contracts/content-admin.ts';
 import { COMPANY_REVIEW_MESSAGES } from '../../../src/contracts/partner-review.ts';
@@ -18,7 +19,7 @@ let admin: SupportUser;
 beforeAll(async () => {
   t = await createTestApp({ web: true });
   admin = await supportUser(t, { role: 'admin' });
-}, 60_000);
+});
 afterAll(() => t?.close());
 
 const post = (url: string, fields: Record<string, string>) =>

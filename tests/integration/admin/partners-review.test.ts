@@ -95,6 +95,7 @@ describe('one application', () => {
         'nzbnCheck',
         // Licence expiry (docs/decisions/115-licence-expiry.md): dates only, never a storage key.
         'licenseExpiresOn',
+        'licenseFormat',
         'licenseHoldAt',
         'renewalSentAt',
         // Where a pending application stands in review, and the changes asked for.

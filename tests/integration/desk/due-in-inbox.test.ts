@@ -166,7 +166,9 @@ describe('the inbox sorted and filtered by due time', () => {
 
   it('due=late and due=today follow the clock; answering takes a ticket out of them', async () => {
     const { ticketId } = await user.createTicket('Incident', 'Someone else’s bag was delivered to me.');
-    const dueAt = new Date(instant((await openWait(ticketId))!.due_at));
+    const wait = (await openWait(ticketId))!;
+    const dueAt = new Date(instant(wait.due_at));
+    const resolutionDueAt = new Date(instant(wait.resolution_due));
     expect(ids(await inbox('open=true&due=late'))).not.toContain(ticketId);
 
     // A minute before it is due (the same New Zealand day, within opening hours): due today, not late.
@@ -197,7 +199,16 @@ describe('the inbox sorted and filtered by due time', () => {
     expect(page).toContain('late by 35 min');
     expect(page).toContain(`>${DUE_TEXT.late}<`);
     const ticketPage = await html(`/admin/support/${ticketId}`);
-    expect(ticketPage).toContain(DUE_TEXT.dueLine('firstResponse', 'late by 35 min', formatNzDueTime(dueAt)));
+    // Each due time under its label: the first answer's (late), then the resolution's.
+    const answerDue = `<dt>${DUE_TEXT.dueLabel.firstResponse}</dt>`;
+    const resolutionDue = `<dt>${DUE_TEXT.dueLabel.resolution}</dt>`;
+    expect(ticketPage).toContain(answerDue);
+    expect(ticketPage).toContain(resolutionDue);
+    expect(ticketPage.indexOf(answerDue)).toBeLessThan(ticketPage.indexOf(resolutionDue));
+    expect(ticketPage).toContain(DUE_TEXT.dueAt(formatNzDueTime(dueAt), 'late by 35 min'));
+    expect(ticketPage).toContain(
+      DUE_TEXT.dueAt(formatNzDueTime(resolutionDueAt), dueWords(resolutionDueAt, new Date(late.now))),
+    );
 
     expect((await answer(ticketId, 'So sorry: a courier is on the way to swap them.')).statusCode).toBe(200);
     expect(ids(await inbox('open=true&due=late'))).not.toContain(ticketId);

@@ -98,7 +98,7 @@ beforeAll(async () => {
   // business Mon 16–17 + Tue 9–10 = 120 min: exactly the target, so within it); the customer
   // writes again Tue 11:00 and A1 answers 15:00 (240 business min); closed Tue 16:00 (24 h clock;
   // business Mon 60 + Tue 9–16 420 = 480 min = 8 h; waited on us 120 + 240 = 360 ≤ 960).
-  // Rated Poor Wed 11 Mar 09:00 with a comment a spreadsheet would run as a formula.
+  // Rated Bad Wed 11 Mar 09:00 with a comment a spreadsheet would run as a formula.
   await ticket('T2', 'Incident', nzdt('2026-03-09T16:00'), a2);
   await message('T2', a2, nzdt('2026-03-10T10:00'));
   await message('T2', customer, nzdt('2026-03-10T11:00'));
@@ -236,7 +236,7 @@ describe('the report of 9–22 March 2026', () => {
 
   it('ratings: share Good per week, and the comments newest first with ticket numbers', async () => {
     const ratings = (await report()).ratings;
-    // Week of Mon 9 Mar: T1 Good, T2 Poor. Week of Mon 16 Mar: T5 Good.
+    // Week of Mon 9 Mar: T1 Good, T2 Bad. Week of Mon 16 Mar: T5 Good.
     expect(ratings).toMatchObject({
       good: 2,
       total: 3,
@@ -254,9 +254,9 @@ describe('the report of 9–22 March 2026', () => {
   it('per admin: answered, median first response of their first answers, ratings', async () => {
     const admins = (await report()).admins;
     // A1 answered T1, T2, T3, T6 in the range and answered T1 (30), T3 (60), T6 (15) first: median
-    // 30 min = 0.5 h, clock 0.5, 13.25, 65 → 13.25. Ratings on T1 Good, T2 Poor: 1 of 2.
+    // 30 min = 0.5 h, clock 0.5, 13.25, 65 → 13.25. Ratings on T1 Good, T2 Bad: 1 of 2.
     // A2 answered T2, T5 (the note on T4 is no answer), first on T2 (120) and T5 (180): median
-    // 150 min = 2.5 h, clock (18 + 3) / 2 = 10.5. Ratings T2 Poor, T5 Good: 1 of 2.
+    // 150 min = 2.5 h, clock (18 + 3) / 2 = 10.5. Ratings T2 Bad, T5 Good: 1 of 2.
     expect(admins.map((a) => a.email)).toEqual([a1.email, a2.email]);
     expect(admins[0]).toMatchObject({ userId: a1.id, answered: 4, firstAnswers: 3, good: 1, rated: 2 });
     expect(admins[0]!.medianFirstResponseBusinessHours).toBeCloseTo(0.5, 6);
@@ -360,14 +360,16 @@ describe('the CSV', () => {
     // spreadsheet from running it.
     expect(lines[2]).toBe(
       `${no.T2},Incident Report,2026-03-09 16:00,2026-03-10 10:00,2.00,18.00,2026-03-10 16:00,8.00,24.00,` +
-        `${a2.email},Poor,"'=HYPERLINK(""https://example.nz"",""prize"")",closed`,
+        `${a2.email},Bad,"'=HYPERLINK(""https://example.nz"",""prize"")",Closed`,
     );
     expect(lines[1]).toBe(
       `${no.T1},General Enquiry,2026-03-09 10:00,2026-03-09 10:30,0.50,0.50,2026-03-09 12:00,2.00,2.00,` +
-        `${a1.email},Good,"Quick, and kind",closed`,
+        `${a1.email},Good,"Quick, and kind",Closed`,
     );
-    expect(lines[4]).toBe(`${no.T4},Account Deactivation,2026-03-14 11:00,,,,,,,${a1.email},,,open`);
-    expect(lines[6]).toMatch(new RegExp(`^${no.T6},General Enquiry,.*,57\\.00,278\\.00,,,,auto-closed$`));
+    expect(lines[4]).toBe(`${no.T4},Account Deactivation,2026-03-14 11:00,,,,,,,${a1.email},,,Open`);
+    expect(lines[6]).toMatch(
+      new RegExp(`^${no.T6},General Enquiry,.*,57\\.00,278\\.00,Unassigned,,,Closed automatically$`),
+    );
   });
 });
 

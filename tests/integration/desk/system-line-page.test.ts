@@ -1,3 +1,4 @@
+// One database: pages and their forms (the routes' loaders and actions, the markup); the same SQL on either kind, and no connections side by side, notifications across processes or durability in question.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CALENDAR } from '../../../src/contracts/service-levels.ts';
 import { SYSTEM_LINE_TEXT } from '../../../src/contracts/support.ts';

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUPPORT_TEXT } from '../../../src/contracts/support.ts';
 import { MERGE_MESSAGES, MERGE_TEXT } from '../../../src/contracts/ticket-merge.ts';
 import { queryRows } from '../../../src/server/db/sql.ts';
 import { openSse, type SseConnection, type SseEvent } from '../../helpers/sse-client.ts';
@@ -20,7 +21,7 @@ beforeAll(async () => {
   t = await createTestApp({ web: true, mailWorker: false, serviceLevelWorker: false });
   admin = await supportUser(t, { role: 'admin' });
   other = await supportUser(t);
-}, 60_000);
+});
 afterAll(() => t?.close());
 
 interface Thread {
@@ -168,7 +169,7 @@ describe('merging two tickets of one customer', () => {
       t.app.inject({ method: 'GET', url, headers: { ...who.headers, accept: 'text/html' } });
     const console = await page(`/admin/support/${a.ticketId}`, admin);
     expect(console.statusCode).toBe(200);
-    expect(console.body).toContain(MERGE_TEXT.option(b.ticketNo, 'General', true));
+    expect(console.body).toContain(MERGE_TEXT.option(b.ticketNo, 'General Enquiry', true, 'Pages: the second ticket.'));
     const posted = await t.app.inject({
       method: 'POST',
       url: `/admin/support/${a.ticketId}`,
@@ -579,6 +580,73 @@ describe('due times and first responses after a merge or a split', () => {
     }>;
     expect((await admin.post(`/api/admin/support/merges/${entry!.id}/undo`)).statusCode).toBe(200);
     expect({ due: await due(a.ticketId), facts: await facts(a.ticketId) }).toEqual(before);
+  });
+
+  it('a split: both tickets wait on whom their last message says (not on the line the split wrote), in the inbox too', async () => {
+    const waiting = async (ticketId: string) => {
+      const { ticket } = (await adminThread(ticketId)) as unknown as {
+        ticket: { waitingOn: string | null; due: { target: string } | null };
+      };
+      const listed = (await admin.get('/api/admin/support/tickets?open=true')).json().tickets as Array<{
+        id: string;
+        waitingOn: string | null;
+        due: { target: string } | null;
+      }>;
+      const row = listed.find((x) => x.id === ticketId);
+      expect(row, 'listed in the inbox').toBeDefined();
+      expect({ waitingOn: row!.waitingOn, due: row!.due?.target ?? null }).toEqual({
+        waitingOn: ticket.waitingOn,
+        due: ticket.due?.target ?? null,
+      });
+      // The ticket's pages, the console's and the customer's, say the same in their header.
+      const header = async (url: string, who: SupportUser) => {
+        const html = (await t.app.inject({ method: 'GET', url, headers: { ...who.headers, accept: 'text/html' } }))
+          .body;
+        return /<p class="ticket__reason">([\s\S]*?)<\/p>/.exec(html)?.[1] ?? '';
+      };
+      const staff = { us: SUPPORT_TEXT.waitingOnUs, you: SUPPORT_TEXT.waitingOnCustomer };
+      const customer = { us: SUPPORT_TEXT.waitingForUs, you: SUPPORT_TEXT.waitingForYou };
+      const side = ticket.waitingOn as 'us' | 'you';
+      expect(await header(`/admin/support/${ticketId}`, admin)).toContain(staff[side]);
+      expect(await header(`/support/ticket/${ticketId}`, user)).toContain(customer[side]);
+      return { waitingOn: ticket.waitingOn, due: ticket.due?.target ?? null };
+    };
+    // Answered before the split point; the moved part ends with a question still open.
+    const a = await user.createTicket('General', 'Status: where is my bag?');
+    await say(admin, a.ticketId, 'Status: on the way.');
+    const q1 = await say(user, a.ticketId, 'Status: and my refund?');
+    await say(admin, a.ticketId, 'Status: refund sent.');
+    await say(user, a.ticketId, 'Status: not arrived yet.');
+    const res = await admin.post(`/api/admin/support/tickets/${a.ticketId}/split`, {
+      messageId: q1.id,
+      reason: 'General',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await waiting(a.ticketId)).toEqual({ waitingOn: 'you', due: null });
+    expect(await waiting(res.json().newTicketId as string)).toEqual({ waitingOn: 'us', due: 'nextResponse' });
+
+    // The moved part ends with our answer: the new ticket waits on the customer; the old one, whose
+    // question is still unanswered, on us with its first response due.
+    const b = await user.createTicket('General', 'Status: my parcel to Nelson?');
+    const q2 = await say(user, b.ticketId, 'Status: a second question, about pick-up.');
+    await say(admin, b.ticketId, 'Status: pick-up is at 9.');
+    const beforeB = { due: await due(b.ticketId), facts: await facts(b.ticketId) };
+    const split = await admin.post(`/api/admin/support/tickets/${b.ticketId}/split`, {
+      messageId: q2.id,
+      reason: 'General',
+    });
+    expect(split.statusCode, split.body).toBe(200);
+    expect(await waiting(split.json().newTicketId as string)).toEqual({ waitingOn: 'you', due: null });
+    expect(await waiting(b.ticketId)).toEqual({ waitingOn: 'us', due: 'firstResponse' });
+    // Its answer moved away: the old ticket has had no first response.
+    expect((await facts(b.ticketId)).firstAnswerAt).toBeNull();
+    // Undone, the old ticket is answered again, exactly as before.
+    const [entry] = (await admin.get(`/api/admin/support/tickets/${b.ticketId}/merges`)).json().merges as Array<{
+      id: number;
+    }>;
+    expect((await admin.post(`/api/admin/support/merges/${entry!.id}/undo`)).statusCode).toBe(200);
+    expect({ due: await due(b.ticketId), facts: await facts(b.ticketId) }).toEqual(beforeB);
+    expect(await waiting(b.ticketId)).toEqual({ waitingOn: 'you', due: null });
   });
 
   it('a merge: an unanswered question keeps its wait in a target that waits for nothing; undone, as before', async () => {

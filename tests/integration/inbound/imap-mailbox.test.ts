@@ -7,6 +7,7 @@ import { readOutbox } from '../../helpers/mail.ts';
 import { openSse, type SseEvent } from '../../helpers/sse-client.ts';
 import { supportUser, type SupportUser } from '../../helpers/support.ts';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 /**
  * Reply by email through a support mailbox (IMAP_URL), as with a Google Workspace or Microsoft 365
@@ -38,14 +39,10 @@ describe.skipIf(!dovecotAvailable && !process.env.CI)('a reply read from the sup
 
   /** The notification of an answer on ticket #N, waited for as a person waits for their mail. */
   async function notice(ticketNo: number) {
-    const deadline = Date.now() + 15_000;
-    let found;
-    while (!found && Date.now() < deadline) {
-      found = (await readOutbox(t.dataDir)).find((m) => m.subject === `New reply on ticket #${ticketNo}`);
-      if (!found) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(found).toBeDefined();
-    return { ...found!, replyAddress: found!.headers['reply-to']!.replace(/^.*<|>.*$/g, '').trim() };
+    const found = await waitFor(`the mail about an answer on ticket #${ticketNo}`, async () =>
+      (await readOutbox(t.dataDir)).find((m) => m.subject === `New reply on ticket #${ticketNo}`),
+    );
+    return { ...found, replyAddress: found.headers['reply-to']!.replace(/^.*<|>.*$/g, '').trim() };
   }
 
   /** A reply to that notification, as the owner's provider delivers it to the support mailbox. */
@@ -81,7 +78,7 @@ describe.skipIf(!dovecotAvailable && !process.env.CI)('a reply read from the sup
       const sentAt = Date.now();
       await replyTo(owner, mail, 'NZ42 to Wellington, ng=C4=81 mihi.');
       const arrived = (e: SseEvent) => e.event === 'message' && JSON.stringify(e.data).includes('NZ42');
-      const events = await stream.waitFor((all) => all.some(arrived), 15_000);
+      const events = await stream.waitFor((all) => all.some(arrived));
       const message = events.find(arrived)!.data as { messageBody: string; byEmail?: boolean };
       expect(message).toMatchObject({ messageBody: 'NZ42 to Wellington, ngā mihi.', byEmail: true });
       console.log(`imap: mailbox delivery to the open stream in ${Date.now() - sentAt} ms`);
@@ -115,7 +112,7 @@ describe.skipIf(!dovecotAvailable && !process.env.CI)('a reply read from the sup
       expect((stream.events.find((e) => e.event === 'ticket')!.data as { id: string }).id).toBe(second.ticketId);
       await replyTo(owner, mail, 'NZ7 to Rotorua, after the merge.');
       const arrived = (e: SseEvent) => e.event === 'message' && JSON.stringify(e.data).includes('NZ7 to Rotorua');
-      await stream.waitFor((all) => all.some(arrived), 15_000);
+      await stream.waitFor((all) => all.some(arrived));
     } finally {
       stream.close();
     }
@@ -147,15 +144,13 @@ describe.skipIf(!dovecotAvailable && !process.env.CI)('a reply read from the sup
         '',
       ].join('\r\n'),
     );
-    const deadline = Date.now() + 15_000;
-    let row: { state: string; reason: string | null } | undefined;
-    while (row?.state !== 'held' && Date.now() < deadline) {
-      [row] = await queryRows<{ state: string; reason: string | null }>(
+    const row = await waitFor(`the inbound mail ${messageId} held`, async () => {
+      const [found] = await queryRows<{ state: string; reason: string | null }>(
         t.database.db,
         sql`select state, reason from inbound_mail where message_id = ${messageId}`,
       );
-      if (row?.state !== 'held') await new Promise((r) => setTimeout(r, 50));
-    }
+      return found?.state === 'held' && found;
+    });
     expect(row).toEqual({ state: 'held', reason: 'not-authenticated' });
   });
 });

@@ -1,3 +1,4 @@
+// One database: the IMAP reader is tested against Dovecot alone, with no database.
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -6,12 +7,12 @@ import {
   type ImapReaderStats,
 } from '../../../src/server/modules/inbound/inbound.imap.ts';
 import { type Dovecot, dovecotAvailable, startDovecot } from '../../helpers/dovecot.ts';
+import { waitUntil } from '../../helpers/wait.ts';
 
 /**
  * The IMAP reader against a real Dovecot (tests/helpers/dovecot.ts). No database: it runs in the
  * PGlite project only. Without Dovecot it is skipped, except in CI, where .ci/run installs it.
  */
-const here = process.env.TEST_DATABASE !== 'postgres';
 
 interface LogEntry {
   level: 'info' | 'warn' | 'error';
@@ -44,18 +45,7 @@ function mail(subject: string): string {
 }
 const subjectOf = (raw: Buffer) => /^Subject: (.*)$/m.exec(raw.toString('utf8'))?.[1]?.trim() ?? '';
 
-/** Polls `check` until it returns something truthy; fails after the deadline. */
-async function until<T>(what: string, check: () => T | Promise<T>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-describe.skipIf(!here || (!dovecotAvailable && !process.env.CI))('IMAP reader with a real Dovecot', () => {
+describe.skipIf(!dovecotAvailable && !process.env.CI)('IMAP reader with a real Dovecot', () => {
   let dovecot: Dovecot;
   const readers: Array<{ stop(): Promise<void> }> = [];
 
@@ -110,20 +100,21 @@ describe.skipIf(!here || (!dovecotAvailable && !process.env.CI))('IMAP reader wi
     await imap.start();
     await imap.drain();
     // The server's own view: the session is in IDLE (its process title says so).
-    await until('the reader to be in IDLE', () => dovecot.imapSessions().some((s) => s.endsWith(' IDLE')));
+    await waitUntil('the reader to be in IDLE', () => dovecot.imapSessions().some((s) => s.endsWith(' IDLE')));
 
     await dovecot.deliver(mail('While idle'));
     const delivered = Date.now();
-    await until('the new message at store', () => arrived.length === 1);
+    await waitUntil('the new message at store', () => arrived.length === 1);
     const latencyMs = (arrived[0]?.at ?? Infinity) - delivered;
     console.info(`IMAP IDLE latency: delivered to stored in ${latencyMs} ms`);
     expect(arrived[0]?.subject).toBe('While idle');
-    expect(latencyMs).toBeLessThan(2_000);
+    // Time is the subject: the reader's own timers are a minute, so an arrival well inside it is IDLE's.
+    expect(latencyMs).toBeLessThan(30_000);
 
-    await until('the message moved', settled(imap.stats, 1));
+    await waitUntil('the message moved', settled(imap.stats, 1));
     expect(await dovecot.mailboxCount('INBOX')).toBe(0);
     // And back to IDLE afterwards.
-    await until('the reader to be in IDLE again', () => dovecot.imapSessions().some((s) => s.endsWith(' IDLE')));
+    await waitUntil('the reader to be in IDLE again', () => dovecot.imapSessions().some((s) => s.endsWith(' IDLE')));
   });
 
   it('leaves a message whose store failed in INBOX, retries it, and moves it once a store succeeds', async () => {
@@ -146,7 +137,7 @@ describe.skipIf(!here || (!dovecotAvailable && !process.env.CI))('IMAP reader wi
 
     // Retried on its own (the retry timer), still failing: still never moved.
     const failedSoFar = imap.stats().failed;
-    await until('a retry', () => imap.stats().failed >= failedSoFar + 2);
+    await waitUntil('a retry', () => imap.stats().failed >= failedSoFar + 2);
     expect(imap.stats()).toMatchObject({ stored: 0, moved: 0 });
     expect(await dovecot.mailboxCount('INBOX')).toBe(1);
     expect(await dovecot.mailboxCount('Processed')).toBe(processedBefore);
@@ -154,7 +145,7 @@ describe.skipIf(!here || (!dovecotAvailable && !process.env.CI))('IMAP reader wi
     expect(warning?.details).toMatchObject({ mailbox: 'INBOX', uid: expect.any(Number), size: expect.any(Number) });
 
     storeWorks = true;
-    await until('the message moved', settled(imap.stats, 1), 15_000);
+    await waitUntil('the message moved', settled(imap.stats, 1));
     expect(imap.stats()).toMatchObject({ stored: 1, moved: 1 });
     expect(calls).toBeGreaterThanOrEqual(4);
     expect(await dovecot.mailboxCount('INBOX')).toBe(0);
@@ -178,7 +169,7 @@ describe.skipIf(!here || (!dovecotAvailable && !process.env.CI))('IMAP reader wi
 
     storeWorks = true;
     await dovecot.deliver(mail('Newcomer'));
-    await until('both moved', settled(imap.stats, 2));
+    await waitUntil('both moved', settled(imap.stats, 2));
     expect(stored.sort()).toEqual(['Left behind', 'Newcomer']);
     expect(await dovecot.mailboxCount('INBOX')).toBe(0);
   });
@@ -188,23 +179,23 @@ describe.skipIf(!here || (!dovecotAvailable && !process.env.CI))('IMAP reader wi
     const imap = reader({ store: async (raw) => void stored.push(subjectOf(raw)), reconnectMs: 100 });
     await imap.start();
     await dovecot.deliver(mail('Before the restart'));
-    await until('the first message moved', settled(imap.stats, 1));
+    await waitUntil('the first message moved', settled(imap.stats, 1));
 
     const failedConnects = () => logs.filter((entry) => entry.message === 'IMAP connection failed').length;
     const failedBefore = failedConnects();
     await dovecot.restart(async () => {
-      await until('the reader to notice', () => !imap.stats().connected);
+      await waitUntil('the reader to notice', () => !imap.stats().connected);
       // While the server is down it keeps trying, with backoff.
-      await until('a refused reconnect', () => failedConnects() > failedBefore);
+      await waitUntil('a refused reconnect', () => failedConnects() > failedBefore);
     });
     await dovecot.deliver(mail('After the restart'));
-    await until('the reader to reconnect', () => imap.stats().connected);
-    await until('the second message moved', settled(imap.stats, 2));
+    await waitUntil('the reader to reconnect', () => imap.stats().connected);
+    await waitUntil('the second message moved', settled(imap.stats, 2));
 
     // And IDLE works on the new connection.
-    await until('the reader to be in IDLE', () => dovecot.imapSessions().some((s) => s.endsWith(' IDLE')));
+    await waitUntil('the reader to be in IDLE', () => dovecot.imapSessions().some((s) => s.endsWith(' IDLE')));
     await dovecot.deliver(mail('Once reconnected'));
-    await until('the third message moved', settled(imap.stats, 3));
+    await waitUntil('the third message moved', settled(imap.stats, 3));
     expect(stored).toEqual(['Before the restart', 'After the restart', 'Once reconnected']);
     expect(logs.some((entry) => entry.message === 'IMAP connection closed')).toBe(true);
     expect(await dovecot.mailboxCount('INBOX')).toBe(0);
@@ -222,7 +213,7 @@ describe.skipIf(!here || (!dovecotAvailable && !process.env.CI))('IMAP reader wi
       },
     });
     await imap.start();
-    await until('the first store', () => calls.length === 1);
+    await waitUntil('the first store', () => calls.length === 1);
     const stopped = imap.stop();
     release();
     await stopped;

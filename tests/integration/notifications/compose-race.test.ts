@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../src/server/db/sql.ts';
+import { untilWaitingOnALock } from '../../helpers/postgres.ts';
 import { supportUser } from '../../helpers/support.ts';
 import { createTestApp, type TestApp, testDatabaseKind } from '../../helpers/test-app.ts';
 
@@ -45,16 +46,8 @@ describe.runIf(testDatabaseKind === 'postgres')(
         const second = admin.post(`/api/admin/support/tickets/${ticketId}/messages`, {
           messageBody: 'Second answer, mid-compose.',
         });
-        // The answer's statement waits for the notice's row (bounded wait, checked, not slept).
-        const deadline = Date.now() + 10_000;
-        for (;;) {
-          const waiting = await worker.query(
-            `select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
-          );
-          if (waiting.rowCount) break;
-          if (Date.now() > deadline) throw new Error('the answer did not wait for the notice being composed');
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
+        // The answer's statement waits for the notice's row (checked, not slept).
+        await untilWaitingOnALock(worker, 'the answer waiting for the notice being composed');
         await worker.query('delete from notification_events where id = $1', [event.id]);
         await worker.query('commit');
         const res = await second;

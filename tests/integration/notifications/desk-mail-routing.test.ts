@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESK_TEXT } from '../../../src/contracts/desk.ts';
 import { queryRows } from '../../../src/server/db/sql.ts';
 import { deliverDueMail, linkIn } from '../../helpers/mail.ts';
+import { untilWaitingOnALock } from '../../helpers/postgres.ts';
 import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.ts';
 import { supportUser, type SupportUser } from '../../helpers/support.ts';
 import { createTestApp, type TestApp, testDatabaseKind } from '../../helpers/test-app.ts';
@@ -257,19 +258,6 @@ describe.runIf(testDatabaseKind === 'postgres')('a change racing another party',
     }
   }
 
-  /** Until the app's statement waits for a row the test's connection holds (checked, not slept). */
-  async function untilWaitingOnALock(client: pg.Client) {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const waiting = await client.query(
-        `select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
-      );
-      if (waiting.rowCount) return;
-      if (Date.now() > deadline) throw new Error('the change did not wait for the row held by the test');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-
   it('a reopen while the worker composes the close waits for it, and is told in turn', async () => {
     const user = await supportUser(t);
     const { ticketId } = await user.createTicket('General', 'Race the worker.');
@@ -285,7 +273,7 @@ describe.runIf(testDatabaseKind === 'postgres')('a change racing another party',
       ).rows;
       expect(event).toBeDefined();
       const reopen = setOpen(ticketId, true);
-      await untilWaitingOnALock(worker);
+      await untilWaitingOnALock(worker, 'the change waiting for the row the test holds');
       // The compose finishes: the closed mail is on its way and its notice gone.
       await worker.query('delete from notification_events where id = $1', [event.id]);
       await worker.query('commit');
@@ -306,7 +294,7 @@ describe.runIf(testDatabaseKind === 'postgres')('a change racing another party',
         [ticketId],
       );
       const reopen = setOpen(ticketId, true);
-      await untilWaitingOnALock(other);
+      await untilWaitingOnALock(other, 'the change waiting for the row the test holds');
       await other.query('commit');
       await reopen;
     });

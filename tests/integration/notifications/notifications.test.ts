@@ -7,6 +7,7 @@ import { openSse } from '../../helpers/sse-client.ts';
 import { supportUser, type SupportUser } from '../../helpers/support.ts';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { register, validCompany } from '../../helpers/registration.ts';
+import { waitUntil } from '../../helpers/wait.ts';
 
 /**
  * Notification mails as their recipients see them: an answer reaches a user who left, not one who
@@ -86,7 +87,7 @@ describe('an admin’s answer', () => {
     expect(mails[0]!.text + mails[0]!.html).not.toContain('Team only');
   });
 
-  it('sends no mail to a user whose open ticket page received it live', async () => {
+  it('sends no mail to a user whose open ticket page saw it (the page says so; delivery alone is not enough)', async () => {
     const user = await supportUser(t);
     const { ticketId, ticketNo } = await user.createTicket('General', 'Can I send a guitar?');
     const stream = await openSse(`${base}/api/support/tickets/${ticketId}/messages/stream`, {
@@ -94,14 +95,14 @@ describe('an admin’s answer', () => {
     });
     const { id } = await answer(ticketId, 'Yes, in a hard case.');
     await stream.waitFor((events) => events.some((e) => e.event === 'message' && (e.data as { id: number }).id === id));
-    // The page's delivery is recorded; only then may the worker look.
-    await waitUntil(async () => {
-      const [row] = await queryRows<{ seen: unknown }>(
-        t.database.db,
-        sql`select owner_seen_message_id as seen from support_tickets where id = ${ticketId}`,
-      );
-      return Number(row?.seen) >= id;
-    });
+    // The page had it in front of the reader and reported it (features/support/use-seen-report.ts).
+    const seen = await user.post(`/api/support/tickets/${ticketId}/seen`, { messageIds: [id] });
+    expect(seen.json()).toEqual({ seenUpTo: id });
+    const [row] = await queryRows<{ seen: unknown }>(
+      t.database.db,
+      sql`select owner_seen_message_id as seen from support_tickets where id = ${ticketId}`,
+    );
+    expect(Number(row?.seen)).toBe(id);
     await deliverDueMail(t.app);
     stream.close();
     expect(await mailsTo(user.email, `New reply on ticket #${ticketNo}`)).toHaveLength(0);
@@ -272,7 +273,10 @@ describe('account mail', () => {
   it('goes through the outbox too: recorded with its cause, then delivered and its body cleared', async () => {
     const res = await postJson(t, '/api/auth/forgot-password', { email: admin.email });
     expect(res.statusCode).toBe(202);
-    await waitUntil(async () => (await outboxRows(admin.email, 'reset-password')).length === 1);
+    await waitUntil(
+      'the reset mail recorded',
+      async () => (await outboxRows(admin.email, 'reset-password')).length === 1,
+    );
     await deliverDueMail(t.app);
     const [row] = await outboxRows(admin.email, 'reset-password');
     expect(row).toMatchObject({ state: 'sent', text_body: null, html_body: null });
@@ -290,13 +294,4 @@ async function outboxRows(recipient: string, kind: string) {
     t.database.db,
     sql`select state, text_body, html_body from mail_outbox where recipient = ${recipient} and kind = ${kind}`,
   );
-}
-
-/** Waits (bounded) until `check` holds. */
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }

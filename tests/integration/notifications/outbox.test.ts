@@ -4,6 +4,7 @@ import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.ts';
 import { supportUser, type SupportUser } from '../../helpers/support.ts';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { auditOf } from '../../helpers/admin-client.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 /**
  * The outbox against a real SMTP server that misbehaves: a 421 outage is waited out and every mail
@@ -45,14 +46,18 @@ const outbox = async (query: string) => {
   return res.json() as { mails: Mail[]; counts: Record<string, number> };
 };
 
-async function waitUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last seen ${JSON.stringify(value).slice(0, 500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** Reads the Mail page's answer until `done` holds for it; returns that answer. */
+async function readUntil<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  let last: T | undefined;
+  const found = await waitFor(
+    'the Mail page to show it',
+    async () => {
+      last = await read();
+      return done(last) && { value: last };
+    },
+    { intervalMs: 50, seen: () => last },
+  );
+  return found.value;
 }
 
 describe('a mail server answering 421 for a while', () => {
@@ -63,7 +68,7 @@ describe('a mail server answering 421 for a while', () => {
     const tickets = [];
     for (let i = 0; i < count; i++) tickets.push(await user.createTicket('General', `Outage question ${i}`));
     // Each new ticket is one team mail to the admin; all are refused and wait for a retry.
-    const during = await waitUntil(
+    const during = await readUntil(
       () => outbox(`q=${encodeURIComponent(admin.email)}`),
       (o) => o.mails.filter((m) => m.state === 'retrying').length === count,
     );
@@ -71,8 +76,8 @@ describe('a mail server answering 421 for a while', () => {
     const recorded = new Map(during.mails.map((m) => [m.subject, m.messageId]));
 
     sink.refuse = null;
-    const received = await sink.waitFor(admin.email, count, 30_000);
-    const after = await waitUntil(
+    const received = await sink.waitFor(admin.email, count);
+    const after = await readUntil(
       () => outbox(`q=${encodeURIComponent(admin.email)}`),
       (o) => o.mails.filter((m) => m.state === 'sent').length === count,
     );
@@ -104,7 +109,7 @@ describe('a mail server answering 550', () => {
     const { ticketId, ticketNo } = await user.createTicket('General', 'Will this reach me?');
     await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'Here is your answer.' });
 
-    const failed = await waitUntil(
+    const failed = await readUntil(
       () => outbox(`state=failed&q=${encodeURIComponent(user.email)}`),
       (o) => o.mails.length === 1,
     );
@@ -117,16 +122,16 @@ describe('a mail server answering 550', () => {
     // Retry while the server still refuses: failed again after one more attempt.
     const first = await admin.post(`/api/admin/mail/${mail.id}/retry`);
     expect(first.statusCode, first.body).toBe(200);
-    await waitUntil(
+    await readUntil(
       () => outbox(`q=${encodeURIComponent(user.email)}`),
       (o) => o.mails[0]!.state === 'failed' && o.mails[0]!.attempts === 2,
     );
 
     sink.refuse = null;
     expect((await admin.post(`/api/admin/mail/${mail.id}/retry`)).statusCode).toBe(200);
-    const [delivered] = await sink.waitFor(user.email, 1, 20_000);
+    const [delivered] = await sink.waitFor(user.email, 1);
     expect(delivered!.messageId).toBe(mail.messageId);
-    await waitUntil(
+    await readUntil(
       () => outbox(`q=${encodeURIComponent(user.email)}`),
       (o) => o.mails[0]!.state === 'sent',
     );

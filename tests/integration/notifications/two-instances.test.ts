@@ -9,6 +9,7 @@ import { recordFigure } from '../../helpers/figures.ts';
 import { startServer, type ServerProcess } from '../../helpers/server-process.ts';
 import { startSmtpSink } from '../../helpers/smtp-sink.ts';
 import { openTestDatabase, testDatabaseKind } from '../../helpers/test-app.ts';
+import { waitUntil } from '../../helpers/wait.ts';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterAll(async () => {
@@ -18,7 +19,7 @@ afterAll(async () => {
 const MAILS = 1000;
 
 describe.runIf(testDatabaseKind === 'postgres')('two app instances on one PostgreSQL', () => {
-  it(`deliver ${MAILS} recorded mails between them, each exactly once`, { timeout: 120_000 }, async () => {
+  it(`deliver ${MAILS} recorded mails between them, each exactly once`, async () => {
     const db = await openTestDatabase();
     cleanups.push(() => db.close());
     const sink = await startSmtpSink();
@@ -63,9 +64,11 @@ describe.runIf(testDatabaseKind === 'postgres')('two app instances on one Postgr
       return Number(row!.n);
     };
     // The sink has a mail a moment before its sender records it as sent: wait for both.
-    const deadline = Date.now() + 90_000;
-    while ((sink.messages.length < MAILS || (await unsent()) > 0) && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitUntil(
+      `${MAILS} mails at the sink and recorded as sent`,
+      async () => sink.messages.length >= MAILS && (await unsent()) === 0,
+      { timeoutMs: 90_000, intervalMs: 100, seen: () => `${sink.messages.length} at the sink` },
+    );
     expect(await unsent()).toBe(0);
     // Both instances stop cleanly (finishing any round in flight) before the count is final.
     for (const server of servers) expect(await server.stop()).toBe(0);

@@ -85,75 +85,69 @@ describe('backup and restore', () => {
   });
   afterAll(() => t.close());
 
-  it(
-    'restores every row and file into an empty database, and the app runs on the copy',
-    { timeout: 120_000 },
-    async () => {
-      const { user, companyId, ticketId, attachmentId } = await makeData(t);
-      const sourceStorage = createLocalStorage(path.join(t.dataDir, 'files'));
-      const out = path.join(tempDir('backup'), 'site.backup');
-      const manifest = await createBackup({ database: t.database, storage: sourceStorage, out });
-      expect(manifest.files).toEqual([
-        `commercialLicenses/${companyId}.png`,
-        `ticketAttachments/${attachmentId}.png`,
-        `ticketAttachments/${attachmentId}.thumb.webp`,
-      ]);
-      expect(manifest.tables.users).toBe(2);
-      expect(manifest.tables.ticket_messages).toBe(4);
-      expect(manifest.tables.ticket_attachments).toBe(1);
-      // Never overwritten.
-      await expect(createBackup({ database: t.database, storage: sourceStorage, out })).rejects.toThrow(
-        'already exists',
+  it('restores every row and file into an empty database, and the app runs on the copy', async () => {
+    const { user, companyId, ticketId, attachmentId } = await makeData(t);
+    const sourceStorage = createLocalStorage(path.join(t.dataDir, 'files'));
+    const out = path.join(tempDir('backup'), 'site.backup');
+    const manifest = await createBackup({ database: t.database, storage: sourceStorage, out });
+    expect(manifest.files).toEqual([
+      `commercialLicenses/${companyId}.png`,
+      `ticketAttachments/${attachmentId}.png`,
+      `ticketAttachments/${attachmentId}.thumb.webp`,
+    ]);
+    expect(manifest.tables.users).toBe(2);
+    expect(manifest.tables.ticket_messages).toBe(4);
+    expect(manifest.tables.ticket_attachments).toBe(1);
+    // Never overwritten.
+    await expect(createBackup({ database: t.database, storage: sourceStorage, out })).rejects.toThrow('already exists');
+
+    const copy = await openTestDatabase();
+    const copyDir = tempDir('restored');
+    const copyStorage = createLocalStorage(path.join(copyDir, 'files'));
+    try {
+      await restoreBackup({ database: copy.database, storage: copyStorage, from: out });
+      expect(await everyRow(copy.database)).toEqual(await everyRow(t.database));
+      for (const key of manifest.files)
+        expect((await storedBytes(copyStorage, key)).equals(await storedBytes(sourceStorage, key)), key).toBe(true);
+
+      // A second restore into the now non-empty target is refused, and changes nothing.
+      await expect(restoreBackup({ database: copy.database, storage: copyStorage, from: out })).rejects.toThrow(
+        'The target is not empty',
       );
 
-      const copy = await openTestDatabase();
-      const copyDir = tempDir('restored');
-      const copyStorage = createLocalStorage(path.join(copyDir, 'files'));
+      // The app on the copy: the same people sign in, see their tickets, and new rows get new ids.
+      const app = await buildApp({
+        config: loadConfig({ NODE_ENV: 'test', DATA_DIR: copyDir, PORT: '0', LOG_LEVEL: 'silent' }),
+        database: copy.database,
+        startMailWorker: false,
+      });
       try {
-        await restoreBackup({ database: copy.database, storage: copyStorage, from: out });
-        expect(await everyRow(copy.database)).toEqual(await everyRow(t.database));
-        for (const key of manifest.files)
-          expect((await storedBytes(copyStorage, key)).equals(await storedBytes(sourceStorage, key)), key).toBe(true);
-
-        // A second restore into the now non-empty target is refused, and changes nothing.
-        await expect(restoreBackup({ database: copy.database, storage: copyStorage, from: out })).rejects.toThrow(
-          'The target is not empty',
-        );
-
-        // The app on the copy: the same people sign in, see their tickets, and new rows get new ids.
-        const app = await buildApp({
-          config: loadConfig({ NODE_ENV: 'test', DATA_DIR: copyDir, PORT: '0', LOG_LEVEL: 'silent' }),
-          database: copy.database,
-          startMailWorker: false,
+        const copyT = { ...t, app, database: copy.database, dataDir: copyDir } as TestApp;
+        const cookie = await signIn(copyT, user.email, user.password);
+        const tickets = await app.inject({
+          method: 'GET',
+          url: '/api/support/tickets',
+          headers: { cookie: `${t.config.sessions.cookieName}=${cookie}` },
         });
-        try {
-          const copyT = { ...t, app, database: copy.database, dataDir: copyDir } as TestApp;
-          const cookie = await signIn(copyT, user.email, user.password);
-          const tickets = await app.inject({
-            method: 'GET',
-            url: '/api/support/tickets',
-            headers: { cookie: `${t.config.sessions.cookieName}=${cookie}` },
-          });
-          expect(tickets.statusCode).toBe(200);
-          expect(tickets.body).toContain(ticketId);
-          const before = await queryRows<{ n: unknown }>(copy.database.db, sql`select max(id) as n from audit_log`);
-          await copy.database.db.execute(
-            sql`insert into audit_log (actor_id, actor_email, action, target_type, target_id, details) select actor_id, actor_email, action, target_type, target_id, details from audit_log limit 1`,
-          );
-          const after = await queryRows<{ n: unknown }>(copy.database.db, sql`select max(id) as n from audit_log`);
-          expect(Number(after[0]!.n)).toBe(Number(before[0]!.n) + 1);
-        } finally {
-          await app.close();
-        }
+        expect(tickets.statusCode).toBe(200);
+        expect(tickets.body).toContain(ticketId);
+        const before = await queryRows<{ n: unknown }>(copy.database.db, sql`select max(id) as n from audit_log`);
+        await copy.database.db.execute(
+          sql`insert into audit_log (actor_id, actor_email, action, target_type, target_id, details) select actor_id, actor_email, action, target_type, target_id, details from audit_log limit 1`,
+        );
+        const after = await queryRows<{ n: unknown }>(copy.database.db, sql`select max(id) as n from audit_log`);
+        expect(Number(after[0]!.n)).toBe(Number(before[0]!.n) + 1);
       } finally {
-        await copy.close();
+        await app.close();
       }
-    },
-  );
+    } finally {
+      await copy.close();
+    }
+  });
 });
 
 describe.runIf(testDatabaseKind === 'postgres')('a backup of the embedded database restored into PostgreSQL', () => {
-  it('carries every row and file across (the path a growing install takes)', { timeout: 120_000 }, async () => {
+  it('carries every row and file across (the path a growing install takes)', async () => {
     const dataDir = tempDir('pglite-source');
     const embedded = await openDatabase({ kind: 'pglite', dir: path.join(dataDir, 'db') });
     const config = loadConfig({
@@ -188,48 +182,44 @@ describe.runIf(testDatabaseKind === 'postgres')('a backup of the embedded databa
 });
 
 describe.runIf(testDatabaseKind === 'pglite')('npm run cli -- backup and restore', () => {
-  it(
-    'backs up while the server runs and restores into an empty DATA_DIR that a server then serves',
-    { timeout: 120_000 },
-    async () => {
-      const dataDir = withMigratedDatabase(tempDir('live'));
-      const server = startServer({ DATA_DIR: dataDir, PORT: '0' });
-      const out = path.join(tempDir('backup'), 'live.backup');
-      const email = `kept-${Date.now()}@example.nz`;
-      try {
-        await server.ready;
-        expect(
-          (await cli(['create-user', '--email', email, '--password', 'Harbour-kept-kite-42'], { DATA_DIR: dataDir }))
-            .code,
-        ).toBe(0);
-        const backup = await cli(['backup', '--out', out], { DATA_DIR: dataDir });
-        expect(backup.stderr).toBe('');
-        expect(backup.stdout).toMatch(/^Backed up \d+ rows in \d+ tables and 0 files to /);
-      } finally {
-        await server.stop();
-      }
+  it('backs up while the server runs and restores into an empty DATA_DIR that a server then serves', async () => {
+    const dataDir = withMigratedDatabase(tempDir('live'));
+    const server = startServer({ DATA_DIR: dataDir, PORT: '0' });
+    const out = path.join(tempDir('backup'), 'live.backup');
+    const email = `kept-${Date.now()}@example.nz`;
+    try {
+      await server.ready;
+      expect(
+        (await cli(['create-user', '--email', email, '--password', 'Harbour-kept-kite-42'], { DATA_DIR: dataDir }))
+          .code,
+      ).toBe(0);
+      const backup = await cli(['backup', '--out', out], { DATA_DIR: dataDir });
+      expect(backup.stderr).toBe('');
+      expect(backup.stdout).toMatch(/^Backed up \d+ rows in \d+ tables and 0 files to /);
+    } finally {
+      await server.stop();
+    }
 
-      const restoredDir = tempDir('restored-live');
-      const restore = await cli(['restore', '--from', out], { DATA_DIR: restoredDir });
-      expect(restore.stderr).toBe('');
-      expect(restore.stdout).toMatch(/^Restored \d+ rows/);
-      // Not twice, not over data.
-      const again = await cli(['restore', '--from', out], { DATA_DIR: restoredDir });
-      expect(again.code).toBe(1);
-      expect(again.stderr).toContain('The target is not empty');
+    const restoredDir = tempDir('restored-live');
+    const restore = await cli(['restore', '--from', out], { DATA_DIR: restoredDir });
+    expect(restore.stderr).toBe('');
+    expect(restore.stdout).toMatch(/^Restored \d+ rows/);
+    // Not twice, not over data.
+    const again = await cli(['restore', '--from', out], { DATA_DIR: restoredDir });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('The target is not empty');
 
-      const copy = startServer({ DATA_DIR: restoredDir, PORT: '0' });
-      try {
-        const base = await copy.ready;
-        const res = await fetch(`${base}/api/auth/login`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ email, password: 'Harbour-kept-kite-42' }),
-        });
-        expect(res.status).toBe(200);
-      } finally {
-        await copy.stop();
-      }
-    },
-  );
+    const copy = startServer({ DATA_DIR: restoredDir, PORT: '0' });
+    try {
+      const base = await copy.ready;
+      const res = await fetch(`${base}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: 'Harbour-kept-kite-42' }),
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await copy.stop();
+    }
+  });
 });

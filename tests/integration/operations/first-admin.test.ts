@@ -108,7 +108,7 @@ describe('/setup', () => {
 });
 
 describe.runIf(testDatabaseKind === 'pglite')('the server on an empty database', () => {
-  it('prints a one-time setup link while there is no admin, and none once there is', { timeout: 90_000 }, async () => {
+  it('prints a one-time setup link while there is no admin, and none once there is', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-setup-'));
     try {
       const server = startServer({ DATA_DIR: dataDir, PORT: '0' });

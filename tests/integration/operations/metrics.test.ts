@@ -150,7 +150,7 @@ describe('/metrics without METRICS_TOKEN', () => {
 });
 
 describe.runIf(testDatabaseKind === 'pglite')('METRICS_PORT', () => {
-  it('serves the metrics on 127.0.0.1 only, without a token, next to the app', { timeout: 60_000 }, async () => {
+  it('serves the metrics on 127.0.0.1 only, without a token, next to the app', async () => {
     const dataDir = withMigratedDatabase(fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-metrics-')));
     const metricsPort = String(await freePort());
     const server = startServer({ DATA_DIR: dataDir, PORT: '0', METRICS_PORT: metricsPort });

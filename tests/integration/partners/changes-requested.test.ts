@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPANY_MESSAGES } from '../../../src/contracts/companies.ts';
+import { COMPANY_MESSAGES, LICENCE_FIELD_TEXT } from '../../../src/contracts/companies.ts';
 import { CHANGES_MESSAGES, CHANGES_TEXT } from '../../../src/contracts/partner-changes.ts';
 import { APPLICATION_STATUS_TEXT } from '../../../src/contracts/partner-status.ts';
 import { movableClock } from '../../../src/server/clock.ts';
@@ -9,6 +9,7 @@ import { linkIn, waitForMail, waitForMails } from '../../helpers/mail.ts';
 import {
   type CompanyFields,
   encodeForm,
+  GIF,
   PDF,
   pngOf,
   register,
@@ -47,7 +48,7 @@ beforeAll(async () => {
     },
   });
   admin = await supportUser(t, { role: 'admin' });
-}, 60_000);
+});
 afterAll(() => t?.close());
 
 interface Applied {
@@ -150,8 +151,8 @@ describe('changes requested', () => {
     const noFile = await send(a.token, {});
     expect(noFile.statusCode).toBe(400);
     expect(noFile.json().error.fields.commercialLicense).toBe(CHANGES_MESSAGES.licenseRequired);
-    const pdf = await send(a.token, {}, { bytes: PDF, name: 'licence.pdf', type: 'application/pdf' });
-    expect(pdf.json().error.fields.commercialLicense).toBe(COMPANY_MESSAGES.fileUnsupported);
+    const gif = await send(a.token, {}, { bytes: GIF, name: 'licence.gif', type: 'image/gif' });
+    expect(gif.json().error.fields.commercialLicense).toBe(COMPANY_MESSAGES.fileUnsupported);
     expect(storedFiles(t)).toEqual(files);
     expect((await status(a.token)).state).toBe('changes-requested');
 
@@ -244,7 +245,11 @@ describe('changes requested', () => {
     expect(refused.statusCode).toBe(400);
     expect(refused.headers['content-type']).toMatch(/text\/html/);
     expect(refused.body).toContain(CHANGES_MESSAGES.licenseRequired);
-    const full = await encodeForm({}, png());
+    // The licence is asked for in the registration's words: JPG, PNG or PDF (decision 130).
+    expect(refused.body).toContain('New commercial licence (JPG, PNG or PDF)');
+    expect(refused.body).toContain(LICENCE_FIELD_TEXT.hint);
+    expect(refused.body).toContain('accept=".jpg,.jpeg,.png,.pdf,image/jpeg,image/png,application/pdf"');
+    const full = await encodeForm({}, { bytes: PDF, name: 'licence.pdf', type: 'application/pdf' });
     const done = await t.app.inject({
       method: 'POST',
       url: `/partners/status/${a.token}`,
@@ -279,6 +284,17 @@ describe('changes requested', () => {
     const [again] = await t.database.db.select().from(companies).where(eq(companies.id, a.id));
     expect(storedFiles(t)).not.toContain(row!.renewalLicenseKey);
     expect(storedFiles(t)).toContain(again!.renewalLicenseKey);
+    // A PDF is a licence too (decision 130): kept as .pdf, and the admin downloads it as one.
+    expect((await send(a.token, {}, { bytes: PDF, name: 'renewed.pdf', type: 'application/pdf' })).statusCode).toBe(
+      200,
+    );
+    const [pdf] = await t.database.db.select().from(companies).where(eq(companies.id, a.id));
+    expect(pdf!.renewalLicenseKey).toMatch(/\.pdf$/);
+    const download = await admin.get(`/api/admin/companies/${a.id}/renewal-license`);
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('application/pdf');
+    expect(download.headers['content-disposition']).toBe(`attachment; filename="new-licence-${a.id}.pdf"`);
+    expect(download.rawPayload.equals(PDF)).toBe(true);
   });
 
   it('the request is mailed once, with the request, and audited', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, signIn, withCookie } from '../../helpers/accounts.ts';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
-import { jpegOf, pngOf, register, validCompany } from '../../helpers/registration.ts';
+import { jpegOf, PDF, pngOf, register, validCompany } from '../../helpers/registration.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -51,6 +51,58 @@ describe('the commercialLicenseUrl of a registration (admin download, UP-05)', (
     expect(file.rawPayload.equals(licence)).toBe(true);
   });
 
+  it('serves a PDF (decision 130) as application/pdf with a .pdf name, as a download', async () => {
+    const { id, company } = (
+      await register(t, validCompany(), { bytes: PDF, name: 'scan.jpg', type: 'image/jpeg' })
+    ).json();
+    const adminUser = await createUser(t, { role: 'admin' });
+    const headers = withCookie(t, await signIn(t, adminUser.email, adminUser.password));
+    const file = await download(company.commercialLicenseUrl, headers);
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('application/pdf');
+    expect(file.headers['content-disposition']).toBe(`attachment; filename="licence-${id}.pdf"`);
+    expect(file.headers['x-content-type-options']).toBe('nosniff');
+    expect(file.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+    expect(file.rawPayload.equals(PDF)).toBe(true);
+  });
+
+  it('shows a PDF to admins in a frame of the console only: inline, unsniffable, no scripts, never cached', async () => {
+    const { id, company } = (
+      await register(t, validCompany(), { bytes: PDF, name: 'scan.pdf', type: 'application/pdf' })
+    ).json();
+    const preview = `${company.commercialLicenseUrl}/preview`;
+    expect(preview).toBe(`/api/admin/companies/${id}/license/preview`);
+    expect((await download(preview)).statusCode).toBe(401);
+    const user = await createUser(t);
+    expect((await download(preview, withCookie(t, await signIn(t, user.email, user.password)))).statusCode).toBe(403);
+
+    const adminUser = await createUser(t, { role: 'admin' });
+    const file = await download(preview, withCookie(t, await signIn(t, adminUser.email, adminUser.password)));
+    expect(file.statusCode).toBe(200);
+    expect(file.rawPayload.equals(PDF)).toBe(true);
+    expect(file.headers['content-type']).toBe('application/pdf');
+    expect(file.headers['content-disposition']).toBe(`inline; filename="licence-${id}.pdf"`);
+    expect(file.headers['x-content-type-options']).toBe('nosniff');
+    expect(file.headers['content-security-policy']).toBe(
+      "default-src 'none'; script-src 'none'; frame-ancestors 'self'",
+    );
+    expect(file.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(file.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(file.headers['cache-control']).toBe('no-store');
+  });
+
+  it('has no preview for an image licence (the console shows the image itself)', async () => {
+    const { company } = (
+      await register(t, validCompany(), { bytes: pngOf(900), name: 'a.png', type: 'image/png' })
+    ).json();
+    const adminUser = await createUser(t, { role: 'admin' });
+    const res = await download(
+      `${company.commercialLicenseUrl}/preview`,
+      withCookie(t, await signIn(t, adminUser.email, adminUser.password)),
+    );
+    expect(res.statusCode).toBe(404);
+  });
+
   it('refuses anonymous callers (401) and signed-in non-admins (403)', async () => {
     const { company } = (
       await register(t, validCompany(), { bytes: pngOf(800), name: 'a.png', type: 'image/png' })
@@ -76,7 +128,7 @@ describe('the commercialLicenseUrl of a registration (admin download, UP-05)', (
       expect(res.statusCode).toBe(404);
       expect(res.json().error).toEqual({
         status: 'NOT_FOUND',
-        message: 'This company has no commercial license on file.',
+        message: 'This company has no commercial licence on file.',
       });
     }
   });

@@ -33,7 +33,7 @@ beforeAll(async () => {
   t = await createTestApp({ clock, mailWorker: false, env: { REGISTRATIONS_PER_IP_PER_HOUR: '10000' } });
   app = t.app;
   admin = await supportUser(t, { role: 'admin' });
-}, 60_000);
+});
 afterAll(async () => {
   if (app !== t?.app) await app.close();
   await t?.close();
@@ -374,7 +374,7 @@ describe('a new licence sent by the partner', () => {
 });
 
 describe.runIf(testDatabaseKind === 'postgres')('two app instances on one database', () => {
-  it('running their rounds at the same time send each moment once', { timeout: 120_000 }, async () => {
+  it('running their rounds at the same time send each moment once', async () => {
     clock.set(nz('2027-06-01T09:00:00'));
     const partners = [];
     for (let i = 0; i < 8; i++) {

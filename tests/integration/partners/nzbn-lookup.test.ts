@@ -113,7 +113,7 @@ beforeAll(async () => {
     logger: { ...(loggerOptions('info') as object), stream } as never,
   });
   admin = await apiClient(t);
-}, 60_000);
+});
 afterAll(async () => {
   await t?.close();
   register_.closeAllConnections();
@@ -343,7 +343,7 @@ describe('without NZBN_API_KEY', () => {
 });
 
 describe.runIf(testDatabaseKind === 'postgres')('two app instances on one database', () => {
-  it('share the lookups due: each number is asked once', { timeout: 120_000 }, async () => {
+  it('share the lookups due: each number is asked once', async () => {
     const second = await openDatabase({ kind: 'postgres', url: t.databaseUrl! });
     const other = await buildApp({ config: t.config, database: second, startMailWorker: false, clock });
     await other.ready();

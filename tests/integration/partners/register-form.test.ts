@@ -1,5 +1,6 @@
+// One database: pages and their forms (the routes' loaders and actions, the markup); the same SQL on either kind, and no connections side by side, notifications across processes or durability in question.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPANY_MESSAGES } from '../../../src/contracts/companies.ts';
+import { COMPANY_MESSAGES, REGISTERED_TEXT } from '../../../src/contracts/companies.ts';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import {
   companiesNamed,
@@ -60,6 +61,37 @@ describe('partner registration without JavaScript (POST /register)', () => {
     expect(page.body).toMatch(new RegExp(`role="status"[^>]*><div><p>${COMPANY_MESSAGES.submitted}</p>`));
   });
 
+  it('after it, the page says what happens next with the private status link, for that browser only', async () => {
+    // No contact email: the page is the only place the link is given.
+    const company = { ...validCompany(), contactPersonEmail: '' };
+    const res = await post(company);
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe('/register?submitted=1');
+    const cookie = String(res.headers['set-cookie']);
+    expect(cookie).toMatch(/^partner_status=[A-Za-z0-9_-]{43}; Max-Age=3600; Path=\/register; HttpOnly; SameSite=Lax$/);
+    const pair = cookie.split(';')[0]!;
+    const get = (headers: Record<string, string> = {}) =>
+      t.app.inject({ method: 'GET', url: '/register?submitted=1', headers: { accept: 'text/html', ...headers } });
+
+    // A visitor without the cookie first (the page may not be kept for the next one), then the applicant.
+    const other = await get();
+    expect(other.body).toContain(COMPANY_MESSAGES.submitted);
+    expect(other.body).not.toContain('/partners/status/');
+    const page = await get({ cookie: pair });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(COMPANY_MESSAGES.submitted);
+    expect(page.body).toContain(escaped(REGISTERED_TEXT.heading));
+    for (const line of REGISTERED_TEXT.steps) expect(page.body).toContain(escaped(line));
+    const link = new RegExp(
+      `<a href="(/partners/status/[A-Za-z0-9_-]{43})"[^>]*>${REGISTERED_TEXT.statusLink}</a>`,
+    ).exec(page.body);
+    expect(link, 'the status link').not.toBeNull();
+    expect(page.headers['cache-control']).toBe('no-store');
+    const status = await t.app.inject({ method: 'GET', url: link![1]!, headers: { accept: 'text/html' } });
+    expect(status.statusCode).toBe(200);
+    expect(status.body).toContain(escaped(company.companyName));
+  });
+
   it('takes an application without a licence (the empty file part a browser sends)', async () => {
     const company = validCompany();
     const res = await post(company);
@@ -88,12 +120,23 @@ describe('partner registration without JavaScript (POST /register)', () => {
     expect(await companiesNamed(t, 'Ki')).toEqual([]);
   });
 
-  it('answers a licence that is not an image under the licence field, asking for the file again', async () => {
+  it('takes a PDF licence (decision 130), whatever its name says', async () => {
     const company = validCompany();
     const res = await post(company, {
       bytes: Buffer.from('%PDF-1.7\n%%EOF\n'),
       name: 'licence.png',
       type: 'image/png',
+    });
+    expect(res.statusCode).toBe(303);
+    expect(await companiesNamed(t, company.companyName)).toHaveLength(1);
+  });
+
+  it('answers a licence that is not a JPG, PNG or PDF under the licence field, asking for the file again', async () => {
+    const company = validCompany();
+    const res = await post(company, {
+      bytes: Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'),
+      name: 'licence.pdf',
+      type: 'application/pdf',
     });
     expect(res.statusCode).toBe(400);
     expect(res.body).toContain(

@@ -1,3 +1,4 @@
+// One database: pages and their forms (the routes' loaders and actions, the markup); the same SQL on either kind, and no connections side by side, notifications across processes or durability in question.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
@@ -16,7 +17,8 @@ describe('GET /register', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('<title>Logistic Company Partner Registration | Kiwi Carry</title>');
     expect(res.body).toContain('<h1 id="register-title">Logistic Company Partner Registration</h1>');
-    expect(res.body).toContain('Commercial license (jpg, jpeg, png, pdf, tiff, gif)');
+    expect(res.body).toContain('Commercial licence (JPG, PNG or PDF)');
+    expect(res.body).toContain('accept=".jpg,.jpeg,.png,.pdf,image/jpeg,image/png,application/pdf"');
     expect(res.body).toMatch(/<link rel="canonical" href="[^"]*\/register"/);
     for (const label of [
       'Company name',

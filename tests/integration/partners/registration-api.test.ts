@@ -69,6 +69,20 @@ describe('POST /api/companies: a valid application', () => {
     expect(storedFiles(t)).toContain(`commercialLicenses/${id}.png`);
   });
 
+  it('answers with the private status page of the application, also when no email was given', async () => {
+    const input = { ...validCompany(), contactPersonEmail: '' };
+    const res = await register(t, input);
+    expect(res.statusCode).toBe(201);
+    const { statusPath } = res.json();
+    expect(statusPath).toMatch(/^\/partners\/status\/[A-Za-z0-9_-]{43}$/);
+    expect(String(res.headers['set-cookie'])).toBe(
+      `partner_status=${statusPath.split('/').at(-1)}; Max-Age=3600; Path=/register; HttpOnly; SameSite=Lax`,
+    );
+    const status = await t.app.inject({ method: 'GET', url: `/api${statusPath}` });
+    expect(status.statusCode).toBe(200);
+    expect(status.json().company.companyName).toBe(input.companyName);
+  });
+
   it('never shows internal columns (normalised keys, storage key, review notes)', async () => {
     const res = await register(t, validCompany());
     expect(res.statusCode).toBe(201);
@@ -133,8 +147,11 @@ describe('POST /api/companies refuses what the form would have caught, with the 
     ['phoneNumber', '', 'Phone number is required'],
     ['phoneNumber', '123456', 'Phone number must be between 7 and 14 digits'],
     ['phoneNumber', '123456789012345', 'Phone number must be between 7 and 14 digits'],
-    ['phoneNumber', '021 123 4567', 'Phone number must be between 7 and 14 digits'],
-    ['phoneNumber', '+64211234567', 'Phone number must be between 7 and 14 digits'],
+    ['phoneNumber', '021 123 456789 012', 'Phone number must be between 7 and 14 digits'],
+    ['phoneNumber', '021.123.4567', 'Phone number must be between 7 and 14 digits'],
+    ['phoneNumber', '(021) 123 4567', 'Phone number must be between 7 and 14 digits'],
+    ['phoneNumber', '+61 2 1234 5678', 'Phone number must be between 7 and 14 digits'],
+    ['phoneNumber', ' - ', 'Phone number is required'],
     ['contactPersonName', 'Aroha 2', 'Contact person name must only contain alphabetic characters'],
     ['contactPersonName', "O'Brien", 'Contact person name must only contain alphabetic characters'],
     ['contactPersonName', 'Al', 'Contact person name must be at least 3 characters'],
@@ -179,6 +196,24 @@ describe('POST /api/companies refuses what the form would have caught, with the 
     expect(res.statusCode).toBe(400);
     expect(Date.now() - started).toBeLessThan(2000);
     expect(res.json().error.fields).toMatchObject({ contactPersonEmail: 'Invalid email format' });
+  });
+});
+
+describe('phone numbers as people write them', () => {
+  it('removes spaces, dashes and a leading +64 (written as the national 0) before the rules, on both numbers', async () => {
+    const tag = String(Date.now()).slice(-7);
+    const res = await register(t, {
+      ...validCompany(),
+      phoneNumber: `+64 21-${tag.slice(0, 3)} ${tag.slice(3)}`,
+      contactPersonPhoneNumber: ` 027 - ${tag} `,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().company.phoneNumber).toBe(`021${tag}`);
+    expect(res.json().company.contactPersonPhoneNumber).toBe(`027${tag}`);
+    // The number written the other way is the same number: a duplicate.
+    const again = await register(t, { ...validCompany(), phoneNumber: `021 ${tag}` });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.fields).toEqual({ phoneNumber: COMPANY_MESSAGES.duplicatePhone });
   });
 });
 
@@ -324,11 +359,24 @@ describe('the commercial licence file', () => {
     },
   );
 
-  it('decides the type from the bytes: a PDF renamed .png is "Unsupported File Format"', async () => {
-    const filesBefore = storedFiles(t);
+  it('decides the type from the bytes: a PDF renamed .png is stored as the PDF it is (decision 130)', async () => {
     const res = await register(t, validCompany(), { bytes: PDF, name: 'licence.png', type: 'image/png' });
+    expect(res.statusCode).toBe(201);
+    const { id } = res.json();
+    expect(storedFiles(t)).toContain(`commercialLicenses/${id}.pdf`);
+    expect(fs.readFileSync(path.join(t.dataDir, 'files', 'commercialLicenses', `${id}.pdf`)).equals(PDF)).toBe(true);
+  });
+
+  it('refuses a file that only claims to be a PDF, with the accepted types in the message', async () => {
+    const filesBefore = storedFiles(t);
+    const res = await register(t, validCompany(), {
+      bytes: Buffer.from('<html>%PDF-1.7</html>'),
+      name: 'licence.pdf',
+      type: 'application/pdf',
+    });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error.fields).toEqual({ commercialLicense: 'Unsupported File Format' });
+    expect(res.json().error.fields).toEqual({ commercialLicense: COMPANY_MESSAGES.fileUnsupported });
+    expect(COMPANY_MESSAGES.fileUnsupported).toBe('Unsupported File Format. Please choose a JPG, PNG or PDF file.');
     expect(storedFiles(t)).toEqual(filesBefore);
   });
 
@@ -341,7 +389,7 @@ describe('the commercial licence file', () => {
   ])('refuses %s', async (_label, bytes, name, type) => {
     const res = await register(t, validCompany(), { bytes, name, type });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error.fields).toEqual({ commercialLicense: 'Unsupported File Format' });
+    expect(res.json().error.fields).toEqual({ commercialLicense: COMPANY_MESSAGES.fileUnsupported });
   });
 
   it('stores a JPEG as .jpg and a PNG as .png whatever the name or declared type says, ignoring the client name', async () => {
@@ -356,7 +404,7 @@ describe('the commercial licence file', () => {
     const files = storedFiles(t);
     expect(files).toContain(`commercialLicenses/${jpeg.json().id}.jpg`);
     expect(files).toContain(`commercialLicenses/${png.json().id}.png`);
-    expect(files.every((f) => /^commercialLicenses\/[0-9a-f-]{36}\.(jpg|png)$/.test(f))).toBe(true);
+    expect(files.every((f) => /^commercialLicenses\/[0-9a-f-]{36}\.(jpg|png|pdf)$/.test(f))).toBe(true);
   });
 
   it('leaves no file behind when the registration is refused for its fields or as a duplicate', async () => {

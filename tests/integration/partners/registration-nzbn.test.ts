@@ -53,11 +53,17 @@ describe('POST /api/companies with an NZBN', () => {
   });
 
   it('refuses a wrong number with 400 and the message under the field, storing nothing', async () => {
-    for (const wrong of ['9429034581661', '942904639392', '94290463939200', '4006381333931', '94290463939a0']) {
+    for (const [wrong, message] of [
+      ['9429034581661', COMPANY_MESSAGES.nzbnCheckDigit],
+      ['942904639392', COMPANY_MESSAGES.nzbnInvalid],
+      ['94290463939200', COMPANY_MESSAGES.nzbnInvalid],
+      ['4006381333931', COMPANY_MESSAGES.nzbnInvalid],
+      ['94290463939a0', COMPANY_MESSAGES.nzbnInvalid],
+    ]) {
       const company = { ...validCompany(), nzbn: wrong };
       const res = await register(t, company);
       expect(res.statusCode, wrong).toBe(400);
-      expect(res.json().error.fields).toEqual({ nzbn: COMPANY_MESSAGES.nzbnInvalid });
+      expect(res.json().error.fields).toEqual({ nzbn: message });
       const rows = await t.database.db
         .select({ id: companies.id })
         .from(companies)
@@ -132,10 +138,12 @@ describe('the register page without JavaScript (POST /register)', () => {
     });
   };
 
-  it('answers a wrong NZBN under its field, with what was typed kept', async () => {
+  it('answers a wrong NZBN under its field, saying its check digit is wrong, with what was typed kept', async () => {
     const res = await post({ ...validCompany(), nzbn: '9429 0345 8166 1' });
     expect(res.statusCode).toBe(400);
-    expect(res.body).toContain(`<p class="field__error" id="register-nzbn-error">${COMPANY_MESSAGES.nzbnInvalid}</p>`);
+    expect(res.body).toContain(
+      '<p class="field__error" id="register-nzbn-error">The last digit of this NZBN (its check digit) does not match the 12 before it. Check the number on your NZBN record.</p>',
+    );
     expect(res.body).toContain('value="9429 0345 8166 1"');
   });
 

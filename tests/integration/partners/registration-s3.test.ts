@@ -6,7 +6,8 @@ import type { FileStorage } from '../../../src/server/storage/storage.ts';
 import { createUser, signIn, withCookie } from '../../helpers/accounts.ts';
 import { startS3rver } from '../../helpers/s3rver.ts';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
-import { PDF, pngOf, register, validCompany } from '../../helpers/registration.ts';
+import { COMPANY_MESSAGES } from '../../../src/contracts/companies.ts';
+import { GIF, pngOf, register, validCompany } from '../../helpers/registration.ts';
 
 /** The whole registration with STORAGE=s3, against s3rver on loopback. */
 let s3: Awaited<ReturnType<typeof startS3rver>>;
@@ -73,8 +74,8 @@ describe('registration with the licence in an S3 bucket', () => {
       { chunkSize: 64 * 1024 },
     );
     expect(duplicate.statusCode).toBe(409);
-    const pdf = await register(t, validCompany(), { bytes: PDF, name: 'a.png', type: 'image/png' });
-    expect(pdf.json().error.fields).toEqual({ commercialLicense: 'Unsupported File Format' });
+    const gif = await register(t, validCompany(), { bytes: GIF, name: 'a.png', type: 'image/png' });
+    expect(gif.json().error.fields).toEqual({ commercialLicense: COMPANY_MESSAGES.fileUnsupported });
     const tooLarge = await register(
       t,
       validCompany(),

@@ -20,7 +20,7 @@ let admin: SupportUser;
 beforeAll(async () => {
   t = await createTestApp({ web: true, clock, env: { REGISTRATIONS_PER_IP_PER_HOUR: '10000' } });
   admin = await supportUser(t, { role: 'admin' });
-}, 60_000);
+});
 afterAll(() => t?.close());
 
 /** An instant at a New Zealand wall-clock time (December is NZDT, UTC+13). */

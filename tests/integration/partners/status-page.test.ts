@@ -1,3 +1,4 @@
+// One database: pages and their forms (the routes' loaders and actions, the markup); the same SQL on either kind, and no connections side by side, notifications across processes or durability in question.
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +35,7 @@ beforeAll(async () => {
     logger: { ...(loggerOptions('info') as object), stream } as never,
   });
   admin = await supportUser(t, { role: 'admin' });
-}, 60_000);
+});
 afterAll(() => t?.close());
 
 /** An instant at a New Zealand wall-clock time (December is NZDT, UTC+13). */

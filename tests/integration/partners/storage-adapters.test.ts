@@ -1,3 +1,4 @@
+// One database: the local and S3 stores under test keep files, not rows.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -249,7 +250,8 @@ describe('the S3 storage retries (docs/product.md §9: operations up to 120 s, u
       const started = Date.now();
       await expect(storage.exists('retry/never.png')).rejects.toThrow();
       const elapsed = Date.now() - started;
-      expect(elapsed).toBeLessThan(1500 + 3000);
+      // Time is the subject: it stops soon after its 1.5 s budget (a loaded machine adds to "soon").
+      expect(elapsed).toBeLessThan(1500 + 15_000);
       expect(proxy.seen()).toBeGreaterThanOrEqual(3);
       const afterReads = proxy.seen();
       await expect(

@@ -10,12 +10,13 @@ import { loadConfig } from '../../../src/server/config.ts';
 import { type DatabaseHandle, openDatabase } from '../../../src/server/db/connection.ts';
 import { SECRET_INVALID } from '../../../src/server/modules/second-factor/second-factor.cli.ts';
 import { currentStep, totpAt } from '../../helpers/second-factor.ts';
-import { runCli } from '../../helpers/server-process.ts';
+import { runCli, runCliHere } from '../../helpers/server-process.ts';
 import { openTestDatabase, type TestDatabase, testDatabaseKind, withMigratedDatabase } from '../../helpers/test-app.ts';
 
 /**
- * The command line's second-factor commands as an operator runs them (child processes), on the
- * database kind under test: create-user --admin --totp-secret, set-totp, reset-second-factor, help.
+ * The command line's second-factor commands, on the database kind under test: create-user --admin
+ * --totp-secret, set-totp, reset-second-factor, help. What they do is tested in this process (cli);
+ * help as an operator runs it, a child process (cliProcess).
  */
 let dataDir: string;
 let pg: TestDatabase | undefined;
@@ -29,7 +30,8 @@ afterAll(async () => {
 });
 
 const cliEnv = () => ({ DATA_DIR: dataDir, ...(pg ? { DATABASE_URL: pg.url! } : {}) });
-const cli = (args: string[]) => runCli(args, cliEnv());
+const cli = (args: string[]) => runCliHere(args, cliEnv());
+const cliProcess = (args: string[]) => runCli(args, cliEnv());
 
 /** The app on the CLI's database, opened only around the work on the embedded one (one user at a time). */
 async function withApp<T>(work: (app: FastifyInstance) => Promise<T>): Promise<T> {
@@ -47,10 +49,9 @@ async function withApp<T>(work: (app: FastifyInstance) => Promise<T>): Promise<T
 const login = (app: FastifyInstance, body: object) =>
   app.inject({ method: 'POST', url: '/api/auth/login', payload: body });
 
-// Each command is a fresh Node process (seconds each on busy cores), so these tests get more time.
-describe('npm run cli: second factor', { timeout: 300_000 }, () => {
+describe('npm run cli: second factor', () => {
   it('help lists the commands', async () => {
-    const res = await cli(['help']);
+    const res = await cliProcess(['help']);
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('--totp-secret BASE32');
     expect(res.stdout).toMatch(/^ {2}set-totp +--email E --secret BASE32 /m);

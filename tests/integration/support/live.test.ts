@@ -5,6 +5,7 @@ import { postJson } from '../../helpers/accounts.ts';
 import { openSse, type SseEvent } from '../../helpers/sse-client.ts';
 import { supportUser, type SupportUser } from '../../helpers/support.ts';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { waitFor, waitUntil } from '../../helpers/wait.ts';
 
 let t: TestApp;
 let base: string;
@@ -63,8 +64,16 @@ describe('a ticket’s live messages', () => {
     await resumed.waitFor((e) => bodies(e).length === 3);
     await alice.post(`/api/support/tickets/${ticketId}/messages`, { messageBody: 'Message six' });
     await resumed.waitFor((e) => bodies(e).length === 4);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(bodies(resumed.events)).toEqual(['Message three', 'Message four', 'Message five', 'Message six']);
+    // A later message closes the count: a duplicate of an earlier one would have come before it.
+    await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'Message seven' });
+    await resumed.waitFor((e) => bodies(e).includes('Message seven'));
+    expect(bodies(resumed.events)).toEqual([
+      'Message three',
+      'Message four',
+      'Message five',
+      'Message six',
+      'Message seven',
+    ]);
     const ids = resumed.events.filter((e) => e.event === 'message').map((e) => Number(e.id));
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(ids[0]).toBeGreaterThan(Number(lastId));
@@ -79,13 +88,16 @@ describe('a ticket’s live messages', () => {
     await t.database.db.execute(
       sql`insert into ticket_messages (ticket_id, message_body, user_id, admin) values (${ticketId}, 'Never announced', ${admin.id}, true)`,
     );
+    // Time is the subject: nothing announces this message, so nothing may bring it before the sweep.
     await new Promise((r) => setTimeout(r, 200));
     expect(bodies(stream.events)).toEqual(['Announcements can be lost']);
     await t.app.supportLive.sweep();
     await stream.waitFor((e) => bodies(e).length === 2);
     await t.app.supportLive.sweep();
-    await new Promise((r) => setTimeout(r, 100));
-    expect(bodies(stream.events)).toEqual(['Announcements can be lost', 'Never announced']);
+    // A later, announced message closes the count: a second delivery by the sweep would come before it.
+    await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'Announced after' });
+    await stream.waitFor((e) => bodies(e).includes('Announced after'));
+    expect(bodies(stream.events)).toEqual(['Announcements can be lost', 'Never announced', 'Announced after']);
     stream.close();
   });
 
@@ -94,7 +106,7 @@ describe('a ticket’s live messages', () => {
     const stream = await openSse(`${base}/api/support/tickets/${ticketId}/messages/stream`, cookie(alice));
     await stream.waitFor((e) => e.some((x) => x.event === 'ticket' && (x.data as { open: boolean }).open));
     await admin.post(`/api/admin/support/tickets/${ticketId}/close`);
-    await stream.waitFor((e) => e.some((x) => x.event === 'ticket' && !(x.data as { open: boolean }).open), 1000);
+    await stream.waitFor((e) => e.some((x) => x.event === 'ticket' && !(x.data as { open: boolean }).open));
     stream.close();
   });
 
@@ -115,13 +127,11 @@ describe('a ticket’s live messages', () => {
     const stream = await openSse(`${base}/api/support/tickets/${ticketId}/messages/stream`, cookie(carol));
     await stream.waitFor((e) => bodies(e).length === 1);
     expect((await postJson(t, '/api/auth/logout', {}, carol.headers)).statusCode).toBeLessThan(300);
-    const endedInTime = await Promise.race([
-      stream.ended.then(() => true),
-      new Promise((r) => setTimeout(() => r(false), 2000)),
-    ]);
-    expect(endedInTime).toBe(true);
+    let ended = false;
+    void stream.ended.then(() => (ended = true));
+    await waitUntil('the stream to end with the session', () => ended);
+    // Ended: nothing more can arrive on it, whatever is written after.
     await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'After sign-out' });
-    await new Promise((r) => setTimeout(r, 200));
     expect(bodies(stream.events)).not.toContain('After sign-out');
   });
 
@@ -134,9 +144,14 @@ describe('a ticket’s live messages', () => {
     const extra = await openSse(url, cookie(dave));
     expect(extra.status).toBe(429);
     open[0]!.close();
-    await new Promise((r) => setTimeout(r, 100));
-    const again = await openSse(url, cookie(dave));
-    expect(again.status).toBe(200);
+    // The server frees the place once it has seen the close: until then a new stream is refused.
+    const again = await waitFor('a place for a new stream once one closed', async () => {
+      const stream = await openSse(url, cookie(dave));
+      if (stream.status === 200) return stream;
+      expect(stream.status).toBe(429);
+      stream.close();
+      return undefined;
+    });
     [...open, again].forEach((s) => s.close());
   });
 });
@@ -152,17 +167,23 @@ describe('the live ticket list', () => {
       )?.tickets;
     await stream.waitFor(() => latest()?.length === 0);
     const first = await erin.createTicket('General', 'First');
-    await stream.waitFor(() => latest()?.length === 1, 1000);
+    await stream.waitFor(() => latest()?.length === 1);
     const second = await erin.createTicket('Incident', 'Second');
-    await stream.waitFor(() => latest()?.[0]?.id === second.ticketId, 1000);
+    await stream.waitFor(() => latest()?.[0]?.id === second.ticketId);
     await admin.post(`/api/admin/support/tickets/${first.ticketId}/messages`, { messageBody: 'Answer to the first' });
-    await stream.waitFor(() => latest()?.[0]?.id === first.ticketId, 1000);
+    await stream.waitFor(() => latest()?.[0]?.id === first.ticketId);
     await admin.post(`/api/admin/support/tickets/${first.ticketId}/close`);
-    await stream.waitFor(() => latest()?.length === 1 && latest()?.[0]?.id === second.ticketId, 1000);
+    await stream.waitFor(() => latest()?.length === 1 && latest()?.[0]?.id === second.ticketId);
     // Another user's activity never reaches this list.
-    await bob.createTicket();
-    await new Promise((r) => setTimeout(r, 200));
-    expect(latest()!.map((x) => x.id)).toEqual([second.ticketId]);
+    const bobs = await bob.createTicket();
+    // Erin's next ticket closes the count: a list with Bob's ticket would have come before it.
+    const third = await erin.createTicket('General', 'Third');
+    await stream.waitFor(() => latest()?.[0]?.id === third.ticketId);
+    expect(latest()!.map((x) => x.id)).toEqual([third.ticketId, second.ticketId]);
+    const listed = stream.events
+      .filter((e) => e.event === 'tickets')
+      .flatMap((e) => (e.data as { tickets: Array<{ id: string }> }).tickets.map((x) => x.id));
+    expect(listed).not.toContain(bobs.ticketId);
     stream.close();
   });
 });

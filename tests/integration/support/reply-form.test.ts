@@ -1,3 +1,4 @@
+// One database: pages and their forms (the routes' loaders and actions, the markup); the same SQL on either kind, and no connections side by side, notifications across processes or durability in question.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUPPORT_TEXT } from '../../../src/contracts/support.ts';
 import { type SupportUser, supportUser } from '../../helpers/support.ts';

@@ -1,3 +1,4 @@
+// One database: pages and their forms (the routes' loaders and actions, the markup); the same SQL on either kind, and no connections side by side, notifications across processes or durability in question.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TEXT } from '../../../src/contracts/admin.ts';
 import {
@@ -24,7 +25,7 @@ beforeAll(async () => {
   // Monday 1 June 2026 in New Zealand (King's Birthday): the year ahead holds Matariki on 10 July.
   t = await createTestApp({ web: true, clock: movableClock(new Date('2026-06-01T00:00:00+12:00')) });
   admin = await supportUser(t, { role: 'admin' });
-}, 60_000);
+});
 afterAll(() => t?.close());
 
 const PAGE = '/admin/business-hours';

@@ -1,3 +1,4 @@
+// One database: what the server adds to a rendered page does not depend on where its data lives.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type ApiClient } from '../../helpers/admin-client.ts';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';

@@ -1,3 +1,4 @@
+// One database: the pages' markup and headers come from the renderer, not from the database kind.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faqs } from '../../../src/server/db/schema.ts';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';

@@ -1,3 +1,4 @@
+// One database: prepared answers are made and sent before any query.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// One database: compression of a page is the web handler's, after its data is read.
 import zlib from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

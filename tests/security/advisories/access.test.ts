@@ -1,3 +1,4 @@
+// One database: who may read or change what (the endpoint declarations and the queries' owner conditions), the same SQL on either kind; no connections side by side, notifications across processes or durability in question.
 /**
  * Advisory regressions (docs/security-checks.md#advisory-regressions): who reaches what. Another
  * user's ticket, stream or data, the admin routes, identity headers, the verified flag, ids

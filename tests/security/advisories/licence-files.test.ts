@@ -1,3 +1,4 @@
+// One database: who may read or change what (the endpoint declarations and the queries' owner conditions), the same SQL on either kind; no connections side by side, notifications across processes or durability in question.
 /**
  * Advisory regressions (docs/security-checks.md#advisory-regressions): the uploaded licence files.
  * What is kept, under which name, and who can ever fetch it back.

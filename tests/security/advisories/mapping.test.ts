@@ -1,3 +1,4 @@
+// One database: who may read or change what (the endpoint declarations and the queries' owner conditions), the same SQL on either kind; no connections side by side, notifications across processes or durability in question.
 /**
  * The table of advisories (tests/helpers/advisories.ts) and the tests agree: each advisory is listed
  * once, each one marked "here" has exactly one named test in the advisory files of this folder, and

@@ -5,6 +5,8 @@
  * Each test is a short scenario on the real app (real requests, a fresh database) asserting what a
  * client observes; the exhaustive versions live in the matrix, IDOR, fuzz and upload suites. The
  * table of advisories and where each is tested: tests/helpers/advisories.ts.
+ *
+ * One database: escaping, the CSP and fetches are the renderer's, whatever stored the text.
  */
 import net from 'node:net';
 import { beforeAll, describe, expect } from 'vitest';
@@ -239,6 +241,8 @@ describe('support-desk advisories (docs/security-checks.md#advisory-regressions)
           expect(page.body).toContain(`src="https://127.0.0.1:${port}/`);
         }
         expect((await send('GET', '/api/legal/links')).statusCode).toBe(200);
+        // Time is the subject: a server that followed the link would connect within moments of the
+        // answers; nothing else marks the moment it did not.
         await new Promise((resolve) => setTimeout(resolve, 300));
         expect(connections).toBe(0);
         if (original) expect((await admin.put('/api/admin/settings/legal-links', original)).statusCode).toBe(200);

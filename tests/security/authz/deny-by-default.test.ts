@@ -1,3 +1,4 @@
+// One database: who may read or change what (the endpoint declarations and the queries' owner conditions), the same SQL on either kind; no connections side by side, notifications across processes or durability in question.
 /**
  * AZ-01: deny by default. Every route the router knows is in the route table with a declared access
  * policy, and an app with a route that declares none (or an unknown one) refuses to start. The
@@ -18,7 +19,7 @@ let t: TestApp;
 beforeAll(async () => {
   // The matrix's app (tests/helpers/authz-world.ts), without its principals and fixtures.
   t = await createTestApp({ env: { RATE_LIMITS: 'off' }, mailWorker: false });
-}, 60_000);
+});
 afterAll(() => t?.close());
 
 describe('AZ-01: deny by default', () => {

@@ -1,3 +1,4 @@
+// One database: who may read or change what (the endpoint declarations and the queries' owner conditions), the same SQL on either kind; no connections side by side, notifications across processes or durability in question.
 /**
  * AZ-03: object-level authorization, property-based. Five users with four tickets each (half with a
  * reply carrying a clientId, half closed); random (user, foreign ticket) pairs across every ticket
@@ -30,7 +31,7 @@ let t: TestApp;
 let fx: Fixtures;
 beforeAll(async () => {
   ({ t, fx } = await createAuthzWorld());
-}, 60_000);
+});
 afterAll(async () => {
   recordAuthzPart('foreign-tickets', figures);
   await t?.close();
@@ -88,160 +89,156 @@ describe('AZ-03: another user’s tickets (IDOR), property-based', () => {
       }
       pool.push(member);
     }
-  }, 60_000);
+  });
 
-  it(
-    'gives ≥1000 random (user, foreign ticket) pairs across every ticket route not-found or forbidden, with nothing leaked or changed',
-    { timeout: 120_000 },
-    async () => {
-      const ROUTE_KINDS = [
-        'read',
-        'messages',
-        'messages-after',
-        'reply',
-        'reply-same-client-id',
-        'stream',
-        'admin-read',
-        'admin-answer',
-        'close',
-        'reopen',
-      ] as const;
-      type Kind = (typeof ROUTE_KINDS)[number];
-      const ID_FORMS = ['id', 'upper-case id', 'ticket number'] as const;
+  it('gives ≥1000 random (user, foreign ticket) pairs across every ticket route not-found or forbidden, with nothing leaked or changed', async () => {
+    const ROUTE_KINDS = [
+      'read',
+      'messages',
+      'messages-after',
+      'reply',
+      'reply-same-client-id',
+      'stream',
+      'admin-read',
+      'admin-answer',
+      'close',
+      'reopen',
+    ] as const;
+    type Kind = (typeof ROUTE_KINDS)[number];
+    const ID_FORMS = ['id', 'upper-case id', 'ticket number'] as const;
 
-      const requestFor = (
-        kind: Kind,
-        id: string,
-        clientId: string | undefined,
-      ): { method: 'GET' | 'POST'; url: string; body?: object; expect: 403 | 404 } => {
-        const ticket = `/api/support/tickets/${encodeURIComponent(id)}`;
-        const admin = `/api/admin/support/tickets/${encodeURIComponent(id)}`;
-        switch (kind) {
-          case 'read':
-            return { method: 'GET', url: ticket, expect: 404 };
-          case 'messages':
-            return { method: 'GET', url: `${ticket}/messages`, expect: 404 };
-          case 'messages-after':
-            return { method: 'GET', url: `${ticket}/messages?after=0`, expect: 404 };
-          case 'reply':
-            return {
-              method: 'POST',
-              url: `${ticket}/messages`,
-              body: { messageBody: 'IDOR probe: should never be stored' },
-              expect: 404,
-            };
-          case 'reply-same-client-id':
-            return {
-              method: 'POST',
-              url: `${ticket}/messages`,
-              body: { messageBody: 'IDOR probe: should never be stored', clientId: clientId ?? 'idor-probe-client-1' },
-              expect: 404,
-            };
-          case 'stream':
-            return { method: 'GET', url: `${ticket}/messages/stream`, expect: 404 };
-          case 'admin-read':
-            return { method: 'GET', url: admin, expect: 403 };
-          case 'admin-answer':
-            return {
-              method: 'POST',
-              url: `${admin}/messages`,
-              body: { messageBody: 'IDOR probe: should never be stored' },
-              expect: 403,
-            };
-          case 'close':
-            return { method: 'POST', url: `${admin}/close`, expect: 403 };
-          case 'reopen':
-            return { method: 'POST', url: `${admin}/reopen`, expect: 403 };
-        }
-      };
-
-      const fire = async (token: string, req: ReturnType<typeof requestFor>, stream: boolean): Promise<Answer> => {
-        const headers = withCookie(t, token);
-        if (stream) return fireStream(req.url, headers);
-        const res = await t.app.inject({
-          method: req.method,
-          url: req.url,
-          headers: req.body ? { ...headers, 'content-type': 'application/json' } : headers,
-          ...(req.body ? { payload: req.body } : {}),
-        });
-        return { status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), body: res.body };
-      };
-
-      const ticketState = async (ticketId: string) => {
-        const [row] = await queryRows<{ open: boolean; n: number; last: number | null }>(
-          db(),
-          sql`select t.open, count(m.id)::int as n, max(m.id)::int as last from support_tickets t left join ticket_messages m on m.ticket_id = t.id where t.id = ${ticketId} group by t.open`,
-        );
-        return JSON.stringify(row);
-      };
-
-      // What a ticket that does not exist looks like on each route: a foreign one must look the same.
-      const missing = new Map<Kind, string>();
-      for (const kind of ROUTE_KINDS) {
-        const answer = await fire(
-          pool[0]!.token,
-          requestFor(kind, '00000000-0000-4000-8000-000000000000', undefined),
-          kind === 'stream',
-        );
-        expect(answer.status, kind).toBe(requestFor(kind, 'x', undefined).expect);
-        missing.set(kind, answer.body);
+    const requestFor = (
+      kind: Kind,
+      id: string,
+      clientId: string | undefined,
+    ): { method: 'GET' | 'POST'; url: string; body?: object; expect: 403 | 404 } => {
+      const ticket = `/api/support/tickets/${encodeURIComponent(id)}`;
+      const admin = `/api/admin/support/tickets/${encodeURIComponent(id)}`;
+      switch (kind) {
+        case 'read':
+          return { method: 'GET', url: ticket, expect: 404 };
+        case 'messages':
+          return { method: 'GET', url: `${ticket}/messages`, expect: 404 };
+        case 'messages-after':
+          return { method: 'GET', url: `${ticket}/messages?after=0`, expect: 404 };
+        case 'reply':
+          return {
+            method: 'POST',
+            url: `${ticket}/messages`,
+            body: { messageBody: 'IDOR probe: should never be stored' },
+            expect: 404,
+          };
+        case 'reply-same-client-id':
+          return {
+            method: 'POST',
+            url: `${ticket}/messages`,
+            body: { messageBody: 'IDOR probe: should never be stored', clientId: clientId ?? 'idor-probe-client-1' },
+            expect: 404,
+          };
+        case 'stream':
+          return { method: 'GET', url: `${ticket}/messages/stream`, expect: 404 };
+        case 'admin-read':
+          return { method: 'GET', url: admin, expect: 403 };
+        case 'admin-answer':
+          return {
+            method: 'POST',
+            url: `${admin}/messages`,
+            body: { messageBody: 'IDOR probe: should never be stored' },
+            expect: 403,
+          };
+        case 'close':
+          return { method: 'POST', url: `${admin}/close`, expect: 403 };
+        case 'reopen':
+          return { method: 'POST', url: `${admin}/reopen`, expect: 403 };
       }
+    };
 
-      const before = await snapshot(fx);
-      let pairs = 0;
-      const leaks: string[] = [];
-      const pairArb = fc.integer({ min: 0, max: POOL_USERS - 1 }).chain((attacker) =>
-        fc.record({
-          attacker: fc.constant(attacker),
-          victim: fc.integer({ min: 0, max: POOL_USERS - 1 }).filter((v) => v !== attacker),
-          ticket: fc.integer({ min: 0, max: TICKETS_EACH - 1 }),
-          kind: fc.constantFrom(...ROUTE_KINDS),
-          idForm: fc.constantFrom(...ID_FORMS),
-        }),
+    const fire = async (token: string, req: ReturnType<typeof requestFor>, stream: boolean): Promise<Answer> => {
+      const headers = withCookie(t, token);
+      if (stream) return fireStream(req.url, headers);
+      const res = await t.app.inject({
+        method: req.method,
+        url: req.url,
+        headers: req.body ? { ...headers, 'content-type': 'application/json' } : headers,
+        ...(req.body ? { payload: req.body } : {}),
+      });
+      return { status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), body: res.body };
+    };
+
+    const ticketState = async (ticketId: string) => {
+      const [row] = await queryRows<{ open: boolean; n: number; last: number | null }>(
+        db(),
+        sql`select t.open, count(m.id)::int as n, max(m.id)::int as last from support_tickets t left join ticket_messages m on m.ticket_id = t.id where t.id = ${ticketId} group by t.open`,
       );
-      try {
-        await fc.assert(
-          fc.asyncProperty(pairArb, async ({ attacker, victim, ticket, kind, idForm }) => {
-            const target = pool[victim]!.tickets[ticket]!;
-            const id =
-              idForm === 'id'
-                ? target.ticketId
-                : idForm === 'upper-case id'
-                  ? target.ticketId.toUpperCase()
-                  : String(target.ticketNo);
-            const req = requestFor(kind, id, target.clientId);
-            const stateBefore = req.method === 'POST' ? await ticketState(target.ticketId) : null;
-            const answer = await fire(pool[attacker]!.token, req, kind === 'stream');
-            pairs++;
-            // A refused write leaves the victim's ticket as it was (open flag, messages).
-            const wrote = stateBefore !== null && (await ticketState(target.ticketId)) !== stateBefore;
-            const label = `user ${attacker} → ticket ${victim}-${ticket} (${target.open ? 'open' : 'closed'}) ${kind} by ${idForm}`;
-            const leaked =
-              answer.status !== req.expect ||
-              answer.contentType.startsWith('text/event-stream') ||
-              answer.body.includes(target.text) ||
-              answer.body.includes(pool[victim]!.email) ||
-              answer.body.includes(target.ticketId) ||
-              (answer.status === 404 && answer.body !== missing.get(kind)) ||
-              wrote;
-            if (leaked)
-              leaks.push(
-                `${label}: ${answer.status} ${wrote ? '(changed the ticket) ' : ''}${answer.body.slice(0, 200)}`,
-              );
-            return !leaked;
-          }),
-          { numRuns: 1000, endOnFailure: true },
-        );
-      } finally {
-        figures.idorPairs = pairs;
-        figures.idorLeaks = leaks.length;
-      }
-      expect(leaks).toEqual([]);
-      expect(pairs).toBeGreaterThanOrEqual(1000);
-      // Nothing stored, closed or reopened by any of them.
-      expect(await snapshot(fx)).toEqual(before);
-    },
-  );
+      return JSON.stringify(row);
+    };
+
+    // What a ticket that does not exist looks like on each route: a foreign one must look the same.
+    const missing = new Map<Kind, string>();
+    for (const kind of ROUTE_KINDS) {
+      const answer = await fire(
+        pool[0]!.token,
+        requestFor(kind, '00000000-0000-4000-8000-000000000000', undefined),
+        kind === 'stream',
+      );
+      expect(answer.status, kind).toBe(requestFor(kind, 'x', undefined).expect);
+      missing.set(kind, answer.body);
+    }
+
+    const before = await snapshot(fx);
+    let pairs = 0;
+    const leaks: string[] = [];
+    const pairArb = fc.integer({ min: 0, max: POOL_USERS - 1 }).chain((attacker) =>
+      fc.record({
+        attacker: fc.constant(attacker),
+        victim: fc.integer({ min: 0, max: POOL_USERS - 1 }).filter((v) => v !== attacker),
+        ticket: fc.integer({ min: 0, max: TICKETS_EACH - 1 }),
+        kind: fc.constantFrom(...ROUTE_KINDS),
+        idForm: fc.constantFrom(...ID_FORMS),
+      }),
+    );
+    try {
+      await fc.assert(
+        fc.asyncProperty(pairArb, async ({ attacker, victim, ticket, kind, idForm }) => {
+          const target = pool[victim]!.tickets[ticket]!;
+          const id =
+            idForm === 'id'
+              ? target.ticketId
+              : idForm === 'upper-case id'
+                ? target.ticketId.toUpperCase()
+                : String(target.ticketNo);
+          const req = requestFor(kind, id, target.clientId);
+          const stateBefore = req.method === 'POST' ? await ticketState(target.ticketId) : null;
+          const answer = await fire(pool[attacker]!.token, req, kind === 'stream');
+          pairs++;
+          // A refused write leaves the victim's ticket as it was (open flag, messages).
+          const wrote = stateBefore !== null && (await ticketState(target.ticketId)) !== stateBefore;
+          const label = `user ${attacker} → ticket ${victim}-${ticket} (${target.open ? 'open' : 'closed'}) ${kind} by ${idForm}`;
+          const leaked =
+            answer.status !== req.expect ||
+            answer.contentType.startsWith('text/event-stream') ||
+            answer.body.includes(target.text) ||
+            answer.body.includes(pool[victim]!.email) ||
+            answer.body.includes(target.ticketId) ||
+            (answer.status === 404 && answer.body !== missing.get(kind)) ||
+            wrote;
+          if (leaked)
+            leaks.push(
+              `${label}: ${answer.status} ${wrote ? '(changed the ticket) ' : ''}${answer.body.slice(0, 200)}`,
+            );
+          return !leaked;
+        }),
+        { numRuns: 1000, endOnFailure: true },
+      );
+    } finally {
+      figures.idorPairs = pairs;
+      figures.idorLeaks = leaks.length;
+    }
+    expect(leaks).toEqual([]);
+    expect(pairs).toBeGreaterThanOrEqual(1000);
+    // Nothing stored, closed or reopened by any of them.
+    expect(await snapshot(fx)).toEqual(before);
+  });
 
   it('lists (and the live list) return exactly the caller’s own tickets', async () => {
     for (const member of pool) {

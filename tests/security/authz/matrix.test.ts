@@ -1,18 +1,21 @@
+// One database: who may read or change what (the endpoint declarations and the queries' owner conditions), the same SQL on either kind; no connections side by side, notifications across processes or durability in question.
 /**
  * AZ-02, AZ-06, AZ-08 and SES-10: the endpoint × principal matrix.
  *
- * The matrix is generated from the live route table (`app.routeTable`, streams included): every
- * method × url (HEAD copies of GET routes left out) is fired as each of seven principals, with a
- * real object of the owner in the path and a valid body, and the answer is compared with what the
- * route's policy says that principal must get. A refused cell must also change nothing in the
- * database and send no mail. What each route must answer is in tests/helpers/authz-routes.ts; the
- * principals, fixtures and tools are in tests/helpers/authz-world.ts.
+ * The matrix's rows are the endpoint declarations (src/contracts/api/index.ts, streams included)
+ * and the few routes that are not API declarations (PAGES in tests/helpers/authz-routes.ts); each is
+ * fired as each of seven principals, with a real object of the owner in the path and a valid body,
+ * and the answer is compared with what that principal must get. What each must answer is a table
+ * written by hand, keyed by the declaration's name (EXPECTED), never read from the declaration. A
+ * refused cell must also change nothing in the database and send no mail. The principals, fixtures
+ * and tools are in tests/helpers/authz-world.ts.
  *
- * What it guards: a route whose declared access is weakened (admin → user, verified → public...)
- * flips the cells of the principals it used to refuse (unexpectedAllows > 0), and its entry in
- * ROUTES no longer matches the table; an ownership check dropped from a ticket route turns the
- * "other" cell from 404 into 200; a new route, a new path parameter or a new mutating route fails
- * the table checks below until it is given an expectation, a fixture and a valid body.
+ * What it guards: a declaration whose access is weakened (admin → user, verified → public...)
+ * no longer matches its entry in EXPECTED and flips the cells of the principals it used to refuse
+ * (unexpectedAllows > 0); an ownership check dropped from a ticket route turns the "other" cell from
+ * 404 into 200; a new declaration, a new path parameter or a new body fails the table checks below
+ * until it is given an expectation, a fixture and a valid body, and so does a route of the route
+ * table that is neither a declaration nor listed in PAGES.
  *
  * The rest of the matrix's checks: AZ-01 (deny by default) in deny-by-default.test.ts; streams
  * refusing other sites (SES-10) and licence files (AZ-07) in streams-and-files.test.ts; AZ-03 (a
@@ -25,7 +28,14 @@
  * wrongDenials (refused, but with the wrong code, e.g. 403 where another's ticket must look 404).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BODIES, concreteUrl, DECLARED, expectedOutcome, MUTATING, ROUTES } from '../../helpers/authz-routes.ts';
+import {
+  concreteUrl,
+  DECLARED,
+  expectedOutcome,
+  matrixRows,
+  MUTATING,
+  tableProblems,
+} from '../../helpers/authz-routes.ts';
 import {
   type Answer,
   cookieOf,
@@ -51,7 +61,7 @@ let t: TestApp;
 let fx: Fixtures;
 beforeAll(async () => {
   ({ t, fx } = await createAuthzWorld());
-}, 60_000);
+});
 afterAll(async () => {
   recordAuthzPart('matrix', figures);
   await t?.close();
@@ -59,32 +69,30 @@ afterAll(async () => {
 
 describe('AZ-02: every route × 7 principals', () => {
   it('has an expectation, a fixture for every path parameter and a valid body for every route, and nothing stale', () => {
-    const rows = matrixRoutes(t.app);
+    expect(tableProblems()).toEqual([]);
+    const rows = matrixRows();
+    // The route table as the server registered it: every row is there with the access its
+    // expectation names, and the table holds nothing else.
+    const table = new Map(matrixRoutes(t.app).map((r) => [`${r.method} ${r.url}`, r.access]));
     const keys = new Set(rows.map((r) => `${r.method} ${r.url}`));
-    const missing = [...keys].filter((k) => !(k in ROUTES));
-    expect(missing, 'routes without an expectation in ROUTES').toEqual([]);
     expect(
-      Object.keys(ROUTES).filter((k) => !keys.has(k)),
-      'ROUTES entries for routes that do not exist',
+      [...table.keys()].filter((k) => !keys.has(k)),
+      'routes that are neither a declaration of the index nor listed in PAGES',
     ).toEqual([]);
     for (const row of rows) {
       const key = `${row.method} ${row.url}`;
-      expect(row.access, `${key}: the declared policy matches the matrix's expectation`).toBe(
-        DECLARED[ROUTES[key]!.guard],
+      expect(table.has(key), `${row.name}: ${key} is registered`).toBe(true);
+      expect(table.get(key), `${row.name}: the declared policy matches the matrix's expectation`).toBe(
+        DECLARED[row.spec!.guard],
       );
       expect(() => concreteUrl(row.url, fx)).not.toThrow();
-      if (MUTATING(row.method)) expect(BODIES[key], `${key} needs a valid body in BODIES`).toBeDefined();
-      // Streams are named so and flagged so (a stream fired through inject would never end).
-      expect(Boolean(ROUTES[key]!.stream), `${key}: stream flag`).toBe(row.url.endsWith('/stream'));
+      // Streams are named so and declared so (a stream fired through inject would never end).
+      expect(row.stream, `${row.name}: stream`).toBe(row.url.endsWith('/stream'));
     }
-    expect(
-      Object.keys(BODIES).filter((k) => !keys.has(k)),
-      'BODIES entries for routes that do not exist',
-    ).toEqual([]);
   });
 
-  it('answers every cell as the policy says, and a refused cell changes nothing', { timeout: 120_000 }, async () => {
-    const rows = matrixRoutes(t.app);
+  it('answers every cell as the policy says, and a refused cell changes nothing', async () => {
+    const rows = matrixRows();
     const mismatches: string[] = [];
     const sideEffects: string[] = [];
     const answers: Array<{ who: PrincipalName; key: string; request: string; answer: Answer }> = [];
@@ -97,15 +105,15 @@ describe('AZ-02: every route × 7 principals', () => {
     const streams = new Set<string>();
 
     for (const row of rows) {
-      const key = `${row.method} ${row.url}`;
-      const spec = ROUTES[key]!;
-      if (spec.stream) streams.add(key);
+      const key = row.name;
+      const spec = row.spec!;
+      if (row.stream) streams.add(key);
       for (const who of PRINCIPALS) {
         const actor = fx.actors[who];
         await resetWorld(fx);
         await spec.prepare?.(fx);
         const target = concreteUrl(row.url, fx) + (spec.query ?? '');
-        const request = MUTATING(row.method) ? await BODIES[key]!(actor, fx) : {};
+        const request = MUTATING(row.method) ? await row.body!(actor, fx) : {};
         const expected = expectedOutcome(spec, who);
         if (!expected.allow && mailPending) {
           await settleOutbox();
@@ -114,7 +122,7 @@ describe('AZ-02: every route × 7 principals', () => {
         const before = expected.allow ? null : await snapshot(fx);
 
         let answer: Answer;
-        if (spec.stream) {
+        if (row.stream) {
           answer = await fireStream(target, cookieOf(actor));
         } else {
           const res = await t.app.inject({
@@ -142,7 +150,7 @@ describe('AZ-02: every route × 7 principals', () => {
           else if (expected.allow) unexpectedDenies++;
           else wrongDenials++;
         }
-        if (spec.stream) {
+        if (row.stream) {
           const isStream = answer.contentType.startsWith('text/event-stream');
           if (isStream !== expected.allow)
             mismatches.push(`${key} as ${who}: event-stream ${isStream}, expected ${expected.allow}`);
@@ -221,8 +229,9 @@ describe('HEAD copies of GET routes', () => {
   it('are refused exactly like their GET (no policy bypass through HEAD)', async () => {
     const heads = t.app.routeTable.filter((r) => r.methods.includes('HEAD') && !r.url.endsWith('/stream'));
     expect(heads.length).toBeGreaterThanOrEqual(20);
+    const gets = new Map(matrixRows().map((row) => [`${row.method} ${row.url}`, row.spec]));
     for (const route of heads) {
-      const spec = ROUTES[`GET ${route.url}`];
+      const spec = gets.get(`GET ${route.url}`);
       if (!spec) continue; // a HEAD-only route is a matrix row of its own
       for (const who of ['anonymous', 'unverified', 'other', 'expired'] as const) {
         await resetWorld(fx);

@@ -13,7 +13,7 @@ let t: TestApp;
 let adminCookie: Record<string, string>;
 beforeAll(async () => {
   ({ t, adminCookie } = await startUploadApp());
-}, 60_000);
+});
 afterAll(() => t?.close());
 
 describe('a registration cannot reach another company’s file (UP-09)', () => {

@@ -11,6 +11,8 @@ export async function accountProfileRoutes(app: FastifyInstance, options: { prof
 
   route(app, accountApi.profile, async (request) => profile.profile(principalOf(request)));
 
+  route(app, accountApi.setName, async (request) => profile.setName(principalOf(request), request.body.name));
+
   route(app, accountApi.sessions, async (request) => ({ sessions: await profile.listSessions(principalOf(request)) }));
 
   route(app, accountApi.endSession, async (request) => ({

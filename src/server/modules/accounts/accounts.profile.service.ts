@@ -81,11 +81,21 @@ export function createAccountProfileService(deps: {
       if (!row) throw new AppError('UNAUTHENTICATED', AUTH_MESSAGES.signInRequired);
       return {
         email: row.email,
+        name: row.name,
         emailVerified: row.emailVerifiedAt !== null,
         role: row.role,
         memberSince: row.createdAt.toISOString(),
         pendingEmail: row.pendingEmail,
       };
+    },
+
+    /** Sets the name mail greets the person by; an empty one (after trimming) removes it. */
+    async setName(principal: Principal, name: string): Promise<{ message: string; name: string | null }> {
+      const kept = name.trim() || null;
+      if (!(await repo.setName(principal.userId, kept)))
+        throw new AppError('UNAUTHENTICATED', AUTH_MESSAGES.signInRequired);
+      logger.info({ userId: principal.userId, named: kept !== null }, 'account name set');
+      return { message: kept ? ACCOUNT_MESSAGES.nameSaved : ACCOUNT_MESSAGES.nameCleared, name: kept };
     },
 
     async listSessions(principal: Principal): Promise<AccountSession[]> {

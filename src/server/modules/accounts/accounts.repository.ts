@@ -97,11 +97,13 @@ export function createAccountsRepository(db: AppDatabase) {
       passwordHash: string;
       role: Role;
       verified: boolean;
+      name?: string | null;
     }): Promise<UserRow | null> {
       const [row] = await db
         .insert(users)
         .values({
           email: values.email,
+          name: values.name ?? null,
           passwordHash: values.passwordHash,
           role: values.role,
           emailVerifiedAt: values.verified ? sql`now()` : null,

@@ -99,13 +99,20 @@ export function createAccountsService(deps: {
       return toUserDto({ ...user, emailVerified: user.emailVerifiedAt !== null });
     },
 
-    async signUp(input: { email: string; password: string; ip: string }): Promise<string> {
+    async signUp(input: { email: string; password: string; name?: string | undefined; ip: string }): Promise<string> {
       await limitIp(input.ip);
       await limitMailsTo(input.email);
       await checkNewPassword(input.password, input.email, 'password');
       // Hashed before looking the email up, so a taken email answers exactly as slowly as a new one.
       const passwordHash = await hashPassword(input.password);
-      const created = await repo.insertUser({ email: input.email, passwordHash, role: 'user', verified: false });
+      // The name goes with a new account only: an existing one keeps its own (as it keeps its password).
+      const created = await repo.insertUser({
+        email: input.email,
+        passwordHash,
+        role: 'user',
+        verified: false,
+        name: input.name || null,
+      });
       if (created) {
         logger.info({ userId: created.id }, 'account created');
         sendVerification(created);

@@ -9,6 +9,7 @@ import { notifySql } from '../../realtime/event-bus.ts';
  */
 export interface ProfileRow {
   email: string;
+  name: string | null;
   emailVerifiedAt: Date | null;
   role: 'user' | 'admin';
   createdAt: Date;
@@ -48,6 +49,7 @@ export function createAccountSessionsRepository(db: AppDatabase) {
       const [row] = await db
         .select({
           email: users.email,
+          name: users.name,
           emailVerifiedAt: users.emailVerifiedAt,
           role: users.role,
           createdAt: users.createdAt,
@@ -92,6 +94,16 @@ export function createAccountSessionsRepository(db: AppDatabase) {
     },
 
     /** Ends every session of the user but `keepTokenHash`; how many ended. */
+    /** Sets (or with null clears) the name; false when the account is gone. */
+    async setName(userId: string, name: string | null): Promise<boolean> {
+      const rows = await db
+        .update(users)
+        .set({ name })
+        .where(and(eq(users.id, userId), isNull(users.erasedAt)))
+        .returning({ id: users.id });
+      return rows.length > 0;
+    },
+
     async deleteOtherSessions(userId: string, keepTokenHash: string): Promise<number> {
       const rows = await db
         .delete(sessions)

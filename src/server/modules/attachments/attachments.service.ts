@@ -11,7 +11,7 @@ import {
 } from '../../../contracts/attachments.ts';
 import { isUuid } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
-import type { FormPart } from '../../web/form-parts.ts';
+import type { FormPart } from '../../http/form-parts.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
 import type { FileStorage } from '../../storage/storage.ts';
 import { cleanImage, UnreadableImageError } from './attachment-image.ts';

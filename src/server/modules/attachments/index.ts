@@ -7,7 +7,7 @@ import { createAttachmentsService, type AttachmentsService } from './attachments
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Receiving and serving message files; the support module's message routes use it. */
+    /** Receiving and serving message files; the support and desk modules' message routes use it. */
     attachments: AttachmentsService;
   }
 }

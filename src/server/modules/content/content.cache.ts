@@ -6,7 +6,8 @@ import type { DatabaseHandle } from '../../db/connection.ts';
 /**
  * What the public content pages show (FAQs, legal links, company links) changes only when an admin
  * edits it, so it is read from the database once and kept in memory: the content service keeps the
- * values, the API its serialised answers, the web handler whole anonymous pages (docs/performance.md).
+ * values, the API its serialised answers, the web handler whole anonymous pages (change 1 in
+ * bench/results/changes.json).
  *
  * Every admin content edit empties all of them at once, before its response leaves, and tells every
  * other app instance through PostgreSQL NOTIFY on its own channel, so no instance serves old content

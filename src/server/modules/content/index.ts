@@ -25,7 +25,7 @@ declare module 'fastify' {
 export const contentModule = fp<SharedServices>(
   async function content(app: FastifyInstance, shared) {
     const { config, database } = shared;
-    // Public content is kept in memory until an admin edits it (docs/performance.md).
+    // Public content is kept in memory until an admin edits it (change 1 in bench/results/changes.json).
     const cache = createContentCache(database, shared.log);
     await cache.start();
     app.addHook('onClose', () => cache.stop());

@@ -1,6 +1,7 @@
 import type { DNSResolver } from 'mailauth';
 import { authenticate } from 'mailauth';
 import type { HeaderLines, ParsedMail } from 'mailparser';
+import type { UndecidedWhy } from '../../../contracts/inbound.ts';
 
 /**
  * What the inbound worker asks of a mail before it may change a ticket: is it automatic (RFC 3834,
@@ -73,7 +74,31 @@ export function readBounce(mail: ParsedMail): Bounce | null {
 
 export type Trust = { trusted: true; how: string } | { trusted: false; how: string };
 
+/**
+ * Why a mail cannot be decided now (the answer may differ on a later try): the worker tries it
+ * again, and after INBOUND_MAX_ATTEMPTS tries holds it for an admin with this reason
+ * (docs/decisions/131-every-inbound-mail-decided.md).
+ */
+export class NotYetDecidable extends Error {
+  override name = 'NotYetDecidable';
+  readonly why: UndecidedWhy;
+  constructor(why: UndecidedWhy, message: string) {
+    super(message);
+    this.why = why;
+  }
+}
+
 const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+
+/**
+ * Whether `domain` (an SPF or DKIM domain) is aligned with the From domain: the same, or one a
+ * subdomain of the other. Stricter than DMARC's relaxed alignment, which would also take two
+ * sibling subdomains of one organisation: such a mail is held, never wrongly posted.
+ */
+function alignedWith(domain: string | undefined, fromDomain: string): boolean {
+  const d = (domain ?? '').trim().toLowerCase().replace(/\.$/, '');
+  return d !== '' && (d === fromDomain || fromDomain.endsWith(`.${d}`) || d.endsWith(`.${fromDomain}`));
+}
 
 /**
  * Reads the topmost Authentication-Results header whose authserv-id is the trusted relay's or
@@ -101,24 +126,28 @@ export function trustFromHeader(mail: ParsedMail, authservId: string, fromAddres
       );
       return { method: method.toLowerCase(), result: result.toLowerCase(), props };
     });
-  const aligned = (domain: string | undefined) =>
-    domain !== undefined &&
-    (domain === fromDomain || fromDomain.endsWith(`.${domain}`) || domain.endsWith(`.${fromDomain}`));
   const dmarc = results.find((r) => r.method === 'dmarc');
   if (dmarc?.result === 'pass' && (dmarc.props['header.from'] ?? fromDomain) === fromDomain)
     return { trusted: true, how: `dmarc=pass by ${authservId}` };
   const spf = results.find(
-    (r) => r.method === 'spf' && r.result === 'pass' && aligned(domainOf(r.props['smtp.mailfrom'] ?? '')),
+    (r) =>
+      r.method === 'spf' && r.result === 'pass' && alignedWith(domainOf(r.props['smtp.mailfrom'] ?? ''), fromDomain),
   );
-  const dkim = results.find((r) => r.method === 'dkim' && r.result === 'pass' && aligned(r.props['header.d']));
+  const dkim = results.find(
+    (r) => r.method === 'dkim' && r.result === 'pass' && alignedWith(r.props['header.d'], fromDomain),
+  );
   if (spf && dkim) return { trusted: true, how: `aligned spf and dkim by ${authservId}` };
   return { trusted: false, how: `dmarc=${dmarc?.result ?? 'none'} by ${authservId}` };
 }
 
+const TEMPORARY = new Set(['temperror', 'temperr']);
+
 /**
  * Our own check, when our SMTP receiver is the MX and so the first to see the sender's address:
  * mailauth verifies SPF for the connecting address, the DKIM signatures and the From domain's
- * DMARC policy.
+ * DMARC policy. A domain with no DMARC record (common among small businesses) is judged on SPF and
+ * DKIM: both passing for domains aligned with From vouch for it (mailauth gives no alignment then).
+ * A DNS failure that could change the answer is not a verdict: NotYetDecidable, tried again.
  */
 export async function trustFromDmarc(
   raw: Buffer,
@@ -135,9 +164,30 @@ export async function trustFromDmarc(
     ...(resolver ? { resolver } : {}),
   });
   const dmarc = result.dmarc;
-  if (dmarc && dmarc.status.result === 'pass') return { trusted: true, how: 'dmarc=pass' };
-  // No DMARC record at all: SPF and DKIM both passing for domains aligned with From still vouch for it.
-  if (dmarc && dmarc.status.result === 'none' && dmarc.alignment.spf.result && dmarc.alignment.dkim.result)
-    return { trusted: true, how: 'aligned spf and dkim' };
-  return { trusted: false, how: `dmarc=${dmarc ? dmarc.status.result : 'none'}` };
+  if (!dmarc) return { trusted: false, how: 'dmarc=none (no single From domain)' };
+  const verdict = dmarc.status.result;
+  if (verdict === 'pass') return { trusted: true, how: 'dmarc=pass' };
+  if (TEMPORARY.has(verdict)) throw new NotYetDecidable('sender-check', `dmarc=temperror: ${dmarc.error ?? ''}`);
+  if (verdict !== 'none') return { trusted: false, how: `dmarc=${verdict}` };
+
+  const fromDomain = lower(dmarc.status.header?.from ?? domainOf(result.dkim.headerFrom[0] ?? ''));
+  const spf = result.spf || null;
+  const spfState =
+    spf?.status.result === 'pass' && alignedWith(spf.domain, fromDomain)
+      ? 'aligned'
+      : spf && TEMPORARY.has(spf.status.result)
+        ? 'temporary'
+        : 'no';
+  const signatures = result.dkim.results ?? [];
+  const dkimState = signatures.some((r) => r.status.result === 'pass' && alignedWith(r.signingDomain, fromDomain))
+    ? 'aligned'
+    : signatures.some((r) => TEMPORARY.has(r.status.result) && alignedWith(r.signingDomain, fromDomain))
+      ? 'temporary'
+      : 'no';
+  const how = `no DMARC record; spf ${spfState}, dkim ${dkimState}`;
+  if (spfState === 'aligned' && dkimState === 'aligned')
+    return { trusted: true, how: 'no DMARC record; aligned spf and dkim' };
+  // Only when a later answer could still vouch for it: each of the two aligned or not known yet.
+  if (spfState !== 'no' && dkimState !== 'no') throw new NotYetDecidable('sender-check', how);
+  return { trusted: false, how };
 }

@@ -1,6 +1,8 @@
+import { INBOUND_FOLLOW_UP_TEXT } from '../../../contracts/inbound.ts';
 import { SUPPORT_TEXT } from '../../../contracts/support.ts';
 import { renderMail } from '../../mail/layout.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
+import type { TicketMailTo } from '../notifications/index.ts';
 
 /**
  * The two answers a mail that posts nothing may get: a reply to a closed ticket (the spec's words,
@@ -52,6 +54,55 @@ export function unknownSenderAnswer(ctx: InboundMailContext, to: string, subject
       ],
       action: { label: 'Get help', url: `${ctx.publicBaseUrl}/support` },
       notes: ['This is an automatic answer; we send at most one a day.'],
+    }),
+  };
+}
+
+/**
+ * A mailed reply to a closed ticket opened a follow-up (decision 132): the customer is told where
+ * their words went, with a link to the new ticket (not rate-limited: one per follow-up opened).
+ */
+export function followUpAnswer(
+  ctx: InboundMailContext,
+  to: string,
+  opened: { ticketId: string; ticketNo: number },
+  closedNo: number,
+): MailMessage {
+  const heading = INBOUND_FOLLOW_UP_TEXT.customerSubject(opened.ticketNo);
+  return {
+    to,
+    subject: heading,
+    ...renderMail({
+      companyName: ctx.companyName,
+      heading,
+      paragraphs: [...INBOUND_FOLLOW_UP_TEXT.customerParagraphs(opened.ticketNo, closedNo)],
+      action: {
+        label: INBOUND_FOLLOW_UP_TEXT.customerAction,
+        url: `${ctx.publicBaseUrl}/support/ticket/${opened.ticketId}`,
+      },
+    }),
+  };
+}
+
+/** The closed ticket's assignee hears that a follow-up came in by mail, with its words. */
+export function followUpTeamMail(
+  ctx: InboundMailContext,
+  to: TicketMailTo,
+  from: { email: string; words: string },
+  closedNo: number,
+): MailMessage {
+  const { ticket } = to;
+  const heading = INBOUND_FOLLOW_UP_TEXT.teamSubject(ticket.ticketNo, closedNo);
+  return {
+    to: to.to,
+    subject: heading,
+    ...renderMail({
+      companyName: ctx.companyName,
+      heading,
+      paragraphs: [INBOUND_FOLLOW_UP_TEXT.teamParagraph(from.email, ticket.ticketNo, closedNo)],
+      quotes: [from.words],
+      action: { label: INBOUND_FOLLOW_UP_TEXT.teamAction, url: `${ctx.publicBaseUrl}/admin/support/${ticket.id}` },
+      notes: [INBOUND_FOLLOW_UP_TEXT.teamUnassigned, INBOUND_FOLLOW_UP_TEXT.teamNote(closedNo, to.unsubscribeUrl)],
     }),
   };
 }

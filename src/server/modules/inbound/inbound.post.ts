@@ -1,7 +1,7 @@
 import type { ParsedMail } from 'mailparser';
 import { ATTACHMENT_LIMITS } from '../../../contracts/attachments.ts';
 import { MESSAGE_MAX_LENGTH } from '../../../contracts/support.ts';
-import type { AppDatabase } from '../../db/connection.ts';
+import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import type { AttachmentsService } from '../attachments/attachments.service.ts';
 import type { SupportRecords } from '../support/index.ts';
 import { newWords } from './reply-text.ts';
@@ -65,6 +65,13 @@ export function createMailPoster(deps: { db: AppDatabase; records: SupportRecord
     author: MailAuthor;
     /** Its ticket, or null to open a new one. */
     ticketId: string | null;
+    /**
+     * A new ticket that carries on from this closed one, with its reason (decision 132): only the
+     * new words are its first message (the subject is a reply's "Re: …").
+     */
+    follows?: { ticketId: string; reason: string };
+    /** Work recorded in the same transaction as the new ticket (its mail): both exist, or neither. */
+    onOpened?: (db: AppDatabase, opened: { ticketId: string; ticketNo: number }) => Promise<void>;
   }): Promise<MailPost> {
     const { parsed, author } = input;
     const clientId = `mail:${input.inboundId}`;
@@ -88,13 +95,18 @@ export function createMailPoster(deps: { db: AppDatabase; records: SupportRecord
     });
 
     if (ticket === null) {
-      const subject = (parsed.subject ?? '').trim();
-      const created = await records.openTicketFromMail(db, {
-        userId: author.id,
-        message: cut(subject ? `${subject}\n\n${words}` : words),
-        clientId,
-        attachmentIds: files.ids,
-        inboundMailId: input.inboundId,
+      const subject = input.follows ? '' : (parsed.subject ?? '').trim();
+      const created = await inTransaction(db, async (txDb) => {
+        const opened = await records.openTicketFromMail(txDb, {
+          userId: author.id,
+          message: cut(subject ? `${subject}\n\n${words}` : words),
+          clientId,
+          attachmentIds: files.ids,
+          inboundMailId: input.inboundId,
+          follows: input.follows,
+        });
+        if (opened && input.onOpened) await input.onOpened(txDb, opened);
+        return opened;
       });
       if (created) return done(created.ticketId, created.messageId, created.ticketNo);
       // An earlier attempt opened it.

@@ -57,6 +57,23 @@ export interface Account {
   active: boolean;
 }
 
+/** A mail's columns as the Incoming view lists it (with its ticket's number and who decided it). */
+const LISTED = {
+  id: inboundMail.id,
+  receivedAt: inboundMail.receivedAt,
+  via: inboundMail.via,
+  from: inboundMail.fromAddress,
+  subject: inboundMail.subject,
+  state: inboundMail.state,
+  reason: inboundMail.reason,
+  details: inboundMail.details,
+  ticketId: inboundMail.ticketId,
+  ticketNo: supportTickets.ticketNo,
+  size: inboundMail.size,
+  decidedAt: inboundMail.decidedAt,
+  decidedBy: users.email,
+};
+
 const toBuffer = (value: unknown) => (Buffer.isBuffer(value) ? value : Buffer.from(value as Uint8Array));
 
 export function createInboundRepository(db: AppDatabase) {
@@ -114,10 +131,11 @@ export function createInboundRepository(db: AppDatabase) {
     },
 
     /**
-     * Claims up to `limit` received messages for `leaseSeconds`, and ones whose worker died
-     * (their lease ran out), oldest first; other workers skip the rows this one locked.
+     * Claims up to `limit` received messages due by `now` (the app's clock: a retry's time) for
+     * `leaseSeconds`, and ones whose worker died (their lease ran out), oldest first; other
+     * workers skip the rows this one locked.
      */
-    async claimDue(limit: number, leaseSeconds: number): Promise<ClaimedInbound[]> {
+    async claimDue(limit: number, leaseSeconds: number, now: Date): Promise<ClaimedInbound[]> {
       // Raw SQL: claims and leases in one UPDATE whose subquery skips locked rows (as the outbox does).
       const rows = await queryRows<{
         id: unknown;
@@ -135,7 +153,7 @@ export function createInboundRepository(db: AppDatabase) {
               lease_until = now() + make_interval(secs => ${leaseSeconds})
             where id in (
               select id from inbound_mail
-              where (state = 'received' and next_attempt_at <= now()) or (state = 'processing' and lease_until < now())
+              where (state = 'received' and next_attempt_at <= ${now.toISOString()}::timestamptz) or (state = 'processing' and lease_until < now())
               order by id limit ${limit} for update skip locked)
             returning id, message_id, raw, via, remote_address, helo, envelope_from, recipients, attempts`,
       );
@@ -175,15 +193,15 @@ export function createInboundRepository(db: AppDatabase) {
       await db.update(inboundMail).set({ details }).where(eq(inboundMail.id, id));
     },
 
-    /** Could not be decided now (the database or DNS failed): tried again after `delaySeconds`. */
-    async markRetry(id: number, delaySeconds: number, error: string): Promise<void> {
+    /** Could not be decided now (the database or DNS failed): tried again at `nextAttemptAt`. */
+    async markRetry(id: number, nextAttemptAt: Date, error: string): Promise<void> {
       await db
         .update(inboundMail)
         .set({
           state: 'received',
           leaseUntil: null,
           lastError: error.slice(0, 300),
-          nextAttemptAt: sql`now() + make_interval(secs => ${delaySeconds})`,
+          nextAttemptAt,
         })
         .where(and(eq(inboundMail.id, id), eq(inboundMail.state, 'processing')));
     },
@@ -255,35 +273,33 @@ export function createInboundRepository(db: AppDatabase) {
 
     // The admin Incoming view.
 
-    async list(filter: { state?: string; limit: number }) {
+    async list(filter: { state?: string; ticketId?: string; limit: number }) {
+      const byState =
+        filter.state === undefined
+          ? undefined
+          : filter.state === 'received'
+            ? inArray(inboundMail.state, ['received', 'processing'])
+            : eq(inboundMail.state, filter.state);
       const rows = await db
-        .select({
-          id: inboundMail.id,
-          receivedAt: inboundMail.receivedAt,
-          via: inboundMail.via,
-          from: inboundMail.fromAddress,
-          subject: inboundMail.subject,
-          state: inboundMail.state,
-          reason: inboundMail.reason,
-          ticketId: inboundMail.ticketId,
-          ticketNo: supportTickets.ticketNo,
-          size: inboundMail.size,
-          decidedAt: inboundMail.decidedAt,
-          decidedBy: users.email,
-        })
+        .select(LISTED)
         .from(inboundMail)
         .leftJoin(supportTickets, eq(supportTickets.id, inboundMail.ticketId))
         .leftJoin(users, eq(users.id, inboundMail.decidedBy))
-        .where(
-          filter.state === undefined
-            ? undefined
-            : filter.state === 'received'
-              ? inArray(inboundMail.state, ['received', 'processing'])
-              : eq(inboundMail.state, filter.state),
-        )
+        .where(and(byState, filter.ticketId === undefined ? undefined : eq(inboundMail.ticketId, filter.ticketId)))
         .orderBy(desc(inboundMail.id))
         .limit(filter.limit);
       return rows;
+    },
+
+    /** One mail as the list shows it, with its raw message (the Incoming view opens it). */
+    async findMail(id: number) {
+      const [row] = await db
+        .select({ ...LISTED, raw: inboundMail.raw })
+        .from(inboundMail)
+        .leftJoin(supportTickets, eq(supportTickets.id, inboundMail.ticketId))
+        .leftJoin(users, eq(users.id, inboundMail.decidedBy))
+        .where(eq(inboundMail.id, id));
+      return row ? { ...row, raw: row.raw ? toBuffer(row.raw) : null } : null;
     },
 
     async countByState(): Promise<Record<string, number>> {

@@ -3,13 +3,30 @@ import type { DNSResolver } from 'mailauth';
 import { backoffSeconds, createBackgroundRounds } from '../../background-rounds.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import type { Outbox } from '../../mail/outbox.ts';
-import { messageIdsIn, replyTokenOf, ticketIdOfThreadId } from '../../mail/threading.ts';
+import { messageIdsIn, replyTokenOf, ticketIdOfThreadId, ticketThreadId } from '../../mail/threading.ts';
 import { hashToken } from '../../security/tokens.ts';
 import type { AuditService } from '../audit/audit.service.ts';
+import type { createTicketMailer } from '../notifications/index.ts';
 import type { SupportRecords } from '../support/index.ts';
-import { automaticReason, readBounce, type Trust, trustFromDmarc, trustFromHeader } from './inbound.checks.ts';
+import type { UndecidedWhy } from '../../../contracts/inbound.ts';
+import { type Clock, systemClock } from '../../clock.ts';
+import {
+  automaticReason,
+  NotYetDecidable,
+  readBounce,
+  type Trust,
+  trustFromDmarc,
+  trustFromHeader,
+} from './inbound.checks.ts';
 import type { MailPoster } from './inbound.post.ts';
-import { closedTicketAnswer, type InboundMailContext, unknownSenderAnswer } from './inbound.mail.ts';
+import {
+  closedTicketAnswer,
+  followUpAnswer,
+  followUpTeamMail,
+  type InboundMailContext,
+  unknownSenderAnswer,
+} from './inbound.mail.ts';
+import { newWords } from './reply-text.ts';
 import { type Account, type ClaimedInbound, createInboundRepository, type Outcome } from './inbound.repository.ts';
 
 /**
@@ -21,7 +38,8 @@ import { type Account, type ClaimedInbound, createInboundRepository, type Outcom
  *    sent; else a new ticket when it comes from a verified account; else one polite answer;
  * 3. trust: From must be the address the reply address was made for (or the account's), and its
  *    domain must vouch for it (DMARC); otherwise the mail is held for an admin, never posted;
- * 4. a closed ticket gets the spec's words back; anything else is posted with only the new words,
+ * 4. a reply to a closed ticket from its owner goes to the open ticket that carries on from it, or
+ *    opens one (decision 132); anyone else gets the spec's words back; anything else is posted with only the new words,
  *    through the same statement a web reply uses, which also marks the mail posted: a crash at any
  *    point leaves the mail to be claimed again, and its client id (`mail:<id>`) stops a second post.
  */
@@ -34,6 +52,8 @@ export interface InboundWorkerOptions {
   /** The support module's writes (a post from a mail goes through a web reply's statement). */
   records: SupportRecords;
   mail: InboundMailContext;
+  /** Team mail about a ticket (the closed ticket's assignee hears of a follow-up by mail). */
+  ticketMailer: ReturnType<typeof createTicketMailer>;
   log: {
     info(o: object, m: string): void;
     warn(o: object, m: string): void;
@@ -50,11 +70,23 @@ export interface InboundWorkerOptions {
   resolver?: DNSResolver | undefined;
   pollMs?: number;
   leaseSeconds?: number;
+  /** Tries (claims) before a mail that cannot be decided is held (INBOUND_MAX_ATTEMPTS). */
+  maxAttempts?: number;
+  /** When a retry is due (the app's clock; tests move it). */
+  clock?: Clock;
 }
 
 const AUTO_ANSWER_KINDS = ['inbound-closed-ticket', 'inbound-unknown-sender'] as const;
 /** A mail that could not be decided (the database or DNS failed) is tried again after 5 s, 10 s, … up to an hour. */
 const RETRY_FIRST_SECONDS = 5;
+/** Ten tries: the waits between them add up to about an hour and a half. */
+const DEFAULT_MAX_ATTEMPTS = 10;
+
+/** What deciding a mail had found when it failed: kept with the mail when it is held as undecided. */
+interface Known {
+  ticketId?: string | null;
+  userId?: string | null;
+}
 
 interface Person {
   account: Account;
@@ -68,6 +100,8 @@ export function createInboundWorker(options: InboundWorkerOptions) {
   const { records } = options;
   const { postMail } = options;
   const leaseSeconds = options.leaseSeconds ?? 120;
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const clock = options.clock ?? systemClock;
   const counters = { posted: 0, held: 0, ignored: 0, retried: 0 };
 
   async function trustOf(mail: ClaimedInbound, parsed: ParsedMail, from: string): Promise<Trust> {
@@ -162,7 +196,8 @@ export function createInboundWorker(options: InboundWorkerOptions) {
     const { account } = person;
     const result = await postMail({ inboundId: mail.id, parsed, author: account, ticketId: person.ticketId });
     if (!result.posted) {
-      if (result.why === 'closed') await closed(mail, parsed, person.ticketId!, account, result.ticketNo ?? 0);
+      if (result.why === 'closed' && person.ticketId !== null)
+        await closed(mail, parsed, person.ticketId, account, result.ticketNo ?? 0, details);
       else
         await finish(mail, parsed, {
           // Not a party (say, an admin's reply address after they stopped being one): an admin decides.
@@ -187,13 +222,25 @@ export function createInboundWorker(options: InboundWorkerOptions) {
       });
   }
 
+  /**
+   * A reply to a closed ticket (decision 132). From its owner: posted to the open ticket that
+   * carries on from it, or it opens one (the closed ticket's reason, linked as 'Still need help?'
+   * links it), the customer told and the closed ticket's assignee mailed in the same transaction.
+   * From anyone else (an admin's reply address): the spec's words back, at most once a day.
+   */
   async function closed(
     mail: ClaimedInbound,
     parsed: ParsedMail,
     ticketId: string,
     account: Account,
     ticketNo: number,
+    details: Record<string, unknown>,
   ) {
+    const ticket = await records.findTicket(db, ticketId);
+    if (ticket && !ticket.open && ticket.ownerId === account.id) {
+      await followUp(mail, parsed, ticket, account, details);
+      return;
+    }
     await finish(
       mail,
       parsed,
@@ -202,7 +249,66 @@ export function createInboundWorker(options: InboundWorkerOptions) {
     );
   }
 
-  async function decide(mail: ClaimedInbound): Promise<void> {
+  async function followUp(
+    mail: ClaimedInbound,
+    parsed: ParsedMail,
+    closedTicket: { id: string; ticketNo: number; reason: string },
+    account: Account,
+    details: Record<string, unknown>,
+  ) {
+    // One follow-up at a time: while one is open, further mail to the closed ticket goes there.
+    const open = await records.findOpenFollowUp(db, closedTicket.id, account.id);
+    const words = newWords({ text: parsed.text ?? null, html: parsed.html }).text;
+    const result = await postMail({
+      inboundId: mail.id,
+      parsed,
+      author: account,
+      ticketId: open?.ticketId ?? null,
+      ...(open
+        ? {}
+        : {
+            follows: { ticketId: closedTicket.id, reason: closedTicket.reason },
+            onOpened: async (txDb: AppDatabase, opened: { ticketId: string; ticketNo: number }) => {
+              const root = ticketThreadId(opened.ticketId, options.threadDomain);
+              await options.outbox.enqueue(txDb, {
+                ...followUpAnswer(options.mail, account.email, opened, closedTicket.ticketNo),
+                kind: 'inbound-follow-up',
+                userId: account.id,
+                ticketId: opened.ticketId,
+                // An answer to a person's mail (RFC 3834 5.2), and a reply to it belongs to the new ticket.
+                headers: {
+                  'Auto-Submitted': 'auto-replied',
+                  ...(parsed.messageId
+                    ? { 'In-Reply-To': parsed.messageId, References: `${parsed.messageId} ${root}` }
+                    : { 'In-Reply-To': root, References: root }),
+                },
+              });
+              await options.ticketMailer.toAssigneeOf(txDb, closedTicket.id, opened.ticketId, 'team-follow-up', (to) =>
+                followUpTeamMail(options.mail, to, { email: account.email, words }, closedTicket.ticketNo),
+              );
+            },
+          }),
+    });
+    if (!result.posted) {
+      await finish(mail, parsed, {
+        state: 'ignored',
+        reason: result.why === 'closed' ? 'closed-ticket' : result.why,
+        ticketId: closedTicket.id,
+        userId: account.id,
+        details,
+      });
+      return;
+    }
+    await repository.setDetails(mail.id, {
+      ...details,
+      refusedFiles: result.refusedFiles,
+      followUpOf: closedTicket.ticketNo,
+    });
+    counters.posted++;
+    options.outbox.wake();
+  }
+
+  async function decide(mail: ClaimedInbound, known: Known): Promise<void> {
     let parsed: ParsedMail;
     try {
       parsed = await simpleParser(mail.raw, { skipImageLinks: true, skipTextToHtml: true });
@@ -240,6 +346,8 @@ export function createInboundWorker(options: InboundWorkerOptions) {
       );
       return;
     }
+    known.ticketId = person.ticketId;
+    known.userId = person.account.id;
     const trust = await trustOf(mail, parsed, from);
     const details = { trust: trust.how };
     const base = { ticketId: person.ticketId, userId: person.account.id, details };
@@ -250,17 +358,47 @@ export function createInboundWorker(options: InboundWorkerOptions) {
     await post(mail, parsed, person, details);
   }
 
+  /** Held for an admin: it could not be decided in `maxAttempts` tries; what was found is kept. */
+  async function holdUndecided(mail: ClaimedInbound, why: UndecidedWhy, known: Known, error: string | null) {
+    await finish(mail, null, {
+      state: 'held',
+      reason: 'undecided',
+      ticketId: known.ticketId ?? null,
+      userId: known.userId ?? null,
+      details: { why, tries: Math.min(mail.attempts, maxAttempts), ...(error ? { error: error.slice(0, 300) } : {}) },
+    });
+  }
+
   async function handle(mail: ClaimedInbound) {
+    const known: Known = {};
     try {
-      await decide(mail);
+      // Claimed once more than allowed: the last try never finished (the process died, or its hold failed).
+      if (mail.attempts > maxAttempts) {
+        log.warn(
+          { inboundId: mail.id, attempts: mail.attempts },
+          'a received mail was never decided; held for an admin',
+        );
+        await holdUndecided(mail, 'worker-stopped', known, null);
+        return;
+      }
+      await decide(mail, known);
     } catch (error) {
       if (error instanceof LeaseLost) return;
+      const message = error instanceof Error ? error.message : String(error);
+      if (mail.attempts >= maxAttempts) {
+        log.warn(
+          { inboundId: mail.id, attempts: mail.attempts, err: error },
+          'a received mail could not be decided; held for an admin',
+        );
+        const why = error instanceof NotYetDecidable ? error.why : 'error';
+        // If even this fails (the database is gone), the lease runs out and the next claim holds it.
+        await holdUndecided(mail, why, known, message).catch(() => {});
+        return;
+      }
       counters.retried++;
       const delay = backoffSeconds(mail.attempts, RETRY_FIRST_SECONDS);
       log.warn({ inboundId: mail.id, attempts: mail.attempts, err: error }, 'a received mail could not be decided yet');
-      await repository
-        .markRetry(mail.id, delay, error instanceof Error ? error.message : String(error))
-        .catch(() => {});
+      await repository.markRetry(mail.id, new Date(clock.now().getTime() + delay * 1000), message).catch(() => {});
     }
   }
 
@@ -268,7 +406,7 @@ export function createInboundWorker(options: InboundWorkerOptions) {
     try {
       for (;;) {
         if (rounds.stopped) break;
-        const claimed = await repository.claimDue(4, leaseSeconds);
+        const claimed = await repository.claimDue(4, leaseSeconds, clock.now());
         if (claimed.length === 0) break;
         for (const mail of claimed) await handle(mail);
       }

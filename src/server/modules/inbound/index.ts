@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DNSResolver } from 'mailauth';
 import type { SharedServices } from '../../shared-services.ts';
+import { createTicketMailer } from '../notifications/index.ts';
 import { createImapReader, type ImapReader } from './inbound.imap.ts';
 import { createMailPoster } from './inbound.post.ts';
 import { createInboundRepository } from './inbound.repository.ts';
@@ -52,6 +53,7 @@ export const inboundModule = fp<InboundModuleOptions>(
       audit: options.audit,
       records: app.supportRecords,
       mail: options.mail,
+      ticketMailer: createTicketMailer({ outbox: options.outbox, mail: options.mail }),
       log: options.log,
       replyDomain: settings.replyDomain,
       threadDomain: new URL(config.publicBaseUrl).hostname,
@@ -60,6 +62,8 @@ export const inboundModule = fp<InboundModuleOptions>(
       resolver: options.dnsResolver,
       // How long a claimed mail stays with one worker before another takes it over (a crash), as for sent mail.
       leaseSeconds: config.mail.leaseSeconds,
+      maxAttempts: settings.maxAttempts,
+      clock: options.clock,
     });
     const store = async (raw: Buffer, envelope: ReceivedEnvelope) => {
       const stored = await storeReceived(repository, raw, envelope);
@@ -78,6 +82,8 @@ export const inboundModule = fp<InboundModuleOptions>(
             supportAddress: settings.address,
             repository,
             stored: () => worker.wake(),
+            unknownRecipientLimit: settings.unknownRecipientLimit,
+            slowAnswerMs: settings.slowAnswerMs,
             log: options.log,
           })
         : undefined;

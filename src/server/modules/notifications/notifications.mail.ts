@@ -1,5 +1,5 @@
 import { DESK_TEXT } from '../../../contracts/desk.ts';
-import { renderMail } from '../../mail/layout.ts';
+import { greetingFor, renderMail } from '../../mail/layout.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 
 /**
@@ -12,6 +12,12 @@ export interface NotificationMailContext {
   publicBaseUrl: string;
   /** Set when replies by mail are received (REPLY_DOMAIN): the notes say a reply to the mail works. */
   replyDomain?: string | undefined;
+}
+
+/** A ticket's owner as their mail names them: the address it goes to, and the name it greets (if any). */
+export interface MailPerson {
+  email: string;
+  name: string | null;
 }
 
 /** How to answer: by mail when replies are received, otherwise on the site. */
@@ -29,16 +35,17 @@ const settingsNote = (ctx: NotificationMailContext, what: string, unsubscribeUrl
 
 export function ticketReplyMail(
   ctx: NotificationMailContext,
-  to: string,
+  to: MailPerson,
   ticket: TicketRef,
   answers: string[],
   unsubscribeUrl: string,
 ): MailMessage {
   return {
-    to,
+    to: to.email,
     subject: `New reply on ticket #${ticket.ticketNo}`,
     ...renderMail({
       companyName: ctx.companyName,
+      greeting: greetingFor(to.name),
       heading: `New reply on ticket #${ticket.ticketNo}`,
       paragraphs: [
         answers.length === 1
@@ -52,42 +59,58 @@ export function ticketReplyMail(
   };
 }
 
+/**
+ * The close, with the answers sent with it that the owner has not seen (`answers`, oldest first):
+ * they come first, as in a reply mail, so the mail that ends the conversation also carries its
+ * last words.
+ */
 export function ticketClosedMail(
   ctx: NotificationMailContext,
-  to: string,
+  to: MailPerson,
   ticket: TicketRef,
   unsubscribeUrl: string,
+  answers: string[] = [],
 ): MailMessage {
+  const closed = `Our support team closed your ticket #${ticket.ticketNo} (${ticket.reason}). You can still read the whole conversation.`;
+  const answered =
+    answers.length === 1
+      ? `Our support team answered your ticket #${ticket.ticketNo} (${ticket.reason}) and closed it:`
+      : `Our support team sent ${answers.length} answers on your ticket #${ticket.ticketNo} (${ticket.reason}) and closed it:`;
+  // With answers, the lead introduces them (quoted right under it) and the rest follows the link.
+  const after = [
+    'If something is still not right, start a new ticket from the support page.',
+    `${DESK_TEXT.rateTitle} Tell us under the ticket: ${DESK_TEXT.good} or ${DESK_TEXT.bad}, and a comment if you like.`,
+  ];
+  const settings = settingsNote(ctx, 'you have a support ticket with us', unsubscribeUrl);
   return {
-    to,
+    to: to.email,
     subject: `Ticket #${ticket.ticketNo} was closed`,
     ...renderMail({
       companyName: ctx.companyName,
+      greeting: greetingFor(to.name),
       heading: `Ticket #${ticket.ticketNo} was closed`,
-      paragraphs: [
-        `Our support team closed your ticket #${ticket.ticketNo} (${ticket.reason}). You can still read the whole conversation.`,
-        'If something is still not right, start a new ticket from the support page.',
-        `${DESK_TEXT.rateTitle} Tell us under the ticket: ${DESK_TEXT.good} or ${DESK_TEXT.bad}, and a comment if you like.`,
-      ],
+      paragraphs: answers.length === 0 ? [closed, ...after] : [answered],
+      quotes: answers,
       // The link only opens the ticket's page at its rating form: the rating is given there, by a
       // button, since mail scanners open every link in a mail.
       action: { label: 'Rate our help', url: `${ctx.publicBaseUrl}/support/ticket/${ticket.id}#rating` },
-      notes: [settingsNote(ctx, 'you have a support ticket with us', unsubscribeUrl)],
+      notes: answers.length === 0 ? [settings] : [...after, settings],
     }),
   };
 }
 
 export function ticketReopenedMail(
   ctx: NotificationMailContext,
-  to: string,
+  to: MailPerson,
   ticket: TicketRef,
   unsubscribeUrl: string,
 ): MailMessage {
   return {
-    to,
+    to: to.email,
     subject: `Ticket #${ticket.ticketNo} was reopened`,
     ...renderMail({
       companyName: ctx.companyName,
+      greeting: greetingFor(to.name),
       heading: `Ticket #${ticket.ticketNo} was reopened`,
       paragraphs: [
         `Our support team reopened your ticket #${ticket.ticketNo} (${ticket.reason}). The conversation goes on where it left off.`,

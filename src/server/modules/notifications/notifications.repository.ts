@@ -37,6 +37,8 @@ export interface TicketFacts {
   open: boolean;
   ownerId: string;
   ownerEmail: string;
+  /** The name the owner gave, if any: their mail greets them by it. */
+  ownerName: string | null;
   ownerActive: boolean;
   ownerSeenMessageId: number;
 }
@@ -101,6 +103,7 @@ export function createNotificationsRepository(db: AppDatabase) {
           open: supportTickets.open,
           ownerId: supportTickets.userId,
           ownerEmail: users.email,
+          ownerName: users.name,
           // A disabled account gets no mail, nor does one whose address bounced until its person signs in again.
           ownerActive: sql<boolean>`${users.disabledAt} is null and ${users.mailPausedAt} is null`,
           ownerSeenMessageId: supportTickets.ownerSeenMessageId,
@@ -126,10 +129,11 @@ export function createNotificationsRepository(db: AppDatabase) {
       fromId: number,
       seenId: number,
       limit: number,
-    ): Promise<Array<{ id: number; body: string }>> {
+    ): Promise<Array<{ id: number; body: string; authorName: string | null }>> {
       const rows = await db
-        .select({ id: ticketMessages.id, body: ticketMessages.messageBody })
+        .select({ id: ticketMessages.id, body: ticketMessages.messageBody, authorName: users.name })
         .from(ticketMessages)
+        .leftJoin(users, eq(users.id, ticketMessages.userId))
         .where(
           and(
             eq(ticketMessages.ticketId, ticketId),
@@ -141,7 +145,7 @@ export function createNotificationsRepository(db: AppDatabase) {
         )
         .orderBy(asc(ticketMessages.id))
         .limit(limit);
-      return rows.map((r) => ({ id: Number(r.id), body: r.body }));
+      return rows.map((r) => ({ id: Number(r.id), body: r.body, authorName: r.authorName }));
     },
 
     async findMessageBody(messageId: number): Promise<string | null> {

@@ -94,6 +94,27 @@ export function createTicketMailer(options: { outbox: Outbox; mail: MailContext 
       return recipients.length;
     },
 
+    /**
+     * Mail to the admin `assignedTicketId` is assigned to (while an active admin whose settings let
+     * team mail through) about `ticketId`; nobody when it is nobody's. Returns how many.
+     */
+    async toAssigneeOf(
+      db: AppDatabase,
+      assignedTicketId: string,
+      ticketId: string,
+      kind: MailKind,
+      write: (to: TicketMailTo) => MailMessage,
+    ): Promise<number> {
+      const found = await ticketRef(db, ticketId);
+      if (!found) return 0;
+      const assignee = await createNotificationsRepository(db).activeAssignee(assignedTicketId);
+      if (!assignee?.reachable) return 0;
+      await record(db, { ticketId, kind, optOut: 'team', to: assignee }, (unsubscribeUrl) =>
+        write({ ticket: found.ref, to: assignee.email, unsubscribeUrl, assignedToYou: true }),
+      );
+      return 1;
+    },
+
     /** The ticket owner's mail, unless `optOut` is switched off or the account gets no mail; returns how many. */
     async toOwner(
       db: AppDatabase,

@@ -6,6 +6,7 @@ import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import { createToken, hashToken } from '../../security/tokens.ts';
 import { type MailMessage, type MailTransport, MailDeliveryError, classifyMailError } from '../../mail/mailer.ts';
 import type { Outbox } from '../../mail/outbox.ts';
+import { supportFrom } from '../../mail/layout.ts';
 import { createReplyToken, replyAddress, ticketThreadId } from '../../mail/threading.ts';
 import {
   type NotificationMailContext,
@@ -26,7 +27,8 @@ export interface WorkerOptions {
   db: AppDatabase;
   transport: MailTransport;
   outbox: Outbox;
-  mail: NotificationMailContext & { replyAddressDays: number };
+  /** With `supportAddress`, the owner's mail comes from it in the answering agent's name (SUPPORT_FROM). */
+  mail: NotificationMailContext & { replyAddressDays: number; supportAddress?: string | undefined };
   log: Logger;
   retryFirstSeconds: number;
   pollMs?: number;
@@ -64,6 +66,10 @@ export function createOutboxWorker(options: WorkerOptions) {
     userId: string;
     email: string;
     optOut: OptOutKind;
+    /** The outbox's kind when it is not the event's (a close's answers mailed on their own). */
+    kind?: DueEvent['kind'];
+    /** The From header when it is not MAIL_FROM: the owner's mail comes from the support address. */
+    from?: string;
     render(unsubscribeUrl: string): MailMessage;
   }
 
@@ -79,37 +85,57 @@ export function createOutboxWorker(options: WorkerOptions) {
     // Mail names the reason as the pages do ('Incident Report'), not by its stored code.
     const ref = { id: ticket.id, ticketNo: ticket.ticketNo, reason: reasonLabel(ticket.reason) };
     const optOut = OPT_OUT_OF[event.kind];
+    const owner = { email: ticket.ownerEmail, name: ticket.ownerName };
+    /**
+     * The owner's mail comes from the support address, in the name of the agent whose answer it
+     * carries last ("Sam at Bagspace"), or of the team when none ("Bagspace Support").
+     */
+    const { supportAddress, companyName } = options.mail;
+    let agentName: string | null = null;
+    const fromSupport = () => (supportAddress ? { from: supportFrom(companyName, supportAddress, agentName) } : {});
     const toOwner = async (render: PlannedMail['render']): Promise<PlannedMail[]> => {
       if (!ticket.ownerActive || (await repo.hasOptedOut(ticket.ownerId, optOut))) return [];
-      return [{ userId: ticket.ownerId, email: ticket.ownerEmail, optOut, render }];
+      return [{ userId: ticket.ownerId, email: ticket.ownerEmail, optOut, render, ...fromSupport() }];
+    };
+    /**
+     * The answers from `fromId` on that the owner has not seen, at most one mail's worth: more go in
+     * the next mail (its event is queued now, after this one is deleted), so no answer goes untold.
+     */
+    const answersFrom = async (fromId: number | null): Promise<string[]> => {
+      if (fromId === null) return [];
+      const answers = await repo.unseenAnswers(ticket.id, fromId, ticket.ownerSeenMessageId, ANSWERS_PER_MAIL + 1);
+      if (answers.length > ANSWERS_PER_MAIL) followUps.push({ ticketId: ticket.id, fromMessageId: answers.pop()!.id });
+      agentName = answers.at(-1)?.authorName ?? null;
+      return answers.map((a) => a.body);
     };
     switch (event.kind) {
       case 'ticket-reply': {
-        const answers = await repo.unseenAnswers(
-          ticket.id,
-          event.messageId ?? 0,
-          ticket.ownerSeenMessageId,
-          ANSWERS_PER_MAIL + 1,
-        );
+        const answers = await answersFrom(event.messageId ?? 0);
         if (answers.length === 0) return [];
-        // More answers than one mail holds: the rest go in the next mail (its event is queued now,
-        // after this one is deleted), so no answer goes untold.
-        if (answers.length > ANSWERS_PER_MAIL)
-          followUps.push({ ticketId: ticket.id, fromMessageId: answers.pop()!.id });
-        return toOwner((url) =>
-          ticketReplyMail(
-            options.mail,
-            ticket.ownerEmail,
-            ref,
-            answers.map((a) => a.body),
-            url,
-          ),
-        );
+        return toOwner((url) => ticketReplyMail(options.mail, owner, ref, answers, url));
       }
-      case 'ticket-closed':
-        return toOwner((url) => ticketClosedMail(options.mail, ticket.ownerEmail, ref, url));
+      case 'ticket-closed': {
+        // The close took the answers still waiting to be told (support.repository.ts setOpen): the
+        // closed mail quotes the unseen ones, so an answer sent with the close is never told only as
+        // "was closed". An owner who switched closed mails off still gets them, as a reply mail.
+        const answers = await answersFrom(event.messageId);
+        const repliesOff = !ticket.ownerActive || (await repo.hasOptedOut(ticket.ownerId, 'ticket-replies'));
+        const told = repliesOff ? [] : answers;
+        const closed = await toOwner((url) => ticketClosedMail(options.mail, owner, ref, url, told));
+        if (closed.length > 0 || told.length === 0) return closed;
+        return [
+          {
+            userId: ticket.ownerId,
+            email: ticket.ownerEmail,
+            optOut: 'ticket-replies',
+            kind: 'ticket-reply',
+            render: (url) => ticketReplyMail(options.mail, owner, ref, told, url),
+            ...fromSupport(),
+          },
+        ];
+      }
       case 'ticket-reopened':
-        return toOwner((url) => ticketReopenedMail(options.mail, ticket.ownerEmail, ref, url));
+        return toOwner((url) => ticketReopenedMail(options.mail, owner, ref, url));
       case 'team-new-ticket':
       case 'team-user-reply': {
         const text = event.messageId === null ? null : await repo.findMessageBody(event.messageId);
@@ -179,10 +205,11 @@ export function createOutboxWorker(options: WorkerOptions) {
           const url = `${options.mail.publicBaseUrl}/unsubscribe/${token}`;
           await outbox.enqueue(txDb, {
             ...planned.render(url),
-            kind: event.kind,
+            kind: planned.kind ?? event.kind,
             userId: planned.userId,
             ticketId: event.ticketId!,
             headers: {
+              ...(planned.from ? { From: planned.from } : {}),
               'List-Unsubscribe': `<${url}>`,
               'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
               ...(await ticketMailHeaders(repo, event.ticketId!, planned)),
@@ -278,8 +305,8 @@ export function createOutboxWorker(options: WorkerOptions) {
       // Compose every due event first, so the mail they make goes out in this same round. Between
       // batches the event loop takes its turn: on the embedded database every query resolves
       // without I/O, so without it a round of a few hundred events held every request for its
-      // whole length (stalls of 0.3-0.5 s once a round; docs/performance.md, "The embedded
-      // database"). Hence also 10 events a transaction: the longest a request waits behind one.
+      // whole length (stalls of 0.3-0.5 s once a round; bench/results/goal-history.json,
+      // "5b. embedded"). Hence also 10 events a transaction: the longest a request waits behind one.
       while (await compose()) await nextTurn();
       await deliver();
     } catch (error) {

@@ -6,7 +6,7 @@ import {
   LICENSE_FIELD,
 } from '../../../contracts/companies.ts';
 import type { FileStorage } from '../../storage/storage.ts';
-import type { FormPart } from '../../web/form-parts.ts';
+import type { FormPart } from '../../http/form-parts.ts';
 import { type LicenseOutcome, receiveLicense } from './license-upload.ts';
 
 const TEXT_FIELDS = new Set<string>(COMPANY_TEXT_FIELDS);

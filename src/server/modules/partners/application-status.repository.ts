@@ -2,6 +2,7 @@ import { asc, desc, eq } from 'drizzle-orm';
 import type { ApplicationEventKind } from '../../../contracts/partner-status.ts';
 import type { AppDatabase } from '../../db/connection.ts';
 import { companies, companyEvents, companyStatusLinks } from '../../db/schema.ts';
+import { companyFields } from './partners.repository.ts';
 
 /**
  * Reads for the applicant's status page (docs/decisions/112-application-status-page.md): one
@@ -13,16 +14,7 @@ export function createApplicationStatusRepository(db: AppDatabase) {
     async findByTokenHash(hash: string) {
       const [row] = await db
         .select({
-          id: companies.id,
-          companyName: companies.companyName,
-          nzbn: companies.nzbn,
-          street: companies.street,
-          address: companies.address,
-          phoneNumber: companies.phoneNumber,
-          contactPersonName: companies.contactPersonName,
-          contactPersonJobTitle: companies.contactPersonJobTitle,
-          contactPersonPhoneNumber: companies.contactPersonPhoneNumber,
-          contactPersonEmail: companies.contactPersonEmail,
+          ...companyFields,
           licenseKey: companies.commercialLicenseKey,
           verified: companies.verified,
           isBanned: companies.isBanned,

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { LICENSE_REMINDER_DAYS } from '../../../contracts/partner-review.ts';
-import { createBackgroundRounds, walkPages } from '../../background-rounds.ts';
+import { checkingWorker, createBackgroundRounds, stepAlone, walkPages } from '../../background-rounds.ts';
 import { addDays, newZealandDate } from '../../calendar/business-calendar.ts';
 import type { Clock } from '../../clock.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
@@ -135,8 +135,8 @@ export function createLicenseExpiryWorker(options: LicenseExpiryWorkerOptions) {
   }
 
   async function round(): Promise<void> {
-    try {
-      await walkPages(rounds, {
+    await stepAlone(log, 'the licence expiry round failed; the next round tries again', () =>
+      walkPages(rounds, {
         first: '00000000-0000-0000-0000-000000000000',
         page: async (after, limit) =>
           (await companiesDue(newZealandDate(clock.now()), after, limit)).map((row) => row.id),
@@ -147,25 +147,13 @@ export function createLicenseExpiryWorker(options: LicenseExpiryWorkerOptions) {
           counters.failed++;
           log.error({ err: error, companyId }, 'a licence reminder failed; the next round tries again');
         },
-      });
-    } catch (error) {
-      log.error({ err: error }, 'the licence expiry round failed; the next round tries again');
-    }
+      }),
+    );
   }
 
   const rounds = createBackgroundRounds(options.checkMs, round);
-
-  return {
-    /** Runs a round now and then every LICENSE_EXPIRY_CHECK_MS. */
-    start() {
-      rounds.start();
-      void rounds.run();
-    },
-    /** Runs one round now (tests); resolves when it has ended. */
-    run: () => rounds.run(),
-    stop: () => rounds.stop(),
-    stats: () => ({ ...counters }),
-  };
+  // A round now and then every LICENSE_EXPIRY_CHECK_MS; tests run one with run().
+  return checkingWorker(rounds, counters);
 }
 
 export type LicenseExpiryWorker = ReturnType<typeof createLicenseExpiryWorker>;

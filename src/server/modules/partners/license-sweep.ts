@@ -4,7 +4,7 @@ import type { PartnersRepository } from './partners.repository.ts';
 
 const PREFIX = 'commercialLicenses/';
 /** A registration's file is named by its company id; a later one (changes, a renewal) adds 8 hex digits. */
-const KEY = /^commercialLicenses\/([0-9a-f-]{36})(?:-[0-9a-f]{8})?\.(?:jpg|png)$/;
+const KEY = /^commercialLicenses\/([0-9a-f-]{36})(?:-[0-9a-f]{8})?\.(?:jpg|png|pdf)$/;
 
 /**
  * UP-07, DATA-02: a registration stores its licence file before its company row commits (so a

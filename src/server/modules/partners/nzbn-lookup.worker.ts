@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { createBackgroundRounds } from '../../background-rounds.ts';
+import { checkingWorker, createBackgroundRounds } from '../../background-rounds.ts';
 import type { Clock } from '../../clock.ts';
 import type { AppDatabase } from '../../db/connection.ts';
 import type { Logger } from '../../logging.ts';
@@ -116,17 +116,10 @@ export function createNzbnLookupWorker(options: NzbnLookupWorkerOptions) {
   const rounds = createBackgroundRounds(options.checkMs, round);
 
   return {
-    /** Runs a round now and then every NZBN_LOOKUP_CHECK_MS. */
-    start() {
-      rounds.start();
-      void rounds.run();
-    },
+    // A round now and then every NZBN_LOOKUP_CHECK_MS; tests run one with run().
+    ...checkingWorker(rounds, counters),
     /** A registration with an NZBN committed: a round now, in the background. */
     wake: () => rounds.wake(),
-    /** Runs one round now (tests); resolves when it has ended. */
-    run: () => rounds.run(),
-    stop: () => rounds.stop(),
-    stats: () => ({ ...counters }),
   };
 }
 

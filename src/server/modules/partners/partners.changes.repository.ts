@@ -3,22 +3,13 @@ import type { CompanyTextField } from '../../../contracts/companies.ts';
 import type { RequestedChanges } from '../../../contracts/partner-changes.ts';
 import type { AppDatabase } from '../../db/connection.ts';
 import { companies, companyEvents, companyStatusLinks } from '../../db/schema.ts';
-import { lockCompanyId } from './partners.repository.ts';
+import { companyFields, lockCompanyId } from './partners.repository.ts';
 
 const pending = and(eq(companies.verified, 0), not(companies.isBanned));
 
 /** The application behind a status link, with what the applicant may change and its keys. */
 const applicationColumns = {
-  id: companies.id,
-  companyName: companies.companyName,
-  nzbn: companies.nzbn,
-  street: companies.street,
-  address: companies.address,
-  phoneNumber: companies.phoneNumber,
-  contactPersonName: companies.contactPersonName,
-  contactPersonJobTitle: companies.contactPersonJobTitle,
-  contactPersonPhoneNumber: companies.contactPersonPhoneNumber,
-  contactPersonEmail: companies.contactPersonEmail,
+  ...companyFields,
   verified: companies.verified,
   isBanned: companies.isBanned,
   reviewStage: companies.reviewStage,

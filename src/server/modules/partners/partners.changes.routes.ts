@@ -4,7 +4,7 @@ import { partnerChangesApi, partnersApi } from '../../../contracts/api/partners.
 import { COMPANY_MESSAGES } from '../../../contracts/companies.ts';
 import { AppError } from '../../errors.ts';
 import { principalOf, route } from '../../http/endpoint-route.ts';
-import { formParts } from '../../web/form-parts.ts';
+import { formParts } from '../../http/form-parts.ts';
 import type { ApplicationStatusService } from './application-status.service.ts';
 import type { ChangesService } from './partners.changes.service.ts';
 import { REGISTRATION_MULTIPART_LIMITS } from './partners.routes.ts';

@@ -24,7 +24,7 @@ import { AppError } from '../../errors.ts';
 import type { Outbox } from '../../mail/outbox.ts';
 import { hashToken } from '../../security/tokens.ts';
 import type { FileStorage } from '../../storage/storage.ts';
-import type { FormPart } from '../../web/form-parts.ts';
+import type { FormPart } from '../../http/form-parts.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';
 import { readApplicationForm, removeLicenseQuietly } from './application-form.ts';
 import { companyKeys } from './company-keys.ts';

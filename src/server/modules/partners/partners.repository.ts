@@ -12,25 +12,11 @@ export interface CompanyKeys {
   phoneKey: string;
 }
 
-export interface NewCompany extends CompanyKeys {
-  id: string;
-  companyName: string;
-  /** Optional (docs/decisions/110-nzbn.md): absent is stored as null. */
-  nzbn?: string | null;
-  street: string | null;
-  address: string;
-  phoneNumber: string;
-  contactPersonName: string | null;
-  contactPersonJobTitle: string | null;
-  contactPersonPhoneNumber: string | null;
-  contactPersonEmail: string | null;
-  commercialLicenseUrl: string | null;
-  commercialLicenseKey: string | null;
-  lastUpdated: Date;
-}
-
-/** The columns a client may see (docs/product.md §3); keys, storage paths and review notes stay here. */
-export const publicColumns = {
+/**
+ * A company's own ten fields, as the applicant gives them (id, name, NZBN, addresses, phone and the
+ * contact person): every read of a company selects them, and each read adds what it needs besides.
+ */
+export const companyFields = {
   id: companies.id,
   companyName: companies.companyName,
   nzbn: companies.nzbn,
@@ -41,6 +27,22 @@ export const publicColumns = {
   contactPersonJobTitle: companies.contactPersonJobTitle,
   contactPersonPhoneNumber: companies.contactPersonPhoneNumber,
   contactPersonEmail: companies.contactPersonEmail,
+};
+
+/** The ten fields' values (`companyFields`), typed from the table. */
+export type CompanyFields = Pick<typeof companies.$inferSelect, keyof typeof companyFields>;
+
+export interface NewCompany extends CompanyKeys, Omit<CompanyFields, 'nzbn'> {
+  /** Optional (docs/decisions/110-nzbn.md): absent is stored as null. */
+  nzbn?: string | null;
+  commercialLicenseUrl: string | null;
+  commercialLicenseKey: string | null;
+  lastUpdated: Date;
+}
+
+/** The columns a client may see (docs/product.md §3); keys, storage paths and review notes stay here. */
+export const publicColumns = {
+  ...companyFields,
   commercialLicenseUrl: companies.commercialLicenseUrl,
   verified: companies.verified,
   isBanned: companies.isBanned,
@@ -48,17 +50,7 @@ export const publicColumns = {
   lastUpdated: companies.lastUpdated,
 };
 
-export interface CompanyRow {
-  id: string;
-  companyName: string;
-  nzbn: string | null;
-  street: string | null;
-  address: string;
-  phoneNumber: string;
-  contactPersonName: string | null;
-  contactPersonJobTitle: string | null;
-  contactPersonPhoneNumber: string | null;
-  contactPersonEmail: string | null;
+export interface CompanyRow extends CompanyFields {
   commercialLicenseUrl: string | null;
   verified: number;
   isBanned: boolean;

@@ -13,7 +13,24 @@ export interface ReviewMailContext {
   publicBaseUrl: string;
 }
 
-export function approvalMail(ctx: ReviewMailContext, to: string, applicant: string): MailMessage {
+/**
+ * The approval: it states the licence's expiry (when the console recorded one) and links to
+ * the applicant's private status page, which needs no account, never to the support pages, which do.
+ */
+export function approvalMail(
+  ctx: ReviewMailContext,
+  to: string,
+  applicant: string,
+  licence: { expiresOn: string | null; statusUrl: string },
+): MailMessage {
+  const expiry =
+    licence.expiresOn === null
+      ? []
+      : licence.expiresOn === LICENCE_NEVER
+        ? ['The commercial licence we hold for you does not expire.']
+        : [
+            `The commercial licence we hold for you expires on ${licenceDay(licence.expiresOn)}. We will remind you 30, 14 and 3 days before then; send us the renewed licence on your application page.`,
+          ];
   return {
     to,
     subject: `Your ${ctx.companyName} partner application is approved`,
@@ -22,9 +39,11 @@ export function approvalMail(ctx: ReviewMailContext, to: string, applicant: stri
       heading: 'Your partner application is approved',
       paragraphs: [
         `Good news: we have approved the application of ${applicant} to become a ${ctx.companyName} logistics partner.`,
+        ...expiry,
         'Our partnerships team will contact you shortly about the next steps.',
+        'You can see your application, its history and your licence expiry at any time through this private link (no account needed; please keep it to yourself):',
       ],
-      notes: [`Questions? Reply through our support page: ${ctx.publicBaseUrl}/support`],
+      action: { label: APPLICATION_STATUS_TEXT.mailButton, url: licence.statusUrl },
     }),
   };
 }

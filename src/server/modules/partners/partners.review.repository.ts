@@ -26,6 +26,8 @@ export interface ReviewCompanyRow extends CompanyRow {
   reviewStage: string;
   submittedAt: Date;
   requestedChanges: unknown;
+  /** What kind of file the licence is, from the extension its bytes gave it: the console previews each its way. */
+  licenseFormat: 'image' | 'pdf' | null;
 }
 
 /**
@@ -48,6 +50,9 @@ const columns = {
   reviewStage: companies.reviewStage,
   submittedAt: companies.submittedAt,
   requestedChanges: companies.requestedChanges,
+  licenseFormat: sql<
+    'image' | 'pdf' | null
+  >`case when ${companies.commercialLicenseKey} like '%.pdf' then 'pdf' when ${companies.commercialLicenseKey} is not null then 'image' end`,
 };
 
 const STATUS_FILTER: Record<CompanyStatus, SQL> = {

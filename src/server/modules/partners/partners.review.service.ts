@@ -11,6 +11,7 @@ import {
   type ReviewDue,
   VERIFIED,
 } from '../../../contracts/partner-review.ts';
+import { licenseTypeOfKey } from '../../../contracts/companies.ts';
 import type { CalendarSettings } from '../../../contracts/service-levels.ts';
 import { BusinessCalendar, newZealandDate } from '../../calendar/business-calendar.ts';
 import type { Clock } from '../../clock.ts';
@@ -103,7 +104,10 @@ export function createReviewService(deps: {
     if (!to) return 'no-address';
     const message =
       row.verified === VERIFIED.verified
-        ? approvalMail(deps.mail, to, row.companyName)
+        ? approvalMail(deps.mail, to, row.companyName, {
+            expiresOn: licenceExpiryOf(row.licenseExpiresOn),
+            statusUrl: await newStatusLink(db, row.id, deps.mail.publicBaseUrl),
+          })
         : rejectionMail(deps.mail, to, row.companyName, row.rejectionReason ?? '');
     await outbox.enqueue(db, { ...message, kind: 'partner-decision', company: { id: row.id, decision: row.verified } });
     return 'queued';
@@ -294,12 +298,12 @@ export function createReviewService(deps: {
       const key = await repository.findRenewalKey(id);
       const object = key ? await deps.storage.get(key) : null;
       if (!key || !object) throw new AppError('NOT_FOUND', LICENCE_TEXT.renewalNotFound);
-      const ext = key.endsWith('.png') ? 'png' : 'jpg';
+      const type = licenseTypeOfKey(key);
       return {
         body: object.body,
         size: object.size,
-        contentType: ext === 'png' ? 'image/png' : 'image/jpeg',
-        filename: `new-licence-${id}.${ext}`,
+        contentType: type.contentType,
+        filename: `new-licence-${id}.${type.ext}`,
       };
     },
 

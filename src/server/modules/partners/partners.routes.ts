@@ -1,11 +1,11 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { partnerReviewApi, partnersApi } from '../../../contracts/api/partners.ts';
-import { COMPANY_LIMITS, COMPANY_MESSAGES } from '../../../contracts/companies.ts';
+import { COMPANY_LIMITS, COMPANY_MESSAGES, statusLinkCookie } from '../../../contracts/companies.ts';
 import { AppError } from '../../errors.ts';
-import { sendStoredFile } from '../../http/stored-file.ts';
+import { sendStoredFile, sendStoredPdfInFrame } from '../../http/stored-file.ts';
 import { route } from '../../http/endpoint-route.ts';
-import { formParts } from '../../web/form-parts.ts';
+import { formParts } from '../../http/form-parts.ts';
 import type { PartnersService } from './partners.service.ts';
 
 /**
@@ -31,14 +31,19 @@ export async function partnersRoutes(app: FastifyInstance, options: { partners: 
   route(app, partnersApi.register, async (request, reply) => {
     if (!request.isMultipart()) throw new AppError('INVALID_ARGUMENT', COMPANY_MESSAGES.notMultipart);
     await partners.requireRegistrationAllowance(request.ip);
-    const result = await partners.register(
+    const { result, statusToken } = await partners.register(
       formParts(request, {
         tooManyParts: COMPANY_MESSAGES.tooManyParts,
         invalidForm: COMPANY_MESSAGES.invalidForm,
         unreadableForm: COMPANY_MESSAGES.unreadableForm,
       }),
     );
-    return reply.status(201).header('cache-control', 'no-store').send(result);
+    // The browser that sent it is shown its status link on /register's page after it.
+    return reply
+      .status(201)
+      .header('cache-control', 'no-store')
+      .header('set-cookie', statusLinkCookie(statusToken))
+      .send(result);
   });
 
   // The licence is served only to admins, only as a download (UP-05).
@@ -50,5 +55,11 @@ export async function partnersRoutes(app: FastifyInstance, options: { partners: 
       size: license.size,
       body: license.body,
     });
+  });
+
+  // A PDF licence in the partner page's preview frame (docs/decisions/130-pdf-licences.md).
+  route(app, partnerReviewApi.licensePreview, async (request, reply) => {
+    const license = await partners.openLicensePreview(request.params.companyId);
+    return sendStoredPdfInFrame(reply, license);
   });
 }

@@ -7,6 +7,7 @@ import {
   type CompanyRegistrationResult,
   CompanyRegistrationSchema,
   type CompanyTextField,
+  licenseTypeOfKey,
 } from '../../../contracts/companies.ts';
 import { AppError } from '../../errors.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
@@ -21,10 +22,11 @@ import {
   type PartnersRepository,
   UNIQUE_CONSTRAINTS,
 } from './partners.repository.ts';
-import { newStatusLink } from './status-links.ts';
+import { newStatusLink, newStatusToken } from './status-links.ts';
+import { statusPagePath } from '../../../contracts/partner-status.ts';
 import { partnerReceivedMail, type ReviewMailContext } from './partners.review.mail.ts';
 
-import type { FormPart } from '../../web/form-parts.ts';
+import type { FormPart } from '../../http/form-parts.ts';
 
 export type { FormPart };
 
@@ -87,14 +89,19 @@ export function createPartnersService(options: PartnersServiceOptions) {
     readApplicationForm(storage, companyId, parts);
   const removeQuietly = (key: string) => removeLicenseQuietly(storage, log, key);
 
-  async function save(companyId: string, company: CompanyRegistration, license: LicenseOutcome): Promise<CompanyRow> {
+  async function save(
+    companyId: string,
+    company: CompanyRegistration,
+    license: LicenseOutcome,
+  ): Promise<{ row: CompanyRow; statusToken: string }> {
+    let statusToken = '';
     const keys = companyKeys(company);
     // The checks give the right message in the spec's order; the unique indexes are the guarantee.
     const known = duplicateError(await repository.findConflicts(keys, company.nzbn));
     if (known) throw known;
     const stored = license.kind === 'stored' ? license : null;
     try {
-      return await repository.insertCompany(
+      const row = await repository.insertCompany(
         {
           id: companyId,
           ...company,
@@ -114,6 +121,8 @@ export function createPartnersService(options: PartnersServiceOptions) {
           // The applicant hears that we have it, with the private link to its status page, if they gave
           // an address; the mail commits with the row.
           alongside: async (tx, row) => {
+            // The applicant's own link, shown by the page after registering (the mail makes its own).
+            statusToken = await newStatusToken(tx, row.id);
             if (!row.contactPersonEmail) return;
             await options.outbox.enqueue(tx, {
               ...partnerReceivedMail(
@@ -127,6 +136,7 @@ export function createPartnersService(options: PartnersServiceOptions) {
           },
         },
       );
+      return { row, statusToken };
     } catch (error) {
       const violation = uniqueViolation(error);
       if (!violation) throw error;
@@ -152,7 +162,9 @@ export function createPartnersService(options: PartnersServiceOptions) {
      * Registers a company from a multipart form (docs/product.md §5): the same schema as the form, the licence
      * checked while it streams, duplicates refused. A registration that fails leaves no file.
      */
-    async register(parts: AsyncIterable<FormPart>): Promise<CompanyRegistrationResult> {
+    async register(
+      parts: AsyncIterable<FormPart>,
+    ): Promise<{ result: CompanyRegistrationResult; statusToken: string }> {
       const companyId = randomUUID();
       const { values, problems, license } = await readForm(companyId, parts);
       try {
@@ -166,13 +178,26 @@ export function createPartnersService(options: PartnersServiceOptions) {
         if (!parsed.success || Object.keys(problems).length > 0) {
           throw new AppError('INVALID_ARGUMENT', COMPANY_MESSAGES.invalidForm, { fields: problems });
         }
-        const row = await save(companyId, parsed.data, license);
+        const { row, statusToken } = await save(companyId, parsed.data, license);
         options.outbox.wake();
-        return { id: row.id, company: toCompany(row) };
+        return {
+          result: { id: row.id, company: toCompany(row), statusPath: statusPagePath(statusToken) },
+          statusToken,
+        };
       } catch (error) {
         if (license.kind === 'stored') await removeQuietly(license.key);
         throw error;
       }
+    },
+
+    /** A PDF licence for the console's preview frame; an image licence has none (the page shows the image). */
+    async openLicensePreview(companyId: string) {
+      const key = await repository.findLicenseKey(companyId);
+      if (!key || licenseTypeOfKey(key).ext !== 'pdf')
+        throw new AppError('NOT_FOUND', COMPANY_MESSAGES.licenseNotFound);
+      const object = await storage.get(key);
+      if (!object) throw new AppError('NOT_FOUND', COMPANY_MESSAGES.licenseNotFound);
+      return { body: object.body, size: object.size, filename: `licence-${companyId}.pdf` };
     },
 
     /** The licence file of a company, for the admin download. */
@@ -181,12 +206,12 @@ export function createPartnersService(options: PartnersServiceOptions) {
       if (!key) throw new AppError('NOT_FOUND', COMPANY_MESSAGES.licenseNotFound);
       const object = await storage.get(key);
       if (!object) throw new AppError('NOT_FOUND', COMPANY_MESSAGES.licenseNotFound);
-      const ext = key.endsWith('.png') ? 'png' : 'jpg';
+      const type = licenseTypeOfKey(key);
       return {
         body: object.body,
         size: object.size,
-        contentType: ext === 'png' ? 'image/png' : 'image/jpeg',
-        filename: `licence-${companyId}.${ext}`,
+        contentType: type.contentType,
+        filename: `licence-${companyId}.${type.ext}`,
       };
     },
   };

@@ -10,7 +10,12 @@ import { createToken, hashToken } from '../../security/tokens.ts';
  * makes a new one; the earlier links keep working.
  */
 export async function newStatusLink(db: AppDatabase, companyId: string, publicBaseUrl: string): Promise<string> {
+  return `${publicBaseUrl}${statusPagePath(await newStatusToken(db, companyId))}`;
+}
+
+/** A new private token for an application's status page (the page after registering shows its own). */
+export async function newStatusToken(db: AppDatabase, companyId: string): Promise<string> {
   const token = createToken();
   await db.insert(companyStatusLinks).values({ tokenHash: hashToken(token), companyId });
-  return `${publicBaseUrl}${statusPagePath(token)}`;
+  return token;
 }

@@ -7,9 +7,18 @@ import { AppError } from '../../errors.ts';
 import type { Outbox } from '../../mail/outbox.ts';
 import type { MailContext } from '../../shared-services.ts';
 import type { AuditActor } from '../audit/audit.service.ts';
-import type { SupportRecords } from '../support/index.ts';
 import { accountDeletionMail } from './deletion.mail.ts';
 import { createDeletionRepository } from './deletion.repository.ts';
+
+/**
+ * Opens a ticket for the team inside the caller's transaction. The support module provides it
+ * (`app.supportRecords.openTicket`); privacy names only what it needs, so it imports nothing of
+ * support, which dates privacy requests with this module's clock (no import cycle).
+ */
+export type OpenTicket = (
+  db: AppDatabase,
+  input: { userId: string; reason: 'Deactivation'; message: string },
+) => Promise<{ ticketId: string; ticketNo: number }>;
 
 export interface DeletionServiceOptions {
   db: AppDatabase;
@@ -18,7 +27,8 @@ export interface DeletionServiceOptions {
   eraseAfterDays: number;
   /** The accounts service's throttled password check. */
   confirmPassword(input: { userId: string; password: string; ip: string; field: string }): Promise<void>;
-  supportRecords: SupportRecords;
+  /** Opens the Deactivation ticket in this transaction (the support module's records, handed in by index.ts). */
+  openTicket: OpenTicket;
   /** Tells this process's erasure worker to look now. */
   wakeWorker(): void;
   log: { info(details: object, message: string): void };
@@ -55,7 +65,7 @@ export function createDeletionService(options: DeletionServiceOptions) {
         const endedSessions = await repo.endSessions(input.userId);
         const requestedOn = longDate(marked.requestedAt);
         const eraseOn = longDate(marked.eraseAfter);
-        const ticket = await options.supportRecords.openTicket(txDb, {
+        const ticket = await options.openTicket(txDb, {
           userId: input.userId,
           reason: 'Deactivation',
           message: DELETION_TEXT.ticketMessage(requestedOn, eraseOn),

@@ -138,7 +138,7 @@ export function createErasureRepository(db: AppDatabase) {
         .where(eq(sql`lower(${companies.contactPersonEmail})`, email));
       await db
         .update(users)
-        .set({ email: replacement, passwordHash: ERASED_PASSWORD_HASH, erasedAt: sql`now()` })
+        .set({ email: replacement, name: null, passwordHash: ERASED_PASSWORD_HASH, erasedAt: sql`now()` })
         .where(eq(users.id, userId));
       const outcome = { deletedTickets: deleted.length, keptTickets: kept.length };
       await db.insert(auditLog).values({

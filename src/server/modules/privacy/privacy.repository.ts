@@ -27,6 +27,7 @@ export function createPrivacyRepository(db: AppDatabase) {
           const [account] = await tx
             .select({
               email: users.email,
+              name: users.name,
               emailVerifiedAt: users.emailVerifiedAt,
               role: users.role,
               createdAt: users.createdAt,

@@ -20,6 +20,7 @@ export function toDataExport(userId: string, data: CollectedData, now = new Date
     exportedAt: iso(now),
     account: {
       email: data.account.email,
+      name: data.account.name,
       emailVerified: data.account.emailVerifiedAt !== null,
       role: data.account.role === 'admin' ? 'admin' : 'user',
       memberSince: iso(data.account.createdAt),

@@ -13,6 +13,7 @@ import {
   type TimeFigure,
 } from '../../../contracts/reports.ts';
 import { reasonLabel } from '../../../contracts/support.ts';
+import { ratingWord } from '../../../contracts/ticket-words.ts';
 import { addDays, newZealandDate } from '../../calendar/business-calendar.ts';
 import type { Clock } from '../../clock.ts';
 import { iso } from '../../db/sql.ts';
@@ -54,7 +55,7 @@ function ticketOf(row: FactRow): ReportTicket {
     resolutionBusinessHours: hoursOf(numberOrNull(row.res_min)),
     resolutionClockHours: numberOrNull(row.res_hours),
     assignee: row.assignee,
-    rating: row.good === null ? null : row.good ? 'good' : 'poor',
+    rating: row.good === null ? null : row.good ? 'good' : 'bad',
     outcome: row.outcome,
   };
 }
@@ -100,10 +101,11 @@ export function csvOf(tickets: ReportTicket[], comments: Map<string, string | nu
     nzWallTime(t.closedAt),
     hoursCell(t.resolutionBusinessHours),
     hoursCell(t.resolutionClockHours),
-    t.assignee ?? '',
-    t.rating === null ? '' : t.rating === 'good' ? REPORTS_TEXT.good : REPORTS_TEXT.poor,
+    // The words the report's pages show: 'Unassigned', the customer's 'Good' or 'Bad', 'Closed automatically'.
+    t.assignee ?? REPORTS_TEXT.unassigned,
+    t.rating === null ? '' : ratingWord(t.rating === 'good'),
     comments.get(t.id) ?? '',
-    t.outcome,
+    REPORTS_TEXT.outcome[t.outcome],
   ]);
   // A byte-order mark, so a spreadsheet reads the file as UTF-8; CRLF line ends (RFC 4180).
   return `\uFEFF${[[...CSV_COLUMNS], ...rows].map((row) => row.map(csvField).join(',')).join('\r\n')}\r\n`;

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import type { CalendarSettings, TargetKind } from '../../../contracts/service-levels.ts';
 import { SYSTEM_LINE_TEXT } from '../../../contracts/support.ts';
-import { createBackgroundRounds, walkPages } from '../../background-rounds.ts';
+import { checkingWorker, createBackgroundRounds, stepAlone, walkPages } from '../../background-rounds.ts';
 import { BusinessCalendar, newZealandDate } from '../../calendar/business-calendar.ts';
 import type { Clock } from '../../clock.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
@@ -278,31 +278,13 @@ export function createServiceLevelWorker(options: ServiceLevelWorkerOptions) {
   }
 
   async function round(): Promise<void> {
-    try {
-      await warn();
-    } catch (error) {
-      log.error({ err: error }, 'the service-level warnings failed a round; the next round tries again');
-    }
-    try {
-      await autoClose();
-    } catch (error) {
-      log.error({ err: error }, 'the auto-close failed a round; the next round tries again');
-    }
+    await stepAlone(log, 'the service-level warnings failed a round; the next round tries again', warn);
+    await stepAlone(log, 'the auto-close failed a round; the next round tries again', autoClose);
   }
 
   const rounds = createBackgroundRounds(options.checkMs, round);
-
-  return {
-    /** Runs a round now and then every SERVICE_LEVEL_CHECK_MS. */
-    start() {
-      rounds.start();
-      void rounds.run();
-    },
-    /** Runs one round now (tests); resolves when it has ended. */
-    run: () => rounds.run(),
-    stop: () => rounds.stop(),
-    stats: () => ({ ...counters }),
-  };
+  // A round now and then every SERVICE_LEVEL_CHECK_MS; tests run one with run().
+  return checkingWorker(rounds, counters);
 }
 
 export type ServiceLevelWorker = ReturnType<typeof createServiceLevelWorker>;

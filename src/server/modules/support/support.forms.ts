@@ -4,7 +4,7 @@ import { ATTACHMENT_LIMITS, ATTACHMENT_TEXT } from '../../../contracts/attachmen
 import { fieldErrors } from '../../../contracts/field-errors.ts';
 import { SUPPORT_TEXT } from '../../../contracts/support.ts';
 import { AppError } from '../../errors.ts';
-import { formParts } from '../../web/form-parts.ts';
+import { formParts } from '../../http/form-parts.ts';
 
 /**
  * Multipart limits of a message with files (UP-06): a few text fields, five files and one more

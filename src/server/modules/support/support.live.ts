@@ -181,21 +181,8 @@ export function createSupportLive(options: {
           // viewers on a ticket, a sequential check made the last one wait for 99 lookups first.
           const due = subscribers.filter((sub) => rows.some((r) => r.id > sub.lastSent));
           const allowed = await Promise.all(due.map((sub) => stillAllowed(sub)));
-          // Answers about to reach the owner's page live need no mail (modules/notifications). Recorded
-          // before they are sent, so whoever has seen them on the page can count on the record.
-          const ownerSaw = Math.max(
-            0,
-            ...due.flatMap((sub, i) =>
-              allowed[i] && !sub.viewer.admin
-                ? rows.filter((r) => r.admin && !r.internal && r.id > sub.lastSent).map((r) => r.id)
-                : [],
-            ),
-          );
-          if (ownerSaw > 0) {
-            await repository
-              .markOwnerSaw(ticketId, ownerSaw)
-              .catch((error: unknown) => log.error({ err: error, ticketId }, 'could not record a live delivery'));
-          }
+          // Delivering an answer to the owner's page is not their seeing it (a background tab, a page
+          // closed at once): only the page's own report keeps it out of their mail (support.seen).
           due.forEach((sub, i) => {
             if (allowed[i]) for (const row of rows) if (row.id > sub.lastSent) send(sub, row);
           });

@@ -1,7 +1,6 @@
 import type { AppDatabase } from '../../db/connection.ts';
 import { createSupportRepository } from './support.repository.ts';
 import type { MessageRow } from './support.rows.ts';
-import { createMergeRepository } from './support.merge.repository.ts';
 
 /**
  * What other modules may write into tickets, on a database handle of theirs: the privacy module's
@@ -23,21 +22,35 @@ export function createSupportRecords(options: { notifyDelaySeconds: number }) {
     },
 
     /**
-     * A General ticket opened by a received mail; its `clientId` (`mail:<id>`) makes a second
-     * attempt a no-op (null), and the same statement marks that mail posted.
+     * A ticket opened by a received mail: General, or (`follows`) a follow-up of a closed ticket
+     * with its reason, linked as 'Still need help?' links it (the same statement). Its `clientId`
+     * (`mail:<id>`) makes a second attempt a no-op (null), and the same statement marks that mail posted.
      */
     async openTicketFromMail(
       db: AppDatabase,
-      input: { userId: string; message: string; clientId: string; attachmentIds: string[]; inboundMailId: number },
+      input: {
+        userId: string;
+        message: string;
+        clientId: string;
+        attachmentIds: string[];
+        inboundMailId: number;
+        follows?: { ticketId: string; reason: string } | undefined;
+      },
     ): Promise<{ ticketId: string; ticketNo: number; messageId: number } | null> {
       return repositoryOf(db).createTicket(
         input.userId,
-        'General',
+        input.follows?.reason ?? 'General',
         input.message,
         input.clientId,
         input.attachmentIds,
         input.inboundMailId,
+        { follows: input.follows?.ticketId ?? null },
       );
+    },
+
+    /** The open ticket of this user that carries on from a closed one, if any. */
+    async findOpenFollowUp(db: AppDatabase, closedTicketId: string, userId: string) {
+      return repositoryOf(db).findOpenFollowUp(closedTicketId, userId);
     },
 
     /**
@@ -91,8 +104,11 @@ export function createSupportRecords(options: { notifyDelaySeconds: number }) {
     /** Whose ticket it is, its number, and whether it is open. */
     async findTicket(db: AppDatabase, ticketId: string) {
       // A merged ticket's mail reaches the ticket it was merged into (docs/decisions/116-ticket-merge.md).
-      const row = await repositoryOf(db).findTicket(await createMergeRepository(db).resolve(ticketId), null);
-      return row ? { id: row.id, ticketNo: row.ticketNo, open: row.open, ownerId: row.userId } : null;
+      const repository = repositoryOf(db);
+      const row = await repository.findTicket(await repository.resolveMerged(ticketId), null);
+      return row
+        ? { id: row.id, ticketNo: row.ticketNo, open: row.open, ownerId: row.userId, reason: row.reason }
+        : null;
     },
   };
 }

@@ -3,7 +3,8 @@ import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import { iso, isUuid, likePattern, queryRows } from '../../db/sql.ts';
 import { announceAfterCommit, EVENTS_CHANNEL } from '../../realtime/event-bus.ts';
 import type { WaitingOn } from '../../../contracts/support.ts';
-import type { TicketDue } from '../../../contracts/support.schemas.ts';
+import type { DueTime, TicketDue } from '../../../contracts/support.schemas.ts';
+import { firstLineOf } from '../../../contracts/support.ts';
 import { claimedAttachmentsJson, claimPendingAttachments } from '../attachments/index.ts';
 import {
   type AdminTicketRow,
@@ -32,6 +33,7 @@ import {
 
 type RawAdminTicket = RawTicket & {
   user_email: string;
+  user_name: string | null;
   assignee_id: string | null;
   assignee_email: string | null;
   first_response_at: unknown;
@@ -40,7 +42,17 @@ type RawAdminTicket = RawTicket & {
   resolution_due: unknown;
   due_at: unknown;
   warned: string | null;
+  first_body: string | null;
 };
+
+/** The open wait's due times, each labelled: its response (first or next, by its phase), then its resolution. */
+function dueTimesOf(r: { wait_phase: string | null; response_due: unknown; resolution_due: unknown }): DueTime[] {
+  const times: DueTime[] = [];
+  if (r.response_due)
+    times.push({ target: r.wait_phase === 'first' ? 'firstResponse' : 'nextResponse', at: iso(r.response_due) });
+  if (r.resolution_due) times.push({ target: 'resolution', at: iso(r.resolution_due) });
+  return times;
+}
 
 /**
  * The open wait's next due time: the earlier of its response (first or next, by its phase) and
@@ -62,6 +74,12 @@ function dueOf(r: {
     warned: r.warned === 'missed' || r.warned === 'soon' ? r.warned : null,
   };
 }
+
+/** How far a chain of merges is followed (a merged ticket's target merged again, and so on). */
+const MAX_HOPS = 10;
+
+/** How long the owner may change a rating after giving it. */
+export const RATING_CHANGEABLE_DAYS = 7;
 
 export function createSupportRepository(db: AppDatabase, options: { notifyDelaySeconds?: number } = {}) {
   /** How long an answer's mail waits for the user to see it live (NOTIFY_DELAY_SECONDS). */
@@ -114,6 +132,20 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
         from t, m`,
       );
       return row ? { ticketId: row.id, ticketNo: Number(row.ticket_no), messageId: Number(row.message_id) } : null;
+    },
+
+    /** The newest open ticket of this user that carries on from `closedTicketId` ('Still need help?' or a mailed reply). */
+    async findOpenFollowUp(
+      closedTicketId: string,
+      userId: string,
+    ): Promise<{ ticketId: string; ticketNo: number } | null> {
+      const [row] = await queryRows<{ id: string; ticket_no: number }>(
+        db,
+        sql`select id, ticket_no from support_tickets
+            where user_id = ${userId} and follows_ticket_id = ${closedTicketId} and open
+            order by ticket_no desc limit 1`,
+      );
+      return row ? { ticketId: row.id, ticketNo: Number(row.ticket_no) } : null;
     },
 
     /** The ticket a user created with this clientId, if any. */
@@ -205,9 +237,13 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
                     and s.target = case when t.due_at = t.response_due then 'response' else 'resolution' end
                   order by s.moment = 'missed' desc limit 1) as warned
               from (
-              select ${TICKET_COLUMNS}, u.email as user_email, t.assigned_to as assignee_id, a.email as assignee_email,
+              select ${TICKET_COLUMNS}, u.email as user_email, u.name as user_name, t.assigned_to as assignee_id, a.email as assignee_email,
                 (select min(m.timestamp) from ticket_messages m
                   where m.ticket_id = t.id and m.admin and not m.internal) as first_response_at,
+                -- What the customer first wrote (its start is enough for a line; the index's order).
+                (select left(m.message_body, 1000) from ticket_messages m
+                  where m.ticket_id = t.id and not m.admin and not m.internal and m.system_event is null
+                  order by m.id limit 1) as first_body,
                 w.id as wait_id, w.phase as wait_phase, w.response_due, w.resolution_due, w.due_at
               from ${from}
               join users u on u.id = t.user_id
@@ -258,10 +294,13 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
       return rows.map((r) => ({
         ...toTicket(r),
         userEmail: r.user_email,
+        userName: r.user_name,
         unanswered: r.last_admin === false,
         assignee: r.assignee_id && r.assignee_email ? { id: r.assignee_id, email: r.assignee_email } : null,
         firstResponseAt: r.first_response_at ? iso(r.first_response_at) : null,
         due: dueOf(r),
+        dueTimes: dueTimesOf(r),
+        firstLine: firstLineOf(r.first_body ?? ''),
       }));
     },
 
@@ -372,12 +411,36 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
       return message;
     },
 
-    /** A page of the ticket's owner received this message live: no mail needed for it or earlier ones. */
-    async markOwnerSaw(ticketId: string, messageId: number): Promise<void> {
-      await db.execute(
-        sql`update support_tickets set owner_seen_message_id = ${messageId}
-            where id = ${ticketId} and owner_seen_message_id < ${messageId}`,
+    /**
+     * The owner's page saw these answers (modules/notifications mails only the ones after the
+     * ticket's `owner_seen_message_id`). The mark moves to the newest reported answer up to which
+     * every answer after the old mark was reported too: an answer that never came into view keeps
+     * the mark before it, so it and everything after it are still mailed. Ids that are not this
+     * ticket's answers (a note, another ticket's message, nothing) move nothing. Ownership is part
+     * of the statement: null when the ticket is not the owner's (or not there).
+     */
+    async markOwnerSeen(ticketId: string, ownerId: string, messageIds: number[]): Promise<number | null> {
+      const ids = sql`${`{${messageIds.join(',')}}`}::bigint[]`;
+      const [row] = await queryRows<{ seen: string | number }>(
+        db,
+        sql`
+        with t as (
+          select id, owner_seen_message_id as mark from support_tickets
+          where id = ${ticketId} and user_id = ${ownerId} for no key update
+        ), answers as (
+          select m.id, m.id = any(${ids}) as reported from ticket_messages m, t
+          where m.ticket_id = t.id and m.admin and not m.internal and m.id > t.mark
+        ), upto as (
+          select coalesce(max(a.id), 0) as id from answers a
+          where a.reported and not exists (select 1 from answers b where b.id < a.id and not b.reported)
+        ), u as (
+          update support_tickets s set owner_seen_message_id = upto.id
+          from t, upto where s.id = t.id and upto.id > t.mark
+          returning s.owner_seen_message_id as seen
+        )
+        select coalesce((select seen from u), t.mark) as seen from t`,
       );
+      return row ? Number(row.seen) : null;
     },
 
     /**
@@ -406,11 +469,57 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
       return row ? toMessage(row) : null;
     },
 
+    /** The ticket that an address means now: the end of its chain of merges (itself when never merged). */
+    async resolveMerged(ticketId: string): Promise<string> {
+      if (!isUuid(ticketId)) return ticketId;
+      const [row] = await queryRows<{ id: string }>(
+        db,
+        sql`with recursive chain (id, merged_into_id, hops) as (
+              select id, merged_into_id, 0 from support_tickets where id = ${ticketId}::uuid
+              union all
+              select t.id, t.merged_into_id, c.hops + 1 from support_tickets t
+              join chain c on t.id = c.merged_into_id where c.hops < ${MAX_HOPS}
+            )
+            select id from chain order by hops desc limit 1`,
+      );
+      return row?.id ?? ticketId;
+    },
+
+    /**
+     * The owner's rating of a closed ticket: the first one, or a change within 7 days of it.
+     * Raw SQL: ownership, "closed" and the 7-day window are checked in the same statement as the
+     * write, so a reopen or a late change cannot slip in between. Returns false when refused.
+     */
+    async rate(ticketId: string, ownerId: string, good: boolean, comment: string | null): Promise<boolean> {
+      const rows = await queryRows<{ ticket_id: string }>(
+        db,
+        sql`
+        with r as (
+          insert into ticket_ratings (ticket_id, good, comment)
+          select t.id, ${good}, ${comment}::text from support_tickets t
+          where t.id = ${ticketId} and t.user_id = ${ownerId} and not t.open
+          on conflict (ticket_id) do update set good = excluded.good, comment = excluded.comment, updated_at = now()
+          where ticket_ratings.rated_at > now() - make_interval(days => ${RATING_CHANGEABLE_DAYS})
+          returning ticket_id
+        )
+        select r.ticket_id, pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', r.ticket_id, 'userId', ${ownerId}::text)::text)
+        from r`,
+      );
+      return rows.length > 0;
+    },
+
     /**
      * Opens or closes a ticket; notifies only when the state changed. The owner's mail about it
      * ('ticket-closed' or 'ticket-reopened') waits as long as an answer's does, and the opposite
      * change within that wait withdraws it rather than adding its own: a close undone at once tells
      * nothing, and close, reopen, close tells one close.
+     * - A close takes the pending answer notice with it (the `r` delete): the closed mail quotes the
+     *   answers the owner has not seen, so an answer sent with the close is never told only as
+     *   "was closed", and the two make one mail. The close's notice keeps where those answers
+     *   start (`message_id`); a reopen that withdraws it gives them back as an answer notice (`b`),
+     *   so undoing the close never undoes the answer. Like the withdrawal, the `r` delete waits for
+     *   a worker composing that answer notice right now; once it is gone, mailed, the close takes
+     *   nothing.
      * - The withdrawal is a DELETE in the change's own statement: it waits for a worker composing
      *   that very notice right now (holding its row), and once that notice is gone, mailed, it
      *   withdraws nothing and this change is told in turn.
@@ -434,12 +543,23 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
             delete from notification_events using t
             where notification_events.ticket_id = t.id
               and notification_events.kind = case when t.open then 'ticket-closed' else 'ticket-reopened' end
-            returning notification_events.id
+            returning notification_events.id, notification_events.message_id
+          ), r as (
+            delete from notification_events using t
+            where not t.open and not exists (select 1 from w)
+              and notification_events.ticket_id = t.id and notification_events.kind = 'ticket-reply'
+            returning notification_events.message_id
           ), e as (
-            insert into notification_events (kind, ticket_id, due_at)
+            insert into notification_events (kind, ticket_id, message_id, due_at)
             select case when t.open then 'ticket-reopened' else 'ticket-closed' end, t.id,
-                   now() + make_interval(secs => ${notifyDelaySeconds})
+                   (select min(message_id) from r), now() + make_interval(secs => ${notifyDelaySeconds})
             from t where not exists (select 1 from w)
+          ), b as (
+            insert into notification_events (kind, ticket_id, message_id, due_at)
+            select 'ticket-reply', t.id, w.message_id, now() + make_interval(secs => ${notifyDelaySeconds})
+            from t, w where t.open and w.message_id is not null
+            on conflict (ticket_id) where kind = 'ticket-reply'
+            do update set message_id = least(notification_events.message_id, excluded.message_id)
           )
           select t.*, pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', t.id, 'userId', t.user_id)::text)
           from t`,

@@ -116,4 +116,12 @@ export async function supportRoutes(app: FastifyInstance, options: SupportRoutes
     );
     return { message };
   });
+
+  route(app, api.seen, async (request) =>
+    support.seen(principalOf(request).userId, request.params.ticketId, request.body.messageIds),
+  );
+
+  route(app, api.rate, async (request) => ({
+    ticket: await support.rate(principalOf(request).userId, request.params.ticketId, request.body),
+  }));
 }

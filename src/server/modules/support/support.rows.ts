@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { iso } from '../../db/sql.ts';
 import { waitingOn, type WaitingOn } from '../../../contracts/support.ts';
-import type { TicketDue } from '../../../contracts/support.schemas.ts';
+import type { DueTime, TicketDue } from '../../../contracts/support.schemas.ts';
 import { type AttachmentRef, messageAttachmentsJson } from '../attachments/index.ts';
 
 /**
@@ -43,12 +43,17 @@ export interface RatingRow {
 
 export interface AdminTicketRow extends TicketRow {
   userEmail: string;
+  userName: string | null;
   unanswered: boolean;
   assignee: { id: string; email: string } | null;
   /** When an admin first answered (not a note); null until then. */
   firstResponseAt: string | null;
   /** The open wait's next due time (contracts/support.ts TicketDue); null when nothing is due. */
   due: TicketDue | null;
+  /** The open wait's due times, response first, then resolution; empty when nothing is due. */
+  dueTimes: DueTime[];
+  /** The first line of the customer's first message (contracts/support.ts firstLineOf). */
+  firstLine: string;
 }
 
 export interface MessageRow {
@@ -134,14 +139,15 @@ export const toMessage = (r: RawMessage): MessageRow => ({
 });
 
 /**
- * A ticket's columns, with who wrote its newest message that the owner sees (notes do not count:
- * one index probe on ticket_messages_ticket_idx), the owner's rating, and its links: the ticket it
+ * A ticket's columns, with who wrote its newest message that the owner sees (notes do not count, nor
+ * do the lines a merge or a split writes, which are nobody's: one index probe on ticket_messages_ticket_idx), the owner's rating, and its links: the ticket it
  * follows (a primary key probe) and those following it (always the same owner's, so a probe of
  * support_tickets_user_idx: follows_ticket_id has no index of its own).
  */
 export const TICKET_COLUMNS = sql`t.id, t.ticket_no, t.reason, t.open, t.creation_date, t.last_message, t.user_id, t.closed_at,
   (t.reason = 'Deactivation' or t.privacy_request) as privacy, t.keep_for_record,
-  (select m.admin from ticket_messages m where m.ticket_id = t.id and not m.internal order by m.id desc limit 1) as last_admin,
+  (select m.admin from ticket_messages m where m.ticket_id = t.id and not m.internal and m.system_event is null
+    order by m.id desc limit 1) as last_admin,
   (select json_build_object('good', r.good, 'comment', r.comment, 'rated_at', r.rated_at)
      from ticket_ratings r where r.ticket_id = t.id) as rating,
   (select json_build_object('id', p.id, 'ticket_no', p.ticket_no)

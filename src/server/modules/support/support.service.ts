@@ -1,16 +1,13 @@
-import { SUPPORT_TEXT, type WaitingOn } from '../../../contracts/support.ts';
+import { DESK_TEXT } from '../../../contracts/desk.ts';
+import { SUPPORT_TEXT } from '../../../contracts/support.ts';
 import type { AdminTicket, Message, Ticket } from '../../../contracts/support.schemas.ts';
 import { ATTACHMENT_TYPES, attachmentUrl } from '../../../contracts/attachments.ts';
 import { shownEmail } from '../../../contracts/account-deletion.ts';
 import { AppError } from '../../errors.ts';
 import { newZealandDate, privacyDueDate } from '../privacy/index.ts';
-import { RATING_CHANGEABLE_DAYS } from './support.desk.repository.ts';
 import { isUuid } from '../../db/sql.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
-import type { Clock } from '../../clock.ts';
-import { addDays, instantOf } from '../../calendar/business-calendar.ts';
-import type { AuditActor, AuditService } from '../audit/audit.service.ts';
-import type { SupportRepository } from './support.repository.ts';
+import { RATING_CHANGEABLE_DAYS, type SupportRepository } from './support.repository.ts';
 import type { AdminTicketRow, MessageRow, TicketRow } from './support.rows.ts';
 
 export function toTicketDto(row: TicketRow): Ticket {
@@ -38,6 +35,7 @@ export function toAdminTicketDto(row: AdminTicketRow, now: Date): AdminTicket {
   return {
     ...toTicketDto(row),
     userEmail: shownEmail(row.userEmail),
+    userName: row.userName,
     keepForRecord: row.keepForRecord,
     unanswered: row.unanswered,
     assignee: row.assignee,
@@ -45,6 +43,8 @@ export function toAdminTicketDto(row: AdminTicketRow, now: Date): AdminTicket {
     closedAt: row.closedAt,
     ...privacyClock(row, now),
     due: row.due,
+    dueTimes: row.dueTimes,
+    firstLine: row.firstLine,
   };
 }
 
@@ -94,28 +94,9 @@ export interface SupportServiceOptions {
   repository: SupportRepository;
   limiter: RateLimiter;
   ticketsPerUserPerHour: number;
-  /** Admin answers, closes and reopens are written to the audit log. */
-  audit: AuditService;
-  /** What is late or due today (service levels), and the `now` the lists are worded from. */
-  clock: Clock;
-  /** The ticket an address means now (a merged ticket's target, docs/decisions/116-ticket-merge.md). */
-  resolveTicket?: (ticketId: string) => Promise<string>;
 }
 
-/** The inbox's due filter as an instant range (after, by]: late is up to now; today, from now to the end of the New Zealand day. */
-function dueRange(due: 'late' | 'today', now: Date): { after: Date | null; by: Date } {
-  if (due === 'late') return { after: null, by: now };
-  return { after: now, by: instantOf(addDays(newZealandDate(now), 1), 0) };
-}
-
-export function createSupportService({
-  repository,
-  limiter,
-  ticketsPerUserPerHour,
-  audit,
-  clock,
-  resolveTicket = async (ticketId: string) => ticketId,
-}: SupportServiceOptions) {
+export function createSupportService({ repository, limiter, ticketsPerUserPerHour }: SupportServiceOptions) {
   /** Another user's ticket and a ticket that does not exist look the same (AZ-03). */
   async function getOwnTicket(userId: string, ticketId: string): Promise<TicketRow> {
     const ticket = isUuid(ticketId) ? await repository.findTicket(ticketId, userId) : null;
@@ -142,7 +123,7 @@ export function createSupportService({
     if (stored) return stored;
     // The ticket was merged into another while this message was on its way (its address was read
     // before the merge's lock was let go): the message goes where the ticket's messages went.
-    const target = await resolveTicket(input.ticketId);
+    const target = await repository.resolveMerged(input.ticketId);
     if (target !== input.ticketId) {
       const moved = await repository.insertMessage({ ...input, ticketId: target, clientId: input.clientId ?? null });
       if (moved) return moved;
@@ -229,88 +210,38 @@ export function createSupportService({
       return toMessageDto(stored, userId);
     },
 
-    // Admin side (docs/design.md §4 map).
-    async listAllTickets(
-      adminId: string,
-      filter: {
-        open: boolean;
-        q?: string;
-        waiting?: WaitingOn;
-        assigned?: 'me' | 'none';
-        privacy?: 'due' | 'overdue';
-        sort?: 'recent' | 'due';
-        due?: 'late' | 'today';
-      },
-    ): Promise<{ tickets: AdminTicket[]; now: string }> {
-      const assignee = filter.assigned === 'me' ? adminId : filter.assigned;
-      const now = clock.now();
-      const rows = await repository.listAdminTickets({
-        open: filter.open,
-        search: filter.q,
-        waiting: filter.waiting,
-        assignee,
-        privacy: filter.privacy !== undefined,
-        sortDue: filter.sort === 'due',
-        ...(filter.due ? { due: dueRange(filter.due, now) } : {}),
-      });
-      const tickets = rows.map((row) => toAdminTicketDto(row, now));
-      return {
-        tickets: filter.privacy === 'overdue' ? tickets.filter((ticket) => ticket.overdue) : tickets,
-        now: now.toISOString(),
-      };
+    /**
+     * The owner's page saw these answers: only this report, never a stream's delivery, keeps an
+     * answer out of the owner's mail (docs/decisions/135-seen-means-seen.md).
+     */
+    async seen(userId: string, ticketId: string, messageIds: number[]): Promise<{ seenUpTo: number }> {
+      const seenUpTo = isUuid(ticketId) ? await repository.markOwnerSeen(ticketId, userId, messageIds) : null;
+      if (seenUpTo === null) throw ticketMissing();
+      return { seenUpTo };
     },
 
-    async getAnyTicketWithMessages(adminId: string, ticketId: string) {
-      const ticket = await getAnyTicket(ticketId);
-      const messages = await repository.listMessages(ticket.id, 0, { notes: true });
-      return {
-        ticket: toAdminTicketDto(ticket, clock.now()),
-        messages: messages.map((m) => toAdminMessageDto(m, adminId)),
-        now: clock.now().toISOString(),
-      };
-    },
-
-    async adminReply(
-      actor: AuditActor,
-      ticketId: string,
-      input: { messageBody: string; clientId?: string; attachmentIds?: string[] },
-    ) {
+    /** The owner rates their closed ticket: once, then changeable for 7 days. */
+    async rate(userId: string, ticketId: string, input: { good: boolean; comment: string | null }): Promise<Ticket> {
       if (!isUuid(ticketId)) throw ticketMissing();
-      const stored = await storeMessage({
-        ticketId,
-        authorId: actor.userId,
-        ownerId: null,
-        admin: true,
-        body: input.messageBody,
-        clientId: input.clientId,
-        attachmentIds: input.attachmentIds,
-      });
-      const message = toAdminMessageDto(stored, actor.userId);
-      const ticket = await getAnyTicket(ticketId);
-      await audit.record({
-        actor,
-        action: 'ticket.answer',
-        targetType: 'ticket',
-        targetId: ticket.id,
-        details: { ticketNo: ticket.ticketNo, userEmail: ticket.userEmail, messageId: message.id },
-      });
-      return message;
+      if (await repository.rate(ticketId, userId, input.good, input.comment)) {
+        const ticket = await repository.findTicket(ticketId, userId);
+        if (ticket) return toTicketDto(ticket);
+      }
+      const ticket = await repository.findTicket(ticketId, userId);
+      if (!ticket) throw ticketMissing();
+      throw new AppError('ABORTED', ticket.open ? DESK_TEXT.rateOnlyClosed : DESK_TEXT.ratingLocked);
     },
 
-    async setOpen(actor: AuditActor, ticketId: string, open: boolean): Promise<AdminTicket> {
-      if (!isUuid(ticketId)) throw ticketMissing();
-      const changed = await repository.setOpen(ticketId, open);
-      if (!changed) throw ticketMissing();
-      const ticket = toAdminTicketDto(await getAnyTicket(ticketId), clock.now());
-      await audit.record({
-        actor,
-        action: open ? 'ticket.reopen' : 'ticket.close',
-        targetType: 'ticket',
-        targetId: ticket.id,
-        details: { ticketNo: ticket.ticketNo, userEmail: ticket.userEmail },
-      });
-      return ticket;
-    },
+    // What the desk (modules/desk) reads and writes of tickets and messages, through this service:
+    // the same statements the owner's side uses (replies only while open, one close at a time).
+    storeMessage,
+    listAdminTickets: (filter: Parameters<SupportRepository['listAdminTickets']>[0]) =>
+      repository.listAdminTickets(filter),
+    /** A ticket's thread for the console, notes included. */
+    listThread: (ticketId: string) => repository.listMessages(ticketId, 0, { notes: true }),
+    findMessageByClientId: (ticketId: string, clientId: string, authorId: string) =>
+      repository.findMessageByClientId(ticketId, clientId, authorId),
+    setOpen: (ticketId: string, open: boolean) => repository.setOpen(ticketId, open),
   };
 }
 

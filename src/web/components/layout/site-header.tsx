@@ -76,6 +76,14 @@ export function SiteHeader({
           <span className="nav-toggle__bars" aria-hidden="true" />
           <span className="visually-hidden">{open ? 'Close menu' : 'Open menu'}</span>
         </button>
+        {/* Without JavaScript the button above does nothing (noscript.css hides it): this native
+            disclosure takes its place on a phone, and the navigation after it shows while it is open. */}
+        <details className="nav-fallback">
+          <summary className="nav-toggle nav-fallback__summary">
+            <span className="nav-toggle__bars" aria-hidden="true" />
+            <span className="visually-hidden">Menu</span>
+          </summary>
+        </details>
         <nav ref={nav} id="site-nav" className={`site-nav${open ? ' site-nav--open' : ''}`} aria-label="Main">
           <ul className="site-nav__list">
             {NAV_LINKS.map((link) => (

@@ -1,7 +1,11 @@
 import { data, redirect } from 'react-router';
 import { formatNzDate, formatNzShortDateTime } from '../../../contracts/dates.ts';
 import { ACCOUNT_MESSAGES } from '../../../contracts/account.ts';
-import { ChangeEmailRequestSchema, SessionIdSchema } from '../../../contracts/account.schemas.ts';
+import {
+  ChangeEmailRequestSchema,
+  SessionIdSchema,
+  SetAccountNameRequestSchema,
+} from '../../../contracts/account.schemas.ts';
 import { accountApi } from '../../../contracts/api/accounts.ts';
 import type { ApiResult } from '../../../contracts/endpoint.ts';
 import { type FormResult, invalid, readForm, refused } from '../../lib/form.ts';
@@ -22,6 +26,10 @@ function doneMessage(query: URLSearchParams): string | null {
   switch (query.get('done')) {
     case 'email':
       return ACCOUNT_MESSAGES.emailChangeRequested;
+    case 'name':
+      return ACCOUNT_MESSAGES.nameSaved;
+    case 'name-cleared':
+      return ACCOUNT_MESSAGES.nameCleared;
     case 'session':
       return ACCOUNT_MESSAGES.sessionEnded;
     case 'others': {
@@ -57,8 +65,8 @@ export async function loadAccount(request: Request, context: Context) {
 export type AccountPageData = Awaited<ReturnType<typeof loadAccount>>;
 export type AccountView = NonNullable<AccountPageData['account']>;
 
-/** The page's forms, as an answer names them (`form`): the email change, and the sessions list's forms. */
-export type AccountForm = 'change-email' | 'sessions';
+/** The page's forms, as an answer names them (`form`): the name, the email change, and the sessions list's forms. */
+export type AccountForm = 'set-name' | 'change-email' | 'sessions';
 
 const refusedWith = (form: AccountForm, message: string, status: number) =>
   data<FormResult>({ ok: false, message, fields: {}, values: {}, form }, { status });
@@ -72,6 +80,15 @@ function apiRefusal(result: Extract<ApiResult<unknown>, { ok: false }>, form: Ac
 export async function accountAction(request: Request, context: Context) {
   const { api } = context.get(requestContext).services;
   const values = await readForm(request);
+
+  if (values.intent === 'set-name') {
+    const kept = { name: (values.name ?? '').slice(0, 1000) };
+    const parsed = SetAccountNameRequestSchema.safeParse({ name: values.name ?? '' });
+    if (!parsed.success) return invalid(parsed.error, kept, 'set-name');
+    const saved = await api.call(accountApi.setName, { body: parsed.data });
+    if (!saved.ok) return apiRefusal(saved, 'set-name', kept);
+    return redirect(`${ACCOUNT_PAGE}?done=${saved.data.name ? 'name' : 'name-cleared'}`, 303);
+  }
 
   if (values.intent === 'change-email') {
     const kept = { newEmail: (values.newEmail ?? '').slice(0, 320) };

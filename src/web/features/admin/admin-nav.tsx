@@ -1,4 +1,4 @@
-import { NavLink } from 'react-router';
+import { NavLink, useLocation } from 'react-router';
 import { ADMIN_TEXT } from '../../../contracts/admin.ts';
 
 export const ADMIN_SECTIONS = [
@@ -43,19 +43,47 @@ export const ADMIN_SECTIONS = [
   },
 ] as const;
 
-/** The console's own navigation: a row of links on a phone, a column beside the page on a desktop. */
+function Links() {
+  return (
+    <ul className="admin-nav__list">
+      {ADMIN_SECTIONS.map((section) => (
+        <li key={section.to}>
+          <NavLink to={section.to} className="admin-nav__link">
+            {section.label}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The section a console address belongs to (its longest matching prefix), or none on /admin itself. */
+export const sectionOf = (pathname: string) =>
+  ADMIN_SECTIONS.filter((s) => pathname === s.to || pathname.startsWith(`${s.to}/`)).sort(
+    (a, b) => b.to.length - a.to.length,
+  )[0];
+
+/**
+ * The console's own navigation: on a phone one control (a native `<details>`, so it opens without
+ * JavaScript) that names the section you are in; a row of links over the page from 48 rem, and a
+ * column beside it from 80 rem. Only one of the two is displayed at a width, so assistive
+ * technology meets one set of links. A navigation closes the phone's menu (it is made anew).
+ */
 export function AdminNav() {
+  const { pathname } = useLocation();
+  const here = sectionOf(pathname);
   return (
     <nav className="admin-nav" aria-label="Admin">
-      <ul className="admin-nav__list">
-        {ADMIN_SECTIONS.map((section) => (
-          <li key={section.to}>
-            <NavLink to={section.to} className="admin-nav__link">
-              {section.label}
-            </NavLink>
-          </li>
-        ))}
-      </ul>
+      <details key={pathname} className="admin-nav__menu">
+        <summary className="admin-nav__summary">
+          {ADMIN_TEXT.navMenu}
+          {here ? <span className="admin-nav__here">: {here.label}</span> : null}
+        </summary>
+        <Links />
+      </details>
+      <div className="admin-nav__wide">
+        <Links />
+      </div>
     </nav>
   );
 }

@@ -4,6 +4,7 @@ import { InputField } from '../../components/ui/field.tsx';
 import { type FormResult, useFormCheck } from '../../lib/form.ts';
 import { AuthCard, ConfirmPasswordInput, FormActions, FormError, SuccessPanel } from './auth-form.tsx';
 import '../../styles/auth.css';
+import { Email } from '../../components/ui/email.tsx';
 
 /** The form's schema, loaded when the form is first used (useFormCheck). */
 const loadChangePasswordFormSchema = () =>
@@ -19,7 +20,11 @@ export function ChangePasswordForm({ email, result }: { email: string; result?: 
       title="Change your password"
       lead={
         <>
-          Signed in as <strong>{email}</strong>.
+          Signed in as{' '}
+          <strong>
+            <Email address={email} />
+          </strong>
+          .
         </>
       }
     >

@@ -10,6 +10,7 @@ import { announceSignOut } from '../../lib/session-events.ts';
 import { InputField } from '../../components/ui/field.tsx';
 import '../../styles/auth.css';
 import '../../styles/account-delete.css';
+import { Email } from '../../components/ui/email.tsx';
 
 /** The form's schema, loaded when the form is first used (useFormCheck). */
 const loadDeleteAccountBodySchema = () =>
@@ -57,7 +58,11 @@ export function DeleteAccountForm({
       title={DELETION_TEXT.title}
       lead={
         <>
-          Signed in as <strong>{email}</strong>.
+          Signed in as{' '}
+          <strong>
+            <Email address={email} />
+          </strong>
+          .
         </>
       }
     >

@@ -10,7 +10,7 @@ import { useFormCheck } from '../../lib/form.ts';
 import { useHydrated } from '../../lib/hydrated.ts';
 import type { RootData } from '../../lib/page-meta.ts';
 import { AuthCard } from './auth-form.tsx';
-import { OtpField, signInWithPasskey } from './otp-field.tsx';
+import { OtpField, PasskeyButton, signInWithPasskey } from './otp-field.tsx';
 import { ResendVerification } from './resend-verification.tsx';
 import {
   RESEND_FORM,
@@ -71,6 +71,7 @@ export function LoginScreen({
   const ticket = codeStep ? result?.values.ticket : undefined;
   // An admin's second step (docs/product.md §2.15): always offered on /admin, elsewhere once the server asks.
   const [otpAsked, setOtpAsked] = useState(false);
+  const [passkeyError, setPasskeyError] = useState<string | null>(null);
   if (!otpAsked && result?.fields.otp !== undefined) setOtpAsked(true);
   const showOtp = area === '/admin' || otpAsked || ticket !== undefined;
 
@@ -186,12 +187,7 @@ export function LoginScreen({
               />
             </>
           )}
-          {showOtp ? (
-            <OtpField
-              error={check.errors.otp}
-              passkey={hydrated && otpAsked && !ticket ? () => passkeySignIn() : undefined}
-            />
-          ) : null}
+          {showOtp ? <OtpField error={check.errors.otp ?? passkeyError ?? undefined} /> : null}
           <div className="form__actions auth-card__actions">
             <button type="submit" className="button button--primary auth-card__submit" disabled={busy}>
               Login
@@ -200,6 +196,9 @@ export function LoginScreen({
               Forgot your password?
             </Link>
           </div>
+          {showOtp && hydrated && otpAsked && !ticket ? (
+            <PasskeyButton passkey={passkeySignIn} onError={setPasskeyError} />
+          ) : null}
         </signIn.Form>
         {staff ? null : (
           <p className="auth-card__footer">

@@ -9,46 +9,52 @@ import { api } from '../../lib/api-client.ts';
 /**
  * The login screen's second step for admins (docs/product.md §2.15): the code from the
  * authenticator app or a recovery code, sent with the email and password (a plain form field, so
- * it works without JavaScript), and with JavaScript a 'Use a passkey' button.
+ * it works without JavaScript).
  */
-export function OtpField({
-  error,
+export function OtpField({ error }: { error?: string | undefined }) {
+  return (
+    <InputField
+      label="One-time code"
+      name="otp"
+      autoComplete="one-time-code"
+      inputMode="text"
+      hint="Admins: the 6-digit code from your authenticator app, or one of your recovery codes."
+      error={error}
+    />
+  );
+}
+
+/**
+ * With JavaScript, the other way past the code: 'Use a passkey', below the code's form and its Login
+ * button (never between the code and Login). Its failure is told on the code's field (`onError`).
+ */
+export function PasskeyButton({
   passkey,
+  onError,
 }: {
-  error?: string | undefined;
-  /** Signs in with a passkey (JavaScript only); answers an error message, or null once signed in. */
-  passkey?: () => Promise<string | null>;
+  /** Signs in with a passkey; answers an error message, or null once signed in. */
+  passkey: () => Promise<string | null>;
+  onError: (message: string | null) => void;
 }) {
-  const [passkeyError, setPasskeyError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   return (
-    <>
-      <InputField
-        label="One-time code"
-        name="otp"
-        autoComplete="one-time-code"
-        inputMode="text"
-        hint="Admins: the 6-digit code from your authenticator app, or one of your recovery codes."
-        error={error ?? passkeyError ?? undefined}
-      />
-      {passkey ? (
-        <button
-          type="button"
-          className="button button--ghost"
-          disabled={busy}
-          onClick={() => {
-            setBusy(true);
-            setPasskeyError(null);
-            void passkey().then((message) => {
-              setBusy(false);
-              setPasskeyError(message);
-            });
-          }}
-        >
-          Use a passkey
-        </button>
-      ) : null}
-    </>
+    <p className="auth-card__passkey">
+      <button
+        type="button"
+        className="button button--ghost"
+        disabled={busy}
+        onClick={() => {
+          setBusy(true);
+          onError(null);
+          void passkey().then((message) => {
+            setBusy(false);
+            onError(message);
+          });
+        }}
+      >
+        Use a passkey
+      </button>
+    </p>
   );
 }
 

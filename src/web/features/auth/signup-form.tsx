@@ -1,9 +1,11 @@
 import { Form, Link, useNavigation } from 'react-router';
+import { ACCOUNT_MESSAGES } from '../../../contracts/account.ts';
 import { PASSWORD_MIN_LENGTH } from '../../../contracts/auth.ts';
 import { InputField } from '../../components/ui/field.tsx';
 import { type FormResult, useFormCheck } from '../../lib/form.ts';
 import { AuthCard, ConfirmPasswordInput, EmailInput, FormActions, FormError, SuccessPanel } from './auth-form.tsx';
 import '../../styles/auth.css';
+import { Email } from '../../components/ui/email.tsx';
 
 /** The form's schema, loaded when the form is first used (useFormCheck). */
 const loadSignupFormSchema = () => import('../../../contracts/auth.schemas.ts').then((m) => m.SignupFormSchema);
@@ -23,8 +25,11 @@ export function SignupForm({ result }: { result?: FormResult | undefined }) {
         <SuccessPanel title="Check your inbox">
           <p>{result.message}</p>
           <p>
-            We sent it to <strong>{result.values.email}</strong>. Once confirmed,{' '}
-            <Link to="/support">sign in to support</Link>.
+            We sent it to{' '}
+            <strong>
+              <Email address={result.values.email ?? ''} />
+            </strong>
+            . Once confirmed, <Link to="/support">sign in to support</Link>.
           </p>
         </SuccessPanel>
       ) : (
@@ -36,6 +41,15 @@ export function SignupForm({ result }: { result?: FormResult | undefined }) {
           onSubmit={onSubmit}
           aria-label="Create an account"
         >
+          <InputField
+            label={ACCOUNT_MESSAGES.nameLabel}
+            name="name"
+            type="text"
+            autoComplete="name"
+            hint={ACCOUNT_MESSAGES.nameHint}
+            defaultValue={result?.values.name}
+            error={errors.name}
+          />
           <EmailInput defaultValue={result?.values.email} error={errors.email} />
           <InputField
             label="Password"

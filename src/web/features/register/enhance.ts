@@ -133,7 +133,8 @@ function enhance(form: HTMLFormElement) {
     if (outcome.kind === 'created') {
       window.alert(COMPANY_MESSAGES.submitted);
       form.reset();
-      window.location.reload();
+      // The page loads again, now saying what happens next with the status link (the answer's cookie).
+      window.location.replace('/register?submitted=1');
       return;
     }
     submitting = false;

@@ -1,15 +1,40 @@
 import {
   type CompanyTextField,
+  LICENCE_FIELD_TEXT,
   LICENSE_FIELD,
   LICENSE_PICKER_ACCEPT,
-  LICENSE_PICKER_TYPES,
   NZBN_TEXT,
+  PHONE_HINT,
+  REGISTERED_TEXT,
 } from '../../../contracts/companies.ts';
 import { InputField } from '../../components/ui/field.tsx';
 import { fieldId, type RegistrationErrors, type RegistrationValues, submitReady } from './form-rules.ts';
 
 /** What the page says after a post without JavaScript: success above the fields, a failure above Submit. */
-export type RegistrationNotice = { kind: 'success' | 'error'; lines: string[] };
+export type RegistrationNotice = { kind: 'success' | 'error'; lines: string[]; statusPath?: string | null };
+
+/** After an application: what happens next, and the private status link this browser was given. */
+function NextSteps({ statusPath }: { statusPath: string | null }) {
+  return (
+    <section className="register-form__next" aria-labelledby="register-submitted-next">
+      <h2 id="register-submitted-next" className="register__aside-title">
+        {REGISTERED_TEXT.heading}
+      </h2>
+      <ol className="register-steps">
+        {REGISTERED_TEXT.steps.slice(0, statusPath ? 3 : 2).map((step) => (
+          <li key={step}>{step}</li>
+        ))}
+      </ol>
+      {statusPath ? (
+        <p>
+          <a href={statusPath} className="button button--primary">
+            {REGISTERED_TEXT.statusLink}
+          </a>
+        </p>
+      ) : null}
+    </section>
+  );
+}
 
 /** A browser cannot be given a chosen file back: after a refused post, the hint asks for it again. */
 function licenseAgain(errors: RegistrationErrors, notice: RegistrationNotice | null): string {
@@ -69,6 +94,7 @@ export function RegistrationForm({
           </div>
         </div>
       ) : null}
+      {notice?.kind === 'success' ? <NextSteps statusPath={notice.statusPath ?? null} /> : null}
 
       <fieldset className="form__group">
         <legend className="form__legend">Company details</legend>
@@ -85,9 +111,9 @@ export function RegistrationForm({
         <InputField
           label="Phone number"
           type="tel"
-          inputMode="numeric"
+          inputMode="tel"
           autoComplete="tel"
-          hint="Digits only, 7 to 14 (for example 0211234567)."
+          hint={PHONE_HINT}
           {...text('phoneNumber', true)}
         />
         <InputField
@@ -118,7 +144,7 @@ export function RegistrationForm({
           <InputField
             label="Contact person phone number"
             type="tel"
-            inputMode="numeric"
+            inputMode="tel"
             autoComplete="tel"
             {...text('contactPersonPhoneNumber')}
           />
@@ -130,10 +156,10 @@ export function RegistrationForm({
         <legend className="form__legend">Documents</legend>
         <InputField
           {...field(LICENSE_FIELD)}
-          label={`Commercial license (${LICENSE_PICKER_TYPES.join(', ')})`}
+          label={LICENCE_FIELD_TEXT.label}
           type="file"
           accept={LICENSE_PICKER_ACCEPT}
-          hint={`We can accept a JPG, JPEG or PNG image of your license, up to 10 MB.${licenseAgain(errors, notice)}`}
+          hint={`${LICENCE_FIELD_TEXT.hint}${licenseAgain(errors, notice)}`}
           error={errors[LICENSE_FIELD]}
         />
       </fieldset>

@@ -12,6 +12,7 @@ import {
   type TimeFigure,
   weekdayName,
 } from '../../../contracts/reports.ts';
+import { ratingWord } from '../../../contracts/ticket-words.ts';
 import { DataTable } from '../../components/ui/data-table.tsx';
 import { Email } from '../../components/ui/email.tsx';
 import { InputField } from '../../components/ui/field.tsx';
@@ -378,9 +379,7 @@ export function Comments({ report }: { report: Report }) {
           <p className="report-comment__meta">
             <Link to={`/admin/support/${encodeURIComponent(c.ticketId)}`}>Ticket #{c.ticketNo}</Link>
             {' · '}
-            <span className={c.good ? 'report-comment__good' : 'report-comment__poor'}>
-              {c.good ? REPORTS_TEXT.good : REPORTS_TEXT.poor}
-            </span>
+            <span className={c.good ? 'report-comment__good' : 'report-comment__bad'}>{ratingWord(c.good)}</span>
             {' · '}
             <time dateTime={c.ratedAt}>{formatNzDateTime(c.ratedAt)}</time>
           </p>

@@ -1,12 +1,7 @@
 import { MERGE_TEXT, type MergeTarget } from '../../../contracts/ticket-merge.ts';
 import { formatNzDateTime } from '../../../contracts/dates.ts';
-
-const TICKET_REASONS = ['General', 'Incident', 'Deactivation'] as const;
-/** The start of a message, for a list: its first 60 characters on one line. */
-const excerpt = (text: string) => {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
-};
+import { firstLineOf, reasonLabel, TICKET_REASONS } from '../../../contracts/support.ts';
+import { ratingWord } from '../../../contracts/ticket-words.ts';
 import { type ReactNode, useId } from 'react';
 import { Form, useNavigation } from 'react-router';
 import { DESK_TEXT, formatMinutes } from '../../../contracts/desk.ts';
@@ -18,7 +13,7 @@ import { Menu } from '../../components/ui/menu.tsx';
 import { ADMIN_TEXT } from '../../../contracts/admin.ts';
 import { DELETION_TEXT } from '../../../contracts/account-deletion.ts';
 import { DUE_TEXT } from '../../../contracts/service-levels.ts';
-import { DueLine } from './due-time.tsx';
+import { DueAt } from './due-time.tsx';
 
 const minutesBetween = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / 60_000;
 
@@ -31,14 +26,15 @@ export function DeskFacts({ ticket, viewerEmail, now }: { ticket: AdminTicket; v
   const mine = ticket.assignee?.email === viewerEmail;
   return (
     <dl className="desk-facts" aria-label="Handling">
-      {ticket.due ? (
-        <div>
-          <dt>{DUE_TEXT.dueColumn}</dt>
-          <dd data-testid="due">
-            <DueLine due={ticket.due} now={now} />
+      {/* Each due time with its label; the warning sent (Due soon) is about the earlier one. */}
+      {ticket.dueTimes.map((time) => (
+        <div key={time.target}>
+          <dt>{DUE_TEXT.dueLabel[time.target]}</dt>
+          <dd data-testid={`due-${time.target}`}>
+            <DueAt due={{ ...time, warned: ticket.due?.target === time.target ? ticket.due.warned : null }} now={now} />
           </dd>
         </div>
-      ) : null}
+      ))}
       <div>
         <dt>{DESK_TEXT.assignedTo}</dt>
         <dd data-testid="assignee">
@@ -79,7 +75,7 @@ export function DeskFacts({ ticket, viewerEmail, now }: { ticket: AdminTicket; v
           <dt>Rating</dt>
           <dd data-testid="rating">
             <strong className={`badge ${ticket.rating.good ? 'badge--open' : 'badge--banned'}`}>
-              {ticket.rating.good ? DESK_TEXT.good : DESK_TEXT.bad}
+              {ratingWord(ticket.rating.good)}
             </strong>
             {ticket.rating.comment ? <q className="desk-panel__comment">{ticket.rating.comment}</q> : null}
           </dd>
@@ -211,7 +207,7 @@ export function DeskToolbar({
                 </option>
                 {splitPoints.map((point) => (
                   <option key={point.id} value={point.id}>
-                    {MERGE_TEXT.splitOption(formatNzDateTime(point.timestamp), excerpt(point.messageBody))}
+                    {MERGE_TEXT.splitOption(formatNzDateTime(point.timestamp), firstLineOf(point.messageBody))}
                   </option>
                 ))}
               </select>
@@ -220,8 +216,8 @@ export function DeskToolbar({
               <span className="visually-hidden">{MERGE_TEXT.splitReasonLabel}</span>
               <select name="reason" className="select" defaultValue={ticket.reason}>
                 {TICKET_REASONS.map((reason) => (
-                  <option key={reason} value={reason}>
-                    {reason}
+                  <option key={reason.value} value={reason.value}>
+                    {reason.label}
                   </option>
                 ))}
               </select>
@@ -245,7 +241,7 @@ export function DeskToolbar({
                 </option>
                 {mergeTargets.map((target) => (
                   <option key={target.id} value={target.id}>
-                    {MERGE_TEXT.option(target.ticketNo, target.reason, target.open)}
+                    {MERGE_TEXT.option(target.ticketNo, reasonLabel(target.reason), target.open, target.firstLine)}
                   </option>
                 ))}
               </select>

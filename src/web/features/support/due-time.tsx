@@ -42,8 +42,8 @@ export function DueCell({ due, now }: { due: TicketDue | null; now: Date }) {
   );
 }
 
-/** On a ticket: 'First response due in 2 h · Mon 30 Nov, 10:30', or 'Resolution late by 35 min · …'. */
-export function DueLine({ due, now }: { due: TicketDue; now: Date }) {
+/** On a ticket, one due time after its label: 'Mon 30 Nov, 10:30 (late by 35 min)', marked Late once passed. */
+export function DueAt({ due, now }: { due: TicketDue; now: Date }) {
   return (
     <span className={`due${isLate(due, now) ? ' due--late' : ''}`}>
       {isMarked(due, now) ? (
@@ -51,9 +51,7 @@ export function DueLine({ due, now }: { due: TicketDue; now: Date }) {
           <DueMark due={due} now={now} />{' '}
         </>
       ) : null}
-      <time dateTime={due.at}>
-        {DUE_TEXT.dueLine(due.target, dueWords(new Date(due.at), now), formatNzDueTime(due.at))}
-      </time>
+      <time dateTime={due.at}>{DUE_TEXT.dueAt(formatNzDueTime(due.at), dueWords(new Date(due.at), now))}</time>
     </span>
   );
 }

@@ -75,6 +75,15 @@ export function ReplyBox<M extends Message = Message>({
   );
   // The text as it was sent: what a refusal keeps.
   const sentText = useRef('');
+  // The text in the box now, for an answer that comes after more was typed.
+  const textNow = useRef(text);
+  textNow.current = text;
+  // Enter pressed while a message was on its way: what was typed since goes once that one is answered.
+  const enterWhileSending = useRef(false);
+  const [sendNext, setSendNext] = useState(0);
+  useEffect(() => {
+    if (sendNext > 0) formRef.current?.requestSubmit();
+  }, [sendNext]);
   const hydrated = useHydrated();
   // Replies take files (photos and PDFs); internal notes are text only.
   const picker = useAttachmentPicker();
@@ -115,13 +124,20 @@ export function ReplyBox<M extends Message = Message>({
   };
 
   function finish(result: { ok: true; message: M } | { ok: false; error: string; closed?: boolean | undefined }) {
+    const queued = enterWhileSending.current;
+    enterWhileSending.current = false;
     if (result.ok) {
       pending.current = null;
-      setText('');
-      // The server has the message: its draft is done with.
-      clearDraft(draftKey);
+      // The server has the message: it leaves the box, and its draft is done with. Words typed
+      // while it was on its way stay (they are the draft now), and go next if Enter was pressed.
+      const typedSince = textNow.current !== sentText.current;
+      if (!typedSince) {
+        setText('');
+        clearDraft(draftKey);
+      }
       picker.clear();
       onSent(result.message);
+      if (typedSince && queued) setSendNext((n) => n + 1);
       return;
     }
     setError(result.error);
@@ -142,7 +158,11 @@ export function ReplyBox<M extends Message = Message>({
 
   async function send(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (blank || sending) return;
+    if (blank) return;
+    if (sending) {
+      enterWhileSending.current = true;
+      return;
+    }
     const body = text.trim();
     sentText.current = text;
     // The same text and files sent again reuse the id: a message the server did store is not stored twice.

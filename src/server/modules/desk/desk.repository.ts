@@ -2,11 +2,12 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { supportTickets, users } from '../../db/schema.ts';
 import { type AppDatabase } from '../../db/connection.ts';
 import { queryRows } from '../../db/sql.ts';
+import type { FirstSteps } from '../../../contracts/desk.schemas.ts';
 import { announceAfterCommit, EVENTS_CHANNEL } from '../../realtime/event-bus.ts';
-import { type MessageRow, type RawMessage, toMessage } from './support.rows.ts';
+import { type MessageRow, type RawMessage, toMessage } from '../support/index.ts';
 
 /**
- * The desk's tools over tickets: assignment, the owner's rating and the inbox's figures
+ * The desk's tools over tickets: notes, assignment, the privacy and keep-for-record marks, and the inbox's figures
  * (first response and resolution medians, share of good ratings). Each change that others watch
  * announces itself in its own statement, so the event fires exactly on commit.
  */
@@ -21,9 +22,6 @@ export interface DeskFigures {
   good30: number;
   rated30: number;
 }
-
-/** How long the owner may change a rating after giving it. */
-export const RATING_CHANGEABLE_DAYS = 7;
 
 export function createDeskRepository(db: AppDatabase) {
   return {
@@ -109,29 +107,6 @@ export function createDeskRepository(db: AppDatabase) {
       return rows.length > 0;
     },
 
-    /**
-     * The owner's rating of a closed ticket: the first one, or a change within 7 days of it.
-     * Raw SQL: ownership, "closed" and the 7-day window are checked in the same statement as the
-     * write, so a reopen or a late change cannot slip in between. Returns false when refused.
-     */
-    async rate(ticketId: string, ownerId: string, good: boolean, comment: string | null): Promise<boolean> {
-      const rows = await queryRows<{ ticket_id: string }>(
-        db,
-        sql`
-        with r as (
-          insert into ticket_ratings (ticket_id, good, comment)
-          select t.id, ${good}, ${comment}::text from support_tickets t
-          where t.id = ${ticketId} and t.user_id = ${ownerId} and not t.open
-          on conflict (ticket_id) do update set good = excluded.good, comment = excluded.comment, updated_at = now()
-          where ticket_ratings.rated_at > now() - make_interval(days => ${RATING_CHANGEABLE_DAYS})
-          returning ticket_id
-        )
-        select r.ticket_id, pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', r.ticket_id, 'userId', ${ownerId}::text)::text)
-        from r`,
-      );
-      return rows.length > 0;
-    },
-
     /** Admins who may be assigned tickets (read from the accounts module's users table, never written). */
     async listAgents(): Promise<Array<{ id: string; email: string }>> {
       return db
@@ -175,6 +150,30 @@ export function createDeskRepository(db: AppDatabase) {
         rated7: Number(row?.rated7 ?? 0),
         good30: Number(row?.good30 ?? 0),
         rated30: Number(row?.rated30 ?? 0),
+      };
+    },
+
+    /**
+     * A new console's first steps, each read from what is there (other modules' tables, read and
+     * never written): the business calendar saved by someone, a second active admin, a saved reply,
+     * a public answer from the team on any ticket.
+     */
+    async firstSteps(): Promise<FirstSteps> {
+      const [row] = await queryRows<{ hours: boolean; teammate: boolean; saved: boolean; answered: boolean }>(
+        db,
+        sql`
+        select
+          exists (select 1 from business_calendar where updated_by is not null) as hours,
+          (select count(*) from users where role = 'admin' and disabled_at is null) > 1 as teammate,
+          exists (select 1 from saved_replies) as saved,
+          exists (select 1 from ticket_messages
+                  where admin and not internal and system_event is null) as answered`,
+      );
+      return {
+        businessHours: Boolean(row?.hours),
+        teammate: Boolean(row?.teammate),
+        savedReply: Boolean(row?.saved),
+        testTicket: Boolean(row?.answered),
       };
     },
   };

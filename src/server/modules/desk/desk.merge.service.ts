@@ -3,7 +3,7 @@ import { MERGE_MESSAGES, type MergeTarget } from '../../../contracts/ticket-merg
 import { isUuid } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';
-import type { MergeOutcome, MergeRepository, SplitOutcome, UndoOutcome } from './support.merge.repository.ts';
+import type { MergeOutcome, MergeRepository, SplitOutcome, UndoOutcome } from './desk.merge.repository.ts';
 
 const REFUSALS: Record<Exclude<MergeOutcome['kind'], 'merged'>, AppError> = {
   missing: new AppError('NOT_FOUND', SUPPORT_TEXT.ticketMissing),
@@ -44,9 +44,6 @@ const UNDO_REFUSALS: Record<Exclude<UndoOutcome['kind'], 'undone'>, AppError> = 
 export function createMergeService(options: { repository: MergeRepository; audit: AuditService }) {
   const { repository, audit } = options;
   return {
-    /** The ticket an address means now (a merged ticket's target). */
-    resolve: (ticketId: string) => repository.resolve(ticketId),
-
     async targets(ticketId: string): Promise<MergeTarget[]> {
       if (!isUuid(ticketId)) throw REFUSALS.missing;
       return repository.targets(ticketId);

@@ -1,11 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { MERGE_TEXT, type MergeTarget } from '../../../contracts/ticket-merge.ts';
+import { firstLineOf } from '../../../contracts/support.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
-import { isUuid, queryRows } from '../../db/sql.ts';
+import { queryRows } from '../../db/sql.ts';
 import { EVENTS_CHANNEL, notifySql } from '../../realtime/event-bus.ts';
-
-/** How far a chain of merges is followed (a merged ticket's target merged again, and so on). */
-const MAX_HOPS = 10;
 
 interface LockedTicket {
   id: string;
@@ -70,22 +68,6 @@ export type MergeOutcome =
  */
 export function createMergeRepository(db: AppDatabase) {
   return {
-    /** The ticket that an address means now: the end of its chain of merges (itself when never merged). */
-    async resolve(ticketId: string): Promise<string> {
-      if (!isUuid(ticketId)) return ticketId;
-      const [row] = await queryRows<{ id: string }>(
-        db,
-        sql`with recursive chain (id, merged_into_id, hops) as (
-              select id, merged_into_id, 0 from support_tickets where id = ${ticketId}::uuid
-              union all
-              select t.id, t.merged_into_id, c.hops + 1 from support_tickets t
-              join chain c on t.id = c.merged_into_id where c.hops < ${MAX_HOPS}
-            )
-            select id from chain order by hops desc limit 1`,
-      );
-      return row?.id ?? ticketId;
-    },
-
     /** The owner's other tickets that are not merged themselves, newest first. */
     async targets(ticketId: string): Promise<MergeTarget[]> {
       const rows = await queryRows<{
@@ -94,9 +76,14 @@ export function createMergeRepository(db: AppDatabase) {
         reason: string;
         open: boolean;
         last_message: string | Date;
+        first_body: string | null;
       }>(
         db,
-        sql`select o.id, o.ticket_no, o.reason, o.open, o.last_message from support_tickets t
+        sql`select o.id, o.ticket_no, o.reason, o.open, o.last_message,
+              (select left(m.message_body, 1000) from ticket_messages m
+                where m.ticket_id = o.id and not m.admin and not m.internal and m.system_event is null
+                order by m.id limit 1) as first_body
+            from support_tickets t
             join support_tickets o on o.user_id = t.user_id and o.id <> t.id and o.merged_into_id is null
             where t.id = ${ticketId}::uuid
             order by o.last_message desc, o.ticket_no desc limit 100`,
@@ -107,6 +94,7 @@ export function createMergeRepository(db: AppDatabase) {
         reason: row.reason,
         open: row.open,
         lastMessage: new Date(row.last_message).toISOString(),
+        firstLine: firstLineOf(row.first_body ?? ''),
       }));
     },
 
@@ -160,6 +148,9 @@ export function createMergeRepository(db: AppDatabase) {
             target: Record<string, unknown>;
             carriedWait?: number | null;
             endedWait?: number | null;
+            /** A split: the wait it opened again here (its answer moved), and when that answer had ended it. */
+            reopenedWait?: number | null;
+            reopenedEndedAt?: string | null;
           };
           moved_message_ids: unknown;
           moved_attachment_ids: unknown;
@@ -213,6 +204,19 @@ export function createMergeRepository(db: AppDatabase) {
           );
           targetDeleted = deleted.length > 0;
           await restoreLastMessage(tx, sourceId, before.source.last_message as string, lines);
+          // The wait the split opened again here ends as the answer that moved back ended it, unless
+          // answered here since; the first response is the ticket's own again.
+          if (before.reopenedWait) {
+            await tx.execute(
+              sql`update ticket_waits set ended_at = ${before.reopenedEndedAt ?? null}::timestamptz, ended_by = 'answer'
+                  where id = ${before.reopenedWait} and ended_at is null`,
+            );
+            await tx.execute(
+              sql`update support_tickets set first_answer_at = ${(before.source.first_answer_at as string | null) ?? null}::timestamptz,
+                    first_answer_by = ${(before.source.first_answer_by as string | null) ?? null}::uuid
+                  where id = ${sourceId}::uuid`,
+            );
+          }
           // The wait the split ended here is open again, unless the ticket has one of its own since.
           if (before.endedWait)
             await tx.execute(
@@ -301,6 +305,32 @@ export function createMergeRepository(db: AppDatabase) {
                 and started_at >= (select timestamp from ticket_messages where id = ${messageId})
               returning id`,
         );
+        // A question asked here before the split message and answered only by a message that moves
+        // waits here again, due as its reason's targets say from when it was asked (and, if that
+        // answer was the first, the ticket has had no first response). An undo ends it again.
+        const [reopened] = await queryRows<{ id: number; ended_at: string; phase: string }>(
+          tx,
+          sql`update ticket_waits w set ended_at = null, ended_by = null
+              from (select id, ended_at::text as was from ticket_waits
+                    where ticket_id = ${sourceId}::uuid and ended_by = 'answer'
+                      and started_at < (select timestamp from ticket_messages where id = ${messageId})
+                      and ended_at >= (select timestamp from ticket_messages where id = ${messageId})
+                    order by started_at desc limit 1) r
+              where w.id = r.id
+                and not exists (select 1 from ticket_waits o where o.ticket_id = ${sourceId}::uuid and o.ended_at is null)
+              returning w.id, r.was as ended_at, w.phase`,
+        );
+        if (reopened) {
+          await tx.execute(
+            sql`update ticket_waits w set (response_due, resolution_due) =
+                  (select d.response_due, d.resolution_due from wait_dues(w.ticket_id, w.phase, w.started_at) d)
+                where w.id = ${reopened.id}`,
+          );
+          if (reopened.phase === 'first')
+            await tx.execute(
+              sql`update support_tickets set first_answer_at = null, first_answer_by = null where id = ${sourceId}::uuid`,
+            );
+        }
         const moved = await queryRows<{ id: number }>(
           tx,
           sql`update ticket_messages set ticket_id = ${targetId}::uuid
@@ -345,7 +375,8 @@ export function createMergeRepository(db: AppDatabase) {
           sql`insert into ticket_merges (kind, source_ticket_id, target_ticket_id, actor_id, before, moved_message_ids, moved_attachment_ids, line_ids)
               values ('split', ${sourceId}::uuid, ${targetId}::uuid, ${actorId}::uuid,
                 json_build_object('source', ${JSON.stringify(source.row)}::json, 'target', null,
-                  'endedWait', ${ended?.id ?? null}::bigint),
+                  'endedWait', ${ended?.id ?? null}::bigint, 'reopenedWait', ${reopened?.id ?? null}::bigint,
+                  'reopenedEndedAt', ${reopened?.ended_at ?? null}::timestamptz),
                 ${pgArray(moved.map((m) => m.id))}::bigint[],
                 ${pgArray(files.map((f) => f.id))}::uuid[],
                 ${pgArray(lines.map((l) => l.id))}::bigint[])`,
@@ -392,6 +423,31 @@ export function createMergeRepository(db: AppDatabase) {
         const files = await queryRows<{ id: string }>(
           tx,
           sql`update ticket_attachments set ticket_id = ${targetId}::uuid where ticket_id = ${sourceId}::uuid returning id`,
+        );
+        // Answers the customer has not seen yet are still to be told, now from the target: the merged
+        // ticket's pending answer notice joins the target's (the earlier answer first), and the
+        // target's seen mark ("every answer up to here was seen") stops below the first answer of the
+        // joined thread that was not seen where it was written. An answer seen in one ticket above
+        // that mark may be told again: a mail twice, never an answer untold.
+        await tx.execute(
+          sql`with ev as (
+                delete from notification_events where ticket_id = ${sourceId}::uuid and kind = 'ticket-reply'
+                returning message_id, due_at)
+              insert into notification_events (kind, ticket_id, message_id, due_at)
+              select 'ticket-reply', ${targetId}::uuid, message_id, due_at from ev
+              on conflict (ticket_id) where kind = 'ticket-reply'
+              do update set message_id = least(notification_events.message_id, excluded.message_id),
+                due_at = least(notification_events.due_at, excluded.due_at)`,
+        );
+        await tx.execute(
+          sql`update support_tickets t set owner_seen_message_id = coalesce(
+                (select min(m.id) - 1 from ticket_messages m
+                 where m.ticket_id = ${targetId}::uuid and m.admin and not m.internal and m.system_event is null
+                   and m.id > case when m.id = any(${pgArray(moved.map((m) => m.id))}::bigint[])
+                                   then s.owner_seen_message_id else t.owner_seen_message_id end),
+                greatest(s.owner_seen_message_id, t.owner_seen_message_id))
+              from support_tickets s
+              where t.id = ${targetId}::uuid and s.id = ${sourceId}::uuid`,
         );
         // The two lines, one in each thread, under the owner like every system line (not an answer,
         // not the customer's: the service-level triggers pass them by); announced on commit.

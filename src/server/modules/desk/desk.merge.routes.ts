@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { deskApi } from '../../../contracts/api/support.ts';
 import { principalOf, route } from '../../http/endpoint-route.ts';
-import type { MergeService } from './support.merge.service.ts';
+import type { MergeService } from './desk.merge.service.ts';
 
 /** Merging tickets in the console: the candidates and the merge (contracts/api/support.ts). */
-export async function supportMergeRoutes(app: FastifyInstance, options: { merge: MergeService }) {
+export async function deskMergeRoutes(app: FastifyInstance, options: { merge: MergeService }) {
   const { merge } = options;
   route(app, deskApi.mergeTargets, async (request, reply) => {
     reply.header('cache-control', 'no-store');
