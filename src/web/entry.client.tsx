@@ -2,6 +2,7 @@ import { StrictMode, startTransition } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { HydratedRouter } from 'react-router/dom';
 import { DATE_TEXTS_ID, keepDateTexts } from '../contracts/dates.ts';
+import { loadScreensShown } from './features/auth/lazy-screens.tsx';
 
 // The dates the server wrote on this page: hydrating reads them instead of building a formatter
 // (contracts/dates.ts). The element goes before hydrating, as the app never draws it.
@@ -12,11 +13,14 @@ if (dateTexts) {
   dateTexts.remove();
 }
 
-startTransition(() => {
-  hydrateRoot(
-    document,
-    <StrictMode>
-      <HydratedRouter />
-    </StrictMode>,
-  );
-});
+// A login or enrolment screen on the page is loaded first, so it hydrates with the rest of it.
+void loadScreensShown().then(() =>
+  startTransition(() => {
+    hydrateRoot(
+      document,
+      <StrictMode>
+        <HydratedRouter />
+      </StrictMode>,
+    );
+  }),
+);

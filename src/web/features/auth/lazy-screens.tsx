@@ -1,4 +1,4 @@
-import { type ComponentProps, lazy, Suspense } from 'react';
+import { type ComponentProps, lazy, type ReactNode, Suspense } from 'react';
 import { preloadModule } from 'react-dom';
 import files from 'virtual:lazy-screen-files';
 import { useNonce } from '../../lib/request-context.ts';
@@ -8,34 +8,59 @@ import { useNonce } from '../../lib/request-context.ts';
  * /support and /admin, and the console's second-factor enrolment. A signed-in page then downloads
  * none of their code. The server renders the whole page before it sends it (entry.server.tsx,
  * onAllReady), so the HTML holds the screen and its forms work without JavaScript; it also asks
- * the browser to preload the screen's files (vite.config.ts, lazyScreenFiles), so React hydrates
- * the screen with the rest of the page.
+ * the browser to preload the screen's files (vite.config.ts, lazyScreenFiles), and the browser loads
+ * them before it hydrates (loadScreensShown), so React hydrates the screen with the rest of the page.
  */
-const LazyLoginScreen = lazy(() => import('./login-screen.tsx').then((m) => ({ default: m.LoginScreen })));
-const LazyEnrolmentScreen = lazy(() =>
-  import('./second-factor-enrolment.tsx').then((m) => ({ default: m.EnrolmentScreen })),
-);
+const load = {
+  login: () => import('./login-screen.tsx').then((m) => m.LoginScreen),
+  enrolment: () => import('./second-factor-enrolment.tsx').then((m) => m.EnrolmentScreen),
+};
+type Screen = keyof typeof load;
+type Screens = { [name in Screen]: Awaited<ReturnType<(typeof load)[name]>> };
+
+/** The screens loaded before hydrating (loadScreensShown): rendered as they are, never suspending. */
+const loaded: Partial<Screens> = {};
+const LazyLoginScreen = lazy(() => load.login().then((screen) => ({ default: screen })));
+const LazyEnrolmentScreen = lazy(() => load.enrolment().then((screen) => ({ default: screen })));
+
+/**
+ * Before the browser hydrates a page: loads the code of the lazy screens the server drew on it
+ * (their files are preloaded, so this waits for little). React then hydrates the screen in its first
+ * pass, as it does the rest of the page, instead of leaving the server's copy in place until a
+ * second pass: an update that reached the screen in between (under load, before its file arrived)
+ * made React draw the screen again beside a hidden server copy, two forms with one set of ids.
+ */
+export async function loadScreensShown(): Promise<void> {
+  const shown = Object.keys(load).filter((name) => document.querySelector(`[data-screen="${name}"]`)) as Screen[];
+  await Promise.all(
+    shown.map(async (name) => {
+      Object.assign(loaded, { [name]: await load[name]() });
+    }),
+  );
+}
 
 /** The screen's files, preloaded with the response's nonce like every other script (the CSP). */
-function usePreload(screen: keyof typeof files) {
+function usePreload(screen: Screen) {
   const nonce = useNonce();
   for (const href of files[screen] ?? []) preloadModule(href, { as: 'script', nonce: nonce || undefined });
 }
 
-export function LoginScreen(props: ComponentProps<typeof LazyLoginScreen>) {
-  usePreload('login');
+/** The screen in a marked box (display: contents) that says which screen the page shows. */
+function ScreenBox({ name, children }: { name: Screen; children: ReactNode }) {
+  usePreload(name);
   return (
-    <Suspense fallback={null}>
-      <LazyLoginScreen {...props} />
-    </Suspense>
+    <div className="lazy-screen" data-screen={name}>
+      <Suspense fallback={null}>{children}</Suspense>
+    </div>
   );
 }
 
-export function EnrolmentScreen(props: ComponentProps<typeof LazyEnrolmentScreen>) {
-  usePreload('enrolment');
-  return (
-    <Suspense fallback={null}>
-      <LazyEnrolmentScreen {...props} />
-    </Suspense>
-  );
+export function LoginScreen(props: ComponentProps<Screens['login']>) {
+  const Loaded = loaded.login;
+  return <ScreenBox name="login">{Loaded ? <Loaded {...props} /> : <LazyLoginScreen {...props} />}</ScreenBox>;
+}
+
+export function EnrolmentScreen(props: ComponentProps<Screens['enrolment']>) {
+  const Loaded = loaded.enrolment;
+  return <ScreenBox name="enrolment">{Loaded ? <Loaded {...props} /> : <LazyEnrolmentScreen {...props} />}</ScreenBox>;
 }
