@@ -83,8 +83,10 @@ function isAttribution(text: string, overQuote = false): boolean {
   if (line.length > LINE_MAX || line.length < 6) return false;
   // "---- Kiri wrote ----" (Android), "---- On Fri, … wrote ----" (Zoho).
   if (/^-{2,}.*-{2,}$/.test(line) && WROTE.test(line.replace(/^-+|-+$/g, '').trim())) return true;
-  if (!DIGIT.test(line) && !EMAIL.test(line)) return false;
   const bare = line.replace(/[\s-]+$/, '');
+  // Right above a quote, "On Fri, Bagspace wrote:" needs no date.
+  if (overQuote && ATTRIBUTION_OPENERS_AT_START.test(line) && /[:：]$/.test(bare) && WROTE.test(bare)) return true;
+  if (!DIGIT.test(line) && !EMAIL.test(line)) return false;
   // Ends with its verb ("wrote:", "a écrit :", "kirjoitti:", "写道："), or names an address and
   // ends with a colon ("Am 27.11.2026 um 10:12 schrieb Bagspace <…>:", Gmail in Japanese).
   if (WROTE.test(bare)) return true;
