@@ -81,6 +81,10 @@ export const INBOUND_TEXT = {
   discarded: 'Discarded.',
   byEmail: 'by email',
   showWholeMail: 'Show the whole mail',
+  /** The line a mailed reply's forwarded message starts with (the server writes it, the page folds what follows). */
+  forwardedFrom: 'Forwarded message from',
+  /** In place of the sender when a forwarded message's header names none. */
+  forwardedFromSomeone: 'someone',
   wholeMailTitle: 'The whole mail',
   /** The Incoming view's link that opens a held mail, and what the opened mail offers. */
   read: 'Read',

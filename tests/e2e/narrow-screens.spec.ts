@@ -152,6 +152,9 @@ for (const javaScriptEnabled of [false, true]) {
     baseURL,
     request,
   }) => {
+    // Twelve messages, a saved reply and a sign-in before the page: more than the default time on a
+    // machine shared with other work (CI's took over 60 s with both cores busy).
+    test.setTimeout(120_000);
     const { ticketId } = await ticketWithMessages(request, 12);
     // With a saved reply the composer carries its picker too, as on any desk past its first day.
     const api = await adminApi(baseURL!);

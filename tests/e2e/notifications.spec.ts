@@ -316,4 +316,63 @@ test.describe('an answer is mailed unless the customer saw it', () => {
     await customer.context.close();
     await desk.context.close();
   });
+
+  test('a mailed reply keeps each question its answers sit under, as a quote, and a forwarded mail folded (JavaScript on and off)', async ({
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    const customer = await customerOnTicket(browser, 'My bag came back damaged.');
+    await sendToBackground(customer.page);
+    const desk = await adminDesk(browser);
+    await desk.answer(customer.ticketId, 'Which day suits you for the pickup?\n\nIs the bag still sealed?');
+    const subject = `New reply on ticket #${customer.ticketNo}`;
+    const mail = await waitForMail(dataDir, customer.account.email, subject);
+    const replyAddress = mail.headers['reply-to']!.replace(/^.*<|>.*$/g, '').trim();
+    const quoted = `On Fri, 27 Nov 2026 at 10:12, Bagspace <${replyAddress}> wrote:\n> Kia ora,\n>\n> > Which day suits you for the pickup?\n\nTuesday\n\n> >\n> > Is the bag still sealed?\n\nYes, still sealed.\n\n> Ngā mihi,\n> The Bagspace team`;
+    for (const [words, mailSubject] of [
+      [quoted, `Re: ${subject}`],
+      [
+        'FYI, from the courier.\n\n---------- Forwarded message ---------\nFrom: Kiri Walker <kiri@courier.example.co.nz>\nDate: Thu, 26 Nov 2026 at 16:40\nSubject: Your parcel\nTo: <me@example.co.nz>\n\nYour parcel is at the Ōtaki depot.',
+        `Fwd: Your parcel`,
+      ],
+    ] as const) {
+      const sent = await mailToReceiver(smtpPort, {
+        from: customer.account.email,
+        to: replyAddress,
+        subject: mailSubject,
+        words,
+        vouchedBy: RELAY,
+        inReplyTo: mail.messageId,
+      });
+      expect(sent.response).toMatch(/^250/);
+    }
+    const statePath = path.join(dataDir, `quotes-${customer.ticketNo}.json`);
+    await customer.context.storageState({ path: statePath });
+    for (const javaScriptEnabled of [true, false]) {
+      const context = await browser.newContext({ baseURL, javaScriptEnabled, storageState: statePath });
+      const page = await context.newPage();
+      await page.goto(`/support/ticket/${customer.ticketId}`);
+      await expect(bubbles(page)).toHaveCount(4, { timeout: 30_000 });
+      const answers = bubbles(page).nth(2);
+      await expect(answers.locator('blockquote')).toHaveText([
+        'Which day suits you for the pickup?',
+        'Is the bag still sealed?',
+      ]);
+      await expect(answers.locator('.bubble__body > p').filter({ hasText: 'Tuesday' })).toBeVisible();
+      await expect(answers).not.toContainText('wrote:');
+      await expect(answers).not.toContainText('The Bagspace team');
+      const forward = bubbles(page).nth(3);
+      await expect(forward.locator('.bubble__body > p')).toHaveText('FYI, from the courier.');
+      const folded = forward.locator('details');
+      await expect(folded.locator('summary')).toHaveText(
+        `${INBOUND_TEXT.forwardedFrom} Kiri Walker <kiri@courier.example.co.nz>`,
+      );
+      await expect(folded.getByText('Your parcel is at the Ōtaki depot.')).toBeHidden();
+      await folded.locator('summary').click();
+      await expect(folded.getByText('Your parcel is at the Ōtaki depot.')).toBeVisible();
+      await context.close();
+    }
+    await customer.context.close();
+    await desk.context.close();
+  });
 });

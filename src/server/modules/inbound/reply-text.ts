@@ -1,4 +1,5 @@
 import { compile, htmlToText } from 'html-to-text';
+import { INBOUND_TEXT } from '../../../contracts/inbound.ts';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import {
   ATTRIBUTION_OPENERS,
@@ -303,7 +304,7 @@ function forwardedBlock(all: string[], cut: Cut): string[] {
   const text = withoutSignature(answersWithQuestions(withoutSignature(rest.slice(0, inner.at))));
   return [
     '',
-    `Forwarded message from ${fields.get('from') ?? 'someone'}`,
+    `${INBOUND_TEXT.forwardedFrom} ${fields.get('from') ?? INBOUND_TEXT.forwardedFromSomeone}`,
     ...(fields.has('date') ? [`Date: ${fields.get('date')}`] : []),
     ...(fields.has('subject') ? [`Subject: ${fields.get('subject')}`] : []),
     '',

@@ -4,6 +4,7 @@ import { DESK_TEXT } from '../../../contracts/desk.ts';
 import { INBOUND_TEXT } from '../../../contracts/inbound.ts';
 import type { Message } from '../../../contracts/support.schemas.ts';
 import { formatNzDateTime } from '../../../contracts/dates.ts';
+import { MailedWords } from './mailed-words.tsx';
 import { MessageAttachments } from './message-attachments.tsx';
 
 /** How close to the end of the thread still counts as reading the newest message (px). */
@@ -132,7 +133,11 @@ export function TicketThread<M extends Message>({
                   <time dateTime={message.timestamp}>{formatNzDateTime(message.timestamp)}</time>
                   {message.byEmail ? <span className="bubble__by-email">{INBOUND_TEXT.byEmail}</span> : null}
                 </p>
-                {message.messageBody ? <p className="bubble__body">{message.messageBody}</p> : null}
+                {!message.messageBody ? null : message.byEmail ? (
+                  <MailedWords text={message.messageBody} />
+                ) : (
+                  <p className="bubble__body">{message.messageBody}</p>
+                )}
                 <MessageAttachments attachments={message.attachments} />
                 {message.byEmail ? (
                   <p className="bubble__whole-mail">
