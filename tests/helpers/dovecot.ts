@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ImapFlow } from 'imapflow';
+import { freePort } from './ports.ts';
 import { heldWithin, waitFor } from './wait.ts';
 
 /**
@@ -81,17 +82,6 @@ function serviceAccount(): Account {
   const [, , uid, gid] = line?.split(':') ?? [];
   if (uid === undefined || gid === undefined) throw new Error('Dovecot as root needs a `nobody` user in /etc/passwd');
   return { name: 'nobody', uid: Number(uid), gid: Number(gid), group: groupName(Number(gid)) };
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 function dovecotConfig(dir: string, instance: string, port: number, account: Account): string {

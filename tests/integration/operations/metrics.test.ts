@@ -4,19 +4,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../helpers/ports.ts';
 import { startServer } from '../../helpers/server-process.ts';
 import { postJson, uniqueEmail } from '../../helpers/accounts.ts';
 import { supportUser } from '../../helpers/support.ts';
 import { createTestApp, testDatabaseKind, type TestApp, withMigratedDatabase } from '../../helpers/test-app.ts';
-
-/** A port nothing listens on now (the OS picks it). */
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 const TOKEN = 'metrics-token-for-tests-0123456789abcdef';
 
