@@ -81,7 +81,7 @@ export function createMailPoster(deps: { db: AppDatabase; records: SupportRecord
     if (ticket && !ticket.open) return { posted: false, why: 'closed', ticketNo: ticket.ticketNo };
     const asAdmin = ticket !== null && ticket.ownerId !== author.id;
     if (asAdmin && author.role !== 'admin') return { posted: false, why: 'not-a-party', ticketNo: ticket.ticketNo };
-    const words = newWords({ text: parsed.text ?? null, html: parsed.html }).text;
+    const words = newWords({ text: parsed.text ?? null, html: parsed.html, subject: parsed.subject ?? null }).text;
     const files = await filesOf(parsed, author.id);
     if (words.trim() === '' && files.ids.length === 0)
       return { posted: false, why: 'no-words', ticketNo: ticket?.ticketNo ?? null };

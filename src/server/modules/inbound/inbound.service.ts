@@ -1,5 +1,6 @@
 import { convert } from 'html-to-text';
-import { type ParsedMail, simpleParser } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
+import { readMail as parse } from './read-mail.ts';
 import { inboundApi } from '../../../contracts/api/inbound.ts';
 import { ATTACHMENT_LIMITS, ATTACHMENT_TYPES, detectAttachmentKind } from '../../../contracts/attachments.ts';
 import { pathOf } from '../../../contracts/endpoint.ts';
@@ -95,8 +96,6 @@ function listed(r: ListedRow): InboundMail {
     decidedBy: r.decidedBy,
   };
 }
-
-const parse = (raw: Buffer) => simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true });
 
 export function createInboundService(deps: {
   repository: InboundRepository;

@@ -1,4 +1,5 @@
-import { type ParsedMail, simpleParser } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
+import { readMail } from './read-mail.ts';
 import type { DNSResolver } from 'mailauth';
 import { backoffSeconds, createBackgroundRounds } from '../../background-rounds.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
@@ -267,7 +268,7 @@ export function createInboundWorker(options: InboundWorkerOptions) {
   ) {
     // One follow-up at a time: while one is open, further mail to the closed ticket goes there.
     const open = await records.findOpenFollowUp(db, closedTicket.id, account.id);
-    const words = newWords({ text: parsed.text ?? null, html: parsed.html }).text;
+    const words = newWords({ text: parsed.text ?? null, html: parsed.html, subject: parsed.subject ?? null }).text;
     const result = await postMail({
       inboundId: mail.id,
       parsed,
@@ -320,7 +321,7 @@ export function createInboundWorker(options: InboundWorkerOptions) {
   async function decide(mail: ClaimedInbound, known: Known): Promise<void> {
     let parsed: ParsedMail;
     try {
-      parsed = await simpleParser(mail.raw, { skipImageLinks: true, skipTextToHtml: true });
+      parsed = await readMail(mail.raw);
     } catch (error) {
       await finish(mail, null, { state: 'ignored', reason: 'unreadable', details: { error: String(error) } });
       return;

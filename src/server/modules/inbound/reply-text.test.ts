@@ -1,8 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { simpleParser, type ParsedMail } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
+import { readMail } from './read-mail.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { unflow } from './flowed.ts';
 import { newWords, type NewWords } from './reply-text.ts';
 
 /**
@@ -49,9 +51,9 @@ describe('newWords on replies from real mail programs', () => {
   beforeAll(async () => {
     cases = await Promise.all(
       NAMES.map(async (name) => {
-        const mail = await simpleParser(readFileSync(join(DIR, `${name}.eml`)));
+        const mail = await readMail(readFileSync(join(DIR, `${name}.eml`)));
         const expected = readFileSync(join(DIR, `${name}.expected.txt`), 'utf8');
-        return { name, mail, expected, got: newWords({ text: mail.text, html: mail.html }) };
+        return { name, mail, expected, got: newWords({ text: mail.text, html: mail.html, subject: mail.subject }) };
       }),
     );
   });
@@ -154,5 +156,135 @@ describe('newWords', () => {
       'Reply to this email to answer.',
     ].join('\n');
     expect(newWords({ text })).toEqual({ text: 'Thanks, that works.', trimmed: true });
+  });
+
+  // The three ways a customer's words were lost: each a mail that posted only its first line.
+  it('keeps a sentence that starts "Sent from my …" and what follows it', () => {
+    const reply =
+      'Hi team,\n\nSent from my work address because my home one is down.\nThe parcel number is NZ4471902235.\n\nAroha';
+    expect(newWords({ text: `${reply}\n\n${quote}` })).toEqual({ text: reply, trimmed: true });
+    expect(newWords({ text: reply })).toEqual({ text: reply, trimmed: false });
+  });
+
+  it('keeps a short rule the customer typed, and the words under it', () => {
+    for (const rule of ['--', '----', '___', '====', '++++', '+++']) {
+      const reply = `Order details:\n${rule}\nItem: 40 litre bag, olive\nTracking: NZ4471902235\n\nThanks`;
+      expect(newWords({ text: `${reply}\n\n${quote}` }).text).toBe(reply);
+    }
+  });
+
+  it('reads format=flowed by quote depth: an answer under a soft-broken quoted line stays the answer', async () => {
+    const raw = [
+      'From: Aroha <aroha@example.co.nz>',
+      'To: Bagspace <reply+AbC7xQ2mPz9LkW4t@reply.bagspace.test>',
+      'Subject: Re: New reply on ticket #1042',
+      'MIME-Version: 1.0',
+      'Content-Type: text/plain; charset=UTF-8; format=flowed; delsp=no',
+      '',
+      'On 27/11/2026 10:12 am, Bagspace wrote:',
+      '> Could you tell us the tracking number? It is on the ',
+      '> label. ',
+      'NZ4471902235, and the bag is olive. It should be at the ',
+      'depot by now.',
+      '',
+    ].join('\r\n');
+    const mail = await readMail(Buffer.from(raw));
+    expect(mail.text).toMatch(/> Could you tell us the tracking number\? It is on the label\. *\nNZ4471902235/);
+    expect(newWords({ text: mail.text }).text).toBe(
+      'NZ4471902235, and the bag is olive. It should be at the depot by now.',
+    );
+  });
+
+  it('unflows by RFC 3676: soft breaks join at one depth, delsp drops the added space, "-- " stays hard', () => {
+    expect(unflow('one \ntwo\n> three \n> four\n>> five \nsix', false)).toBe('one two\n> three four\n>> five \nsix');
+    expect(unflow('long wo \nrd', true)).toBe('long word');
+    expect(unflow('-- \nAroha', false)).toBe('-- \nAroha');
+    expect(unflow(' >not a quote', false)).toBe('>not a quote');
+  });
+
+  it('cuts attributions and header blocks in other languages, and an attribution on the answer’s own line', () => {
+    const history = '> New reply on ticket #1042\n> Kia ora';
+    const cases: Array<[string, string]> = [
+      ['Ja, gerne.', `Am 27.11.2026 um 10:12 schrieb Bagspace <reply+x@reply.bagspace.test>:\n${history}`],
+      ['Oui, merci.', `Le ven. 27 nov. 2026 à 10:12, Bagspace <reply+x@reply.bagspace.test> a écrit :\n${history}`],
+      [
+        'Ja tak.',
+        'Fra: Bagspace <reply+x@reply.bagspace.test>\nSendt: 27. november 2026 10:12\nTil: Aroha <a@b.dk>\nEmne: Re: New reply on ticket #1042\n\nKia ora Aroha',
+      ],
+      [
+        'Tack.',
+        'Från: Bagspace <reply+x@reply.bagspace.test>\nSkickat: den 27 november 2026 10:12\nTill: a@b.se\nÄmne: New reply on ticket #1042\n\nKia ora',
+      ],
+      [
+        'Danke.',
+        'Von: reply+x@reply.bagspace.test\nGesendet: Freitag, 27. November 2026 10:12\nAn: a@b.de\nBetreff: New reply on ticket #1042\n\nKia ora',
+      ],
+      [
+        'Спасибо.',
+        'От: Bagspace <reply+x@reply.bagspace.test>\nОтправлено: 27 ноября 2026 г. 10:12\nКому: a@b.ru\nТема: Re: New reply on ticket #1042\n\nKia ora',
+      ],
+      [
+        'Cảm ơn.',
+        `Vào Th 6, 27 thg 11, 2026 vào lúc 10:12 Bagspace <reply+x@reply.bagspace.test> đã viết:\n${history}`,
+      ],
+      ['Sounds good.', `---- Bagspace wrote ----\n\n${history}`],
+    ];
+    for (const [answer, rest] of cases) expect(newWords({ text: `${answer}\n\n${rest}` }).text, rest).toBe(answer);
+    const oneLine = 'Yes, Tuesday is fine. On Fri, 27 Nov 2026 at 10:12 Bagspace <reply+x@reply.bagspace.test> wrote:';
+    expect(newWords({ text: `${oneLine}\n${history}` }).text).toBe('Yes, Tuesday is fine.');
+  });
+
+  it('keeps a customer’s own "From: … / To: …" lines, and "wrote:" in a sentence', () => {
+    const text = 'The bag went\nFrom: Auckland\nTo: Wellington\nDate: 3 December\n\nMy sister wrote: "it is olive".';
+    expect(newWords({ text: `${text}\n\n${quote}` }).text).toBe(text);
+  });
+
+  it('keeps the question above each answer given between quoted lines, as a quote', () => {
+    const text = [
+      'On Fri, 27 Nov 2026 at 10:12, Bagspace <reply+x@reply.bagspace.test> wrote:',
+      '> Kia ora Aroha,',
+      '>',
+      '> > Which day suits you for the pickup?',
+      '',
+      'Tuesday',
+      '',
+      '> > Is the bag still sealed?',
+      'Yes',
+      '',
+      '> Ngā mihi,',
+      '> The Bagspace team',
+    ].join('\n');
+    expect(newWords({ text }).text).toBe(
+      '> Which day suits you for the pickup?\n\nTuesday\n\n> Is the bag still sealed?\n\nYes',
+    );
+  });
+
+  it('keeps a forwarded message under the note, with its sender, date and subject', () => {
+    const text = [
+      'FYI, this came from the courier this morning.',
+      '',
+      '---------- Forwarded message ---------',
+      'From: Kiri Walker <kiri@courier.example.co.nz>',
+      'Date: Thu, 26 Nov 2026 at 16:40',
+      'Subject: Your parcel NZ4471902235',
+      'To: <aroha@example.co.nz>',
+      '',
+      'Kia ora Aroha,',
+      'Your parcel is waiting at the Ōtaki depot.',
+      '',
+      'Sent from my iPhone',
+    ].join('\n');
+    expect(newWords({ text, subject: 'Fwd: Your parcel NZ4471902235' }).text).toBe(
+      [
+        'FYI, this came from the courier this morning.',
+        '',
+        'Forwarded message from Kiri Walker <kiri@courier.example.co.nz>',
+        'Date: Thu, 26 Nov 2026 at 16:40',
+        'Subject: Your parcel NZ4471902235',
+        '',
+        'Kia ora Aroha,',
+        'Your parcel is waiting at the Ōtaki depot.',
+      ].join('\n'),
+    );
   });
 });

@@ -1,130 +1,429 @@
-import EmailReplyParser from 'email-reply-parser';
 import { compile, htmlToText } from 'html-to-text';
 import { DomUtils, parseDocument } from 'htmlparser2';
+import {
+  ATTRIBUTION_OPENERS,
+  ATTRIBUTION_OPENERS_AT_START,
+  CLOSING,
+  FORWARD_LINE,
+  FORWARD_SUBJECT,
+  FROM_LABELS,
+  HEADER_LABELS,
+  isMailerLine,
+  LIST_FOOTER,
+  SUBJECT_LABELS,
+  WROTE,
+} from './reply-words.ts';
 
 /**
- * "Only the new words" of a mailed reply: a customer answers a notification from their mail
- * program, which appends the history (quoted or not) and often a signature. The text part goes
- * through email-reply-parser, with a few rules of our own for shapes it misses; an HTML-only mail
- * first loses its quote containers, then becomes text and takes the same road.
+ * "Only the new words" of a mailed reply (docs/decisions/139-reply-trimming.md). A customer answers
+ * a notification from their mail program, which appends the history (quoted with `>`, or copied
+ * under a header block) and often its own signature line. The text is read by its structure: quote
+ * depth, attribution lines and header blocks in the languages mail programs write them, separators.
+ * Where it cannot tell, it keeps words: the whole mail stays one click away, a lost word does not.
+ * An HTML-only mail becomes text first, its quotes as `>` lines, and takes the same road.
+ *
+ * A customer who answers between quoted lines keeps, above each answer, the quoted lines it answers
+ * (as `> ` lines). A forwarded message keeps the note above it and the forwarded message, under a
+ * "Forwarded message from …" line with its date and subject.
  */
 
 export type NewWords = { text: string; trimmed: boolean };
 
-type Fragment = ReturnType<ReturnType<EmailReplyParser['read']>['getFragments']>[number];
-type DomDocument = ReturnType<typeof parseDocument>;
-type DomNode = DomDocument['children'][number];
-type DomElement = Extract<DomNode, { attribs: Record<string, string> }>;
-
-/** The words a person newly wrote in a mailed reply. `text`/`html` are the parsed parts (mailparser's ParsedMail.text / .html). */
-export function newWords(input: { text?: string | null; html?: string | null | false }): NewWords {
+/** The words a person newly wrote in a mailed reply. `text`/`html` are the parsed parts (read-mail.ts); `subject` tells a forward. */
+export function newWords(input: {
+  text?: string | null;
+  html?: string | null | false;
+  subject?: string | null;
+}): NewWords {
   const text = input.text?.trim() ? input.text : '';
   const html = typeof input.html === 'string' && input.html.trim() ? input.html : '';
-  if (html && (!text || isCopyOfHtml(text, html))) return fromHtml(html);
-  return text ? fromText(text) : { text: '', trimmed: false };
+  const forward = FORWARD_SUBJECT.test(input.subject ?? '');
+  if (html && (!text || isCopyOfHtml(text, html))) return fromHtml(html, forward);
+  return text ? fromText(text, forward) : { text: '', trimmed: false };
 }
 
 // ------------------------------------------------------------------------------------- text
 
-/** "On Fri, 27 Nov 2026 at 10:12, Bagspace <…> wrote:" (Zoho: "---- On … wrote ---"). A date or time is required, so "On Monday I wrote:" is not one. */
-const ATTRIBUTION = /^[\s-]*On\s.*(\d{4}|\d{1,2}:\d{2}).*\swrote:?[\s-]*$/i;
-/** Real attributions are short; the limit also keeps the regex's backtracking cheap on a hostile line. */
-const ATTRIBUTION_MAX_LENGTH = 400;
-/** Outlook 2010, Samsung, eM Client, old Proton. */
-const ORIGINAL_MESSAGE = /^\s*-{2,}\s*Original Message\s*-{2,}\s*$/i;
-/** Outlook on the web's line above its header block. */
-const UNDERSCORES = /^\s*_{10,}\s*$/;
-const HEADER_FROM = /^\s*\*?From:\*?\s*\S/;
-const HEADER_FIELD = /^\s*\*?(Sent|Date|To|Subject|Cc):/;
-/** Proton's signature line, which the library doesn't know. */
-const PROTON_SIGNATURE = /^\s*Sent with \[?Proton Mail\]?(\([^)]*\))? secure email\.?\s*$/i;
-/** The library hides typed sign-offs ("Cheers,", "Kind regards,") and any "Sent from …" line as signatures. */
-const SIGN_OFF = /^\s*(\w{0,20}\s?(\sand\s)?regards|cheers|best wishes)[,!！]*\s*$/i;
-const SENT_FROM = /^\s*Sent from\s/i;
-const MAILER_LINE =
-  /^\s*Sent (from|with) (my |Yahoo Mail|Outlook|Mail\b|\[?Proton Mail|Samsung|Gmail|BlackBerry|iCloud)/i;
+/** Real attributions and header lines are short; the limit also keeps the regexes cheap on a hostile line. */
+const LINE_MAX = 400;
+const QUOTED = /^\s*>/;
+/** A line of a rule only: `----`, `____`, `====`, `++++`, `--`, `* * *`. */
+const RULE = /^\s*([-_=+*~]\s*){2,}$/;
+/** Outlook's rule above its header block, and the long rules of older programs. */
+const LONG_RULE = /^\s*[-_=]{10,}\s*$/;
+/** "-----Original Message-----", "---------- Forwarded message ---------", "----- Ursprüngliche Nachricht -----". */
+const DASHED_TITLE = /^\s*[-=_*]{2,}\s*[^-=_*\s][^\n]{0,80}?\s*[-=_*]{2,}\s*$/;
+/** "Label: value", the label a word or three (Outlook bolds them: `*From:*`). */
+const LABEL_LINE = /^\s*\*?([\p{L}][\p{L}\p{M} .'-]{0,30}?)\*?\s*[:：]\*?(\s|$)/u;
+/**
+ * RFC 3676's signature delimiter, `-- ` with its space, marked before the trailing spaces go: only
+ * it starts a signature. A typed `--` or `----` is a rule in the customer's text.
+ */
+const SIGNATURE_LINE = '\uE001';
+const EMAIL = /[^\s<>()"':;,]+@[^\s<>()"':;,]+\.[^\s<>()"':;,]+/;
+const DIGIT = /\d/;
 
-function fromText(raw: string): NewWords {
+function fromText(raw: string, forward: boolean): NewWords {
   const whole = tidy(raw);
-  const lines = whole.split('\n').filter((line) => !PROTON_SIGNATURE.test(line));
-  const own = lines.slice(0, historyStart(lines)).join('\n');
-  const text = tidy(personalFragments(own));
+  const lines = splitInlineAttributions(tidy(raw.replace(/^-- \r?$/gm, SIGNATURE_LINE)).split('\n'));
+  const cut = historyStart(lines, forward);
+  const own = withoutSignature(answersWithQuestions(withoutSignature(lines.slice(0, cut.at))));
+  const kept = [...own, ...(cut.forwarded ? forwardedBlock(lines, cut) : [])];
+  const text = tidy(kept.map((line) => (line === SIGNATURE_LINE ? '--' : line)).join('\n'));
   return text ? { text, trimmed: text !== whole } : { text: whole, trimmed: false };
 }
 
-/**
- * Where history that isn't `>` quoted starts (Outlook's header block, Yahoo's indented copy, an
- * "Original Message" line): the library hides such history only up to its next `>` line, and our
- * notifications contain `>` lines, so the rest would leak through. An attribution followed by `>`
- * lines is left to the library: inline answers may follow it.
- */
-function historyStart(lines: string[]): number {
-  for (let i = 0; i < lines.length; i++) {
-    if (isHeaderBlock(lines, i)) return separatorAbove(lines, i);
-    if (ORIGINAL_MESSAGE.test(lines[i]!) && !quotedAfter(lines, i + 1)) return i;
-    const attribution = attributionLength(lines, i);
-    if (attribution && !quotedAfter(lines, i + attribution)) return i;
-  }
-  return lines.length;
-}
+// An attribution: "On Fri, 27 Nov 2026 at 10:12, Bagspace <…> wrote:", in any language mail programs
+// write it, sometimes wrapped over two or three lines.
 
-/** "From: …" followed by at least two of Sent/Date/To/Subject/Cc within four lines. */
-function isHeaderBlock(lines: string[], i: number): boolean {
-  if (!HEADER_FROM.test(lines[i]!)) return false;
-  return lines.slice(i + 1, i + 5).filter((line) => HEADER_FIELD.test(line)).length >= 2;
-}
-
-function separatorAbove(lines: string[], i: number): number {
-  let j = i - 1;
-  while (j >= 0 && lines[j]!.trim() === '') j--;
-  return j >= 0 && (ORIGINAL_MESSAGE.test(lines[j]!) || UNDERSCORES.test(lines[j]!)) ? j : i;
-}
-
-/** How many lines the attribution at `i` takes (mail programs wrap it), or 0 when there is none. */
-function attributionLength(lines: string[], i: number): number {
-  if (isAttribution(lines[i]!)) return 1;
-  const next = lines[i + 1];
-  return /^[\s-]*On\s/.test(lines[i]!) && next !== undefined && isAttribution(`${lines[i]} ${next}`) ? 2 : 0;
-}
-
+/** Whether `text` (one attribution, its wrapped lines joined) says who wrote what follows. */
 function isAttribution(text: string): boolean {
-  return text.length <= ATTRIBUTION_MAX_LENGTH && ATTRIBUTION.test(text);
+  const line = text.trim();
+  if (line.length > LINE_MAX || line.length < 6) return false;
+  // "---- Kiri wrote ----" (Android), "---- On Fri, … wrote ----" (Zoho).
+  if (/^-{2,}.*-{2,}$/.test(line) && WROTE.test(line.replace(/^-+|-+$/g, '').trim())) return true;
+  if (!DIGIT.test(line) && !EMAIL.test(line)) return false;
+  const bare = line.replace(/[\s-]+$/, '');
+  // Ends with its verb ("wrote:", "a écrit :", "kirjoitti:", "写道："), or names an address and
+  // ends with a colon ("Am 27.11.2026 um 10:12 schrieb Bagspace <…>:", Gmail in Japanese).
+  if (WROTE.test(bare)) return true;
+  return EMAIL.test(line) && DIGIT.test(line) && /[:：]$/.test(bare);
 }
 
-function quotedAfter(lines: string[], from: number): boolean {
-  const next = lines.slice(from).find((line) => line.trim() !== '');
-  return next?.trimStart().startsWith('>') ?? false;
-}
-
-/** The library's visible fragments, plus the sign-offs it mistakes for signatures, in order. */
-function personalFragments(text: string): string {
-  const long: string[] = [];
-  return new EmailReplyParser()
-    .read(shortLines(text, long))
-    .getFragments()
-    .map((fragment) => (isPersonal(fragment) ? fragment.getContent() : ''))
-    .join('\n')
-    .replace(/\uE000(\d+)\uE000/g, (_, index: string) => long[Number(index)]!);
+/** How many lines the attribution at `i` takes (1 to 3), or 0 when there is none. */
+function attributionAt(lines: string[], i: number): number {
+  for (let n = 1; n <= 3 && i + n <= lines.length; n++) {
+    const part = lines.slice(i, i + n);
+    if (part.some((line, k) => k > 0 && line.trim() === '') || QUOTED.test(part.at(-1)!)) return 0;
+    // A wrapped attribution's first line already looks like one: a date, an address or its opener
+    // ("Olivia" above "On 27 Nov 2026 … wrote:" is the person's name, not the start of it).
+    if (n > 1 && !/\d|@|<|^\s*-{2,}/.test(part[0]!) && !ATTRIBUTION_OPENERS_AT_START.test(part[0]!)) return 0;
+    if (isAttribution(part.join(' '))) return n;
+  }
+  return 0;
 }
 
 /**
- * Without the optional re2, the library's regexes backtrack quadratically on a long line (6 s for
- * one 100 kB line starting "On "). No header or signature is that long, so such lines go in as
- * placeholders that keep their quote marks, and come back afterwards.
+ * "Yes, Tuesday is fine. On Fri, 27 Nov 2026 at 10:12 Bagspace <…> wrote:": the answer and the
+ * attribution on one line (some phones write them so) become two lines.
  */
-function shortLines(text: string, long: string[]): string {
-  return text
-    .replace(/\uE000/g, '')
-    .split('\n')
-    .map((line) => (line.length > 1000 ? `${/^[\s>]*/.exec(line)![0]}\uE000${long.push(line) - 1}\uE000` : line))
-    .join('\n');
+function splitInlineAttributions(lines: string[]): string[] {
+  return lines.flatMap((line) => {
+    if (line.length > LINE_MAX || QUOTED.test(line) || !isAttribution(line)) return [line];
+    for (const match of line.matchAll(ATTRIBUTION_OPENERS)) {
+      const at = match.index;
+      if (at === 0 || !/[.!?)…]\s+$|\s{2,}$/.test(line.slice(0, at))) continue;
+      const rest = line.slice(at);
+      if (isAttribution(rest)) return [line.slice(0, at).trimEnd(), rest];
+    }
+    return [line];
+  });
 }
 
-function isPersonal(fragment: Fragment): boolean {
-  if (!fragment.isHidden()) return true;
-  if (!fragment.isSignature() || fragment.isQuoted()) return false;
-  const first = fragment.getContent().trimStart().split('\n')[0] ?? '';
-  return SIGN_OFF.test(first) || (SENT_FROM.test(first) && !MAILER_LINE.test(first));
+// History that is not quoted: a header block (Outlook, older Hotmail, forwards), a dashed title
+// ("-----Original Message-----"), an attribution over a copied, unquoted message (Yahoo).
+
+type Cut = { at: number; forwarded?: { header: number; body: number } };
+
+function labelOf(line: string): string | null {
+  if (line.length > LINE_MAX) return null;
+  const match = LABEL_LINE.exec(line);
+  return match ? match[1]!.trim().toLowerCase() : null;
+}
+
+/**
+ * A header block at `i`: three or more "Label: value" lines within six (a blank line allowed
+ * between), one of them a sender's label and one a date's, recipient's or subject's, with an
+ * address or a subject among them. "From: Auckland / To: Wellington" in a person's words is not one.
+ * Returns the index after its last header line, or -1.
+ */
+function headerBlockEnd(lines: string[], i: number): number {
+  if (labelOf(lines[i]!) === null) return -1;
+  let from = false;
+  let other = false;
+  let evidence = false;
+  let count = 0;
+  let end = i;
+  for (let j = i; j < Math.min(lines.length, i + 7); j++) {
+    const line = lines[j]!;
+    if (line.trim() === '') {
+      if (j + 1 < lines.length && labelOf(lines[j + 1]!) !== null && count > 0) continue;
+      break;
+    }
+    const label = labelOf(line);
+    if (label === null) {
+      // Outlook wraps a long "To:" list onto the next line.
+      if (count > 0 && j === end && /[,;]\s*$/.test(lines[j - 1]!)) {
+        end = j + 1;
+        continue;
+      }
+      break;
+    }
+    count++;
+    end = j + 1;
+    if (FROM_LABELS.has(label)) {
+      from = true;
+      if (EMAIL.test(line) || /<|\[mailto:/i.test(line)) evidence = true;
+    } else if (HEADER_LABELS.has(label)) other = true;
+    if (SUBJECT_LABELS.has(label)) evidence = true;
+  }
+  return count >= 3 && from && other && evidence ? end : -1;
+}
+
+function nextNonBlank(lines: string[], from: number): number {
+  let j = from;
+  while (j < lines.length && lines[j]!.trim() === '') j++;
+  return j;
+}
+
+function historyStart(lines: string[], forward: boolean): Cut {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (QUOTED.test(line) || line.length > LINE_MAX) continue;
+    const titled = DASHED_TITLE.test(line) || FORWARD_LINE.test(line) || LONG_RULE.test(line);
+    if (titled || labelOf(line) !== null) {
+      const header = titled ? nextNonBlank(lines, i + 1) : i;
+      const end = header < lines.length ? headerBlockEnd(lines, header) : -1;
+      if (end !== -1) {
+        const forwarded = FORWARD_LINE.test(line) || (forward && !isReplyToUs(lines, header, end));
+        return forwarded ? { at: i, forwarded: { header, body: end } } : { at: i };
+      }
+      // A forward's title over no header block still starts the forwarded text.
+      if (FORWARD_LINE.test(line) && header < lines.length) return { at: i, forwarded: { header, body: header } };
+      // "-----Original Message-----" with what follows cut off, or over quoted lines.
+      if (
+        DASHED_TITLE.test(line) &&
+        /original|ursprüngliche|origine|original|oorspronkelijk|opprinnelig|oprindelig|ursprungligt|alkuperäinen|исходное|původní|oryginalna|eredeti/i.test(
+          line,
+        )
+      )
+        return { at: i };
+    }
+    const attribution = attributionAt(lines, i);
+    if (attribution) {
+      const next = nextNonBlank(lines, i + attribution);
+      // An attribution over an unquoted copy (Yahoo) or over nothing: the history starts here.
+      // Over quoted lines, answers may follow them: answersWithQuestions reads those.
+      if (next >= lines.length || !QUOTED.test(lines[next]!)) return { at: i };
+    }
+  }
+  return { at: lines.length };
+}
+
+/** Whether a header block is the program's copy of our own mail (a reply), not someone else's (a forward). */
+function isReplyToUs(lines: string[], from: number, to: number): boolean {
+  return lines.slice(from, to).some((line) => SUBJECT_LABELS.has(labelOf(line) ?? '') && /\bre:|ticket #/i.test(line));
+}
+
+/** "Forwarded message from …", its date and subject, and its text (its own history trimmed). */
+function forwardedBlock(lines: string[], cut: Cut): string[] {
+  const { header, body } = cut.forwarded!;
+  const fields = new Map<string, string>();
+  for (const line of lines.slice(header, body)) {
+    const label = labelOf(line);
+    if (label === null) continue;
+    const value = line
+      .slice(LABEL_LINE.exec(line)![0].length)
+      .replace(/^\*+\s*/, '')
+      .trim();
+    const kind = FROM_LABELS.has(label)
+      ? 'from'
+      : SUBJECT_LABELS.has(label)
+        ? 'subject'
+        : DATE_LABELS.has(label)
+          ? 'date'
+          : null;
+    if (kind && !fields.has(kind)) fields.set(kind, value.replace(/\s*\[mailto:([^\]]+)\]/i, ' <$1>'));
+  }
+  const rest = lines.slice(body);
+  const inner = historyStart(rest, false);
+  const text = withoutSignature(answersWithQuestions(withoutSignature(rest.slice(0, inner.at))));
+  return [
+    '',
+    `Forwarded message from ${fields.get('from') ?? 'someone'}`,
+    ...(fields.has('date') ? [`Date: ${fields.get('date')}`] : []),
+    ...(fields.has('subject') ? [`Subject: ${fields.get('subject')}`] : []),
+    '',
+    ...text,
+  ];
+}
+
+const DATE_LABELS = new Set([
+  'date',
+  'sent',
+  'datum',
+  'gesendet',
+  'envoyé',
+  'enviado',
+  'inviato',
+  'data',
+  'fecha',
+  'verzonden',
+  'sendt',
+  'skickat',
+  'lähetetty',
+  'päivämäärä',
+  'wysłano',
+  'дата',
+  'отправлено',
+  'đã gửi',
+  'ngày',
+  'odesláno',
+  'dátum',
+  'elküldve',
+  'tarih',
+  'gönderildi',
+  'tanggal',
+  'terkirim',
+  'ημερομηνία',
+  'στάλθηκε',
+]);
+
+// Quotes: a reply written above or below the quoted mail keeps no quoted line; one written between
+// quoted lines keeps, above each answer, the quoted paragraph it answers.
+
+type Block = { quoted: boolean; lines: string[] };
+
+function blocksOf(lines: string[]): Block[] {
+  const blocks: Block[] = [];
+  for (const line of lines) {
+    const quoted = QUOTED.test(line);
+    const last = blocks.at(-1);
+    // A blank line belongs to the block it sits in; between a quote and an answer it ends the quote.
+    if (last && (last.quoted === quoted || (line.trim() === '' && !last.quoted))) last.lines.push(line);
+    else if (line.trim() === '' && last?.quoted) blocks.push({ quoted: false, lines: [line] });
+    else blocks.push({ quoted, lines: [line] });
+  }
+  return mendWrappedQuotes(blocks);
+}
+
+/**
+ * A quoted line the program wrapped without repeating the `>` ("> … open the ticket <" then
+ * "https://…>."): one unquoted line between two quoted ones, right after a long quoted line that
+ * stops mid-sentence, is part of the quote. A short answer under a question ("NZ4471902235" under
+ * "…tracking number?") is not.
+ */
+function mendWrappedQuotes(blocks: Block[]): Block[] {
+  const out: Block[] = [];
+  for (let k = 0; k < blocks.length; k++) {
+    const block = blocks[k]!;
+    const before = out.at(-1);
+    const after = blocks[k + 1];
+    const lastQuoted = before?.quoted ? before.lines.at(-1)! : '';
+    const wrapped =
+      !block.quoted &&
+      block.lines.length === 1 &&
+      block.lines[0]!.length <= LINE_MAX &&
+      before?.quoted &&
+      (after?.quoted ?? true) &&
+      lastQuoted.length >= 60 &&
+      !/[.!?:;)"'”’]\s*$/.test(lastQuoted) &&
+      (/^\S*(https?:|www\.|[\w.+-]+@)|^\S+>\.?$/.test(block.lines[0]!.trim()) || /^[a-z]/.test(block.lines[0]!.trim()));
+    if (wrapped) {
+      before!.lines.push(`> ${block.lines[0]!.trim()}`);
+      if (after?.quoted) {
+        before!.lines.push(...after.lines);
+        k++;
+      }
+      continue;
+    }
+    out.push(block);
+  }
+  return out;
+}
+
+function hasWords(lines: string[]): boolean {
+  return lines.some((line) => line.trim() !== '' && !RULE.test(line));
+}
+
+function answersWithQuestions(lines: string[]): string[] {
+  const blocks = blocksOf(lines);
+  // Drop the attribution that introduces each quote.
+  for (let k = 0; k < blocks.length; k++) {
+    const block = blocks[k]!;
+    if (block.quoted || !blocks[k + 1]?.quoted) continue;
+    const own = block.lines;
+    let end = own.length;
+    while (end > 0 && own[end - 1]!.trim() === '') end--;
+    for (let start = Math.max(0, end - 3); start < end; start++) {
+      if (attributionAt(own, start) === end - start) {
+        block.lines = own.slice(0, start);
+        break;
+      }
+    }
+  }
+  const answers = blocks.map(
+    (block, k) => !block.quoted && hasWords(block.lines) && blocks.slice(0, k).some((b) => b.quoted),
+  );
+  // A closing after the last quote ("Thanks,\nPriya") answers nothing: no quote goes above it.
+  const lastAnswer = answers.lastIndexOf(true);
+  if (lastAnswer !== -1 && !blocks.slice(lastAnswer + 1).some((b) => b.quoted) && isClosing(blocks[lastAnswer]!.lines))
+    answers[lastAnswer] = false;
+  const quoteAfter = (k: number) => blocks.slice(k + 1).some((b) => b.quoted && hasWords(b.lines.map(unquote)));
+  const interleaved = answers.filter(Boolean).length >= 2 || answers.some((answer, k) => answer && quoteAfter(k));
+  const out: string[] = [];
+  blocks.forEach((block, k) => {
+    if (!block.quoted) {
+      out.push(...block.lines);
+      return;
+    }
+    if (!interleaved || !answers[k + 1]) return;
+    const question = lastParagraph(block.lines.map(unquote));
+    if (question.length) out.push('', ...question.map((line) => `> ${line}`), '');
+  });
+  return out;
+}
+
+/** A sign-off and a name, a few short lines: "Thanks,\nPriya", "Ngā mihi,\nMere". */
+function isClosing(lines: string[]): boolean {
+  const own = lines.map((line) => line.trim()).filter(Boolean);
+  return own.length > 0 && own.length <= 3 && own.every((line) => line.length <= 40) && CLOSING.test(own[0]!);
+}
+
+function unquote(line: string): string {
+  return line.replace(/^\s*(>\s?)+/, '').trimEnd();
+}
+
+/** The quoted lines right above an answer: back to the quote's previous blank line. */
+function lastParagraph(lines: string[]): string[] {
+  let end = lines.length;
+  while (end > 0 && lines[end - 1]!.trim() === '') end--;
+  let start = end;
+  while (start > 0 && lines[start - 1]!.trim() !== '') start--;
+  return lines.slice(start, end);
+}
+
+// The program's signature: "Sent from my iPhone" and its kin as the last line, a `-- ` block
+// (RFC 3676 §4.3) at the end, a mailing list's footer, a separator left over at the end.
+
+function withoutSignature(lines: string[]): string[] {
+  let end = lines.length;
+  const trailingBlank = () => {
+    while (end > 0 && lines[end - 1]!.trim() === '') end--;
+  };
+  for (let changed = true; changed;) {
+    changed = false;
+    trailingBlank();
+    if (end === 0) break;
+    const last = lines[end - 1]!;
+    if (last.length <= LINE_MAX && (isMailerLine(last) || RULE.test(last) || DASHED_TITLE.test(last))) {
+      end--;
+      changed = true;
+      continue;
+    }
+    // A signature block: a `--` line with a few short lines after it, or a list's footer.
+    for (let i = end - 1; i >= Math.max(0, end - 10); i--) {
+      const line = lines[i]!.trim();
+      const footer = lines.slice(i, end).join('\n');
+      const delimiter = line === SIGNATURE_LINE;
+      if ((delimiter && end - i <= 8) || ((delimiter || RULE.test(line)) && LIST_FOOTER.test(footer))) {
+        end = i;
+        changed = true;
+        break;
+      }
+    }
+  }
+  return lines.slice(0, end);
 }
 
 /** Plain line ends, no trailing spaces, at most one blank line in a row, nothing around it. */
@@ -141,16 +440,16 @@ function tidy(text: string): string {
 
 // ------------------------------------------------------------------------------------- HTML
 
-/** Wherever they sit, these hold quoted history or a program's signature. */
-const QUOTE_CLASS =
-  /gmail_attr|gmail_signature|moz-cite-prefix|moz-signature|protonmail_quote|protonmail_signature_block|yahoo_quoted/;
-const QUOTE_ID = /yahoo_quoted|ymail_android_signature/;
-/** Outlook's reply header: it and everything after it in the document is history. */
-const OUTLOOK_HISTORY_ID = /^(appendonsend|divRplyFwdMsg|mail-editor-reference-message-container)$/;
+/** A program's signature, wherever it sits: dropped before the text is read. */
+const SIGNATURE_CLASS = /gmail_signature|moz-signature|protonmail_signature_block/;
+const SIGNATURE_ID = /ymail_android_signature/;
+/** Quoted history in a container that is not a `<blockquote>`: read as one. */
+const QUOTE_CLASS = /yahoo_quoted/;
 
 /**
  * Text as a person reads it: no wrapping (line breaks are the writer's), link targets only when
- * they differ. Word's paragraphs (Outlook) are single lines: it writes blank lines as `&nbsp;` ones.
+ * they differ, quotes as `> ` lines. Word's paragraphs (Outlook) are single lines: it writes blank
+ * lines as `&nbsp;` ones.
  */
 const toText = compile({
   wordwrap: false,
@@ -158,61 +457,29 @@ const toText = compile({
     { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
     { selector: 'p.MsoNormal', format: 'block', options: { leadingLineBreaks: 1, trailingLineBreaks: 1 } },
     { selector: 'img', format: 'skip' },
+    { selector: 'blockquote', options: { leadingLineBreaks: 1, trailingLineBreaks: 1, trimEmptyLines: true } },
     ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, options: { uppercase: false } })),
   ],
 });
 
-/** mailparser fills `text` from the HTML when a mail has no text part; that copy is wrapped and loses the quote containers. */
+/** mailparser fills `text` from the HTML when a mail has no text part; that copy is wrapped and loses the quote marks. */
 function isCopyOfHtml(text: string, html: string): boolean {
   return tidy(text) === tidy(htmlToText(html));
 }
 
-function fromHtml(html: string): NewWords {
-  const whole = tidy(toText(html));
+function fromHtml(html: string, forward: boolean): NewWords {
   const document = parseDocument(html);
-  removeHistory(document);
-  const { text } = fromText(toText(DomUtils.getOuterHTML(document, { encodeEntities: 'utf8' })));
-  return text ? { text, trimmed: text !== whole } : { text: whole, trimmed: false };
-}
-
-function removeHistory(document: DomDocument): void {
-  const outlook = DomUtils.findOne((el) => OUTLOOK_HISTORY_ID.test(el.attribs.id ?? ''), document.children);
-  if (outlook) removeToEnd(outlook);
-  for (const quote of DomUtils.findAll(isQuote, document.children)) {
-    removeAttribution(quote);
-    DomUtils.removeElement(quote);
+  for (const signature of DomUtils.findAll(isSignature, document.children)) DomUtils.removeElement(signature);
+  for (const quote of DomUtils.findAll((el) => QUOTE_CLASS.test(el.attribs.class ?? ''), document.children)) {
+    if (quote.name !== 'blockquote') quote.name = 'blockquote';
   }
+  const text = toText(DomUtils.getOuterHTML(document, { encodeEntities: 'utf8' }));
+  const got = fromText(text, forward);
+  const whole = tidy(toText(html));
+  return got.text ? { text: got.text, trimmed: got.text !== whole } : { text: whole, trimmed: false };
 }
 
-/** Every `<blockquote>` is a quote: inline answers sit between blockquotes, not inside them. */
-function isQuote(el: DomElement): boolean {
+function isSignature(el: { attribs: Record<string, string> }): boolean {
   const { class: className = '', id = '' } = el.attribs;
-  return (
-    el.name === 'blockquote' ||
-    QUOTE_CLASS.test(className) ||
-    QUOTE_ID.test(id) ||
-    el.attribs['data-smartmail'] === 'gmail_signature'
-  );
-}
-
-function removeToEnd(start: DomElement): void {
-  const before = DomUtils.prevElementSibling(start);
-  if (before?.name === 'hr') DomUtils.removeElement(before);
-  for (let node: DomNode | DomDocument | null = start; node && node.type !== 'root'; node = node.parent) {
-    while (node.next) DomUtils.removeElement(node.next);
-  }
-  DomUtils.removeElement(start);
-}
-
-/** "On … wrote:" just before a quote (Roundcube's `<p>`, Fastmail's `<div>`, Spark's bare text). */
-function removeAttribution(quote: DomElement): void {
-  const before = previousWithText(quote);
-  if (before && isAttribution(DomUtils.textContent(before).replace(/\s+/g, ' ').trim())) DomUtils.removeElement(before);
-}
-
-/** The nearest earlier sibling that shows any text (skips `<br>`, blank `<div>`s and whitespace). */
-function previousWithText(node: DomNode): DomNode | null {
-  let prev = node.prev;
-  while (prev && DomUtils.textContent(prev).trim() === '') prev = prev.prev;
-  return prev;
+  return SIGNATURE_CLASS.test(className) || SIGNATURE_ID.test(id) || el.attribs['data-smartmail'] === 'gmail_signature';
 }
