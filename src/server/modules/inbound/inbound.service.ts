@@ -112,7 +112,7 @@ export function createInboundService(deps: {
     held: { raw: Buffer; ticketId: string | null; sideConversationId: string },
   ) {
     const parsed = await parse(held.raw);
-    const words = newWords({ text: parsed.text ?? null, html: parsed.html }).text;
+    const words = newWords({ text: parsed.text ?? null, html: parsed.html, subject: parsed.subject ?? null }).text;
     if (words.trim() === '') throw new AppError('ABORTED', INBOUND_TEXT.nothingToPost);
     const posted = await deps.sideConversations.postFromMail({
       conversationId: held.sideConversationId,

@@ -406,7 +406,7 @@ export function createInboundWorker(options: InboundWorkerOptions) {
       });
       return;
     }
-    const words = newWords({ text: parsed.text ?? null, html: parsed.html }).text;
+    const words = newWords({ text: parsed.text ?? null, html: parsed.html, subject: parsed.subject ?? null }).text;
     if (words.trim() === '') {
       await finish(mail, parsed, { state: 'ignored', reason: 'no-words', ...base, details: { trust: trust.how } });
       return;
