@@ -127,7 +127,7 @@ describe('a side conversation', () => {
         from: to,
         to: replyTo(mail),
         subject: `Re: ${mail.subject}`,
-        text: 'Yes, it is on our shelf; we will send it on tomorrow.\n\nOn Mon, Sam at Bagspace wrote:\n> Kia ora, did a bag reach your depot?',
+        text: 'Yes, it is on our shelf; we will send it on tomorrow.\n\nOn Mon, 30 Nov 2026 at 10:12, Sam at Bagspace <support@bagspace.test> wrote:\n> Kia ora, did a bag reach your depot?',
         inReplyTo: mail.messageId,
       });
       expect(answer.response).toMatch(/^250/);

@@ -69,7 +69,7 @@ describe.skipIf(!dovecotAvailable && !process.env.CI)(
           '',
           body,
           '',
-          'On Mon, Bagspace wrote:',
+          'On Mon, 30 Nov 2026 at 10:12, Sam at Bagspace <support@bagspace.test> wrote:',
           '> Is it with you?',
           '',
         ].join('\r\n'),
