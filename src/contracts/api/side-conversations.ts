@@ -38,7 +38,7 @@ export const sideApi = {
     params: TicketParamsSchema,
     body: StartSideBodySchema,
     answers: { 200: SideResultSchema },
-    errors: [...ERRORS, 409, 429],
+    errors: [...ERRORS, 409],
   }),
   reply: endpoint({
     method: 'POST',
@@ -49,7 +49,7 @@ export const sideApi = {
     params: SideParamsSchema,
     body: SideReplyBodySchema,
     answers: { 200: SideResultSchema },
-    errors: [...ERRORS, 409, 429],
+    errors: [...ERRORS, 409],
   }),
   close: endpoint({
     method: 'POST',

@@ -111,12 +111,13 @@ export function createInboundService(deps: {
     id: number,
     held: { raw: Buffer; ticketId: string | null; sideConversationId: string },
   ) {
+    if (!held.ticketId) throw new AppError('ABORTED', INBOUND_TEXT.noTicket);
     const parsed = await parse(held.raw);
     const words = newWords({ text: parsed.text ?? null, html: parsed.html, subject: parsed.subject ?? null }).text;
     if (words.trim() === '') throw new AppError('ABORTED', INBOUND_TEXT.nothingToPost);
     const posted = await deps.sideConversations.postFromMail({
       conversationId: held.sideConversationId,
-      ticketId: held.ticketId ?? '',
+      ticketId: held.ticketId,
       inboundId: id,
       words,
       expect: 'held',
@@ -131,7 +132,7 @@ export function createInboundService(deps: {
       targetId: id,
       details: { ticketId: held.ticketId, sideId: held.sideConversationId },
     });
-    return { ticketId: held.ticketId ?? '' };
+    return { ticketId: held.ticketId };
   }
 
   return {

@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { AppDatabase } from '../../db/connection.ts';
 import { queryRows } from '../../db/sql.ts';
-import { notifySql } from '../../realtime/event-bus.ts';
+import { announceAfterCommit } from '../../realtime/event-bus.ts';
 
 /**
  * The side conversations' statements. A ticket's conversations are read with those of every ticket
@@ -232,7 +232,9 @@ export function createSideRepository(db: AppDatabase) {
 
     /**
      * Tells the team's pages open on the ticket (the end of its merges) that its side conversations
-     * changed; in the caller's transaction, so it is heard on commit. No customer's stream hears it.
+     * changed, once the change has committed (an event is only a nudge: a lost one costs a reload,
+     * and a NOTIFY inside the durable write would make commits queue for the disk one at a time,
+     * event-bus.ts). No customer's stream hears it.
      */
     async announce(ticketId: string): Promise<void> {
       const [row] = await queryRows<{ id: string }>(
@@ -243,7 +245,7 @@ export function createSideRepository(db: AppDatabase) {
               where up.depth < 100)
             select id from up where next is null limit 1`,
       );
-      await db.execute(notifySql({ type: 'side.changed', ticketId: row?.id ?? ticketId, userId: '' }));
+      await announceAfterCommit(db, { type: 'side.changed', ticketId: row?.id ?? ticketId, userId: '' });
     },
   };
 }

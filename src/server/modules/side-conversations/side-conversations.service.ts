@@ -115,7 +115,6 @@ export function createSideService(deps: { db: AppDatabase; outbox: Outbox; mail:
       },
     });
     await txRepository.setMailMessageId(messageId, mailId);
-    await txRepository.announce(input.ticketId);
     return messageId;
   }
 
@@ -155,6 +154,7 @@ export function createSideService(deps: { db: AppDatabase; outbox: Outbox; mail:
         return conversationId;
       });
       outbox.wake();
+      await repository.announce(ticket.id);
       await audit.record({
         actor,
         action: 'ticket.side-start',
@@ -181,6 +181,7 @@ export function createSideService(deps: { db: AppDatabase; outbox: Outbox; mail:
         }),
       );
       outbox.wake();
+      await repository.announce(row.ticket_id);
       const ticket = await repository.findTicket(row.ticket_id);
       await audit.record({
         actor,
@@ -195,13 +196,9 @@ export function createSideService(deps: { db: AppDatabase; outbox: Outbox; mail:
     async close(actor: AuditActor, sideId: string): Promise<SideConversation> {
       const row = isUuid(sideId) ? await repository.findConversation(sideId) : null;
       if (!row) throw notFound();
-      const closed = await inTransaction(db, async (tx) => {
-        const txRepository = createSideRepository(tx);
-        const done = await txRepository.close(row.id);
-        if (done) await txRepository.announce(row.ticket_id);
-        return done;
-      });
+      const closed = await repository.close(row.id);
       if (closed) {
+        await repository.announce(row.ticket_id);
         const ticket = await repository.findTicket(row.ticket_id);
         await audit.record({
           actor,
@@ -250,21 +247,20 @@ export function createSideService(deps: { db: AppDatabase; outbox: Outbox; mail:
       details: Record<string, unknown>;
       decidedBy?: string | null;
     }): Promise<{ messageId: number; earlier: boolean } | null> {
-      const posted = await inTransaction(db, async (tx) => {
-        const txRepository = createSideRepository(tx);
-        const done = await txRepository.postFromMail({
-          conversationId: input.conversationId,
-          ticketId: input.ticketId,
-          inboundId: input.inboundId,
-          body: cut(input.words),
-          expect: input.expect,
-          details: input.details,
-          decidedBy: input.decidedBy ?? null,
-        });
-        if (done) await txRepository.announce(input.ticketId);
-        return done;
+      // One statement: the message, the mail marked posted, the conversation answered.
+      const posted = await repository.postFromMail({
+        conversationId: input.conversationId,
+        ticketId: input.ticketId,
+        inboundId: input.inboundId,
+        body: cut(input.words),
+        expect: input.expect,
+        details: input.details,
+        decidedBy: input.decidedBy ?? null,
       });
-      if (posted) return { messageId: posted.messageId, earlier: false };
+      if (posted) {
+        await repository.announce(input.ticketId);
+        return { messageId: posted.messageId, earlier: false };
+      }
       const earlier = await repository.findPostedFrom(input.inboundId);
       return earlier === null ? null : { messageId: earlier, earlier: true };
     },
