@@ -6,7 +6,7 @@
  *
  * Environment: BENCH_SECONDS (per load round, default 5), BENCH_ROUNDS (default 2),
  * BENCH_LIGHTHOUSE_RUNS (default 3), BENCH_ONLY (comma-separated sections: bytes, lighthouse,
- * throughput, live, scaleout, search, attachments, upload, reports, coldstart, embedded, mail, inbound), BENCH_SCALE_STREAMS (live streams over
+ * throughput, live, scaleout, search, attachments, upload, reports, coldstart, embedded, mail, inbound, replies), BENCH_SCALE_STREAMS (live streams over
  * two instances, default 5000), BENCH_MAIL_COUNT (mails recorded, and delivered to
  * .eml files, default 2000), BENCH_MAIL_SMTP_COUNT (mails delivered over SMTP, default 300),
  * TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
@@ -28,6 +28,7 @@ import { writeReport } from './sections/report.ts';
 import { scaleOutSection } from './sections/scale-out.ts';
 import { searchSection } from './sections/search.ts';
 import { reportsSection } from './sections/reports.ts';
+import { repliesSection } from './sections/replies.ts';
 import { prepareServerBench, startBenchServer } from './sections/server.ts';
 import { throughputSection } from './sections/throughput.ts';
 import { uploadSection } from './sections/upload.ts';
@@ -62,7 +63,7 @@ try {
 
 // After the shared server has stopped.
 await part(coldStartSection, { databaseUrl: database.url });
-for (const section of [embeddedSection, mailSection, inboundSection]) await part(section);
+for (const section of [embeddedSection, mailSection, inboundSection, repliesSection]) await part(section);
 
 await database.drop().catch((error: unknown) => console.error(`could not drop ${database.name}:`, error));
 fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,65 +1,29 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { ParsedMail } from 'mailparser';
-import { readMail } from './read-mail.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  missingWords,
+  normalise,
+  readReplyCases,
+  replyFigures,
+  replyFixtureNames,
+  type ReplyCase,
+  words,
+} from '../../../../tests/helpers/reply-figures.ts';
 import { unflow } from './flowed.ts';
-import { newWords, type NewWords } from './reply-text.ts';
+import { readMail } from './read-mail.ts';
+import { newWords } from './reply-text.ts';
 
-/**
- * tests/fixtures/replies holds raw replies to Bagspace notifications as mail programs write them
- * (NN-name.eml), each with the words the person typed (NN-name.expected.txt).
- */
-const DIR = fileURLToPath(new URL('../../../../tests/fixtures/replies/', import.meta.url));
-const NAMES = readdirSync(DIR)
-  .filter((file) => file.endsWith('.eml'))
-  .map((file) => file.slice(0, -'.eml'.length))
-  .sort();
-
-type Case = { name: string; mail: ParsedMail; expected: string; got: NewWords };
-
-/** Whitespace runs collapsed per line, trailing spaces and extra blank lines dropped. */
-const normalise = (text: string) =>
-  text
-    .replace(/\r\n?/g, '\n')
-    .split('\n')
-    .map((line) => line.replace(/\s+/g, ' ').trimEnd())
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-
-const words = (text: string): string[] => text.normalize('NFC').match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
-
-/** Words of `expected` that `actual` doesn't have in the same order. */
-function missingWords(expected: string, actual: string): string[] {
-  const have = words(actual);
-  const missing: string[] = [];
-  let at = 0;
-  for (const word of words(expected)) {
-    const found = have.indexOf(word, at);
-    if (found === -1) missing.push(word);
-    else at = found + 1;
-  }
-  return missing;
-}
+const NAMES = replyFixtureNames();
 
 describe('newWords on replies from real mail programs', () => {
-  let cases: Case[] = [];
+  let cases: ReplyCase[] = [];
   const byName = (name: string) => cases.find((c) => c.name === name)!;
 
   beforeAll(async () => {
-    cases = await Promise.all(
-      NAMES.map(async (name) => {
-        const mail = await readMail(readFileSync(join(DIR, `${name}.eml`)));
-        const expected = readFileSync(join(DIR, `${name}.expected.txt`), 'utf8');
-        return { name, mail, expected, got: newWords({ text: mail.text, html: mail.html, subject: mail.subject }) };
-      }),
-    );
+    cases = await readReplyCases();
   });
 
-  it('has at least 40 fixtures', () => {
-    expect(NAMES.length).toBeGreaterThanOrEqual(40);
+  it('has at least 200 fixtures', () => {
+    expect(NAMES.length).toBeGreaterThanOrEqual(200);
     expect(cases).toHaveLength(NAMES.length);
   });
 
@@ -71,6 +35,11 @@ describe('newWords on replies from real mail programs', () => {
         differ.map((c) => `\n--- ${c.name}\ngot:\n${c.got.text}\nexpected:\n${c.expected}`).join(''),
     );
     expect(exact / cases.length).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('posts old mail (three or more words the person did not write) for at most 2% of them', () => {
+    const { history, historyShare } = replyFigures(cases);
+    expect(historyShare, `history posted: ${history.join(', ')}`).toBeLessThanOrEqual(0.02);
   });
 
   it.each(NAMES)('%s: loses none of the expected words', (name) => {
@@ -86,7 +55,11 @@ describe('newWords on replies from real mail programs', () => {
   it('finds the same words from the HTML part alone', () => {
     const wrong = cases
       .filter((c) => typeof c.mail.html === 'string')
-      .filter((c) => words(newWords({ html: c.mail.html }).text).join(' ') !== words(c.expected).join(' '));
+      .filter(
+        (c) =>
+          words(newWords({ html: c.mail.html, subject: c.mail.subject }).text).join(' ') !==
+          words(c.expected).join(' '),
+      );
     expect(wrong.map((c) => c.name)).toEqual([]);
   });
 });

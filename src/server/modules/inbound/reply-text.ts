@@ -12,6 +12,7 @@ import {
   LIST_FOOTER,
   SUBJECT_LABELS,
   WROTE,
+  WROTE_INSIDE,
 } from './reply-words.ts';
 
 /**
@@ -77,28 +78,33 @@ function fromText(raw: string, forward: boolean): NewWords {
 // write it, sometimes wrapped over two or three lines.
 
 /** Whether `text` (one attribution, its wrapped lines joined) says who wrote what follows. */
-function isAttribution(text: string): boolean {
+function isAttribution(text: string, overQuote = false): boolean {
   const line = text.trim();
   if (line.length > LINE_MAX || line.length < 6) return false;
   // "---- Kiri wrote ----" (Android), "---- On Fri, … wrote ----" (Zoho).
   if (/^-{2,}.*-{2,}$/.test(line) && WROTE.test(line.replace(/^-+|-+$/g, '').trim())) return true;
-  if (!DIGIT.test(line) && !EMAIL.test(line)) return false;
   const bare = line.replace(/[\s-]+$/, '');
+  // Right above a quote, "On Fri, Bagspace wrote:" needs no date.
+  if (overQuote && ATTRIBUTION_OPENERS_AT_START.test(line) && /[:：]$/.test(bare) && WROTE.test(bare)) return true;
+  if (!DIGIT.test(line) && !EMAIL.test(line)) return false;
   // Ends with its verb ("wrote:", "a écrit :", "kirjoitti:", "写道："), or names an address and
   // ends with a colon ("Am 27.11.2026 um 10:12 schrieb Bagspace <…>:", Gmail in Japanese).
   if (WROTE.test(bare)) return true;
-  return EMAIL.test(line) && DIGIT.test(line) && /[:：]$/.test(bare);
+  if (!/[:：]$/.test(bare)) return false;
+  // Thunderbird puts its verb inside ("Am 29.11.26 um 10:12 schrieb Bagspace:", "Bagspace kirjoitti
+  // 23.11.2026 klo 10.12:"): taken only right above a quote, where a misreading drops no answer.
+  return (EMAIL.test(line) && DIGIT.test(line)) || (overQuote && DIGIT.test(line) && WROTE_INSIDE.test(bare));
 }
 
 /** How many lines the attribution at `i` takes (1 to 3), or 0 when there is none. */
-function attributionAt(lines: string[], i: number): number {
+function attributionAt(lines: string[], i: number, overQuote = false): number {
   for (let n = 1; n <= 3 && i + n <= lines.length; n++) {
     const part = lines.slice(i, i + n);
     if (part.some((line, k) => k > 0 && line.trim() === '') || QUOTED.test(part.at(-1)!)) return 0;
     // A wrapped attribution's first line already looks like one: a date, an address or its opener
     // ("Olivia" above "On 27 Nov 2026 … wrote:" is the person's name, not the start of it).
     if (n > 1 && !/\d|@|<|^\s*-{2,}/.test(part[0]!) && !ATTRIBUTION_OPENERS_AT_START.test(part[0]!)) return 0;
-    if (isAttribution(part.join(' '))) return n;
+    if (isAttribution(part.join(' '), overQuote)) return n;
   }
   return 0;
 }
@@ -112,7 +118,7 @@ function splitInlineAttributions(lines: string[]): string[] {
     if (line.length > LINE_MAX || QUOTED.test(line) || !isAttribution(line)) return [line];
     for (const match of line.matchAll(ATTRIBUTION_OPENERS)) {
       const at = match.index;
-      if (at === 0 || !/[.!?)…]\s+$|\s{2,}$/.test(line.slice(0, at))) continue;
+      if (at === 0) continue;
       const rest = line.slice(at);
       if (isAttribution(rest)) return [line.slice(0, at).trimEnd(), rest];
     }
@@ -179,7 +185,22 @@ function nextNonBlank(lines: string[], from: number): number {
 function historyStart(lines: string[], forward: boolean): Cut {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    if (QUOTED.test(line) || line.length > LINE_MAX) continue;
+    if (line.length > LINE_MAX) continue;
+    if (QUOTED.test(line)) {
+      const bare = unquote(line);
+      // Apple Mail quotes a forwarded message whole, its title too.
+      if (FORWARD_LINE.test(bare)) return { at: i, forwarded: { header: i, body: i } };
+      // A quote that is only an attribution or a header on one line, over an unquoted copy (Yahoo).
+      const next = nextNonBlank(lines, i + 1);
+      if (next < lines.length && !QUOTED.test(lines[next]!) && (isAttribution(bare) || isInlineHeader(bare)))
+        return { at: i };
+      continue;
+    }
+    if (isInlineHeader(line)) {
+      return FORWARD_LINE.test(line.split(/\s[-=_*]{2,}\s/)[0]!) || forward
+        ? { at: i, forwarded: { header: i, body: i + 1 } }
+        : { at: i };
+    }
     const titled = DASHED_TITLE.test(line) || FORWARD_LINE.test(line) || LONG_RULE.test(line);
     if (titled || labelOf(line) !== null) {
       const header = titled ? nextNonBlank(lines, i + 1) : i;
@@ -210,16 +231,51 @@ function historyStart(lines: string[], forward: boolean): Cut {
   return { at: lines.length };
 }
 
+/**
+ * A header block on one line ("-------- Original message -------- From: … Date: … Subject: …"): an
+ * HTML mail whose program wrote its header's line breaks as plain ones, which HTML joins.
+ */
+function isInlineHeader(line: string): boolean {
+  if (line.length > LINE_MAX) return false;
+  let from = false;
+  let others = 0;
+  let subject = false;
+  for (const match of line.matchAll(INLINE_LABEL)) {
+    const label = match[1]!.toLowerCase();
+    if (FROM_LABELS.has(label)) from = true;
+    else if (HEADER_LABELS.has(label)) others++;
+    if (SUBJECT_LABELS.has(label)) subject = true;
+  }
+  return from && others >= 2 && (subject || EMAIL.test(line));
+}
+
+const INLINE_LABEL = /(?:^|\s)\*?(\p{L}[\p{L}\p{M}'-]*(?: \p{L}[\p{L}\p{M}'-]*){0,2}?)\*?\s?[:：](?=\s)/gu;
+
 /** Whether a header block is the program's copy of our own mail (a reply), not someone else's (a forward). */
 function isReplyToUs(lines: string[], from: number, to: number): boolean {
-  return lines.slice(from, to).some((line) => SUBJECT_LABELS.has(labelOf(line) ?? '') && /\bre:|ticket #/i.test(line));
+  return lines.slice(from, to).some((line) => SUBJECT_LABELS.has(labelOf(line) ?? '') && /ticket #\d/i.test(line));
 }
 
 /** "Forwarded message from …", its date and subject, and its text (its own history trimmed). */
-function forwardedBlock(lines: string[], cut: Cut): string[] {
-  const { header, body } = cut.forwarded!;
+function forwardedBlock(all: string[], cut: Cut): string[] {
+  let lines = all;
+  let { header, body } = cut.forwarded!;
+  // Apple Mail quotes the forwarded message, its header included: read it one level unquoted.
+  if (header < lines.length && QUOTED.test(lines[header]!)) {
+    let end = header;
+    while (end < lines.length && (QUOTED.test(lines[end]!) || lines[end]!.trim() === '')) end++;
+    lines = lines.slice(header, end).map((line) => line.replace(/^\s*>\s?/, ''));
+    header = nextNonBlank(lines, 0);
+    if (header < lines.length && FORWARD_LINE.test(lines[header]!)) header = nextNonBlank(lines, header + 1);
+    const headerEnd = header < lines.length ? headerBlockEnd(lines, header) : -1;
+    body = headerEnd === -1 ? header : headerEnd;
+  }
   const fields = new Map<string, string>();
-  for (const line of lines.slice(header, body)) {
+  const headerLines =
+    body - header === 1 && isInlineHeader(lines[header]!)
+      ? splitInlineHeader(lines[header]!)
+      : lines.slice(header, body);
+  for (const line of headerLines) {
     const label = labelOf(line);
     if (label === null) continue;
     const value = line
@@ -235,7 +291,14 @@ function forwardedBlock(lines: string[], cut: Cut): string[] {
           : null;
     if (kind && !fields.has(kind)) fields.set(kind, value.replace(/\s*\[mailto:([^\]]+)\]/i, ' <$1>'));
   }
-  const rest = lines.slice(body);
+  let rest = lines.slice(body);
+  // Proton and Thunderbird quote the forwarded text under its header: it is the message, not history.
+  const first = nextNonBlank(rest, 0);
+  if (first < rest.length && QUOTED.test(rest[first]!)) {
+    let end = first;
+    while (end < rest.length && (QUOTED.test(rest[end]!) || rest[end]!.trim() === '')) end++;
+    rest = [...rest.slice(first, end).map((line) => line.replace(/^\s*>\s?/, '')), ...rest.slice(end)];
+  }
   const inner = historyStart(rest, false);
   const text = withoutSignature(answersWithQuestions(withoutSignature(rest.slice(0, inner.at))));
   return [
@@ -246,6 +309,14 @@ function forwardedBlock(lines: string[], cut: Cut): string[] {
     '',
     ...text,
   ];
+}
+
+/** A one-line header's fields, each on a line of its own (its dashed title dropped). */
+function splitInlineHeader(line: string): string[] {
+  const starts = [...line.matchAll(INLINE_LABEL)]
+    .filter((match) => FROM_LABELS.has(match[1]!.toLowerCase()) || HEADER_LABELS.has(match[1]!.toLowerCase()))
+    .map((match) => match.index + (match[0].length - match[0].trimStart().length));
+  return starts.map((start, k) => line.slice(start, starts[k + 1]).trim());
 }
 
 const DATE_LABELS = new Set([
@@ -333,7 +404,7 @@ function mendWrappedQuotes(blocks: Block[]): Block[] {
 }
 
 function hasWords(lines: string[]): boolean {
-  return lines.some((line) => line.trim() !== '' && !RULE.test(line));
+  return lines.some((line) => line.trim() !== '' && (line.length > LINE_MAX || !RULE.test(line)));
 }
 
 function answersWithQuestions(lines: string[]): string[] {
@@ -346,7 +417,7 @@ function answersWithQuestions(lines: string[]): string[] {
     let end = own.length;
     while (end > 0 && own[end - 1]!.trim() === '') end--;
     for (let start = Math.max(0, end - 3); start < end; start++) {
-      if (attributionAt(own, start) === end - start) {
+      if (attributionAt(own, start, true) === end - start) {
         block.lines = own.slice(0, start);
         break;
       }
@@ -416,7 +487,8 @@ function withoutSignature(lines: string[]): string[] {
       const line = lines[i]!.trim();
       const footer = lines.slice(i, end).join('\n');
       const delimiter = line === SIGNATURE_LINE;
-      if ((delimiter && end - i <= 8) || ((delimiter || RULE.test(line)) && LIST_FOOTER.test(footer))) {
+      const rule = line.length <= LINE_MAX && RULE.test(line);
+      if ((delimiter && end - i <= 8) || ((delimiter || rule) && LIST_FOOTER.test(footer))) {
         end = i;
         changed = true;
         break;

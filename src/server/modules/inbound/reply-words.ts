@@ -9,6 +9,7 @@ export const WROTE = new RegExp(
   `(${[
     'wrote',
     'writes',
+    'pisze',
     'sent',
     'schrieb',
     'geschrieben',
@@ -49,6 +50,10 @@ export const WROTE = new RegExp(
   ].join('|')})\\s*[:：]?$`,
   'iu',
 );
+
+/** Thunderbird's verbs, which it puts inside the line: "Am … schrieb Bagspace:", "Den … skrev Bagspace:". */
+export const WROTE_INSIDE =
+  /(^|\s)(wrote|schrieb|schreef|skrev|kirjoitti|pisze|napisał|napsal|írta|escribió|escreveu|ha scritto|a écrit|написал|пишет|đã viết|menulis|έγραψε)(\s|[:：,]|$)/iu;
 
 /** Where an attribution starts when it shares its line with an answer: "… fine. On Fri, …". */
 export const ATTRIBUTION_OPENERS = /(?<=\s)(On|Am|Le|El|Il giorno|Il|Em|Op|Den|På|W dniu|Dne|Vào|Pada|Στις)\s/gu;
@@ -222,7 +227,7 @@ const DEVICE =
 
 const MAILER: RegExp[] = [
   new RegExp(
-    `^(Sent|Sent from|Sent with|Sent via|Sent using|Get|Envoyé|Enviado|Enviada|Inviato|Verzonden|Verstuurd|Sendt|Skickat|Wysłane|Отправлено|Lähetetty|Odesláno|Dikirim|Gửi từ|Στάλθηκε|Gesendet)\\b.{0,40}?${DEVICE}`,
+    `^(Sent|Sent from|Sent with|Sent via|Sent using|Get|Envoyé|Enviado|Enviada|Inviato|Verzonden|Verstuurd|Sendt|Skickat|Wysłane|Отправлено|Lähetetty|Odesláno|Dikirim|Gửi từ|Στάλθηκε|Gesendet)(?![\\p{L}]).{0,40}?${DEVICE}`,
     'iu',
   ),
   new RegExp(`^Von meinem .{0,30}gesendet\\.?$`, 'iu'),
