@@ -498,7 +498,8 @@ export const FUZZ: Record<EndpointKey, FuzzEntry> = {
 
   // --- Side conversations (docs/decisions/138-side-conversations.md) -------------------------------
   'side.list': SUPPORT,
-  'side.start': SUPPORT,
+  // A counterpart that is an address, so the inputs reach the handler (the schema only says string).
+  'side.start': { group: 'support', given: { to: validEmail } },
   'side.reply': SUPPORT,
   'side.close': SUPPORT,
   'side.wholeMail': SUPPORT,
