@@ -292,6 +292,12 @@ describe('merging and splitting', () => {
     expect((await sidesOf(targetId)).map((s) => s.id)).toEqual([side.id]);
     // The merged ticket's address reaches the target, as every ticket address does.
     expect((await sidesOf(sourceId)).map((s) => s.id)).toEqual([side.id]);
+    // The inbox counts the conversation's wait on the ticket it now shows on.
+    const waiting = (await admin.get('/api/admin/support/tickets?open=true&thirdParty=waiting')).json()
+      .tickets as Array<{
+      id: string;
+    }>;
+    expect(waiting.map((ticket) => ticket.id)).toContain(targetId);
     await send({ from: to, to: replyTo(mail), text: 'Found it after the merge.' });
     await decide();
     expect((await sidesOf(targetId))[0]!.messages.at(-1)!.body).toBe('Found it after the merge.');
