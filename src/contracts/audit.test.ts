@@ -36,6 +36,21 @@ const SAMPLES: Record<AuditAction, Pick<AuditEntry, 'targetType' | 'targetId' | 
     details: { ticketNo: 1004, privacy: true, due: '2026-12-24' },
   },
   'ticket.note': { targetType: 'ticket', targetId: TICKET, details: { ticketNo: 1004, messageId: MESSAGE } },
+  'ticket.side-start': {
+    targetType: 'ticket',
+    targetId: TICKET,
+    details: { ticketNo: 1004, sideId: MESSAGE, counterpart: 'desk@kea.example', subject: 'A bag at Wellington' },
+  },
+  'ticket.side-reply': {
+    targetType: 'ticket',
+    targetId: TICKET,
+    details: { ticketNo: 1004, sideId: MESSAGE, counterpart: 'desk@kea.example' },
+  },
+  'ticket.side-close': {
+    targetType: 'ticket',
+    targetId: TICKET,
+    details: { ticketNo: 1004, sideId: MESSAGE, counterpart: 'desk@kea.example' },
+  },
   'ticket.keep-for-record': { targetType: 'ticket', targetId: TICKET, details: { ticketNo: 1004, keep: true } },
   'ticket.unsplit': {
     targetType: 'ticket',
@@ -183,6 +198,9 @@ const EXPECTED: Record<AuditAction, string> = {
   'ticket.assign': 'Assigned ticket #1004 to aroha@example.com',
   'ticket.privacy': 'Marked ticket #1004 a privacy request',
   'ticket.note': 'Added an internal note to ticket #1004',
+  'ticket.side-start': 'Started a side conversation with desk@kea.example on ticket #1004',
+  'ticket.side-reply': 'Wrote to desk@kea.example in a side conversation on ticket #1004',
+  'ticket.side-close': 'Closed the side conversation with desk@kea.example on ticket #1004',
   'ticket.keep-for-record': 'Kept the messages of ticket #1004 for the record',
   'ticket.merge': 'Merged #1009 into ticket #1004',
   'ticket.unmerge': 'Undid the merge of #1009 into ticket #1004',

@@ -13,6 +13,9 @@ export const AUDIT_ACTIONS = {
   'ticket.assign': 'Assigned a ticket',
   'ticket.privacy': 'Marked a ticket a privacy request (or not)',
   'ticket.note': 'Added an internal note',
+  'ticket.side-start': 'Started a side conversation by mail',
+  'ticket.side-reply': 'Wrote in a side conversation',
+  'ticket.side-close': 'Closed a side conversation',
   'saved-reply.create': 'Added a saved reply',
   'saved-reply.update': 'Edited a saved reply',
   'saved-reply.delete': 'Deleted a saved reply',
@@ -318,6 +321,19 @@ const TELLERS: Record<AuditAction, Teller> = {
         };
   },
   'ticket.note': (d, e) => ({ sentence: ['Added an internal note to ', ticket(e, d)], used: ['ticketNo'] }),
+  'ticket.side-start': (d, e) => ({
+    sentence: [`Started a side conversation with ${str(d.counterpart) ?? 'someone'} on `, ticket(e, d)],
+    facts: str(d.subject) ? [{ label: 'Subject', value: str(d.subject)! }] : [],
+    used: ['ticketNo', 'counterpart', 'subject', 'sideId'],
+  }),
+  'ticket.side-reply': (d, e) => ({
+    sentence: [`Wrote to ${str(d.counterpart) ?? 'someone'} in a side conversation on `, ticket(e, d)],
+    used: ['ticketNo', 'counterpart', 'sideId'],
+  }),
+  'ticket.side-close': (d, e) => ({
+    sentence: [`Closed the side conversation with ${str(d.counterpart) ?? 'someone'} on `, ticket(e, d)],
+    used: ['ticketNo', 'counterpart', 'sideId'],
+  }),
   'ticket.merge': (d, e) => ({
     sentence: [`Merged #${num(d.sourceTicketNo) ?? '?'} into `, ticket(e, d)],
     used: ['ticketNo', 'sourceTicketNo', 'sourceTicketId'],

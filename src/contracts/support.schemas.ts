@@ -210,6 +210,8 @@ export const AdminTicketListQuerySchema = TicketListQuerySchema.extend({
   sort: z.enum(['recent', 'due'], { error: 'sort must be recent or due' }).optional(),
   /** Due time passed ('late'), or still to come before the end of today in New Zealand ('today'). */
   due: z.enum(['late', 'today'], { error: 'due must be late or today' }).optional(),
+  /** 'waiting': tickets with a side conversation waiting on its third party (decision 138). */
+  thirdParty: z.enum(['waiting'], { error: 'thirdParty must be waiting' }).optional(),
 });
 /** Admins also see internal notes, marked `internal` (the owner's API never has them). */
 /** The inbox's search: tickets best first, each with the best-matching words (contracts/desk.ts snippetParts). */

@@ -108,4 +108,6 @@ export const LIVE_EVENTS = {
   thread: 'thread',
   /** The ticket lives on in another (merged into it, or a split taken back): its id. */
   moved: 'moved',
+  /** The ticket's side conversations changed (team's streams only): the page reads them again. */
+  side: 'side',
 } as const;

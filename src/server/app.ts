@@ -17,6 +17,7 @@ import { privacyModule } from './modules/privacy/index.ts';
 import { reportsModule } from './modules/reports/index.ts';
 import { secondFactorModule } from './modules/second-factor/index.ts';
 import { serviceLevelsModule } from './modules/service-levels/index.ts';
+import { sideConversationsModule } from './modules/side-conversations/index.ts';
 import { supportModule } from './modules/support/index.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { crossSitePlugin } from './plugins/cross-site.ts';
@@ -174,6 +175,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(supportModule, shared);
   // The desk (the team's side of tickets) reaches tickets through what the support module decorates.
   await app.register(deskModule, shared);
+  await app.register(sideConversationsModule, shared);
   await app.register(auditModule, shared);
   await app.register(serviceLevelsModule, {
     ...shared,

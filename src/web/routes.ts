@@ -42,6 +42,8 @@ export default [
     route('support', 'routes/admin-support.tsx'),
     route('support/:ticketId', 'routes/admin-ticket.tsx'),
     route('support/:ticketId/mail/:messageId', 'routes/admin-ticket-mail.tsx'),
+    // The whole mail of a side conversation's reply (decision 138).
+    route('support/:ticketId/side/:sideId/mail/:messageId', 'routes/admin-side-mail.tsx'),
     route('saved-replies', 'routes/admin-saved-replies.tsx'),
     route('reports', 'routes/admin-reports.tsx'),
     route('reports/tickets', 'routes/admin-report-tickets.tsx'),

@@ -365,6 +365,13 @@ export const EXPECTED: Record<EndpointKey, RouteSpec> = {
   'inbound.post': R('admin', { ok: 409 }),
   'inbound.discard': R('admin', { ok: 409 }),
   'inbound.wholeMail': R('owner-or-admin'),
+  // Side conversations (decision 138): the team's only. The matrix's conversation id names none, so an
+  // admin gets the handler's 404 where one is needed; starting one mails the fixture's partner.
+  'side.list': R('admin'),
+  'side.start': R('admin'),
+  'side.reply': R('admin', { ok: 404 }),
+  'side.close': R('admin', { ok: 404 }),
+  'side.wholeMail': R('admin', { ok: 404 }),
   'notifications.retryMail': R('admin', {
     prepare: async (f) => {
       await db().execute(sql`update mail_outbox set state = 'failed' where id = ${f.mailId}`);
@@ -389,6 +396,7 @@ export const PARAMS: Record<string, (f: Fixtures) => string> = {
   messageId: (f) => String(f.mailMessageId),
   savedReplyId: () => SAVED_REPLY_ID,
   mergeId: () => '999999999',
+  sideId: () => '00000000-0000-4000-8000-00000000051d',
   attachmentId: (f) => f.attachmentId,
   sessionId: () => 'NobodysSessionId000000',
   factorId: () => spare.factorId || '00000000-0000-4000-8000-000000000000',
@@ -474,6 +482,8 @@ export const BODIES: Partial<Record<EndpointKey, BodyFor>> = {
   'support.rate': json({ good: true, comment: 'Matrix: fine' }),
   'support.seen': json({ messageIds: [1] }),
   'desk.addNote': json({ messageBody: 'Matrix: a note for the team' }),
+  'side.start': json({ to: 'partner@example.com', subject: 'Matrix: a bag', messageBody: 'Matrix: have you seen it?' }),
+  'side.reply': json({ messageBody: 'Matrix: and now?' }),
   'desk.assign': json({ assignee: 'me' }),
   'desk.setPrivacy': json({ privacy: true }),
   'desk.setKeepForRecord': json({ keep: true }),

@@ -173,6 +173,7 @@ const WORLD: Given = {
   companyId: uuidOr('company'),
   userId: uuidOr('victim', 'self'),
   savedReplyId: uuidOr('savedReply'),
+  sideId: fc.uuid(),
   faqId: idOr('faq'),
   mailId: idOr('mailId'),
   // The fuzz admin's only factor: refused as the last one (it is never removed), or unknown ids.
@@ -494,6 +495,14 @@ export const FUZZ: Record<EndpointKey, FuzzEntry> = {
   'inbound.file': ADMIN,
   'inbound.post': ADMIN,
   'inbound.discard': ADMIN,
+
+  // --- Side conversations (docs/decisions/138-side-conversations.md) -------------------------------
+  'side.list': SUPPORT,
+  // A counterpart that is an address, so the inputs reach the handler (the schema only says string).
+  'side.start': { group: 'support', given: { to: validEmail } },
+  'side.reply': SUPPORT,
+  'side.close': SUPPORT,
+  'side.wholeMail': SUPPORT,
 
   // --- Admins' second factor (docs/product.md §2.15) ------------------------------------------------
   'secondFactor.status': ADMIN,

@@ -10,6 +10,7 @@ import { privacyApi } from './privacy.ts';
 import { reportsApi } from './reports.ts';
 import { secondFactorApi } from './second-factor.ts';
 import { serviceLevelsApi } from './service-levels.ts';
+import { sideApi } from './side-conversations.ts';
 import { deskApi, supportApi } from './support.ts';
 
 /**
@@ -36,6 +37,7 @@ export const API = {
   privacy: privacyApi,
   serviceLevels: serviceLevelsApi,
   reports: reportsApi,
+  side: sideApi,
 } as const;
 
 type Api = typeof API;

@@ -82,6 +82,12 @@ export const inboundMail = pgTable(
     /** Whose words it would be: the reply address's person, or the account of the From address. */
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     postedMessageId: bigint('posted_message_id', { mode: 'number' }),
+    /**
+     * A reply to a side conversation (schema-side-conversations.ts) rather than to the ticket: a held
+     * one is posted there by an admin's Post. No foreign key (the two schema files would import each
+     * other); `ticket_id` is set too, so the mail goes with its ticket.
+     */
+    sideConversationId: uuid('side_conversation_id'),
     /** What the checks found: trust, authentication results, the trimmed words' length. */
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
     attempts: integer('attempts').notNull().default(0),

@@ -522,4 +522,5 @@ export const auditLog = pgTable(
 export * from './schema-inbound.ts';
 export * from './schema-mail.ts';
 export * from './schema-service-levels.ts';
+export * from './schema-side-conversations.ts';
 export * from './schema-second-factor.ts';

@@ -35,6 +35,7 @@ export const MAIL_KINDS = [
   'auto-close-nudge',
   'license-reminder',
   'license-decision',
+  'side-conversation',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 

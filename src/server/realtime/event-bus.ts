@@ -21,6 +21,8 @@ export type DomainEvent =
   | { type: 'ticket.reshaped'; ticketId: string; userId: string; movedTo?: string }
   /** An admin has a ticket open (until `until`, epoch ms; 0: left it): other admins on it are told. */
   | { type: 'ticket.viewing'; ticketId: string; userId: ''; viewerId: string; email: string; until: number }
+  /** A ticket's side conversations changed (started, written, answered, closed): the team's pages read them again. */
+  | { type: 'side.changed'; ticketId: string; userId: '' }
   /** Sessions ended (sign-out, password change, disabled account): live streams re-check at once. */
   | { type: 'sessions.ended'; userId: string };
 

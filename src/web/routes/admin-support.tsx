@@ -1,3 +1,4 @@
+import { SIDE_TEXT } from '../../contracts/side-conversations.ts';
 import { useEffect, useRef } from 'react';
 import { SearchResults } from '../features/support/search-results.tsx';
 import { requestContext } from '../lib/request-context.ts';
@@ -40,6 +41,8 @@ const WAITING_OPTIONS = [
   { value: 'all', label: 'All open' },
   { value: 'us', label: SUPPORT_TEXT.waitingOnUs },
   { value: 'you', label: SUPPORT_TEXT.waitingOnCustomer },
+  // A side conversation of the ticket waits on the person it was mailed to (decision 138).
+  { value: 'third-party', label: SIDE_TEXT.filter },
 ] as const;
 
 const ASSIGNED_OPTIONS = [
@@ -91,7 +94,7 @@ function inboxFilter(params: URLSearchParams) {
   const status = params.get('status') === 'closed' ? 'closed' : 'open';
   const q = params.get('q')?.trim() ?? '';
   const assigned = oneOf(params.get('assigned'), ['me', 'none'] as const) ?? 'all';
-  const waiting = (status === 'open' && oneOf(params.get('waiting'), ['us', 'you'] as const)) || 'all';
+  const waiting = (status === 'open' && oneOf(params.get('waiting'), ['us', 'you', 'third-party'] as const)) || 'all';
   const privacy = (status === 'open' && oneOf(params.get('privacy'), ['due', 'overdue'] as const)) || 'all';
   // Closed tickets have nothing due: the due filter and order are for open ones.
   const due = (status === 'open' && oneOf(params.get('due'), ['late', 'today'] as const)) || 'all';
@@ -99,7 +102,8 @@ function inboxFilter(params: URLSearchParams) {
   const filter: CallInput<typeof deskApi.listTickets>['query'] = {
     open: status === 'open' ? 'true' : 'false',
     ...(q ? { q } : {}),
-    ...(waiting !== 'all' ? { waiting } : {}),
+    ...(waiting === 'us' || waiting === 'you' ? { waiting } : {}),
+    ...(waiting === 'third-party' ? { thirdParty: 'waiting' as const } : {}),
     ...(assigned !== 'all' ? { assigned } : {}),
     ...(privacy !== 'all' ? { privacy } : {}),
     ...(due !== 'all' ? { due } : {}),
@@ -315,7 +319,9 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
           <p className="admin-summary" role="status">
             {tickets.length} {status} {tickets.length === 1 ? 'ticket' : 'tickets'}
             {status === 'open' && waiting === 'all' ? `, ${waitingForUs} waiting on us` : ''}
-            {waiting !== 'all' ? `, ${waiting === 'us' ? 'waiting on us' : 'waiting on the customer'}` : ''}
+            {waiting !== 'all'
+              ? `, ${waiting === 'us' ? 'waiting on us' : waiting === 'you' ? 'waiting on the customer' : SIDE_TEXT.filter.toLowerCase()}`
+              : ''}
             {privacy === 'due' ? ', privacy requests, soonest due first' : ''}
             {privacy === 'overdue' ? ', late privacy requests' : ''}
             {due === 'late' ? ', late' : ''}

@@ -1,5 +1,16 @@
 import { useEffect, useRef, useState } from 'react';
-import { data, Form, Link, redirect, type ShouldRevalidateFunctionArgs, useNavigate } from 'react-router';
+import {
+  data,
+  Form,
+  Link,
+  redirect,
+  type ShouldRevalidateFunctionArgs,
+  useNavigate,
+  useRevalidator,
+} from 'react-router';
+import { sideApi } from '../../contracts/api/side-conversations.ts';
+import { SideConversations, type SideFormResult } from '../features/support/side-conversations.tsx';
+import { isSideIntent, sideAction } from '../features/support/side-actions.ts';
 import { MESSAGE_FORM_MAX_BYTES } from '../../contracts/attachments.ts';
 import { inboundApi } from '../../contracts/api/inbound.ts';
 import { deskApi, supportApi } from '../../contracts/api/support.ts';
@@ -59,7 +70,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
   const allowed = Boolean(user?.emailVerified && user.role === 'admin');
   // The reads side by side: the page waits for the slowest, not for their sum.
-  const [page, agents, saved, targets, merges, held] = await Promise.all([
+  const [page, agents, saved, targets, merges, held, sides] = await Promise.all([
     loadTicketPage(allowed, () => services.api.call(deskApi.ticket, { params: { ticketId: params.ticketId } }), {
       ticketId: params.ticketId,
       pageOf: (id) => `/admin/support/${encodeURIComponent(id)}`,
@@ -70,6 +81,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     allowed ? services.api.call(deskApi.merges, { params: { ticketId: params.ticketId } }) : null,
     // Mail that would belong to this ticket, held for an admin (reply by email): the page says so.
     allowed ? services.api.call(inboundApi.list, { query: { state: 'held', ticketId: params.ticketId } }) : null,
+    // The team's mail with third parties about this ticket (decision 138): staff only, like the rest here.
+    allowed ? services.api.call(sideApi.list, { params: { ticketId: params.ticketId } }) : null,
   ]);
   return data(
     {
@@ -78,6 +91,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       mergeTargets: targets?.ok ? targets.data.tickets : [],
       merges: merges?.ok ? merges.data.merges : [],
       heldMails: held?.ok ? held.data.mails.map((mail) => ({ id: mail.id, subject: mail.subject })) : [],
+      sideConversations: sides?.ok ? sides.data.conversations : [],
       savedReplies: saved,
       viewerEmail: user?.email ?? '',
       noteClientId: newClientId(),
@@ -100,6 +114,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return replyWithFilesAction(await api.forward(deskApi.reply, { params: ticket }, request), page);
   const values = await readForm(request);
   const intent = values.intent ?? '';
+  if (isSideIntent(intent)) return sideAction(api, intent, values, { ticketId: params.ticketId, page });
   if (intent === 'note')
     return replyAction(values, {
       form: 'note',
@@ -178,6 +193,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
   const { ticketId } = params;
   const encoded = encodeURIComponent(ticketId);
   const navigate = useNavigate();
+  const revalidator = useRevalidator();
   // Admins may open the user's message stream: it sends the ticket first, then every message.
   const thread = useTicketThread<AdminTicket, AdminMessage>({
     streamUrl: pathOf(supportApi.messagesStream, { params: { ticketId } }),
@@ -187,6 +203,8 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
     loadedMissing: loaderData.missing,
     // Merged into another ticket while open here: its thread goes on there.
     onMoved: (movedTo) => void navigate(`/admin/support/${encodeURIComponent(movedTo)}`, { replace: true }),
+    // A side conversation was started, written, answered or closed: its list is the loader's.
+    onSide: () => void revalidator.revalidate(),
   });
   const { ticket, messages } = thread;
   // Who the ticket waits for follows the last message the user sees (notes do not count), of a
@@ -197,7 +215,11 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
   const kept = actionData?.form === 'reply' || actionData?.form === 'note' ? (actionData as ReplyResult) : undefined;
   const refusedReply = kept?.form === 'reply' ? kept : undefined;
   const refusedNote = kept?.form === 'note' ? kept : undefined;
-  const problem = actionData && !kept && !actionData.ok ? actionData.message : null;
+  const sideRefused =
+    actionData && typeof actionData.form === 'string' && actionData.form.startsWith('side-')
+      ? (actionData as SideFormResult)
+      : undefined;
+  const problem = actionData && !kept && !sideRefused && !actionData.ok ? actionData.message : null;
   const [unsent, setUnsent] = useState(
     refusedReply && !refusedReply.ok && refusedReply.values.messageBody?.trim() ? refusedReply.values.messageBody : '',
   );
@@ -350,6 +372,18 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
               </p>
               <UnsentReply text={unsent} ticketId={ticketId} />
             </>
+          ) : null}
+          {ticket ? (
+            <SideConversations
+              conversations={loaderData.sideConversations}
+              quotable={messages
+                .filter((message) => !message.internal && !message.systemEvent)
+                .map(({ id, admin, messageBody, timestamp }) => ({ id, admin, messageBody, timestamp }))}
+              wholeMail={(sideId, messageId) =>
+                `/admin/support/${encoded}/side/${encodeURIComponent(sideId)}/mail/${messageId}`
+              }
+              refused={sideRefused}
+            />
           ) : null}
           {ticket ? (
             <ReplyBox<AdminMessage>

@@ -52,6 +52,7 @@ export function createDeskService(options: {
         privacy?: 'due' | 'overdue';
         sort?: 'recent' | 'due';
         due?: 'late' | 'today';
+        thirdParty?: 'waiting';
       },
     ): Promise<{ tickets: AdminTicket[]; now: string }> {
       const assignee = filter.assigned === 'me' ? adminId : filter.assigned;
@@ -63,6 +64,7 @@ export function createDeskService(options: {
         assignee,
         privacy: filter.privacy !== undefined,
         sortDue: filter.sort === 'due',
+        thirdParty: filter.thirdParty === 'waiting',
         ...(filter.due ? { due: dueRange(filter.due, now) } : {}),
       });
       const listed = rows.map((row) => toAdminTicketDto(row, now));

@@ -5,6 +5,7 @@ import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import { isUnstorableValue } from '../../db/errors.ts';
 import { replyTokenOf } from '../../mail/threading.ts';
 import { hashToken } from '../../security/tokens.ts';
+import type { SideConversations } from '../side-conversations/index.ts';
 import type { InboundRepository } from './inbound.repository.ts';
 
 /**
@@ -101,6 +102,8 @@ export interface SmtpReceiverOptions {
   /** The general support address (a verified account's mail to it opens a ticket). */
   supportAddress: string | undefined;
   repository: InboundRepository;
+  /** A side conversation's reply address (decision 138): accepted while the conversation is not closed. */
+  sideConversations: Pick<SideConversations, 'findByTokenHash'>;
   /** Called after each stored message (wakes the worker). */
   stored(): void;
   /** Unknown reply addresses one connection may try; the next RCPT TO is answered slowly with 421, and the connection closed. */
@@ -136,7 +139,10 @@ export function createSmtpReceiver(options: SmtpReceiverOptions) {
     const token = replyTokenOf(lowered, options.replyDomain);
     if (!token) return false;
     const found = await repository.findReplyToken(hashToken(token));
-    return found !== null && !found.expired;
+    if (found) return !found.expired;
+    // A closed side conversation's address is refused as an expired reply address is.
+    const side = await options.sideConversations.findByTokenHash(hashToken(token));
+    return side !== null && side.state !== 'closed';
   }
 
   const server = new SMTPServer({

@@ -39,6 +39,8 @@ export interface Outcome {
   ticketId?: string | null;
   userId?: string | null;
   postedMessageId?: number | null;
+  /** A reply to a side conversation (held: an admin's Post puts it there). */
+  sideConversationId?: string | null;
   details?: Record<string, unknown>;
 }
 
@@ -179,6 +181,7 @@ export function createInboundRepository(db: AppDatabase) {
           ticketId: outcome.ticketId ?? null,
           userId: outcome.userId ?? null,
           postedMessageId: outcome.postedMessageId ?? null,
+          sideConversationId: outcome.sideConversationId ?? null,
           details: outcome.details ?? {},
           leaseUntil: null,
           lastError: null,
@@ -324,6 +327,7 @@ export function createInboundRepository(db: AppDatabase) {
           raw: inboundMail.raw,
           ticketId: inboundMail.ticketId,
           userId: inboundMail.userId,
+          sideConversationId: inboundMail.sideConversationId,
         })
         .from(inboundMail)
         .where(eq(inboundMail.id, id));

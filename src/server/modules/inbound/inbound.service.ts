@@ -17,7 +17,9 @@ import { iso, isUuid } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';
 import type { MailPoster } from './inbound.post.ts';
+import type { SideConversations } from '../side-conversations/index.ts';
 import type { InboundRepository } from './inbound.repository.ts';
+import { newWords } from './reply-text.ts';
 
 /**
  * The admin's side of mail that comes in (the Mail page's Incoming view: list, post or discard a
@@ -98,9 +100,40 @@ function listed(r: ListedRow): InboundMail {
 export function createInboundService(deps: {
   repository: InboundRepository;
   postMail: MailPoster;
+  sideConversations: Pick<SideConversations, 'postFromMail'>;
   audit: AuditService;
 }) {
   const { repository, postMail, audit } = deps;
+
+  /** A held reply to a side conversation: posted there (only its new words), never into the ticket. */
+  async function postToSide(
+    actor: AuditActor,
+    id: number,
+    held: { raw: Buffer; ticketId: string | null; sideConversationId: string },
+  ) {
+    if (!held.ticketId) throw new AppError('ABORTED', INBOUND_TEXT.noTicket);
+    const parsed = await parse(held.raw);
+    const words = newWords({ text: parsed.text ?? null, html: parsed.html, subject: parsed.subject ?? null }).text;
+    if (words.trim() === '') throw new AppError('ABORTED', INBOUND_TEXT.nothingToPost);
+    const posted = await deps.sideConversations.postFromMail({
+      conversationId: held.sideConversationId,
+      ticketId: held.ticketId,
+      inboundId: id,
+      words,
+      expect: 'held',
+      details: { postedBy: 'admin' },
+      decidedBy: actor.userId,
+    });
+    if (!posted) throw new AppError('ABORTED', INBOUND_TEXT.notHeld);
+    await audit.record({
+      actor,
+      action: 'mail.post',
+      targetType: 'mail',
+      targetId: id,
+      details: { ticketId: held.ticketId, sideId: held.sideConversationId },
+    });
+    return { ticketId: held.ticketId };
+  }
 
   return {
     async list(filter: {
@@ -153,6 +186,8 @@ export function createInboundService(deps: {
       const held = await repository.findHeld(id);
       if (!held) throw new AppError('NOT_FOUND', INBOUND_TEXT.notFound);
       if (held.state !== 'held' || !held.raw) throw new AppError('ABORTED', INBOUND_TEXT.notHeld);
+      if (held.sideConversationId)
+        return postToSide(actor, id, { ...held, raw: held.raw, sideConversationId: held.sideConversationId });
       const author = held.userId ? await repository.findAccount(held.userId) : null;
       if (!author) throw new AppError('ABORTED', INBOUND_TEXT.noTicket);
       const parsed = await parse(held.raw);

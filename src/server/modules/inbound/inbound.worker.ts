@@ -8,6 +8,7 @@ import { messageIdsIn, replyTokenOf, ticketIdOfThreadId, ticketThreadId } from '
 import { hashToken } from '../../security/tokens.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { createTicketMailer } from '../notifications/index.ts';
+import type { SideConversations, SideOfToken } from '../side-conversations/index.ts';
 import type { SupportRecords } from '../support/index.ts';
 import type { UndecidedWhy } from '../../../contracts/inbound.ts';
 import { type Clock, systemClock } from '../../clock.ts';
@@ -49,6 +50,8 @@ export interface InboundWorkerOptions {
   outbox: Outbox;
   /** Posts a mail (inbound.post.ts), as an admin's Post of a held one does. */
   postMail: MailPoster;
+  /** Side conversations (decision 138): a reply address that is not a ticket's may be one of theirs. */
+  sideConversations: SideConversations;
   audit: AuditService;
   /** The support module's writes (a post from a mail goes through a web reply's statement). */
   records: SupportRecords;
@@ -87,6 +90,7 @@ const DEFAULT_MAX_ATTEMPTS = 10;
 interface Known {
   ticketId?: string | null;
   userId?: string | null;
+  sideConversationId?: string | null;
 }
 
 interface Person {
@@ -159,7 +163,7 @@ export function createInboundWorker(options: InboundWorkerOptions) {
     mail: ClaimedInbound,
     parsed: ParsedMail,
     from: string,
-  ): Promise<Person | { outcome: Outcome; answer?: 'unknown' }> {
+  ): Promise<Person | { outcome: Outcome; answer?: 'unknown' } | { side: SideOfToken; threadTicket: string | null }> {
     const references = [...messageIdsIn(parsed.inReplyTo), ...messageIdsIn(parsed.references)];
     const threadTicket =
       references.map((id) => ticketIdOfThreadId(id, options.threadDomain)).find((id) => id !== null) ??
@@ -167,6 +171,11 @@ export function createInboundWorker(options: InboundWorkerOptions) {
     for (const recipient of mail.recipients) {
       const token = options.replyDomain ? replyTokenOf(recipient, options.replyDomain) : null;
       const found = token ? await repository.findReplyToken(hashToken(token)) : null;
+      if (!found && token) {
+        // A side conversation's own address (decision 138); a closed one counts as an expired reply address.
+        const side = await options.sideConversations.findByTokenHash(hashToken(token));
+        if (side && side.state !== 'closed') return { side, threadTicket };
+      }
       if (!found || found.expired) continue;
       const base = { ticketId: found.ticketId, userId: found.userId };
       if (found.email !== from)
@@ -338,6 +347,10 @@ export function createInboundWorker(options: InboundWorkerOptions) {
     }
     const from = (parsed.from?.value[0]?.address ?? '').toLowerCase();
     const person = await findPerson(mail, parsed, from);
+    if ('side' in person) {
+      await toSide(mail, parsed, from, person.side, person.threadTicket, known);
+      return;
+    }
     if ('outcome' in person) {
       await finish(
         mail,
@@ -359,6 +372,58 @@ export function createInboundWorker(options: InboundWorkerOptions) {
     await post(mail, parsed, person, details);
   }
 
+  /**
+   * A reply to a side conversation (decision 138), under the customer's rules: From must be the
+   * address the conversation writes to, and its domain must vouch for it; otherwise it is held (an
+   * admin's Post puts it in the conversation). Only the new words are posted, never into the ticket.
+   */
+  async function toSide(
+    mail: ClaimedInbound,
+    parsed: ParsedMail,
+    from: string,
+    side: SideOfToken,
+    threadTicket: string | null,
+    known: Known,
+  ) {
+    known.ticketId = side.ticketId;
+    known.sideConversationId = side.id;
+    const base = { ticketId: side.ticketId, sideConversationId: side.id };
+    if (from !== side.counterpart.toLowerCase()) {
+      await finish(mail, parsed, { state: 'held', reason: 'sender-mismatch', ...base, details: { from, side: true } });
+      return;
+    }
+    if (threadTicket !== null && threadTicket !== side.ticketId) {
+      await finish(mail, parsed, { state: 'held', reason: 'other-ticket', ...base, details: { threadTicket } });
+      return;
+    }
+    const trust = await trustOf(mail, parsed, from);
+    if (!trust.trusted) {
+      await finish(mail, parsed, {
+        state: 'held',
+        reason: 'not-authenticated',
+        ...base,
+        details: { trust: trust.how },
+      });
+      return;
+    }
+    const words = newWords({ text: parsed.text ?? null, html: parsed.html, subject: parsed.subject ?? null }).text;
+    if (words.trim() === '') {
+      await finish(mail, parsed, { state: 'ignored', reason: 'no-words', ...base, details: { trust: trust.how } });
+      return;
+    }
+    const posted = await options.sideConversations.postFromMail({
+      conversationId: side.id,
+      ticketId: side.ticketId,
+      inboundId: mail.id,
+      words,
+      expect: 'processing',
+      details: { trust: trust.how, side: true },
+    });
+    // Neither this try nor an earlier one posted it: another worker holds the mail now.
+    if (!posted) throw new LeaseLost();
+    counters.posted++;
+  }
+
   /** Held for an admin: it could not be decided in `maxAttempts` tries; what was found is kept. */
   async function holdUndecided(mail: ClaimedInbound, why: UndecidedWhy, known: Known, error: string | null) {
     await finish(mail, null, {
@@ -366,6 +431,7 @@ export function createInboundWorker(options: InboundWorkerOptions) {
       reason: 'undecided',
       ticketId: known.ticketId ?? null,
       userId: known.userId ?? null,
+      sideConversationId: known.sideConversationId ?? null,
       details: { why, tries: Math.min(mail.attempts, maxAttempts), ...(error ? { error: error.slice(0, 300) } : {}) },
     });
   }

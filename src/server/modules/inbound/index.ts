@@ -50,6 +50,7 @@ export const inboundModule = fp<InboundModuleOptions>(
       db: database.db,
       outbox: options.outbox,
       postMail,
+      sideConversations: app.sideConversations,
       audit: options.audit,
       records: app.supportRecords,
       mail: options.mail,
@@ -81,6 +82,7 @@ export const inboundModule = fp<InboundModuleOptions>(
             replyDomain: settings.replyDomain,
             supportAddress: settings.address,
             repository,
+            sideConversations: app.sideConversations,
             stored: () => worker.wake(),
             unknownRecipientLimit: settings.unknownRecipientLimit,
             slowAnswerMs: settings.slowAnswerMs,
@@ -118,13 +120,14 @@ export const inboundModule = fp<InboundModuleOptions>(
       inbound: createInboundService({
         repository,
         postMail,
+        sideConversations: app.sideConversations,
         audit: options.audit,
       }),
     });
   },
   {
     name: 'inbound',
-    dependencies: ['attachments', 'support'],
-    decorators: { fastify: ['attachments', 'supportRecords'] },
+    dependencies: ['attachments', 'support', 'side-conversations'],
+    decorators: { fastify: ['attachments', 'supportRecords', 'sideConversations'] },
   },
 );

@@ -259,6 +259,11 @@ export function createSupportLive(options: {
       pushViewers(event.ticketId);
       return;
     }
+    if (event.type === 'side.changed') {
+      // Side conversations are the team's alone (decision 138): an owner's stream is never told.
+      for (const sub of feeds.get(event.ticketId)?.subscribers ?? [])
+        if (sub.viewer.admin && !sub.stream.closed) sub.stream.send(LIVE_EVENTS.side, { ticketId: event.ticketId });
+    }
     if (event.type === 'message.created') void pump(event.ticketId);
     if (event.type === 'ticket.updated') void pushTicketState(event.ticketId);
     if (event.type === 'ticket.reshaped') {

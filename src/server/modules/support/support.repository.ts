@@ -200,6 +200,8 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
       sortDue?: boolean;
       /** Only tickets due in (after, by]: late is (none, now], due today (now, the end of the New Zealand day]. */
       due?: { after: Date | null; by: Date };
+      /** Only tickets with a side conversation waiting on its third party (its own, or a ticket's merged into it). */
+      thirdParty?: boolean;
     }): Promise<AdminTicketRow[]> {
       const privacy = filter.privacy === true;
       const search = filter.search?.replace(/^#/, '').trim() || null;
@@ -222,7 +224,16 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
               and (${search}::text is null
                    or t.ticket_no::text = ${search}::text
                    or u.email ilike ${search ? likePattern(search) : null}::text)
-              and ${due}`;
+              and ${due}
+              and ${
+                filter.thirdParty
+                  ? sql`t.id in (with recursive up(id) as (
+                        select ticket_id from side_conversations where state = 'waiting'
+                        union select s.merged_into_id from support_tickets s join up on s.id = up.id
+                        where s.merged_into_id is not null)
+                      select id from up)`
+                  : sql`true`
+              }`;
       // The first response is a subquery per row, but PostgreSQL runs it only for the rows the top-N
       // sort keeps (an expensive output column is computed after Sort and Limit): EXPLAIN ANALYZE of a
       // query of this shape on 33,334 open tickets and 300,000 messages shows its SubPlan with

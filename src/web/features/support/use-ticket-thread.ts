@@ -36,6 +36,8 @@ export function useTicketThread<T extends Ticket, M extends Message>(options: {
   loadedMissing: boolean;
   /** The ticket was merged into another (or its split taken back): the page goes there. */
   onMoved(ticketId: string): void;
+  /** The ticket's side conversations changed (the team's streams only): the page reads them again. */
+  onSide?: () => void;
 }): TicketThread<T, M> {
   const [liveTicket, setLiveTicket] = useState<T | null>(null);
   const [liveMessages, setLiveMessages] = useState<M[]>([]);
@@ -69,6 +71,7 @@ export function useTicketThread<T extends Ticket, M extends Message>(options: {
       },
       moved: (data) => options.onMoved((data as { ticketId: string }).ticketId),
       viewers: (data) => setViewers((data as { viewers: string[] }).viewers),
+      side: () => options.onSide?.(),
     },
     { onRefused: askWhyRefused(options.read, () => setGone(true), options.missingStatuses) },
   );

@@ -1,0 +1,193 @@
+import { Form, Link, useNavigation } from 'react-router';
+import { formatNzDateTime } from '../../../contracts/dates.ts';
+import { INBOUND_TEXT } from '../../../contracts/inbound.ts';
+import { SIDE_LIMITS, SIDE_STATE_LABELS, SIDE_TEXT } from '../../../contracts/side-conversations.ts';
+import type { SideConversation } from '../../../contracts/side-conversations.schemas.ts';
+import { Email } from '../../components/ui/email.tsx';
+import { InputField, TextAreaField } from '../../components/ui/field.tsx';
+
+/**
+ * A ticket's side conversations on the console's ticket page (docs/decisions/138-side-conversations.md):
+ * each with its state and messages, "Show the whole mail" for a reply that came by mail, a reply
+ * box and Close; and a form to start one. Every form is a plain POST to the page's action (an
+ * `intent`), so all of it works without JavaScript; with it, the page's data is read again in place.
+ */
+export interface SideFormResult {
+  ok: false;
+  message: string | null;
+  fields: Record<string, string>;
+  values: Record<string, string>;
+  form: 'side-start' | 'side-reply' | 'side-close';
+  sideId?: string;
+}
+
+/** A message of the ticket that may be quoted in a new conversation (never a note). */
+export interface QuotableMessage {
+  id: number;
+  admin: boolean;
+  messageBody: string;
+  timestamp: string;
+}
+
+const excerpt = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
+
+function Conversation({
+  conversation: c,
+  wholeMail,
+  refused,
+  busy,
+}: {
+  conversation: SideConversation;
+  wholeMail(sideId: string, messageId: number): string;
+  refused: SideFormResult | undefined;
+  busy: boolean;
+}) {
+  const titleId = `side-${c.id}-title`;
+  return (
+    <article className="side-conversation" aria-labelledby={titleId} data-state={c.state}>
+      <h3 id={titleId} className="side-conversation__title">
+        {c.subject}
+      </h3>
+      <p className="side-conversation__meta">
+        with <Email address={c.counterpart} /> ·{' '}
+        <span className={`badge${c.state === 'waiting' ? ' badge--open' : ''}`}>{SIDE_STATE_LABELS[c.state]}</span>
+      </p>
+      <ol className="side-conversation__messages">
+        {c.messages.map((m) => (
+          <li key={m.id} className={`side-message side-message--${m.direction}`}>
+            <p className="side-message__meta">
+              {m.direction === 'out' ? m.authorEmail ? <Email address={m.authorEmail} /> : 'Team' : c.counterpart}
+              {' · '}
+              <time dateTime={m.createdAt}>{formatNzDateTime(m.createdAt)}</time>
+              {m.byEmail ? ` · ${INBOUND_TEXT.byEmail}` : null}
+            </p>
+            <p className="side-message__body">{m.body}</p>
+            {m.byEmail ? <Link to={wholeMail(c.id, m.id)}>{INBOUND_TEXT.showWholeMail}</Link> : null}
+          </li>
+        ))}
+      </ol>
+      {c.state === 'closed' ? (
+        <p className="side-conversation__closed" role="status">
+          {SIDE_TEXT.closedNote}
+        </p>
+      ) : (
+        <div className="side-conversation__actions">
+          <Form method="post" className="form">
+            <input type="hidden" name="intent" value="side-reply" />
+            <input type="hidden" name="sideId" value={c.id} />
+            <TextAreaField
+              label={SIDE_TEXT.replyLabel(c.counterpart)}
+              name="messageBody"
+              required
+              maxLength={SIDE_LIMITS.body}
+              rows={3}
+              defaultValue={refused?.values.messageBody ?? ''}
+              error={refused?.fields.messageBody}
+            />
+            <div className="form__actions">
+              <button type="submit" className="button button--primary" disabled={busy}>
+                {SIDE_TEXT.reply}
+              </button>
+            </div>
+          </Form>
+          <Form method="post">
+            <input type="hidden" name="intent" value="side-close" />
+            <input type="hidden" name="sideId" value={c.id} />
+            <button type="submit" className="button button--ghost admin-button--small" disabled={busy}>
+              {SIDE_TEXT.close}
+            </button>
+          </Form>
+        </div>
+      )}
+    </article>
+  );
+}
+
+export function SideConversations({
+  conversations,
+  quotable,
+  wholeMail,
+  refused,
+}: {
+  conversations: SideConversation[];
+  quotable: QuotableMessage[];
+  wholeMail(sideId: string, messageId: number): string;
+  /** What the page's action sent back for one of these forms. */
+  refused: SideFormResult | undefined;
+}) {
+  const navigation = useNavigation();
+  const intent = navigation.state === 'submitting' ? String(navigation.formData?.get('intent') ?? '') : '';
+  const busy = intent.startsWith('side-');
+  const start = refused?.form === 'side-start' ? refused : undefined;
+  return (
+    <section className="side-conversations" aria-labelledby="side-conversations-title">
+      <h2 id="side-conversations-title">{SIDE_TEXT.title}</h2>
+      <p className="field__hint">{SIDE_TEXT.hint}</p>
+      {refused?.message ? (
+        <p className="field__error" role="alert">
+          {refused.message}
+        </p>
+      ) : null}
+      {conversations.length === 0 ? <p>{SIDE_TEXT.none}</p> : null}
+      {conversations.map((c) => (
+        <Conversation
+          key={c.id}
+          conversation={c}
+          wholeMail={wholeMail}
+          refused={refused?.sideId === c.id ? refused : undefined}
+          busy={busy}
+        />
+      ))}
+      <Form method="post" className="form side-conversations__start" aria-labelledby="side-start-title">
+        <h3 id="side-start-title">{SIDE_TEXT.start}</h3>
+        <input type="hidden" name="intent" value="side-start" />
+        <InputField
+          label={SIDE_TEXT.to}
+          name="to"
+          type="email"
+          required
+          autoComplete="off"
+          defaultValue={start?.values.to ?? ''}
+          error={start?.fields.to}
+        />
+        <InputField
+          label={SIDE_TEXT.subject}
+          name="subject"
+          required
+          maxLength={SIDE_LIMITS.subject}
+          defaultValue={start?.values.subject ?? ''}
+          error={start?.fields.subject}
+        />
+        <TextAreaField
+          label={SIDE_TEXT.message}
+          name="messageBody"
+          required
+          rows={4}
+          maxLength={SIDE_LIMITS.body}
+          defaultValue={start?.values.messageBody ?? ''}
+          error={start?.fields.messageBody}
+        />
+        {quotable.length > 0 ? (
+          <fieldset className="form__group">
+            <legend className="form__legend">{SIDE_TEXT.include}</legend>
+            {quotable.slice(-SIDE_LIMITS.includedMessages).map((m) => (
+              <label key={m.id} className="side-conversations__include">
+                <input
+                  type="checkbox"
+                  name={`include-${m.id}`}
+                  defaultChecked={start?.values[`include-${m.id}`] === 'on'}
+                />{' '}
+                {m.admin ? 'Team' : 'Customer'}, {formatNzDateTime(m.timestamp)}: {excerpt(m.messageBody)}
+              </label>
+            ))}
+          </fieldset>
+        ) : null}
+        <div className="form__actions">
+          <button type="submit" className="button button--primary" disabled={busy}>
+            {SIDE_TEXT.send}
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}
