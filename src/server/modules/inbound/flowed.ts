@@ -2,7 +2,7 @@
  * Text sent as `format=flowed` (RFC 3676), unflowed: a line that ends in a space continues on the
  * next line of the same quote depth. mailparser's decoder joins lines whatever their quote marks, so
  * an answer typed under a quoted line that ended in a soft break became part of the quote; here a
- * change of quote depth always ends the paragraph (§4.5), and the quote marks stay on each line.
+ * change of quote depth always ends the paragraph (RFC 3676, section 4.5), and the quote marks stay on each line.
  */
 export function unflow(text: string, delSp: boolean): string {
   const out: string[] = [];
@@ -10,7 +10,7 @@ export function unflow(text: string, delSp: boolean): string {
   for (const raw of text.replace(/\r\n?/g, '\n').split('\n')) {
     const marks = /^>+/.exec(raw)?.[0] ?? '';
     const depth = marks.length;
-    // Space-stuffing (§4.4): one space after the quote marks, or at the start, belongs to no one.
+    // Space-stuffing (section 4.4): one space after the quote marks, or at the start, belongs to no one.
     let line = raw.slice(depth);
     if (line.startsWith(' ')) line = line.slice(1);
     const signature = line === '-- ';

@@ -466,7 +466,7 @@ function lastParagraph(lines: string[]): string[] {
 }
 
 // The program's signature: "Sent from my iPhone" and its kin as the last line, a `-- ` block
-// (RFC 3676 §4.3) at the end, a mailing list's footer, a separator left over at the end.
+// (RFC 3676, section 4.3) at the end, a mailing list's footer, a separator left over at the end.
 
 function withoutSignature(lines: string[]): string[] {
   let end = lines.length;
