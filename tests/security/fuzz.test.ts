@@ -93,7 +93,8 @@ function concrete(url: string): string {
     if (name === 'slug') return 'terms';
     if (name === 'userId') return randomUUID();
     // Not found is fine here: the checks are about the body and the query, read before the object.
-    if (name === 'savedReplyId' || name === 'attachmentId') return randomUUID();
+    if (name === 'savedReplyId' || name === 'attachmentId' || name === 'sideId') return randomUUID();
+    if (name === 'messageId') return '1';
     throw new Error(`no sample value for :${name} in ${url}`);
   });
 }
@@ -240,6 +241,7 @@ describe('IN-07: body size, duplicate query keys, prototype keys', () => {
       targetId: ['a', 'b'],
       state: ['failed', 'sent'],
       waiting: ['us', 'you'],
+      thirdParty: ['waiting', 'someone'],
       assigned: ['me', 'none'],
       privacy: ['due', 'overdue'],
       sort: ['due', 'recent'],

@@ -175,6 +175,7 @@ describe('the ticket lists without JavaScript', () => {
         { value: 'all', label: 'All open', pressed: true },
         { value: 'us', label: 'Waiting on us', pressed: false },
         { value: 'you', label: 'Waiting on customer', pressed: false },
+        { value: 'third-party', label: 'Waiting on a third party', pressed: false },
       ],
     });
     expect(html).not.toContain(SUPPORT_TEXT.waitingForYou);

@@ -153,8 +153,16 @@ describe('support-desk advisories (docs/security-checks.md#advisory-regressions)
       const savedReply = (
         await admin.post('/api/admin/support/saved-replies', { title: 'Probe reply', body: 'Probe text' })
       ).json().savedReply as { id: string };
+      const side = (
+        await admin.post(`/api/admin/support/tickets/${ticketId}/side-conversations`, {
+          to: 'depot@partner.example.nz',
+          subject: 'Probe question',
+          messageBody: 'Probe words',
+        })
+      ).json().conversation as { id: string };
       const params: Record<string, string[]> = {
         ticketId: [ticketId],
+        sideId: [side.id],
         companyId: [companyId],
         faqId: [String(faq.id)],
         savedReplyId: [savedReply.id],
