@@ -23,7 +23,7 @@ export const SIDE_TEXT = {
   subject: 'Subject',
   message: 'Message',
   include: 'Include these messages of the ticket',
-  send: 'Send',
+  send: 'Start it and mail them',
   reply: 'Reply',
   replyLabel: (counterpart: string) => `Reply to ${counterpart}`,
   close: 'Close the conversation',

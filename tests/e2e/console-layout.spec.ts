@@ -279,7 +279,11 @@ test('the reject form with its refusal, and an opened ticket’s header and tool
   await page.goto(`/admin/support/${ticketId}`);
   // Escape closes the menu with the app's script: the app has the page first.
   await hydrated(page);
-  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  // To the ticket's end (its reply and note boxes; the side conversations come after the ticket).
+  await page.evaluate(() => {
+    const ticket = document.querySelector('section.ticket')!.getBoundingClientRect();
+    window.scrollTo(0, window.scrollY + ticket.bottom - window.innerHeight);
+  });
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
   const header = page.locator('header.admin-ticket__header');
   await expect(header.getByRole('heading', { level: 1, name: /Ticket #\d+/ })).toBeInViewport();

@@ -249,154 +249,162 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
   }, [lastVisibleId]);
 
   return (
-    <section className="admin-page ticket" aria-labelledby="ticket-title">
-      <p className="support-back">
-        <Link to="/admin/support">{ADMIN_TEXT.nav.support}</Link>
-      </p>
-      {/* The ticket's number, reason, customer and tools stay in view while the thread scrolls. */}
-      <header className="ticket__header admin-ticket__header">
-        <div>
-          <h1 id="ticket-title" className="admin-ticket__title">
-            {thread.missing ? SUPPORT_TEXT.ticketMissing : ticket ? `Ticket #${ticket.ticketNo}` : SUPPORT_TEXT.loading}
-          </h1>
+    <>
+      <section className="admin-page ticket" aria-labelledby="ticket-title">
+        <p className="support-back">
+          <Link to="/admin/support">{ADMIN_TEXT.nav.support}</Link>
+        </p>
+        {/* The ticket's number, reason, customer and tools stay in view while the thread scrolls. */}
+        <header className="ticket__header admin-ticket__header">
+          <div>
+            <h1 id="ticket-title" className="admin-ticket__title">
+              {thread.missing
+                ? SUPPORT_TEXT.ticketMissing
+                : ticket
+                  ? `Ticket #${ticket.ticketNo}`
+                  : SUPPORT_TEXT.loading}
+            </h1>
+            {ticket ? (
+              <p className="ticket__reason">
+                {reasonLabel(ticket.reason)} · from <Email className="admin-table__email" address={ticket.userEmail} />{' '}
+                · opened {formatNzDateTime(ticket.creationDate)} ·{' '}
+                <span className={`badge${ticket.open ? ' badge--open' : ''}`}>{ticket.open ? 'Open' : 'Closed'}</span>{' '}
+                <WaitingBadge waiting={waitingOn(ticket.open, lastWritten?.admin)} to="staff" />
+              </p>
+            ) : null}
+            {ticket ? (
+              <TicketLinks
+                follows={ticket.follows}
+                continuedIn={ticket.continuedIn}
+                href={(id) => `/admin/support/${encodeURIComponent(id)}`}
+              />
+            ) : null}
+            {ticket ? <HeldMailNote mails={loaderData.heldMails} /> : null}
+          </div>
           {ticket ? (
-            <p className="ticket__reason">
-              {reasonLabel(ticket.reason)} · from <Email className="admin-table__email" address={ticket.userEmail} /> ·
-              opened {formatNzDateTime(ticket.creationDate)} ·{' '}
-              <span className={`badge${ticket.open ? ' badge--open' : ''}`}>{ticket.open ? 'Open' : 'Closed'}</span>{' '}
-              <WaitingBadge waiting={waitingOn(ticket.open, lastWritten?.admin)} to="staff" />
-            </p>
-          ) : null}
-          {ticket ? (
-            <TicketLinks
-              follows={ticket.follows}
-              continuedIn={ticket.continuedIn}
-              href={(id) => `/admin/support/${encodeURIComponent(id)}`}
+            <DeskToolbar
+              ticket={ticket}
+              agents={loaderData.agents}
+              mergeTargets={loaderData.mergeTargets}
+              // The customer's messages after the first: where a new ticket can start (a split).
+              splitPoints={messages
+                .slice(1)
+                .filter((message) => !message.admin && !message.internal && !message.systemEvent)}
+              viewerEmail={loaderData.viewerEmail}
+              // Live updates need the page's script: without it the status would say Connecting… for ever.
+              live={<LiveIndicator status={thread.live} />}
             />
           ) : null}
-          {ticket ? <HeldMailNote mails={loaderData.heldMails} /> : null}
-        </div>
-        {ticket ? (
-          <DeskToolbar
-            ticket={ticket}
-            agents={loaderData.agents}
-            mergeTargets={loaderData.mergeTargets}
-            // The customer's messages after the first: where a new ticket can start (a split).
-            splitPoints={messages
-              .slice(1)
-              .filter((message) => !message.admin && !message.internal && !message.systemEvent)}
-            viewerEmail={loaderData.viewerEmail}
-            // Live updates need the page's script: without it the status would say Connecting… for ever.
-            live={<LiveIndicator status={thread.live} />}
-          />
-        ) : null}
-      </header>
-      {ticket ? <DeskFacts ticket={ticket} viewerEmail={loaderData.viewerEmail} now={now} /> : null}
-      {thread.viewers.length > 0 ? (
-        <p className="desk-viewers" role="status">
-          {DESK_TEXT.alsoViewing} {thread.viewers.join(', ')}
-        </p>
-      ) : null}
-      {problem ? <Notice tone="error">{problem}</Notice> : null}
-      {loaderData.merges.map((merged) => (
-        // A merge into this ticket can be undone for 30 days (docs/decisions/116-ticket-merge.md).
-        // A whole page load after it: the thread the page's script holds is read again from the start,
-        // as the undo takes messages out of it (the live stream only adds).
-        <Form key={merged.id} method="post" className="desk-merged" reloadDocument>
-          <input type="hidden" name="intent" value="undo-merge" />
-          <input type="hidden" name="mergeId" value={merged.id} />
-          <input type="hidden" name="kind" value={merged.kind} />
-          <p>
-            {merged.kind === 'split'
-              ? MERGE_TEXT.undoSplitHint(merged.sourceTicketNo, merged.targetTicketNo)
-              : MERGE_TEXT.undoHint(merged.sourceTicketNo)}
+        </header>
+        {ticket ? <DeskFacts ticket={ticket} viewerEmail={loaderData.viewerEmail} now={now} /> : null}
+        {thread.viewers.length > 0 ? (
+          <p className="desk-viewers" role="status">
+            {DESK_TEXT.alsoViewing} {thread.viewers.join(', ')}
           </p>
-          <button type="submit" className="button button--ghost">
-            {merged.kind === 'split' ? MERGE_TEXT.undoSplit : MERGE_TEXT.undo}
-          </button>
-        </Form>
-      ))}
-      {thread.missing ? null : (
-        <>
-          <TicketThread
-            messages={messages}
-            // Decided by id on the server: only the reader's own answers and notes are theirs.
-            mine={(message) => message.mine}
-            note={(message) => message.internal}
-            team={(message) => message.admin && !message.internal && !message.mine}
-            author={(message) =>
-              message.admin ? (
-                message.internal ? (
-                  message.authorEmail ? (
-                    <Email address={message.authorEmail} />
+        ) : null}
+        {problem ? <Notice tone="error">{problem}</Notice> : null}
+        {loaderData.merges.map((merged) => (
+          // A merge into this ticket can be undone for 30 days (docs/decisions/116-ticket-merge.md).
+          // A whole page load after it: the thread the page's script holds is read again from the start,
+          // as the undo takes messages out of it (the live stream only adds).
+          <Form key={merged.id} method="post" className="desk-merged" reloadDocument>
+            <input type="hidden" name="intent" value="undo-merge" />
+            <input type="hidden" name="mergeId" value={merged.id} />
+            <input type="hidden" name="kind" value={merged.kind} />
+            <p>
+              {merged.kind === 'split'
+                ? MERGE_TEXT.undoSplitHint(merged.sourceTicketNo, merged.targetTicketNo)
+                : MERGE_TEXT.undoHint(merged.sourceTicketNo)}
+            </p>
+            <button type="submit" className="button button--ghost">
+              {merged.kind === 'split' ? MERGE_TEXT.undoSplit : MERGE_TEXT.undo}
+            </button>
+          </Form>
+        ))}
+        {thread.missing ? null : (
+          <>
+            <TicketThread
+              messages={messages}
+              // Decided by id on the server: only the reader's own answers and notes are theirs.
+              mine={(message) => message.mine}
+              note={(message) => message.internal}
+              team={(message) => message.admin && !message.internal && !message.mine}
+              author={(message) =>
+                message.admin ? (
+                  message.internal ? (
+                    message.authorEmail ? (
+                      <Email address={message.authorEmail} />
+                    ) : (
+                      'Admin'
+                    )
+                  ) : message.authorEmail ? (
+                    <>
+                      Admin · <Email address={message.authorEmail} />
+                      {message.mine ? ' (you)' : null}
+                    </>
                   ) : (
                     'Admin'
                   )
                 ) : message.authorEmail ? (
-                  <>
-                    Admin · <Email address={message.authorEmail} />
-                    {message.mine ? ' (you)' : null}
-                  </>
+                  <Email address={message.authorEmail} />
                 ) : (
-                  'Admin'
+                  'User'
                 )
-              ) : message.authorEmail ? (
-                <Email address={message.authorEmail} />
-              ) : (
-                'User'
-              )
-            }
-            wholeMail={(message) => `/admin/support/${encoded}/mail/${message.id}`}
-          />
-          {ticket?.open ? (
-            <ReplyBox<AdminMessage>
-              upload={{ declaration: deskApi.reply, params: { ticketId } }}
-              ticketId={ticketId}
-              savedReplies={loaderData.savedReplies.map((reply) => ({
-                id: reply.id,
-                title: reply.title,
-                text: expandSavedReply(reply.body, ticket),
-              }))}
-              clientId={refusedReply?.values.clientId || loaderData.clientId}
-              kept={refusedReply}
-              onSent={thread.addMessage}
-              onClosed={(text) => {
-                setUnsent(text);
-                thread.setTicket({ ...ticket, open: false, due: null });
-              }}
-            />
-          ) : ticket ? (
-            <>
-              <p className="ticket__closed" role="status">
-                This ticket is closed. Reopen it to answer.
-              </p>
-              <UnsentReply text={unsent} ticketId={ticketId} />
-            </>
-          ) : null}
-          {ticket ? (
-            <SideConversations
-              conversations={loaderData.sideConversations}
-              quotable={messages
-                .filter((message) => !message.internal && !message.systemEvent)
-                .map(({ id, admin, messageBody, timestamp }) => ({ id, admin, messageBody, timestamp }))}
-              wholeMail={(sideId, messageId) =>
-                `/admin/support/${encoded}/side/${encodeURIComponent(sideId)}/mail/${messageId}`
               }
-              refused={sideRefused}
+              wholeMail={(message) => `/admin/support/${encoded}/mail/${message.id}`}
             />
-          ) : null}
-          {ticket ? (
-            <ReplyBox<AdminMessage>
-              variant="note"
-              ticketId={ticketId}
-              clientId={refusedNote?.values.clientId || loaderData.noteClientId}
-              kept={refusedNote}
-              onSent={thread.addMessage}
-              onClosed={() => {}}
-            />
-          ) : null}
-        </>
-      )}
-    </section>
+            {ticket?.open ? (
+              <ReplyBox<AdminMessage>
+                upload={{ declaration: deskApi.reply, params: { ticketId } }}
+                ticketId={ticketId}
+                savedReplies={loaderData.savedReplies.map((reply) => ({
+                  id: reply.id,
+                  title: reply.title,
+                  text: expandSavedReply(reply.body, ticket),
+                }))}
+                clientId={refusedReply?.values.clientId || loaderData.clientId}
+                kept={refusedReply}
+                onSent={thread.addMessage}
+                onClosed={(text) => {
+                  setUnsent(text);
+                  thread.setTicket({ ...ticket, open: false, due: null });
+                }}
+              />
+            ) : ticket ? (
+              <>
+                <p className="ticket__closed" role="status">
+                  This ticket is closed. Reopen it to answer.
+                </p>
+                <UnsentReply text={unsent} ticketId={ticketId} />
+              </>
+            ) : null}
+            {ticket ? (
+              <ReplyBox<AdminMessage>
+                variant="note"
+                ticketId={ticketId}
+                clientId={refusedNote?.values.clientId || loaderData.noteClientId}
+                kept={refusedNote}
+                onSent={thread.addMessage}
+                onClosed={() => {}}
+              />
+            ) : null}
+          </>
+        )}
+      </section>
+      {/* After the ticket, not inside it: the ticket's end (its reply and note boxes) is where the
+          page opens, and a long start form would push them off the screen. */}
+      {ticket ? (
+        <SideConversations
+          conversations={loaderData.sideConversations}
+          quotable={messages
+            .filter((message) => !message.internal && !message.systemEvent)
+            .map(({ id, admin, messageBody, timestamp }) => ({ id, admin, messageBody, timestamp }))}
+          wholeMail={(sideId, messageId) =>
+            `/admin/support/${encoded}/side/${encodeURIComponent(sideId)}/mail/${messageId}`
+          }
+          refused={sideRefused}
+        />
+      ) : null}
+    </>
   );
 }

@@ -120,7 +120,7 @@ export function SideConversations({
   const busy = intent.startsWith('side-');
   const start = refused?.form === 'side-start' ? refused : undefined;
   return (
-    <section className="side-conversations" aria-labelledby="side-conversations-title">
+    <section className="admin-page side-conversations" aria-labelledby="side-conversations-title">
       <h2 id="side-conversations-title">{SIDE_TEXT.title}</h2>
       <p className="field__hint">{SIDE_TEXT.hint}</p>
       {refused?.message ? (
