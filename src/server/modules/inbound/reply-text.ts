@@ -257,15 +257,20 @@ function isReplyToUs(lines: string[], from: number, to: number): boolean {
   return lines.slice(from, to).some((line) => SUBJECT_LABELS.has(labelOf(line) ?? '') && /ticket #\d/i.test(line));
 }
 
+/** The quote starting at `from` (its blank lines included), one level of quote marks taken off, and where it ends. */
+function quoteFrom(lines: string[], from: number): { unquoted: string[]; end: number } {
+  let end = from;
+  while (end < lines.length && (QUOTED.test(lines[end]!) || lines[end]!.trim() === '')) end++;
+  return { unquoted: lines.slice(from, end).map((line) => line.replace(/^\s*>\s?/, '')), end };
+}
+
 /** "Forwarded message from …", its date and subject, and its text (its own history trimmed). */
 function forwardedBlock(all: string[], cut: Cut): string[] {
   let lines = all;
   let { header, body } = cut.forwarded!;
   // Apple Mail quotes the forwarded message, its header included: read it one level unquoted.
   if (header < lines.length && QUOTED.test(lines[header]!)) {
-    let end = header;
-    while (end < lines.length && (QUOTED.test(lines[end]!) || lines[end]!.trim() === '')) end++;
-    lines = lines.slice(header, end).map((line) => line.replace(/^\s*>\s?/, ''));
+    lines = quoteFrom(lines, header).unquoted;
     header = nextNonBlank(lines, 0);
     if (header < lines.length && FORWARD_LINE.test(lines[header]!)) header = nextNonBlank(lines, header + 1);
     const headerEnd = header < lines.length ? headerBlockEnd(lines, header) : -1;
@@ -296,9 +301,8 @@ function forwardedBlock(all: string[], cut: Cut): string[] {
   // Proton and Thunderbird quote the forwarded text under its header: it is the message, not history.
   const first = nextNonBlank(rest, 0);
   if (first < rest.length && QUOTED.test(rest[first]!)) {
-    let end = first;
-    while (end < rest.length && (QUOTED.test(rest[end]!) || rest[end]!.trim() === '')) end++;
-    rest = [...rest.slice(first, end).map((line) => line.replace(/^\s*>\s?/, '')), ...rest.slice(end)];
+    const quote = quoteFrom(rest, first);
+    rest = [...quote.unquoted, ...rest.slice(quote.end)];
   }
   const inner = historyStart(rest, false);
   const text = withoutSignature(answersWithQuestions(withoutSignature(rest.slice(0, inner.at))));
