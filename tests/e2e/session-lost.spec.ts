@@ -74,7 +74,7 @@ test('the admin console does the same: the inbox and a ticket', async ({ browser
     '/admin/support',
   );
   await second.goto(`/admin/support/${ticketId}`);
-  await expect(second.getByText('Question for the console.')).toBeVisible();
+  await expect(second.getByText('Question for the console.', { exact: true })).toBeVisible();
   const third = await context.newPage();
   await third.goto('/admin/support');
   await expect(third.getByText('Live', { exact: true })).toBeVisible();

@@ -139,6 +139,39 @@ describe('a ticket’s waits', () => {
     );
   });
 
+  it('a ticket whose earlier waits used all its resolution time is late from the next wait’s start, at any hour', async () => {
+    const calendar = new BusinessCalendar(DEFAULT_CALENDAR);
+    const { ticketId } = await user.createTicket('General', 'Where is my parcel?');
+    expect(
+      (await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: 'Looking now.' })).statusCode,
+    ).toBe(200);
+    // The first wait took 30 days: far more than the 40 business hours of a General resolution.
+    await t.database.db.execute(
+      sql`update ticket_waits set started_at = started_at - interval '30 days' where ticket_id = ${ticketId}`,
+    );
+    // At 4 am on a Thursday in New Zealand (closed), and at 11 am (open), a next wait is due at once
+    // for resolution; its answer is due the calendar's next-response target after its start.
+    for (const started of ['2026-12-03T04:02:00+13:00', '2026-12-03T11:00:00+13:00']) {
+      const [due] = await queryRows<{ response_due: string; resolution_due: string }>(
+        t.database.db,
+        sql`select response_due::text, resolution_due::text from wait_dues(${ticketId}, 'next', ${started}::timestamptz)`,
+      );
+      expectSameInstant(due!.resolution_due, new Date(started));
+      expectSameInstant(
+        due!.response_due,
+        calendar.addBusinessMinutes(new Date(started), DEFAULT_TARGETS.General.nextResponse),
+      );
+    }
+    // And the same through the trigger, when the customer writes now.
+    expect(
+      (await user.post(`/api/support/tickets/${ticketId}/messages`, { messageBody: 'Any news?' })).statusCode,
+    ).toBe(200);
+    const next = (await waitsOf(ticketId))[1]!;
+    expect(next.phase).toBe('next');
+    expect(next.resolution_due).toBe(next.started_at);
+    expect(next.due_at).toBe(next.started_at);
+  });
+
   it('closing stops the clock; reopening starts a next-response clock', async () => {
     const { ticketId } = await user.createTicket('General', 'Where do I find my receipt?');
     expect((await admin.post(`/api/admin/support/tickets/${ticketId}/close`)).statusCode).toBe(200);
