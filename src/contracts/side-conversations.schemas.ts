@@ -3,6 +3,7 @@ import { z } from './zod.ts';
 
 export const SideParamsSchema = z.object({ sideId: z.string().max(64) });
 export const SideMailParamsSchema = SideParamsSchema.extend({ messageId: z.coerce.number().int().min(1) });
+export const SideFileParamsSchema = SideMailParamsSchema.extend({ index: z.coerce.number().int().min(0).max(999) });
 
 export const StartSideBodySchema = z.object({
   to: z
@@ -15,6 +16,8 @@ export const StartSideBodySchema = z.object({
   messageBody: z.string().trim().min(1, { error: SIDE_TEXT.messageRequired }).max(SIDE_LIMITS.body),
   /** Messages of the ticket quoted below the words (never internal notes). */
   includeMessageIds: z.array(z.number().int().min(1)).max(SIDE_LIMITS.includedMessages).optional(),
+  /** Files of the ticket's messages, attached to the mail. */
+  includeAttachmentIds: z.array(z.uuid()).max(SIDE_LIMITS.includedFiles, { error: SIDE_TEXT.tooManyFiles }).optional(),
 });
 export type StartSideBody = z.infer<typeof StartSideBodySchema>;
 
@@ -30,6 +33,11 @@ export const SideMessageSchema = z.object({
   body: z.string(),
   /** A reply that came by mail: its whole mail can be opened. */
   byEmail: z.boolean(),
+  /**
+   * The files it carried: an outgoing message's, of the ticket (by name); a reply's, each to be
+   * downloaded by its `index` among the mail's files.
+   */
+  files: z.array(z.object({ name: z.string(), size: z.number(), index: z.number().optional() })),
   createdAt: z.string(),
 });
 

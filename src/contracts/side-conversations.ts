@@ -11,8 +11,18 @@ export const SIDE_STATE_LABELS: Record<SideState, string> = {
   closed: 'Closed',
 };
 
-/** How long a side conversation's subject and one of its messages may be. */
-export const SIDE_LIMITS = { subject: 200, body: 10_000, includedMessages: 20 } as const;
+/**
+ * How long a side conversation's subject and one of its messages may be, and what its first mail may
+ * carry of the ticket: up to 5 of its files, 15 MB in all (about 20 MB once encoded for mail, inside
+ * the 25 MB most mail servers take).
+ */
+export const SIDE_LIMITS = {
+  subject: 200,
+  body: 10_000,
+  includedMessages: 20,
+  includedFiles: 5,
+  includedBytes: 15 * 1_048_576,
+} as const;
 
 export const SIDE_TEXT = {
   title: 'Side conversations',
@@ -23,6 +33,12 @@ export const SIDE_TEXT = {
   subject: 'Subject',
   message: 'Message',
   include: 'Include these messages of the ticket',
+  includeFiles: 'Attach these files of the ticket',
+  tooManyFiles: `Attach at most ${SIDE_LIMITS.includedFiles} files of the ticket.`,
+  filesTooLarge: `Those files come to more than ${SIDE_LIMITS.includedBytes / 1_048_576} MB: attach fewer, so their mail server takes the mail.`,
+  fileMissing: 'One of those files is no longer on the ticket.',
+  /** Before the files a message carried. */
+  files: 'Files:',
   send: 'Start it and mail them',
   reply: 'Reply',
   replyLabel: (counterpart: string) => `Reply to ${counterpart}`,

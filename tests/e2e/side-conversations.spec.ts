@@ -2,6 +2,7 @@ import { type Browser, expect, type Page, test } from '@playwright/test';
 import { generateSecret } from 'otplib';
 import { INBOUND_TEXT } from '../../src/contracts/inbound.ts';
 import { SIDE_STATE_LABELS, SIDE_TEXT } from '../../src/contracts/side-conversations.ts';
+import { pdf, png } from '../helpers/attachment-files.ts';
 import { mailToReceiver } from '../helpers/inbound-mail.ts';
 import { waitForMails } from '../helpers/mail.ts';
 import { createUserWithCli } from '../helpers/server-process.ts';
@@ -58,6 +59,15 @@ for (const javaScriptEnabled of [true, false]) {
       const partner = newEmail('depot');
       const subject = `The bag of ticket #${customer.ticketNo}`;
 
+      // The customer sent a photo: the agent may send it on.
+      const photo = await customer.page.request.post(`/api/support/tickets/${customer.ticketId}/messages`, {
+        multipart: {
+          messageBody: 'The handle, as it is now.',
+          files: { name: 'handle.png', mimeType: 'image/png', buffer: await png() },
+        },
+      });
+      expect(photo.status()).toBe(200);
+
       await signInAt(page, `/admin/support/${customer.ticketId}`, ADMIN);
       await expect(page.getByRole('heading', { name: `Ticket #${customer.ticketNo}` })).toBeVisible();
       await expect(sideSection(page).getByText(SIDE_TEXT.none)).toBeVisible();
@@ -68,15 +78,25 @@ for (const javaScriptEnabled of [true, false]) {
       await form.getByLabel(SIDE_TEXT.subject).fill(subject);
       await form.getByLabel(SIDE_TEXT.message).fill('Kia ora, is a blue suitcase on your shelf?');
       await form.getByRole('checkbox', { name: /My bag never reached the Wellington depot/ }).check();
+      await form
+        .getByRole('group', { name: SIDE_TEXT.includeFiles })
+        .getByRole('checkbox', { name: /handle\.png/ })
+        .check();
       await form.getByRole('button', { name: SIDE_TEXT.send }).click();
       const conversation = sideSection(page).getByRole('article', { name: subject });
       await expect(conversation).toBeVisible();
       await expect(conversation.getByText(SIDE_STATE_LABELS.waiting)).toBeVisible();
       await expect(conversation.getByText('Kia ora, is a blue suitcase on your shelf?')).toBeVisible();
+      // The start form is empty again, ready for the next one.
+      await expect(form.getByLabel(SIDE_TEXT.to)).toHaveValue('');
+      await expect(form.getByLabel(SIDE_TEXT.message)).toHaveValue('');
+      await expect(form.getByRole('checkbox', { checked: true })).toHaveCount(0);
 
       // The partner got it from the support address, with a reply address of its own, and answers it.
       const [mail] = await waitForMails(process.env.E2E_DATA_DIR!, partner);
       expect(mail!.text).toContain('> My bag never reached the Wellington depot.');
+      expect(mail!.attachments.map((a) => [a.filename, a.contentType])).toEqual([['handle.png', 'image/png']]);
+      await expect(conversation.getByText(/handle\.png \(/)).toBeVisible();
       const replyTo = mail!.headers['reply-to']!.replace(/^.*<|>.*$/g, '').trim();
       expect(replyTo).toMatch(/^reply\+[0-9a-f]{48}@reply\.e2e\.test$/);
       const sent = await mailToReceiver(Number(process.env.E2E_SMTP_PORT), {
@@ -86,6 +106,7 @@ for (const javaScriptEnabled of [true, false]) {
         words: `Yes, it is here; we send it on tomorrow.\n\nOn Mon, Bagspace <${replyTo}> wrote:\n> Kia ora, is a blue suitcase on your shelf?`,
         vouchedBy: RELAY,
         inReplyTo: mail!.messageId,
+        attachments: [{ filename: 'waybill.pdf', contentType: 'application/pdf', content: pdf(3_000) }],
       });
       expect(sent.response).toMatch(/^250/);
       const answer = conversation.getByText('Yes, it is here; we send it on tomorrow.');
@@ -101,6 +122,14 @@ for (const javaScriptEnabled of [true, false]) {
       }
       await expect(conversation.getByText(SIDE_STATE_LABELS.answered)).toBeVisible();
       await expect(conversation.getByText('wrote:')).toHaveCount(0);
+      await sideSection(page).screenshot({ path: `.tmp/side-files-${javaScriptEnabled ? 'js' : 'no-js'}.png` });
+      // Their file: a download, for the team only.
+      const waybill = conversation.getByRole('link', { name: 'waybill.pdf' });
+      const download = await page.request.get((await waybill.getAttribute('href'))!);
+      expect(download.status()).toBe(200);
+      expect(download.headers()['content-disposition']).toMatch(/^attachment; filename="waybill\.pdf"/);
+      expect((await download.body()).subarray(0, 5).toString()).toBe('%PDF-');
+      expect((await customer.page.request.get((await waybill.getAttribute('href'))!)).status()).toBe(403);
 
       // The whole mail, with what the reply quoted.
       await conversation.getByRole('link', { name: INBOUND_TEXT.showWholeMail }).click();
@@ -113,6 +142,7 @@ for (const javaScriptEnabled of [true, false]) {
       await conversation.getByLabel(SIDE_TEXT.replyLabel(partner)).fill('Thank you! Which courier?');
       await conversation.getByRole('button', { name: SIDE_TEXT.reply, exact: true }).click();
       await expect(conversation.getByText('Thank you! Which courier?')).toBeVisible();
+      await expect(conversation.getByLabel(SIDE_TEXT.replyLabel(partner))).toHaveValue('');
       await expect(conversation.getByText(SIDE_STATE_LABELS.waiting)).toBeVisible();
       await waitForMails(process.env.E2E_DATA_DIR!, partner, 2);
 

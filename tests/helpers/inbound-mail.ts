@@ -18,6 +18,32 @@ export interface IncomingMail {
   inReplyTo?: string;
   references?: string;
   messageId?: string;
+  /** Files after the words (the mail becomes multipart/mixed). */
+  attachments?: Array<{ filename: string; contentType: string; content: Buffer }>;
+}
+
+/** The words, and any files after them as base64 parts of a multipart/mixed body. */
+function bodyOf(mail: IncomingMail): string[] {
+  const words = mail.words.replace(/\r?\n/g, '\r\n');
+  if (!mail.attachments?.length) return ['Content-Type: text/plain; charset=utf-8', '', words];
+  const boundary = `part-${randomUUID()}`;
+  return [
+    `Content-Type: multipart/mixed; boundary="${boundary}"`,
+    '',
+    `--${boundary}`,
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    words,
+    ...mail.attachments.flatMap((file) => [
+      `--${boundary}`,
+      `Content-Type: ${file.contentType}; name="${file.filename}"`,
+      `Content-Disposition: attachment; filename="${file.filename}"`,
+      'Content-Transfer-Encoding: base64',
+      '',
+      ...(file.content.toString('base64').match(/.{1,76}/g) ?? []),
+    ]),
+    `--${boundary}--`,
+  ];
 }
 
 export function rawMail(mail: IncomingMail): string {
@@ -31,9 +57,7 @@ export function rawMail(mail: IncomingMail): string {
     ...(mail.inReplyTo ? [`In-Reply-To: ${mail.inReplyTo}`] : []),
     ...(mail.references ? [`References: ${mail.references}`] : []),
     'MIME-Version: 1.0',
-    'Content-Type: text/plain; charset=utf-8',
-    '',
-    mail.words.replace(/\r?\n/g, '\r\n'),
+    ...bodyOf(mail),
     '',
   ].join('\r\n');
 }
@@ -79,6 +103,8 @@ export interface SignedMail {
   /** Sign with this domain's key (default: From's domain); null sends unsigned. */
   signAs?: string | null;
   raw?: string;
+  /** Files, as a mail program attaches them (`cid`: a picture inside the HTML, multipart/related). */
+  attachments?: Array<{ filename: string; content: Buffer; contentType?: string; cid?: string }>;
 }
 
 /**
@@ -109,6 +135,7 @@ export async function signedMailToReceiver(port: number, zone: MailZone, mail: S
             references: mail.references,
             messageId: mail.messageId,
             headers: mail.headers,
+            attachments: mail.attachments,
           }),
     });
   } finally {

@@ -15,6 +15,8 @@ export interface ReadMail {
   messageId: string;
   /** Header lines by lower-case name, as they arrived (e.g. list-unsubscribe). */
   headers: Record<string, string>;
+  /** The files it carries, with their bytes. */
+  attachments: Array<{ filename: string; contentType: string; content: Buffer }>;
 }
 
 function toReadMail(file: string, parsed: ParsedMail): ReadMail {
@@ -28,6 +30,11 @@ function toReadMail(file: string, parsed: ParsedMail): ReadMail {
     from: parsed.from?.text ?? '',
     messageId: parsed.messageId ?? '',
     headers: Object.fromEntries(parsed.headerLines.map((h) => [h.key, h.line.slice(h.line.indexOf(':') + 1).trim()])),
+    attachments: parsed.attachments.map((a) => ({
+      filename: a.filename ?? '',
+      contentType: a.contentType,
+      content: a.content,
+    })),
   };
 }
 

@@ -1,6 +1,7 @@
 import { TicketParamsSchema } from '../support.schemas.ts';
 import {
   SideListSchema,
+  SideFileParamsSchema,
   SideMailParamsSchema,
   SideParamsSchema,
   SideReplyBodySchema,
@@ -33,7 +34,8 @@ export const sideApi = {
     access: 'admin',
     tags: ['admin'],
     summary:
-      'Start a side conversation: mail { subject, messageBody } to `to` (optionally quoting some of the ticket’s messages), ' +
+      'Start a side conversation: mail { subject, messageBody } to `to` (optionally quoting some of the ticket’s messages ' +
+      'and attaching some of its files), ' +
       'from the support address in the agent’s name, with a reply address of its own',
     params: TicketParamsSchema,
     body: StartSideBodySchema,
@@ -69,6 +71,16 @@ export const sideApi = {
     summary: 'The whole mail a side conversation’s reply came in (as text)',
     params: SideMailParamsSchema,
     answers: { 200: SideWholeMailSchema },
+    errors: ERRORS,
+  }),
+  file: endpoint({
+    method: 'GET',
+    path: '/api/admin/support/side-conversations/:sideId/messages/:messageId/files/:index',
+    access: 'admin',
+    tags: ['admin'],
+    summary: 'A file that came with a side conversation’s reply, read from its kept mail (always a download)',
+    params: SideFileParamsSchema,
+    answers: {},
     errors: ERRORS,
   }),
 } as const;

@@ -21,6 +21,13 @@ import { users, supportTickets, companies } from './schema.ts';
  * schema.ts (re-exported from it) so each schema file stays readable.
  */
 
+/** A file a recorded mail carries, by its storage key (mail/outbox.ts). */
+export interface OutboxAttachment {
+  name: string;
+  contentType: string;
+  storageKey: string;
+}
+
 /**
  * Every mail the app sends (docs/decisions/090-mail-outbox.md). A row is written in the same
  * transaction as the change that causes it; the worker claims due rows (lease, SKIP LOCKED), sends
@@ -38,6 +45,11 @@ export const mailOutbox = pgTable(
     textBody: text('text_body'),
     htmlBody: text('html_body'),
     headers: jsonb('headers').notNull().default({}),
+    /**
+     * Files the mail carries, read from storage when it is sent (a side conversation's files of its
+     * ticket): `[{ name, contentType, storageKey }]`. One erased before the send goes without it.
+     */
+    attachments: jsonb('attachments').$type<OutboxAttachment[]>().notNull().default([]),
     /** A partner decision: once delivered, companies.is_email_send turns true if the decision still stands. */
     companyId: uuid('company_id').references(() => companies.id, { onDelete: 'set null' }),
     companyDecision: smallint('company_decision'),

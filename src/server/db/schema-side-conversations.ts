@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, check, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, check, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { timestamptz } from './columns.ts';
 import { inboundMail } from './schema-inbound.ts';
 import { supportTickets, users } from './schema.ts';
@@ -81,6 +81,12 @@ export const sideConversationMessages = pgTable(
     }),
     /** The Message-ID of the mail an outgoing message went out as (the outbox row). */
     mailMessageId: text('mail_message_id'),
+    /**
+     * The files it carried, by name and size: an outgoing message's files of the ticket, a reply's
+     * files as its mail has them (`index` is the file's place among the mail's attachments, where
+     * the download reads it from the kept mail).
+     */
+    files: jsonb('files').$type<Array<{ name: string; size: number; index?: number }>>().notNull().default([]),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
   },
   (t) => [

@@ -22,6 +22,8 @@ export interface OutgoingMail extends MailMessage {
   date: Date;
   /** The outbox file's name without extension: the same on every attempt, so a retry overwrites. */
   fileStem: string;
+  /** Files attached, read from storage by the worker. */
+  attachments?: Array<{ filename: string; contentType: string; content: Buffer }>;
 }
 
 export interface MailTransport {
@@ -89,6 +91,7 @@ export function createMailTransport(options: TransportOptions): MailTransport {
       inReplyTo,
       references,
       headers,
+      attachments: mail.attachments,
     };
   };
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { type AppDatabase, inTransaction } from '../db/connection.ts';
-import { mailOutbox } from '../db/schema.ts';
+import { mailOutbox, type OutboxAttachment } from '../db/schema.ts';
 import type { MailMessage } from './mailer.ts';
 
 /**
@@ -47,6 +47,8 @@ export interface QueuedMail extends MailMessage {
   ticketId?: string;
   /** A partner decision mail: companies.is_email_send turns true when it is delivered. */
   company?: { id: string; decision: number };
+  /** Stored files it carries, read when it is sent. */
+  attachments?: OutboxAttachment[];
 }
 
 export interface Outbox {
@@ -101,6 +103,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         htmlBody: mail.html,
         // Every mail we send is automatic (RFC 3834): well-behaved auto-responders leave it alone.
         headers: { 'Auto-Submitted': 'auto-generated', ...mail.headers },
+        attachments: mail.attachments ?? [],
         ticketId: mail.ticketId ?? null,
         companyId: mail.company?.id ?? null,
         companyDecision: mail.company?.decision ?? null,

@@ -399,6 +399,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
           quotable={messages
             .filter((message) => !message.internal && !message.systemEvent)
             .map(({ id, admin, messageBody, timestamp }) => ({ id, admin, messageBody, timestamp }))}
+          files={messages.flatMap((message) => message.attachments.map(({ id, name, size }) => ({ id, name, size })))}
           wholeMail={(sideId, messageId) =>
             `/admin/support/${encoded}/side/${encodeURIComponent(sideId)}/mail/${messageId}`
           }

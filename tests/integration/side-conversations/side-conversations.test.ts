@@ -1,8 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIDE_TEXT } from '../../../src/contracts/side-conversations.ts';
 import { LIVE_EVENTS } from '../../../src/contracts/support.ts';
 import { queryRows } from '../../../src/server/db/sql.ts';
+import { pdf, png, postFiles } from '../../helpers/attachment-files.ts';
 import { type SignedMail, signedMailToReceiver } from '../../helpers/inbound-mail.ts';
 import { readOutbox, type ReadMail } from '../../helpers/mail.ts';
 import { createMailZone, type MailZone } from '../../helpers/mail-dns.ts';
@@ -59,7 +63,14 @@ interface Side {
   ticketId: string;
   counterpart: string;
   state: string;
-  messages: Array<{ id: number; direction: string; body: string; byEmail: boolean; authorEmail: string | null }>;
+  messages: Array<{
+    id: number;
+    direction: string;
+    body: string;
+    byEmail: boolean;
+    authorEmail: string | null;
+    files: Array<{ name: string; size: number; index?: number }>;
+  }>;
 }
 
 async function sidesOf(ticketId: string): Promise<Side[]> {
@@ -240,6 +251,181 @@ describe('a side conversation', () => {
     ])
       expect((await owner.get(url)).statusCode).toBe(403);
     expect((await owner.post(`/api/admin/support/side-conversations/${side.id}/close`)).statusCode).toBe(403);
+  });
+});
+
+describe('files', () => {
+  /** A ticket whose customer sent a photo and a PDF; the files as the ticket lists them, with their stored bytes. */
+  async function ticketWithFiles() {
+    const owner = await supportUser(t, { email: address('mere', 'customer.test') });
+    const { ticketId, ticketNo } = await owner.createTicket('Incident', 'The handle of my bag came off.');
+    const sent = await postFiles(
+      t,
+      `/api/support/tickets/${ticketId}/messages`,
+      owner.headers,
+      { messageBody: 'Photo and the waybill attached.' },
+      [
+        { name: 'handle.png', data: await png() },
+        { name: 'waybill.pdf', data: pdf() },
+      ],
+    );
+    expect(sent.statusCode, sent.body).toBe(200);
+    const thread = (await admin.get(`/api/admin/support/tickets/${ticketId}`)).json().messages as Array<{
+      attachments: Array<{ id: string; name: string; size: number }>;
+    }>;
+    const files = thread.flatMap((m) => m.attachments);
+    expect(files.map((f) => f.name)).toEqual(['handle.png', 'waybill.pdf']);
+    const bytes = await Promise.all(
+      files.map(async (f) => {
+        const res = await admin.get(`/api/support/tickets/${ticketId}/attachments/${f.id}`);
+        expect(res.statusCode).toBe(200);
+        return res.rawPayload;
+      }),
+    );
+    return { owner, ticketId, ticketNo, files, bytes };
+  }
+
+  const start = (ticketId: string, to: string, includeAttachmentIds: string[]) =>
+    admin.post(`/api/admin/support/tickets/${ticketId}/side-conversations`, {
+      to,
+      subject: 'The handle',
+      messageBody: 'Could you look at the photo and the waybill?',
+      includeAttachmentIds,
+    });
+
+  it('go with the first mail when the agent ticks them, read from storage when it is sent', async () => {
+    const { ticketId, files, bytes } = await ticketWithFiles();
+    const to = address('claims');
+    const res = await start(
+      ticketId,
+      to,
+      files.map((f) => f.id),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const side = res.json().conversation as Side;
+    expect(side.messages[0]!.files).toEqual(files.map((f) => ({ name: f.name, size: f.size })));
+    await deliver();
+    const [mail] = (await readOutbox(t.dataDir)).filter((m) => m.to.includes(to));
+    expect(mail!.attachments.map((a) => [a.filename, a.contentType])).toEqual([
+      ['handle.png', 'image/png'],
+      ['waybill.pdf', 'application/pdf'],
+    ]);
+    expect(mail!.attachments.map((a) => a.content.equals(bytes[mail!.attachments.indexOf(a)]!))).toEqual([true, true]);
+    const audit = (await admin.get('/api/admin/audit')).json().entries as Array<{ action: string; details: object }>;
+    expect(audit.find((e) => e.action === 'ticket.side-start')?.details).toMatchObject({
+      sideId: side.id,
+      files: ['handle.png', 'waybill.pdf'],
+    });
+  });
+
+  it('refuses, in words and changing nothing, a file of another ticket, an unknown one, more than five, or more than 15 MB', async () => {
+    const { ticketId, files, owner } = await ticketWithFiles();
+    const other = await ticketWithFiles();
+    const before = (await sidesOf(ticketId)).length;
+    for (const [ids, words] of [
+      [[other.files[0]!.id], SIDE_TEXT.fileMissing],
+      [['00000000-0000-4000-8000-000000000000'], SIDE_TEXT.fileMissing],
+      [[files[0]!.id, ...Array.from({ length: 5 }, () => randomUUID())], SIDE_TEXT.tooManyFiles],
+    ] as const) {
+      const res = await start(ticketId, address('claims'), [...ids]);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error.fields.includeAttachmentIds).toBe(words);
+    }
+    // Two PDFs of 8 MB: each within a message's limit, together more than a mail may carry.
+    const big = await postFiles(
+      t,
+      `/api/support/tickets/${ticketId}/messages`,
+      owner.headers,
+      { messageBody: 'Two scans.' },
+      [
+        { name: 'scan-1.pdf', data: pdf(8 * 1_048_576) },
+        { name: 'scan-2.pdf', data: pdf(8 * 1_048_576) },
+      ],
+    );
+    expect(big.statusCode, big.body).toBe(200);
+    const scans = (
+      (await admin.get(`/api/admin/support/tickets/${ticketId}`)).json().messages as Array<{
+        attachments: Array<{ id: string; name: string }>;
+      }>
+    )
+      .flatMap((m) => m.attachments)
+      .filter((f) => f.name.startsWith('scan-'));
+    const tooBig = await start(
+      ticketId,
+      address('claims'),
+      scans.map((f) => f.id),
+    );
+    expect(tooBig.statusCode, tooBig.body).toBe(400);
+    expect(tooBig.json().error.fields.includeAttachmentIds).toBe(SIDE_TEXT.filesTooLarge);
+    expect(await sidesOf(ticketId)).toHaveLength(before);
+  });
+
+  it('a file erased before its mail is sent is left out; the mail still goes', async () => {
+    const { ticketId, files } = await ticketWithFiles();
+    const to = address('claims');
+    expect((await start(ticketId, to, [files[0]!.id])).statusCode).toBe(200);
+    const [row] = await queryRows<{ storage_key: string }>(
+      t.database.db,
+      sql`select storage_key from ticket_attachments where id = ${files[0]!.id}::uuid`,
+    );
+    await fs.promises.rm(path.join(t.dataDir, 'files', row!.storage_key));
+    await deliver();
+    const [mail] = (await readOutbox(t.dataDir)).filter((m) => m.to.includes(to));
+    expect(mail!.text).toContain('Could you look at the photo');
+    expect(mail!.attachments).toEqual([]);
+  });
+
+  it('that come with their reply are listed on it and downloaded from the kept mail; a signature’s logo is not one; files alone are an answer', async () => {
+    const { side, mail, to, ticketId, owner } = await started();
+    const waybill = pdf(2_000);
+    const log = Buffer.from('date,depot,bag\n2026-11-30,Wellington,NZ4471902235\n');
+    await send({
+      from: to,
+      to: replyTo(mail),
+      subject: `Re: ${mail.subject}`,
+      text: 'The waybill and our depot log are attached.',
+      html: '<p>The waybill and our depot log are attached.</p><p><img src="cid:logo@kea"></p>',
+      attachments: [
+        { filename: 'waybill.pdf', content: waybill, contentType: 'application/pdf' },
+        { filename: 'logo.png', content: await png(8, 8), contentType: 'image/png', cid: 'logo@kea' },
+        { filename: '../depot-log.csv', content: log, contentType: 'text/csv' },
+      ],
+    });
+    await decide();
+    const reply = (await sidesOf(ticketId))[0]!.messages.at(-1)!;
+    expect(reply.body).toBe('The waybill and our depot log are attached.');
+    expect(reply.files.map((f) => [f.name, f.size])).toEqual([
+      ['waybill.pdf', waybill.length],
+      ['depot-log.csv', log.length],
+    ]);
+    const url = (index: number) =>
+      `/api/admin/support/side-conversations/${side.id}/messages/${reply.id}/files/${index}`;
+    const [first, second] = reply.files;
+    const pdfFile = await admin.get(url(first!.index!));
+    expect(pdfFile.statusCode).toBe(200);
+    expect(pdfFile.headers['content-type']).toBe('application/pdf');
+    expect(pdfFile.headers['content-disposition']).toMatch(/^attachment; filename="waybill\.pdf"/);
+    expect(pdfFile.headers['x-content-type-options']).toBe('nosniff');
+    expect(pdfFile.rawPayload.equals(waybill)).toBe(true);
+    // Not a photo or a PDF by its bytes: plain bytes, a download, never shown.
+    const csv = await admin.get(url(second!.index!));
+    expect(csv.headers['content-type']).toBe('application/octet-stream');
+    expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="depot-log\.csv"/);
+    expect(csv.rawPayload.equals(log)).toBe(true);
+    expect((await admin.get(url(9))).statusCode).toBe(404);
+    expect((await owner.get(url(first!.index!))).statusCode).toBe(403);
+
+    // A second reply with a file and no words: an answer all the same.
+    await send({
+      from: to,
+      to: replyTo(mail),
+      subject: `Re: ${mail.subject}`,
+      text: '',
+      attachments: [{ filename: 'signed-form.pdf', content: pdf(), contentType: 'application/pdf' }],
+    });
+    await decide();
+    const last = (await sidesOf(ticketId))[0]!.messages.at(-1)!;
+    expect(last).toMatchObject({ direction: 'in', body: '', files: [{ name: 'signed-form.pdf', index: 0 }] });
   });
 });
 

@@ -17,7 +17,7 @@ import { iso, isUuid } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';
 import type { MailPoster } from './inbound.post.ts';
-import type { SideConversations } from '../side-conversations/index.ts';
+import { filesOfMail, type SideConversations } from '../side-conversations/index.ts';
 import type { InboundRepository } from './inbound.repository.ts';
 import { newWords } from './reply-text.ts';
 
@@ -114,12 +114,14 @@ export function createInboundService(deps: {
     if (!held.ticketId) throw new AppError('ABORTED', INBOUND_TEXT.noTicket);
     const parsed = await parse(held.raw);
     const words = newWords({ text: parsed.text ?? null, html: parsed.html, subject: parsed.subject ?? null }).text;
-    if (words.trim() === '') throw new AppError('ABORTED', INBOUND_TEXT.nothingToPost);
+    const files = filesOfMail(parsed);
+    if (words.trim() === '' && files.length === 0) throw new AppError('ABORTED', INBOUND_TEXT.nothingToPost);
     const posted = await deps.sideConversations.postFromMail({
       conversationId: held.sideConversationId,
       ticketId: held.ticketId,
       inboundId: id,
       words,
+      files,
       expect: 'held',
       details: { postedBy: 'admin' },
       decidedBy: actor.userId,

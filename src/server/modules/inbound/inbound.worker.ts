@@ -8,7 +8,7 @@ import { messageIdsIn, replyTokenOf, ticketIdOfThreadId, ticketThreadId } from '
 import { hashToken } from '../../security/tokens.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { createTicketMailer } from '../notifications/index.ts';
-import type { SideConversations, SideOfToken } from '../side-conversations/index.ts';
+import { filesOfMail, type SideConversations, type SideOfToken } from '../side-conversations/index.ts';
 import type { SupportRecords } from '../support/index.ts';
 import type { UndecidedWhy } from '../../../contracts/inbound.ts';
 import { type Clock, systemClock } from '../../clock.ts';
@@ -407,7 +407,9 @@ export function createInboundWorker(options: InboundWorkerOptions) {
       return;
     }
     const words = newWords({ text: parsed.text ?? null, html: parsed.html, subject: parsed.subject ?? null }).text;
-    if (words.trim() === '') {
+    // Files alone are an answer too (a signed form sent back with no words).
+    const files = filesOfMail(parsed);
+    if (words.trim() === '' && files.length === 0) {
       await finish(mail, parsed, { state: 'ignored', reason: 'no-words', ...base, details: { trust: trust.how } });
       return;
     }
@@ -416,6 +418,7 @@ export function createInboundWorker(options: InboundWorkerOptions) {
       ticketId: side.ticketId,
       inboundId: mail.id,
       words,
+      files,
       expect: 'processing',
       details: { trust: trust.how, side: true },
     });

@@ -37,6 +37,7 @@ export const notificationsModule = fp<NotificationsModuleOptions>(
       db: options.database.db,
       transport,
       outbox: options.outbox,
+      storage: options.storage,
       mail: options.mail,
       log: options.log,
       retryFirstSeconds: mail.retryFirstSeconds,

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, ilike, inArray, min, sql } from 'drizzle-orm';
 import { type AppDatabase } from '../../db/connection.ts';
-import { mailOutbox } from '../../db/schema.ts';
+import { mailOutbox, type OutboxAttachment } from '../../db/schema.ts';
 import { iso, likePattern, queryRows } from '../../db/sql.ts';
 
 /**
@@ -20,6 +20,8 @@ export interface ClaimedMail {
   text: string;
   html: string;
   headers: Record<string, string>;
+  /** Files to read from storage and attach (a side conversation's). */
+  attachments: OutboxAttachment[];
   createdAt: Date;
   attempts: number;
 }
@@ -99,6 +101,7 @@ export function createMailQueueRepository(db: AppDatabase) {
         text_body: string;
         html_body: string;
         headers: Record<string, string>;
+        attachments: OutboxAttachment[] | null;
         created_at: unknown;
         attempts: number;
       }>(
@@ -108,7 +111,7 @@ export function createMailQueueRepository(db: AppDatabase) {
               select id from mail_outbox
               where (state in ('queued', 'retrying') and next_attempt_at <= now()) or (state = 'sending' and lease_until < now())
               order by next_attempt_at, id limit ${limit} for update skip locked)
-            returning id, message_id, recipient, subject, text_body, html_body, headers, created_at, attempts`,
+            returning id, message_id, recipient, subject, text_body, html_body, headers, attachments, created_at, attempts`,
       );
       return rows.map((r) => ({
         id: Number(r.id),
@@ -118,6 +121,7 @@ export function createMailQueueRepository(db: AppDatabase) {
         text: r.text_body,
         html: r.html_body,
         headers: r.headers ?? {},
+        attachments: r.attachments ?? [],
         createdAt: new Date(r.created_at as string),
         attempts: Number(r.attempts),
       }));

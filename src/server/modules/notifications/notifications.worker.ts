@@ -6,6 +6,7 @@ import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import { createToken, hashToken } from '../../security/tokens.ts';
 import { type MailMessage, type MailTransport, MailDeliveryError, classifyMailError } from '../../mail/mailer.ts';
 import type { Outbox } from '../../mail/outbox.ts';
+import type { FileStorage } from '../../storage/storage.ts';
 import { supportFrom } from '../../mail/layout.ts';
 import { createReplyToken, replyAddress, ticketThreadId } from '../../mail/threading.ts';
 import {
@@ -27,6 +28,8 @@ export interface WorkerOptions {
   db: AppDatabase;
   transport: MailTransport;
   outbox: Outbox;
+  /** Where the files some mail carries are read from (a side conversation's); without it, none is attached. */
+  storage?: Pick<FileStorage, 'get'>;
   /** With `supportAddress`, the owner's mail comes from it in the answering agent's name (SUPPORT_FROM). */
   mail: NotificationMailContext & { replyAddressDays: number; supportAddress?: string | undefined };
   log: Logger;
@@ -244,9 +247,32 @@ export function createOutboxWorker(options: WorkerOptions) {
     );
   }
 
+  /**
+   * The files a mail carries, read now (a retry reads them again). A file no longer stored (its
+   * ticket's files were erased since) is left out: the mail still goes, and the log says so.
+   */
+  async function attachmentsOf(mail: ClaimedMail) {
+    const files: Array<{ filename: string; contentType: string; content: Buffer }> = [];
+    for (const file of mail.attachments) {
+      const object = options.storage ? await options.storage.get(file.storageKey) : null;
+      if (!object) {
+        log.warn(
+          { mailId: mail.id, file: file.name },
+          'a file of a mail is no longer stored; the mail goes without it',
+        );
+        continue;
+      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of object.body as AsyncIterable<Buffer>) chunks.push(chunk);
+      files.push({ filename: file.name, contentType: file.contentType, content: Buffer.concat(chunks) });
+    }
+    return files;
+  }
+
   async function deliverOne(mail: ClaimedMail) {
     try {
       await transport.deliver({
+        attachments: mail.attachments.length > 0 ? await attachmentsOf(mail) : undefined,
         to: mail.recipient,
         subject: mail.subject,
         text: mail.text,

@@ -20,6 +20,13 @@ export interface SideRow {
   updated_at: Date | string;
 }
 
+/** A file a side message carried (`index`: its place among a reply's mail's files). */
+export interface SideFile {
+  name: string;
+  size: number;
+  index?: number;
+}
+
 export interface SideMessageRow {
   id: number | string;
   conversation_id: string;
@@ -27,6 +34,7 @@ export interface SideMessageRow {
   author_email: string | null;
   body: string;
   inbound_mail_id: number | string | null;
+  files: SideFile[] | null;
   created_at: Date | string;
 }
 
@@ -73,7 +81,8 @@ export function createSideRepository(db: AppDatabase) {
       const ids = `{${conversations.map((c) => c.id).join(',')}}`;
       const messages = await queryRows<SideMessageRow>(
         db,
-        sql`select m.id, m.conversation_id, m.direction, u.email as author_email, m.body, m.inbound_mail_id, m.created_at
+        sql`select m.id, m.conversation_id, m.direction, u.email as author_email, m.body, m.inbound_mail_id, m.files,
+              m.created_at
             from side_conversation_messages m left join users u on u.id = m.author_id
             where m.conversation_id = any(${ids}::uuid[]) order by m.id`,
       );
@@ -115,6 +124,18 @@ export function createSideRepository(db: AppDatabase) {
       );
     },
 
+    /** Files of the ticket's messages (its chain), attached to a new conversation's mail. */
+    async attachable(ticketId: string, ids: string[]) {
+      if (ids.length === 0) return [];
+      return queryRows<{ id: string; name: string; kind: string; size: number; storage_key: string }>(
+        db,
+        sql`select id, name, kind, size, storage_key from ticket_attachments
+            where id = any(${`{${ids.join(',')}}`}::uuid[]) and message_id is not null
+              and ticket_id in ${chainOf(ticketId)}
+            order by created_at, id`,
+      );
+    },
+
     async agentName(userId: string): Promise<string | null> {
       const [row] = await queryRows<{ name: string | null }>(
         db,
@@ -148,14 +169,20 @@ export function createSideRepository(db: AppDatabase) {
      * An outgoing message, in a conversation that is not closed (checked by the statement itself, so
      * a close that commits first wins); the conversation waits on them again. Null when closed.
      */
-    async insertOutgoing(input: { conversationId: string; authorId: string; body: string }): Promise<number | null> {
+    async insertOutgoing(input: {
+      conversationId: string;
+      authorId: string;
+      body: string;
+      files: SideFile[];
+    }): Promise<number | null> {
       const [row] = await queryRows<{ id: number | string }>(
         db,
         sql`with open as (
               update side_conversations set state = 'waiting', updated_at = now()
               where id = ${input.conversationId}::uuid and state <> 'closed' returning id)
-            insert into side_conversation_messages (conversation_id, direction, author_id, body)
-            select id, 'out', ${input.authorId}::uuid, ${input.body} from open returning id`,
+            insert into side_conversation_messages (conversation_id, direction, author_id, body, files)
+            select id, 'out', ${input.authorId}::uuid, ${input.body}, ${JSON.stringify(input.files)}::jsonb
+            from open returning id`,
       );
       return row ? Number(row.id) : null;
     },
@@ -187,6 +214,7 @@ export function createSideRepository(db: AppDatabase) {
       ticketId: string;
       inboundId: number;
       body: string;
+      files: SideFile[];
       expect: 'processing' | 'held';
       details: Record<string, unknown>;
       decidedBy: string | null;
@@ -199,8 +227,8 @@ export function createSideRepository(db: AppDatabase) {
                 lease_until = null, last_error = null, decided_at = now(), decided_by = ${input.decidedBy}::uuid
               where id = ${input.inboundId} and state = ${input.expect} returning id),
             message as (
-              insert into side_conversation_messages (conversation_id, direction, body, inbound_mail_id)
-              select ${input.conversationId}::uuid, 'in', ${input.body}, id from mail
+              insert into side_conversation_messages (conversation_id, direction, body, inbound_mail_id, files)
+              select ${input.conversationId}::uuid, 'in', ${input.body}, id, ${JSON.stringify(input.files)}::jsonb from mail
               on conflict (inbound_mail_id) do nothing returning id),
             answered as (
               update side_conversations set state = 'answered', updated_at = now()

@@ -1,7 +1,14 @@
 import { convert } from 'html-to-text';
-import { simpleParser } from 'mailparser';
+import { type ParsedMail, simpleParser } from 'mailparser';
+import {
+  ATTACHMENT_LIMITS,
+  ATTACHMENT_TEXT,
+  ATTACHMENT_TYPES,
+  type AttachmentKind,
+  detectAttachmentKind,
+} from '../../../contracts/attachments.ts';
 import { MESSAGE_MAX_LENGTH } from '../../../contracts/support.ts';
-import { SIDE_TEXT } from '../../../contracts/side-conversations.ts';
+import { SIDE_LIMITS, SIDE_TEXT } from '../../../contracts/side-conversations.ts';
 import type { SideConversation, StartSideBody } from '../../../contracts/side-conversations.schemas.ts';
 import { formatNzDateTime } from '../../../contracts/dates.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
@@ -13,7 +20,12 @@ import { createReplyToken, replyAddress } from '../../mail/threading.ts';
 import { hashToken } from '../../security/tokens.ts';
 import type { MailContext } from '../../shared-services.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';
-import { createSideRepository, type SideMessageRow, type SideRow } from './side-conversations.repository.ts';
+import {
+  createSideRepository,
+  type SideFile,
+  type SideMessageRow,
+  type SideRow,
+} from './side-conversations.repository.ts';
 
 /**
  * Side conversations (docs/decisions/138-side-conversations.md): staff write by mail, from a
@@ -27,6 +39,20 @@ const cut = (text: string) =>
   text.length > MESSAGE_MAX_LENGTH ? text.slice(0, MESSAGE_MAX_LENGTH - CUT_NOTE.length) + CUT_NOTE : text;
 
 const notFound = () => new AppError('NOT_FOUND', SIDE_TEXT.notFound);
+
+/**
+ * The files of a reply by mail, as the conversation lists them: each by its place among the mail's
+ * attachments (the download reads it there, from the kept mail). Pictures a mail program put
+ * inside the HTML (a signature's logo: multipart/related) are not files anyone sent.
+ */
+export function filesOfMail(parsed: Pick<ParsedMail, 'attachments'>): SideFile[] {
+  return parsed.attachments.flatMap((file, index) =>
+    file.related ? [] : [{ name: fileName(file.filename, index), size: file.size, index }],
+  );
+}
+
+/** A file's name as the mail gave it, without any folder; a made-up one when it gave none. */
+const fileName = (name: string | undefined, index: number) => name?.split(/[\\/]/).pop()?.trim() || `file-${index + 1}`;
 
 /** The thread root of a side conversation's mail: its own, so a mail program never mixes it with the ticket's. */
 export const sideThreadId = (id: string, domain: string) => `<side-${id}@${domain}>`;
@@ -49,6 +75,7 @@ function toDto(row: SideRow, messages: SideMessageRow[]): SideConversation {
         authorEmail: m.author_email,
         body: m.body,
         byEmail: m.inbound_mail_id !== null,
+        files: m.files ?? [],
         createdAt: iso(m.created_at),
       })),
   };
@@ -76,6 +103,8 @@ export function createSideService(deps: { db: AppDatabase; outbox: Outbox; mail:
       subject: string;
       body: string;
       quotes: string[];
+      /** Files of the ticket the mail carries (read from storage when it is sent). */
+      files: Array<{ name: string; size: number; kind: string; storage_key: string }>;
       actor: AuditActor;
     },
   ) {
@@ -84,6 +113,7 @@ export function createSideService(deps: { db: AppDatabase; outbox: Outbox; mail:
       conversationId: input.conversationId,
       authorId: input.actor.userId,
       body: input.body,
+      files: input.files.map((f) => ({ name: f.name, size: f.size })),
     });
     if (messageId === null) throw new AppError('ABORTED', SIDE_TEXT.isClosed);
     const root = sideThreadId(input.conversationId, domain);
@@ -106,6 +136,11 @@ export function createSideService(deps: { db: AppDatabase; outbox: Outbox; mail:
       }),
       kind: 'side-conversation',
       ticketId: input.ticketId,
+      attachments: input.files.map((f) => ({
+        name: f.name,
+        contentType: ATTACHMENT_TYPES[f.kind as AttachmentKind].contentType,
+        storageKey: f.storage_key,
+      })),
       headers: {
         From: supportFrom(mail.companyName, mail.supportAddress, agent),
         'In-Reply-To': root,
@@ -135,6 +170,13 @@ export function createSideService(deps: { db: AppDatabase; outbox: Outbox; mail:
       const quotes = included.map(
         (m) => `${m.admin ? 'Our team' : 'The customer'}, ${formatNzDateTime(iso(m.timestamp))}:\n${m.message_body}`,
       );
+      const wanted = [...new Set(body.includeAttachmentIds ?? [])];
+      const files = await repository.attachable(ticket.id, wanted);
+      const refuse = (message: string) =>
+        new AppError('INVALID_ARGUMENT', message, { fields: { includeAttachmentIds: message } });
+      if (files.length < wanted.length) throw refuse(SIDE_TEXT.fileMissing);
+      if (files.reduce((sum, f) => sum + Number(f.size), 0) > SIDE_LIMITS.includedBytes)
+        throw refuse(SIDE_TEXT.filesTooLarge);
       const id = await inTransaction(db, async (tx) => {
         const conversationId = await createSideRepository(tx).insertConversation({
           ticketId: ticket.id,
@@ -149,6 +191,7 @@ export function createSideService(deps: { db: AppDatabase; outbox: Outbox; mail:
           subject: body.subject,
           body: body.messageBody,
           quotes: quotes.length > 0 ? [`${SIDE_TEXT.included}\n\n${quotes.join('\n\n')}`] : [],
+          files: files.map((f) => ({ ...f, size: Number(f.size) })),
           actor,
         });
         return conversationId;
@@ -160,7 +203,13 @@ export function createSideService(deps: { db: AppDatabase; outbox: Outbox; mail:
         action: 'ticket.side-start',
         targetType: 'ticket',
         targetId: ticket.id,
-        details: { ticketNo: ticket.ticket_no, sideId: id, counterpart: body.to, subject: body.subject },
+        details: {
+          ticketNo: ticket.ticket_no,
+          sideId: id,
+          counterpart: body.to,
+          subject: body.subject,
+          ...(files.length > 0 ? { files: files.map((f) => f.name) } : {}),
+        },
       });
       return read(id);
     },
@@ -177,6 +226,7 @@ export function createSideService(deps: { db: AppDatabase; outbox: Outbox; mail:
           subject: /^re:/i.test(row.subject) ? row.subject : `Re: ${row.subject}`,
           body: messageBody,
           quotes: [],
+          files: [],
           actor,
         }),
       );
@@ -231,6 +281,24 @@ export function createSideService(deps: { db: AppDatabase; outbox: Outbox; mail:
       };
     },
 
+    /**
+     * A file that came with a reply, read from the mail as it was kept: always a download (it is
+     * someone else's file, never re-encoded as a customer's photo is), typed by its bytes when it
+     * is a photo or a PDF and as plain bytes otherwise.
+     */
+    async file(sideId: string, messageId: number, index: number) {
+      const raw = isUuid(sideId) ? await repository.findRawOfMessage(sideId, messageId) : null;
+      const parsed = raw ? await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true }) : null;
+      const file = parsed?.attachments[index];
+      if (!file) throw new AppError('NOT_FOUND', ATTACHMENT_TEXT.missing);
+      const kind = detectAttachmentKind(file.content.subarray(0, ATTACHMENT_LIMITS.sniffBytes));
+      return {
+        name: fileName(file.filename, index),
+        contentType: kind ? ATTACHMENT_TYPES[kind].contentType : 'application/octet-stream',
+        body: file.content,
+      };
+    },
+
     findByTokenHash: (tokenHash: string) => repository.findByTokenHash(tokenHash),
 
     /**
@@ -243,6 +311,8 @@ export function createSideService(deps: { db: AppDatabase; outbox: Outbox; mail:
       ticketId: string;
       inboundId: number;
       words: string;
+      /** Its files (`filesOfMail`), listed on the message and read from the kept mail. */
+      files: SideFile[];
       expect: 'processing' | 'held';
       details: Record<string, unknown>;
       decidedBy?: string | null;
@@ -253,6 +323,7 @@ export function createSideService(deps: { db: AppDatabase; outbox: Outbox; mail:
         ticketId: input.ticketId,
         inboundId: input.inboundId,
         body: cut(input.words),
+        files: input.files,
         expect: input.expect,
         details: input.details,
         decidedBy: input.decidedBy ?? null,

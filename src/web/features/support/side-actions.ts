@@ -16,6 +16,12 @@ const included = (values: Record<string, string>) =>
     .map((name) => Number(name.slice('include-'.length)))
     .filter((id) => Number.isSafeInteger(id) && id > 0);
 
+/** The ticket's files ticked to go with the mail: the start form's `attach-<id>` boxes. */
+const attached = (values: Record<string, string>) =>
+  Object.keys(values)
+    .filter((name) => name.startsWith('attach-') && values[name] === 'on')
+    .map((name) => name.slice('attach-'.length));
+
 /**
  * The side conversations' forms on the console's ticket page (docs/decisions/138-side-conversations.md),
  * sent on to our own API as this visitor: then the page again (303), or the refusal with what was
@@ -37,6 +43,7 @@ export async function sideAction(
             subject: values.subject ?? '',
             messageBody: values.messageBody ?? '',
             includeMessageIds: included(values),
+            includeAttachmentIds: attached(values),
           },
         })
       : intent === 'side-reply'

@@ -1,4 +1,5 @@
 import { Form, Link, useNavigation } from 'react-router';
+import { formatBytes } from '../../../contracts/attachments.ts';
 import { formatNzDateTime } from '../../../contracts/dates.ts';
 import { INBOUND_TEXT } from '../../../contracts/inbound.ts';
 import { SIDE_LIMITS, SIDE_STATE_LABELS, SIDE_TEXT } from '../../../contracts/side-conversations.ts';
@@ -27,6 +28,40 @@ export interface QuotableMessage {
   admin: boolean;
   messageBody: string;
   timestamp: string;
+}
+
+/** A file of the ticket's messages that may go with a new conversation's mail. */
+export interface AttachableFile {
+  id: string;
+  name: string;
+  size: number;
+}
+
+/** Where a file that came with a reply is downloaded (read from its kept mail). */
+export const sideFileUrl = (sideId: string, messageId: number, index: number) =>
+  `/api/admin/support/side-conversations/${encodeURIComponent(sideId)}/messages/${messageId}/files/${index}`;
+
+/** The files a message carried: a reply's to download, ours by name (they are the ticket's own). */
+function MessageFiles({ sideId, message: m }: { sideId: string; message: SideConversation['messages'][number] }) {
+  if (m.files.length === 0) return null;
+  return (
+    <p className="side-message__files">
+      {SIDE_TEXT.files}{' '}
+      {m.files.map((file, i) => (
+        <span key={`${file.index ?? i}-${file.name}`}>
+          {i > 0 ? ', ' : null}
+          {file.index !== undefined && m.byEmail ? (
+            <a href={sideFileUrl(sideId, m.id, file.index)} download={file.name}>
+              {file.name}
+            </a>
+          ) : (
+            file.name
+          )}{' '}
+          ({formatBytes(file.size)})
+        </span>
+      ))}
+    </p>
+  );
 }
 
 const excerpt = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
@@ -61,7 +96,8 @@ function Conversation({
               <time dateTime={m.createdAt}>{formatNzDateTime(m.createdAt)}</time>
               {m.byEmail ? ` · ${INBOUND_TEXT.byEmail}` : null}
             </p>
-            <p className="side-message__body">{m.body}</p>
+            {m.body ? <p className="side-message__body">{m.body}</p> : null}
+            <MessageFiles sideId={c.id} message={m} />
             {m.byEmail ? <Link to={wholeMail(c.id, m.id)}>{INBOUND_TEXT.showWholeMail}</Link> : null}
           </li>
         ))}
@@ -72,7 +108,9 @@ function Conversation({
         </p>
       ) : (
         <div className="side-conversation__actions">
-          <Form method="post" className="form">
+          {/* Keyed by the messages: once a reply is in, the box is new and empty (with a script
+              the page is not loaded again, and a box keeps what was typed). */}
+          <Form method="post" className="form" key={`reply-${c.messages.length}`}>
             <input type="hidden" name="intent" value="side-reply" />
             <input type="hidden" name="sideId" value={c.id} />
             <TextAreaField
@@ -106,11 +144,14 @@ function Conversation({
 export function SideConversations({
   conversations,
   quotable,
+  files,
   wholeMail,
   refused,
 }: {
   conversations: SideConversation[];
   quotable: QuotableMessage[];
+  /** The files of the ticket's messages, any of which the first mail may carry. */
+  files: AttachableFile[];
   wholeMail(sideId: string, messageId: number): string;
   /** What the page's action sent back for one of these forms. */
   refused: SideFormResult | undefined;
@@ -138,7 +179,13 @@ export function SideConversations({
           busy={busy}
         />
       ))}
-      <Form method="post" className="form side-conversations__start" aria-labelledby="side-start-title">
+      {/* Keyed by the conversations: once one has started, the form is new and empty. */}
+      <Form
+        method="post"
+        className="form side-conversations__start"
+        aria-labelledby="side-start-title"
+        key={`start-${conversations.length}`}
+      >
         <h3 id="side-start-title">{SIDE_TEXT.start}</h3>
         <input type="hidden" name="intent" value="side-start" />
         <InputField
@@ -178,6 +225,29 @@ export function SideConversations({
                   defaultChecked={start?.values[`include-${m.id}`] === 'on'}
                 />{' '}
                 {m.admin ? 'Team' : 'Customer'}, {formatNzDateTime(m.timestamp)}: {excerpt(m.messageBody)}
+              </label>
+            ))}
+          </fieldset>
+        ) : null}
+        {files.length > 0 ? (
+          <fieldset
+            className="form__group"
+            aria-describedby={start?.fields.includeAttachmentIds ? 'side-files-error' : undefined}
+          >
+            <legend className="form__legend">{SIDE_TEXT.includeFiles}</legend>
+            {start?.fields.includeAttachmentIds ? (
+              <p id="side-files-error" className="field__error" role="alert">
+                {start.fields.includeAttachmentIds}
+              </p>
+            ) : null}
+            {files.map((file) => (
+              <label key={file.id} className="side-conversations__include">
+                <input
+                  type="checkbox"
+                  name={`attach-${file.id}`}
+                  defaultChecked={start?.values[`attach-${file.id}`] === 'on'}
+                />{' '}
+                {file.name} ({formatBytes(file.size)})
               </label>
             ))}
           </fieldset>

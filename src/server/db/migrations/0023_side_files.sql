@@ -1,0 +1,2 @@
+ALTER TABLE "mail_outbox" ADD COLUMN "attachments" jsonb DEFAULT '[]'::jsonb NOT NULL;--> statement-breakpoint
+ALTER TABLE "side_conversation_messages" ADD COLUMN "files" jsonb DEFAULT '[]'::jsonb NOT NULL;
