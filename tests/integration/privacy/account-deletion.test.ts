@@ -183,6 +183,34 @@ describe('erasure', () => {
     expect({ ...exportAfter, exportedAt: '', sessions: [] }).toEqual({ ...exportBefore, exportedAt: '', sessions: [] });
   });
 
+  it('a side conversation the team had with them about another ticket stays, without their address, closed', async () => {
+    const traveller = await supportUser(t);
+    const customer = await supportUser(t);
+    const { ticketId } = await customer.createTicket('General', 'Did the traveller take my parcel?');
+    const started = await admin.post(`/api/admin/support/tickets/${ticketId}/side-conversations`, {
+      to: traveller.email.toUpperCase(),
+      subject: 'The parcel to Nelson',
+      messageBody: 'Did you take the parcel on your flight?',
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    expect((await traveller.post('/api/account/delete', { password: traveller.password })).statusCode).toBe(200);
+    expect((await admin.post(`/api/admin/users/${traveller.id}/erase`)).statusCode).toBe(200);
+    await t.app.erasureWorker.runOnce();
+
+    const sides = await admin.get(`/api/admin/support/tickets/${ticketId}/side-conversations`);
+    expect(sides.body).not.toContain(traveller.email);
+    expect(sides.json().conversations).toMatchObject([
+      {
+        counterpart: ERASED_USER,
+        state: 'closed',
+        subject: 'The parcel to Nelson',
+        messages: [{ body: 'Did you take the parcel on your flight?' }],
+      },
+    ]);
+    const audit = await admin.get(`/api/admin/audit`);
+    expect(audit.body).not.toContain(traveller.email);
+  });
+
   it('an account that cannot be erased stays due, is retried, and does not hold up the others', async () => {
     const [stuck, next] = [await supportUser(t), await supportUser(t)];
     for (const user of [stuck, next]) {

@@ -14,6 +14,7 @@ import {
   recoveryCodes,
   secondFactors,
   sessions,
+  sideConversations,
   supportTickets,
   ticketAttachments,
   ticketRatings,
@@ -106,6 +107,19 @@ export function createErasureRepository(db: AppDatabase) {
       await db
         .delete(inboundMail)
         .where(or(eq(inboundMail.userId, userId), eq(sql`lower(${inboundMail.fromAddress})`, email)));
+      // Side conversations the team had with them about someone else's ticket (decision 138): the
+      // team's record stays, without their address, and closed, so no reply address of it works
+      // any more. (Their mailed replies went with their mail above; the words stay, as a kept
+      // ticket's do.)
+      await db
+        .update(sideConversations)
+        .set({
+          counterpart: ERASED_USER,
+          state: 'closed',
+          closedAt: sql`coalesce(${sideConversations.closedAt}, now())`,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(sql`lower(${sideConversations.counterpart})`, email));
       await db.delete(secondFactors).where(eq(secondFactors.userId, userId));
       await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
       await db.delete(authChallenges).where(eq(authChallenges.userId, userId));
