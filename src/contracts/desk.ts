@@ -5,6 +5,9 @@ import { TICKET_WORDS } from './ticket-words.ts';
 export const RATING_COMMENT_MAX_LENGTH = 1000;
 
 export const DESK_TEXT = {
+  /** A staff write against an older version of the ticket (docs/decisions/140-stale-writes-stopped.md). */
+  stale:
+    'This ticket changed while you were writing. Nothing was sent: read what changed, then send it anyway, edit it or discard it.',
   rateTitle: 'How did we do?',
   good: TICKET_WORDS.good,
   bad: TICKET_WORDS.bad,

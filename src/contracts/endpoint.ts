@@ -16,7 +16,7 @@ export type AccessPolicy = (typeof ACCESS_POLICIES)[number];
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** The error statuses an endpoint may answer with our error shape ({ error: { status, message, fields? } }). */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 429 | 500 | 503 | 504;
 
 export interface EndpointDeclaration {
   method: HttpMethod;

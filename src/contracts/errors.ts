@@ -11,6 +11,8 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   ALREADY_EXISTS: 409,
   ABORTED: 409,
+  /** A write against a version of the object that is no longer current (a ticket's `seenVersion`). */
+  FAILED_PRECONDITION: 412,
   RESOURCE_EXHAUSTED: 429,
   CANCELLED: 499,
   INTERNAL: 500,
@@ -43,6 +45,8 @@ export function codeForHttpStatus(status: number): ErrorCode {
       return 'NOT_FOUND';
     case 409:
       return 'ABORTED';
+    case 412:
+      return 'FAILED_PRECONDITION';
     case 429:
       return 'RESOURCE_EXHAUSTED';
     case 499:

@@ -3,7 +3,6 @@ import { z } from './zod.ts';
 
 export const SideParamsSchema = z.object({ sideId: z.string().max(64) });
 export const SideMailParamsSchema = SideParamsSchema.extend({ messageId: z.coerce.number().int().min(1) });
-export const SideFileParamsSchema = SideMailParamsSchema.extend({ index: z.coerce.number().int().min(0).max(999) });
 
 export const StartSideBodySchema = z.object({
   to: z
@@ -33,6 +32,8 @@ export const SideMessageSchema = z.object({
   body: z.string(),
   /** A reply that came by mail: its whole mail can be opened. */
   byEmail: z.boolean(),
+  /** The received mail it came in (its files download from `GET /api/admin/mail/incoming/:inboundId/files/:index`). */
+  inboundId: z.number().nullable(),
   /**
    * The files it carried: an outgoing message's, of the ticket (by name); a reply's, each to be
    * downloaded by its `index` among the mail's files.

@@ -121,6 +121,19 @@ export const ReplyFormSchema = z.object({
     .default(''),
   clientId: z.preprocess((v) => (v === '' ? undefined : v), clientIdSchema),
 });
+/**
+ * The ticket's version a staff write was written against (docs/decisions/140-stale-writes-stopped.md):
+ * when the ticket has changed since, the write is stopped (412). Left out, nothing is checked.
+ */
+const seenVersion = z.preprocess(
+  (v) => (v === '' ? undefined : v),
+  z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+);
+/** The team's answer or note: a reply, with the version it was written against. */
+export const StaffReplySchema = ReplySchema.extend({ seenVersion });
+/** The team's answer sent as a form with files. */
+export const StaffReplyFormSchema = ReplyFormSchema.extend({ seenVersion });
+
 /** A new ticket sent as a form with files (multipart); its message is required as in JSON. */
 export const CreateTicketFormSchema = CreateTicketSchema.extend({
   clientId: z.preprocess((v) => (v === '' ? undefined : v), clientIdSchema),
@@ -164,6 +177,12 @@ export type DueTime = z.infer<typeof DueTimeSchema>;
 
 /** Admin view: every user's tickets, with who asked and whether we have answered. */
 export const AdminTicketSchema = TicketSchema.extend({
+  /**
+   * What the team has seen of it (docs/decisions/140-stale-writes-stopped.md): a staff write sends
+   * the version it was written against as `seenVersion`, and one written against an older version
+   * is stopped (412) with what changed.
+   */
+  version: z.number(),
   /** The owner's address; 'Deleted user' once their account has been erased. */
   userEmail: z.string(),
   /** The name the owner gave, if any (saved replies' {{user.name}}); null once erased. */
@@ -225,7 +244,12 @@ export type AdminSearchResult = z.infer<typeof AdminSearchResultSchema>['results
  * relative to the admin reading, decided by id on the server. The owner's MessageSchema has no
  * author: they read every answer as from 'Admin'.
  */
-export const AdminMessageSchema = MessageSchema.extend({ authorEmail: z.string().nullable(), internal: z.boolean() });
+export const AdminMessageSchema = MessageSchema.extend({
+  authorEmail: z.string().nullable(),
+  internal: z.boolean(),
+  /** The ticket's version this message made: what changed since a version is the messages above it. */
+  ticketVersion: z.number(),
+});
 export const AdminTicketWithMessagesSchema = z.object({
   ticket: AdminTicketSchema,
   messages: z.array(AdminMessageSchema),

@@ -372,7 +372,6 @@ export const EXPECTED: Record<EndpointKey, RouteSpec> = {
   'side.reply': R('admin', { ok: 404 }),
   'side.close': R('admin', { ok: 404 }),
   'side.wholeMail': R('admin', { ok: 404 }),
-  'side.file': R('admin', { ok: 404 }),
   'notifications.retryMail': R('admin', {
     prepare: async (f) => {
       await db().execute(sql`update mail_outbox set state = 'failed' where id = ${f.mailId}`);

@@ -174,7 +174,6 @@ const WORLD: Given = {
   userId: uuidOr('victim', 'self'),
   savedReplyId: uuidOr('savedReply'),
   sideId: fc.uuid(),
-  index: intString(0, 999),
   faqId: idOr('faq'),
   mailId: idOr('mailId'),
   // The fuzz admin's only factor: refused as the last one (it is never removed), or unknown ids.
@@ -504,7 +503,6 @@ export const FUZZ: Record<EndpointKey, FuzzEntry> = {
   'side.reply': SUPPORT,
   'side.close': SUPPORT,
   'side.wholeMail': SUPPORT,
-  'side.file': SUPPORT,
 
   // --- Admins' second factor (docs/product.md §2.15) ------------------------------------------------
   'secondFactor.status': ADMIN,

@@ -95,7 +95,6 @@ function concrete(url: string): string {
     // Not found is fine here: the checks are about the body and the query, read before the object.
     if (name === 'savedReplyId' || name === 'attachmentId' || name === 'sideId') return randomUUID();
     if (name === 'messageId') return '1';
-    if (name === 'index') return '0';
     throw new Error(`no sample value for :${name} in ${url}`);
   });
 }

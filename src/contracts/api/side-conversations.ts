@@ -1,7 +1,6 @@
 import { TicketParamsSchema } from '../support.schemas.ts';
 import {
   SideListSchema,
-  SideFileParamsSchema,
   SideMailParamsSchema,
   SideParamsSchema,
   SideReplyBodySchema,
@@ -71,16 +70,6 @@ export const sideApi = {
     summary: 'The whole mail a side conversation’s reply came in (as text)',
     params: SideMailParamsSchema,
     answers: { 200: SideWholeMailSchema },
-    errors: ERRORS,
-  }),
-  file: endpoint({
-    method: 'GET',
-    path: '/api/admin/support/side-conversations/:sideId/messages/:messageId/files/:index',
-    access: 'admin',
-    tags: ['admin'],
-    summary: 'A file that came with a side conversation’s reply, read from its kept mail (always a download)',
-    params: SideFileParamsSchema,
-    answers: {},
     errors: ERRORS,
   }),
 } as const;

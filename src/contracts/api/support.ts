@@ -27,6 +27,7 @@ import {
   MessageListSchema,
   ReplyResultSchema,
   ReplySchema,
+  StaffReplySchema,
   SeenBodySchema,
   SeenResultSchema,
   TicketListQuerySchema,
@@ -219,13 +220,14 @@ export const deskApi = {
     access: 'admin',
     tags: ['admin'],
     summary:
-      'Answer as Admin: JSON { messageBody, clientId? }, or multipart/form-data with those fields and up to 5 `files` ' +
-      '(then the text may be empty). Closed tickets take no answer and no files.',
+      'Answer as Admin: JSON { messageBody, clientId?, seenVersion? }, or multipart/form-data with those fields and up to 5 `files` ' +
+      '(then the text may be empty). Closed tickets take no answer and no files; with `seenVersion`, one that changed ' +
+      'since that version takes none either (412: read what changed, then send again with its version).',
     params: TicketParamsSchema,
-    body: ReplySchema,
+    body: StaffReplySchema,
     multipart: 'also',
     answers: { 200: z.object({ message: AdminMessageSchema }) },
-    errors: [...ERRORS, 409, 429],
+    errors: [...ERRORS, 409, 412, 429],
   }),
   close: endpoint({
     method: 'POST',
@@ -252,11 +254,12 @@ export const deskApi = {
     path: '/api/admin/support/tickets/:ticketId/notes',
     access: 'admin',
     tags: ['admin'],
-    summary: 'Add an internal note (admins only; never shown or sent to the user)',
+    summary:
+      'Add an internal note (admins only; never shown or sent to the user); with `seenVersion`, stopped (412) when the ticket changed since',
     params: TicketParamsSchema,
-    body: ReplySchema,
+    body: StaffReplySchema,
     answers: { 200: z.object({ message: AdminMessageSchema }) },
-    errors: [...ERRORS, 409],
+    errors: [...ERRORS, 409, 412],
   }),
   assign: endpoint({
     method: 'POST',

@@ -290,6 +290,8 @@ export const rateLimits = pgTable('rate_limits', {
 });
 
 export const ticketNumbers = pgSequence('ticket_no_seq', { startWith: 1000 });
+/** Versions of tickets (decision 140): one sequence for all, so a merged ticket's messages keep theirs. */
+export const ticketVersions = pgSequence('ticket_version_seq');
 
 export const supportTickets = pgTable(
   'support_tickets',
@@ -305,6 +307,15 @@ export const supportTickets = pgTable(
     open: boolean('open').notNull().default(true),
     creationDate: timestamptz('creation_date').notNull().defaultNow(),
     lastMessage: timestamptz('last_message').notNull().defaultNow(),
+    /**
+     * What the team has seen of the ticket (decision 140): a new value from `ticket_version_seq` with
+     * every message (a note too) and every change of state, assignee, reason or merge, set by the
+     * database's triggers (migration 0024). A staff write names the version it was written against
+     * and is stopped when the ticket has moved on since.
+     */
+    version: bigint('version', { mode: 'number' })
+      .notNull()
+      .default(sql`nextval('ticket_version_seq')`),
     /** Chosen by the client for each new ticket, so a retried creation is stored once (DATA-05). */
     clientId: text('client_id'),
     /** The newest message a page of the owner showing this ticket received live (no mail for those). */
@@ -386,6 +397,8 @@ export const ticketMessages = pgTable(
      * customer's message (the service-level triggers pass it by). Null for every message a person wrote.
      */
     systemEvent: text('system_event'),
+    /** The ticket's version this message made (decision 140): what changed since a version is the messages above it. */
+    ticketVersion: bigint('ticket_version', { mode: 'number' }).notNull().default(0),
     /** The words of the message for the inbox's search (English stemming), kept by the database. */
     search: tsvector('search')
       .notNull()

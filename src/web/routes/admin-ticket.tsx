@@ -403,6 +403,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
           wholeMail={(sideId, messageId) =>
             `/admin/support/${encoded}/side/${encodeURIComponent(sideId)}/mail/${messageId}`
           }
+          fileUrl={(inboundId, fileIndex) => pathOf(inboundApi.file, { params: { inboundId, fileIndex } })}
           refused={sideRefused}
         />
       ) : null}

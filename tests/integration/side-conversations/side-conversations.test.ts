@@ -69,6 +69,7 @@ interface Side {
     body: string;
     byEmail: boolean;
     authorEmail: string | null;
+    inboundId: number | null;
     files: Array<{ name: string; size: number; index?: number }>;
   }>;
 }
@@ -376,7 +377,7 @@ describe('files', () => {
   });
 
   it('that come with their reply are listed on it and downloaded from the kept mail; a signature’s logo is not one; files alone are an answer', async () => {
-    const { side, mail, to, ticketId, owner } = await started();
+    const { mail, to, ticketId, owner } = await started();
     const waybill = pdf(2_000);
     const log = Buffer.from('date,depot,bag\n2026-11-30,Wellington,NZ4471902235\n');
     await send({
@@ -398,8 +399,7 @@ describe('files', () => {
       ['waybill.pdf', waybill.length],
       ['depot-log.csv', log.length],
     ]);
-    const url = (index: number) =>
-      `/api/admin/support/side-conversations/${side.id}/messages/${reply.id}/files/${index}`;
+    const url = (index: number) => `/api/admin/mail/incoming/${reply.inboundId}/files/${index}`;
     const [first, second] = reply.files;
     const pdfFile = await admin.get(url(first!.index!));
     expect(pdfFile.statusCode).toBe(200);

@@ -35,16 +35,21 @@ export function createDeskRepository(db: AppDatabase) {
       authorId: string;
       body: string;
       clientId: string | null;
+      /** Stored only while the ticket is still at this version (decision 140); checked under its row lock. */
+      seenVersion?: number;
     }): Promise<MessageRow | null> {
+      const seen = input.seenVersion ?? null;
       const [row] = await queryRows<RawMessage & { owner_id: string }>(
         db,
         sql`
         with m as (
           insert into ticket_messages (ticket_id, message_body, user_id, admin, internal, client_id, timestamp)
           select t.id, ${input.body}, ${input.authorId}, true, true, ${input.clientId}::text, clock_timestamp()
-          from support_tickets t where t.id = ${input.ticketId}
+          from support_tickets t
+          where t.id = ${input.ticketId} and (${seen}::bigint is null or t.version = ${seen}::bigint)
+          for no key update of t
           on conflict (ticket_id, client_id) where client_id is not null do nothing
-          returning id, ticket_id, message_body, timestamp, admin, internal, user_id
+          returning id, ticket_id, message_body, timestamp, admin, internal, user_id, ticket_version
         )
         select m.*, (select email from users where id = m.user_id) as author_email from m`,
       );

@@ -2,7 +2,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { deskApi as api } from '../../../contracts/api/support.ts';
 import { SUPPORT_TEXT } from '../../../contracts/support.ts';
-import { ReplyFormSchema } from '../../../contracts/support.schemas.ts';
+import { StaffReplyFormSchema } from '../../../contracts/support.schemas.ts';
 import { ATTACHMENT_TEXT } from '../../../contracts/attachments.ts';
 import { AppError } from '../../errors.ts';
 import { principalOf, route } from '../../http/endpoint-route.ts';
@@ -53,7 +53,7 @@ export async function deskRoutes(
       request,
       {
         userId: actor.userId,
-        schema: ReplyFormSchema,
+        schema: StaffReplyFormSchema,
         textField: 'messageBody',
         mayAttach: async () => {
           if (!(await tickets.getAnyTicket(ticketId)).open) throw new AppError('ABORTED', ATTACHMENT_TEXT.closed);

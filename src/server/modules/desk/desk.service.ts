@@ -13,6 +13,8 @@ import type { DeskRepository } from './desk.repository.ts';
 import type { SearchRepository } from './desk.search.repository.ts';
 
 const ticketMissing = () => new AppError('NOT_FOUND', SUPPORT_TEXT.ticketMissing);
+/** A staff write against a version the ticket has moved on from (decision 140). */
+const stale = () => new AppError('FAILED_PRECONDITION', DESK_TEXT.stale);
 
 /** The inbox's due filter as an instant range (after, by]: late is up to now; today, from now to the end of the New Zealand day. */
 function dueRange(due: 'late' | 'today', now: Date): { after: Date | null; by: Date } {
@@ -87,7 +89,7 @@ export function createDeskService(options: {
     async adminReply(
       actor: AuditActor,
       ticketId: string,
-      input: { messageBody: string; clientId?: string; attachmentIds?: string[] },
+      input: { messageBody: string; clientId?: string; attachmentIds?: string[]; seenVersion?: number },
     ) {
       if (!isUuid(ticketId)) throw ticketMissing();
       const stored = await tickets.storeMessage({
@@ -98,6 +100,8 @@ export function createDeskService(options: {
         body: input.messageBody,
         clientId: input.clientId,
         attachmentIds: input.attachmentIds,
+        seenVersion: input.seenVersion,
+        stale,
       });
       const message = toAdminMessageDto(stored, actor.userId);
       const ticket = await tickets.getAnyTicket(ticketId);
@@ -130,7 +134,7 @@ export function createDeskService(options: {
     async addNote(
       actor: AuditActor,
       ticketId: string,
-      input: { messageBody: string; clientId?: string },
+      input: { messageBody: string; clientId?: string; seenVersion?: number },
     ): Promise<AdminMessage> {
       const ticket = await adminTicket(ticketId);
       const clientId = input.clientId ?? null;
@@ -140,7 +144,10 @@ export function createDeskService(options: {
           authorId: actor.userId,
           body: input.messageBody,
           clientId,
+          seenVersion: input.seenVersion,
         })) ?? (clientId ? await tickets.findMessageByClientId(ticket.id, clientId, actor.userId) : null);
+      if (!stored && input.seenVersion !== undefined && (await adminTicket(ticket.id)).version !== input.seenVersion)
+        throw stale();
       if (!stored) throw new AppError('ABORTED', SUPPORT_TEXT.replyFailed);
       await audit.record({
         actor,

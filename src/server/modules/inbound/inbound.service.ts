@@ -17,7 +17,8 @@ import { iso, isUuid } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';
 import type { MailPoster } from './inbound.post.ts';
-import { filesOfMail, type SideConversations } from '../side-conversations/index.ts';
+import type { SideConversations } from '../side-conversations/index.ts';
+import { filesOfMail, mailFileName } from '../../mail/mail-files.ts';
 import type { InboundRepository } from './inbound.repository.ts';
 import { newWords } from './reply-text.ts';
 
@@ -67,14 +68,10 @@ function headerSection(raw: Buffer): string {
  */
 function servedFile(file: ParsedMail['attachments'][number]) {
   const kind = detectAttachmentKind(file.content.subarray(0, ATTACHMENT_LIMITS.sniffBytes));
-  const name =
-    (file.filename ?? '')
-      .split(/[/\\]/)
-      .pop()!
-      .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '')
-      .trim()
-      .slice(0, 150) || 'file';
-  return { name, contentType: kind ? ATTACHMENT_TYPES[kind].contentType : 'application/octet-stream' };
+  return {
+    name: mailFileName(file.filename),
+    contentType: kind ? ATTACHMENT_TYPES[kind].contentType : 'application/octet-stream',
+  };
 }
 
 type ListedRow = Awaited<ReturnType<InboundRepository['list']>>[number];

@@ -8,7 +8,8 @@ import { messageIdsIn, replyTokenOf, ticketIdOfThreadId, ticketThreadId } from '
 import { hashToken } from '../../security/tokens.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { createTicketMailer } from '../notifications/index.ts';
-import { filesOfMail, type SideConversations, type SideOfToken } from '../side-conversations/index.ts';
+import type { SideConversations, SideOfToken } from '../side-conversations/index.ts';
+import { filesOfMail } from '../../mail/mail-files.ts';
 import type { SupportRecords } from '../support/index.ts';
 import type { UndecidedWhy } from '../../../contracts/inbound.ts';
 import { type Clock, systemClock } from '../../clock.ts';

@@ -5,7 +5,6 @@ import { sideRoutes } from './side-conversations.routes.ts';
 import { createSideService, type SideService } from './side-conversations.service.ts';
 
 export type { SideOfToken } from './side-conversations.repository.ts';
-export { filesOfMail } from './side-conversations.service.ts';
 
 /**
  * Side conversations (docs/decisions/138-side-conversations.md): the team's mail, from a ticket, with

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sideApi as api } from '../../../contracts/api/side-conversations.ts';
 import { principalOf, route } from '../../http/endpoint-route.ts';
-import { contentDisposition, sendStoredFile } from '../../http/stored-file.ts';
 import type { SideService } from './side-conversations.service.ts';
 
 /** Side conversations (/api/admin/support/…/side-conversations), each as declared in contracts/api/side-conversations.ts. */
@@ -23,16 +22,4 @@ export async function sideRoutes(app: FastifyInstance, options: { side: SideServ
   }));
 
   route(app, api.wholeMail, async (request) => side.wholeMail(request.params.sideId, request.params.messageId));
-
-  // Someone else's file: served as the team's files are (nosniff, sandboxed, never cached), and
-  // only ever as a download.
-  route(app, api.file, async (request, reply) => {
-    const file = await side.file(request.params.sideId, request.params.messageId, request.params.index);
-    return sendStoredFile(reply, {
-      contentType: file.contentType,
-      disposition: contentDisposition('attachment', file.name),
-      size: file.body.length,
-      body: file.body,
-    });
-  });
 }

@@ -1,12 +1,6 @@
 import { convert } from 'html-to-text';
-import { type ParsedMail, simpleParser } from 'mailparser';
-import {
-  ATTACHMENT_LIMITS,
-  ATTACHMENT_TEXT,
-  ATTACHMENT_TYPES,
-  type AttachmentKind,
-  detectAttachmentKind,
-} from '../../../contracts/attachments.ts';
+import { simpleParser } from 'mailparser';
+import { ATTACHMENT_TYPES, type AttachmentKind } from '../../../contracts/attachments.ts';
 import { MESSAGE_MAX_LENGTH } from '../../../contracts/support.ts';
 import { SIDE_LIMITS, SIDE_TEXT } from '../../../contracts/side-conversations.ts';
 import type { SideConversation, StartSideBody } from '../../../contracts/side-conversations.schemas.ts';
@@ -40,20 +34,6 @@ const cut = (text: string) =>
 
 const notFound = () => new AppError('NOT_FOUND', SIDE_TEXT.notFound);
 
-/**
- * The files of a reply by mail, as the conversation lists them: each by its place among the mail's
- * attachments (the download reads it there, from the kept mail). Pictures a mail program put
- * inside the HTML (a signature's logo: multipart/related) are not files anyone sent.
- */
-export function filesOfMail(parsed: Pick<ParsedMail, 'attachments'>): SideFile[] {
-  return parsed.attachments.flatMap((file, index) =>
-    file.related ? [] : [{ name: fileName(file.filename, index), size: file.size, index }],
-  );
-}
-
-/** A file's name as the mail gave it, without any folder; a made-up one when it gave none. */
-const fileName = (name: string | undefined, index: number) => name?.split(/[\\/]/).pop()?.trim() || `file-${index + 1}`;
-
 /** The thread root of a side conversation's mail: its own, so a mail program never mixes it with the ticket's. */
 export const sideThreadId = (id: string, domain: string) => `<side-${id}@${domain}>`;
 
@@ -75,6 +55,7 @@ function toDto(row: SideRow, messages: SideMessageRow[]): SideConversation {
         authorEmail: m.author_email,
         body: m.body,
         byEmail: m.inbound_mail_id !== null,
+        inboundId: m.inbound_mail_id === null ? null : Number(m.inbound_mail_id),
         files: m.files ?? [],
         createdAt: iso(m.created_at),
       })),
@@ -278,24 +259,6 @@ export function createSideService(deps: { db: AppDatabase; outbox: Outbox; mail:
           (typeof parsed.html === 'string' ? convert(parsed.html, { wordwrap: false }) : '') ||
           '',
         attachments: parsed.attachments.map((a) => ({ name: a.filename ?? 'file', size: a.size })),
-      };
-    },
-
-    /**
-     * A file that came with a reply, read from the mail as it was kept: always a download (it is
-     * someone else's file, never re-encoded as a customer's photo is), typed by its bytes when it
-     * is a photo or a PDF and as plain bytes otherwise.
-     */
-    async file(sideId: string, messageId: number, index: number) {
-      const raw = isUuid(sideId) ? await repository.findRawOfMessage(sideId, messageId) : null;
-      const parsed = raw ? await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true }) : null;
-      const file = parsed?.attachments[index];
-      if (!file) throw new AppError('NOT_FOUND', ATTACHMENT_TEXT.missing);
-      const kind = detectAttachmentKind(file.content.subarray(0, ATTACHMENT_LIMITS.sniffBytes));
-      return {
-        name: fileName(file.filename, index),
-        contentType: kind ? ATTACHMENT_TYPES[kind].contentType : 'application/octet-stream',
-        body: file.content,
       };
     },
 

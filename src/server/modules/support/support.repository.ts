@@ -368,6 +368,8 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
       attachmentIds?: string[];
       /** Posted from a received mail (modules/inbound): that row is marked posted in this same statement. */
       inboundMailId?: number;
+      /** A staff write's version (decision 140): nothing is stored unless the ticket is still at it. */
+      seenVersion?: number;
     }): Promise<MessageRow | null> {
       const ids = input.attachmentIds ?? [];
       const inbound = input.inboundMailId ?? null;
@@ -378,6 +380,7 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
           update support_tickets set last_message = clock_timestamp()
           where id = ${input.ticketId} and open
             and (${input.ownerId}::uuid is null or user_id = ${input.ownerId}::uuid)
+            and (${input.seenVersion ?? null}::bigint is null or version = ${input.seenVersion ?? null}::bigint)
             and (${input.clientId}::text is null or not exists (
               select 1 from ticket_messages where ticket_id = ${input.ticketId} and client_id = ${input.clientId}::text))
             -- A mail is posted once, and not after an admin discarded it.
@@ -389,7 +392,7 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
           insert into ticket_messages (ticket_id, message_body, user_id, admin, client_id, timestamp, inbound_mail_id)
           select t.id, ${input.body}, ${input.authorId}, ${input.admin}, ${input.clientId}::text, t.last_message, ${inbound}::bigint from t
           on conflict (ticket_id, client_id) where client_id is not null do nothing
-          returning id, ticket_id, message_body, timestamp, admin, internal, user_id, inbound_mail_id
+          returning id, ticket_id, message_body, timestamp, admin, internal, user_id, inbound_mail_id, ticket_version
         ), i as (
           update inbound_mail set state = 'posted', reason = null, ticket_id = m.ticket_id, posted_message_id = m.id,
             lease_until = null, last_error = null, decided_at = now()
@@ -470,7 +473,7 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
         ), m as (
           insert into ticket_messages (ticket_id, message_body, user_id, admin, system_event, timestamp)
           select t.id, ${body}, t.user_id, false, ${systemEvent}, clock_timestamp() from t
-          returning id, ticket_id, message_body, timestamp, admin, internal, user_id, inbound_mail_id, system_event
+          returning id, ticket_id, message_body, timestamp, admin, internal, user_id, inbound_mail_id, system_event, ticket_version
         )
         select m.*, null as author_email, '[]'::json as attachments,
           pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'message.created', 'ticketId', m.ticket_id,

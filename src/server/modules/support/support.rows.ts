@@ -28,6 +28,8 @@ export interface TicketRow {
   /** The ticket this one carries on from, and those that carry on from it ('Still need help?'). */
   follows: TicketLinkRow | null;
   continuedIn: TicketLinkRow[];
+  /** Its version (decision 140): a staff write names the one it was written against. */
+  version: number;
 }
 
 export interface TicketLinkRow {
@@ -72,6 +74,8 @@ export interface MessageRow {
   byEmail: boolean;
   /** A line the system wrote (e.g. 'auto-closed'), not a person's message; null for people's messages. */
   systemEvent: string | null;
+  /** The ticket's version this message made (decision 140). */
+  ticketVersion: number;
 }
 
 export type RawTicket = {
@@ -89,6 +93,7 @@ export type RawTicket = {
   keep_for_record?: boolean;
   follows?: { id: string; ticket_no: number } | null;
   continued_in?: { id: string; ticket_no: number }[] | null;
+  version?: unknown;
 };
 const toLink = (link: { id: string; ticket_no: number }): TicketLinkRow => ({
   id: link.id,
@@ -109,6 +114,7 @@ export const toTicket = (r: RawTicket): TicketRow => ({
   keepForRecord: r.keep_for_record === true,
   follows: r.follows ? toLink(r.follows) : null,
   continuedIn: (r.continued_in ?? []).map(toLink),
+  version: Number(r.version ?? 0),
 });
 
 export type RawMessage = {
@@ -123,6 +129,7 @@ export type RawMessage = {
   attachments?: AttachmentRef[] | null;
   inbound_mail_id?: unknown;
   system_event?: string | null;
+  ticket_version?: unknown;
 };
 export const toMessage = (r: RawMessage): MessageRow => ({
   id: Number(r.id),
@@ -136,6 +143,7 @@ export const toMessage = (r: RawMessage): MessageRow => ({
   attachments: r.attachments ?? [],
   byEmail: r.inbound_mail_id !== null && r.inbound_mail_id !== undefined,
   systemEvent: r.system_event ?? null,
+  ticketVersion: Number(r.ticket_version ?? 0),
 });
 
 /**
@@ -144,7 +152,7 @@ export const toMessage = (r: RawMessage): MessageRow => ({
  * follows (a primary key probe) and those following it (always the same owner's, so a probe of
  * support_tickets_user_idx: follows_ticket_id has no index of its own).
  */
-export const TICKET_COLUMNS = sql`t.id, t.ticket_no, t.reason, t.open, t.creation_date, t.last_message, t.user_id, t.closed_at,
+export const TICKET_COLUMNS = sql`t.id, t.ticket_no, t.reason, t.open, t.creation_date, t.last_message, t.user_id, t.closed_at, t.version,
   (t.reason = 'Deactivation' or t.privacy_request) as privacy, t.keep_for_record,
   (select m.admin from ticket_messages m where m.ticket_id = t.id and not m.internal and m.system_event is null
     order by m.id desc limit 1) as last_admin,
@@ -155,4 +163,4 @@ export const TICKET_COLUMNS = sql`t.id, t.ticket_no, t.reason, t.open, t.creatio
   (select json_agg(json_build_object('id', f.id, 'ticket_no', f.ticket_no) order by f.ticket_no)
      from support_tickets f where f.user_id = t.user_id and f.follows_ticket_id = t.id) as continued_in`;
 export const MESSAGE_COLUMNS = sql`m.id, m.ticket_id, m.message_body, m.timestamp, m.admin, m.internal, m.user_id, m.inbound_mail_id,
-  m.system_event, ${messageAttachmentsJson} as attachments`;
+  m.system_event, m.ticket_version, ${messageAttachmentsJson} as attachments`;

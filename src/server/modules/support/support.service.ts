@@ -45,6 +45,7 @@ export function toAdminTicketDto(row: AdminTicketRow, now: Date): AdminTicket {
     due: row.due,
     dueTimes: row.dueTimes,
     firstLine: row.firstLine,
+    version: row.version,
   };
 }
 
@@ -85,6 +86,7 @@ export function toAdminMessageDto(row: MessageRow, viewerId: string) {
     ...toMessageDto(row, viewerId),
     authorEmail: row.authorEmail === null || row.systemEvent !== null ? null : shownEmail(row.authorEmail),
     internal: row.internal,
+    ticketVersion: row.ticketVersion,
   };
 }
 
@@ -118,13 +120,17 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
     body: string;
     clientId?: string;
     attachmentIds?: string[];
+    /** A staff write's version (decision 140): stopped with `stale` when the ticket moved on since. */
+    seenVersion?: number;
+    stale?: () => Error;
   }): Promise<MessageRow> {
     const stored = await repository.insertMessage({ ...input, clientId: input.clientId ?? null });
     if (stored) return stored;
     // The ticket was merged into another while this message was on its way (its address was read
-    // before the merge's lock was let go): the message goes where the ticket's messages went.
+    // before the merge's lock was let go): the message goes where the ticket's messages went. (A
+    // write against a version is stopped instead: the merge changed what it was written against.)
     const target = await repository.resolveMerged(input.ticketId);
-    if (target !== input.ticketId) {
+    if (target !== input.ticketId && input.seenVersion === undefined) {
       const moved = await repository.insertMessage({ ...input, ticketId: target, clientId: input.clientId ?? null });
       if (moved) return moved;
     }
@@ -136,6 +142,7 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
     }
     const ticket = await repository.findTicket(input.ticketId, input.ownerId);
     if (!ticket) throw ticketMissing();
+    if (input.seenVersion !== undefined && input.stale && ticket.version !== input.seenVersion) throw input.stale();
     throw new AppError('ABORTED', SUPPORT_TEXT.replyRejected);
   }
 

@@ -37,12 +37,14 @@ export interface AttachableFile {
   size: number;
 }
 
-/** Where a file that came with a reply is downloaded (read from its kept mail). */
-export const sideFileUrl = (sideId: string, messageId: number, index: number) =>
-  `/api/admin/support/side-conversations/${encodeURIComponent(sideId)}/messages/${messageId}/files/${index}`;
-
 /** The files a message carried: a reply's to download, ours by name (they are the ticket's own). */
-function MessageFiles({ sideId, message: m }: { sideId: string; message: SideConversation['messages'][number] }) {
+function MessageFiles({
+  message: m,
+  fileUrl,
+}: {
+  message: SideConversation['messages'][number];
+  fileUrl(inboundId: number, index: number): string;
+}) {
   if (m.files.length === 0) return null;
   return (
     <p className="side-message__files">
@@ -50,8 +52,8 @@ function MessageFiles({ sideId, message: m }: { sideId: string; message: SideCon
       {m.files.map((file, i) => (
         <span key={`${file.index ?? i}-${file.name}`}>
           {i > 0 ? ', ' : null}
-          {file.index !== undefined && m.byEmail ? (
-            <a href={sideFileUrl(sideId, m.id, file.index)} download={file.name}>
+          {file.index !== undefined && m.inboundId !== null ? (
+            <a href={fileUrl(m.inboundId, file.index)} download={file.name}>
               {file.name}
             </a>
           ) : (
@@ -69,11 +71,14 @@ const excerpt = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` 
 function Conversation({
   conversation: c,
   wholeMail,
+  fileUrl,
   refused,
   busy,
 }: {
   conversation: SideConversation;
   wholeMail(sideId: string, messageId: number): string;
+  /** Where a file that came with a reply downloads from (read again from its kept mail). */
+  fileUrl(inboundId: number, index: number): string;
   refused: SideFormResult | undefined;
   busy: boolean;
 }) {
@@ -97,7 +102,7 @@ function Conversation({
               {m.byEmail ? ` · ${INBOUND_TEXT.byEmail}` : null}
             </p>
             {m.body ? <p className="side-message__body">{m.body}</p> : null}
-            <MessageFiles sideId={c.id} message={m} />
+            <MessageFiles message={m} fileUrl={fileUrl} />
             {m.byEmail ? <Link to={wholeMail(c.id, m.id)}>{INBOUND_TEXT.showWholeMail}</Link> : null}
           </li>
         ))}
@@ -146,6 +151,7 @@ export function SideConversations({
   quotable,
   files,
   wholeMail,
+  fileUrl,
   refused,
 }: {
   conversations: SideConversation[];
@@ -153,6 +159,7 @@ export function SideConversations({
   /** The files of the ticket's messages, any of which the first mail may carry. */
   files: AttachableFile[];
   wholeMail(sideId: string, messageId: number): string;
+  fileUrl(inboundId: number, index: number): string;
   /** What the page's action sent back for one of these forms. */
   refused: SideFormResult | undefined;
 }) {
@@ -175,6 +182,7 @@ export function SideConversations({
           key={c.id}
           conversation={c}
           wholeMail={wholeMail}
+          fileUrl={fileUrl}
           refused={refused?.sideId === c.id ? refused : undefined}
           busy={busy}
         />
