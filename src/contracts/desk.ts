@@ -8,6 +8,14 @@ export const DESK_TEXT = {
   /** A staff write against an older version of the ticket (docs/decisions/140-stale-writes-stopped.md). */
   stale:
     'This ticket changed while you were writing. Nothing was sent: read what changed, then send it anyway, edit it or discard it.',
+  sendAnyway: 'Send anyway',
+  editReply: 'Edit',
+  discardReply: 'Discard',
+  /** What changed, line by line: a message since, and where the ticket stands now. */
+  staleMessage: (who: string, words: string) => `${who}: “${words}”`,
+  staleWho: { customer: 'The customer', team: 'The team', system: 'The system' },
+  staleNow: (open: boolean, assignee: string | null) =>
+    `It is now ${open ? 'open' : 'closed'} and ${assignee ? `assigned to ${assignee}` : 'not assigned'}.`,
   rateTitle: 'How did we do?',
   good: TICKET_WORDS.good,
   bad: TICKET_WORDS.bad,

@@ -48,6 +48,8 @@ export const TEAM_ADMINS = [
   'partner-onboarding',
   'merge',
   'narrow',
+  'stale-a',
+  'stale-b',
 ] as const;
 export const teamAdminsFile = () => path.join(dataDir(), 'e2e-team-admins.json');
 type TeamAdmin = AdminFactor & { email: string; password: string };

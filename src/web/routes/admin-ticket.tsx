@@ -220,6 +220,33 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
       ? (actionData as SideFormResult)
       : undefined;
   const problem = actionData && !kept && !sideRefused && !actionData.ok ? actionData.message : null;
+  // The stale-write check (docs/decisions/140-stale-writes-stopped.md): the ticket's version as this
+  // page knows it (the ticket's own, or a newer message's, a note's included, from the live
+  // stream), and what changed since a version, in words.
+  const versioning = ticket
+    ? {
+        current: Math.max(ticket.version, ...messages.map((message) => message.ticketVersion)),
+        page: `/admin/support/${encoded}`,
+        changesSince: (version: number) => [
+          ...messages
+            .filter((message) => message.ticketVersion > version)
+            .map((message) => ({
+              key: `message-${message.id}`,
+              text: DESK_TEXT.staleMessage(
+                message.systemEvent
+                  ? DESK_TEXT.staleWho.system
+                  : message.internal
+                    ? `${DESK_TEXT.internalNote} (${message.authorEmail ?? DESK_TEXT.staleWho.team})`
+                    : message.admin
+                      ? (message.authorEmail ?? DESK_TEXT.staleWho.team)
+                      : DESK_TEXT.staleWho.customer,
+                message.messageBody.length > 140 ? `${message.messageBody.slice(0, 139)}…` : message.messageBody,
+              ),
+            })),
+          { key: 'now', text: DESK_TEXT.staleNow(ticket.open, ticket.assignee?.email ?? null) },
+        ],
+      }
+    : undefined;
   const [unsent, setUnsent] = useState(
     refusedReply && !refusedReply.ok && refusedReply.values.messageBody?.trim() ? refusedReply.values.messageBody : '',
   );
@@ -364,6 +391,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
                 }))}
                 clientId={refusedReply?.values.clientId || loaderData.clientId}
                 kept={refusedReply}
+                versioning={versioning}
                 onSent={thread.addMessage}
                 onClosed={(text) => {
                   setUnsent(text);
@@ -384,6 +412,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
                 ticketId={ticketId}
                 clientId={refusedNote?.values.clientId || loaderData.noteClientId}
                 kept={refusedNote}
+                versioning={versioning}
                 onSent={thread.addMessage}
                 onClosed={() => {}}
               />

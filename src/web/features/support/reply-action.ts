@@ -17,7 +17,18 @@ const refuse = <M extends Message>(
   message: string,
   status: number,
   closed = false,
-) => data<ReplyResult<M>>({ ok: false, message, fields: {}, values, form, ...(closed ? { closed } : {}) }, { status });
+  stale?: ReplyResult['stale'],
+) =>
+  data<ReplyResult<M>>(
+    { ok: false, message, fields: {}, values, form, ...(closed ? { closed } : {}), ...(stale ? { stale } : {}) },
+    { status },
+  );
+
+/** The version a console form was written against (its hidden `seenVersion`), when it has one. */
+const seenVersionOf = (values: Record<string, string>) => {
+  const seen = Number(values.seenVersion);
+  return values.seenVersion && Number.isSafeInteger(seen) && seen >= 0 ? seen : undefined;
+};
 
 /**
  * The reply box's form (a reply, or the console's note): sent on to its endpoint (`send`), then the
@@ -29,10 +40,11 @@ export async function replyAction<M extends Message>(
   options: {
     form: ReplyForm;
     page: string;
-    send(body: { messageBody: string; clientId?: string }): Promise<ApiResult<{ message: M }>>;
+    send(body: { messageBody: string; clientId?: string; seenVersion?: number }): Promise<ApiResult<{ message: M }>>;
   },
 ) {
   const kept = { messageBody: values.messageBody ?? '', clientId: values.clientId ?? '' };
+  const seenVersion = seenVersionOf(values);
   const parsed = ReplySchema.safeParse({
     messageBody: kept.messageBody,
     ...(kept.clientId ? { clientId: kept.clientId } : {}),
@@ -44,13 +56,15 @@ export async function replyAction<M extends Message>(
         : (parsed.error.issues[0]?.message ?? SUPPORT_TEXT.replyFailed);
     return refuse<M>(options.form, kept, message, 400);
   }
-  const answer = await options.send(parsed.data);
+  const answer = await options.send({ ...parsed.data, ...(seenVersion !== undefined ? { seenVersion } : {}) });
   if (answer.ok) {
     if (values[IN_PLACE]) return { ...succeeded(null, options.form), sent: answer.data.message };
     // The fragment scrolls the thread to the new message, which the page's script does with JavaScript.
     return redirect(`${options.page}#message-${answer.data.message.id}`, 303);
   }
   if (answer.status === 409) return refuse<M>(options.form, kept, SUPPORT_TEXT.replyRejected, 409, true);
+  if (answer.status === 412 && seenVersion !== undefined)
+    return refuse<M>(options.form, kept, answer.message, 412, false, { seenVersion });
   return refuse<M>(options.form, kept, answer.fromServer ? answer.message : SUPPORT_TEXT.replyFailed, answer.status);
 }
 
@@ -70,5 +84,7 @@ export function replyWithFilesAction<M extends Message>(
   // Sent empty, with no file: said as the form without files says it.
   const empty = result.status === 400 && kept.messageBody.trim() === '' && result.fields.messageBody;
   const message = empty ? SUPPORT_TEXT.replyEmpty : result.fromServer ? result.message : SUPPORT_TEXT.replyFailed;
-  return refuse<M>('reply', kept, message, result.status, result.status === 409);
+  const seenVersion = seenVersionOf(fields);
+  const stale = result.status === 412 && seenVersion !== undefined ? { seenVersion } : undefined;
+  return refuse<M>('reply', kept, message, result.status, result.status === 409, stale);
 }

@@ -13,6 +13,17 @@ import type { RootData } from '../../lib/page-meta.ts';
 import { SendIcon } from '../../components/ui/icons.tsx';
 import { IN_PLACE, REPLY_UNREACHABLE, type ReplyResult } from './ticket-page.ts';
 
+/**
+ * The console's check against stale writes (docs/decisions/140-stale-writes-stopped.md): the
+ * ticket's version as the page knows it now, what changed since a version (in words), and the page
+ * to go back to when the words are discarded.
+ */
+export interface ReplyVersioning {
+  current: number;
+  changesSince(version: number): Array<{ key: string; text: string }>;
+  page: string;
+}
+
 /** Where a reply with files goes, with a progress bar: its endpoint and the ticket. */
 export interface ReplyUpload {
   declaration: EndpointDeclaration;
@@ -41,7 +52,10 @@ export function ReplyBox<M extends Message = Message>({
   variant = 'reply',
   savedReplies,
   ticketId,
+  versioning,
 }: {
+  /** The console's boxes: each send names the version its words were written against. */
+  versioning?: ReplyVersioning;
   /** The ticket answered: its draft is kept under it (for the signed-in person and this box). */
   ticketId?: string;
   /** The console's saved replies, already filled in for this ticket: a picker under the box, and `/` in it. */
@@ -68,7 +82,20 @@ export function ReplyBox<M extends Message = Message>({
     writeDraft(draftKey, value);
   };
   const [uploading, setUploading] = useState(false);
-  const [error, setError] = useState<string | null>(kept?.message ?? null);
+  // Stopped as stale: the version it was written against (what changed is listed since then).
+  const [staleSince, setStaleSince] = useState<number | null>(kept?.stale?.seenVersion ?? null);
+  const [error, setError] = useState<string | null>(kept?.stale ? null : (kept?.message ?? null));
+  // While the box is empty, it has seen the ticket as it is now; once words are in it, they were
+  // written against that version, and a send names it.
+  const current = versioning?.current;
+  const [seen, setSeen] = useState(current);
+  const empty = text.trim() === '';
+  useEffect(() => {
+    if (empty && staleSince === null) setSeen(current);
+  }, [empty, current, staleSince]);
+  // After a stop, a send (Send anyway, or Send after an edit) is written against the ticket as it is now.
+  const against = staleSince !== null ? current : seen;
+  const sentAgainst = useRef<number | undefined>(undefined);
   // Sending the refused form's text again reuses its id, as a retry does.
   const pending = useRef<{ text: string; clientId: string } | null>(
     kept?.values.clientId ? { text: `${keptText.trim()}\n`, clientId: kept.values.clientId } : null,
@@ -123,11 +150,15 @@ export function ReplyBox<M extends Message = Message>({
     document.getElementById(inputId)?.focus();
   };
 
-  function finish(result: { ok: true; message: M } | { ok: false; error: string; closed?: boolean | undefined }) {
+  function finish(
+    result:
+      { ok: true; message: M } | { ok: false; error: string; closed?: boolean | undefined; stale?: number | undefined },
+  ) {
     const queued = enterWhileSending.current;
     enterWhileSending.current = false;
     if (result.ok) {
       pending.current = null;
+      setStaleSince(null);
       // The server has the message: it leaves the box, and its draft is done with. Words typed
       // while it was on its way stay (they are the draft now), and go next if Enter was pressed.
       const typedSince = textNow.current !== sentText.current;
@@ -140,8 +171,24 @@ export function ReplyBox<M extends Message = Message>({
       if (typedSince && queued) setSendNext((n) => n + 1);
       return;
     }
+    if (result.stale !== undefined) {
+      // Nothing was sent: the words stay, and the box lists what changed since they were begun.
+      setStaleSince(result.stale);
+      setError(null);
+      return;
+    }
     setError(result.error);
     if (result.closed) onClosed(sentText.current);
+  }
+
+  /** Discard: the words and their draft go; the box has seen the ticket as it is now. */
+  function discard() {
+    update('');
+    clearDraft(draftKey);
+    pending.current = null;
+    setStaleSince(null);
+    setSeen(current);
+    document.getElementById(inputId)?.focus();
   }
 
   // The action's answer to the fetcher's send.
@@ -151,7 +198,13 @@ export function ReplyBox<M extends Message = Message>({
     if (fetcher.state !== 'idle' || !result || answered.current === result) return;
     answered.current = result;
     if (result.ok && result.sent) finish({ ok: true, message: result.sent });
-    else finish({ ok: false, error: result.message ?? SUPPORT_TEXT.replyFailed, closed: result.closed });
+    else
+      finish({
+        ok: false,
+        error: result.message ?? SUPPORT_TEXT.replyFailed,
+        closed: result.closed,
+        stale: result.stale?.seenVersion,
+      });
     // finish reads the latest props; only a new answer runs it.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [fetcher.state, fetcher.data]);
@@ -170,9 +223,17 @@ export function ReplyBox<M extends Message = Message>({
     if (pending.current?.text !== key) pending.current = { text: key, clientId: newClientId() };
     const id = pending.current.clientId;
     setError(null);
+    sentAgainst.current = against;
+    const version: Record<string, string> = against !== undefined ? { seenVersion: String(against) } : {};
     if (!withFiles || picker.files.length === 0 || !upload) {
       void fetcher.submit(
-        { messageBody: body, clientId: id, [IN_PLACE]: '1', ...(variant === 'note' ? { intent: 'note' } : {}) },
+        {
+          messageBody: body,
+          clientId: id,
+          [IN_PLACE]: '1',
+          ...version,
+          ...(variant === 'note' ? { intent: 'note' } : {}),
+        },
         { method: 'post' },
       );
       return;
@@ -181,6 +242,7 @@ export function ReplyBox<M extends Message = Message>({
     const form = new FormData();
     form.append('messageBody', body);
     form.append('clientId', id);
+    if (against !== undefined) form.append('seenVersion', String(against));
     appendFiles(form, picker);
     setUploading(true);
     picker.setProgress(0);
@@ -195,14 +257,61 @@ export function ReplyBox<M extends Message = Message>({
         error: result.ok || !result.fromServer ? SUPPORT_TEXT.replyRejected : result.message,
         closed: true,
       });
+    else if (result.status === 412 && sentAgainst.current !== undefined)
+      finish({ ok: false, error: DESK_TEXT.stale, stale: sentAgainst.current });
     else if (result.status === 0) finish({ ok: false, error: REPLY_UNREACHABLE });
     else finish({ ok: false, error: !result.ok && result.fromServer ? result.message : SUPPORT_TEXT.replyFailed });
   }
 
+  const formId = `${inputId}-form`;
   return (
     <>
+      {staleSince !== null && versioning ? (
+        // Outside the form (above the box, which sticks to the bottom), its Send anyway still the
+        // form's own submit button (the form attribute), so it works without JavaScript too.
+        <div className="reply-box__stale" role="alert">
+          <p>{DESK_TEXT.stale}</p>
+          <ul className="reply-box__changes">
+            {versioning.changesSince(staleSince).map((change) => (
+              <li key={change.key}>{change.text}</li>
+            ))}
+          </ul>
+          <div className="reply-box__stale-actions">
+            <button type="submit" form={formId} className="button button--primary" disabled={sending}>
+              {DESK_TEXT.sendAnyway}
+            </button>
+            {hydrated ? (
+              <button
+                type="button"
+                className="button button--ghost"
+                onClick={() => {
+                  setStaleSince(null);
+                  setSeen(current);
+                  document.getElementById(inputId)?.focus();
+                }}
+              >
+                {DESK_TEXT.editReply}
+              </button>
+            ) : (
+              <a className="button button--ghost" href={`#${inputId}`}>
+                {DESK_TEXT.editReply}
+              </a>
+            )}
+            {hydrated ? (
+              <button type="button" className="button button--ghost" onClick={discard}>
+                {DESK_TEXT.discardReply}
+              </button>
+            ) : (
+              <Link className="button button--ghost" to={versioning.page}>
+                {DESK_TEXT.discardReply}
+              </Link>
+            )}
+          </div>
+        </div>
+      ) : null}
       {/* A plain form: the browser posts it to the page without JavaScript; with it, send() hands it to the fetcher. */}
       <form
+        id={formId}
         ref={formRef}
         className={`reply-box${variant === 'note' ? ' reply-box--note' : ' reply-box--files'}${drop.dragging ? ' reply-box--drop' : ''}`}
         method="post"
@@ -211,6 +320,7 @@ export function ReplyBox<M extends Message = Message>({
         onSubmit={(event) => void send(event)}
       >
         <input type="hidden" name="clientId" value={clientId} />
+        {against !== undefined ? <input type="hidden" name="seenVersion" value={against} /> : null}
         {variant === 'note' ? <input type="hidden" name="intent" value="note" /> : null}
         {withFiles ? <AttachmentPicker picker={picker} id={`${inputId}-files`} disabled={sending} compact /> : null}
         <label htmlFor={inputId} className="visually-hidden">

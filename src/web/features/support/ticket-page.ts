@@ -56,6 +56,11 @@ export interface ReplyResult<M extends Message = Message> extends FormResult {
   sent?: M;
   /** The ticket was closed: no reply will be taken. */
   closed?: boolean;
+  /**
+   * The console's write was stopped: the ticket changed since the version it was written against
+   * (docs/decisions/140-stale-writes-stopped.md). The page shows what changed since then.
+   */
+  stale?: { seenVersion: number };
 }
 
 /** The field the page's script adds: answer in place (the thread stays), not with the page again. */
