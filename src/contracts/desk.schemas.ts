@@ -26,9 +26,15 @@ export const RatingBodySchema = z.object({
 });
 
 /** 'me' or an admin's id; null unassigns. */
+/** The ticket's version a staff write was written against (docs/decisions/140-stale-writes-stopped.md). */
+export const SeenVersionSchema = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional();
+
 export const AssignBodySchema = z.object({
   assignee: z.union([z.literal('me'), z.uuid({ error: DESK_TEXT.assigneeMissing })]).nullable(),
+  seenVersion: SeenVersionSchema,
 });
+/** Close and reopen: the version they were written against, when the caller names one. */
+export const SeenVersionQuerySchema = z.object({ seenVersion: SeenVersionSchema });
 
 export const AgentSchema = z.object({ id: z.uuid(), email: z.string() });
 export const AgentListSchema = z.object({ agents: z.array(AgentSchema) });

@@ -8,6 +8,8 @@ export const DESK_TEXT = {
   /** A staff write against an older version of the ticket (docs/decisions/140-stale-writes-stopped.md). */
   stale:
     'This ticket changed while you were writing. Nothing was sent: read what changed, then send it anyway, edit it or discard it.',
+  /** Close, reopen, assign or merge against an older version: nothing done, the page shows it as it is now. */
+  staleAction: 'This ticket changed since you last looked, so nothing was done. Check what changed, then try again.',
   sendAnyway: 'Send anyway',
   editReply: 'Edit',
   discardReply: 'Discard',

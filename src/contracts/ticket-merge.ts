@@ -53,6 +53,8 @@ export const MERGE_MESSAGES = {
 
 export const MergeTicketSchema = z.object({
   targetTicketId: z.uuid({ error: MERGE_MESSAGES.chooseTarget }),
+  /** The merged ticket's version as the agent saw it (docs/decisions/140-stale-writes-stopped.md). */
+  seenVersion: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
 });
 
 /** The tickets a ticket may be merged into: its owner's others, not merged themselves, newest first. */

@@ -1,4 +1,5 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
 import { DESK_TEXT } from '../../src/contracts/desk.ts';
 import { hydrated, signInAt, verifiedAccount } from './fixtures.ts';
 import { teamAdmin } from './second-factor.ts';
@@ -125,5 +126,22 @@ test('the customer writes while an agent types: Edit keeps the words for another
   await expect(notice(b.page)).toHaveCount(0);
   await expect(replyBox(b.page)).toHaveValue('');
   expect(await customer.answers()).toEqual(['Great news: enjoy!']);
+  await b.context.close();
+});
+
+test('without JavaScript, Close after the customer wrote again is stopped with the page as it is now; Close again closes', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  const customer = await customerTicket(request, 'Is my bag on the 9 am flight?');
+  const b = await agentOn(browser, baseURL!, AGENT_B, customer.ticketId, false);
+  await customer.write('Sorry, I meant the 11 am flight.');
+  await b.page.getByRole('button', { name: ADMIN_TEXT.closeTicket }).click();
+  await expect(b.page.getByText(DESK_TEXT.staleAction)).toBeVisible();
+  // The page read again: the new words are there, and the ticket is still open.
+  await expect(b.page.locator('.bubble__body', { hasText: 'Sorry, I meant the 11 am flight.' })).toBeVisible();
+  await b.page.getByRole('button', { name: ADMIN_TEXT.closeTicket }).click();
+  await expect(b.page.getByRole('button', { name: ADMIN_TEXT.reopenTicket })).toBeVisible();
   await b.context.close();
 });

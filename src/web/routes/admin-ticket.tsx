@@ -121,8 +121,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       page,
       send: (body) => api.call(deskApi.addNote, { params: ticket, body }),
     });
+  // The version the page showed (decision 140): a change since stops the action, and says so.
+  const seen = Number(values.seenVersion);
+  const seenVersion = values.seenVersion && Number.isSafeInteger(seen) ? { seenVersion: seen } : {};
   if (intent === 'close' || intent === 'reopen')
-    return deskAction(await api.call(deskApi[intent], { params: ticket }), { intent, page });
+    return deskAction(await api.call(deskApi[intent], { params: ticket, query: seenVersion }), { intent, page });
   if (intent === 'insert-saved') {
     // Without JavaScript, the picker's choice comes back as the reply box's text, filled in for this ticket.
     const chosen = (await savedRepliesOf(api)).find((reply) => reply.id === values.savedReplyId);
@@ -148,7 +151,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     // Merged: the ticket it went into (docs/decisions/116-ticket-merge.md).
     const merged = await api.call(deskApi.merge, {
       params: ticket,
-      body: { targetTicketId: values.targetTicketId ?? '' },
+      body: { targetTicketId: values.targetTicketId ?? '', ...seenVersion },
     });
     if (merged.ok) return redirect(`/admin/support/${encodeURIComponent(merged.data.targetTicketId)}`, 303);
     return deskAction(merged, { intent, page });
@@ -170,7 +173,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return deskAction(undone, { intent, page });
   }
   if (intent === 'assign') {
-    const body = { assignee: values.assignee || null };
+    const body = { assignee: values.assignee || null, ...seenVersion };
     return deskAction(await api.call(deskApi.assign, { params: ticket, body }), { intent, page });
   }
   return replyAction(values, {
@@ -311,6 +314,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
           {ticket ? (
             <DeskToolbar
               ticket={ticket}
+              seenVersion={versioning?.current}
               agents={loaderData.agents}
               mergeTargets={loaderData.mergeTargets}
               // The customer's messages after the first: where a new ticket can start (a split).

@@ -123,6 +123,48 @@ describe('a staff write against an older version', () => {
     expect(after.messages.map((m) => m.messageBody)).toEqual(['The zip broke.', 'Asked the courier.']);
   });
 
+  it('close, reopen, assign and merge are stopped too, and change nothing; against the version now seen they go', async () => {
+    const customer = await supportUser(t);
+    const [a, b] = admins as [SupportUser, SupportUser];
+    const { ticketId } = await customer.createTicket('General', 'Two questions, one ticket.');
+    const other = await customer.createTicket('General', 'The second question.');
+    const old = (await look(b, ticketId)).version;
+    expect(
+      (await customer.post(`/api/support/tickets/${ticketId}/messages`, { messageBody: 'Hello?' })).statusCode,
+    ).toBe(200);
+    const stopped = [
+      await b.post(`/api/admin/support/tickets/${ticketId}/close?seenVersion=${old}`),
+      await b.post(`/api/admin/support/tickets/${ticketId}/assign`, { assignee: 'me', seenVersion: old }),
+      await b.post(`/api/admin/support/tickets/${ticketId}/merge`, {
+        targetTicketId: other.ticketId,
+        seenVersion: old,
+      }),
+    ];
+    for (const res of stopped) {
+      expect(res.statusCode, res.body).toBe(412);
+      expect(res.json().error.message).toBe(DESK_TEXT.staleAction);
+    }
+    const ticket = (await a.get(`/api/admin/support/tickets/${ticketId}`)).json().ticket;
+    expect(ticket).toMatchObject({ open: true, assignee: null });
+    // Not merged: the other ticket has only its own message.
+    expect((await look(a, other.ticketId)).messages.map((m) => m.messageBody)).toEqual(['The second question.']);
+    const now = ticket.version as number;
+    const closed = await b.post(`/api/admin/support/tickets/${ticketId}/close?seenVersion=${now}`);
+    expect(closed.statusCode, closed.body).toBe(200);
+    const reopenedStale = await b.post(`/api/admin/support/tickets/${ticketId}/reopen?seenVersion=${now}`);
+    expect(reopenedStale.statusCode).toBe(412);
+    const reopened = await b.post(
+      `/api/admin/support/tickets/${ticketId}/reopen?seenVersion=${closed.json().ticket.version}`,
+    );
+    expect(reopened.statusCode, reopened.body).toBe(200);
+    const assigned = await b.post(`/api/admin/support/tickets/${ticketId}/assign`, {
+      assignee: 'me',
+      seenVersion: reopened.json().ticket.version,
+    });
+    expect(assigned.statusCode, assigned.body).toBe(200);
+    expect(assigned.json().ticket.assignee.email).toBe(b.email);
+  });
+
   it('a retried send (the same clientId) that was stored answers with that message, not with 412', async () => {
     const customer = await supportUser(t);
     const [a] = admins as [SupportUser];

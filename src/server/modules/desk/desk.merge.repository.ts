@@ -12,6 +12,7 @@ interface LockedTicket {
   open: boolean;
   closed_at: string | null;
   merged_into_id: string | null;
+  version: unknown;
   row: unknown;
 }
 
@@ -57,7 +58,9 @@ export type SplitOutcome =
 
 export type MergeOutcome =
   | { kind: 'merged'; sourceNo: number; targetNo: number; targetId: string }
-  | { kind: 'missing' | 'target-missing' | 'same' | 'other-customer' | 'already-merged' | 'target-merged' };
+  | {
+      kind: 'missing' | 'target-missing' | 'same' | 'other-customer' | 'already-merged' | 'target-merged' | 'stale';
+    };
 
 /**
  * Merging tickets (docs/decisions/116-ticket-merge.md). A merge is one transaction that locks both
@@ -385,16 +388,18 @@ export function createMergeRepository(db: AppDatabase) {
       });
     },
 
-    async merge(sourceId: string, targetId: string, actorId: string): Promise<MergeOutcome> {
+    async merge(sourceId: string, targetId: string, actorId: string, seenVersion?: number): Promise<MergeOutcome> {
       return inTransaction(db, async (tx) => {
         const locked = await queryRows<LockedTicket>(
           tx,
-          sql`select id, user_id, ticket_no, open, closed_at, merged_into_id, row_to_json(t) as row
+          sql`select id, user_id, ticket_no, open, closed_at, merged_into_id, version, row_to_json(t) as row
               from support_tickets t where id in (${sourceId}::uuid, ${targetId}::uuid) order by id for update`,
         );
         const source = locked.find((t) => t.id === sourceId);
         const target = locked.find((t) => t.id === targetId);
         if (!source) return { kind: 'missing' };
+        // The ticket moved on since the agent looked (decision 140): they see what changed first.
+        if (seenVersion !== undefined && Number(source.version) !== seenVersion) return { kind: 'stale' };
         if (sourceId === targetId) return { kind: 'same' };
         if (!target) return { kind: 'target-missing' };
         if (source.user_id !== target.user_id) return { kind: 'other-customer' };

@@ -19,6 +19,6 @@ export async function deskMergeRoutes(app: FastifyInstance, options: { merge: Me
     merge.split(principalOf(request), request.params.ticketId, request.body),
   );
   route(app, deskApi.merge, async (request) =>
-    merge.merge(principalOf(request), request.params.ticketId, request.body.targetTicketId),
+    merge.merge(principalOf(request), request.params.ticketId, request.body.targetTicketId, request.body.seenVersion),
   );
 }

@@ -1,3 +1,4 @@
+import { DESK_TEXT } from '../../../contracts/desk.ts';
 import { SUPPORT_TEXT } from '../../../contracts/support.ts';
 import { MERGE_MESSAGES, type MergeTarget } from '../../../contracts/ticket-merge.ts';
 import { isUuid } from '../../db/sql.ts';
@@ -17,6 +18,7 @@ const REFUSALS: Record<Exclude<MergeOutcome['kind'], 'merged'>, AppError> = {
     fields: { targetTicketId: MERGE_MESSAGES.otherCustomer },
   }),
   'already-merged': new AppError('ABORTED', MERGE_MESSAGES.alreadyMerged),
+  stale: new AppError('FAILED_PRECONDITION', DESK_TEXT.staleAction),
   'target-merged': new AppError('ABORTED', MERGE_MESSAGES.targetMerged, {
     fields: { targetTicketId: MERGE_MESSAGES.targetMerged },
   }),
@@ -86,9 +88,9 @@ export function createMergeService(options: { repository: MergeRepository; audit
       };
     },
 
-    async merge(actor: AuditActor, sourceId: string, targetId: string) {
+    async merge(actor: AuditActor, sourceId: string, targetId: string, seenVersion?: number) {
       if (!isUuid(sourceId)) throw REFUSALS.missing;
-      const outcome = await repository.merge(sourceId, targetId, actor.userId);
+      const outcome = await repository.merge(sourceId, targetId, actor.userId, seenVersion);
       if (outcome.kind !== 'merged') throw REFUSALS[outcome.kind];
       await audit.record({
         actor,

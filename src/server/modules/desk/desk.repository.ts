@@ -70,13 +70,15 @@ export function createDeskRepository(db: AppDatabase) {
      * moment, checked in the same statement, and the change is announced on commit. Returns
      * false when the ticket does not exist or the assignee is not an admin.
      */
-    async assign(ticketId: string, assigneeId: string | null): Promise<boolean> {
+    async assign(ticketId: string, assigneeId: string | null, seenVersion?: number): Promise<boolean | 'stale'> {
+      const seen = seenVersion ?? null;
       const rows = await queryRows<{ id: string }>(
         db,
         sql`
         with t as (
           update support_tickets set assigned_to = ${assigneeId}::uuid
           where id = ${ticketId}
+            and (${seen}::bigint is null or version = ${seen}::bigint)
             and (${assigneeId}::uuid is null or exists (
               select 1 from users where id = ${assigneeId}::uuid and role = 'admin' and disabled_at is null))
           returning id, user_id
@@ -84,7 +86,14 @@ export function createDeskRepository(db: AppDatabase) {
         select t.id, pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', t.id, 'userId', '')::text)
         from t`,
       );
-      return rows.length > 0;
+      if (rows.length > 0) return true;
+      // Not assigned: the ticket moved on since the version the caller saw (decision 140), or no such admin.
+      if (seen === null) return false;
+      const [now] = await queryRows<{ version: unknown }>(
+        db,
+        sql`select version from support_tickets where id = ${ticketId}`,
+      );
+      return now && Number(now.version) !== seen ? 'stale' : false;
     },
 
     /** Marks a ticket's messages as needed for the record (or not); announced after commit. False when there is no such ticket. */

@@ -65,11 +65,11 @@ export async function deskRoutes(
   });
 
   route(app, api.close, async (request) => ({
-    ticket: await desk.setOpen(principalOf(request), request.params.ticketId, false),
+    ticket: await desk.setOpen(principalOf(request), request.params.ticketId, false, request.query.seenVersion),
   }));
 
   route(app, api.reopen, async (request) => ({
-    ticket: await desk.setOpen(principalOf(request), request.params.ticketId, true),
+    ticket: await desk.setOpen(principalOf(request), request.params.ticketId, true, request.query.seenVersion),
   }));
 }
 
@@ -85,7 +85,12 @@ export async function deskToolRoutes(app: FastifyInstance, options: { desk: Desk
   }));
 
   route(app, api.assign, async (request) => ({
-    ticket: await desk.assign(principalOf(request), request.params.ticketId, request.body.assignee),
+    ticket: await desk.assign(
+      principalOf(request),
+      request.params.ticketId,
+      request.body.assignee,
+      request.body.seenVersion,
+    ),
   }));
 
   route(app, api.setPrivacy, async (request) => ({

@@ -13,8 +13,9 @@ import type { DeskRepository } from './desk.repository.ts';
 import type { SearchRepository } from './desk.search.repository.ts';
 
 const ticketMissing = () => new AppError('NOT_FOUND', SUPPORT_TEXT.ticketMissing);
-/** A staff write against a version the ticket has moved on from (decision 140). */
+/** A staff write against a version the ticket has moved on from (decision 140): an answer or a note, or an action. */
 const stale = () => new AppError('FAILED_PRECONDITION', DESK_TEXT.stale);
+const staleAction = () => new AppError('FAILED_PRECONDITION', DESK_TEXT.staleAction);
 
 /** The inbox's due filter as an instant range (after, by]: late is up to now; today, from now to the end of the New Zealand day. */
 function dueRange(due: 'late' | 'today', now: Date): { after: Date | null; by: Date } {
@@ -115,10 +116,11 @@ export function createDeskService(options: {
       return message;
     },
 
-    async setOpen(actor: AuditActor, ticketId: string, open: boolean): Promise<AdminTicket> {
+    async setOpen(actor: AuditActor, ticketId: string, open: boolean, seenVersion?: number): Promise<AdminTicket> {
       if (!isUuid(ticketId)) throw ticketMissing();
-      const changed = await tickets.setOpen(ticketId, open);
+      const changed = await tickets.setOpen(ticketId, open, seenVersion);
       if (!changed) throw ticketMissing();
+      if (changed === 'stale') throw staleAction();
       const ticket = toAdminTicketDto(await tickets.getAnyTicket(ticketId), clock.now());
       await audit.record({
         actor,
@@ -160,10 +162,17 @@ export function createDeskService(options: {
     },
 
     /** Assigns to the caller ('me'), another admin (their id), or nobody (null). */
-    async assign(actor: AuditActor, ticketId: string, assignee: string | null): Promise<AdminTicket> {
+    async assign(
+      actor: AuditActor,
+      ticketId: string,
+      assignee: string | null,
+      seenVersion?: number,
+    ): Promise<AdminTicket> {
       const before = await adminTicket(ticketId);
       const to = assignee === 'me' ? actor.userId : assignee;
-      if (!(await desk.assign(before.id, to))) throw new AppError('INVALID_ARGUMENT', DESK_TEXT.assigneeMissing);
+      const assigned = await desk.assign(before.id, to, seenVersion);
+      if (assigned === 'stale') throw staleAction();
+      if (!assigned) throw new AppError('INVALID_ARGUMENT', DESK_TEXT.assigneeMissing);
       const ticket = await adminTicket(before.id);
       await audit.record({
         actor,

@@ -543,9 +543,14 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
      *   and the notice that one left. Alone, its snapshot would predate that change: a reopen racing
      *   a close would find the ticket still open and do nothing.
      */
-    async setOpen(ticketId: string, open: boolean): Promise<TicketRow | null> {
+    async setOpen(ticketId: string, open: boolean, seenVersion?: number): Promise<TicketRow | 'stale' | null> {
       const changed = await inTransaction(db, async (tx) => {
-        await tx.execute(sql`select 1 from support_tickets where id = ${ticketId} for no key update`);
+        const [locked] = await queryRows<{ version: unknown }>(
+          tx,
+          sql`select version from support_tickets where id = ${ticketId} for no key update`,
+        );
+        // A staff write against a version the ticket has moved on from (decision 140): nothing changes.
+        if (locked && seenVersion !== undefined && Number(locked.version) !== seenVersion) return 'stale' as const;
         const [row] = await queryRows<RawTicket>(
           tx,
           sql`
@@ -580,6 +585,7 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
         );
         return row;
       });
+      if (changed === 'stale') return changed;
       return changed ? toTicket(changed) : this.findTicket(ticketId, null);
     },
   };

@@ -248,7 +248,7 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
     listThread: (ticketId: string) => repository.listMessages(ticketId, 0, { notes: true }),
     findMessageByClientId: (ticketId: string, clientId: string, authorId: string) =>
       repository.findMessageByClientId(ticketId, clientId, authorId),
-    setOpen: (ticketId: string, open: boolean) => repository.setOpen(ticketId, open),
+    setOpen: (ticketId: string, open: boolean, seenVersion?: number) => repository.setOpen(ticketId, open, seenVersion),
   };
 }
 

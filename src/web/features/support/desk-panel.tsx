@@ -97,8 +97,14 @@ export function DeskToolbar({
   live,
   mergeTargets = [],
   splitPoints = [],
+  seenVersion,
 }: {
   ticket: AdminTicket;
+  /**
+   * The ticket's version as the page shows it: close, reopen, assign and merge name it, and are
+   * stopped when the ticket changed since (docs/decisions/140-stale-writes-stopped.md).
+   */
+  seenVersion?: number;
   agents: Agent[];
   viewerEmail: string;
   /** The owner's other tickets this one can be merged into (docs/decisions/116-ticket-merge.md). */
@@ -114,10 +120,12 @@ export function DeskToolbar({
   const splitHintId = useId();
   const mine = ticket.assignee?.email === viewerEmail;
   const others = agents.filter((agent) => agent.id !== ticket.assignee?.id);
+  const version = seenVersion !== undefined ? <input type="hidden" name="seenVersion" value={seenVersion} /> : null;
   return (
     <div className="desk-toolbar" role="group" aria-label="Ticket actions">
       {live}
       <Form method="post" preventScrollReset>
+        {version}
         <button
           type="submit"
           name="intent"
@@ -131,6 +139,7 @@ export function DeskToolbar({
       <Form method="post" preventScrollReset>
         <input type="hidden" name="intent" value="assign" />
         <input type="hidden" name="assignee" value={mine ? '' : 'me'} />
+        {version}
         <button type="submit" className="button button--ghost" disabled={busy}>
           {mine ? DESK_TEXT.unassign : DESK_TEXT.assignToMe}
         </button>
@@ -139,6 +148,7 @@ export function DeskToolbar({
         {others.length > 0 ? (
           <Form method="post" preventScrollReset className="menu__row">
             <input type="hidden" name="intent" value="assign" />
+            {version}
             <label>
               <span className="visually-hidden">{DESK_TEXT.assignTo}</span>
               <select name="assignee" className="select" defaultValue="">
@@ -233,6 +243,7 @@ export function DeskToolbar({
         {mergeTargets.length > 0 ? (
           <Form method="post" preventScrollReset className="menu__row" aria-describedby={mergeHintId}>
             <input type="hidden" name="intent" value="merge" />
+            {version}
             <label>
               <span className="visually-hidden">{MERGE_TEXT.menuLabel}</span>
               <select name="targetTicketId" className="select" defaultValue="" required>

@@ -311,13 +311,13 @@ export function ReplyBox<M extends Message = Message>({
       ) : null}
       {/* A plain form: the browser posts it to the page without JavaScript; with it, send() hands it to the fetcher. */}
       <form
-        id={formId}
         ref={formRef}
         className={`reply-box${variant === 'note' ? ' reply-box--note' : ' reply-box--files'}${drop.dragging ? ' reply-box--drop' : ''}`}
         method="post"
         encType={withFiles ? 'multipart/form-data' : undefined}
         {...drop.handlers}
         onSubmit={(event) => void send(event)}
+        id={formId}
       >
         <input type="hidden" name="clientId" value={clientId} />
         {against !== undefined ? <input type="hidden" name="seenVersion" value={against} /> : null}
