@@ -95,13 +95,22 @@ for (const js of [true, false]) {
   });
 }
 
-test('the customer writes while an agent types: Edit keeps the words for another look, Discard drops them', async ({
+test('the agent’s own note stops nothing; the customer writing while they type does: Edit keeps the words, Discard drops them', async ({
   browser,
   request,
   baseURL,
 }) => {
   const customer = await customerTicket(request, 'My parcel was due on Monday.');
   const b = await agentOn(browser, baseURL!, AGENT_B, customer.ticketId, true);
+
+  // The agent's own note while an answer is half written stops nothing.
+  await replyBox(b.page).fill('Checking with the courier now.');
+  await b.page.getByLabel(DESK_TEXT.internalNote, { exact: true }).fill('Courier ref 88213.');
+  await b.page.getByRole('button', { name: DESK_TEXT.addNote }).click();
+  await expect(b.page.locator('.bubble__body', { hasText: 'Courier ref 88213.' })).toBeVisible();
+  await b.page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(b.page.locator('.bubble__body', { hasText: 'Checking with the courier now.' })).toBeVisible();
+  await expect(notice(b.page)).toHaveCount(0);
 
   await replyBox(b.page).fill('It left Auckland this morning.');
   await customer.write('Actually it has arrived, thank you!');
@@ -125,7 +134,7 @@ test('the customer writes while an agent types: Edit keeps the words for another
   await notice(b.page).getByRole('button', { name: DESK_TEXT.discardReply }).click();
   await expect(notice(b.page)).toHaveCount(0);
   await expect(replyBox(b.page)).toHaveValue('');
-  expect(await customer.answers()).toEqual(['Great news: enjoy!']);
+  expect(await customer.answers()).toEqual(['Checking with the courier now.', 'Great news: enjoy!']);
   await b.context.close();
 });
 

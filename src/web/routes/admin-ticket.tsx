@@ -235,6 +235,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
             .filter((message) => message.ticketVersion > version)
             .map((message) => ({
               key: `message-${message.id}`,
+              mine: !message.systemEvent && message.admin && message.authorEmail === loaderData.viewerEmail,
               text: DESK_TEXT.staleMessage(
                 message.systemEvent
                   ? DESK_TEXT.staleWho.system
@@ -246,8 +247,8 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
                 message.messageBody.length > 140 ? `${message.messageBody.slice(0, 139)}…` : message.messageBody,
               ),
             })),
-          { key: 'now', text: DESK_TEXT.staleNow(ticket.open, ticket.assignee?.email ?? null) },
         ],
+        now: DESK_TEXT.staleNow(ticket.open, ticket.assignee?.email ?? null),
       }
     : undefined;
   const [unsent, setUnsent] = useState(

@@ -20,7 +20,10 @@ import { IN_PLACE, REPLY_UNREACHABLE, type ReplyResult } from './ticket-page.ts'
  */
 export interface ReplyVersioning {
   current: number;
-  changesSince(version: number): Array<{ key: string; text: string }>;
+  /** The messages since a version, in words; `mine`: the viewer's own (they stop nothing). */
+  changesSince(version: number): Array<{ key: string; text: string; mine: boolean }>;
+  /** Where the ticket stands now, in words (the notice's last line). */
+  now: string;
   page: string;
 }
 
@@ -93,8 +96,14 @@ export function ReplyBox<M extends Message = Message>({
   useEffect(() => {
     if (empty && staleSince === null) setSeen(current);
   }, [empty, current, staleSince]);
-  // After a stop, a send (Send anyway, or Send after an edit) is written against the ticket as it is now.
-  const against = staleSince !== null ? current : seen;
+  // What a send names: after a stop (Send anyway, or Send after an edit), the ticket as it is now.
+  // Otherwise the version the words were begun at when someone else has written since (the server
+  // stops it, and the box lists what they wrote); when only the viewer has (a note, a close and a
+  // reopen of their own), the ticket as it is now: their own changes stop nothing. A change the
+  // page has not heard of yet still differs from the server's version, and is stopped there.
+  const foreignSince =
+    seen !== undefined && versioning !== undefined && versioning.changesSince(seen).some((change) => !change.mine);
+  const against = staleSince !== null || !foreignSince ? current : seen;
   const sentAgainst = useRef<number | undefined>(undefined);
   // Sending the refused form's text again reuses its id, as a retry does.
   const pending = useRef<{ text: string; clientId: string } | null>(
@@ -275,6 +284,7 @@ export function ReplyBox<M extends Message = Message>({
             {versioning.changesSince(staleSince).map((change) => (
               <li key={change.key}>{change.text}</li>
             ))}
+            <li>{versioning.now}</li>
           </ul>
           <div className="reply-box__stale-actions">
             <button type="submit" form={formId} className="button button--primary" disabled={sending}>
