@@ -16,6 +16,10 @@ export const AUDIT_ACTIONS = {
   'ticket.side-start': 'Started a side conversation by mail',
   'ticket.side-reply': 'Wrote in a side conversation',
   'ticket.side-close': 'Closed a side conversation',
+  'ticket.labels': 'Changed a ticket’s labels',
+  'label.create': 'Added a label',
+  'label.rename': 'Renamed a label',
+  'label.delete': 'Removed a label',
   'saved-reply.create': 'Added a saved reply',
   'saved-reply.update': 'Edited a saved reply',
   'saved-reply.delete': 'Deleted a saved reply',
@@ -64,6 +68,7 @@ export const AUDIT_TARGETS = [
   'user',
   'mail',
   'saved-reply',
+  'label',
 ] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 
@@ -357,6 +362,22 @@ const TELLERS: Record<AuditAction, Teller> = {
         : ['Kept the messages of ', ticket(e, d), ' for the record'],
     used: ['ticketNo', 'keep'],
   }),
+  'ticket.labels': (d, e) => {
+    const names = Array.isArray(d.labels) ? d.labels.filter((name): name is string => typeof name === 'string') : [];
+    return {
+      sentence:
+        names.length === 0
+          ? ['Took every label off ', ticket(e, d)]
+          : ['Labelled ', ticket(e, d), ` ${names.map(quoted).join(', ')}`],
+      used: ['ticketNo', 'labels'],
+    };
+  },
+  'label.create': (d) => ({ sentence: ['Added the label ', labelPart(d, true)], used: ['name'] }),
+  'label.rename': (d) => ({ sentence: ['Renamed a label to ', labelPart(d, true)], used: ['name'] }),
+  'label.delete': (d) => ({
+    sentence: ['Removed the label ', labelPart(d, false), num(d.tickets) ? ` from ${num(d.tickets)} tickets` : ''],
+    used: ['name', 'tickets'],
+  }),
   'saved-reply.create': (d) => ({ sentence: ['Added the saved reply ', savedReply(d, true)], used: ['title'] }),
   'saved-reply.update': (d) => ({ sentence: ['Edited the saved reply ', savedReply(d, true)], used: ['title'] }),
   'saved-reply.delete': (d) => ({ sentence: ['Deleted the saved reply ', savedReply(d, false)], used: ['title'] }),
@@ -543,6 +564,11 @@ const TELLERS: Record<AuditAction, Teller> = {
     used: ['before', 'after'],
   }),
 };
+
+function labelPart(d: Details, link: boolean): AuditPart {
+  const name = str(d.name);
+  return { text: name ? quoted(name) : 'without a name', ...(link ? { href: '/admin/labels' } : {}) };
+}
 
 function savedReply(d: Details, link: boolean): AuditPart {
   const title = str(d.title);

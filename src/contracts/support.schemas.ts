@@ -1,3 +1,4 @@
+import { LabelSchema } from './labels.schemas.ts';
 import { AttachmentSchema } from './attachments.schemas.ts';
 import { ErrorBodySchema } from './errors.ts';
 import { z } from './zod.ts';
@@ -183,6 +184,8 @@ export const AdminTicketSchema = TicketSchema.extend({
    * is stopped (412) with what changed.
    */
   version: z.number(),
+  /** The team's labels on it, by name (docs/decisions/141-labels.md). */
+  labels: z.array(LabelSchema),
   /** The owner's address; 'Deleted user' once their account has been erased. */
   userEmail: z.string(),
   /** The name the owner gave, if any (saved replies' {{user.name}}); null once erased. */
@@ -231,6 +234,8 @@ export const AdminTicketListQuerySchema = TicketListQuerySchema.extend({
   due: z.enum(['late', 'today'], { error: 'due must be late or today' }).optional(),
   /** 'waiting': tickets with a side conversation waiting on its third party (decision 138). */
   thirdParty: z.enum(['waiting'], { error: 'thirdParty must be waiting' }).optional(),
+  /** Only tickets with this label (docs/decisions/141-labels.md). */
+  label: z.uuid({ error: 'label must be a label’s id' }).optional(),
 });
 /** Admins also see internal notes, marked `internal` (the owner's API never has them). */
 /** The inbox's search: tickets best first, each with the best-matching words (contracts/desk.ts snippetParts). */

@@ -45,6 +45,8 @@ export default [
     // The whole mail of a side conversation's reply (decision 138).
     route('support/:ticketId/side/:sideId/mail/:messageId', 'routes/admin-side-mail.tsx'),
     route('saved-replies', 'routes/admin-saved-replies.tsx'),
+    // The team's labels (decision 141).
+    route('labels', 'routes/admin-labels.tsx'),
     route('reports', 'routes/admin-reports.tsx'),
     route('reports/tickets', 'routes/admin-report-tickets.tsx'),
     route('business-hours', 'routes/admin-business-hours.tsx'),

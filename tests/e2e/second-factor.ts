@@ -50,6 +50,7 @@ export const TEAM_ADMINS = [
   'narrow',
   'stale-a',
   'stale-b',
+  'labels',
 ] as const;
 export const teamAdminsFile = () => path.join(dataDir(), 'e2e-team-admins.json');
 type TeamAdmin = AdminFactor & { email: string; password: string };

@@ -174,6 +174,7 @@ const WORLD: Given = {
   userId: uuidOr('victim', 'self'),
   savedReplyId: uuidOr('savedReply'),
   sideId: fc.uuid(),
+  labelId: fc.uuid(),
   faqId: idOr('faq'),
   mailId: idOr('mailId'),
   // The fuzz admin's only factor: refused as the last one (it is never removed), or unknown ids.
@@ -400,6 +401,11 @@ export const FUZZ: Record<EndpointKey, FuzzEntry> = {
   'desk.savedReplies': ADMIN,
   'desk.createSavedReply': ADMIN,
   'desk.updateSavedReply': ADMIN,
+  'labels.list': ADMIN,
+  'labels.create': ADMIN,
+  'labels.rename': ADMIN,
+  'labels.remove': ADMIN,
+  'labels.setTicketLabels': SUPPORT,
   'desk.deleteSavedReply': {
     group: 'admin',
     given: { savedReplyId: fc.oneof({ weight: 1, arbitrary: ref('savedReply') }, { weight: 2, arbitrary: fc.uuid() }) },

@@ -93,7 +93,8 @@ function concrete(url: string): string {
     if (name === 'slug') return 'terms';
     if (name === 'userId') return randomUUID();
     // Not found is fine here: the checks are about the body and the query, read before the object.
-    if (name === 'savedReplyId' || name === 'attachmentId' || name === 'sideId') return randomUUID();
+    if (name === 'savedReplyId' || name === 'attachmentId' || name === 'sideId' || name === 'labelId')
+      return randomUUID();
     if (name === 'messageId') return '1';
     throw new Error(`no sample value for :${name} in ${url}`);
   });
@@ -256,6 +257,8 @@ describe('IN-07: body size, duplicate query keys, prototype keys', () => {
       weekday: ['1', '7'],
       hour: ['0', '23'],
       admin: ['5b7c1f4e-2d3a-4e8b-9c6d-1a2b3c4d5e6f', '6c8d2a5f-3e4b-4f9c-8d7e-2b3c4d5e6f70'],
+      label: ['7d9e3b6a-4f5c-4a0d-9e8f-3c4d5e6f7081', '8eaf4c7b-5a6d-4b1e-8f90-4d5e6f708192'],
+      seenVersion: ['1', '2'],
     };
     // Where one key takes other values on another route.
     const SAMPLE_OF: Record<string, Record<string, [string, string]>> = {

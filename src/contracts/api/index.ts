@@ -4,6 +4,7 @@ import { attachmentsApi } from './attachments.ts';
 import { auditApi } from './audit.ts';
 import { contentAdminApi, contentApi } from './content.ts';
 import { inboundApi } from './inbound.ts';
+import { labelsApi } from './labels.ts';
 import { notificationsApi } from './notifications.ts';
 import { partnerChangesApi, partnerReviewApi, partnersApi } from './partners.ts';
 import { privacyApi } from './privacy.ts';
@@ -38,6 +39,7 @@ export const API = {
   serviceLevels: serviceLevelsApi,
   reports: reportsApi,
   side: sideApi,
+  labels: labelsApi,
 } as const;
 
 type Api = typeof API;

@@ -480,6 +480,11 @@ export const ticketMerges = pgTable(
     movedAttachmentIds: uuid('moved_attachment_ids').array().notNull(),
     /** The lines the merge wrote: 'Merged into #N' (source) and '#M was merged into this ticket' (target). */
     lineIds: bigint('line_ids', { mode: 'number' }).array().notNull(),
+    /** Labels the merge (or split) put on the target, which it did not have: the undo takes them off. */
+    addedLabelIds: uuid('added_label_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     undoneAt: timestamptz('undone_at'),
   },
   (t) => [
@@ -515,6 +520,36 @@ export const savedReplies = pgTable(
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('saved_replies_title_uq').on(sql`lower(${t.title})`)],
+);
+
+/**
+ * The team's labels for sorting tickets by topic (docs/decisions/141-labels.md): any number on a
+ * ticket; names unique whatever their case.
+ */
+export const labels = pgTable(
+  'labels',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('labels_name_uq').on(sql`lower(${t.name})`)],
+);
+
+/** A label on a ticket; goes with either. */
+export const ticketLabels = pgTable(
+  'ticket_labels',
+  {
+    ticketId: uuid('ticket_id')
+      .notNull()
+      .references(() => supportTickets.id, { onDelete: 'cascade' }),
+    labelId: uuid('label_id')
+      .notNull()
+      .references(() => labels.id, { onDelete: 'cascade' }),
+    addedAt: timestamptz('added_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.ticketId, t.labelId] }), index('ticket_labels_label_idx').on(t.labelId)],
 );
 
 export const auditLog = pgTable(

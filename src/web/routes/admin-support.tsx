@@ -1,5 +1,5 @@
 import { SIDE_TEXT } from '../../contracts/side-conversations.ts';
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { SearchResults } from '../features/support/search-results.tsx';
 import { requestContext } from '../lib/request-context.ts';
 import { DESK_TEXT, formatMinutes, formatShare } from '../../contracts/desk.ts';
@@ -8,7 +8,10 @@ import { formatNzDay } from '../../contracts/dates.ts';
 import { deskApi } from '../../contracts/api/support.ts';
 import { type CallInput, pathOf } from '../../contracts/endpoint.ts';
 import { api } from '../lib/api-client.ts';
-import { Link, useRevalidator, useSearchParams } from 'react-router';
+import { Form, Link, useRevalidator, useSearchParams } from 'react-router';
+import { labelsApi } from '../../contracts/api/labels.ts';
+import { LABEL_TEXT } from '../../contracts/labels.ts';
+import { LabelChips } from '../features/support/label-chips.tsx';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { reasonLabel, SUPPORT_TEXT } from '../../contracts/support.ts';
 import type { AdminTicket } from '../../contracts/support.schemas.ts';
@@ -99,6 +102,8 @@ function inboxFilter(params: URLSearchParams) {
   // Closed tickets have nothing due: the due filter and order are for open ones.
   const due = (status === 'open' && oneOf(params.get('due'), ['late', 'today'] as const)) || 'all';
   const sort = (status === 'open' && oneOf(params.get('sort'), ['due'] as const)) || 'recent';
+  // A label's id (docs/decisions/141-labels.md); anything else is no filter.
+  const label = /^[0-9a-f-]{36}$/i.test(params.get('label') ?? '') ? params.get('label')! : '';
   const filter: CallInput<typeof deskApi.listTickets>['query'] = {
     open: status === 'open' ? 'true' : 'false',
     ...(q ? { q } : {}),
@@ -108,8 +113,59 @@ function inboxFilter(params: URLSearchParams) {
     ...(privacy !== 'all' ? { privacy } : {}),
     ...(due !== 'all' ? { due } : {}),
     ...(sort !== 'recent' ? { sort } : {}),
+    ...(label ? { label } : {}),
   };
-  return { status, q, assigned, waiting, privacy, due, sort, filter, query: new URLSearchParams(filter).toString() };
+  return {
+    status,
+    q,
+    assigned,
+    waiting,
+    privacy,
+    due,
+    sort,
+    label,
+    filter,
+    query: new URLSearchParams(filter).toString(),
+  };
+}
+
+/**
+ * The label filter (docs/decisions/141-labels.md): a plain GET form with the other filters kept, so
+ * it works without JavaScript (the choice takes effect with Show: a list that changes as the
+ * selection moves would surprise someone moving through it with the keyboard).
+ */
+function LabelFilter({
+  labels,
+  value,
+  keep,
+}: {
+  labels: Array<{ id: string; name: string }>;
+  value: string;
+  keep: Record<string, string | undefined>;
+}) {
+  const id = useId();
+  return (
+    <Form method="get" className="label-filter" replace>
+      {Object.entries(keep).map(([key, kept]) =>
+        kept ? <input key={key} type="hidden" name={key} value={kept} /> : null,
+      )}
+      <label htmlFor={id}>{LABEL_TEXT.filter}</label>
+      <select id={id} name="label" className="select" defaultValue={value} key={value}>
+        <option value="">{LABEL_TEXT.anyLabel}</option>
+        {labels.map((l) => (
+          <option key={l.id} value={l.id}>
+            {l.name}
+          </option>
+        ))}
+      </select>
+      <button type="submit" className="button button--ghost">
+        {LABEL_TEXT.show}
+      </button>
+      <Link to="/admin/labels" className="label-filter__manage">
+        {LABEL_TEXT.manage}
+      </Link>
+    </Form>
+  );
 }
 
 /** A privacy request's due date, flagged once it has passed (under the ticket's status). */
@@ -160,14 +216,17 @@ function DeskFiguresLine({ figures }: { figures: DeskFigures | null }) {
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
-  if (!user?.emailVerified || user.role !== 'admin') return { figures: null, search: null, list: null };
+  if (!user?.emailVerified || user.role !== 'admin') return { figures: null, search: null, list: null, labels: [] };
   const { q, filter, query } = inboxFilter(new URL(request.url).searchParams);
-  const [figures, found, listed] = await Promise.all([
+  const [figures, found, listed, labels] = await Promise.all([
     services.api.call(deskApi.figures),
     q ? services.api.call(deskApi.search, { query: { q } }) : null,
     q ? null : services.api.call(deskApi.listTickets, { query: filter }),
+    services.api.call(labelsApi.list),
   ]);
   return {
+    // The team's labels, for the filter (none: no filter shown).
+    labels: labels.ok ? labels.data.labels.map(({ id, name }) => ({ id, name })) : [],
     figures: figures.ok ? figures.data : null,
     search: found ? { q, results: found.ok ? found.data.results : [] } : null,
     list: listed
@@ -187,7 +246,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  */
 export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
-  const { status, q, assigned, waiting, privacy, due, sort, filter, query } = inboxFilter(params);
+  const { status, q, assigned, waiting, privacy, due, sort, label, filter, query } = inboxFilter(params);
   const keepPrivacy = privacy === 'all' ? undefined : privacy;
   // The due filter and order, kept by the other switches (and the search, to come back to).
   const keepDue = { due: due === 'all' ? undefined : due, sort: sort === 'recent' ? undefined : sort };
@@ -199,6 +258,7 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
     waiting: waiting === 'all' ? undefined : waiting,
     privacy: keepPrivacy,
     ...keepDue,
+    label: label || undefined,
   };
   const keepAllBut = (name: keyof typeof chosen) => ({ ...chosen, [name]: undefined });
   const searching = q !== '';
@@ -292,6 +352,9 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
             ) : null}
           </>
         )}
+        {searching || loaderData.labels.length === 0 ? null : (
+          <LabelFilter labels={loaderData.labels} value={label} keep={keepAllBut('label')} />
+        )}
         <SearchForm
           label="Search tickets by number, user email or message text"
           value={q}
@@ -327,6 +390,7 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
             {due === 'late' ? ', late' : ''}
             {due === 'today' ? ', due today' : ''}
             {sort === 'due' && privacy === 'all' ? ', soonest due first' : ''}
+            {label ? `, labelled “${loaderData.labels.find((l) => l.id === label)?.name ?? LABEL_TEXT.missing}”` : ''}
             {q ? ` matching “${q}”` : ''}
           </p>
           {tickets.length === 0 ? (
@@ -369,6 +433,7 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
                         {ticket.firstLine}
                       </span>
                     ) : null}
+                    <LabelChips labels={ticket.labels} />
                   </td>
                   <td data-label={COLUMNS[1]} className="admin-table__email">
                     <Email address={ticket.userEmail} />

@@ -9,6 +9,7 @@ import {
   useRevalidator,
 } from 'react-router';
 import { sideApi } from '../../contracts/api/side-conversations.ts';
+import { labelsApi } from '../../contracts/api/labels.ts';
 import { SideConversations, type SideFormResult } from '../features/support/side-conversations.tsx';
 import { isSideIntent, sideAction } from '../features/support/side-actions.ts';
 import { MESSAGE_FORM_MAX_BYTES } from '../../contracts/attachments.ts';
@@ -70,7 +71,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
   const allowed = Boolean(user?.emailVerified && user.role === 'admin');
   // The reads side by side: the page waits for the slowest, not for their sum.
-  const [page, agents, saved, targets, merges, held, sides] = await Promise.all([
+  const [page, agents, saved, targets, merges, held, sides, labels] = await Promise.all([
     loadTicketPage(allowed, () => services.api.call(deskApi.ticket, { params: { ticketId: params.ticketId } }), {
       ticketId: params.ticketId,
       pageOf: (id) => `/admin/support/${encodeURIComponent(id)}`,
@@ -83,6 +84,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     allowed ? services.api.call(inboundApi.list, { query: { state: 'held', ticketId: params.ticketId } }) : null,
     // The team's mail with third parties about this ticket (decision 138): staff only, like the rest here.
     allowed ? services.api.call(sideApi.list, { params: { ticketId: params.ticketId } }) : null,
+    // The team's labels, to choose the ticket's among (decision 141).
+    allowed ? services.api.call(labelsApi.list) : null,
   ]);
   return data(
     {
@@ -92,6 +95,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       merges: merges?.ok ? merges.data.merges : [],
       heldMails: held?.ok ? held.data.mails.map((mail) => ({ id: mail.id, subject: mail.subject })) : [],
       sideConversations: sides?.ok ? sides.data.conversations : [],
+      teamLabels: labels?.ok ? labels.data.labels.map(({ id, name }) => ({ id, name })) : [],
       savedReplies: saved,
       viewerEmail: user?.email ?? '',
       noteClientId: newClientId(),
@@ -171,6 +175,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (undone.ok && values.kind === 'split')
       return redirect(`/admin/support/${encodeURIComponent(undone.data.sourceTicketId)}`, 303);
     return deskAction(undone, { intent, page });
+  }
+  if (intent === 'labels') {
+    // The ticked boxes are the ticket's labels; the others come off (decision 141).
+    const labelIds = Object.keys(values)
+      .filter((name) => name.startsWith('label-') && values[name] === 'on')
+      .map((name) => name.slice('label-'.length));
+    return deskAction(await api.call(labelsApi.setTicketLabels, { params: ticket, body: { labelIds } }), {
+      intent,
+      page,
+    });
   }
   if (intent === 'assign') {
     const body = { assignee: values.assignee || null, ...seenVersion };
@@ -316,6 +330,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
             <DeskToolbar
               ticket={ticket}
               seenVersion={versioning?.current}
+              teamLabels={loaderData.teamLabels}
               agents={loaderData.agents}
               mergeTargets={loaderData.mergeTargets}
               // The customer's messages after the first: where a new ticket can start (a split).

@@ -163,6 +163,8 @@ describe('support-desk advisories (docs/security-checks.md#advisory-regressions)
       const params: Record<string, string[]> = {
         ticketId: [ticketId],
         sideId: [side.id],
+        // A real label: renaming or removing it is an admin's write.
+        labelId: [(await admin.post('/api/admin/labels', { name: 'Probe label' })).json().label.id as string],
         companyId: [companyId],
         faqId: [String(faq.id)],
         savedReplyId: [savedReply.id],
@@ -206,6 +208,7 @@ describe('support-desk advisories (docs/security-checks.md#advisory-regressions)
         [/\/role$/, { role: 'admin' }],
         [/\/messages$/, { messageBody: 'Hijacked answer' }],
         [/\/saved-replies(\/:savedReplyId)?$/, { title: 'Hijacked', body: 'Hijacked text' }],
+        [/\/labels(\/:labelId)?$/, { name: 'Hijacked' }],
       ];
 
       const writes = t.app.routeTable
@@ -224,6 +227,8 @@ describe('support-desk advisories (docs/security-checks.md#advisory-regressions)
         'support_tickets',
         'ticket_messages',
         'saved_replies',
+        'labels',
+        'ticket_labels',
         'audit_log',
         'email_tokens',
         'second_factors',

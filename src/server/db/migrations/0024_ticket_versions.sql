@@ -5,8 +5,9 @@ ALTER TABLE "ticket_messages" ADD COLUMN "ticket_version" bigint DEFAULT 0 NOT N
 ALTER SEQUENCE "public"."ticket_version_seq" OWNED BY "support_tickets"."version";--> statement-breakpoint
 -- Ticket versions (docs/decisions/140-stale-writes-stopped.md). A message (any: an answer, a note, the
 -- customer's, a line a merge writes) takes the ticket's row lock, then the next version, so one
--- ticket's versions grow in the order its changes commit; the ticket keeps the newest. A restore
--- (server/backup.ts, bagspace.restoring) copies versions as they were.
+-- ticket's versions grow in the order its changes commit. The ticket takes the version once the
+-- message is really stored (AFTER INSERT): an insert that ON CONFLICT skips (a retried send) changes
+-- nothing. A restore (server/backup.ts, bagspace.restoring) copies versions as they were.
 CREATE FUNCTION ticket_messages_version() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF coalesce(current_setting('bagspace.restoring', true), '') = 'on' THEN
@@ -14,13 +15,25 @@ BEGIN
   END IF;
   PERFORM 1 FROM support_tickets WHERE id = NEW.ticket_id FOR NO KEY UPDATE;
   NEW.ticket_version := nextval('ticket_version_seq');
-  UPDATE support_tickets SET version = NEW.ticket_version WHERE id = NEW.ticket_id;
   RETURN NEW;
 END
 $$;
 --> statement-breakpoint
 CREATE TRIGGER ticket_messages_version BEFORE INSERT ON ticket_messages
   FOR EACH ROW EXECUTE FUNCTION ticket_messages_version();
+--> statement-breakpoint
+CREATE FUNCTION ticket_messages_stored_version() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF coalesce(current_setting('bagspace.restoring', true), '') = 'on' THEN
+    RETURN NULL;
+  END IF;
+  UPDATE support_tickets SET version = greatest(version, NEW.ticket_version) WHERE id = NEW.ticket_id;
+  RETURN NULL;
+END
+$$;
+--> statement-breakpoint
+CREATE TRIGGER ticket_messages_stored_version AFTER INSERT ON ticket_messages
+  FOR EACH ROW EXECUTE FUNCTION ticket_messages_stored_version();
 --> statement-breakpoint
 -- A change of what the team acts on (open or closed, who has it, its reason, merged into another)
 -- is a new version; so is the ticket another is merged into (its thread grew).

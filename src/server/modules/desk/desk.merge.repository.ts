@@ -16,6 +16,20 @@ interface LockedTicket {
   row: unknown;
 }
 
+/**
+ * Puts the labels of one ticket on another (a merge's target, a split's new ticket); returns those
+ * the other did not have, for the undo to take off.
+ */
+async function addLabels(tx: AppDatabase, fromId: string, toId: string): Promise<string[]> {
+  const added = await queryRows<{ label_id: string }>(
+    tx,
+    sql`insert into ticket_labels (ticket_id, label_id)
+        select ${toId}::uuid, label_id from ticket_labels where ticket_id = ${fromId}::uuid
+        on conflict do nothing returning label_id`,
+  );
+  return added.map((row) => row.label_id);
+}
+
 /** A list of ids as a PostgreSQL array literal ('{1,2,3}'), cast by the query. */
 const pgArray = (values: ReadonlyArray<number | string>) => `{${values.join(',')}}`;
 
@@ -158,13 +172,15 @@ export function createMergeRepository(db: AppDatabase) {
           moved_message_ids: unknown;
           moved_attachment_ids: unknown;
           line_ids: unknown;
+          added_label_ids: unknown;
           undone_at: string | null;
           recent: boolean;
           created_at: string | Date;
         }>(
           tx,
           sql`select kind, source_ticket_id, target_ticket_id, before, moved_message_ids::text[] as moved_message_ids,
-                moved_attachment_ids::text[] as moved_attachment_ids, line_ids::text[] as line_ids, undone_at, created_at,
+                moved_attachment_ids::text[] as moved_attachment_ids, line_ids::text[] as line_ids,
+                added_label_ids::text[] as added_label_ids, undone_at, created_at,
                 created_at > now() - make_interval(days => ${UNDO_DAYS}) as recent
               from ticket_merges where id = ${mergeId} for update`,
         );
@@ -194,6 +210,11 @@ export function createMergeRepository(db: AppDatabase) {
               where id = any(${pgArray(movedFiles)}::uuid[]) and ticket_id = ${targetId}::uuid`,
         );
         await tx.execute(sql`delete from ticket_messages where id = any(${pgArray(lines)}::bigint[])`);
+        // The labels the merge or split put on the target come off it again.
+        await tx.execute(
+          sql`delete from ticket_labels where ticket_id = ${targetId}::uuid
+                and label_id = any(${pgArray(ids(merge.added_label_ids))}::uuid[])`,
+        );
         const before = merge.before;
         let targetDeleted = false;
         if (merge.kind === 'split') {
@@ -374,15 +395,18 @@ export function createMergeRepository(db: AppDatabase) {
           sql`select pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.created', 'ticketId', ${targetId}::uuid, 'userId', ${source.user_id}::uuid)::text)`,
         );
         await announceReshaped(tx, source.user_id, [{ ticketId: sourceId }]);
+        // The new ticket has the labels of the one it came from (docs/decisions/141-labels.md).
+        const labelled = await addLabels(tx, sourceId, targetId);
         await tx.execute(
-          sql`insert into ticket_merges (kind, source_ticket_id, target_ticket_id, actor_id, before, moved_message_ids, moved_attachment_ids, line_ids)
+          sql`insert into ticket_merges (kind, source_ticket_id, target_ticket_id, actor_id, before, moved_message_ids, moved_attachment_ids, line_ids, added_label_ids)
               values ('split', ${sourceId}::uuid, ${targetId}::uuid, ${actorId}::uuid,
                 json_build_object('source', ${JSON.stringify(source.row)}::json, 'target', null,
                   'endedWait', ${ended?.id ?? null}::bigint, 'reopenedWait', ${reopened?.id ?? null}::bigint,
                   'reopenedEndedAt', ${reopened?.ended_at ?? null}::timestamptz),
                 ${pgArray(moved.map((m) => m.id))}::bigint[],
                 ${pgArray(files.map((f) => f.id))}::uuid[],
-                ${pgArray(lines.map((l) => l.id))}::bigint[])`,
+                ${pgArray(lines.map((l) => l.id))}::bigint[],
+                ${pgArray(labelled)}::uuid[])`,
         );
         return { kind: 'split', sourceNo: source.ticket_no, targetNo: created!.ticket_no, targetId };
       });
@@ -482,14 +506,18 @@ export function createMergeRepository(db: AppDatabase) {
               where id = ${targetId}::uuid`,
         );
         await announceReshaped(tx, source.user_id, [{ ticketId: sourceId, movedTo: targetId }, { ticketId: targetId }]);
+        // The target takes the merged ticket's labels too (docs/decisions/141-labels.md); the undo takes
+        // off those it did not have.
+        const labelled = await addLabels(tx, sourceId, targetId);
         await tx.execute(
-          sql`insert into ticket_merges (source_ticket_id, target_ticket_id, actor_id, before, moved_message_ids, moved_attachment_ids, line_ids)
+          sql`insert into ticket_merges (source_ticket_id, target_ticket_id, actor_id, before, moved_message_ids, moved_attachment_ids, line_ids, added_label_ids)
               values (${sourceId}::uuid, ${targetId}::uuid, ${actorId}::uuid,
                 json_build_object('source', ${JSON.stringify(source.row)}::json, 'target', ${JSON.stringify(target.row)}::json,
                   'carriedWait', ${carried?.id ?? null}::bigint),
                 ${pgArray(moved.map((m) => m.id))}::bigint[],
                 ${pgArray(files.map((f) => f.id))}::uuid[],
-                ${pgArray(lines.map((l) => l.id))}::bigint[])`,
+                ${pgArray(lines.map((l) => l.id))}::bigint[],
+                ${pgArray(labelled)}::uuid[])`,
         );
         return { kind: 'merged', sourceNo: source.ticket_no, targetNo: target.ticket_no, targetId };
       });

@@ -56,6 +56,7 @@ export function createDeskService(options: {
         sort?: 'recent' | 'due';
         due?: 'late' | 'today';
         thirdParty?: 'waiting';
+        label?: string;
       },
     ): Promise<{ tickets: AdminTicket[]; now: string }> {
       const assignee = filter.assigned === 'me' ? adminId : filter.assigned;
@@ -68,6 +69,7 @@ export function createDeskService(options: {
         privacy: filter.privacy !== undefined,
         sortDue: filter.sort === 'due',
         thirdParty: filter.thirdParty === 'waiting',
+        label: filter.label,
         ...(filter.due ? { due: dueRange(filter.due, now) } : {}),
       });
       const listed = rows.map((row) => toAdminTicketDto(row, now));

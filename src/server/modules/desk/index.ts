@@ -8,6 +8,9 @@ import { createDeskRepository } from './desk.repository.ts';
 import { deskRoutes, deskToolRoutes } from './desk.routes.ts';
 import { createSearchRepository } from './desk.search.repository.ts';
 import { createDeskService } from './desk.service.ts';
+import { createLabelsRepository } from './labels.repository.ts';
+import { labelsRoutes } from './labels.routes.ts';
+import { createLabelsService } from './labels.service.ts';
 import { createSavedRepliesRepository } from './saved-replies.repository.ts';
 import { savedRepliesRoutes } from './saved-replies.routes.ts';
 import { createSavedRepliesService } from './saved-replies.service.ts';
@@ -16,7 +19,8 @@ import { createSavedRepliesService } from './saved-replies.service.ts';
  * The desk module, the support team's side of tickets (/api/admin/support/*): the inbox and its live
  * list, a ticket's thread, answers, close and reopen, internal notes, assignment, the privacy and
  * keep-for-record marks, search, the figures (ratings among them), merging and splitting tickets
- * (desk.merge.*, docs/decisions/116-ticket-merge.md) and the team's saved replies (saved-replies.*).
+ * (desk.merge.*, docs/decisions/116-ticket-merge.md), the team's saved replies (saved-replies.*) and
+ * labels (labels.*, docs/decisions/141-labels.md).
  * Tickets and messages are the support module's: the desk reads and writes them through
  * `app.support`, and its inbox stream passes `app.supportStreams`
  * (docs/decisions/128-support-and-desk.md).
@@ -46,6 +50,8 @@ export const deskModule = fp<SharedServices>(
       audit: shared.audit,
     });
     await app.register(savedRepliesRoutes, { savedReplies });
+    const labels = createLabelsService({ repository: createLabelsRepository(database.db), audit: shared.audit });
+    await app.register(labelsRoutes, { labels });
   },
   {
     name: 'desk',

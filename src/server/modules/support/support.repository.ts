@@ -43,6 +43,7 @@ type RawAdminTicket = RawTicket & {
   due_at: unknown;
   warned: string | null;
   first_body: string | null;
+  labels: Array<{ id: string; name: string }> | null;
 };
 
 /** The open wait's due times, each labelled: its response (first or next, by its phase), then its resolution. */
@@ -202,6 +203,8 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
       due?: { after: Date | null; by: Date };
       /** Only tickets with a side conversation waiting on its third party (its own, or a ticket's merged into it). */
       thirdParty?: boolean;
+      /** Only tickets with this label. */
+      label?: string;
     }): Promise<AdminTicketRow[]> {
       const privacy = filter.privacy === true;
       const search = filter.search?.replace(/^#/, '').trim() || null;
@@ -225,6 +228,11 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
                    or t.ticket_no::text = ${search}::text
                    or u.email ilike ${search ? likePattern(search) : null}::text)
               and ${due}
+              and ${
+                filter.label
+                  ? sql`exists (select 1 from ticket_labels tl where tl.ticket_id = t.id and tl.label_id = ${filter.label}::uuid)`
+                  : sql`true`
+              }
               and ${
                 filter.thirdParty
                   ? sql`t.id in (with recursive up(id) as (
@@ -255,6 +263,8 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
                 (select left(m.message_body, 1000) from ticket_messages m
                   where m.ticket_id = t.id and not m.admin and not m.internal and m.system_event is null
                   order by m.id limit 1) as first_body,
+                (select json_agg(json_build_object('id', l.id, 'name', l.name) order by lower(l.name), l.id)
+                  from ticket_labels tl join labels l on l.id = tl.label_id where tl.ticket_id = t.id) as labels,
                 w.id as wait_id, w.phase as wait_phase, w.response_due, w.resolution_due, w.due_at
               from ${from}
               join users u on u.id = t.user_id
@@ -312,6 +322,7 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
         due: dueOf(r),
         dueTimes: dueTimesOf(r),
         firstLine: firstLineOf(r.first_body ?? ''),
+        labels: r.labels ?? [],
       }));
     },
 

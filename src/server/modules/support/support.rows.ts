@@ -56,6 +56,8 @@ export interface AdminTicketRow extends TicketRow {
   dueTimes: DueTime[];
   /** The first line of the customer's first message (contracts/support.ts firstLineOf). */
   firstLine: string;
+  /** The team's labels on it, by name. */
+  labels: Array<{ id: string; name: string }>;
 }
 
 export interface MessageRow {

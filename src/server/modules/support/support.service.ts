@@ -46,6 +46,7 @@ export function toAdminTicketDto(row: AdminTicketRow, now: Date): AdminTicket {
     dueTimes: row.dueTimes,
     firstLine: row.firstLine,
     version: row.version,
+    labels: row.labels,
   };
 }
 

@@ -3,7 +3,9 @@ import { formatNzDateTime } from '../../../contracts/dates.ts';
 import { firstLineOf, reasonLabel, TICKET_REASONS } from '../../../contracts/support.ts';
 import { ratingWord } from '../../../contracts/ticket-words.ts';
 import { type ReactNode, useId } from 'react';
-import { Form, useNavigation } from 'react-router';
+import { Form, Link, useNavigation } from 'react-router';
+import { LABEL_TEXT } from '../../../contracts/labels.ts';
+import { LabelChips } from './label-chips.tsx';
 import { DESK_TEXT, formatMinutes } from '../../../contracts/desk.ts';
 import type { Agent } from '../../../contracts/desk.schemas.ts';
 import { formatNzDay } from '../../../contracts/dates.ts';
@@ -35,6 +37,14 @@ export function DeskFacts({ ticket, viewerEmail, now }: { ticket: AdminTicket; v
           </dd>
         </div>
       ))}
+      {ticket.labels.length > 0 ? (
+        <div>
+          <dt>{LABEL_TEXT.onTicket}</dt>
+          <dd>
+            <LabelChips labels={ticket.labels} />
+          </dd>
+        </div>
+      ) : null}
       <div>
         <dt>{DESK_TEXT.assignedTo}</dt>
         <dd data-testid="assignee">
@@ -98,8 +108,11 @@ export function DeskToolbar({
   mergeTargets = [],
   splitPoints = [],
   seenVersion,
+  teamLabels = [],
 }: {
   ticket: AdminTicket;
+  /** The team's labels: the menu lets the ticket's be chosen among them (docs/decisions/141-labels.md). */
+  teamLabels?: ReadonlyArray<{ id: string; name: string }>;
   /**
    * The ticket's version as the page shows it: close, reopen, assign and merge name it, and are
    * stopped when the ticket changed since (docs/decisions/140-stale-writes-stopped.md).
@@ -167,6 +180,32 @@ export function DeskToolbar({
             </button>
           </Form>
         ) : null}
+        {/* The ticket's labels, all at once: ticked ones on, the others off. */}
+        {teamLabels.length > 0 ? (
+          <Form method="post" preventScrollReset className="menu__row label-picker">
+            <input type="hidden" name="intent" value="labels" />
+            <fieldset className="label-picker__set">
+              <legend>{LABEL_TEXT.onTicket}</legend>
+              {teamLabels.map((label) => (
+                <label key={label.id} className="label-picker__choice">
+                  <input
+                    type="checkbox"
+                    name={`label-${label.id}`}
+                    defaultChecked={ticket.labels.some((on) => on.id === label.id)}
+                  />{' '}
+                  {label.name}
+                </label>
+              ))}
+            </fieldset>
+            <button type="submit" className="button button--ghost" disabled={busy}>
+              {LABEL_TEXT.save}
+            </button>
+          </Form>
+        ) : (
+          <Link to="/admin/labels" className="menu__row">
+            {LABEL_TEXT.manage}
+          </Link>
+        )}
         {/* Deactivation tickets are always privacy requests; any other ticket can be marked one. */}
         {ticket.reason === 'Deactivation' ? null : (
           <Form method="post" preventScrollReset>
