@@ -120,6 +120,15 @@ export async function openTicketByCallable(page: Page, reason: string, message: 
   return (await created.json()).result as { ticketId: string; ticketNo: number };
 }
 
+/** A new verified customer, signed in on `request`, who opens a ticket as the mobile app does. */
+export async function customerTicket(request: APIRequestContext, message: string, reason = 'General') {
+  const user = await verifiedAccount(request);
+  expect((await request.post('/api/auth/login', { data: user })).status()).toBe(200);
+  const created = await request.post('/api/functions/createSupportTicket', { data: { data: { reason, message } } });
+  expect(created.status()).toBe(200);
+  return (await created.json()).result as { ticketId: string; ticketNo: number };
+}
+
 /** An API client signed in as the admin the e2e server was started with (made by the CLI). */
 export async function adminApi(baseURL: string): Promise<APIRequestContext> {
   // The session global-setup.ts opened with the admin's second factor, as a bearer token.

@@ -1,6 +1,6 @@
-import { type APIRequestContext, expect, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { LABEL_TEXT } from '../../src/contracts/labels.ts';
-import { signInAt, verifiedAccount } from './fixtures.ts';
+import { customerTicket, signInAt } from './fixtures.ts';
 import { teamAdmin } from './second-factor.ts';
 import { watchPage } from './support.ts';
 
@@ -9,16 +9,6 @@ import { watchPage } from './support.ts';
  * rename on Labels, put them on a ticket from its menu, and list a label's tickets in the inbox.
  */
 const ADMIN = teamAdmin('labels');
-
-async function customerTicket(request: APIRequestContext, words: string) {
-  const user = await verifiedAccount(request);
-  expect((await request.post('/api/auth/login', { data: user })).status()).toBe(200);
-  const created = await request.post('/api/functions/createSupportTicket', {
-    data: { data: { reason: 'General', message: words } },
-  });
-  expect(created.status()).toBe(200);
-  return (await created.json()).result as { ticketId: string; ticketNo: number };
-}
 
 for (const javaScriptEnabled of [true, false]) {
   test(`JavaScript ${javaScriptEnabled ? 'on' : 'off'}: labels are added, put on a ticket and filter the inbox`, async ({

@@ -1,7 +1,7 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
 import { DESK_TEXT } from '../../src/contracts/desk.ts';
-import { hydrated, signInAt, verifiedAccount } from './fixtures.ts';
+import { customerTicket as openCustomerTicket, hydrated, signInAt } from './fixtures.ts';
 import { teamAdmin } from './second-factor.ts';
 import { watchPage } from './support.ts';
 
@@ -16,13 +16,7 @@ const AGENT_B = teamAdmin('stale-b');
 
 /** A customer's open ticket, opened as the mobile app does; and a way to read what the customer sees. */
 async function customerTicket(request: APIRequestContext, words: string) {
-  const user = await verifiedAccount(request);
-  expect((await request.post('/api/auth/login', { data: user })).status()).toBe(200);
-  const created = await request.post('/api/functions/createSupportTicket', {
-    data: { data: { reason: 'General', message: words } },
-  });
-  expect(created.status()).toBe(200);
-  const { ticketId } = (await created.json()).result as { ticketId: string };
+  const { ticketId } = await openCustomerTicket(request, words);
   return {
     ticketId,
     write: async (messageBody: string) =>

@@ -34,6 +34,12 @@ export async function readForm(request: Request): Promise<Record<string, string>
   return values;
 }
 
+/** The ticked checkboxes named `<prefix><id>` of a posted form: their ids, in the form's order. */
+export const tickedNames = (values: Record<string, string>, prefix: string) =>
+  Object.keys(values)
+    .filter((name) => name.startsWith(prefix) && values[name] === 'on')
+    .map((name) => name.slice(prefix.length));
+
 /** Only what may be shown again: every field but the named secrets. */
 export const keepValues = (values: Record<string, string>, secrets: readonly string[] = ['password']) =>
   Object.fromEntries(Object.entries(values).filter(([name]) => !secrets.includes(name)));

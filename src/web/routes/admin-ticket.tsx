@@ -39,12 +39,12 @@ import {
   type ReplyResult,
   ticketClientAction,
 } from '../features/support/ticket-page.ts';
-import { replyAction, replyWithFilesAction } from '../features/support/reply-action.ts';
+import { replyAction, replyWithFilesAction, seenVersionOf } from '../features/support/reply-action.ts';
 import { TicketThread } from '../features/support/ticket-thread.tsx';
 import { TicketLinks } from '../features/support/ticket-links.tsx';
 import { useTicketThread } from '../features/support/use-ticket-thread.ts';
 import { api as browserApi } from '../lib/api-client.ts';
-import { readForm } from '../lib/form.ts';
+import { readForm, tickedNames } from '../lib/form.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/admin-ticket';
 import '../styles/support.css';
@@ -126,8 +126,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       send: (body) => api.call(deskApi.addNote, { params: ticket, body }),
     });
   // The version the page showed (decision 140): a change since stops the action, and says so.
-  const seen = Number(values.seenVersion);
-  const seenVersion = values.seenVersion && Number.isSafeInteger(seen) ? { seenVersion: seen } : {};
+  const seen = seenVersionOf(values);
+  const seenVersion = seen !== undefined ? { seenVersion: seen } : {};
   if (intent === 'close' || intent === 'reopen')
     return deskAction(await api.call(deskApi[intent], { params: ticket, query: seenVersion }), { intent, page });
   if (intent === 'insert-saved') {
@@ -178,9 +178,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   if (intent === 'labels') {
     // The ticked boxes are the ticket's labels; the others come off (decision 141).
-    const labelIds = Object.keys(values)
-      .filter((name) => name.startsWith('label-') && values[name] === 'on')
-      .map((name) => name.slice('label-'.length));
+    const labelIds = tickedNames(values, 'label-');
     return deskAction(await api.call(labelsApi.setTicketLabels, { params: ticket, body: { labelIds } }), {
       intent,
       page,

@@ -25,7 +25,7 @@ const refuse = <M extends Message>(
   );
 
 /** The version a console form was written against (its hidden `seenVersion`), when it has one. */
-const seenVersionOf = (values: Record<string, string>) => {
+export const seenVersionOf = (values: Record<string, string>) => {
   const seen = Number(values.seenVersion);
   return values.seenVersion && Number.isSafeInteger(seen) && seen >= 0 ? seen : undefined;
 };

@@ -1,6 +1,7 @@
 import { data, redirect } from 'react-router';
 import { sideApi } from '../../../contracts/api/side-conversations.ts';
 import type { ServerApiClient } from '../../../contracts/web-context.ts';
+import { tickedNames } from '../../lib/form.ts';
 import type { SideFormResult } from './side-conversations.tsx';
 
 export const SIDE_INTENTS = ['side-start', 'side-reply', 'side-close'] as const;
@@ -11,16 +12,9 @@ export const isSideIntent = (intent: string): intent is SideIntent =>
 
 /** The ticket's messages ticked to be quoted: the start form's `include-<id>` boxes. */
 const included = (values: Record<string, string>) =>
-  Object.keys(values)
-    .filter((name) => name.startsWith('include-') && values[name] === 'on')
-    .map((name) => Number(name.slice('include-'.length)))
+  tickedNames(values, 'include-')
+    .map(Number)
     .filter((id) => Number.isSafeInteger(id) && id > 0);
-
-/** The ticket's files ticked to go with the mail: the start form's `attach-<id>` boxes. */
-const attached = (values: Record<string, string>) =>
-  Object.keys(values)
-    .filter((name) => name.startsWith('attach-') && values[name] === 'on')
-    .map((name) => name.slice('attach-'.length));
 
 /**
  * The side conversations' forms on the console's ticket page (docs/decisions/138-side-conversations.md),
@@ -43,7 +37,8 @@ export async function sideAction(
             subject: values.subject ?? '',
             messageBody: values.messageBody ?? '',
             includeMessageIds: included(values),
-            includeAttachmentIds: attached(values),
+            // The ticket's files ticked to go with the mail: the start form's `attach-<id>` boxes.
+            includeAttachmentIds: tickedNames(values, 'attach-'),
           },
         })
       : intent === 'side-reply'
