@@ -8,6 +8,7 @@
  *    B; one admin answer per ticket, posted alternately through A and B, so half of the answers
  *    reach their subscriber through the other instance (PostgreSQL NOTIFY). Memory per idle stream
  *    on each instance.
+ * 3. Presence across instances (bench/lib/presence.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,6 +19,7 @@ import { createAccounts, createTickets, signIn } from './fixtures.ts';
 import type { LiveConfig } from './live-clients.ts';
 import { runLiveClients } from './live-runner.ts';
 import { load, type LoadOptions } from './load.ts';
+import { measurePresence } from './presence.ts';
 import { MB, median, rssOf, sleep } from './process-stats.ts';
 
 export type RowFn = (figure: string, value: string, goal?: string, met?: boolean, note?: string) => void;
@@ -159,6 +161,22 @@ export async function scaleOut(input: ScaleOutInput, row: RowFn): Promise<Record
       `instance A ${MB(before[0]!)} → ${MB(idle[0]!)}, B ${MB(before[1]!)} → ${MB(idle[1]!)} with ${run.streams / 2} streams each`,
     );
     figures.live = { ...run, before, idle, perStream, setupSeconds };
+
+    // 3. Presence: a colleague on B opens, types on and leaves a ticket; an inbox on A is told.
+    const presence = await measurePresence(input.db, bases, input.postTickets);
+    for (const [what, key] of [
+      ['opened on B, shown in an inbox on A', 'viewing'],
+      ['typing on B, shown on A', 'typing'],
+      ['tab closed on B, gone on A', 'gone'],
+    ] as const)
+      row(
+        `presence: ${what}`,
+        `p50 ${ms(presence[key].p50)}, p95 ${ms(presence[key].p95)}, max ${ms(presence[key].max)}`,
+        'p95 ≤ 1 s',
+        presence[key].p95 <= 1000,
+        `${presence.count} tickets, one at a time; a connection lost without a close ends 12 s after its last beat`,
+      );
+    figures.presence = presence;
     return figures;
   } finally {
     await second.stop();

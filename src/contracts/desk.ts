@@ -46,6 +46,9 @@ export const DESK_TEXT = {
   resolution: 'Resolution',
   notYet: 'not yet',
   alsoViewing: 'Also viewing this ticket:',
+  /** On an inbox row: other staff with that ticket open. */
+  viewing: 'Viewing:',
+  typing: (emails: readonly string[]) => `${emails.join(', ')} ${emails.length === 1 ? 'is' : 'are'} typing…`,
   privacyRequest: 'Privacy request',
   privacyRequests: 'Privacy requests',
   answerBy: 'Answer by',

@@ -159,6 +159,14 @@ export const SEEN_IDS_MAX = 200;
 export const SeenBodySchema = z.object({
   messageIds: z.array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).min(1).max(SEEN_IDS_MAX),
 });
+/** A console page's presence beat: whether its agent is typing an answer or note now. */
+export const PresenceBeatSchema = z.object({ typing: z.boolean() });
+/** Who else is on a ticket, by email: with it open, and typing. */
+export const TicketPresenceSchema = z.object({
+  viewers: z.array(z.string()),
+  typing: z.array(z.string()),
+});
+export type TicketPresence = z.infer<typeof TicketPresenceSchema>;
 /** The newest answer up to which the owner has seen every answer; later ones are still mailed. */
 export const SeenResultSchema = z.object({ seenUpTo: z.number().int().min(0) });
 

@@ -97,7 +97,7 @@ export const SYSTEM_LINE_TEXT = {
 } as const;
 /** Live events (Server-Sent Events): names and payloads. */
 /** `ended`: the server closes the stream because its viewer may no longer see it (signed out, disabled, role gone). */
-/** `viewers`: to admins on a ticket, the other admins who have it open. */
+/** `viewers`: to admins on a ticket, the other admins who have it open and those of them typing (TicketPresence). */
 export const LIVE_EVENTS = {
   tickets: 'tickets',
   message: 'message',
@@ -110,4 +110,9 @@ export const LIVE_EVENTS = {
   moved: 'moved',
   /** The ticket's side conversations changed (team's streams only): the page reads them again. */
   side: 'side',
+  /**
+   * To admin inboxes: who else has tickets open and who is typing on them, as { tickets: { [id]:
+   * TicketPresence (support.schemas.ts) }, whole } (whole: every ticket anyone is on, sent when the stream opens).
+   */
+  presence: 'presence',
 } as const;

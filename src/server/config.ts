@@ -179,6 +179,8 @@ const EnvSchema = z.object({
   ATTACHMENTS_PER_USER_PER_HOUR: positiveInt(60),
   STREAMS_PER_SESSION: positiveInt(100),
   SSE_HEARTBEAT_SECONDS: positiveInt(15),
+  // Who has a ticket open (docs/decisions/142-presence.md): the console's pages beat every 4 s.
+  PRESENCE_SECONDS: positiveInt(12).refine((v) => v >= 5 && v <= 300, 'must be 5 to 300 (pages beat every 4 s)'),
   // Account deletion (docs/decisions/098-account-deletion-and-erasure.md).
   ERASE_AFTER_DAYS: nonNegativeInt(30).refine((v) => v <= 3650, 'must be at most 3650 (ten years)'),
   ERASE_CHECK_SECONDS: positiveInt(300),
@@ -290,6 +292,7 @@ function buildConfig(env: z.infer<typeof EnvSchema>) {
       attachmentsPerUserPerHour: env.ATTACHMENTS_PER_USER_PER_HOUR,
       streamsPerSession: env.STREAMS_PER_SESSION,
       heartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
+      presenceTtlMs: env.PRESENCE_SECONDS * 1000,
     },
     privacy: { eraseAfterDays: env.ERASE_AFTER_DAYS, eraseCheckMs: env.ERASE_CHECK_SECONDS * 1000 },
     serviceLevels: {

@@ -51,6 +51,8 @@ export const TEAM_ADMINS = [
   'stale-a',
   'stale-b',
   'labels',
+  'presence-a',
+  'presence-b',
 ] as const;
 export const teamAdminsFile = () => path.join(dataDir(), 'e2e-team-admins.json');
 type TeamAdmin = AdminFactor & { email: string; password: string };

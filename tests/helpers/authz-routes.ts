@@ -258,6 +258,7 @@ export const EXPECTED: Record<EndpointKey, RouteSpec> = {
   'desk.ticketsStream': R('admin'),
   'desk.ticket': R('admin'),
   'desk.reply': R('admin'),
+  'desk.presence': R('admin'),
   'desk.close': R('admin'),
   'desk.reopen': R('admin', {
     prepare: async (f) => {
@@ -488,6 +489,7 @@ export const BODIES: Partial<Record<EndpointKey, BodyFor>> = {
   'desk.reply': json({ messageBody: 'Matrix: an answer from the team' }),
   'support.rate': json({ good: true, comment: 'Matrix: fine' }),
   'support.seen': json({ messageIds: [1] }),
+  'desk.presence': json({ typing: true }),
   'desk.addNote': json({ messageBody: 'Matrix: a note for the team' }),
   'side.start': json({ to: 'partner@example.com', subject: 'Matrix: a bag', messageBody: 'Matrix: have you seen it?' }),
   'side.reply': json({ messageBody: 'Matrix: and now?' }),

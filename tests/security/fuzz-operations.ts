@@ -366,6 +366,7 @@ export const FUZZ: Record<EndpointKey, FuzzEntry> = {
   'desk.ticketsStream': SUPPORT,
   'desk.ticket': SUPPORT,
   'desk.reply': { group: 'support', form: replyForm },
+  'desk.presence': SUPPORT,
   'desk.close': SUPPORT,
   'desk.reopen': SUPPORT,
   'desk.addNote': SUPPORT,

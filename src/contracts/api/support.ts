@@ -28,12 +28,14 @@ import {
   MessageListSchema,
   ReplyResultSchema,
   ReplySchema,
+  PresenceBeatSchema,
   StaffReplySchema,
   SeenBodySchema,
   SeenResultSchema,
   TicketListQuerySchema,
   TicketListSchema,
   TicketParamsSchema,
+  TicketPresenceSchema,
   TicketSchema,
   TicketWithMessagesSchema,
 } from '../support.schemas.ts';
@@ -229,6 +231,20 @@ export const deskApi = {
     multipart: 'also',
     answers: { 200: z.object({ message: AdminMessageSchema }) },
     errors: [...ERRORS, 409, 412, 429],
+  }),
+  presence: endpoint({
+    method: 'POST',
+    path: '/api/admin/support/tickets/:ticketId/presence',
+    access: 'admin',
+    tags: ['admin'],
+    summary:
+      'The console page with this ticket open beats (every 4 s, and when its agent starts or stops typing): ' +
+      'others see who has it open and who is typing, and stop seeing it 12 s after the last beat. Answers who ' +
+      'else is on it now.',
+    params: TicketParamsSchema,
+    body: PresenceBeatSchema,
+    answers: { 200: TicketPresenceSchema },
+    errors: ERRORS,
   }),
   close: endpoint({
     method: 'POST',

@@ -19,8 +19,19 @@ export type DomainEvent =
    * whole thread again, or, when it now lives on in another ticket (`movedTo`), sent there.
    */
   | { type: 'ticket.reshaped'; ticketId: string; userId: string; movedTo?: string }
-  /** An admin has a ticket open (until `until`, epoch ms; 0: left it): other admins on it are told. */
-  | { type: 'ticket.viewing'; ticketId: string; userId: ''; viewerId: string; email: string; until: number }
+  /**
+   * An admin has a ticket open (until `until`, epoch ms; 0: left it), typing until `typingUntil` (0:
+   * not typing): other admins on it and every admin inbox are told.
+   */
+  | {
+      type: 'ticket.viewing';
+      ticketId: string;
+      userId: '';
+      viewerId: string;
+      email: string;
+      until: number;
+      typingUntil: number;
+    }
   /** A ticket's side conversations changed (started, written, answered, closed): the team's pages read them again. */
   | { type: 'side.changed'; ticketId: string; userId: '' }
   /** Sessions ended (sign-out, password change, disabled account): live streams re-check at once. */

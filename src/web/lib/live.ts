@@ -144,13 +144,15 @@ export function useLiveList<T>(options: {
   read: (data: unknown) => T;
   loaded: T | null;
   onRefused: () => Promise<boolean>;
+  /** The stream's other events (the inbox's presence), each to its handler. */
+  also?: Record<string, (data: unknown) => void>;
 }): { list: T | null; streamed: T | null; live: LiveStatus } {
   const { key } = options;
   const [received, setReceived] = useState<{ key: string; list: T } | null>(null);
   if (received && received.key !== key) setReceived(null);
   const status = useLiveStream(
     options.url,
-    { [options.event]: (data) => setReceived({ key, list: options.read(data) }) },
+    { ...options.also, [options.event]: (data) => setReceived({ key, list: options.read(data) }) },
     { onRefused: options.onRefused },
   );
   const streamed = received?.key === key ? received.list : null;

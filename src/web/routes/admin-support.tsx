@@ -1,5 +1,5 @@
 import { SIDE_TEXT } from '../../contracts/side-conversations.ts';
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { SearchResults } from '../features/support/search-results.tsx';
 import { requestContext } from '../lib/request-context.ts';
 import { DESK_TEXT, formatMinutes, formatShare } from '../../contracts/desk.ts';
@@ -12,9 +12,10 @@ import { Form, Link, useRevalidator, useSearchParams } from 'react-router';
 import { labelsApi } from '../../contracts/api/labels.ts';
 import { LABEL_TEXT } from '../../contracts/labels.ts';
 import { LabelChips } from '../features/support/label-chips.tsx';
+import { PresenceLine } from '../features/support/presence.tsx';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { reasonLabel, SUPPORT_TEXT } from '../../contracts/support.ts';
-import type { AdminTicket } from '../../contracts/support.schemas.ts';
+import type { AdminTicket, TicketPresence } from '../../contracts/support.schemas.ts';
 import { formatNzDateTime } from '../../contracts/dates.ts';
 import { WaitingBadge } from '../features/support/waiting-badge.tsx';
 import { SwitchButtons } from '../components/ui/switch-buttons.tsx';
@@ -264,6 +265,9 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
   const searching = q !== '';
   const loaded = loaderData.list?.query === query ? loaderData.list : null;
   // The stream's first list for these filters replaces the loaded one.
+  // Who else has which ticket open, and who is typing on it: the stream sends everyone's when it
+  // opens (`whole`), then each ticket's as it changes.
+  const [presence, setPresence] = useState<Record<string, TicketPresence>>({});
   const { streamed, live } = useLiveList({
     key: query,
     url: searching ? null : pathOf(deskApi.ticketsStream, { query: filter }),
@@ -271,6 +275,12 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
     read: (data) => data as { tickets: AdminTicket[]; now: string },
     loaded: null,
     onRefused: askWhyRefused(() => api.call(deskApi.listTickets, { query: filter })),
+    also: {
+      presence: (data) => {
+        const { tickets, whole } = data as { tickets: Record<string, TicketPresence>; whole: boolean };
+        setPresence((current) => (whole ? tickets : { ...current, ...tickets }));
+      },
+    },
   });
   const tickets = streamed ? streamed.tickets : (loaded?.tickets ?? null);
   // Due words run from the server's clock as of the list shown, moving on each minute here.
@@ -434,6 +444,7 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
                       </span>
                     ) : null}
                     <LabelChips labels={ticket.labels} />
+                    <PresenceLine presence={presence[ticket.id]} compact />
                   </td>
                   <td data-label={COLUMNS[1]} className="admin-table__email">
                     <Email address={ticket.userEmail} />

@@ -31,6 +31,7 @@ import { newClientId } from '../lib/client-id.ts';
 import { Notice } from '../features/admin/notice.tsx';
 import { HeldMailNote } from '../features/admin/held-mail.tsx';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
+import { PresenceLine, usePresenceBeat } from '../features/support/presence.tsx';
 import { ReplyBox, UnsentReply } from '../features/support/reply-box.tsx';
 import {
   IN_PLACE,
@@ -222,6 +223,9 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
     onSide: () => void revalidator.revalidate(),
   });
   const { ticket, messages } = thread;
+  // The team sees who has this ticket open and who types in its boxes (inside this page's section).
+  const presenceArea = useRef<HTMLElement>(null);
+  usePresenceBeat(thread.missing ? null : ticketId, presenceArea);
   // Who the ticket waits for follows the last message the user sees (notes do not count), of a
   // person: the lines a merge or split writes are nobody's, as the server counts them.
   const lastVisible = messages.findLast((message) => !message.internal);
@@ -293,7 +297,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
 
   return (
     <>
-      <section className="admin-page ticket" aria-labelledby="ticket-title">
+      <section ref={presenceArea} className="admin-page ticket" aria-labelledby="ticket-title">
         <p className="support-back">
           <Link to="/admin/support">{ADMIN_TEXT.nav.support}</Link>
         </p>
@@ -342,11 +346,10 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
           ) : null}
         </header>
         {ticket ? <DeskFacts ticket={ticket} viewerEmail={loaderData.viewerEmail} now={now} /> : null}
-        {thread.viewers.length > 0 ? (
-          <p className="desk-viewers" role="status">
-            {DESK_TEXT.alsoViewing} {thread.viewers.join(', ')}
-          </p>
-        ) : null}
+        {/* Announced politely as it changes (who came, who is typing); nothing when nobody else is here. */}
+        <p className="desk-viewers" role="status" hidden={!thread.presence?.viewers.length}>
+          <PresenceLine presence={thread.presence} />
+        </p>
         {problem ? <Notice tone="error">{problem}</Notice> : null}
         {loaderData.merges.map((merged) => (
           // A merge into this ticket can be undone for 30 days (docs/decisions/116-ticket-merge.md).

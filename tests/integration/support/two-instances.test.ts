@@ -7,7 +7,8 @@ import { createAccountsRepository } from '../../../src/server/modules/accounts/a
 import { strongPassword, uniqueEmail } from '../../helpers/accounts.ts';
 import { enrolTestTotp, nextOtp } from '../../helpers/second-factor.ts';
 import { startServer, type ServerProcess } from '../../helpers/server-process.ts';
-import { openSse } from '../../helpers/sse-client.ts';
+import type { TicketPresence } from '../../../src/contracts/support.schemas.ts';
+import { openSse, type SseEvent } from '../../helpers/sse-client.ts';
 import { openTestDatabase, testDatabaseKind } from '../../helpers/test-app.ts';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -84,7 +85,29 @@ describe.runIf(testDatabaseKind === 'postgres')('two app instances on one Postgr
       (e) => e.some((x) => (x.data as { messageBody?: string }).messageBody === 'Thanks, seen on A'),
       2000,
     );
-    stream.close();
+
+    // Presence crosses instances too: a colleague's inbox on A hears that the admin, on B, has the
+    // ticket open (told when the inbox opens) and then types.
+    const colleague = { email: uniqueEmail('admin'), password: strongPassword() };
+    await enrolTestTotp(db.database.db, await accounts.createUser({ ...colleague, verified: true, role: 'admin' }));
+    const colleagueCookie = await signIn(baseA!, colleague.email, colleague.password);
+    const inbox = await openSse(`${baseA}/api/admin/support/tickets/stream`, { cookie: colleagueCookie });
+    const row = (events: SseEvent[]) =>
+      events
+        .filter((x) => x.event === 'presence')
+        .map((x) => (x.data as { tickets: Record<string, TicketPresence> }).tickets[ticketId])
+        .findLast((presence) => presence !== undefined);
+    await inbox.waitFor((e) => row(e)?.viewers.includes(admin.email) === true);
+    const beat = await fetch(`${baseB}/api/admin/support/tickets/${ticketId}/presence`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: adminCookie },
+      body: JSON.stringify({ typing: true }),
+    });
+    expect(beat.status).toBe(200);
+    await inbox.waitFor((e) => row(e)?.typing.includes(admin.email) === true);
     adminStream.close();
+    await inbox.waitFor((e) => row(e)?.viewers.length === 0);
+    inbox.close();
+    stream.close();
   });
 });

@@ -64,6 +64,14 @@ export async function deskRoutes(
     return { message };
   });
 
+  route(app, api.presence, async (request) => {
+    const viewer = viewerOf(request, true);
+    const { ticketId } = request.params;
+    await tickets.getAnyTicket(ticketId);
+    live.beat(ticketId, viewer, request.body.typing);
+    return live.presenceOf(ticketId, viewer.userId);
+  });
+
   route(app, api.close, async (request) => ({
     ticket: await desk.setOpen(principalOf(request), request.params.ticketId, false, request.query.seenVersion),
   }));

@@ -39,7 +39,13 @@ export const supportModule = fp<SharedServices>(
       limiter: shared.limiter,
       ticketsPerUserPerHour: config.support.ticketsPerUserPerHour,
     });
-    const live = createSupportLive({ bus: shared.bus, repository, log: shared.log, clock: shared.clock });
+    const live = createSupportLive({
+      bus: shared.bus,
+      repository,
+      log: shared.log,
+      clock: shared.clock,
+      presenceTtlMs: config.support.presenceTtlMs,
+    });
     app.decorate('supportLive', live);
     app.decorate('supportRecords', createSupportRecords({ notifyDelaySeconds: config.mail.notifyDelaySeconds }));
     app.decorate('support', support);

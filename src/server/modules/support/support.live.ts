@@ -5,6 +5,7 @@ import { toAdminMessageDto, toAdminTicketDto, toMessageDto, toTicketDto } from '
 import type { SupportRepository } from './support.repository.ts';
 import type { MessageRow } from './support.rows.ts';
 import { LIVE_EVENTS } from '../../../contracts/support.ts';
+import type { TicketPresence } from '../../../contracts/support.schemas.ts';
 
 /**
  * Live support updates for every open stream of this process.
@@ -53,6 +54,9 @@ interface ListSubscriber {
 }
 
 const PAGE = 1000;
+/** A console page beats every third of this (PRESENCE_BEAT_MS): gone 12 s after its last beat at most. */
+const PRESENCE_TTL_MS = 12_000;
+const TYPING_TTL_MS = 6_000;
 
 export function createSupportLive(options: {
   bus: EventBus;
@@ -63,16 +67,25 @@ export function createSupportLive(options: {
   authTtlMs?: number;
   listDebounceMs?: number;
   sweepMs?: number;
-  /** How long an admin's "viewing this ticket" lasts unless renewed (renewed every third of it). */
+  /**
+   * How long an admin's "viewing this ticket" lasts unless their page renews it (its beat comes every
+   * third of it): a closed tab ends it at once, a lost connection once this has passed.
+   */
   presenceTtlMs?: number;
+  /** How long "typing" lasts after the page last said its agent typed. */
+  typingTtlMs?: number;
+  /** How often expired presence is looked for (and the inboxes told). */
+  presenceSweepMs?: number;
 }) {
   const { repository, log } = options;
   const authTtlMs = options.authTtlMs ?? 5000;
   const listDebounceMs = options.listDebounceMs ?? 25;
   const feeds = new Map<string, Feed>();
-  /** Admins with each ticket open, on any instance (ticket.viewing events): id → email and expiry. */
-  const viewing = new Map<string, Map<string, { email: string; until: number }>>();
-  const presenceTtlMs = options.presenceTtlMs ?? 45_000;
+  /** Admins with each ticket open, on any instance (ticket.viewing events): id → email and expiries. */
+  const viewing = new Map<string, Map<string, { email: string; until: number; typingUntil: number }>>();
+  const presenceTtlMs = options.presenceTtlMs ?? PRESENCE_TTL_MS;
+  const typingTtlMs = options.typingTtlMs ?? TYPING_TTL_MS;
+  let presenceTimer: NodeJS.Timeout | undefined;
   const userLists = new Map<string, Set<ListSubscriber>>();
   const adminLists = new Set<ListSubscriber>();
   /** Every live subscription of a user, to re-check them all when their sessions end. */
@@ -215,23 +228,74 @@ export function createSupportLive(options: {
     }
   }
 
-  /** Tells each admin on the ticket which other admins have it open now. */
-  function pushViewers(ticketId: string) {
-    const feed = feeds.get(ticketId);
-    const now = Date.now();
+  /** Drops what has expired on one ticket; true when anyone left or stopped typing. */
+  function expire(ticketId: string, now: number): boolean {
     const present = viewing.get(ticketId);
-    for (const [id, entry] of present ?? []) if (entry.until <= now) present!.delete(id);
-    if (present?.size === 0) viewing.delete(ticketId);
-    for (const sub of feed?.subscribers ?? []) {
-      if (!sub.viewer.admin || sub.stream.closed) continue;
-      const others = [...(present ?? [])].filter(([id]) => id !== sub.viewer.userId).map(([, entry]) => entry.email);
-      sub.stream.send(LIVE_EVENTS.viewers, { viewers: [...new Set(others)].sort() });
+    if (!present) return false;
+    let changed = false;
+    for (const [id, entry] of present) {
+      if (entry.until <= now) {
+        present.delete(id);
+        changed = true;
+      } else if (entry.typingUntil !== 0 && entry.typingUntil <= now) {
+        entry.typingUntil = 0;
+        changed = true;
+      }
     }
+    if (present.size === 0) viewing.delete(ticketId);
+    return changed;
   }
 
-  function announceViewing(ticketId: string, viewer: LiveViewer, until: number) {
+  /** Who has the ticket open and who is typing on it, as `userId` sees it (themselves left out). */
+  function presenceOf(ticketId: string, userId: string): TicketPresence {
+    const others = [...(viewing.get(ticketId) ?? [])].filter(([id]) => id !== userId).map(([, entry]) => entry);
+    const names = (list: typeof others) => [...new Set(list.map((entry) => entry.email))].sort();
+    return { viewers: names(others), typing: names(others.filter((entry) => entry.typingUntil !== 0)) };
+  }
+
+  /** Tells each admin on the ticket, and every admin inbox, who has it open and who is typing now. */
+  function pushViewers(ticketId: string) {
+    expire(ticketId, Date.now());
+    for (const sub of feeds.get(ticketId)?.subscribers ?? []) {
+      if (!sub.viewer.admin || sub.stream.closed) continue;
+      sub.stream.send(LIVE_EVENTS.viewers, presenceOf(ticketId, sub.viewer.userId));
+    }
+    for (const sub of adminLists) sendListPresence(sub, ticketId);
+  }
+
+  /** An inbox's view of presence: one ticket's (after a change), or every ticket's (when it opens). */
+  function sendListPresence(sub: ListSubscriber, ticketId?: string) {
+    if (sub.stream.closed) return;
+    const tickets: Record<string, TicketPresence> = {};
+    for (const id of ticketId ? [ticketId] : viewing.keys()) tickets[id] = presenceOf(id, sub.viewer.userId);
+    sub.stream.send(LIVE_EVENTS.presence, { tickets, whole: !ticketId });
+  }
+
+  /** While anyone is present, looks for expiries: a lost connection is gone a sweep after its time. */
+  function watchExpiry() {
+    if (presenceTimer || viewing.size === 0) return;
+    presenceTimer = setInterval(() => {
+      const now = Date.now();
+      for (const ticketId of [...viewing.keys()]) if (expire(ticketId, now)) pushViewers(ticketId);
+      if (viewing.size === 0) {
+        clearInterval(presenceTimer);
+        presenceTimer = undefined;
+      }
+    }, options.presenceSweepMs ?? 1000);
+    presenceTimer.unref();
+  }
+
+  function announceViewing(ticketId: string, viewer: LiveViewer, until: number, typingUntil = 0) {
     void options.bus
-      .publish({ type: 'ticket.viewing', ticketId, userId: '', viewerId: viewer.userId, email: viewer.email, until })
+      .publish({
+        type: 'ticket.viewing',
+        ticketId,
+        userId: '',
+        viewerId: viewer.userId,
+        email: viewer.email,
+        until,
+        typingUntil,
+      })
       .catch((error: unknown) => log.error({ err: error, ticketId }, 'could not announce a viewer'));
   }
 
@@ -254,9 +318,14 @@ export function createSupportLive(options: {
     if (event.type === 'ticket.viewing') {
       let present = viewing.get(event.ticketId);
       if (!present) viewing.set(event.ticketId, (present = new Map()));
-      if (event.until > Date.now()) present.set(event.viewerId, { email: event.email, until: event.until });
+      const before = present.get(event.viewerId);
+      const here = event.until > Date.now();
+      if (here) present.set(event.viewerId, { email: event.email, until: event.until, typingUntil: event.typingUntil });
       else present.delete(event.viewerId);
-      pushViewers(event.ticketId);
+      // A beat that only renews changes nothing anyone sees: nobody is told.
+      if (!before || !here || (before.typingUntil !== 0) !== (event.typingUntil !== 0)) pushViewers(event.ticketId);
+      else if (present.size === 0) viewing.delete(event.ticketId);
+      watchExpiry();
       return;
     }
     if (event.type === 'side.changed') {
@@ -281,10 +350,6 @@ export function createSupportLive(options: {
 
   /** Delivers messages whose announcement never arrived: one query for every watched ticket. */
   async function sweep() {
-    // Viewers whose instance went away stop renewing: once expired, the others are told.
-    const now = Date.now();
-    for (const [ticketId, present] of viewing)
-      if ([...present.values()].some((entry) => entry.until <= now)) pushViewers(ticketId);
     const behind = new Map<string, number>();
     for (const [ticketId, feed] of feeds) {
       const open = [...feed.subscribers].filter((s) => !s.stream.closed);
@@ -311,16 +376,11 @@ export function createSupportLive(options: {
       const untrack = track(viewer.userId, async () => {
         await stillAllowed(sub, true);
       });
-      // An admin's presence is announced to every instance, renewed while the stream is open.
-      let renew: NodeJS.Timeout | undefined;
-      if (viewer.admin) {
-        announceViewing(ticketId, viewer, Date.now() + presenceTtlMs);
-        renew = setInterval(() => announceViewing(ticketId, viewer, Date.now() + presenceTtlMs), presenceTtlMs / 3);
-        renew.unref();
-      }
+      // An admin's presence is announced to every instance; the page's beats renew it (`beat`), so a
+      // connection lost without a close (a laptop shut, a network gone) ends it once they stop.
+      if (viewer.admin) announceViewing(ticketId, viewer, Date.now() + presenceTtlMs);
       stream.onClose(() => {
         untrack();
-        clearInterval(renew);
         if (viewer.admin) announceViewing(ticketId, viewer, 0);
         feed.subscribers.delete(sub);
         if (feed.subscribers.size === 0 && !feed.busy) feeds.delete(ticketId);
@@ -337,8 +397,10 @@ export function createSupportLive(options: {
         stream,
         refresh: async () => stream.send(LIVE_EVENTS.tickets, await load()),
       };
-      if (scope === 'all') adminLists.add(sub);
-      else {
+      if (scope === 'all') {
+        adminLists.add(sub);
+        sendListPresence(sub);
+      } else {
         let set = userLists.get(viewer.userId);
         if (!set) userLists.set(viewer.userId, (set = new Set()));
         set.add(sub);
@@ -355,6 +417,18 @@ export function createSupportLive(options: {
         if (set?.size === 0) userLists.delete(viewer.userId);
       });
       await sub.refresh();
+    },
+
+    /** A console page with the ticket open says so (and whether its agent is typing): renews presence. */
+    beat(ticketId: string, viewer: LiveViewer, typing: boolean) {
+      const now = Date.now();
+      announceViewing(ticketId, viewer, now + presenceTtlMs, typing ? now + typingTtlMs : 0);
+    },
+
+    /** Who else is on the ticket now, as `userId` sees it. */
+    presenceOf(ticketId: string, userId: string): TicketPresence {
+      expire(ticketId, Date.now());
+      return presenceOf(ticketId, userId);
     },
 
     /** Re-checks a stream's viewer (heartbeats call this). */
@@ -375,6 +449,7 @@ export function createSupportLive(options: {
 
     close() {
       clearInterval(sweepTimer);
+      clearInterval(presenceTimer);
       unsubscribe();
     },
   };

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { Message, Ticket } from '../../../contracts/support.schemas.ts';
+import type { Message, Ticket, TicketPresence } from '../../../contracts/support.schemas.ts';
 import { askWhyRefused, type LiveStatus, useLiveStream } from '../../lib/live.ts';
 
 /** Adds messages by id: a message seen twice (the page's own, a reconnect, our own send) is shown once. */
@@ -15,8 +15,8 @@ export interface TicketThread<T, M> {
   missing: boolean;
   messages: M[];
   live: LiveStatus;
-  /** Other admins with this ticket open (sent to admins only). */
-  viewers: string[];
+  /** Other admins with this ticket open, and those of them typing (sent to admins only). */
+  presence: TicketPresence | undefined;
   addMessage(message: M): void;
   setTicket(ticket: T): void;
 }
@@ -45,7 +45,7 @@ export function useTicketThread<T extends Ticket, M extends Message>(options: {
   // it was sent over; once the page reads its data again, that reading is newer and wins.
   const [resent, setResent] = useState<{ over: unknown; messages: M[] } | null>(null);
   const [gone, setGone] = useState(false);
-  const [viewers, setViewers] = useState<string[]>([]);
+  const [presence, setPresence] = useState<TicketPresence | undefined>(undefined);
   // A link to another ticket (one that follows or continues this one) keeps the page mounted: what
   // the last ticket's stream brought is dropped, not merged into the next ticket's thread.
   const [watched, setWatched] = useState(options.streamUrl);
@@ -55,7 +55,7 @@ export function useTicketThread<T extends Ticket, M extends Message>(options: {
     setLiveMessages([]);
     setResent(null);
     setGone(false);
-    setViewers([]);
+    setPresence(undefined);
   }
   const missing = options.loadedMissing || gone;
 
@@ -70,7 +70,7 @@ export function useTicketThread<T extends Ticket, M extends Message>(options: {
         setLiveMessages([]);
       },
       moved: (data) => options.onMoved((data as { ticketId: string }).ticketId),
-      viewers: (data) => setViewers((data as { viewers: string[] }).viewers),
+      viewers: (data) => setPresence(data as TicketPresence),
       side: () => options.onSide?.(),
     },
     { onRefused: askWhyRefused(options.read, () => setGone(true), options.missingStatuses) },
@@ -83,7 +83,7 @@ export function useTicketThread<T extends Ticket, M extends Message>(options: {
     missing,
     messages,
     live,
-    viewers,
+    presence,
     addMessage: (message) => setLiveMessages((current) => mergeMessages(current, [message])),
     setTicket: setLiveTicket,
   };
