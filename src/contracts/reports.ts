@@ -65,7 +65,16 @@ export const REPORTS_TEXT = {
   presets: 'Or show the last',
   presetDays: (days: number) => `${days} days`,
   downloadCsv: 'Download CSV',
-  csvAbout: 'One row per ticket created in these days, with its times, reason, assignee, rating and outcome.',
+  csvAbout: 'One row per ticket created in these days, with its times, reason, assignee, rating, outcome and labels.',
+  labelFilter: 'Label',
+  labelAll: 'Every ticket',
+  labelUnknown: 'Choose a label from the list.',
+  labelOnly: (name: string) => `Only tickets labelled “${name}”.`,
+  labelsTitle: 'By label',
+  labelsLead:
+    'Tickets created in these days, by their labels: a ticket with two labels counts under both, one with none under neither. Ratings: Good of all ratings on those tickets.',
+  labelsNone: 'No ticket created in these days has a label.',
+  labelColumns: ['Label', 'Created', 'Median first response', 'First answer within target', 'Closed', 'Ratings'],
   dayInvalid: 'Write the date as YYYY-MM-DD.',
   dayTooEarly: 'Choose a date from 2000 on.',
   dayTooLate: 'Choose a date before 2100.',
@@ -172,6 +181,8 @@ export const ReportQuerySchema = z.object({
   from: NzDay.optional(),
   /** The last New Zealand day, included; today (the app's clock) when left out. */
   to: NzDay.optional(),
+  /** Only the tickets with this label (its id), in every figure, list and the CSV; all when left out. */
+  label: z.uuid({ error: REPORTS_TEXT.labelUnknown }).optional(),
 });
 export type ReportQuery = z.infer<typeof ReportQuerySchema>;
 
@@ -223,6 +234,8 @@ export type TimeFigure = z.infer<typeof TimeFigureSchema>;
 export const ReportSchema = z.object({
   from: z.string(),
   to: z.string(),
+  /** The label the report is limited to, or null for every ticket. */
+  label: z.object({ id: z.string(), name: z.string() }).nullable(),
   /** The app's clock when the report was read (ISO). */
   now: z.string(),
   /** Tickets created in the range. */
@@ -249,6 +262,24 @@ export const ReportSchema = z.object({
       }),
     ),
   }),
+  /**
+   * The tickets created in the range, split by label (a ticket with two labels counts in both; those
+   * with none are left out), most tickets first.
+   */
+  labels: z.array(
+    z.object({
+      labelId: z.string(),
+      name: z.string(),
+      created: Count,
+      answered: Count,
+      medianFirstResponseBusinessHours: Hours,
+      medianFirstResponseClockHours: Hours,
+      firstResponseWithinTarget: Count,
+      closed: Count,
+      good: Count,
+      rated: Count,
+    }),
+  ),
   admins: z.array(
     z.object({
       userId: z.string(),
@@ -280,6 +311,8 @@ export const ReportTicketSchema = z.object({
   assignee: z.string().nullable(),
   rating: z.enum(['good', 'bad']).nullable(),
   outcome: z.enum(REPORT_OUTCOMES),
+  /** The ticket's labels, by name. */
+  labels: z.array(z.string()),
 });
 export type ReportTicket = z.infer<typeof ReportTicketSchema>;
 
@@ -287,6 +320,8 @@ export const ReportTicketsSchema = z.object({
   from: z.string(),
   to: z.string(),
   figure: z.enum(FIGURE_IDS),
+  /** The label the list is limited to, or null. */
+  label: z.object({ id: z.string(), name: z.string() }).nullable(),
   /** What the list is, in words: 'First answered in 1–4 h'. */
   title: z.string(),
   tickets: z.array(ReportTicketSchema),
@@ -355,4 +390,5 @@ export const CSV_COLUMNS = [
   'Rating',
   'Rating comment',
   'Outcome',
+  'Labels',
 ] as const;

@@ -147,8 +147,50 @@ test.describe('without JavaScript', () => {
     const lines = (await csv.text()).replace(/^\uFEFF/, '').split('\r\n');
     expect(lines[0]).toMatch(/^Ticket,Reason,Created \(NZ time\),/);
     expect(lines.find((line) => line.startsWith(`${seeded.answered},`))).toMatch(
-      new RegExp(`^${seeded.answered},Incident Report,.*,Good,${COMMENT},Closed$`),
+      new RegExp(`^${seeded.answered},Incident Report,.*,Good,${COMMENT},Closed,$`),
     );
+  });
+
+  test('one label’s report: the By label table, the label chosen in the form, and its CSV', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(120_000);
+    const seeded = await seed(browser, baseURL!);
+    // The team labels the answered ticket (its id is read from the inbox's API as the console would).
+    const name = `Wheels ${Date.now().toString(36)}`;
+    const api = await adminApi(baseURL!);
+    const created = await api.post('/api/admin/labels', { data: { name } });
+    expect(created.status()).toBe(200);
+    const labelId = (await created.json()).label.id as string;
+    const tickets = (await (await api.get('/api/admin/support/tickets?open=false')).json()).tickets as Array<{
+      id: string;
+      ticketNo: number;
+    }>;
+    const answered = tickets.find((ticket) => ticket.ticketNo === seeded.answered)!;
+    expect(
+      (await api.put(`/api/admin/support/tickets/${answered.id}/labels`, { data: { labelIds: [labelId] } })).status(),
+    ).toBe(200);
+    await api.dispose();
+
+    await signInAt(page, '/admin/reports', ADMIN);
+    const byLabel = page.getByRole('table', { name: REPORTS_TEXT.labelsTitle });
+    await expect(byLabel.getByRole('row').filter({ hasText: name })).toBeVisible();
+
+    await page.getByLabel(REPORTS_TEXT.labelFilter, { exact: true }).selectOption({ label: name });
+    await page.getByRole('button', { name: REPORTS_TEXT.show }).click();
+    await expect(page).toHaveURL(new RegExp(`label=${labelId}`));
+    await expect(page.getByText(REPORTS_TEXT.labelOnly(name))).toBeVisible();
+    await expect(page.getByRole('table', { name: REPORTS_TEXT.labelsTitle })).toHaveCount(0);
+
+    const href = await page.getByRole('link', { name: REPORTS_TEXT.downloadCsv }).getAttribute('href');
+    expect(href).toContain(`label=${labelId}`);
+    const lines = (await (await page.request.get(href!)).text())
+      .replace(/^\uFEFF/, '')
+      .split('\r\n')
+      .filter(Boolean);
+    expect(lines.slice(1)).toEqual([expect.stringMatching(new RegExp(`^${seeded.answered},.*,Closed,${name}$`))]);
   });
 });
 

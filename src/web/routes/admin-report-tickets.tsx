@@ -23,7 +23,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
     `${loaderData?.list?.title ?? ADMIN_TEXT.nav.reports} | ${ADMIN_TEXT.nav.reports} | ${ADMIN_TEXT.title}`,
   );
 
-const KEYS = ['from', 'to', 'figure', 'bucket', 'day', 'weekday', 'hour', 'admin'] as const;
+const KEYS = ['from', 'to', 'label', 'figure', 'bucket', 'day', 'weekday', 'hour', 'admin'] as const;
 
 /** The tickets behind one figure of the report: the address says which (the API checks it). */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -39,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     list: read.ok ? read.data : null,
     failed: read.ok ? null : read.message,
-    back: reportPath({ from: query.from, to: query.to }),
+    back: reportPath({ from: query.from, to: query.to, label: query.label }),
     here,
   };
 }
@@ -109,7 +109,9 @@ export default function AdminReportTickets({ loaderData }: Route.ComponentProps)
       {list ? (
         <>
           <p className="report-list__about">
-            {rangeWords(list)} · {REPORTS_TEXT.listCount(list.tickets.length)}
+            {rangeWords({ from: list.from, to: list.to })} ·{' '}
+            {list.label ? `${REPORTS_TEXT.labelOnly(list.label.name)} ` : null}
+            {REPORTS_TEXT.listCount(list.tickets.length)}
           </p>
           {list.truncated ? (
             <p className="report-list__about">{REPORTS_TEXT.listTruncated(REPORT_LIST_LIMIT)}</p>

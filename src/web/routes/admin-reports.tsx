@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
+import { labelsApi } from '../../contracts/api/labels.ts';
 import { reportsApi } from '../../contracts/api/reports.ts';
 import { REPORTS_TEXT } from '../../contracts/reports.ts';
 import { ReadFailed } from '../features/admin/notice.tsx';
@@ -12,6 +13,7 @@ import {
   DaysTable,
   HoursLegend,
   HoursTable,
+  LabelsTable,
   nzDateOf,
   RangeForm,
   RatingsTable,
@@ -34,13 +36,20 @@ const asked = (params: URLSearchParams, key: string) => params.get(key)?.trim().
 /** The report over the address's New Zealand days (the last 28 by default), read as this admin. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
-  const values = { from: asked(params, 'from'), to: asked(params, 'to') };
+  const values = {
+    from: asked(params, 'from'),
+    to: asked(params, 'to'),
+    label: params.get('label')?.trim().slice(0, 40) ?? '',
+  };
   const query = {
     ...(values.from ? { from: values.from } : {}),
     ...(values.to ? { to: values.to } : {}),
+    ...(values.label ? { label: values.label } : {}),
   };
-  const read = await context.get(requestContext).services.api.call(reportsApi.report, { query });
+  const { api } = context.get(requestContext).services;
+  const [read, labels] = await Promise.all([api.call(reportsApi.report, { query }), api.call(labelsApi.list)]);
   return {
+    labels: labels.ok ? labels.data.labels.map(({ id, name }) => ({ id, name })) : [],
     report: read.ok ? read.data : null,
     failed: read.ok ? null : read.message,
     errors: read.ok ? {} : read.fields,
@@ -61,16 +70,23 @@ function Part({ id, title, lead, children }: { id: string; title: string; lead?:
 
 /** /admin/reports: how the desk did over a range of New Zealand days; every figure opens its tickets. */
 export default function AdminReports({ loaderData }: Route.ComponentProps) {
-  const { report, failed, errors, values } = loaderData;
-  const range = report ? { from: report.from, to: report.to } : null;
+  const { report, failed, errors, values, labels } = loaderData;
+  const range = report ? { from: report.from, to: report.to, label: report.label?.id } : null;
   return (
     <section className="admin-page report" aria-labelledby="reports-title">
       <div className="admin-page__header">
         <h1 id="reports-title">{REPORTS_TEXT.title}</h1>
         {range ? <p className="report__range">{rangeWords(range)}</p> : null}
       </div>
+      {report?.label ? <p className="report__label">{REPORTS_TEXT.labelOnly(report.label.name)}</p> : null}
       <p className="report__lead">{REPORTS_TEXT.lead}</p>
-      <RangeForm values={range ?? values} errors={errors} today={report ? nzDateOf(report.now) : null} range={range} />
+      <RangeForm
+        values={range ? { ...range, label: range.label ?? '' } : values}
+        errors={errors}
+        today={report ? nzDateOf(report.now) : null}
+        range={range}
+        labels={labels}
+      />
       <ReadFailed message={failed} retryTo={reportPath(values)} />
       {report && range ? (
         <>
@@ -109,6 +125,11 @@ export default function AdminReports({ loaderData }: Route.ComponentProps) {
             <h3 className="report-part__subtitle">{REPORTS_TEXT.commentsTitle}</h3>
             <Comments report={report} />
           </Part>
+          {report.label ? null : (
+            <Part id="report-labels" title={REPORTS_TEXT.labelsTitle} lead={REPORTS_TEXT.labelsLead}>
+              <LabelsTable report={report} range={range} />
+            </Part>
+          )}
           <Part id="report-admins" title={REPORTS_TEXT.adminsTitle} lead={REPORTS_TEXT.adminsLead}>
             <AdminsTable report={report} range={range} />
           </Part>

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportsApi } from '../../../src/contracts/api/reports.ts';
 import { pathOf } from '../../../src/contracts/endpoint.ts';
-import { CSV_COLUMNS, type Report, type ReportTickets } from '../../../src/contracts/reports.ts';
+import { CSV_COLUMNS, type Report, REPORTS_TEXT, type ReportTickets } from '../../../src/contracts/reports.ts';
 import { movableClock } from '../../../src/server/clock.ts';
 import { queryRows } from '../../../src/server/db/sql.ts';
 import { type SupportUser, supportUser } from '../../helpers/support.ts';
@@ -360,15 +360,15 @@ describe('the CSV', () => {
     // spreadsheet from running it.
     expect(lines[2]).toBe(
       `${no.T2},Incident Report,2026-03-09 16:00,2026-03-10 10:00,2.00,18.00,2026-03-10 16:00,8.00,24.00,` +
-        `${a2.email},Bad,"'=HYPERLINK(""https://example.nz"",""prize"")",Closed`,
+        `${a2.email},Bad,"'=HYPERLINK(""https://example.nz"",""prize"")",Closed,`,
     );
     expect(lines[1]).toBe(
       `${no.T1},General Enquiry,2026-03-09 10:00,2026-03-09 10:30,0.50,0.50,2026-03-09 12:00,2.00,2.00,` +
-        `${a1.email},Good,"Quick, and kind",Closed`,
+        `${a1.email},Good,"Quick, and kind",Closed,`,
     );
-    expect(lines[4]).toBe(`${no.T4},Account Deactivation,2026-03-14 11:00,,,,,,,${a1.email},,,Open`);
+    expect(lines[4]).toBe(`${no.T4},Account Deactivation,2026-03-14 11:00,,,,,,,${a1.email},,,Open,`);
     expect(lines[6]).toMatch(
-      new RegExp(`^${no.T6},General Enquiry,.*,57\\.00,278\\.00,Unassigned,,,Closed automatically$`),
+      new RegExp(`^${no.T6},General Enquiry,.*,57\\.00,278\\.00,Unassigned,,,Closed automatically,$`),
     );
   });
 });
@@ -439,6 +439,102 @@ describe('business time', () => {
       else expect(ticket.firstResponseBusinessHours! * 60).toBeCloseTo(Number(row.fr), 6);
       if (row.res === null) expect(ticket.resolutionBusinessHours).toBeNull();
       else expect(ticket.resolutionBusinessHours! * 60).toBeCloseTo(Number(row.res), 6);
+    }
+  });
+});
+
+describe('split by label', () => {
+  // "Lost bag" on T1, T2 and T5; "Refund" on T2 and T4 (a ticket may have both).
+  const label: Record<string, string> = {};
+  beforeAll(async () => {
+    for (const name of ['Lost bag', 'Refund']) {
+      const [row] = await queryRows<{ id: string }>(
+        t.database.db,
+        sql`insert into labels (name) values (${name}) returning id`,
+      );
+      label[name] = row!.id;
+    }
+    for (const [key, name] of [
+      ['T1', 'Lost bag'],
+      ['T2', 'Lost bag'],
+      ['T5', 'Lost bag'],
+      ['T2', 'Refund'],
+      ['T4', 'Refund'],
+    ] as const)
+      await t.database.db.execute(
+        sql`insert into ticket_labels (ticket_id, label_id) values (${id[key]!}, ${label[name]!})`,
+      );
+  });
+
+  it('splits the tickets created in the range by label, each with its figures', async () => {
+    const r = await report();
+    expect(r.label).toBeNull();
+    expect(r.labels).toEqual([
+      {
+        labelId: label['Lost bag'],
+        name: 'Lost bag',
+        created: 3,
+        answered: 3,
+        // First responses 30, 120 and 180 business minutes (T1, T2, T5); 0.5, 18 and 3 clock hours.
+        medianFirstResponseBusinessHours: 2,
+        medianFirstResponseClockHours: 3,
+        // T1 (30 ≤ 480) and T2 (120 ≤ 120) within target; T5 (180 > 120) late.
+        firstResponseWithinTarget: 2,
+        closed: 3,
+        good: 2,
+        rated: 3,
+      },
+      {
+        labelId: label.Refund,
+        name: 'Refund',
+        created: 2,
+        answered: 1,
+        medianFirstResponseBusinessHours: 2,
+        medianFirstResponseClockHours: 18,
+        firstResponseWithinTarget: 1,
+        closed: 1,
+        good: 0,
+        rated: 1,
+      },
+    ]);
+  });
+
+  it('reports on one label alone: every figure, list and the CSV count only its tickets', async () => {
+    const r = await report({ ...RANGE, label: label.Refund! });
+    expect(r.label).toEqual({ id: label.Refund, name: 'Refund' });
+    expect(r.created).toBe(2);
+    expect(r.firstResponse.count).toBe(1);
+    expect(r.firstResponse.late).toBe(1); // T4, never answered, past its target
+    expect(r.ratings).toMatchObject({ good: 0, total: 1 });
+    expect(r.days.find((d) => d.day === '2026-03-14')?.created).toBe(1);
+    expect(r.days.find((d) => d.day === '2026-03-09')).toMatchObject({ created: 1, closed: 0 });
+    expect(r.days.find((d) => d.day === '2026-03-10')?.closed).toBe(1);
+    // A1 and A2 both answered T2 in the range; nobody answered T4.
+    expect(r.admins.map((a) => [a.email, a.answered]).sort()).toEqual(
+      [
+        [a1.email, 1],
+        [a2.email, 1],
+      ].sort(),
+    );
+
+    const list = await figure({ figure: 'created', label: label.Refund! });
+    expect(numbers(list)).toEqual([no.T2, no.T4]);
+    expect(list.label).toEqual({ id: label.Refund, name: 'Refund' });
+    expect(list.tickets.map((x) => x.labels)).toEqual([['Lost bag', 'Refund'], ['Refund']]);
+    expect(numbers(await figure({ figure: 'ratings', label: label['Lost bag']! }))).toEqual([no.T1, no.T2, no.T5]);
+
+    const csv = await a1.get(pathOf(reportsApi.csv, { query: { ...RANGE, label: label.Refund! } }));
+    const lines = csv.body.slice(1).split('\r\n');
+    expect(lines).toHaveLength(1 + 2 + 1);
+    expect(lines[1]).toMatch(new RegExp(`^${no.T2},.*,Closed,Lost bag; Refund$`));
+    expect(lines[2]).toMatch(new RegExp(`^${no.T4},.*,Open,Refund$`));
+  });
+
+  it('refuses a label that does not exist, in words', async () => {
+    for (const value of ['00000000-0000-4000-8000-000000000000', 'lost-bag']) {
+      const res = await a1.get(pathOf(reportsApi.report, { query: { ...RANGE, label: value } }));
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.fields.label).toBe(REPORTS_TEXT.labelUnknown);
     }
   });
 });

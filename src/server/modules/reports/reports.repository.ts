@@ -16,10 +16,11 @@ import { nzDayStart, queryRows } from '../../db/sql.ts';
 
 const ZONE = sql.raw(`'Pacific/Auckland'`);
 
-/** A range of New Zealand days, both included, as instants: [starts, ends). */
+/** A range of New Zealand days, both included, as instants: [starts, ends); and the label asked for, if any. */
 export interface Range {
   from: string;
   to: string;
+  label?: string;
 }
 const startOf = (range: Range) => nzDayStart(range.from);
 const endOf = (range: Range) => nzDayStart(addDays(range.to, 1));
@@ -144,8 +145,18 @@ function asOf(moments: string, idType: 'uuid' | 'bigint'): SQL {
     where kind = 1`;
 }
 
-/** The tickets created in the range: the cohort the time figures, spread and hours are about. */
-const createdIn = (range: Range) => sql`t.creation_date >= ${startOf(range)} and t.creation_date < ${endOf(range)}`;
+/** The ticket `ticketId` has the range's label (always true when the range has none). */
+const labelled = (range: Range, ticketId: SQL = sql`t.id`) =>
+  range.label
+    ? sql`exists (select 1 from ticket_labels tl where tl.ticket_id = ${ticketId} and tl.label_id = ${range.label}::uuid)`
+    : sql`true`;
+
+/**
+ * The tickets created in the range (with its label, when it has one): the cohort the time figures,
+ * spread and hours are about.
+ */
+const createdIn = (range: Range) =>
+  sql`t.creation_date >= ${startOf(range)} and t.creation_date < ${endOf(range)} and ${labelled(range)}`;
 
 /** Tickets an admin (or any admin) answered in the range. A message in the range is on a ticket whose last message is. */
 function answeredIn(range: Range, admin?: string): SQL {
@@ -153,7 +164,7 @@ function answeredIn(range: Range, admin?: string): SQL {
     select 1 from ticket_messages m
     where m.ticket_id = t.id and ${PUBLIC_ANSWER} and m.timestamp >= ${startOf(range)} and m.timestamp < ${endOf(range)}
       ${admin ? sql`and m.user_id = ${admin}::uuid` : sql``})
-    and t.last_message >= ${startOf(range)}`;
+    and t.last_message >= ${startOf(range)} and ${labelled(range)}`;
 }
 
 /** Counts added up by a key. */
@@ -175,6 +186,19 @@ export interface TimeRow {
   late: number;
 }
 
+export interface LabelRow {
+  label_id: string;
+  name: string;
+  created: number;
+  answered: number;
+  median_min: number | null;
+  median_hours: number | null;
+  fr_met: number;
+  closed: number;
+  good: number;
+  rated: number;
+}
+
 export interface FactRow {
   id: string;
   ticket_no: number;
@@ -190,6 +214,8 @@ export interface FactRow {
   good: boolean | null;
   comment: string | null;
   outcome: 'open' | 'closed' | 'auto-closed';
+  /** The ticket's labels, by name. */
+  labels: string[];
 }
 
 export function createReportsRepository(db: AppDatabase, kind: 'pglite' | 'postgres') {
@@ -257,7 +283,7 @@ export function createReportsRepository(db: AppDatabase, kind: 'pglite' | 'postg
    */
   async function report(range: Range, now: Date) {
     const cohort = facts(createdIn(range), now);
-    const ratedIn = sql`r.updated_at >= ${startOf(range)} and r.updated_at < ${endOf(range)}`;
+    const ratedIn = sql`r.updated_at >= ${startOf(range)} and r.updated_at < ${endOf(range)} and ${labelled(range, sql`r.ticket_id`)}`;
     const [[times], created, closed, weeks, comments, admins] = await inOneSnapshot([
       // Medians and 90th percentiles (percentile_cont: interpolated between the two nearest
       // tickets), and the shares within target. A first answer counts against its reason's
@@ -274,9 +300,21 @@ export function createReportsRepository(db: AppDatabase, kind: 'pglite' | 'postg
               percentile_cont(0.5) within group (order by fr_min) as median_min,
               percentile_cont(0.5) within group (order by fr_hours) as median_hours
             from f join users u on u.id = f.first_answer_by group by 1, 2
+          ), by_label as (
+            -- The cohort split by label: a ticket with two labels counts under both.
+            select l.id as label_id, l.name, count(*)::int as created, count(f.fr_min)::int as answered,
+              percentile_cont(0.5) within group (order by f.fr_min) as median_min,
+              percentile_cont(0.5) within group (order by f.fr_hours) as median_hours,
+              (count(*) filter (where f.fr_min <= f.target_first))::int as fr_met,
+              count(f.closed_at)::int as closed,
+              (count(r.ticket_id) filter (where r.good))::int as good, count(r.ticket_id)::int as rated
+            from f join ticket_labels tl on tl.ticket_id = f.id join labels l on l.id = tl.label_id
+            left join ticket_ratings r on r.ticket_id = f.id
+            group by 1, 2
           )
           select count(*)::int as created,
             (select coalesce(json_agg(firsts), '[]'::json) from firsts) as firsts,
+            (select coalesce(json_agg(by_label), '[]'::json) from by_label) as by_label,
             count(fr_min)::int as fr_count,
             percentile_cont(0.5) within group (order by fr_min) as fr_median_min,
             percentile_cont(0.9) within group (order by fr_min) as fr_p90_min,
@@ -320,13 +358,16 @@ export function createReportsRepository(db: AppDatabase, kind: 'pglite' | 'postg
           sql`select (${closedAt} at time zone ${ZONE})::date::text as day, count(*)::int as n
               from support_tickets t
               where not t.open and ${closedAt} >= ${startOf(range)} and ${closedAt} < ${endOf(range)}
+                and ${labelled(range)}
               group by 1`,
         );
         const [before] = await queryRows<{ n: number }>(
           tx,
-          sql`select (select count(*) from support_tickets t where t.open and t.creation_date < ${startOf(range)})
+          sql`select (select count(*) from support_tickets t
+                   where t.open and t.creation_date < ${startOf(range)} and ${labelled(range)})
                 + (select count(*) from support_tickets t
-                   where not t.open and ${closedAt} >= ${startOf(range)} and t.creation_date < ${startOf(range)}) as n`,
+                   where not t.open and ${closedAt} >= ${startOf(range)} and t.creation_date < ${startOf(range)}
+                     and ${labelled(range)}) as n`,
         );
         return { perDay, backlogBefore: Number(before!.n) };
       },
@@ -354,6 +395,7 @@ export function createReportsRepository(db: AppDatabase, kind: 'pglite' | 'postg
           with answers as (
             select distinct m.user_id, m.ticket_id from ticket_messages m
             where ${PUBLIC_ANSWER} and m.timestamp >= ${startOf(range)} and m.timestamp < ${endOf(range)}
+              and ${labelled(range, sql`m.ticket_id`)}
           )
           select a.user_id, u.email, count(*)::int as answered,
             (count(r.ticket_id) filter (where r.good))::int as good, count(r.ticket_id)::int as rated
@@ -398,7 +440,11 @@ export function createReportsRepository(db: AppDatabase, kind: 'pglite' | 'postg
       met: Number(times![`${prefix}_met`]),
       late: Number(times![`${prefix}_late`]),
     });
+    const byLabel = ((times!.by_label ?? []) as LabelRow[])
+      .map((row) => ({ ...row, median_min: num(row.median_min), median_hours: num(row.median_hours) }))
+      .sort((a, b) => b.created - a.created || a.name.localeCompare(b.name));
     return {
+      byLabel,
       created: Number(times!.created),
       firstResponse: time('fr'),
       resolution: time('res'),
@@ -508,7 +554,9 @@ export function createReportsRepository(db: AppDatabase, kind: 'pglite' | 'postg
         tx,
         sql`
       select f.id, f.ticket_no, f.reason, f.creation_date, f.first_answer_at, f.fr_min, f.fr_hours, f.closed_at,
-        f.res_min, f.res_hours, f.outcome, u.email as assignee, r.good, r.comment
+        f.res_min, f.res_hours, f.outcome, u.email as assignee, r.good, r.comment,
+        array(select l.name from ticket_labels tl join labels l on l.id = tl.label_id
+              where tl.ticket_id = f.id order by lower(l.name)) as labels
       from (${facts(selection, now, { outcome: true })}) f
       left join users u on u.id = f.assigned_to
       left join ticket_ratings r on r.ticket_id = f.id
@@ -525,12 +573,17 @@ export function createReportsRepository(db: AppDatabase, kind: 'pglite' | 'postg
     /** A figure's tickets (one more than `limit`, so the caller knows there were more). */
     figureTickets(range: Range, query: ReportTicketsQuery, now: Date, limit: number): Promise<FactRow[]> {
       const { selection, filter } = figureSelection(range, query);
-      return ticketRows(selection, filter, now, limit + 1);
+      return ticketRows(sql`(${selection}) and ${labelled(range)}`, filter, now, limit + 1);
     },
 
     /** Every ticket created in the range, for the CSV. */
     createdTickets(range: Range, now: Date): Promise<FactRow[]> {
       return ticketRows(createdIn(range), sql`true`, now, null);
+    },
+
+    async labelName(labelId: string): Promise<string | null> {
+      const [row] = await queryRows<{ name: string }>(db, sql`select name from labels where id = ${labelId}::uuid`);
+      return row?.name ?? null;
     },
 
     async adminEmail(userId: string): Promise<string | null> {

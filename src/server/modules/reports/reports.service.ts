@@ -57,6 +57,7 @@ function ticketOf(row: FactRow): ReportTicket {
     assignee: row.assignee,
     rating: row.good === null ? null : row.good ? 'good' : 'bad',
     outcome: row.outcome,
+    labels: row.labels ?? [],
   };
 }
 
@@ -106,6 +107,7 @@ export function csvOf(tickets: ReportTicket[], comments: Map<string, string | nu
     t.rating === null ? '' : ratingWord(t.rating === 'good'),
     comments.get(t.id) ?? '',
     REPORTS_TEXT.outcome[t.outcome],
+    t.labels.join('; '),
   ]);
   // A byte-order mark, so a spreadsheet reads the file as UTF-8; CRLF line ends (RFC 4180).
   return `\uFEFF${[[...CSV_COLUMNS], ...rows].map((row) => row.map(csvField).join(',')).join('\r\n')}\r\n`;
@@ -116,8 +118,11 @@ export function csvOf(tickets: ReportTicket[], comments: Map<string, string | nu
 export function createReportsService(deps: { repository: ReportsRepository; clock: Clock }) {
   const { repository, clock } = deps;
 
-  /** The range asked for, or the last REPORT_DEFAULT_DAYS New Zealand days by the app's clock. */
-  function rangeOf(query: ReportQuery): Range {
+  /**
+   * The range asked for, or the last REPORT_DEFAULT_DAYS New Zealand days by the app's clock, with
+   * the label asked for (its name, for the page's words; a label that does not exist is refused).
+   */
+  async function rangeOf(query: ReportQuery): Promise<Range & { labelName: string | null }> {
     const to = query.to ?? (query.from ? addDays(query.from, REPORT_DEFAULT_DAYS - 1) : newZealandDate(clock.now()));
     const from = query.from ?? addDays(to, -(REPORT_DEFAULT_DAYS - 1));
     if (to < from) {
@@ -130,14 +135,20 @@ export function createReportsService(deps: { repository: ReportsRepository; cloc
         fields: { from: REPORTS_TEXT.rangeTooLong },
       });
     }
-    return { from, to };
+    const labelName = query.label ? await repository.labelName(query.label) : null;
+    if (query.label && labelName === null) {
+      throw new AppError('INVALID_ARGUMENT', REPORTS_TEXT.labelUnknown, {
+        fields: { label: REPORTS_TEXT.labelUnknown },
+      });
+    }
+    return { from, to, ...(query.label ? { label: query.label } : {}), labelName };
   }
 
   return {
     rangeOf,
 
     async report(query: ReportQuery): Promise<Report> {
-      const range = rangeOf(query);
+      const range = await rangeOf(query);
       const now = clock.now();
       const r = await repository.report(range, now);
       const days: Report['days'] = [];
@@ -157,6 +168,7 @@ export function createReportsService(deps: { repository: ReportsRepository; cloc
       return {
         from: range.from,
         to: range.to,
+        label: range.label && range.labelName !== null ? { id: range.label, name: range.labelName } : null,
         now: now.toISOString(),
         created: r.created,
         firstResponse: timeFigure(r.firstResponse),
@@ -176,6 +188,18 @@ export function createReportsService(deps: { repository: ReportsRepository; cloc
             ratedAt: iso(c.rated_at),
           })),
         },
+        labels: r.byLabel.map((row) => ({
+          labelId: row.label_id,
+          name: row.name,
+          created: Number(row.created),
+          answered: Number(row.answered),
+          medianFirstResponseBusinessHours: hoursOf(row.median_min),
+          medianFirstResponseClockHours: row.median_hours,
+          firstResponseWithinTarget: Number(row.fr_met),
+          closed: Number(row.closed),
+          good: Number(row.good),
+          rated: Number(row.rated),
+        })),
         admins: r.admins.map((a) => ({
           userId: a.user_id,
           email: a.email,
@@ -190,7 +214,7 @@ export function createReportsService(deps: { repository: ReportsRepository; cloc
     },
 
     async tickets(query: ReportTicketsQuery): Promise<ReportTickets> {
-      const range = rangeOf(query);
+      const range = await rangeOf(query);
       const [rows, email] = await Promise.all([
         repository.figureTickets(range, query, clock.now(), REPORT_LIST_LIMIT),
         query.admin ? repository.adminEmail(query.admin) : Promise.resolve(null),
@@ -199,6 +223,7 @@ export function createReportsService(deps: { repository: ReportsRepository; cloc
         from: range.from,
         to: range.to,
         figure: query.figure,
+        label: range.label && range.labelName !== null ? { id: range.label, name: range.labelName } : null,
         title: figureTitle(query, email),
         tickets: rows.slice(0, REPORT_LIST_LIMIT).map(ticketOf),
         truncated: rows.length > REPORT_LIST_LIMIT,
@@ -207,7 +232,7 @@ export function createReportsService(deps: { repository: ReportsRepository; cloc
 
     /** The CSV of every ticket created in the range, and its file name. */
     async csv(query: ReportQuery): Promise<{ name: string; body: string }> {
-      const range = rangeOf(query);
+      const range = await rangeOf(query);
       const rows = await repository.createdTickets(range, clock.now());
       const comments = new Map(rows.map((row) => [row.id, row.comment]));
       return { name: `tickets-${range.from}-to-${range.to}.csv`, body: csvOf(rows.map(ticketOf), comments) };

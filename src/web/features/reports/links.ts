@@ -7,6 +7,8 @@ export const REPORT_LIST_PAGE = '/admin/reports/tickets';
 export interface RangeOf {
   from: string;
   to: string;
+  /** Only the tickets with this label (its id). */
+  label?: string | undefined;
 }
 
 /** What picks one figure's tickets besides the range. */
@@ -27,10 +29,10 @@ const search = (values: Record<string, string | number | undefined>) =>
   ).toString();
 
 export const reportPath = (range: Partial<RangeOf>) => {
-  const query = search({ from: range.from, to: range.to });
+  const query = search({ from: range.from, to: range.to, label: range.label });
   return query ? `${REPORT_PAGE}?${query}` : REPORT_PAGE;
 };
 
 /** The list of a figure's tickets: /admin/reports/tickets?from=&to=&figure=… */
 export const figurePath = (range: RangeOf, params: FigureParams) =>
-  `${REPORT_LIST_PAGE}?${search({ from: range.from, to: range.to, ...params })}`;
+  `${REPORT_LIST_PAGE}?${search({ from: range.from, to: range.to, label: range.label, ...params })}`;

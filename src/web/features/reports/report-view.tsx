@@ -15,7 +15,7 @@ import {
 import { ratingWord } from '../../../contracts/ticket-words.ts';
 import { DataTable } from '../../components/ui/data-table.tsx';
 import { Email } from '../../components/ui/email.tsx';
-import { InputField } from '../../components/ui/field.tsx';
+import { InputField, SelectField } from '../../components/ui/field.tsx';
 import { figurePath, type FigureParams, type RangeOf, reportPath } from './links.ts';
 
 const NZ_DAY = new Intl.DateTimeFormat('en-CA', {
@@ -54,11 +54,14 @@ export function RangeForm({
   errors,
   today,
   range,
+  labels,
 }: {
-  values: { from: string; to: string };
+  values: { from: string; to: string; label: string };
   errors: Record<string, string>;
   today: string | null;
   range: RangeOf | null;
+  /** The team's labels: a report of one label's tickets (no choice when there are none). */
+  labels: ReadonlyArray<{ id: string; name: string }>;
 }) {
   return (
     <div className="report-range">
@@ -81,6 +84,22 @@ export function RangeForm({
           hint={REPORTS_TEXT.toHint}
           error={errors.to}
         />
+        {labels.length > 0 || values.label ? (
+          <SelectField
+            label={REPORTS_TEXT.labelFilter}
+            name="label"
+            defaultValue={values.label}
+            key={`label-${values.label}`}
+            error={errors.label}
+          >
+            <option value="">{REPORTS_TEXT.labelAll}</option>
+            {labels.map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.name}
+              </option>
+            ))}
+          </SelectField>
+        ) : null}
         <div className="report-range__actions">
           <button type="submit" className="button button--primary">
             {REPORTS_TEXT.show}
@@ -94,7 +113,7 @@ export function RangeForm({
             {[7, 28, 90].map((days, i) => (
               <span key={days}>
                 {i > 0 ? ' · ' : null}
-                <Link to={reportPath({ from: addDays(today, -(days - 1)), to: today })}>
+                <Link to={reportPath({ from: addDays(today, -(days - 1)), to: today, label: values.label })}>
                   {REPORTS_TEXT.presetDays(days)}
                 </Link>
               </span>
@@ -397,6 +416,55 @@ const ADMIN_COLUMNS = [
   REPORTS_TEXT.medianColumn,
   REPORTS_TEXT.ratingsColumn,
 ] as const;
+
+const LABEL_COLUMNS = REPORTS_TEXT.labelColumns;
+
+/** The range's tickets split by label; each figure opens that label's report or its tickets. */
+export function LabelsTable({ report, range }: { report: Report; range: RangeOf }) {
+  if (report.labels.length === 0) return <p className="empty-state">{REPORTS_TEXT.labelsNone}</p>;
+  return (
+    <DataTable caption={REPORTS_TEXT.labelsTitle} columns={LABEL_COLUMNS} className="admin-table report-labels">
+      {report.labels.map((l) => {
+        const only = { ...range, label: l.labelId };
+        return (
+          <tr key={l.labelId}>
+            <td data-label={LABEL_COLUMNS[0]}>
+              <Link to={reportPath(only)}>{l.name}</Link>
+            </td>
+            <td data-label={LABEL_COLUMNS[1]}>
+              <FigureLink range={only} params={{ figure: 'created' }}>
+                {l.created}
+              </FigureLink>
+            </td>
+            <td data-label={LABEL_COLUMNS[2]}>
+              {l.answered === 0 ? (
+                REPORTS_TEXT.none
+              ) : (
+                <FigureLink range={only} params={{ figure: 'first-response' }}>
+                  {hoursWords(l.medianFirstResponseBusinessHours)} {REPORTS_TEXT.businessHours} (
+                  {hoursWords(l.medianFirstResponseClockHours)} {REPORTS_TEXT.clockHours})
+                </FigureLink>
+              )}
+            </td>
+            <td data-label={LABEL_COLUMNS[3]}>
+              <FigureLink range={only} params={{ figure: 'first-response-met' }}>
+                {l.firstResponseWithinTarget} of {l.answered}
+              </FigureLink>
+            </td>
+            <td data-label={LABEL_COLUMNS[4]}>
+              <FigureLink range={only} params={{ figure: 'resolution' }}>
+                {l.closed}
+              </FigureLink>
+            </td>
+            <td data-label={LABEL_COLUMNS[5]}>
+              {l.good} of {l.rated} {REPORTS_TEXT.good}
+            </td>
+          </tr>
+        );
+      })}
+    </DataTable>
+  );
+}
 
 export function AdminsTable({ report, range }: { report: Report; range: RangeOf }) {
   if (report.admins.length === 0) return <p className="empty-state">{REPORTS_TEXT.adminsNone}</p>;
