@@ -6,7 +6,7 @@
  *
  * Environment: BENCH_SECONDS (per load round, default 5), BENCH_ROUNDS (default 2),
  * BENCH_LIGHTHOUSE_RUNS (default 3), BENCH_ONLY (comma-separated sections: bytes, lighthouse,
- * throughput, live, scaleout, search, attachments, upload, reports, coldstart, embedded, mail, inbound, replies), BENCH_SCALE_STREAMS (live streams over
+ * throughput, live, scaleout, search, bulk, attachments, upload, reports, coldstart, embedded, mail, inbound, replies), BENCH_SCALE_STREAMS (live streams over
  * two instances, default 5000), BENCH_MAIL_COUNT (mails recorded, and delivered to
  * .eml files, default 2000), BENCH_MAIL_SMTP_COUNT (mails delivered over SMTP, default 300),
  * TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
@@ -16,6 +16,7 @@
  */
 import fs from 'node:fs';
 import { attachmentsSection } from './sections/attachments.ts';
+import { bulkSection } from './sections/bulk.ts';
 import { bytesSection } from './sections/bytes.ts';
 import { coldStartSection } from './sections/cold-start.ts';
 import { part } from './sections/common.ts';
@@ -47,6 +48,7 @@ try {
     liveSection,
     scaleOutSection,
     searchSection,
+    bulkSection,
     attachmentsSection,
     uploadSection,
     // Last on the shared server: its 100,000 tickets would weigh on the sections above.

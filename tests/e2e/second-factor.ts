@@ -53,6 +53,7 @@ export const TEAM_ADMINS = [
   'labels',
   'presence-a',
   'presence-b',
+  'bulk',
 ] as const;
 export const teamAdminsFile = () => path.join(dataDir(), 'e2e-team-admins.json');
 type TeamAdmin = AdminFactor & { email: string; password: string };

@@ -290,6 +290,9 @@ export const EXPECTED: Record<EndpointKey, RouteSpec> = {
   'labels.rename': R('admin', { ok: 404 }),
   'labels.remove': R('admin', { ok: 404 }),
   'labels.setTicketLabels': R('admin'),
+  'bulk.apply': R('admin'),
+  // Nobody's bulk action: the admin's cell is 409 (nothing to undo), everyone else's is refused first.
+  'bulk.undo': R('admin', { ok: 409 }),
 
   'partnerReview.list': R('admin'),
   'partnerReview.get': R('admin'),
@@ -405,6 +408,7 @@ export const PARAMS: Record<string, (f: Fixtures) => string> = {
   labelId: () => '00000000-0000-4000-8000-0000000001ab',
   mergeId: () => '999999999',
   sideId: () => '00000000-0000-4000-8000-00000000051d',
+  bulkId: () => '00000000-0000-4000-8000-0000000b0002',
   attachmentId: (f) => f.attachmentId,
   sessionId: () => 'NobodysSessionId000000',
   factorId: () => spare.factorId || '00000000-0000-4000-8000-000000000000',
@@ -515,6 +519,12 @@ export const BODIES: Partial<Record<EndpointKey, BodyFor>> = {
   'labels.create': json(() => ({ name: `Matrix ${createToken().slice(0, 8)}` })),
   'labels.rename': json({ name: 'Matrix renamed' }),
   'labels.setTicketLabels': json({ labelIds: [] }),
+  // A ticket that does not exist: the admin's answer reports it missing, and no fixture changes.
+  'bulk.apply': json({
+    action: 'assign',
+    tickets: [{ id: '00000000-0000-4000-8000-0000000b0001', version: 0 }],
+    assignee: null,
+  }),
   'partnerReview.reject': json({ reason: 'Licence unreadable' }),
   'partnerReview.acceptLicense': json({ licenseExpiresOn: '2099-12-31' }),
   'partnerReview.refuseLicense': json({ reason: 'Matrix: unreadable' }),

@@ -407,6 +407,8 @@ export const FUZZ: Record<EndpointKey, FuzzEntry> = {
   'labels.rename': ADMIN,
   'labels.remove': ADMIN,
   'labels.setTicketLabels': SUPPORT,
+  'bulk.apply': ADMIN,
+  'bulk.undo': { group: 'admin', given: { bulkId: fc.oneof(fc.uuid(), hostileString) }, ok: [] },
   'desk.deleteSavedReply': {
     group: 'admin',
     given: { savedReplyId: fc.oneof({ weight: 1, arbitrary: ref('savedReply') }, { weight: 2, arbitrary: fc.uuid() }) },

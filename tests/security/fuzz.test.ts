@@ -59,6 +59,9 @@ beforeAll(async () => {
   ownTicket = (await user.createTicket()).ticketId;
   const registered = await register(t, validCompany());
   pendingCompany = registered.json().id as string;
+  // The labels the duplicate-query samples name (?label=): a report refuses a label that does not exist.
+  await t.database.db.execute(sql`insert into labels (id, name) values
+    ('7d9e3b6a-4f5c-4a0d-9e8f-3c4d5e6f7081', 'Fuzz label one'), ('8eaf4c7b-5a6d-4b1e-8f90-4d5e6f708192', 'Fuzz label two')`);
 });
 
 afterAll(async () => {
@@ -93,7 +96,13 @@ function concrete(url: string): string {
     if (name === 'slug') return 'terms';
     if (name === 'userId') return randomUUID();
     // Not found is fine here: the checks are about the body and the query, read before the object.
-    if (name === 'savedReplyId' || name === 'attachmentId' || name === 'sideId' || name === 'labelId')
+    if (
+      name === 'savedReplyId' ||
+      name === 'attachmentId' ||
+      name === 'sideId' ||
+      name === 'labelId' ||
+      name === 'bulkId'
+    )
       return randomUUID();
     if (name === 'messageId') return '1';
     throw new Error(`no sample value for :${name} in ${url}`);

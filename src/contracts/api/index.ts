@@ -2,6 +2,7 @@ import type { EndpointDeclaration } from '../endpoint.ts';
 import { accountApi, authApi, usersApi } from './accounts.ts';
 import { attachmentsApi } from './attachments.ts';
 import { auditApi } from './audit.ts';
+import { bulkApi } from './bulk.ts';
 import { contentAdminApi, contentApi } from './content.ts';
 import { inboundApi } from './inbound.ts';
 import { labelsApi } from './labels.ts';
@@ -40,6 +41,7 @@ export const API = {
   reports: reportsApi,
   side: sideApi,
   labels: labelsApi,
+  bulk: bulkApi,
 } as const;
 
 type Api = typeof API;

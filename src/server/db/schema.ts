@@ -552,6 +552,28 @@ export const ticketLabels = pgTable(
   (t) => [primaryKey({ columns: [t.ticketId, t.labelId] }), index('ticket_labels_label_idx').on(t.labelId)],
 );
 
+/**
+ * A bulk action on the inbox (docs/decisions/143-bulk-actions.md): what it did to each ticket and
+ * what each was before, so its undo can put back what no one has changed since.
+ */
+export const bulkActions = pgTable(
+  'bulk_actions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    actorId: uuid('actor_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    action: text('action').notNull(),
+    /** The assignee or label the action set, as asked. */
+    detail: text('detail'),
+    /** Per ticket done: { ticketId, ticketNo, open, assignedTo, labelAdded, versionAfter }. */
+    items: jsonb('items').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    undoneAt: timestamptz('undone_at'),
+  },
+  (t) => [index('bulk_actions_actor_idx').on(t.actorId, t.createdAt)],
+);
+
 export const auditLog = pgTable(
   'audit_log',
   {

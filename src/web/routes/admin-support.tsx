@@ -13,6 +13,8 @@ import { labelsApi } from '../../contracts/api/labels.ts';
 import { LABEL_TEXT } from '../../contracts/labels.ts';
 import { LabelChips } from '../features/support/label-chips.tsx';
 import { PresenceLine } from '../features/support/presence.tsx';
+import { BULK_FORM, BulkBar, bulkAction, type BulkOutcome } from '../features/support/bulk-bar.tsx';
+import { BULK_TEXT } from '../../contracts/bulk.ts';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { reasonLabel, SUPPORT_TEXT } from '../../contracts/support.ts';
 import type { AdminTicket, TicketPresence } from '../../contracts/support.schemas.ts';
@@ -20,7 +22,7 @@ import { formatNzDateTime } from '../../contracts/dates.ts';
 import { WaitingBadge } from '../features/support/waiting-badge.tsx';
 import { SwitchButtons } from '../components/ui/switch-buttons.tsx';
 import { SearchForm } from '../features/admin/search-form.tsx';
-import { ReadFailed } from '../features/admin/notice.tsx';
+import { Notice, ReadFailed } from '../features/admin/notice.tsx';
 import { LiveIndicator } from '../features/support/live-indicator.tsx';
 import { askWhyRefused, useLiveList } from '../lib/live.ts';
 import '../styles/support.css';
@@ -245,7 +247,32 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  * /admin/support: every user's tickets, newest last message first, kept up to date live; with a
  * search, every ticket matching it, best first.
  */
-export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) {
+/** What the last bulk action did, with Undo while it can be taken back. */
+export function BulkNotice({ outcome }: { outcome: BulkOutcome['bulk'] | undefined }) {
+  if (!outcome) return null;
+  if (outcome.error) return <Notice tone="error">{outcome.error}</Notice>;
+  return (
+    <>
+      <Notice tone="success">{outcome.words.join(' ')}</Notice>
+      {outcome.bulkId ? (
+        <Form method="post" className="bulk-undo">
+          <input type="hidden" name="intent" value="bulk-undo" />
+          <input type="hidden" name="bulkId" value={outcome.bulkId} />
+          <button type="submit" className="button button--ghost">
+            {BULK_TEXT.undo}
+          </button>
+        </Form>
+      ) : null}
+    </>
+  );
+}
+
+/** The inbox's one form that posts: bulk actions on the ticked tickets, and their undo. */
+export async function action({ request, context }: Route.ActionArgs) {
+  return bulkAction(context.get(requestContext).services.api, await request.formData());
+}
+
+export default function AdminSupportInbox({ loaderData, actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const { status, q, assigned, waiting, privacy, due, sort, label, filter, query } = inboxFilter(params);
   const keepPrivacy = privacy === 'all' ? undefined : privacy;
@@ -389,6 +416,7 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
         )
       ) : (
         <>
+          <BulkNotice outcome={actionData?.bulk} />
           <p className="admin-summary" role="status">
             {tickets.length} {status} {tickets.length === 1 ? 'ticket' : 'tickets'}
             {status === 'open' && waiting === 'all' ? `, ${waitingForUs} waiting on us` : ''}
@@ -420,56 +448,68 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
                       : ADMIN_TEXT.noClosedTickets}
             </p>
           ) : (
-            <DataTable
-              caption={
-                privacy !== 'all'
-                  ? 'Open privacy requests, soonest due first'
-                  : sort === 'due'
-                    ? 'Open tickets, soonest due first'
-                    : `${status === 'open' ? 'Open tickets' : 'Closed tickets'}, newest last message first`
-              }
-              columns={COLUMNS}
-              className="admin-table"
-            >
-              {tickets.map((ticket) => (
-                <tr key={ticket.id} className={ticket.waitingOn === 'us' ? 'admin-table__row--waiting' : undefined}>
-                  <td data-label={COLUMNS[0]}>
-                    <Link to={`/admin/support/${ticket.id}`} className="ticket-table__link row-link">
-                      #{ticket.ticketNo}
-                    </Link>
-                    {/* What the customer first wrote: the agent sees what the ticket is about before opening it. */}
-                    {ticket.firstLine ? (
-                      <span className="ticket-first-line" data-testid="first-line">
-                        {ticket.firstLine}
-                      </span>
-                    ) : null}
-                    <LabelChips labels={ticket.labels} />
-                    <PresenceLine presence={presence[ticket.id]} compact />
-                  </td>
-                  <td data-label={COLUMNS[1]} className="admin-table__email">
-                    <Email address={ticket.userEmail} />
-                  </td>
-                  <td data-label={COLUMNS[2]}>{reasonLabel(ticket.reason)}</td>
-                  <td data-label={COLUMNS[3]}>{formatNzDateTime(ticket.creationDate)}</td>
-                  <td data-label={COLUMNS[4]}>{formatNzDateTime(ticket.lastMessage)}</td>
-                  <td data-label={COLUMNS[5]}>
-                    {ticket.waitingOn ? (
-                      <WaitingBadge waiting={ticket.waitingOn} to="staff" />
-                    ) : (
-                      <span className="badge">Closed</span>
-                    )}
-                    <AnswerBy ticket={ticket} />
-                  </td>
-                  <td data-label={COLUMNS[6]}>
-                    <DueCell due={ticket.due} now={now} />
-                  </td>
-                  {/* Only an address may break anywhere: 'Unassigned' is a word. */}
-                  <td data-label={COLUMNS[7]} className={ticket.assignee ? 'admin-table__email' : undefined}>
-                    {ticket.assignee ? <Email address={ticket.assignee.email} /> : DESK_TEXT.unassigned}
-                  </td>
-                </tr>
-              ))}
-            </DataTable>
+            <>
+              <BulkBar open={status === 'open'} labels={loaderData.labels} />
+              <DataTable
+                caption={
+                  privacy !== 'all'
+                    ? 'Open privacy requests, soonest due first'
+                    : sort === 'due'
+                      ? 'Open tickets, soonest due first'
+                      : `${status === 'open' ? 'Open tickets' : 'Closed tickets'}, newest last message first`
+                }
+                columns={COLUMNS}
+                className="admin-table"
+              >
+                {tickets.map((ticket) => (
+                  <tr key={ticket.id} className={ticket.waitingOn === 'us' ? 'admin-table__row--waiting' : undefined}>
+                    <td data-label={COLUMNS[0]}>
+                      {/* Ticked for the bulk form above the table (its form attribute), with the version seen. */}
+                      <input
+                        type="checkbox"
+                        name="ticket"
+                        value={`${ticket.id}:${ticket.version}`}
+                        form={BULK_FORM}
+                        aria-label={BULK_TEXT.select(ticket.ticketNo)}
+                        className="bulk-tick"
+                      />
+                      <Link to={`/admin/support/${ticket.id}`} className="ticket-table__link row-link">
+                        #{ticket.ticketNo}
+                      </Link>
+                      {/* What the customer first wrote: the agent sees what the ticket is about before opening it. */}
+                      {ticket.firstLine ? (
+                        <span className="ticket-first-line" data-testid="first-line">
+                          {ticket.firstLine}
+                        </span>
+                      ) : null}
+                      <LabelChips labels={ticket.labels} />
+                      <PresenceLine presence={presence[ticket.id]} compact />
+                    </td>
+                    <td data-label={COLUMNS[1]} className="admin-table__email">
+                      <Email address={ticket.userEmail} />
+                    </td>
+                    <td data-label={COLUMNS[2]}>{reasonLabel(ticket.reason)}</td>
+                    <td data-label={COLUMNS[3]}>{formatNzDateTime(ticket.creationDate)}</td>
+                    <td data-label={COLUMNS[4]}>{formatNzDateTime(ticket.lastMessage)}</td>
+                    <td data-label={COLUMNS[5]}>
+                      {ticket.waitingOn ? (
+                        <WaitingBadge waiting={ticket.waitingOn} to="staff" />
+                      ) : (
+                        <span className="badge">Closed</span>
+                      )}
+                      <AnswerBy ticket={ticket} />
+                    </td>
+                    <td data-label={COLUMNS[6]}>
+                      <DueCell due={ticket.due} now={now} />
+                    </td>
+                    {/* Only an address may break anywhere: 'Unassigned' is a word. */}
+                    <td data-label={COLUMNS[7]} className={ticket.assignee ? 'admin-table__email' : undefined}>
+                      {ticket.assignee ? <Email address={ticket.assignee.email} /> : DESK_TEXT.unassigned}
+                    </td>
+                  </tr>
+                ))}
+              </DataTable>
+            </>
           )}
         </>
       )}

@@ -170,6 +170,8 @@ describe('support-desk advisories (docs/security-checks.md#advisory-regressions)
         savedReplyId: [savedReply.id],
         // No merge to undo is needed: the user is refused before the handler looks.
         mergeId: ['999999999'],
+        // Nobody's bulk action: the user is refused before the handler looks.
+        bulkId: ['00000000-0000-4000-8000-0000000b0003'],
         userId: [user.id, admin.id],
         slug: ['terms'],
         // The admin's own authenticator app (their only factor, so even the admin could not remove it).

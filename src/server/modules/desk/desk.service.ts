@@ -44,6 +44,9 @@ export function createDeskService(options: {
   }
 
   return {
+    /** One ticket as the team sees it (its version, assignee and labels among it). */
+    adminTicket,
+
     // The inbox and a ticket's thread, answers, close and reopen (docs/design.md §4 map).
     async listAllTickets(
       adminId: string,

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { SharedServices } from '../../shared-services.ts';
+import { createBulkRepository } from './bulk.repository.ts';
+import { bulkRoutes } from './bulk.routes.ts';
+import { createBulkService } from './bulk.service.ts';
 import { createMergeRepository } from './desk.merge.repository.ts';
 import { deskMergeRoutes } from './desk.merge.routes.ts';
 import { createMergeService } from './desk.merge.service.ts';
@@ -20,7 +23,7 @@ import { createSavedRepliesService } from './saved-replies.service.ts';
  * list, a ticket's thread, answers, close and reopen, internal notes, assignment, the privacy and
  * keep-for-record marks, search, the figures (ratings among them), merging and splitting tickets
  * (desk.merge.*, docs/decisions/116-ticket-merge.md), the team's saved replies (saved-replies.*) and
- * labels (labels.*, docs/decisions/141-labels.md).
+ * labels (labels.*, docs/decisions/141-labels.md) and bulk actions (bulk.*, docs/decisions/143-bulk-actions.md).
  * Tickets and messages are the support module's: the desk reads and writes them through
  * `app.support`, and its inbox stream passes `app.supportStreams`
  * (docs/decisions/128-support-and-desk.md).
@@ -52,6 +55,13 @@ export const deskModule = fp<SharedServices>(
     await app.register(savedRepliesRoutes, { savedReplies });
     const labels = createLabelsService({ repository: createLabelsRepository(database.db), audit: shared.audit });
     await app.register(labelsRoutes, { labels });
+    const bulk = createBulkService({
+      repository: createBulkRepository(database.db),
+      desk,
+      labels,
+      clock: shared.clock,
+    });
+    await app.register(bulkRoutes, { bulk });
   },
   {
     name: 'desk',

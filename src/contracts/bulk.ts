@@ -1,0 +1,80 @@
+import { z } from './zod.ts';
+
+/**
+ * Bulk actions on the inbox (docs/decisions/143-bulk-actions.md): close, reopen, assign or label
+ * many tickets at once, each ticket with the version the agent saw, one result per ticket, and an
+ * undo of the last one for 30 minutes. Every word the inbox shows about them lives here.
+ */
+export const BULK_MAX_TICKETS = 500;
+export const BULK_UNDO_MINUTES = 30;
+export const BULK_ACTIONS = ['close', 'reopen', 'assign', 'label'] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+
+export const BULK_TEXT = {
+  legend: 'With the ticked tickets',
+  select: (ticketNo: number) => `Select ticket #${ticketNo}`,
+  action: 'Action',
+  actions: { close: 'Close', reopen: 'Reopen', assign: 'Assign to', label: 'Add label' } satisfies Record<
+    BulkAction,
+    string
+  >,
+  assignMe: 'Assign to me',
+  unassign: 'Unassign',
+  apply: 'Apply to ticked',
+  noneTicked: 'Tick the tickets to change first.',
+  tooMany: `Choose at most ${BULK_MAX_TICKETS} tickets at once.`,
+  actionMissing: 'Choose what to do with the ticked tickets.',
+  assigneeMissing: 'Choose who to assign the tickets to.',
+  labelMissing: 'Choose a label from the list.',
+  done: (action: BulkAction, n: number) =>
+    `${{ close: 'Closed', reopen: 'Reopened', assign: 'Assigned', label: 'Labelled' }[action]} ${n} ${n === 1 ? 'ticket' : 'tickets'}.`,
+  changed: (numbers: readonly number[]) =>
+    `Left as they were, because they changed since you looked: ${numbers.map((n) => `#${n}`).join(', ')}.`,
+  unchanged: (n: number) => `${n} already ${n === 1 ? 'was' : 'were'} that way.`,
+  missing: (n: number) => `${n} no longer ${n === 1 ? 'exists' : 'exist'}.`,
+  undo: 'Undo',
+  undone: (n: number) => `Undone for ${n} ${n === 1 ? 'ticket' : 'tickets'}.`,
+  undoGone: `Only the last bulk action can be undone, within ${BULK_UNDO_MINUTES} minutes.`,
+} as const;
+
+const TicketRef = z.object({ id: z.uuid(), version: z.number().int().nonnegative() });
+
+export const BulkBodySchema = z.object({
+  action: z.enum(BULK_ACTIONS, { error: BULK_TEXT.actionMissing }),
+  tickets: z.array(TicketRef).min(1, BULK_TEXT.noneTicked).max(BULK_MAX_TICKETS, BULK_TEXT.tooMany),
+  /** assign: 'me', an admin's id, or null for nobody. */
+  assignee: z.union([z.literal('me'), z.uuid(), z.null()]).optional(),
+  /** label: the label to add. */
+  labelId: z.uuid({ error: BULK_TEXT.labelMissing }).optional(),
+});
+export type BulkBody = z.infer<typeof BulkBodySchema>;
+
+/** What became of one ticket: done, left because it changed since, already so, or gone. */
+export const BULK_OUTCOMES = ['done', 'changed', 'unchanged', 'missing'] as const;
+export const BulkResultSchema = z.object({
+  bulkId: z.string().nullable(),
+  action: z.enum(BULK_ACTIONS),
+  results: z.array(
+    z.object({ ticketId: z.string(), ticketNo: z.number().int().nullable(), outcome: z.enum(BULK_OUTCOMES) }),
+  ),
+  /** Until when Undo takes it back (ISO); null when nothing was done. */
+  undoUntil: z.string().nullable(),
+});
+export type BulkResult = z.infer<typeof BulkResultSchema>;
+
+export const BulkParamsSchema = z.object({ bulkId: z.string().max(64) });
+export const BulkUndoResultSchema = z.object({
+  results: z.array(z.object({ ticketId: z.string(), ticketNo: z.number().int(), outcome: z.enum(BULK_OUTCOMES) })),
+});
+export type BulkUndoResult = z.infer<typeof BulkUndoResultSchema>;
+
+/** The words of a bulk result: what was done, and each kind of ticket left alone. */
+export function bulkWords(action: BulkAction, results: BulkResult['results'] | BulkUndoResult['results']): string[] {
+  const of = (outcome: (typeof BULK_OUTCOMES)[number]) => results.filter((r) => r.outcome === outcome);
+  const words = [BULK_TEXT.done(action, of('done').length)];
+  const changed = of('changed').map((r) => r.ticketNo ?? 0);
+  if (changed.length > 0) words.push(BULK_TEXT.changed(changed));
+  if (of('unchanged').length > 0) words.push(BULK_TEXT.unchanged(of('unchanged').length));
+  if (of('missing').length > 0) words.push(BULK_TEXT.missing(of('missing').length));
+  return words;
+}

@@ -1,0 +1,45 @@
+import { expect, type Page, test } from '@playwright/test';
+import { BULK_TEXT } from '../../src/contracts/bulk.ts';
+import { customerTicket, signInAt } from './fixtures.ts';
+import { teamAdmin } from './second-factor.ts';
+
+/**
+ * Bulk actions (docs/decisions/143-bulk-actions.md): an agent ticks tickets in the inbox, closes them
+ * in one go, and takes it back with Undo; the same plain form with JavaScript and without.
+ */
+const AGENT = teamAdmin('bulk');
+
+const rowOf = (page: Page, ticketNo: number) =>
+  page.getByRole('row').filter({ has: page.getByRole('link', { name: `#${ticketNo}`, exact: true }) });
+
+for (const js of [true, false]) {
+  test.describe(`JavaScript ${js ? 'on' : 'off'}`, () => {
+    test.use({ javaScriptEnabled: js });
+
+    test('ticks two tickets, closes both at once, and undoes it', async ({ page, request }) => {
+      const first = await customerTicket(request, 'Spam one: win a free suitcase');
+      const second = await customerTicket(request, 'Spam two: win a free suitcase');
+      await signInAt(page, '/admin/support', AGENT);
+      for (const ticket of [first, second])
+        await rowOf(page, ticket.ticketNo)
+          .getByRole('checkbox', { name: BULK_TEXT.select(ticket.ticketNo) })
+          .check();
+      await page.getByRole('combobox', { name: BULK_TEXT.legend }).selectOption({ label: BULK_TEXT.actions.close });
+      await page.getByRole('button', { name: BULK_TEXT.apply }).click();
+
+      await expect(page.getByRole('status').filter({ hasText: BULK_TEXT.done('close', 2) })).toBeVisible();
+      for (const ticket of [first, second]) await expect(rowOf(page, ticket.ticketNo)).toHaveCount(0);
+
+      await page.getByRole('button', { name: BULK_TEXT.undo }).click();
+      await expect(page.getByRole('status').filter({ hasText: BULK_TEXT.undone(2) })).toBeVisible();
+      for (const ticket of [first, second]) await expect(rowOf(page, ticket.ticketNo)).toBeVisible();
+    });
+  });
+}
+
+test('Apply with nothing ticked says so and changes nothing', async ({ page }) => {
+  await signInAt(page, '/admin/support', AGENT);
+  await page.getByRole('combobox', { name: BULK_TEXT.legend }).selectOption({ label: BULK_TEXT.actions.close });
+  await page.getByRole('button', { name: BULK_TEXT.apply }).click();
+  await expect(page.getByRole('alert').filter({ hasText: BULK_TEXT.noneTicked })).toBeVisible();
+});
