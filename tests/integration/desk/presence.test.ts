@@ -90,6 +90,23 @@ describe('presence on the ticket and on the inbox row', () => {
     for (const stream of [inbox, samOnTicket, kiriOnTicket]) stream.close();
   });
 
+  it('keeps an agent with the ticket open in a second tab when the first closes', async () => {
+    const { ticketId } = await owner.createTicket('General', 'Two tabs, one agent');
+    const inbox = await inboxStream(kiri);
+    const firstTab = await ticketStream(ticketId, sam);
+    const secondTab = await ticketStream(ticketId, sam);
+    await inbox.waitFor((e) => rowOf(e, ticketId)?.viewers.includes(sam.email) === true);
+    firstTab.close();
+    // Sam's typing is the next thing the inbox hears: no "left" in between.
+    await beat(ticketId, sam, true);
+    await inbox.waitFor((e) => rowOf(e, ticketId)?.typing.includes(sam.email) === true);
+    const told = inbox.events.filter((e) => e.event === 'presence').map((e) => rowOf([e], ticketId));
+    expect(told.some((presence) => presence?.viewers.length === 0)).toBe(false);
+    secondTab.close();
+    await inbox.waitFor((e) => rowOf(e, ticketId)?.viewers.length === 0);
+    inbox.close();
+  });
+
   it('forgets a page whose beats stopped though its connection never closed, and typing before that', async () => {
     const { ticketId } = await owner.createTicket('General', 'A laptop shut mid-answer');
     const inbox = await inboxStream(kiri);

@@ -381,8 +381,10 @@ export function createSupportLive(options: {
       if (viewer.admin) announceViewing(ticketId, viewer, Date.now() + presenceTtlMs);
       stream.onClose(() => {
         untrack();
-        if (viewer.admin) announceViewing(ticketId, viewer, 0);
         feed.subscribers.delete(sub);
+        // Left, unless the same person still has the ticket open in another tab here.
+        const stillHere = [...feed.subscribers].some((s) => s.viewer.userId === viewer.userId && !s.stream.closed);
+        if (viewer.admin && !stillHere) announceViewing(ticketId, viewer, 0);
         if (feed.subscribers.size === 0 && !feed.busy) feeds.delete(ticketId);
       });
       await pushTicketState(ticketId);
