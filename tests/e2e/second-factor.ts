@@ -54,6 +54,8 @@ export const TEAM_ADMINS = [
   'presence-a',
   'presence-b',
   'bulk',
+  'bulk-js',
+  'bulk-no-js',
 ] as const;
 export const teamAdminsFile = () => path.join(dataDir(), 'e2e-team-admins.json');
 type TeamAdmin = AdminFactor & { email: string; password: string };

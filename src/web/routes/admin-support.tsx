@@ -8,7 +8,7 @@ import { formatNzDay } from '../../contracts/dates.ts';
 import { deskApi } from '../../contracts/api/support.ts';
 import { type CallInput, pathOf } from '../../contracts/endpoint.ts';
 import { api } from '../lib/api-client.ts';
-import { Form, Link, useRevalidator, useSearchParams } from 'react-router';
+import { Form, Link, redirect, useRevalidator, useSearchParams } from 'react-router';
 import { labelsApi } from '../../contracts/api/labels.ts';
 import { LABEL_TEXT } from '../../contracts/labels.ts';
 import { LabelChips } from '../features/support/label-chips.tsx';
@@ -248,14 +248,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  * search, every ticket matching it, best first.
  */
 /** What the last bulk action did, with Undo while it can be taken back. */
-export function BulkNotice({ outcome }: { outcome: BulkOutcome['bulk'] | undefined }) {
+function BulkNotice({ outcome }: { outcome: BulkOutcome['bulk'] | undefined }) {
   if (!outcome) return null;
   if (outcome.error) return <Notice tone="error">{outcome.error}</Notice>;
   return (
     <>
       <Notice tone="success">{outcome.words.join(' ')}</Notice>
       {outcome.bulkId ? (
-        <Form method="post" className="bulk-undo">
+        <Form method="post" className="bulk-undo" replace>
           <input type="hidden" name="intent" value="bulk-undo" />
           <input type="hidden" name="bulkId" value={outcome.bulkId} />
           <button type="submit" className="button button--ghost">
@@ -269,10 +269,18 @@ export function BulkNotice({ outcome }: { outcome: BulkOutcome['bulk'] | undefin
 
 /** The inbox's one form that posts: bulk actions on the ticked tickets, and their undo. */
 export async function action({ request, context }: Route.ActionArgs) {
-  return bulkAction(context.get(requestContext).services.api, await request.formData());
+  const { bulk } = await bulkAction(context.get(requestContext).services.api, await request.formData());
+  // What it did goes in the address, not the action's answer: the inbox reads its data again on
+  // every change of the list, and that would take an answer (and its Undo) off the page.
+  const search = new URL(request.url).searchParams;
+  for (const key of ['bulkDone', 'bulkUndo', 'bulkError', 'index', '_routes']) search.delete(key);
+  if (bulk.error) search.set('bulkError', bulk.error);
+  else search.set('bulkDone', bulk.words.join(' '));
+  if (bulk.bulkId) search.set('bulkUndo', bulk.bulkId);
+  return redirect(`/admin/support?${search}`, 303);
 }
 
-export default function AdminSupportInbox({ loaderData, actionData }: Route.ComponentProps) {
+export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const { status, q, assigned, waiting, privacy, due, sort, label, filter, query } = inboxFilter(params);
   const keepPrivacy = privacy === 'all' ? undefined : privacy;
@@ -333,6 +341,18 @@ export default function AdminSupportInbox({ loaderData, actionData }: Route.Comp
         {searching ? null : <LiveIndicator status={live} />}
       </div>
       <DeskFiguresLine figures={loaderData.figures} />
+      {/* Outside the live list, so the list's updates never replace it while it is being used. */}
+      <BulkNotice
+        outcome={
+          params.get('bulkDone') || params.get('bulkError')
+            ? {
+                words: [params.get('bulkDone') ?? ''],
+                bulkId: params.get('bulkUndo'),
+                error: params.get('bulkError'),
+              }
+            : undefined
+        }
+      />
       <div className="admin-toolbar">
         {/* A search spans every ticket, open or closed, assigned or not: the switches are for the list. */}
         {searching ? null : (
@@ -416,7 +436,6 @@ export default function AdminSupportInbox({ loaderData, actionData }: Route.Comp
         )
       ) : (
         <>
-          <BulkNotice outcome={actionData?.bulk} />
           <p className="admin-summary" role="status">
             {tickets.length} {status} {tickets.length === 1 ? 'ticket' : 'tickets'}
             {status === 'open' && waiting === 'all' ? `, ${waitingForUs} waiting on us` : ''}
