@@ -419,6 +419,15 @@ const ADMIN_COLUMNS = [
 
 const LABEL_COLUMNS = REPORTS_TEXT.labelColumns;
 
+/** A median in business and clock hours: '2 h business time (18 h clock time)'. */
+function MedianHours({ business, clock }: { business: number | null; clock: number | null }) {
+  return (
+    <>
+      {hoursWords(business)} {REPORTS_TEXT.businessHours} ({hoursWords(clock)} {REPORTS_TEXT.clockHours})
+    </>
+  );
+}
+
 /** The range's tickets split by label; each figure opens that label's report or its tickets. */
 export function LabelsTable({ report, range }: { report: Report; range: RangeOf }) {
   if (report.labels.length === 0) return <p className="empty-state">{REPORTS_TEXT.labelsNone}</p>;
@@ -441,8 +450,7 @@ export function LabelsTable({ report, range }: { report: Report; range: RangeOf 
                 REPORTS_TEXT.none
               ) : (
                 <FigureLink range={only} params={{ figure: 'first-response' }}>
-                  {hoursWords(l.medianFirstResponseBusinessHours)} {REPORTS_TEXT.businessHours} (
-                  {hoursWords(l.medianFirstResponseClockHours)} {REPORTS_TEXT.clockHours})
+                  <MedianHours business={l.medianFirstResponseBusinessHours} clock={l.medianFirstResponseClockHours} />
                 </FigureLink>
               )}
             </td>
@@ -490,8 +498,7 @@ export function AdminsTable({ report, range }: { report: Report; range: RangeOf 
               REPORTS_TEXT.none
             ) : (
               <FigureLink range={range} params={{ figure: 'admin-first', admin: a.userId }}>
-                {hoursWords(a.medianFirstResponseBusinessHours)} {REPORTS_TEXT.businessHours} (
-                {hoursWords(a.medianFirstResponseClockHours)} {REPORTS_TEXT.clockHours})
+                <MedianHours business={a.medianFirstResponseBusinessHours} clock={a.medianFirstResponseClockHours} />
               </FigureLink>
             )}
           </td>
