@@ -1,3 +1,4 @@
+import { MACRO_TEXT, unknownPlaceholders } from './macros.ts';
 import { z } from './zod.ts';
 import {
   DESK_TEXT,
@@ -85,7 +86,11 @@ export const SavedReplyBodySchema = z.object({
     .string({ error: SAVED_REPLY_TEXT.bodyRequired })
     .trim()
     .min(1, SAVED_REPLY_TEXT.bodyRequired)
-    .max(SAVED_REPLY_BODY_MAX, SAVED_REPLY_TEXT.bodyTooLong),
+    .max(SAVED_REPLY_BODY_MAX, SAVED_REPLY_TEXT.bodyTooLong)
+    .superRefine((body, context) => {
+      const unknown = unknownPlaceholders(body)[0];
+      if (unknown) context.addIssue({ code: 'custom', message: MACRO_TEXT.unknown(unknown) });
+    }),
 });
 export const SavedReplyParamsSchema = z.object({ savedReplyId: z.string().max(64) });
 

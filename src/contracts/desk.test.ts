@@ -21,11 +21,11 @@ describe('formatMinutes', () => {
 describe('expandSavedReply', () => {
   it('fills in {{user.name}}, or "there" without a name, beside the number and the address', () => {
     const body = 'Kia ora {{user.name}}, about #{{ticket.number}} ({{ user.email }}).';
-    expect(expandSavedReply(body, { ticketNo: 1004, userEmail: 'a@example.com', userName: 'Aroha $&' })).toBe(
-      'Kia ora Aroha $&, about #1004 (a@example.com).',
-    );
-    expect(expandSavedReply(body, { ticketNo: 1004, userEmail: 'a@example.com', userName: null })).toBe(
-      'Kia ora there, about #1004 (a@example.com).',
-    );
+    expect(
+      expandSavedReply(body, { ticketNo: 1004, reason: 'General', userEmail: 'a@example.com', userName: 'Aroha $&' }),
+    ).toBe('Kia ora Aroha $&, about #1004 (a@example.com).');
+    expect(
+      expandSavedReply(body, { ticketNo: 1004, reason: 'General', userEmail: 'a@example.com', userName: null }),
+    ).toBe('Kia ora there, about #1004 (a@example.com).');
   });
 });

@@ -1,6 +1,8 @@
 /** The support desk's tools (docs/product.md, support desk): notes, assignment, ratings, figures. */
 
 import { TICKET_WORDS } from './ticket-words.ts';
+import { fillTemplate } from './macros.ts';
+import { reasonLabel } from './support.ts';
 
 export const RATING_COMMENT_MAX_LENGTH = 1000;
 
@@ -85,7 +87,7 @@ export const SAVED_REPLY_BODY_MAX = 5000;
 export const SAVED_REPLY_TEXT = {
   title: 'Saved replies',
   intro:
-    'Answers the team reuses. In a ticket, pick one under the reply box or type / in it. {{ticket.number}}, {{user.name}} and {{user.email}} are filled in for the ticket ({{user.name}} is “there” when the customer gave no name, so “Kia ora {{user.name}},” always reads well).',
+    'Answers the team reuses. In a ticket, pick one under the reply box or type / in it. {{ticket.number}}, {{ticket.reason}}, {{customer.name}} and {{customer.email}} are filled in for the ticket ({{customer.name}} is “there” when the customer gave no name, so “Kia ora {{customer.name}},” always reads well). {{ask:Your question}} asks the agent: the answer cannot be sent until they replace it.',
   titleLabel: 'Title',
   bodyLabel: 'Text',
   add: 'Add saved reply',
@@ -106,22 +108,15 @@ export const SAVED_REPLY_TEXT = {
   noMatch: 'No saved reply matches.',
 } as const;
 
-/** What {{user.name}} becomes when the customer gave no name: "Kia ora {{user.name}}," reads "Kia ora there,". */
-export const SAVED_REPLY_NO_NAME = 'there';
-
 /**
- * A saved reply's text for one ticket: {{ticket.number}}, {{user.name}} and {{user.email}} filled in.
- * A replacement is given as a function, so a `$` in a name or address is taken as it is.
+ * A saved reply's text for one ticket: its variables filled in, its questions ({{ask:…}}) left for
+ * the agent (contracts/macros.ts).
  */
 export function expandSavedReply(
   body: string,
-  ticket: { ticketNo: number; userEmail: string; userName?: string | null | undefined },
+  ticket: { ticketNo: number; reason: string; userEmail: string; userName?: string | null | undefined },
 ): string {
-  const name = ticket.userName?.trim() || SAVED_REPLY_NO_NAME;
-  return body
-    .replace(/\{\{\s*ticket\.number\s*\}\}/g, () => String(ticket.ticketNo))
-    .replace(/\{\{\s*user\.name\s*\}\}/g, () => name)
-    .replace(/\{\{\s*user\.email\s*\}\}/g, () => ticket.userEmail);
+  return fillTemplate(body, { ...ticket, reasonLabel: reasonLabel(ticket.reason) });
 }
 
 // --- Search -------------------------------------------------------------------------------------

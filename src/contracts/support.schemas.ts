@@ -1,6 +1,7 @@
 import { LabelSchema } from './labels.schemas.ts';
 import { AttachmentSchema } from './attachments.schemas.ts';
 import { ErrorBodySchema } from './errors.ts';
+import { MACRO_TEXT, placeholdersIn } from './macros.ts';
 import { z } from './zod.ts';
 import { MESSAGE_MAX_LENGTH, SUPPORT_TEXT, TICKET_REASON_VALUES } from './support.ts';
 
@@ -130,10 +131,20 @@ const seenVersion = z.preprocess(
   (v) => (v === '' ? undefined : v),
   z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
 );
-/** The team's answer or note: a reply, with the version it was written against. */
-export const StaffReplySchema = ReplySchema.extend({ seenVersion });
+/**
+ * An answer the customer reads keeps no placeholder of a saved reply ({{ask:…}} or a variable):
+ * the agent replaces it first (docs/decisions/144-placeholders-never-sent.md).
+ */
+const noPlaceholderLeft = (value: { messageBody: string }, context: z.RefinementCtx) => {
+  const left = placeholdersIn(value.messageBody)[0];
+  if (left) context.addIssue({ code: 'custom', path: ['messageBody'], message: MACRO_TEXT.unfilled(left) });
+};
+/** The team's note: a reply, with the version it was written against. */
+export const StaffNoteSchema = ReplySchema.extend({ seenVersion });
+/** The team's answer: as a note, and nothing left of a saved reply's placeholders. */
+export const StaffReplySchema = StaffNoteSchema.superRefine(noPlaceholderLeft);
 /** The team's answer sent as a form with files. */
-export const StaffReplyFormSchema = ReplyFormSchema.extend({ seenVersion });
+export const StaffReplyFormSchema = ReplyFormSchema.extend({ seenVersion }).superRefine(noPlaceholderLeft);
 
 /** A new ticket sent as a form with files (multipart); its message is required as in JSON. */
 export const CreateTicketFormSchema = CreateTicketSchema.extend({

@@ -2,6 +2,7 @@ import { type Browser, expect, type Page, test } from '@playwright/test';
 import { enrolOnConsole, teamAdmin } from './second-factor.ts';
 import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
 import { DESK_TEXT, SAVED_REPLY_TEXT } from '../../src/contracts/desk.ts';
+import { MACRO_TEXT } from '../../src/contracts/macros.ts';
 import { SUPPORT_TEXT } from '../../src/contracts/support.ts';
 import { adminApi, hydrated, openTicketByCallable, signIn, signInAt, verifiedAccount } from './fixtures.ts';
 
@@ -96,7 +97,7 @@ test('notes stay with the team, assignment is live for a colleague, and the user
   await admin.context.close();
 });
 
-test('a saved reply is added, typed in with /, filled in for the ticket and sent', async ({
+test('a saved reply is added, typed in with /, filled in for the ticket, its question typed over, and sent', async ({
   page,
   browser,
   request,
@@ -115,7 +116,7 @@ test('a saved reply is added, typed in with /, filled in for the ticket and sent
   await addForm.getByLabel(SAVED_REPLY_TEXT.titleLabel).fill(title);
   await addForm
     .getByLabel(SAVED_REPLY_TEXT.bodyLabel)
-    .fill('Hi {{user.email}}, ticket #{{ticket.number}} arrives Friday.');
+    .fill('Hi {{user.email}}, ticket #{{ticket.number}} arrives {{ask:Day}}.');
   await addForm.getByRole('button', { name: SAVED_REPLY_TEXT.add }).click();
   await expect(admin.page.getByText(SAVED_REPLY_TEXT.added(title))).toBeVisible();
 
@@ -127,6 +128,17 @@ test('a saved reply is added, typed in with /, filled in for the ticket and sent
     admin.page.getByRole('listbox', { name: SAVED_REPLY_TEXT.title }).getByRole('option', { name: new RegExp(title) }),
   ).toBeVisible();
   await box.press('Enter');
+  const draft = `Hi ${user.email}, ticket #${ticketNo} arrives {{ask:Day}}.`;
+  await expect(box).toHaveValue(draft);
+  // Sent with its question left: refused, the words kept.
+  await admin.page.getByRole('button', { name: 'Send' }).click();
+  await expect(admin.page.getByText(MACRO_TEXT.unfilled('{{ask:Day}}'))).toBeVisible();
+  await expect(box).toHaveValue(draft);
+  // Inserted again, the question is selected: typing replaces it.
+  await box.fill(`/${title.slice(0, 10)}`);
+  await box.press('Enter');
+  await expect(box).toHaveValue(draft);
+  await admin.page.keyboard.type('Friday');
   await expect(box).toHaveValue(`Hi ${user.email}, ticket #${ticketNo} arrives Friday.`);
   await admin.page.getByRole('button', { name: 'Send' }).click();
 

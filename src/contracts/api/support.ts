@@ -29,6 +29,7 @@ import {
   ReplyResultSchema,
   ReplySchema,
   PresenceBeatSchema,
+  StaffNoteSchema,
   StaffReplySchema,
   SeenBodySchema,
   SeenResultSchema,
@@ -276,7 +277,7 @@ export const deskApi = {
     summary:
       'Add an internal note (admins only; never shown or sent to the user); with `seenVersion`, stopped (412) when the ticket changed since',
     params: TicketParamsSchema,
-    body: StaffReplySchema,
+    body: StaffNoteSchema,
     answers: { 200: z.object({ message: AdminMessageSchema }) },
     errors: [...ERRORS, 409, 412],
   }),

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAVED_REPLY_TEXT } from '../../../src/contracts/desk.ts';
+import { MACRO_TEXT, NO_NAME } from '../../../src/contracts/macros.ts';
+import { escapeHtml } from '../../../src/server/html.ts';
+import { postFiles } from '../../helpers/attachment-files.ts';
 import { supportUser, type SupportUser } from '../../helpers/support.ts';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { postPageForm } from '../../helpers/page-forms.ts';
@@ -102,5 +105,56 @@ describe('saved replies', () => {
     );
     expect(filled.statusCode).toBe(200);
     expect(filled.body).toContain(`Ticket #${ticketNo} for ${user.email.replace('@', '@')} is on its way.`);
+  });
+});
+
+describe('questions in a saved reply ({{ask:…}}, decision 144)', () => {
+  it('come into the reply box as written, and an answer that still has one is refused, its words kept, until they are replaced', async () => {
+    const added = await admin.post(api, {
+      title: 'Tracking',
+      body: 'Kia ora {{customer.name}}, the tracking number for #{{ticket.number}} is {{ask:Tracking number}}.',
+    });
+    expect(added.statusCode).toBe(200);
+    const unknown = await admin.post(api, { title: 'Sign-off', body: 'Ngā mihi, {{agent.name}}' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error.fields.body).toBe(MACRO_TEXT.unknown('{{agent.name}}'));
+
+    const customer = await supportUser(t);
+    const { ticketId, ticketNo } = await customer.createTicket('General', 'Where is my parcel?');
+    const { userName } = (await admin.get(`/api/admin/support/tickets/${ticketId}`)).json().ticket;
+    const name = (userName as string | null)?.trim() || NO_NAME;
+    const filled = await postForm(
+      `/admin/support/${ticketId}`,
+      { intent: 'insert-saved', savedReplyId: added.json().savedReply.id },
+      admin,
+    );
+    const draft = `Kia ora ${name}, the tracking number for #${ticketNo} is {{ask:Tracking number}}.`;
+    expect(filled.body).toContain(draft);
+
+    // Without JavaScript the reply box is a multipart form sent to the page: refused, the words kept.
+    const sent = await postFiles(
+      t,
+      `/admin/support/${ticketId}`,
+      { ...admin.headers, origin: 'http://localhost:80' },
+      { messageBody: draft },
+      [],
+    );
+    expect(sent.statusCode).toBe(400);
+    expect(sent.body).toContain(escapeHtml(MACRO_TEXT.unfilled('{{ask:Tracking number}}')));
+    expect(sent.body).toContain(escapeHtml(draft));
+    const byApi = await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: draft });
+    expect(byApi.statusCode).toBe(400);
+    expect(byApi.json().error.fields.messageBody).toBe(MACRO_TEXT.unfilled('{{ask:Tracking number}}'));
+
+    const thread = async () =>
+      ((await customer.get(`/api/support/tickets/${ticketId}`)).json().messages as Array<{ messageBody: string }>).map(
+        (m) => m.messageBody,
+      );
+    expect(await thread()).toEqual(['Where is my parcel?']);
+    const answer = draft.replace('{{ask:Tracking number}}', 'NZ123456');
+    expect(
+      (await admin.post(`/api/admin/support/tickets/${ticketId}/messages`, { messageBody: answer })).statusCode,
+    ).toBe(200);
+    expect(await thread()).toEqual(['Where is my parcel?', answer]);
   });
 });

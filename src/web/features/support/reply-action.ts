@@ -35,6 +35,10 @@ export const seenVersionOf = (values: Record<string, string>) => {
  * page again at the new message (303, so a reload sends nothing twice), or, for the page's script,
  * the message itself. A refusal answers with why and the text kept.
  */
+/** Why the text was refused: its field's own words (a saved reply's question left in it, say) over the form's. */
+const textRefusal = (result: { message: string; fields: Record<string, string> }) =>
+  result.fields.messageBody ?? result.message;
+
 export async function replyAction<M extends Message>(
   values: Record<string, string>,
   options: {
@@ -65,7 +69,12 @@ export async function replyAction<M extends Message>(
   if (answer.status === 409) return refuse<M>(options.form, kept, SUPPORT_TEXT.replyRejected, 409, true);
   if (answer.status === 412 && seenVersion !== undefined)
     return refuse<M>(options.form, kept, answer.message, 412, false, { seenVersion });
-  return refuse<M>(options.form, kept, answer.fromServer ? answer.message : SUPPORT_TEXT.replyFailed, answer.status);
+  return refuse<M>(
+    options.form,
+    kept,
+    answer.fromServer ? textRefusal(answer) : SUPPORT_TEXT.replyFailed,
+    answer.status,
+  );
 }
 
 /**
@@ -83,7 +92,7 @@ export function replyWithFilesAction<M extends Message>(
   const kept = { messageBody: fields.messageBody ?? '', clientId: fields.clientId ?? '' };
   // Sent empty, with no file: said as the form without files says it.
   const empty = result.status === 400 && kept.messageBody.trim() === '' && result.fields.messageBody;
-  const message = empty ? SUPPORT_TEXT.replyEmpty : result.fromServer ? result.message : SUPPORT_TEXT.replyFailed;
+  const message = empty ? SUPPORT_TEXT.replyEmpty : result.fromServer ? textRefusal(result) : SUPPORT_TEXT.replyFailed;
   const seenVersion = seenVersionOf(fields);
   const stale = result.status === 412 && seenVersion !== undefined ? { seenVersion } : undefined;
   return refuse<M>('reply', kept, message, result.status, result.status === 409, stale);

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Form, Link, useFetcher, useRouteLoaderData } from 'react-router';
 import { DESK_TEXT, SAVED_REPLY_TEXT } from '../../../contracts/desk.ts';
+import { firstQuestion } from '../../../contracts/macros.ts';
 import type { EndpointDeclaration } from '../../../contracts/endpoint.ts';
 import { MESSAGE_MAX_LENGTH, SUPPORT_TEXT } from '../../../contracts/support.ts';
 import type { Message } from '../../../contracts/support.schemas.ts';
@@ -156,7 +157,12 @@ export function ReplyBox<M extends Message = Message>({
   const insert = (value: string) => {
     update(value);
     setActive(0);
-    document.getElementById(inputId)?.focus();
+    const box = document.getElementById(inputId);
+    box?.focus();
+    // The saved reply's first question ({{ask:…}}) is selected: what the agent types replaces it.
+    const question = firstQuestion(value);
+    if (box instanceof HTMLTextAreaElement && question)
+      requestAnimationFrame(() => box.setSelectionRange(question.start, question.end));
   };
 
   function finish(
@@ -269,7 +275,13 @@ export function ReplyBox<M extends Message = Message>({
     else if (result.status === 412 && sentAgainst.current !== undefined)
       finish({ ok: false, error: DESK_TEXT.stale, stale: sentAgainst.current });
     else if (result.status === 0) finish({ ok: false, error: REPLY_UNREACHABLE });
-    else finish({ ok: false, error: !result.ok && result.fromServer ? result.message : SUPPORT_TEXT.replyFailed });
+    else
+      finish({
+        ok: false,
+        // The text's own refusal (a saved reply's question left in it) over the form's.
+        error:
+          !result.ok && result.fromServer ? (result.fields.messageBody ?? result.message) : SUPPORT_TEXT.replyFailed,
+      });
   }
 
   const formId = `${inputId}-form`;
