@@ -3,7 +3,7 @@ import { AttachmentSchema } from './attachments.schemas.ts';
 import { ErrorBodySchema } from './errors.ts';
 import { MACRO_TEXT, placeholdersIn } from './macros.ts';
 import { z } from './zod.ts';
-import { MESSAGE_MAX_LENGTH, SUPPORT_TEXT, TICKET_REASON_VALUES } from './support.ts';
+import { MESSAGE_MAX_LENGTH, SEEN_IDS_MAX, SUPPORT_TEXT, TICKET_REASON_VALUES } from './support.ts';
 
 /**
  * The zod schemas of support.ts: what the API and the forms check, on the server and in a form
@@ -160,8 +160,6 @@ export const TicketListQuerySchema = z.object({
 });
 export const TicketParamsSchema = z.object({ ticketId: z.string().max(64) });
 
-/** The most answer ids one "seen" report names: the page keeps the newest this many. */
-export const SEEN_IDS_MAX = 200;
 /**
  * What the owner's ticket page reports it showed: the ids of the answers that were in front of the
  * reader (the page visible and focused, or the answer scrolled into view while visible), every one

@@ -116,3 +116,6 @@ export const LIVE_EVENTS = {
    */
   presence: 'presence',
 } as const;
+
+/** The most answer ids one "seen" report names: the page keeps the newest this many. */
+export const SEEN_IDS_MAX = 200;

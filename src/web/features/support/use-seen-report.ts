@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { supportApi } from '../../../contracts/api/support.ts';
-import { type Message, SEEN_IDS_MAX } from '../../../contracts/support.schemas.ts';
+import type { Message } from '../../../contracts/support.schemas.ts';
+import { SEEN_IDS_MAX } from '../../../contracts/support.ts';
 import { api } from '../../lib/api-client.ts';
 
 /**
