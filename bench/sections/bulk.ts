@@ -3,7 +3,7 @@
  * assign them all to the admin with the versions the inbox showed, then Undo, five times; the time
  * of each request, and that every ticket has its one result.
  */
-import type { BulkResult, BulkUndoResult } from '../../src/contracts/bulk.ts';
+import type { BulkResult, BulkUndoResult } from '../../src/contracts/bulk.schemas.ts';
 import { median, percentile } from '../lib/process-stats.ts';
 import { ms, results, row, type Section } from './common.ts';
 import type { ServerBench } from './server.ts';

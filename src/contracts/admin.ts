@@ -1,4 +1,4 @@
-import { AdminMessageSchema } from './support.schemas.ts';
+import type { AdminMessageSchema } from './support.schemas.ts';
 import type { z } from './zod.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { z } from './zod.ts';
+import type { BulkResult, BulkUndoResult } from './bulk.schemas.ts';
 
 /**
  * Bulk actions on the inbox (docs/decisions/143-bulk-actions.md): close, reopen, assign or label
@@ -37,36 +37,8 @@ export const BULK_TEXT = {
   undoGone: `Only the last bulk action can be undone, within ${BULK_UNDO_MINUTES} minutes.`,
 } as const;
 
-const TicketRef = z.object({ id: z.uuid(), version: z.number().int().nonnegative() });
-
-export const BulkBodySchema = z.object({
-  action: z.enum(BULK_ACTIONS, { error: BULK_TEXT.actionMissing }),
-  tickets: z.array(TicketRef).min(1, BULK_TEXT.noneTicked).max(BULK_MAX_TICKETS, BULK_TEXT.tooMany),
-  /** assign: 'me', an admin's id, or null for nobody. */
-  assignee: z.union([z.literal('me'), z.uuid(), z.null()]).optional(),
-  /** label: the label to add. */
-  labelId: z.uuid({ error: BULK_TEXT.labelMissing }).optional(),
-});
-export type BulkBody = z.infer<typeof BulkBodySchema>;
-
 /** What became of one ticket: done, left because it changed since, already so, or gone. */
 export const BULK_OUTCOMES = ['done', 'changed', 'unchanged', 'missing'] as const;
-export const BulkResultSchema = z.object({
-  bulkId: z.string().nullable(),
-  action: z.enum(BULK_ACTIONS),
-  results: z.array(
-    z.object({ ticketId: z.string(), ticketNo: z.number().int().nullable(), outcome: z.enum(BULK_OUTCOMES) }),
-  ),
-  /** Until when Undo takes it back (ISO); null when nothing was done. */
-  undoUntil: z.string().nullable(),
-});
-export type BulkResult = z.infer<typeof BulkResultSchema>;
-
-export const BulkParamsSchema = z.object({ bulkId: z.string().max(64) });
-export const BulkUndoResultSchema = z.object({
-  results: z.array(z.object({ ticketId: z.string(), ticketNo: z.number().int(), outcome: z.enum(BULK_OUTCOMES) })),
-});
-export type BulkUndoResult = z.infer<typeof BulkUndoResultSchema>;
 
 /** The words of a bulk result: what was done, and each kind of ticket left alone. */
 export function bulkWords(action: BulkAction, results: BulkResult['results'] | BulkUndoResult['results']): string[] {

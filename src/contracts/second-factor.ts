@@ -4,6 +4,9 @@
  * of enrolment and of the sign-in step; the schemas are in second-factor.schemas.ts.
  */
 
+/** The intent of the form that confirms a new authenticator app (the console's enrolment and /admin/security). */
+export const ENROL_TOTP = 'enrol-totp';
+
 export const RECOVERY_CODE_COUNT = 10;
 /** A TOTP code is 6 digits; a recovery code 16 hex characters in groups of four (xxxx-xxxx-xxxx-xxxx). */
 export const OTP_MAX_LENGTH = 64;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dueWords } from './service-levels.ts';
+import { dueWords } from './due-times.ts';
 
 describe('dueWords', () => {
   const due = new Date('2026-12-02T03:00:00Z');

@@ -1,7 +1,7 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import pg from 'pg';
 import { formatNzDueTime } from '../../src/contracts/dates.ts';
-import { DUE_TEXT } from '../../src/contracts/service-levels.ts';
+import { DUE_TEXT } from '../../src/contracts/due-times.ts';
 import { socketUrl } from '../../src/server/db/local-socket.ts';
 import { hydrated, signInAt, verifiedAccount } from './fixtures.ts';
 import { ADMIN_TEXT } from '../../src/contracts/admin.ts';

@@ -1,5 +1,5 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { DUE_TEXT } from '../../src/contracts/service-levels.ts';
+import { DUE_TEXT } from '../../src/contracts/due-times.ts';
 import { reasonLabel, SUPPORT_TEXT } from '../../src/contracts/support.ts';
 import { MERGE_TEXT } from '../../src/contracts/ticket-merge.ts';
 import { openTicketByCallable, signInAt, signInToTickets, verifiedAccount } from './fixtures.ts';

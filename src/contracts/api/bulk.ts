@@ -1,4 +1,4 @@
-import { BulkBodySchema, BulkParamsSchema, BulkResultSchema, BulkUndoResultSchema } from '../bulk.ts';
+import { BulkBodySchema, BulkParamsSchema, BulkResultSchema, BulkUndoResultSchema } from '../bulk.schemas.ts';
 import { endpoint } from '../endpoint.ts';
 
 const ERRORS = [400, 401, 403, 404] as const;

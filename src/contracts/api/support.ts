@@ -49,7 +49,7 @@ import {
   SplitResultSchema,
   SplitTicketSchema,
   UndoResultSchema,
-} from '../ticket-merge.ts';
+} from '../ticket-merge.schemas.ts';
 import { z } from '../zod.ts';
 
 /** `?after=` (or `Last-Event-ID` on a stream): the last message id the client has. */

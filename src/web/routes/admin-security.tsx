@@ -2,13 +2,12 @@ import { useState } from 'react';
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { secondFactorApi } from '../../contracts/api/second-factor.ts';
-import { RECOVERY_CODE_COUNT, SECOND_FACTOR_MESSAGES } from '../../contracts/second-factor.ts';
+import { ENROL_TOTP, RECOVERY_CODE_COUNT, SECOND_FACTOR_MESSAGES } from '../../contracts/second-factor.ts';
 import { formatNzDateTime } from '../../contracts/dates.ts';
 import { Notice } from '../features/admin/notice.tsx';
 import {
   type CodesResult,
   confirmTotpAction,
-  ENROL_TOTP,
   enrolmentOffer,
 } from '../features/auth/second-factor-enrolment-action.ts';
 import {

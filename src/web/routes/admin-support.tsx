@@ -30,7 +30,7 @@ import { DataTable } from '../components/ui/data-table.tsx';
 import { privatePageMeta } from '../lib/page-meta.ts';
 import type { Route } from './+types/admin-support';
 import { Email } from '../components/ui/email.tsx';
-import { DUE_TEXT } from '../../contracts/service-levels.ts';
+import { DUE_TEXT } from '../../contracts/due-times.ts';
 import { DueCell } from '../features/support/due-time.tsx';
 import { useNow } from '../lib/use-now.ts';
 

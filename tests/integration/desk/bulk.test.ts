@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BULK_TEXT, type BulkResult, type BulkUndoResult } from '../../../src/contracts/bulk.ts';
+import { BULK_TEXT } from '../../../src/contracts/bulk.ts';
+import type { BulkResult, BulkUndoResult } from '../../../src/contracts/bulk.schemas.ts';
 import { movableClock } from '../../../src/server/clock.ts';
 import { queryRows } from '../../../src/server/db/sql.ts';
 import { supportUser, type SupportUser } from '../../helpers/support.ts';

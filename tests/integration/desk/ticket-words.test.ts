@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESK_TEXT } from '../../../src/contracts/desk.ts';
 import { CSV_COLUMNS, REPORTS_TEXT } from '../../../src/contracts/reports.ts';
-import { DUE_TEXT } from '../../../src/contracts/service-levels.ts';
+import { DUE_TEXT } from '../../../src/contracts/due-times.ts';
 import { reasonLabel } from '../../../src/contracts/support.ts';
 import { TICKET_WORDS } from '../../../src/contracts/ticket-words.ts';
 import { newZealandDate } from '../../../src/server/calendar/business-calendar.ts';

@@ -1,10 +1,5 @@
-import {
-  BULK_TEXT,
-  BULK_UNDO_MINUTES,
-  type BulkBody,
-  type BulkResult,
-  type BulkUndoResult,
-} from '../../../contracts/bulk.ts';
+import { BULK_TEXT, BULK_UNDO_MINUTES } from '../../../contracts/bulk.ts';
+import type { BulkBody, BulkResult, BulkUndoResult } from '../../../contracts/bulk.schemas.ts';
 import type { AdminTicket } from '../../../contracts/support.schemas.ts';
 import type { AuditActor } from '../audit/audit.service.ts';
 import type { Clock } from '../../clock.ts';

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { MERGE_TEXT, type MergeTarget } from '../../../contracts/ticket-merge.ts';
+import { MERGE_TEXT } from '../../../contracts/ticket-merge.ts';
+import type { MergeTarget } from '../../../contracts/ticket-merge.schemas.ts';
 import { firstLineOf } from '../../../contracts/support.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import { queryRows } from '../../db/sql.ts';

@@ -1,6 +1,7 @@
 import { DESK_TEXT } from '../../../contracts/desk.ts';
 import { SUPPORT_TEXT } from '../../../contracts/support.ts';
-import { MERGE_MESSAGES, type MergeTarget } from '../../../contracts/ticket-merge.ts';
+import { MERGE_MESSAGES } from '../../../contracts/ticket-merge.ts';
+import type { MergeTarget } from '../../../contracts/ticket-merge.schemas.ts';
 import { isUuid } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';

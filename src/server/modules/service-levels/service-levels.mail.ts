@@ -1,6 +1,6 @@
 import { newZealandDate, ZONE } from '../../calendar/business-calendar.ts';
 import { longDate } from '../../../contracts/dates.ts';
-import { DUE_TEXT, dueWords, type TargetKind } from '../../../contracts/service-levels.ts';
+import { DUE_TEXT, dueWords, type TargetKind } from '../../../contracts/due-times.ts';
 import { renderMail } from '../../mail/layout.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 import type { TicketMailTo } from '../notifications/index.ts';

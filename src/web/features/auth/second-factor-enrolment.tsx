@@ -10,12 +10,8 @@ import { useFormCheck } from '../../lib/form.ts';
 import { useHydrated } from '../../lib/hydrated.ts';
 import type { RootData } from '../../lib/page-meta.ts';
 import { AuthCard, FormError } from './auth-form.tsx';
-import {
-  type CodesResult,
-  ENROL_TOTP,
-  type EnrolmentOffer,
-  TotpConfirmFormSchema,
-} from './second-factor-enrolment-action.ts';
+import { ENROL_TOTP } from '../../../contracts/second-factor.ts';
+import { type CodesResult, type EnrolmentOffer, TotpConfirmFormSchema } from './second-factor-enrolment-action.ts';
 import '../../styles/second-factor.css';
 
 /**

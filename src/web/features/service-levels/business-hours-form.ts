@@ -7,8 +7,6 @@ import {
   CalendarSettingsSchema,
   minutesOfTime,
   type Span,
-  TARGET_KINDS,
-  type TargetKind,
   type Targets,
   TARGETS_TEXT,
   TargetsSchema,
@@ -16,6 +14,7 @@ import {
   WEEKDAYS,
   type WeekdayKey,
 } from '../../../contracts/service-levels.ts';
+import { TARGET_KINDS, type TargetKind } from '../../../contracts/due-times.ts';
 import { TICKET_REASON_VALUES } from '../../../contracts/support.ts';
 import { z } from '../../../contracts/zod.ts';
 

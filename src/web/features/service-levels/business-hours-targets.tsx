@@ -3,10 +3,10 @@ import { Form, useNavigation } from 'react-router';
 import {
   BUSINESS_HOURS_TEXT,
   formatTargetMinutes,
-  TARGET_KINDS,
   type Targets,
   TARGETS_TEXT,
 } from '../../../contracts/service-levels.ts';
+import { TARGET_KINDS } from '../../../contracts/due-times.ts';
 import { reasonLabel, TICKET_REASON_VALUES } from '../../../contracts/support.ts';
 import { type FormResult, useFormCheck } from '../../lib/form.ts';
 import { checkOf, INTENTS, readTargetsForm, targetField } from './business-hours-form.ts';

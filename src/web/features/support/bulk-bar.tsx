@@ -1,6 +1,7 @@
 import { Form, useNavigation } from 'react-router';
 import { bulkApi } from '../../../contracts/api/bulk.ts';
-import { BULK_TEXT, type BulkAction, type BulkBody, bulkWords } from '../../../contracts/bulk.ts';
+import { BULK_TEXT, type BulkAction, bulkWords } from '../../../contracts/bulk.ts';
+import type { BulkBody } from '../../../contracts/bulk.schemas.ts';
 import type { ServerApiClient } from '../../../contracts/web-context.ts';
 
 /** The bulk form's id: the rows' checkboxes belong to it wherever they stand in the table. */

@@ -1,4 +1,5 @@
-import { MERGE_TEXT, type MergeTarget } from '../../../contracts/ticket-merge.ts';
+import { MERGE_TEXT } from '../../../contracts/ticket-merge.ts';
+import type { MergeTarget } from '../../../contracts/ticket-merge.schemas.ts';
 import { formatNzDateTime } from '../../../contracts/dates.ts';
 import { firstLineOf, reasonLabel, TICKET_REASONS } from '../../../contracts/support.ts';
 import { ratingWord } from '../../../contracts/ticket-words.ts';
@@ -14,7 +15,7 @@ import { Email } from '../../components/ui/email.tsx';
 import { Menu } from '../../components/ui/menu.tsx';
 import { ADMIN_TEXT } from '../../../contracts/admin.ts';
 import { DELETION_TEXT } from '../../../contracts/account-deletion.ts';
-import { DUE_TEXT } from '../../../contracts/service-levels.ts';
+import { DUE_TEXT } from '../../../contracts/due-times.ts';
 import { DueAt } from './due-time.tsx';
 
 const minutesBetween = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / 60_000;

@@ -1,5 +1,5 @@
 import { formatNzDueTime } from '../../../contracts/dates.ts';
-import { DUE_TEXT, dueWords } from '../../../contracts/service-levels.ts';
+import { DUE_TEXT, dueWords } from '../../../contracts/due-times.ts';
 import type { TicketDue } from '../../../contracts/support.schemas.ts';
 import '../../styles/due.css';
 
