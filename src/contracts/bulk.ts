@@ -21,6 +21,8 @@ export const BULK_TEXT = {
   assignMe: 'Assign to me',
   unassign: 'Unassign',
   apply: 'Apply to ticked',
+  /** With JavaScript: ticks (or unticks) every ticket the list shows. */
+  selectAll: 'Select all',
   noneTicked: 'Tick the tickets to change first.',
   tooMany: `Choose at most ${BULK_MAX_TICKETS} tickets at once.`,
   actionMissing: 'Choose what to do with the ticked tickets.',

@@ -39,6 +39,37 @@ for (const js of [true, false]) {
   });
 }
 
+test('Select all ticks every ticket the list shows, shows a mixed state when some are, and unticks them all', async ({
+  page,
+  request,
+}) => {
+  // Two at least, so one unticked leaves the other ticked.
+  const ticket = await customerTicket(request, 'Spam three: win a free suitcase');
+  await customerTicket(request, 'Spam four: win a free suitcase');
+  await signInAt(page, '/admin/support', AGENT);
+  const all = page.getByRole('checkbox', { name: BULK_TEXT.selectAll });
+  const rowTicks = page.getByRole('checkbox', { name: /^Select ticket #/ });
+  await expect(rowOf(page, ticket.ticketNo)).toBeVisible();
+  await all.check();
+  // Every row ticked, read in one look (the live list may add rows meanwhile: the box follows).
+  await expect(async () => {
+    const states = await rowTicks.evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).checked));
+    expect(states.length).toBeGreaterThan(0);
+    expect(states.every(Boolean)).toBe(true);
+  }).toPass();
+  await rowOf(page, ticket.ticketNo)
+    .getByRole('checkbox', { name: BULK_TEXT.select(ticket.ticketNo) })
+    .uncheck();
+  await expect(all).not.toBeChecked();
+  expect(await all.evaluate((box) => (box as HTMLInputElement).indeterminate)).toBe(true);
+  await all.check();
+  await all.uncheck();
+  await expect(async () => {
+    const states = await rowTicks.evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).checked));
+    expect(states.some(Boolean)).toBe(false);
+  }).toPass();
+});
+
 test('Apply with nothing ticked says so and changes nothing', async ({ page }) => {
   await signInAt(page, '/admin/support', AGENT);
   await page.getByRole('combobox', { name: BULK_TEXT.legend }).selectOption({ label: BULK_TEXT.actions.close });

@@ -1,8 +1,10 @@
+import { useEffect, useRef } from 'react';
 import { Form, useNavigation } from 'react-router';
 import { bulkApi } from '../../../contracts/api/bulk.ts';
 import { BULK_TEXT, type BulkAction, bulkWords } from '../../../contracts/bulk.ts';
 import type { BulkBody } from '../../../contracts/bulk.schemas.ts';
 import type { ServerApiClient } from '../../../contracts/web-context.ts';
+import { useHydrated } from '../../lib/hydrated.ts';
 
 /** The bulk form's id: the rows' checkboxes belong to it wherever they stand in the table. */
 export const BULK_FORM = 'bulk-form';
@@ -60,6 +62,7 @@ export async function bulkAction(api: ServerApiClient, form: FormData): Promise<
 /** The bulk form's bar above the list: what to do with the ticked tickets, and Apply. */
 export function BulkBar({ open, labels }: { open: boolean; labels: ReadonlyArray<{ id: string; name: string }> }) {
   const busy = useNavigation().state === 'submitting';
+  const hydrated = useHydrated();
   return (
     <Form method="post" id={BULK_FORM} className="bulk-bar">
       <input type="hidden" name="intent" value="bulk" />
@@ -84,6 +87,48 @@ export function BulkBar({ open, labels }: { open: boolean; labels: ReadonlyArray
       <button type="submit" className="button button--ghost" disabled={busy}>
         {BULK_TEXT.apply}
       </button>
+      {hydrated ? <SelectAll /> : null}
     </Form>
+  );
+}
+
+const ticks = () => [...document.querySelectorAll<HTMLInputElement>(`input.bulk-tick[form="${BULK_FORM}"]`)];
+
+/**
+ * Ticks every ticket the list shows, or none; it shows whether all, some (mixed) or none are ticked.
+ * Only with JavaScript: without it each row is ticked by hand, as the plain form needs nothing more.
+ */
+function SelectAll() {
+  const box = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const follow = () => {
+      const all = ticks();
+      const ticked = all.filter((tick) => tick.checked).length;
+      if (!box.current) return;
+      box.current.checked = all.length > 0 && ticked === all.length;
+      box.current.indeterminate = ticked > 0 && ticked < all.length;
+    };
+    follow();
+    document.addEventListener('change', follow);
+    // The live list adds and drops rows: the box follows those too.
+    const rows = new MutationObserver(follow);
+    rows.observe(document.body, { childList: true, subtree: true });
+    return () => {
+      document.removeEventListener('change', follow);
+      rows.disconnect();
+    };
+  }, []);
+  return (
+    <label className="bulk-bar__all">
+      <input
+        ref={box}
+        type="checkbox"
+        onChange={(event) => {
+          for (const tick of ticks()) tick.checked = event.currentTarget.checked;
+          event.currentTarget.indeterminate = false;
+        }}
+      />{' '}
+      {BULK_TEXT.selectAll}
+    </label>
   );
 }
