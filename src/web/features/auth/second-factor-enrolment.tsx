@@ -1,7 +1,7 @@
 import { type ReactNode, useState } from 'react';
 import { Form, useNavigation, useRouteLoaderData } from 'react-router';
 import { secondFactorApi } from '../../../contracts/api/second-factor.ts';
-import { SECOND_FACTOR_MESSAGES } from '../../../contracts/second-factor.ts';
+import { ENROL_TOTP, SECOND_FACTOR_MESSAGES } from '../../../contracts/second-factor.ts';
 import type { PasskeyAttestationSchema, TotpEnrolment } from '../../../contracts/second-factor.schemas.ts';
 import type { z } from '../../../contracts/zod.ts';
 import { InputField } from '../../components/ui/field.tsx';
@@ -10,7 +10,6 @@ import { useFormCheck } from '../../lib/form.ts';
 import { useHydrated } from '../../lib/hydrated.ts';
 import type { RootData } from '../../lib/page-meta.ts';
 import { AuthCard, FormError } from './auth-form.tsx';
-import { ENROL_TOTP } from '../../../contracts/second-factor.ts';
 import { type CodesResult, type EnrolmentOffer, TotpConfirmFormSchema } from './second-factor-enrolment-action.ts';
 import '../../styles/second-factor.css';
 
