@@ -1,4 +1,8 @@
-/** The end of a run: bench/results/latest.json written, then the whole table printed as Markdown. */
+/**
+ * The end of a run: its data written, then the whole table printed as Markdown. A whole run writes
+ * bench/results/latest.json, the figures the docs quote; a run of some sections (BENCH_ONLY) writes
+ * .tmp/bench-partial.json instead, so it never replaces the whole run's data with a part of it.
+ */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,8 +13,11 @@ export function writeReport() {
   (results.machine as Record<string, unknown>).loadAverageAtEnd = os.loadavg();
   results.totalSeconds = totalSeconds;
   results.table = rows;
-  fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  const written = process.env.BENCH_ONLY
+    ? path.join(ROOT, '.tmp', 'bench-partial.json')
+    : path.join(ROOT, 'bench', 'results', 'latest.json');
+  fs.mkdirSync(path.dirname(written), { recursive: true });
+  fs.writeFileSync(written, `${JSON.stringify(results, null, 2)}\n`);
 
   const cpu = os.cpus();
   console.log(
@@ -25,5 +32,5 @@ export function writeReport() {
     }
     console.log(`| ${r.figure} | ${r.value} | ${r.goal} | ${r.status} | ${r.note.replaceAll('|', '/')} |`);
   }
-  console.log('\nWritten to bench/results/latest.json');
+  console.log(`\nWritten to ${path.relative(ROOT, written)}`);
 }
