@@ -3,6 +3,7 @@ import { createReadableStreamFromReadable } from '@react-router/node';
 import { renderToPipeableStream } from 'react-dom/server';
 import { type EntryContext, type RouterContextProvider, ServerRouter } from 'react-router';
 import { DATE_TEXTS_ID, type DateTexts, keepDateTexts } from '../contracts/dates.ts';
+import { loadAllScreens } from './features/auth/lazy-screens.tsx';
 import { EnhancementsContext, NonceContext, requestContext } from './lib/request-context.ts';
 import { pageEdits } from './page-stream.ts';
 
@@ -27,7 +28,10 @@ function dateTextsElement(texts: DateTexts, nonce: string | undefined): Buffer {
   return Buffer.from(`<script type="application/json" id="${DATE_TEXTS_ID}"${nonceAttribute}>${json}</script>`);
 }
 
-export default function handleRequest(
+/** The lazy screens, loaded once: a page draws its screen as the browser will hydrate it (lazy-screens.tsx). */
+const screensLoaded = loadAllScreens();
+
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -38,6 +42,7 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   const { nonce, enhancements } = loadContext.get(requestContext);
+  await screensLoaded;
   return new Promise<Response>((resolve, reject) => {
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
     // Pages are rendered whole (onAllReady): the first byte already holds the content, for readers

@@ -31,9 +31,20 @@ const LazyEnrolmentScreen = lazy(() => load.enrolment().then((screen) => ({ defa
  * made React draw the screen again beside a hidden server copy, two forms with one set of ids.
  */
 export async function loadScreensShown(): Promise<void> {
-  const shown = Object.keys(load).filter((name) => document.querySelector(`[data-screen="${name}"]`)) as Screen[];
+  await loadScreens(
+    (Object.keys(load) as Screen[]).filter((name) => document.querySelector(`[data-screen="${name}"]`)),
+  );
+}
+
+/**
+ * The server loads every screen before its first page (entry.server.tsx): it then draws a screen
+ * as the browser hydrates it, loaded and outside any Suspense boundary.
+ */
+export const loadAllScreens = () => loadScreens(Object.keys(load) as Screen[]);
+
+async function loadScreens(names: Screen[]): Promise<void> {
   await Promise.all(
-    shown.map(async (name) => {
+    names.map(async (name) => {
       Object.assign(loaded, { [name]: await load[name]() });
     }),
   );
@@ -45,22 +56,37 @@ function usePreload(screen: Screen) {
   for (const href of files[screen] ?? []) preloadModule(href, { as: 'script', nonce: nonce || undefined });
 }
 
-/** The screen in a marked box (display: contents) that says which screen the page shows. */
-function ScreenBox({ name, children }: { name: Screen; children: ReactNode }) {
+/**
+ * The screen in a marked box (display: contents) that says which screen the page shows. A loaded
+ * screen is drawn as it is; only one still loading (a screen first shown after a navigation) waits
+ * in a Suspense boundary. The server and a hydrating page always have theirs loaded, so no boundary
+ * is hydrated apart from the page: a boundary React hydrates after the rest could be updated first
+ * (any re-render above it gives it new children), and React then drew the screen again beside its
+ * hidden server copy (two enrolment forms, one hidden: CI's who-answered failure, seen twice).
+ */
+function ScreenBox({ name, children, loading }: { name: Screen; children: ReactNode; loading: boolean }) {
   usePreload(name);
   return (
     <div className="lazy-screen" data-screen={name}>
-      <Suspense fallback={null}>{children}</Suspense>
+      {loading ? <Suspense fallback={null}>{children}</Suspense> : children}
     </div>
   );
 }
 
 export function LoginScreen(props: ComponentProps<Screens['login']>) {
   const Loaded = loaded.login;
-  return <ScreenBox name="login">{Loaded ? <Loaded {...props} /> : <LazyLoginScreen {...props} />}</ScreenBox>;
+  return (
+    <ScreenBox name="login" loading={!Loaded}>
+      {Loaded ? <Loaded {...props} /> : <LazyLoginScreen {...props} />}
+    </ScreenBox>
+  );
 }
 
 export function EnrolmentScreen(props: ComponentProps<Screens['enrolment']>) {
   const Loaded = loaded.enrolment;
-  return <ScreenBox name="enrolment">{Loaded ? <Loaded {...props} /> : <LazyEnrolmentScreen {...props} />}</ScreenBox>;
+  return (
+    <ScreenBox name="enrolment" loading={!Loaded}>
+      {Loaded ? <Loaded {...props} /> : <LazyEnrolmentScreen {...props} />}
+    </ScreenBox>
+  );
 }
