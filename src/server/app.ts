@@ -1,3 +1,4 @@
+import { endEventStreams } from './realtime/sse.ts';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -129,6 +130,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Cross-cutting plugins first: Fastify hands each context the hooks registered before it, so
   // every module's routes below get the headers, the cross-site guard and the access policy.
+  // Live streams never finish on their own: a close ends them (clients reconnect and resume).
+  app.addHook('preClose', (done) => {
+    endEventStreams(app.server);
+    done();
+  });
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin, {
     https: config.publicBaseUrl.startsWith('https://'),

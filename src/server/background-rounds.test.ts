@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { backoffSeconds, createBackgroundRounds, walkPages } from './background-rounds.ts';
 
@@ -41,6 +42,29 @@ describe('background rounds', () => {
     gate.end();
     await Promise.all([first, second, third]);
     expect(gate.began).toBe(2);
+  });
+
+  it('a call at any moment as a round ends gets a round that began after the call', async () => {
+    // The moment the last round's loop has ended but its promise has not yet settled is a few
+    // microtasks wide: a call there once joined the round that had ended, and no round read the
+    // work it came for (a mail stored just before was left for the next poll).
+    for (let ticks = 0; ticks < 8; ticks++) {
+      const gate = gatedRound();
+      const rounds = createBackgroundRounds(60_000, gate.round);
+      const first = rounds.run();
+      gate.end();
+      for (let i = 0; i < ticks; i++) await Promise.resolve();
+      const began = gate.began;
+      let settled = false;
+      const second = rounds.run();
+      void Promise.all([first, second]).then(() => (settled = true));
+      // Every round that begins is let end, until both callers have their answer.
+      while (!settled) {
+        gate.end();
+        await nextTurn();
+      }
+      expect(gate.began, `a call ${ticks} microtasks after the round ended`).toBeGreaterThan(began);
+    }
   });
 
   it('wakes only once started, polls after each round, and stop waits for the round in progress', async () => {

@@ -23,26 +23,32 @@ export interface BackgroundRounds {
 export function createBackgroundRounds(pollMs: number, round: () => Promise<void>): BackgroundRounds {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
+  let busy = false;
   let again = false;
   let started = false;
   let stopped = false;
 
   async function rounds() {
-    do {
-      again = false;
-      await round();
-    } while (again && !stopped);
+    busy = true;
+    try {
+      do {
+        again = false;
+        await round();
+      } while (again && !stopped);
+    } finally {
+      // In the same step as the loop's last check: a call after it starts a round of its own (its
+      // work may have come after that round read), never joins the one that has ended.
+      busy = false;
+      if (started && !stopped) schedule();
+    }
   }
 
   function run(): Promise<void> {
-    if (running) {
+    if (busy && running) {
       again = true;
       return running;
     }
-    running = rounds().finally(() => {
-      running = undefined;
-      if (started && !stopped) schedule();
-    });
+    running = rounds();
     return running;
   }
 

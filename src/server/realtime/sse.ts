@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
@@ -10,6 +11,18 @@ export interface EventStream {
   close(): void;
   readonly closed: boolean;
   onClose(listener: () => void): void;
+}
+
+/** The streams open on each HTTP server, ended when it closes. */
+const openStreams = new WeakMap<object, Set<EventStream>>();
+
+/**
+ * Ends every event stream open on `server` (the app closing): browsers reconnect, to another
+ * instance or to this one restarted, and resume from their Last-Event-ID. Without it a close waits
+ * for each stream until the request timeout (5 minutes) ends it.
+ */
+export function endEventStreams(server: Server): void {
+  for (const stream of [...(openStreams.get(server) ?? [])]) stream.close();
 }
 
 export function openEventStream(
@@ -51,7 +64,7 @@ export function openEventStream(
   res.on('close', finish);
   res.on('error', finish);
 
-  return {
+  const stream: EventStream = {
     send(event, data, id) {
       if (closed) return;
       const lines = [`event: ${event}`];
@@ -72,4 +85,10 @@ export function openEventStream(
       else listeners.push(listener);
     },
   };
+  const server = request.server.server;
+  let streams = openStreams.get(server);
+  if (!streams) openStreams.set(server, (streams = new Set()));
+  streams.add(stream);
+  stream.onClose(() => streams.delete(stream));
+  return stream;
 }

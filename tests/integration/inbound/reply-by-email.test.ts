@@ -11,6 +11,7 @@ import { readOutbox, type ReadMail } from '../../helpers/mail.ts';
 import { createMailZone, type MailZone } from '../../helpers/mail-dns.ts';
 import { supportUser, type SupportUser } from '../../helpers/support.ts';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 /**
  * Reply by email through the built-in SMTP receiver, as a customer's mail program and their mail
@@ -61,12 +62,19 @@ async function messagesOf(user: SupportUser, ticketId: string) {
   return res.json().messages as Array<{ id: number; messageBody: string; admin: boolean; byEmail?: true }>;
 }
 
+/**
+ * A mail's row once it is decided: every caller here has run a round (`decide`), but the app's own
+ * inbound worker, woken by each stored mail, may have held the mail through it (CI on PostgreSQL read
+ * one still 'received'), so this waits for the decision whichever worker makes it.
+ */
 async function inboundRow(messageId: string) {
-  const [row] = await queryRows<{ state: string; reason: string | null; ticket_id: string | null }>(
-    t.database.db,
-    sql`select state, reason, ticket_id from inbound_mail where message_id = ${messageId} order by id desc limit 1`,
-  );
-  return row;
+  return waitFor(`a decision on ${messageId}`, async () => {
+    const [row] = await queryRows<{ state: string; reason: string | null; ticket_id: string | null }>(
+      t.database.db,
+      sql`select state, reason, ticket_id from inbound_mail where message_id = ${messageId} order by id desc limit 1`,
+    );
+    return row && !['received', 'processing'].includes(row.state) ? row : undefined;
+  });
 }
 
 /** A user with an open ticket that an admin answered, and the notification mail of that answer. */

@@ -68,7 +68,8 @@ describe.runIf(testDatabaseKind === 'postgres')('two app instances on one Postgr
     expect(answer.status).toBe(200);
     await stream.waitFor(
       (e) => e.some((x) => (x.data as { messageBody?: string }).messageBody === 'Answered from instance B'),
-      2000,
+      // Sooner than the 10 s sweep: the database's notification carried it.
+      5000,
     );
 
     // And the other way round: the admin watches on B, the user replies on A.
@@ -83,7 +84,7 @@ describe.runIf(testDatabaseKind === 'postgres')('two app instances on one Postgr
     });
     await adminStream.waitFor(
       (e) => e.some((x) => (x.data as { messageBody?: string }).messageBody === 'Thanks, seen on A'),
-      2000,
+      5000,
     );
 
     // Presence crosses instances too: a colleague's inbox on A hears that the admin, on B, has the
@@ -108,6 +109,15 @@ describe.runIf(testDatabaseKind === 'postgres')('two app instances on one Postgr
     adminStream.close();
     await inbox.waitFor((e) => row(e)?.viewers.length === 0);
     inbox.close();
-    stream.close();
+
+    // Instance A stops while the user's page still streams from it: the stream ends at once (the
+    // page reconnects, to B behind a balancer) and A exits cleanly, not after its 10 s forced exit.
+    expect(await servers[0]!.stop('SIGTERM')).toBe(0);
+    await stream.ended;
+    const resumed = await openSse(`${baseB}/api/support/tickets/${ticketId}/messages/stream`, {
+      cookie: userCookie,
+    });
+    await resumed.waitFor((e) => e.filter((x) => x.event === 'message').length === 3);
+    resumed.close();
   });
 });

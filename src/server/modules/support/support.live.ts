@@ -85,6 +85,8 @@ export function createSupportLive(options: {
   const viewing = new Map<string, Map<string, { email: string; until: number; typingUntil: number }>>();
   const presenceTtlMs = options.presenceTtlMs ?? PRESENCE_TTL_MS;
   const typingTtlMs = options.typingTtlMs ?? TYPING_TTL_MS;
+  // Presence reads the app's clock (tests move it past a page's last beat); the authorisation cache is real time.
+  const clockMs = () => options.clock.now().getTime();
   let presenceTimer: NodeJS.Timeout | undefined;
   const userLists = new Map<string, Set<ListSubscriber>>();
   const adminLists = new Set<ListSubscriber>();
@@ -255,7 +257,7 @@ export function createSupportLive(options: {
 
   /** Tells each admin on the ticket, and every admin inbox, who has it open and who is typing now. */
   function pushViewers(ticketId: string) {
-    expire(ticketId, Date.now());
+    expire(ticketId, clockMs());
     for (const sub of feeds.get(ticketId)?.subscribers ?? []) {
       if (!sub.viewer.admin || sub.stream.closed) continue;
       sub.stream.send(LIVE_EVENTS.viewers, presenceOf(ticketId, sub.viewer.userId));
@@ -275,8 +277,8 @@ export function createSupportLive(options: {
   function watchExpiry() {
     if (presenceTimer || viewing.size === 0) return;
     presenceTimer = setInterval(() => {
-      const now = Date.now();
-      for (const ticketId of [...viewing.keys()]) if (expire(ticketId, now)) pushViewers(ticketId);
+      const at = clockMs();
+      for (const ticketId of [...viewing.keys()]) if (expire(ticketId, at)) pushViewers(ticketId);
       if (viewing.size === 0) {
         clearInterval(presenceTimer);
         presenceTimer = undefined;
@@ -319,7 +321,7 @@ export function createSupportLive(options: {
       let present = viewing.get(event.ticketId);
       if (!present) viewing.set(event.ticketId, (present = new Map()));
       const before = present.get(event.viewerId);
-      const here = event.until > Date.now();
+      const here = event.until > clockMs();
       if (here) present.set(event.viewerId, { email: event.email, until: event.until, typingUntil: event.typingUntil });
       else present.delete(event.viewerId);
       // A beat that only renews changes nothing anyone sees: nobody is told.
@@ -378,7 +380,7 @@ export function createSupportLive(options: {
       });
       // An admin's presence is announced to every instance; the page's beats renew it (`beat`), so a
       // connection lost without a close (a laptop shut, a network gone) ends it once they stop.
-      if (viewer.admin) announceViewing(ticketId, viewer, Date.now() + presenceTtlMs);
+      if (viewer.admin) announceViewing(ticketId, viewer, clockMs() + presenceTtlMs);
       stream.onClose(() => {
         untrack();
         feed.subscribers.delete(sub);
@@ -423,13 +425,13 @@ export function createSupportLive(options: {
 
     /** A console page with the ticket open says so (and whether its agent is typing): renews presence. */
     beat(ticketId: string, viewer: LiveViewer, typing: boolean) {
-      const now = Date.now();
-      announceViewing(ticketId, viewer, now + presenceTtlMs, typing ? now + typingTtlMs : 0);
+      const at = clockMs();
+      announceViewing(ticketId, viewer, at + presenceTtlMs, typing ? at + typingTtlMs : 0);
     },
 
     /** Who else is on the ticket now, as `userId` sees it. */
     presenceOf(ticketId: string, userId: string): TicketPresence {
-      expire(ticketId, Date.now());
+      expire(ticketId, clockMs());
       return presenceOf(ticketId, userId);
     },
 

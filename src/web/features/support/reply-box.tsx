@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { Form, Link, useFetcher, useRouteLoaderData } from 'react-router';
 import { DESK_TEXT, SAVED_REPLY_TEXT } from '../../../contracts/desk.ts';
 import { firstQuestion } from '../../../contracts/macros.ts';
@@ -154,15 +154,22 @@ export function ReplyBox<M extends Message = Message>({
     savedReplies && query !== null && !query.includes('\n')
       ? savedReplies.filter((reply) => reply.title.toLowerCase().includes(query)).slice(0, 8)
       : null;
+  // The saved reply's first question ({{ask:…}}) is selected: what the agent types replaces it.
+  // It is selected as the inserted text is committed, before the next key is handled (a frame
+  // later, a fast typist's first letter landed after the question).
+  const selectNext = useRef<{ start: number; end: number } | null>(null);
+  useLayoutEffect(() => {
+    const range = selectNext.current;
+    if (!range) return;
+    selectNext.current = null;
+    const box = document.getElementById(inputId);
+    if (box instanceof HTMLTextAreaElement) box.setSelectionRange(range.start, range.end);
+  }, [text, inputId]);
   const insert = (value: string) => {
+    selectNext.current = firstQuestion(value);
     update(value);
     setActive(0);
-    const box = document.getElementById(inputId);
-    box?.focus();
-    // The saved reply's first question ({{ask:…}}) is selected: what the agent types replaces it.
-    const question = firstQuestion(value);
-    if (box instanceof HTMLTextAreaElement && question)
-      requestAnimationFrame(() => box.setSelectionRange(question.start, question.end));
+    document.getElementById(inputId)?.focus();
   };
 
   function finish(
