@@ -99,6 +99,9 @@ describe('presence on the ticket and on the inbox row', () => {
     const inbox = await inboxStream(kiri);
     const firstTab = await ticketStream(ticketId, sam);
     const secondTab = await ticketStream(ticketId, sam);
+    // A stream hears the ticket once it is one of the ticket's (its headers come first): only then
+    // does the server know Sam has it open twice.
+    await secondTab.waitFor((e) => e.some((x) => x.event === 'ticket'));
     await inbox.waitFor((e) => rowOf(e, ticketId)?.viewers.includes(sam.email) === true);
     firstTab.close();
     // Sam's typing is the next thing the inbox hears: no "left" in between.

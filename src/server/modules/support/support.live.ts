@@ -390,7 +390,10 @@ export function createSupportLive(options: {
         if (feed.subscribers.size === 0 && !feed.busy) feeds.delete(ticketId);
       });
       await pushTicketState(ticketId);
-      if (viewer.admin) pushViewers(ticketId);
+      // The new page hears who else is on the ticket. Everyone else hears of it when its
+      // announcement comes back from the bus: told now, an inbox would read the ticket's row before
+      // this viewer was on it (on PostgreSQL the bus is a round trip), an agent seen to leave at once.
+      if (viewer.admin && !stream.closed) stream.send(LIVE_EVENTS.viewers, presenceOf(ticketId, viewer.userId));
       await pump(ticketId);
     },
 
