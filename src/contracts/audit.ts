@@ -17,6 +17,8 @@ export const AUDIT_ACTIONS = {
   'ticket.side-reply': 'Wrote in a side conversation',
   'ticket.side-close': 'Closed a side conversation',
   'ticket.labels': 'Changed a ticket’s labels',
+  'ticket.macro': 'Applied a macro to a ticket',
+  'ticket.macro-undo': 'Undid a macro on a ticket',
   'label.create': 'Added a label',
   'label.rename': 'Renamed a label',
   'label.delete': 'Removed a label',
@@ -372,6 +374,18 @@ const TELLERS: Record<AuditAction, Teller> = {
       used: ['ticketNo', 'labels'],
     };
   },
+  'ticket.macro': (d, e) => {
+    const did = Array.isArray(d.did) ? d.did.filter((line): line is string => typeof line === 'string') : [];
+    return {
+      sentence: ['Applied the macro ', savedReply(d, true), ' to ', ticket(e, d)],
+      facts: did.length > 0 ? [{ label: 'What it did', value: did.join('; ') }] : [],
+      used: ['ticketNo', 'title', 'did', 'messageId', 'noteId'],
+    };
+  },
+  'ticket.macro-undo': (d, e) => ({
+    sentence: ['Undid the macro ', savedReply(d, false), ' on ', ticket(e, d)],
+    used: ['ticketNo', 'title'],
+  }),
   'label.create': (d) => ({ sentence: ['Added the label ', labelPart(d, true)], used: ['name'] }),
   'label.rename': (d) => ({ sentence: ['Renamed a label to ', labelPart(d, true)], used: ['name'] }),
   'label.delete': (d) => ({

@@ -12,6 +12,8 @@ export const BulkBodySchema = z.object({
   assignee: z.union([z.literal('me'), z.uuid(), z.null()]).optional(),
   /** label: the label to add. */
   labelId: z.uuid({ error: BULK_TEXT.labelMissing }).optional(),
+  /** macro: the saved reply whose actions (never its reply) are applied to each ticket. */
+  savedReplyId: z.uuid({ error: BULK_TEXT.macroMissing }).optional(),
 });
 export type BulkBody = z.infer<typeof BulkBodySchema>;
 

@@ -7,17 +7,20 @@ import type { BulkResult, BulkUndoResult } from './bulk.schemas.ts';
  */
 export const BULK_MAX_TICKETS = 500;
 export const BULK_UNDO_MINUTES = 30;
-export const BULK_ACTIONS = ['close', 'reopen', 'assign', 'label'] as const;
+export const BULK_ACTIONS = ['close', 'reopen', 'assign', 'label', 'macro'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
 export const BULK_TEXT = {
   legend: 'With the ticked tickets',
   select: (ticketNo: number) => `Select ticket #${ticketNo}`,
   action: 'Action',
-  actions: { close: 'Close', reopen: 'Reopen', assign: 'Assign to', label: 'Add label' } satisfies Record<
-    BulkAction,
-    string
-  >,
+  actions: {
+    close: 'Close',
+    reopen: 'Reopen',
+    assign: 'Assign to',
+    label: 'Add label',
+    macro: 'Apply macro (its actions, no reply)',
+  } satisfies Record<BulkAction, string>,
   assignMe: 'Assign to me',
   unassign: 'Unassign',
   apply: 'Apply to ticked',
@@ -28,15 +31,17 @@ export const BULK_TEXT = {
   actionMissing: 'Choose what to do with the ticked tickets.',
   assigneeMissing: 'Choose who to assign the tickets to.',
   labelMissing: 'Choose a label from the list.',
+  macroMissing: 'Choose a macro from the list.',
+  macroLabel: 'Macro',
   done: (action: BulkAction, n: number) =>
-    `${{ close: 'Closed', reopen: 'Reopened', assign: 'Assigned', label: 'Labelled' }[action]} ${n} ${n === 1 ? 'ticket' : 'tickets'}.`,
+    `${{ close: 'Closed', reopen: 'Reopened', assign: 'Assigned', label: 'Labelled', macro: 'Applied the macro to' }[action]} ${n} ${n === 1 ? 'ticket' : 'tickets'}.`,
   changed: (numbers: readonly number[]) =>
     `Left as they were, because they changed since you looked: ${numbers.map((n) => `#${n}`).join(', ')}.`,
   unchanged: (n: number) => `${n} already ${n === 1 ? 'was' : 'were'} that way.`,
   missing: (n: number) => `${n} no longer ${n === 1 ? 'exists' : 'exist'}.`,
   undo: 'Undo',
   undone: (n: number) => `Undone for ${n} ${n === 1 ? 'ticket' : 'tickets'}.`,
-  undoGone: `Only the last bulk action can be undone, within ${BULK_UNDO_MINUTES} minutes.`,
+  undoGone: `Only your last bulk action or macro can be undone, within ${BULK_UNDO_MINUTES} minutes.`,
 } as const;
 
 /** What became of one ticket: done, left because it changed since, already so, or gone. */

@@ -1,4 +1,13 @@
-import { MACRO_TEXT, unknownPlaceholders } from './macros.ts';
+import {
+  MACRO_ACTION_TEXT,
+  MACRO_NOTE_MAX,
+  MACRO_TEXT,
+  placeholdersIn,
+  templateQuestions,
+  unknownPlaceholders,
+} from './macros.ts';
+import { MESSAGE_MAX_LENGTH } from './support.ts';
+import { clientIdSchema } from './support.schemas.ts';
 import { z } from './zod.ts';
 import {
   DESK_TEXT,
@@ -67,10 +76,32 @@ export const FirstStepsSchema = z.object({
 });
 export type FirstSteps = z.infer<typeof FirstStepsSchema>;
 
+/** What a macro does besides its reply (contracts/macros.ts): each left out leaves that as it is. */
+export const MacroActionsSchema = z.object({
+  status: z.enum(['close', 'reopen']).optional(),
+  assignee: z.union([z.literal('me'), z.literal('nobody'), z.uuid()]).optional(),
+  labelIds: z
+    .array(z.uuid({ error: MACRO_ACTION_TEXT.labelMissing }))
+    .max(20)
+    .optional(),
+  note: z
+    .string()
+    .trim()
+    .max(MACRO_NOTE_MAX, MACRO_ACTION_TEXT.noteTooLong)
+    .superRefine((note, context) => {
+      const unknown = unknownPlaceholders(note)[0];
+      if (unknown) context.addIssue({ code: 'custom', message: MACRO_TEXT.unknown(unknown) });
+      else if (templateQuestions(note).length > 0)
+        context.addIssue({ code: 'custom', message: MACRO_ACTION_TEXT.noteAsks });
+    })
+    .optional(),
+});
+
 export const SavedReplySchema = z.object({
   id: z.uuid(),
   title: z.string(),
   body: z.string(),
+  actions: MacroActionsSchema,
   updatedAt: z.string(),
 });
 export type SavedReply = z.infer<typeof SavedReplySchema>;
@@ -91,6 +122,7 @@ export const SavedReplyBodySchema = z.object({
       const unknown = unknownPlaceholders(body)[0];
       if (unknown) context.addIssue({ code: 'custom', message: MACRO_TEXT.unknown(unknown) });
     }),
+  actions: MacroActionsSchema.optional(),
 });
 export const SavedReplyParamsSchema = z.object({ savedReplyId: z.string().max(64) });
 
@@ -103,3 +135,24 @@ export const RatingFormSchema = z.object({
   good: z.enum(['true', 'false'], { error: DESK_TEXT.chooseRating }).transform((value) => value === 'true'),
   comment: z.string().max(RATING_COMMENT_MAX_LENGTH, DESK_TEXT.commentTooLong).optional(),
 });
+
+/**
+ * A macro applied to one ticket: its reply as the agent finished it (empty: none; nothing of its
+ * placeholders may be left), then its actions, as one change against the version the agent saw.
+ */
+export const MacroApplySchema = z
+  .object({
+    savedReplyId: z.uuid({ error: SAVED_REPLY_TEXT.missing }),
+    messageBody: z
+      .string()
+      .trim()
+      .max(MESSAGE_MAX_LENGTH, `Messages can be at most ${MESSAGE_MAX_LENGTH} characters long`)
+      .default(''),
+    clientId: clientIdSchema,
+    seenVersion: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  })
+  .superRefine((value, context) => {
+    const left = placeholdersIn(value.messageBody)[0];
+    if (left) context.addIssue({ code: 'custom', path: ['messageBody'], message: MACRO_TEXT.unfilled(left) });
+  });
+export type MacroApply = z.infer<typeof MacroApplySchema>;

@@ -20,7 +20,7 @@ export const TicketReasonSchema = z.enum(TICKET_REASON_VALUES, { error: SUPPORT_
 
 /** The callable protocol (docs/design.md §4): POST /api/functions/createSupportTicket { data: {...} }. */
 /** Chosen by the client for each ticket or message it sends, so a retried send is stored once. */
-const clientIdSchema = z
+export const clientIdSchema = z
   .string()
   .regex(/^[A-Za-z0-9_-]{8,64}$/, 'clientId must be 8 to 64 letters, digits, - or _')
   .optional();

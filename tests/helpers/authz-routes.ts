@@ -277,6 +277,8 @@ export const EXPECTED: Record<EndpointKey, RouteSpec> = {
   'desk.addNote': R('admin'),
   'desk.assign': R('admin'),
   'desk.setPrivacy': R('admin'),
+  // The fixture's saved reply has no actions and no reply is given: nothing to do (409), nothing changed.
+  'desk.applyMacro': R('admin', { ok: 409 }),
   'desk.agents': R('admin'),
   'desk.figures': R('admin'),
   'desk.firstSteps': R('admin'),
@@ -499,6 +501,7 @@ export const BODIES: Partial<Record<EndpointKey, BodyFor>> = {
   'side.reply': json({ messageBody: 'Matrix: and now?' }),
   'desk.assign': json({ assignee: 'me' }),
   'desk.setPrivacy': json({ privacy: true }),
+  'desk.applyMacro': json(() => ({ savedReplyId: SAVED_REPLY_ID })),
   'desk.setKeepForRecord': json({ keep: true }),
   'desk.split': async (actor, f) => {
     const [first] = await queryRows<{ id: number }>(

@@ -375,6 +375,10 @@ export const FUZZ: Record<EndpointKey, FuzzEntry> = {
     given: { assignee: fc.oneof(fc.constant('me'), fc.constant(null), uuidOr('agent', 'ownTicket')) },
   },
   'desk.setPrivacy': SUPPORT,
+  'desk.applyMacro': {
+    group: 'support',
+    given: { savedReplyId: fc.oneof({ weight: 1, arbitrary: ref('savedReply') }, { weight: 2, arbitrary: fc.uuid() }) },
+  },
   'desk.setKeepForRecord': SUPPORT,
   // Merging (docs/decisions/116-ticket-merge.md): a merge into another customer's ticket or one
   // that does not exist, a split at a message that is not there, an undo of no merge: all refused,

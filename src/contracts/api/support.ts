@@ -5,6 +5,7 @@ import {
   SeenVersionQuerySchema,
   DeskFiguresSchema,
   FirstStepsSchema,
+  MacroApplySchema,
   PrivacyBodySchema,
   RatingBodySchema,
   SavedReplyBodySchema,
@@ -58,6 +59,13 @@ export const MessagesAfterQuerySchema = z.object({ after: z.coerce.number().int(
 const ERRORS = [400, 401, 403, 404] as const;
 const AdminTicketResultSchema = z.object({ ticket: AdminTicketSchema });
 const SavedReplyResultSchema = z.object({ savedReply: SavedReplySchema });
+/** A macro applied: the ticket after it, the reply it sent (if any), and its undo (the bulk actions' undo). */
+const MacroResultSchema = z.object({
+  ticket: AdminTicketSchema,
+  message: AdminMessageSchema.nullable(),
+  undoId: z.string(),
+  undoUntil: z.string(),
+});
 
 /** The signed-in user's side of support: their tickets, the thread, replies, the rating, the live streams. */
 export const supportApi = {
@@ -292,6 +300,18 @@ export const deskApi = {
     body: AssignBodySchema,
     answers: { 200: AdminTicketResultSchema },
     errors: [...ERRORS, 412],
+  }),
+  applyMacro: endpoint({
+    method: 'POST',
+    path: '/api/admin/support/tickets/:ticketId/macro',
+    access: 'admin',
+    tags: ['admin'],
+    summary:
+      "Apply a macro (a saved reply with actions): its reply as the agent finished it, then its note, labels, assignee and status, as one change; audited once; undone with the bulk actions' undo (`undoId`) for 30 minutes; with `seenVersion`, stopped (412) when the ticket changed since",
+    params: TicketParamsSchema,
+    body: MacroApplySchema,
+    answers: { 200: MacroResultSchema },
+    errors: [...ERRORS, 409, 412],
   }),
   setPrivacy: endpoint({
     method: 'POST',

@@ -516,6 +516,8 @@ export const savedReplies = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     title: text('title').notNull(),
     body: text('body').notNull(),
+    /** A macro's actions (contracts/macros.ts MacroActions): {} for a plain saved reply. */
+    actions: jsonb('actions').notNull().default({}),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },

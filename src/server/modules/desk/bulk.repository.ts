@@ -11,6 +11,9 @@ export interface BulkItem {
   assignedTo: string | null;
   /** The label the action added (label actions only). */
   labelId: string | null;
+  /** A macro's (decision 145): the labels it added, and the note it wrote. */
+  labelIds?: string[];
+  noteId?: number | null;
   /** The ticket's version right after the action: an undo finds it there, or someone changed it since. */
   versionAfter: number;
 }
@@ -49,8 +52,10 @@ export function createBulkRepository(db: AppDatabase) {
           .update(bulkActions)
           .set({ undoneAt: new Date() })
           .where(and(eq(bulkActions.id, bulkId), isNull(bulkActions.undoneAt), gt(bulkActions.createdAt, since)))
-          .returning({ action: bulkActions.action, items: bulkActions.items });
-        return claimed ? { action: claimed.action as BulkAction, items: claimed.items as BulkItem[] } : null;
+          .returning({ action: bulkActions.action, detail: bulkActions.detail, items: bulkActions.items });
+        return claimed
+          ? { action: claimed.action as BulkAction, detail: claimed.detail, items: claimed.items as BulkItem[] }
+          : null;
       });
     },
   };

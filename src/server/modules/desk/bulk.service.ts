@@ -7,6 +7,7 @@ import { AppError } from '../../errors.ts';
 import type { BulkItem, BulkRepository } from './bulk.repository.ts';
 import type { DeskService } from './desk.service.ts';
 import type { LabelsService } from './labels.service.ts';
+import type { Macro, MacrosService } from './macros.service.ts';
 
 type Outcome = BulkResult['results'][number]['outcome'];
 /** How many tickets are changed side by side (each is its own short transaction, as from its page). */
@@ -45,9 +46,10 @@ export function createBulkService(deps: {
   repository: BulkRepository;
   desk: DeskService;
   labels: LabelsService;
+  macros: MacrosService;
   clock: Clock;
 }) {
-  const { repository, desk, labels, clock } = deps;
+  const { repository, desk, labels, macros, clock } = deps;
 
   async function labelIdsOf(ticket: AdminTicket) {
     return ticket.labels.map((label) => label.id);
@@ -61,6 +63,11 @@ export function createBulkService(deps: {
         });
       if (body.action === 'label' && !body.labelId)
         throw new AppError('INVALID_ARGUMENT', BULK_TEXT.labelMissing, { fields: { labelId: BULK_TEXT.labelMissing } });
+      if (body.action === 'macro' && !body.savedReplyId)
+        throw new AppError('INVALID_ARGUMENT', BULK_TEXT.macroMissing, {
+          fields: { savedReplyId: BULK_TEXT.macroMissing },
+        });
+      const macro: Macro | null = body.action === 'macro' ? await macros.macroOf(body.savedReplyId!) : null;
       const assignTo = body.assignee === 'me' ? actor.userId : (body.assignee ?? null);
       const tickets = [...new Map(body.tickets.map((t) => [t.id, t])).values()];
       const done: BulkItem[] = [];
@@ -80,9 +87,17 @@ export function createBulkService(deps: {
           assignedTo: before.assignee?.id ?? null,
           labelId: null,
         };
+        if (macro) {
+          const outcome = await macros.applyActions(actor, before, macro, version);
+          if (outcome.kind !== 'done') return result(outcome.kind);
+          done.push(outcome.item);
+          return result('done');
+        }
         try {
           let after: AdminTicket;
           switch (body.action) {
+            case 'macro':
+              throw new Error('a macro is applied above');
             case 'close':
             case 'reopen': {
               const open = body.action === 'reopen';
@@ -110,7 +125,14 @@ export function createBulkService(deps: {
         }
       });
       if (done.length === 0) return { bulkId: null, action: body.action, results, undoUntil: null };
-      const detail = body.action === 'assign' ? assignTo : body.action === 'label' ? body.labelId! : null;
+      const detail =
+        body.action === 'assign'
+          ? assignTo
+          : body.action === 'label'
+            ? body.labelId!
+            : body.action === 'macro'
+              ? macro!.id
+              : null;
       const recorded = await repository.record({
         actorId: actor.userId,
         action: body.action,
@@ -127,10 +149,20 @@ export function createBulkService(deps: {
       const since = new Date(clock.now().getTime() - BULK_UNDO_MINUTES * 60_000);
       const claimed = /^[0-9a-f-]{36}$/i.test(bulkId) ? await repository.claimLast(actor.userId, bulkId, since) : null;
       if (!claimed) throw new AppError('ABORTED', BULK_TEXT.undoGone);
+      // A macro's undo names it as it is called now (or as a macro, if it is gone since).
+      const macroTitle =
+        claimed.action === 'macro'
+          ? await macros.macroOf(claimed.detail ?? '').then(
+              (macro) => macro.title,
+              () => 'a macro',
+            )
+          : '';
       const results = await eachSideBySide(claimed.items, async (item) => {
         const result = (outcome: Outcome) => ({ ticketId: item.ticketId, ticketNo: item.ticketNo, outcome });
         try {
           switch (claimed.action) {
+            case 'macro':
+              return result(await macros.undoOn(actor, item, macroTitle));
             case 'close':
             case 'reopen':
               await desk.setOpen(actor, item.ticketId, item.open, item.versionAfter);

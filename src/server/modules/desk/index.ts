@@ -13,6 +13,8 @@ import { createSearchRepository } from './desk.search.repository.ts';
 import { createDeskService } from './desk.service.ts';
 import { createLabelsRepository } from './labels.repository.ts';
 import { labelsRoutes } from './labels.routes.ts';
+import { macrosRoutes } from './macros.routes.ts';
+import { createMacrosService } from './macros.service.ts';
 import { createLabelsService } from './labels.service.ts';
 import { createSavedRepliesRepository } from './saved-replies.repository.ts';
 import { savedRepliesRoutes } from './saved-replies.routes.ts';
@@ -23,7 +25,8 @@ import { createSavedRepliesService } from './saved-replies.service.ts';
  * list, a ticket's thread, answers, close and reopen, internal notes, assignment, the privacy and
  * keep-for-record marks, search, the figures (ratings among them), merging and splitting tickets
  * (desk.merge.*, docs/decisions/116-ticket-merge.md), the team's saved replies (saved-replies.*) and
- * labels (labels.*, docs/decisions/141-labels.md) and bulk actions (bulk.*, docs/decisions/143-bulk-actions.md).
+ * labels (labels.*, docs/decisions/141-labels.md), macros (macros.*, docs/decisions/145-macro-actions.md) and
+ * bulk actions (bulk.*, docs/decisions/143-bulk-actions.md).
  * Tickets and messages are the support module's: the desk reads and writes them through
  * `app.support`, and its inbox stream passes `app.supportStreams`
  * (docs/decisions/128-support-and-desk.md).
@@ -55,10 +58,20 @@ export const deskModule = fp<SharedServices>(
     await app.register(savedRepliesRoutes, { savedReplies });
     const labels = createLabelsService({ repository: createLabelsRepository(database.db), audit: shared.audit });
     await app.register(labelsRoutes, { labels });
+    const macros = createMacrosService({
+      db: database.db,
+      records: app.supportRecords,
+      savedReplies: createSavedRepliesRepository(database.db),
+      desk,
+      audit: shared.audit,
+      clock: shared.clock,
+    });
+    await app.register(macrosRoutes, { macros });
     const bulk = createBulkService({
       repository: createBulkRepository(database.db),
       desk,
       labels,
+      macros,
       clock: shared.clock,
     });
     await app.register(bulkRoutes, { bulk });
@@ -66,6 +79,6 @@ export const deskModule = fp<SharedServices>(
   {
     name: 'desk',
     dependencies: ['support'],
-    decorators: { fastify: ['support', 'supportLive', 'supportStreams'] },
+    decorators: { fastify: ['support', 'supportLive', 'supportStreams', 'supportRecords'] },
   },
 );

@@ -10,7 +10,7 @@ export interface LabelRow {
 }
 
 /** A list of ids as a PostgreSQL array literal, cast by the query. */
-const uuidArray = (ids: string[]) => `{${ids.join(',')}}`;
+export const uuidArray = (ids: string[]) => `{${ids.join(',')}}`;
 
 /**
  * The team's labels and the tickets that have them (docs/decisions/141-labels.md). A name taken

@@ -19,12 +19,12 @@ export function createSavedRepliesRepository(db: AppDatabase) {
       return row ?? null;
     },
 
-    async insert(input: { title: string; body: string }): Promise<SavedReplyRow> {
+    async insert(input: { title: string; body: string; actions: object }): Promise<SavedReplyRow> {
       const [row] = await db.insert(savedReplies).values(input).returning();
       return row!;
     },
 
-    async update(id: string, input: { title: string; body: string }): Promise<SavedReplyRow | null> {
+    async update(id: string, input: { title: string; body: string; actions: object }): Promise<SavedReplyRow | null> {
       const [row] = await db
         .update(savedReplies)
         .set({ ...input, updatedAt: new Date() })

@@ -1,5 +1,6 @@
 import { SAVED_REPLY_TEXT } from '../../../contracts/desk.ts';
 import type { SavedReply } from '../../../contracts/desk.schemas.ts';
+import type { MacroActions } from '../../../contracts/macros.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { isUuid } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
@@ -10,7 +11,26 @@ const toDto = (row: SavedReplyRow): SavedReply => ({
   id: row.id,
   title: row.title,
   body: row.body,
+  actions: macroActionsOf(row),
   updatedAt: row.updatedAt.toISOString(),
+});
+
+/** A row's actions as stored (decision 145): only what is set, so a plain saved reply has none. */
+export function macroActionsOf(row: SavedReplyRow): MacroActions {
+  const stored = (row.actions ?? {}) as MacroActions;
+  return {
+    ...(stored.status ? { status: stored.status } : {}),
+    ...(stored.assignee ? { assignee: stored.assignee } : {}),
+    ...(stored.labelIds?.length ? { labelIds: stored.labelIds } : {}),
+    ...(stored.note?.trim() ? { note: stored.note } : {}),
+  };
+}
+
+type SavedReplyInput = { title: string; body: string; actions?: MacroActions | undefined };
+const toRow = (input: SavedReplyInput) => ({
+  title: input.title,
+  body: input.body,
+  actions: macroActionsOf({ actions: input.actions ?? {} } as SavedReplyRow),
 });
 
 const missing = () => new AppError('NOT_FOUND', SAVED_REPLY_TEXT.missing);
@@ -41,14 +61,14 @@ export function createSavedRepliesService(options: { repository: SavedRepliesRep
       return (await repository.list()).map(toDto);
     },
 
-    async create(actor: AuditActor, input: { title: string; body: string }): Promise<SavedReply> {
-      const row = await write(() => repository.insert(input));
+    async create(actor: AuditActor, input: SavedReplyInput): Promise<SavedReply> {
+      const row = await write(() => repository.insert(toRow(input)));
       await record(actor, 'saved-reply.create', row);
       return toDto(row);
     },
 
-    async update(actor: AuditActor, id: string, input: { title: string; body: string }): Promise<SavedReply> {
-      const row = isUuid(id) ? await write(() => repository.update(id, input)) : null;
+    async update(actor: AuditActor, id: string, input: SavedReplyInput): Promise<SavedReply> {
+      const row = isUuid(id) ? await write(() => repository.update(id, toRow(input))) : null;
       if (!row) throw missing();
       await record(actor, 'saved-reply.update', row);
       return toDto(row);

@@ -101,6 +101,21 @@ export function createSupportRecords(options: { notifyDelaySeconds: number }) {
       return true;
     },
 
+    /**
+     * The team answers or closes and reopens, in the caller's transaction (a macro, applied as one
+     * change: modules/desk/macros.service.ts): the same statements as the console's reply and close.
+     * `answer` is null when nothing was stored (the ticket is closed, or a retried client id).
+     */
+    async answer(
+      db: AppDatabase,
+      input: { ticketId: string; authorId: string; body: string; clientId: string | null },
+    ) {
+      return repositoryOf(db).insertMessage({ ...input, ownerId: null, admin: true });
+    },
+    async setOpen(db: AppDatabase, ticketId: string, open: boolean) {
+      return repositoryOf(db).setOpen(ticketId, open);
+    },
+
     /** Whose ticket it is, its number, and whether it is open. */
     async findTicket(db: AppDatabase, ticketId: string) {
       // A merged ticket's mail reaches the ticket it was merged into (docs/decisions/116-ticket-merge.md).
