@@ -56,6 +56,8 @@ export const TEAM_ADMINS = [
   'bulk',
   'bulk-js',
   'bulk-no-js',
+  'macros-js',
+  'macros-no-js',
 ] as const;
 export const teamAdminsFile = () => path.join(dataDir(), 'e2e-team-admins.json');
 type TeamAdmin = AdminFactor & { email: string; password: string };

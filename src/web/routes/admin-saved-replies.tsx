@@ -1,11 +1,13 @@
 import { Form, redirect, useNavigation } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
+import { labelsApi } from '../../contracts/api/labels.ts';
 import { deskApi } from '../../contracts/api/support.ts';
+import { hasMacroActions, MACRO_ACTION_TEXT, MACRO_NOTE_MAX, type MacroActions } from '../../contracts/macros.ts';
 import { SAVED_REPLY_BODY_MAX, SAVED_REPLY_TEXT, SAVED_REPLY_TITLE_MAX } from '../../contracts/desk.ts';
 import { type SavedReply, SavedReplyBodySchema } from '../../contracts/desk.schemas.ts';
-import { InputField, TextAreaField } from '../components/ui/field.tsx';
+import { InputField, SelectField, TextAreaField } from '../components/ui/field.tsx';
 import { Notice } from '../features/admin/notice.tsx';
-import { type FormResult, invalid, readForm, refused, useFormCheck } from '../lib/form.ts';
+import { type FormResult, invalid, readForm, refused, tickedNames, useFormCheck } from '../lib/form.ts';
 import { privatePageMeta } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/admin-saved-replies';
@@ -17,9 +19,37 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
   const done = new URL(request.url).searchParams.get('done');
-  if (!user?.emailVerified || user.role !== 'admin') return { savedReplies: [] as SavedReply[], done: null };
-  const list = await services.api.call(deskApi.savedReplies);
-  return { savedReplies: list.ok ? list.data.savedReplies : [], done };
+  const none = { savedReplies: [] as SavedReply[], done: null, labels: [] as Choice[], agents: [] as Choice[] };
+  if (!user?.emailVerified || user.role !== 'admin') return none;
+  // The macro actions choose among the team's labels and admins.
+  const [list, labels, agents] = await Promise.all([
+    services.api.call(deskApi.savedReplies),
+    services.api.call(labelsApi.list),
+    services.api.call(deskApi.agents),
+  ]);
+  return {
+    savedReplies: list.ok ? list.data.savedReplies : [],
+    done,
+    labels: labels.ok ? labels.data.labels.map(({ id, name }) => ({ id, name })) : [],
+    agents: agents.ok ? agents.data.agents.map(({ id, email }) => ({ id, name: email })) : [],
+  };
+}
+
+interface Choice {
+  id: string;
+  name: string;
+}
+
+/** The form's fields as the API's body: the macro's actions from their own fields (decision 145). */
+function bodyOf(values: Record<string, string>) {
+  const labelIds = tickedNames(values, 'label-');
+  const actions: MacroActions = {
+    ...(values.status === 'close' || values.status === 'reopen' ? { status: values.status } : {}),
+    ...(values.assignee ? { assignee: values.assignee } : {}),
+    ...(labelIds.length > 0 ? { labelIds } : {}),
+    ...(values.note?.trim() ? { note: values.note } : {}),
+  };
+  return { title: values.title, body: values.body, actions };
 }
 
 /** The form of a new saved reply; an existing one's form is its id. */
@@ -39,7 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const deleted = await api.call(deskApi.deleteSavedReply, { params: { savedReplyId: id } });
     return deleted.ok ? done(SAVED_REPLY_TEXT.deleted(deleted.data.savedReply.title)) : refused(deleted, values, form);
   }
-  const parsed = SavedReplyBodySchema.safeParse(values);
+  const parsed = SavedReplyBodySchema.safeParse(bodyOf(values));
   if (!parsed.success) return invalid(parsed.error, values, form);
   const saved =
     values.intent === 'save'
@@ -50,7 +80,82 @@ export async function action({ request, context }: Route.ActionArgs) {
   return done(values.intent === 'save' ? SAVED_REPLY_TEXT.saved(title) : SAVED_REPLY_TEXT.added(title));
 }
 
-function SavedReplyForm({ reply, result }: { reply?: SavedReply; result?: FormResult | undefined }) {
+/** A macro's actions (decision 145): each left as it is unless chosen. */
+function MacroFields({
+  formId,
+  actions,
+  kept,
+  errors,
+  labels,
+  agents,
+}: {
+  formId: string;
+  actions: MacroActions;
+  kept: Record<string, string> | undefined;
+  errors: Record<string, string | undefined>;
+  labels: Choice[];
+  agents: Choice[];
+}) {
+  const ticked = new Set(kept ? tickedNames(kept, 'label-') : (actions.labelIds ?? []));
+  return (
+    <fieldset className="saved-reply-form__macro">
+      <legend>{MACRO_ACTION_TEXT.legend}</legend>
+      <SelectField label={MACRO_ACTION_TEXT.status} name="status" defaultValue={kept?.status ?? actions.status ?? ''}>
+        <option value="">{MACRO_ACTION_TEXT.keep}</option>
+        <option value="close">{MACRO_ACTION_TEXT.close}</option>
+        <option value="reopen">{MACRO_ACTION_TEXT.reopen}</option>
+      </SelectField>
+      <SelectField
+        label={MACRO_ACTION_TEXT.assignee}
+        name="assignee"
+        defaultValue={kept?.assignee ?? actions.assignee ?? ''}
+        error={errors['actions.assignee']}
+      >
+        <option value="">{MACRO_ACTION_TEXT.keep}</option>
+        <option value="me">{MACRO_ACTION_TEXT.assignMe}</option>
+        <option value="nobody">{MACRO_ACTION_TEXT.unassign}</option>
+        {agents.map((agent) => (
+          <option key={agent.id} value={agent.id}>
+            {agent.name}
+          </option>
+        ))}
+      </SelectField>
+      {labels.length > 0 ? (
+        <fieldset className="saved-reply-form__labels">
+          <legend>{MACRO_ACTION_TEXT.labels}</legend>
+          {labels.map((label) => (
+            <label key={label.id} className="checkbox">
+              <input type="checkbox" name={`label-${label.id}`} defaultChecked={ticked.has(label.id)} /> {label.name}
+            </label>
+          ))}
+          {errors['actions.labelIds'] ? <Notice tone="error">{errors['actions.labelIds']}</Notice> : null}
+        </fieldset>
+      ) : null}
+      <TextAreaField
+        label={MACRO_ACTION_TEXT.note}
+        hint={MACRO_ACTION_TEXT.noteHint}
+        name="note"
+        id={`${formId}-note`}
+        rows={2}
+        maxLength={MACRO_NOTE_MAX}
+        defaultValue={kept?.note ?? actions.note ?? ''}
+        error={errors['actions.note']}
+      />
+    </fieldset>
+  );
+}
+
+function SavedReplyForm({
+  reply,
+  result,
+  labels,
+  agents,
+}: {
+  reply?: SavedReply;
+  result?: FormResult | undefined;
+  labels: Choice[];
+  agents: Choice[];
+}) {
   const busy = useNavigation().state === 'submitting';
   const formId = reply?.id ?? NEW;
   const mine = result?.form === formId ? result : undefined;
@@ -85,6 +190,14 @@ function SavedReplyForm({ reply, result }: { reply?: SavedReply; result?: FormRe
         error={errors.body}
         required
       />
+      <MacroFields
+        formId={formId}
+        actions={reply?.actions ?? {}}
+        kept={mine?.values}
+        errors={mine?.fields ?? {}}
+        labels={labels}
+        agents={agents}
+      />
       {mine?.message ? <Notice tone="error">{mine.message}</Notice> : null}
       <p className="saved-reply-form__actions">
         <button
@@ -115,7 +228,7 @@ function SavedReplyForm({ reply, result }: { reply?: SavedReply; result?: FormRe
 
 /** /admin/saved-replies: the team's saved replies; add, edit, delete. */
 export default function AdminSavedReplies({ loaderData, actionData }: Route.ComponentProps) {
-  const { savedReplies, done } = loaderData;
+  const { savedReplies, done, labels, agents } = loaderData;
   return (
     <section className="admin-page" aria-labelledby="saved-replies-title">
       <div className="admin-page__header">
@@ -128,14 +241,17 @@ export default function AdminSavedReplies({ loaderData, actionData }: Route.Comp
         {savedReplies.map((reply) => (
           <li key={reply.id} className="saved-replies__item">
             <details open={actionData?.form === reply.id}>
-              <summary>{reply.title}</summary>
-              <SavedReplyForm reply={reply} result={actionData} />
+              <summary>
+                {reply.title}
+                {hasMacroActions(reply.actions) ? <span className="badge">{MACRO_ACTION_TEXT.badge}</span> : null}
+              </summary>
+              <SavedReplyForm reply={reply} result={actionData} labels={labels} agents={agents} />
             </details>
           </li>
         ))}
       </ul>
       <h2>{SAVED_REPLY_TEXT.add}</h2>
-      <SavedReplyForm key={done ?? NEW} result={actionData} />
+      <SavedReplyForm key={done ?? NEW} result={actionData} labels={labels} agents={agents} />
     </section>
   );
 }

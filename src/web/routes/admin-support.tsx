@@ -15,6 +15,7 @@ import { LabelChips } from '../features/support/label-chips.tsx';
 import { PresenceLine } from '../features/support/presence.tsx';
 import { BULK_FORM, BulkBar, bulkAction, type BulkOutcome } from '../features/support/bulk-bar.tsx';
 import { BULK_TEXT } from '../../contracts/bulk.ts';
+import { hasMacroActions } from '../../contracts/macros.ts';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { reasonLabel, SUPPORT_TEXT } from '../../contracts/support.ts';
 import type { AdminTicket, TicketPresence } from '../../contracts/support.schemas.ts';
@@ -219,15 +220,23 @@ function DeskFiguresLine({ figures }: { figures: DeskFigures | null }) {
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
-  if (!user?.emailVerified || user.role !== 'admin') return { figures: null, search: null, list: null, labels: [] };
+  if (!user?.emailVerified || user.role !== 'admin')
+    return { figures: null, search: null, list: null, labels: [], macros: [] };
   const { q, filter, query } = inboxFilter(new URL(request.url).searchParams);
-  const [figures, found, listed, labels] = await Promise.all([
+  const [figures, found, listed, labels, saved] = await Promise.all([
     services.api.call(deskApi.figures),
     q ? services.api.call(deskApi.search, { query: { q } }) : null,
     q ? null : services.api.call(deskApi.listTickets, { query: filter }),
     services.api.call(labelsApi.list),
+    services.api.call(deskApi.savedReplies),
   ]);
   return {
+    // The macros (saved replies with actions) the bulk bar can apply, without their reply (decision 145).
+    macros: saved.ok
+      ? saved.data.savedReplies
+          .filter((reply) => hasMacroActions(reply.actions))
+          .map(({ id, title }) => ({ id, title }))
+      : [],
     // The team's labels, for the filter (none: no filter shown).
     labels: labels.ok ? labels.data.labels.map(({ id, name }) => ({ id, name })) : [],
     figures: figures.ok ? figures.data : null,
@@ -468,7 +477,7 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
             </p>
           ) : (
             <>
-              <BulkBar open={status === 'open'} labels={loaderData.labels} />
+              <BulkBar open={status === 'open'} labels={loaderData.labels} macros={loaderData.macros} />
               <DataTable
                 caption={
                   privacy !== 'all'

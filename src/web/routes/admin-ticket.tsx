@@ -18,6 +18,9 @@ import { deskApi, supportApi } from '../../contracts/api/support.ts';
 import { pathOf } from '../../contracts/endpoint.ts';
 import type { RouteHandle, ServerApiClient } from '../../contracts/web-context.ts';
 import { DESK_TEXT, expandSavedReply } from '../../contracts/desk.ts';
+import { bulkApi } from '../../contracts/api/bulk.ts';
+import { describeMacro, hasMacroActions, MACRO_ACTION_TEXT } from '../../contracts/macros.ts';
+import { MacroPanel } from '../features/support/macro-panel.tsx';
 import type { SavedReply } from '../../contracts/desk.schemas.ts';
 import { type AdminMessage, ADMIN_TEXT } from '../../contracts/admin.ts';
 import { reasonLabel, SUPPORT_TEXT, waitingOn } from '../../contracts/support.ts';
@@ -68,7 +71,7 @@ async function savedRepliesOf(api: ServerApiClient): Promise<SavedReply[]> {
  * The whole thread with its notes, and the admins it can be assigned to, read on the server so the
  * page has them without JavaScript (admins only: the layout refuses others).
  */
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, context, request }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
   const allowed = Boolean(user?.emailVerified && user.role === 'admin');
   // The reads side by side: the page waits for the slowest, not for their sum.
@@ -88,18 +91,45 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     // The team's labels, to choose the ticket's among (decision 141).
     allowed ? services.api.call(labelsApi.list) : null,
   ]);
+  const agentList = agents?.ok ? agents.data.agents : [];
+  const labelList = labels?.ok ? labels.data.labels.map(({ id, name }) => ({ id, name })) : [];
+  // A macro chosen for a preview (?macro=), or one just applied (?macroApplied=, with its undo).
+  const search = new URL(request.url).searchParams;
+  const macros = saved.filter((reply) => hasMacroActions(reply.actions));
+  const chosen = macros.find((reply) => reply.id === search.get('macro'));
+  const names = {
+    labels: new Map(labelList.map((label) => [label.id, label.name])),
+    agents: new Map(agentList.map((agent) => [agent.id, agent.email])),
+  };
+  const shown = page.data.thread?.ticket;
+  const macroPreview =
+    chosen && shown
+      ? {
+          id: chosen.id,
+          title: chosen.title,
+          text: expandSavedReply(chosen.body, shown),
+          lines: describeMacro(chosen.actions, names, false),
+        }
+      : null;
+  const appliedId = search.get('macroApplied');
+  const appliedMacro = saved.find((reply) => reply.id === search.get('macroOf'));
   return data(
     {
       ...page.data,
-      agents: agents?.ok ? agents.data.agents : [],
+      macros: macros.map(({ id, title }) => ({ id, title })),
+      macroPreview,
+      macroApplied: appliedId ? { undoId: appliedId, title: appliedMacro?.title ?? 'the macro' } : null,
+      macroUndone: search.has('macroUndone'),
+      agents: agentList,
       mergeTargets: targets?.ok ? targets.data.tickets : [],
       merges: merges?.ok ? merges.data.merges : [],
       heldMails: held?.ok ? held.data.mails.map((mail) => ({ id: mail.id, subject: mail.subject })) : [],
       sideConversations: sides?.ok ? sides.data.conversations : [],
-      teamLabels: labels?.ok ? labels.data.labels.map(({ id, name }) => ({ id, name })) : [],
+      teamLabels: labelList,
       savedReplies: saved,
       viewerEmail: user?.email ?? '',
       noteClientId: newClientId(),
+      macroClientId: newClientId(),
     },
     page.init ?? undefined,
   );
@@ -143,6 +173,38 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       values: { messageBody, clientId: newClientId() },
       form: 'reply',
     } satisfies ReplyResult;
+  }
+  if (intent === 'macro') {
+    // A macro applied from its preview (docs/decisions/145-macro-actions.md): then the page with its Undo.
+    const applied = await api.call(deskApi.applyMacro, {
+      params: ticket,
+      body: {
+        savedReplyId: values.savedReplyId ?? '',
+        messageBody: values.messageBody ?? '',
+        ...(values.clientId ? { clientId: values.clientId } : {}),
+        ...seenVersion,
+      },
+    });
+    if (applied.ok)
+      return redirect(
+        `${page}?${new URLSearchParams({ macroApplied: applied.data.undoId, macroOf: values.savedReplyId ?? '' })}`,
+        303,
+      );
+    return data(
+      {
+        ok: false,
+        form: 'macro',
+        message: applied.fields.messageBody ?? Object.values(applied.fields)[0] ?? applied.message,
+        values: { messageBody: values.messageBody ?? '' },
+        fields: applied.fields,
+      },
+      { status: applied.status || 500 },
+    );
+  }
+  if (intent === 'undo-macro') {
+    const undone = await api.call(bulkApi.undo, { params: { bulkId: values.undoId ?? '' } });
+    if (undone.ok) return redirect(`${page}?macroUndone=1`, 303);
+    return deskAction(undone, { intent, page });
   }
   if (intent === 'privacy') {
     const body = { privacy: values.privacy === 'true' };
@@ -238,7 +300,11 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
     actionData && typeof actionData.form === 'string' && actionData.form.startsWith('side-')
       ? (actionData as SideFormResult)
       : undefined;
-  const problem = actionData && !kept && !sideRefused && !actionData.ok ? actionData.message : null;
+  const macroRefusal =
+    actionData?.form === 'macro' && !actionData.ok
+      ? { message: actionData.message ?? '', messageBody: actionData.values?.messageBody }
+      : null;
+  const problem = actionData && !kept && !sideRefused && !macroRefusal && !actionData.ok ? actionData.message : null;
   // The stale-write check (docs/decisions/140-stale-writes-stopped.md): the ticket's version as this
   // page knows it (the ticket's own, or a newer message's, a note's included, from the live
   // stream), and what changed since a version, in words.
@@ -351,6 +417,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
           <PresenceLine presence={thread.presence} />
         </p>
         {problem ? <Notice tone="error">{problem}</Notice> : null}
+        {loaderData.macroUndone && !actionData ? <Notice tone="success">{MACRO_ACTION_TEXT.undone}</Notice> : null}
         {loaderData.merges.map((merged) => (
           // A merge into this ticket can be undone for 30 days (docs/decisions/116-ticket-merge.md).
           // A whole page load after it: the thread the page's script holds is read again from the start,
@@ -401,6 +468,17 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
               }
               wholeMail={(message) => `/admin/support/${encoded}/mail/${message.id}`}
             />
+            {ticket ? (
+              <MacroPanel
+                macros={loaderData.macros}
+                preview={loaderData.macroPreview}
+                applied={loaderData.macroApplied}
+                refusal={macroRefusal}
+                page={`/admin/support/${encoded}`}
+                seenVersion={versioning?.current}
+                clientId={loaderData.macroClientId}
+              />
+            ) : null}
             {ticket?.open ? (
               <ReplyBox<AdminMessage>
                 upload={{ declaration: deskApi.reply, params: { ticketId } }}

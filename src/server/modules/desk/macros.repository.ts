@@ -82,4 +82,3 @@ export function createMacrosRepository(db: AppDatabase) {
   };
 }
 
-export type MacrosRepository = ReturnType<typeof createMacrosRepository>;

@@ -19,6 +19,7 @@ function bodyOf(choice: string): Omit<BulkBody, 'tickets'> {
   if (choice === 'assign-me') return { action: 'assign', assignee: 'me' };
   if (choice === 'unassign') return { action: 'assign', assignee: null };
   if (choice.startsWith('label:')) return { action: 'label', labelId: choice.slice('label:'.length) };
+  if (choice.startsWith('macro:')) return { action: 'macro', savedReplyId: choice.slice('macro:'.length) };
   return { action: choice as BulkAction };
 }
 
@@ -60,7 +61,16 @@ export async function bulkAction(api: ServerApiClient, form: FormData): Promise<
 }
 
 /** The bulk form's bar above the list: what to do with the ticked tickets, and Apply. */
-export function BulkBar({ open, labels }: { open: boolean; labels: ReadonlyArray<{ id: string; name: string }> }) {
+export function BulkBar({
+  open,
+  labels,
+  macros = [],
+}: {
+  open: boolean;
+  labels: ReadonlyArray<{ id: string; name: string }>;
+  /** Saved replies with actions: their actions apply, never their reply (decision 145). */
+  macros?: ReadonlyArray<{ id: string; title: string }>;
+}) {
   const busy = useNavigation().state === 'submitting';
   const hydrated = useHydrated();
   return (
@@ -81,6 +91,11 @@ export function BulkBar({ open, labels }: { open: boolean; labels: ReadonlyArray
         {labels.map((label) => (
           <option key={label.id} value={`label:${label.id}`}>
             {BULK_TEXT.actions.label}: {label.name}
+          </option>
+        ))}
+        {macros.map((macro) => (
+          <option key={macro.id} value={`macro:${macro.id}`}>
+            {BULK_TEXT.actions.macro}: {macro.title}
           </option>
         ))}
       </select>
