@@ -81,4 +81,3 @@ export function createMacrosRepository(db: AppDatabase) {
     },
   };
 }
-
