@@ -1,11 +1,5 @@
-import {
-  MACRO_ACTION_TEXT,
-  MACRO_NOTE_MAX,
-  MACRO_TEXT,
-  placeholdersIn,
-  templateQuestions,
-  unknownPlaceholders,
-} from './macros.ts';
+import { MACRO_TEXT, placeholdersIn, templateQuestions, unknownPlaceholders } from './macros.ts';
+import { MACRO_ACTION_TEXT, MACRO_NOTE_MAX } from './macro-actions.ts';
 import { MESSAGE_MAX_LENGTH } from './support.ts';
 import { clientIdSchema } from './support.schemas.ts';
 import { z } from './zod.ts';
@@ -76,7 +70,7 @@ export const FirstStepsSchema = z.object({
 });
 export type FirstSteps = z.infer<typeof FirstStepsSchema>;
 
-/** What a macro does besides its reply (contracts/macros.ts): each left out leaves that as it is. */
+/** What a macro does besides its reply (contracts/macro-actions.ts): each left out leaves that as it is. */
 export const MacroActionsSchema = z.object({
   status: z.enum(['close', 'reopen']).optional(),
   assignee: z.union([z.literal('me'), z.literal('nobody'), z.uuid()]).optional(),

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { SAVED_REPLY_TEXT } from '../../src/contracts/desk.ts';
-import { MACRO_ACTION_TEXT, MACRO_TEXT } from '../../src/contracts/macros.ts';
+import { MACRO_TEXT } from '../../src/contracts/macros.ts';
+import { MACRO_ACTION_TEXT } from '../../src/contracts/macro-actions.ts';
 import { adminApi, customerTicket, signInAt } from './fixtures.ts';
 import { teamAdmin } from './second-factor.ts';
 import { expectFitsScreen, expectNoAxeViolations, VIEWPORTS } from './support.ts';

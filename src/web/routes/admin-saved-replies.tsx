@@ -2,7 +2,12 @@ import { Form, redirect, useNavigation } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { labelsApi } from '../../contracts/api/labels.ts';
 import { deskApi } from '../../contracts/api/support.ts';
-import { hasMacroActions, MACRO_ACTION_TEXT, MACRO_NOTE_MAX, type MacroActions } from '../../contracts/macros.ts';
+import {
+  hasMacroActions,
+  MACRO_ACTION_TEXT,
+  MACRO_NOTE_MAX,
+  type MacroActions,
+} from '../../contracts/macro-actions.ts';
 import { SAVED_REPLY_BODY_MAX, SAVED_REPLY_TEXT, SAVED_REPLY_TITLE_MAX } from '../../contracts/desk.ts';
 import { type SavedReply, SavedReplyBodySchema } from '../../contracts/desk.schemas.ts';
 import { InputField, SelectField, TextAreaField } from '../components/ui/field.tsx';

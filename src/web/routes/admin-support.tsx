@@ -15,7 +15,7 @@ import { LabelChips } from '../features/support/label-chips.tsx';
 import { PresenceLine } from '../features/support/presence.tsx';
 import { BULK_FORM, BulkBar, bulkAction, type BulkOutcome } from '../features/support/bulk-bar.tsx';
 import { BULK_TEXT } from '../../contracts/bulk.ts';
-import { hasMacroActions } from '../../contracts/macros.ts';
+import { hasMacroActions } from '../../contracts/macro-actions.ts';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { reasonLabel, SUPPORT_TEXT } from '../../contracts/support.ts';
 import type { AdminTicket, TicketPresence } from '../../contracts/support.schemas.ts';

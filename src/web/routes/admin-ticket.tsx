@@ -19,7 +19,7 @@ import { pathOf } from '../../contracts/endpoint.ts';
 import type { RouteHandle, ServerApiClient } from '../../contracts/web-context.ts';
 import { DESK_TEXT, expandSavedReply } from '../../contracts/desk.ts';
 import { bulkApi } from '../../contracts/api/bulk.ts';
-import { describeMacro, hasMacroActions, MACRO_ACTION_TEXT } from '../../contracts/macros.ts';
+import { describeMacro, hasMacroActions, MACRO_ACTION_TEXT } from '../../contracts/macro-actions.ts';
 import { MacroPanel } from '../features/support/macro-panel.tsx';
 import type { SavedReply } from '../../contracts/desk.schemas.ts';
 import { type AdminMessage, ADMIN_TEXT } from '../../contracts/admin.ts';

@@ -1,7 +1,8 @@
 import { BULK_UNDO_MINUTES } from '../../../contracts/bulk.ts';
 import { DESK_TEXT, SAVED_REPLY_TEXT } from '../../../contracts/desk.ts';
 import type { MacroApply } from '../../../contracts/desk.schemas.ts';
-import { describeMacro, fillTemplate, type MacroActions, MACRO_ACTION_TEXT } from '../../../contracts/macros.ts';
+import { fillTemplate } from '../../../contracts/macros.ts';
+import { describeMacro, type MacroActions, MACRO_ACTION_TEXT } from '../../../contracts/macro-actions.ts';
 import { reasonLabel, SUPPORT_TEXT } from '../../../contracts/support.ts';
 import type { AdminTicket } from '../../../contracts/support.schemas.ts';
 import type { Clock } from '../../clock.ts';

@@ -1,6 +1,6 @@
 import { SAVED_REPLY_TEXT } from '../../../contracts/desk.ts';
 import type { SavedReply } from '../../../contracts/desk.schemas.ts';
-import type { MacroActions } from '../../../contracts/macros.ts';
+import type { MacroActions } from '../../../contracts/macro-actions.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { isUuid } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';

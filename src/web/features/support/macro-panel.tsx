@@ -1,5 +1,5 @@
 import { Form, Link, useNavigation } from 'react-router';
-import { MACRO_ACTION_TEXT } from '../../../contracts/macros.ts';
+import { MACRO_ACTION_TEXT } from '../../../contracts/macro-actions.ts';
 import { MESSAGE_MAX_LENGTH } from '../../../contracts/support.ts';
 import { SelectField, TextAreaField } from '../../components/ui/field.tsx';
 import { Notice } from '../../components/ui/notice.tsx';
