@@ -58,6 +58,7 @@ export const TEAM_ADMINS = [
   'bulk-no-js',
   'macros-js',
   'macros-no-js',
+  'keyboard',
 ] as const;
 export const teamAdminsFile = () => path.join(dataDir(), 'e2e-team-admins.json');
 type TeamAdmin = AdminFactor & { email: string; password: string };

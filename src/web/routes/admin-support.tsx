@@ -16,6 +16,7 @@ import { PresenceLine } from '../features/support/presence.tsx';
 import { BULK_FORM, BulkBar, bulkAction, type BulkOutcome } from '../features/support/bulk-bar.tsx';
 import { BULK_TEXT } from '../../contracts/bulk.ts';
 import { hasMacroActions } from '../../contracts/macro-actions.ts';
+import { rememberInboxOrder } from '../features/keyboard/use-shortcuts.ts';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { reasonLabel, SUPPORT_TEXT } from '../../contracts/support.ts';
 import type { AdminTicket, TicketPresence } from '../../contracts/support.schemas.ts';
@@ -327,6 +328,11 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
     },
   });
   const tickets = streamed ? streamed.tickets : (loaded?.tickets ?? null);
+  // j and k on a ticket go along the list as it was last shown here (docs/decisions/146-console-keyboard.md).
+  const order = tickets?.map((ticket) => ticket.id).join(',');
+  useEffect(() => {
+    if (order !== undefined) rememberInboxOrder(order ? order.split(',') : []);
+  }, [order]);
   // Due words run from the server's clock as of the list shown, moving on each minute here.
   const now = useNow(streamed ? streamed.now : (loaded?.now ?? NO_LIST_YET));
   const failed = tickets === null ? (loaded?.failed ?? null) : null;
@@ -501,7 +507,7 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
                         aria-label={BULK_TEXT.select(ticket.ticketNo)}
                         className="bulk-tick"
                       />
-                      <Link to={`/admin/support/${ticket.id}`} className="ticket-table__link row-link">
+                      <Link to={`/admin/support/${ticket.id}`} className="ticket-table__link row-link" data-ticket-link>
                         #{ticket.ticketNo}
                       </Link>
                       {/* What the customer first wrote: the agent sees what the ticket is about before opening it. */}

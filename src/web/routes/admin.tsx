@@ -1,7 +1,9 @@
+import { lazy, Suspense } from 'react';
 import { Link, Outlet } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { authApi } from '../../contracts/api/accounts.ts';
 import { AdminNav } from '../features/admin/admin-nav.tsx';
+import { useConsoleShortcuts } from '../features/keyboard/use-shortcuts.ts';
 import { EnrolmentScreen, LoginScreen } from '../features/auth/lazy-screens.tsx';
 import { signInAction } from '../features/auth/sign-in-action.ts';
 import { confirmTotpAction, enrolmentOffer } from '../features/auth/second-factor-enrolment-action.ts';
@@ -101,6 +103,20 @@ export default function AdminLayout({ loaderData, actionData }: Route.ComponentP
           <Outlet />
         </div>
       </div>
+      <ConsoleKeyboard />
     </div>
   );
+}
+
+/** The palette's code is loaded the first time it opens (Ctrl+K, ⌘K or ?), never with the page. */
+const CommandPalette = lazy(() => import('../features/keyboard/command-palette.tsx'));
+
+/** The console's keyboard (docs/decisions/146-console-keyboard.md): shortcuts, and the palette once asked for. */
+function ConsoleKeyboard() {
+  const { palette, setPalette } = useConsoleShortcuts();
+  return palette ? (
+    <Suspense fallback={null}>
+      <CommandPalette mode={palette} onClose={() => setPalette(null)} />
+    </Suspense>
+  ) : null;
 }

@@ -48,7 +48,12 @@ function Links() {
     <ul className="admin-nav__list">
       {ADMIN_SECTIONS.map((section) => (
         <li key={section.to}>
-          <NavLink to={section.to} className="admin-nav__link">
+          <NavLink
+            to={section.to}
+            className="admin-nav__link"
+            // i: the inbox, from anywhere in the console (docs/decisions/146-console-keyboard.md).
+            data-shortcut={section.to === '/admin/support' ? 'i' : undefined}
+          >
             {section.label}
           </NavLink>
         </li>

@@ -34,6 +34,8 @@ export function SearchForm({
         id={id}
         className="input admin-search__input"
         type="search"
+        data-shortcut="/"
+        data-shortcut-label={label}
         name="q"
         ref={input}
         defaultValue={value}

@@ -146,6 +146,7 @@ export function DeskToolbar({
           value={ticket.open ? 'close' : 'reopen'}
           className="button button--primary"
           disabled={busy}
+          data-shortcut={ticket.open ? 'c' : undefined}
         >
           {ticket.open ? ADMIN_TEXT.closeTicket : ADMIN_TEXT.reopenTicket}
         </button>
@@ -154,7 +155,7 @@ export function DeskToolbar({
         <input type="hidden" name="intent" value="assign" />
         <input type="hidden" name="assignee" value={mine ? '' : 'me'} />
         {version}
-        <button type="submit" className="button button--ghost" disabled={busy}>
+        <button type="submit" className="button button--ghost" disabled={busy} data-shortcut="a">
           {mine ? DESK_TEXT.unassign : DESK_TEXT.assignToMe}
         </button>
       </Form>
@@ -187,10 +188,12 @@ export function DeskToolbar({
             <input type="hidden" name="intent" value="labels" />
             <fieldset className="label-picker__set">
               <legend>{LABEL_TEXT.onTicket}</legend>
-              {teamLabels.map((label) => (
+              {teamLabels.map((label, index) => (
                 <label key={label.id} className="label-picker__choice">
                   <input
                     type="checkbox"
+                    // The first label is where the keyboard's l enters the labels (docs/decisions/146).
+                    {...(index === 0 ? { 'data-shortcut': 'l', 'data-shortcut-label': LABEL_TEXT.onTicket } : {})}
                     name={`label-${label.id}`}
                     defaultChecked={ticket.labels.some((on) => on.id === label.id)}
                   />{' '}

@@ -61,7 +61,13 @@ export function MacroPanel({
         <p className="empty-state">{MACRO_ACTION_TEXT.none}</p>
       ) : (
         <Form method="get" action={page} className="macro-panel__choose">
-          <SelectField label={MACRO_ACTION_TEXT.choose} name="macro" defaultValue={preview?.id ?? macros[0]!.id}>
+          <SelectField
+            label={MACRO_ACTION_TEXT.choose}
+            name="macro"
+            defaultValue={preview?.id ?? macros[0]!.id}
+            data-shortcut="m"
+            data-shortcut-label={MACRO_ACTION_TEXT.panel}
+          >
             {macros.map((macro) => (
               <option key={macro.id} value={macro.id}>
                 {macro.title}

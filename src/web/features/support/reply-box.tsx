@@ -362,6 +362,13 @@ export function ReplyBox<M extends Message = Message>({
           rows={1}
           maxLength={MESSAGE_MAX_LENGTH}
           placeholder={variant === 'note' ? DESK_TEXT.notePlaceholder : 'Write a message'}
+          // In the console, r and n enter the boxes (docs/decisions/146-console-keyboard.md).
+          {...(versioning
+            ? {
+                'data-shortcut': variant === 'note' ? 'n' : 'r',
+                'data-shortcut-label': variant === 'note' ? 'Internal note' : 'Reply',
+              }
+            : {})}
           value={text}
           aria-describedby={error ? `${inputId}-error` : undefined}
           onChange={(e) => {
