@@ -16,7 +16,6 @@ export const SHORTCUTS = [
   { key: 'i', label: 'Support inbox' },
   { key: '?', label: 'Keyboard shortcuts' },
 ] as const;
-export type ShortcutKey = (typeof SHORTCUTS)[number]['key'];
 
 /** Where a staff member's choice is kept (this browser): single-key shortcuts on, or off. */
 export const SHORTCUTS_STORAGE_KEY = 'bagspace.shortcuts';
