@@ -22,7 +22,8 @@ export function macroActionsOf(row: SavedReplyRow): MacroActions {
     ...(stored.status ? { status: stored.status } : {}),
     ...(stored.assignee ? { assignee: stored.assignee } : {}),
     ...(stored.labelIds?.length ? { labelIds: stored.labelIds } : {}),
-    ...(stored.note?.trim() ? { note: stored.note } : {}),
+    // Kept in JSON, which refuses half a character pair: it becomes U+FFFD, as a text column makes it.
+    ...(stored.note?.trim() ? { note: stored.note.toWellFormed() } : {}),
   };
 }
 
