@@ -187,7 +187,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     });
     if (applied.ok)
       return redirect(
-        `${page}?${new URLSearchParams({ macroApplied: applied.data.undoId, macroOf: values.savedReplyId ?? '' })}`,
+        `${page}?${new URLSearchParams({ macroApplied: applied.data.undoId, macroOf: values.savedReplyId ?? '' })}#macro-panel`,
         303,
       );
     return data(
@@ -203,7 +203,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   if (intent === 'undo-macro') {
     const undone = await api.call(bulkApi.undo, { params: { bulkId: values.undoId ?? '' } });
-    if (undone.ok) return redirect(`${page}?macroUndone=1`, 303);
+    if (undone.ok) return redirect(`${page}?macroUndone=1#macro-panel`, 303);
     return deskAction(undone, { intent, page });
   }
   if (intent === 'privacy') {
@@ -418,6 +418,19 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
         </p>
         {problem ? <Notice tone="error">{problem}</Notice> : null}
         {loaderData.macroUndone && !actionData ? <Notice tone="success">{MACRO_ACTION_TEXT.undone}</Notice> : null}
+        {/* Above the thread, like the other tools: the page opens at the thread's end, and the
+            composer below it keeps the screen for the thread (a form here comes back at #macro-panel). */}
+        {ticket && !thread.missing ? (
+          <MacroPanel
+            macros={loaderData.macros}
+            preview={loaderData.macroPreview}
+            applied={loaderData.macroApplied}
+            refusal={macroRefusal}
+            page={`/admin/support/${encoded}`}
+            seenVersion={versioning?.current}
+            clientId={loaderData.macroClientId}
+          />
+        ) : null}
         {loaderData.merges.map((merged) => (
           // A merge into this ticket can be undone for 30 days (docs/decisions/116-ticket-merge.md).
           // A whole page load after it: the thread the page's script holds is read again from the start,
@@ -468,17 +481,6 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
               }
               wholeMail={(message) => `/admin/support/${encoded}/mail/${message.id}`}
             />
-            {ticket ? (
-              <MacroPanel
-                macros={loaderData.macros}
-                preview={loaderData.macroPreview}
-                applied={loaderData.macroApplied}
-                refusal={macroRefusal}
-                page={`/admin/support/${encoded}`}
-                seenVersion={versioning?.current}
-                clientId={loaderData.macroClientId}
-              />
-            ) : null}
             {ticket?.open ? (
               <ReplyBox<AdminMessage>
                 upload={{ declaration: deskApi.reply, params: { ticketId } }}

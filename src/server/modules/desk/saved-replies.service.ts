@@ -15,6 +15,10 @@ const toDto = (row: SavedReplyRow): SavedReply => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
+/** Half a character pair (a lone surrogate) as U+FFFD. */
+const wellFormed = (text: string) =>
+  text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+
 /** A row's actions as stored (decision 145): only what is set, so a plain saved reply has none. */
 export function macroActionsOf(row: SavedReplyRow): MacroActions {
   const stored = (row.actions ?? {}) as MacroActions;
@@ -23,7 +27,7 @@ export function macroActionsOf(row: SavedReplyRow): MacroActions {
     ...(stored.assignee ? { assignee: stored.assignee } : {}),
     ...(stored.labelIds?.length ? { labelIds: stored.labelIds } : {}),
     // Kept in JSON, which refuses half a character pair: it becomes U+FFFD, as a text column makes it.
-    ...(stored.note?.trim() ? { note: stored.note.toWellFormed() } : {}),
+    ...(stored.note?.trim() ? { note: wellFormed(stored.note) } : {}),
   };
 }
 

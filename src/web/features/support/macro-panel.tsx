@@ -42,7 +42,7 @@ export function MacroPanel({
 }) {
   const busy = useNavigation().state !== 'idle';
   return (
-    <details className="macro-panel" open={Boolean(preview || applied || refusal)}>
+    <details id="macro-panel" className="macro-panel" open={Boolean(preview || applied || refusal)}>
       <summary>{MACRO_ACTION_TEXT.panel}</summary>
       {applied ? (
         <Form method="post" action={page} className="macro-panel__applied">
@@ -60,7 +60,7 @@ export function MacroPanel({
       {macros.length === 0 ? (
         <p className="empty-state">{MACRO_ACTION_TEXT.none}</p>
       ) : (
-        <Form method="get" action={page} className="macro-panel__choose">
+        <Form method="get" action={`${page}#macro-panel`} className="macro-panel__choose">
           <SelectField
             label={MACRO_ACTION_TEXT.choose}
             name="macro"
@@ -83,7 +83,7 @@ export function MacroPanel({
         <Form
           key={preview.id}
           method="post"
-          action={`${page}?macro=${encodeURIComponent(preview.id)}`}
+          action={`${page}?macro=${encodeURIComponent(preview.id)}#macro-panel`}
           className="macro-panel__preview"
         >
           <h3>{MACRO_ACTION_TEXT.previewOf(preview.title)}</h3>
