@@ -1,3 +1,4 @@
+import { storableInJson } from './json-text.ts';
 import { COMPANY_TEXT_FIELDS, type CompanyTextField, LICENCE_FIELD_TEXT, LICENCE_TYPES_TEXT } from './companies.ts';
 import { z } from './zod.ts';
 
@@ -105,8 +106,6 @@ export const CHANGES_MESSAGES = {
   sendFailed: 'Your changes could not be sent. Please try again.',
 } as const;
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
 /** The admin's request, as the API takes it (and the console's form sends it). */
 export const RequestChangesSchema = z
   .object({
@@ -121,9 +120,8 @@ export const RequestChangesSchema = z
       .trim()
       .max(CHANGE_NOTE_MAX, CHANGES_MESSAGES.noteTooLong)
       .optional()
-      // Stored in a jsonb column, which refuses a lone UTF-16 surrogate that a text column would
-      // keep as U+FFFD: it becomes U+FFFD here too.
-      .transform((value) => (value ? value.replace(LONE_SURROGATE, '\uFFFD') : null)),
+      // Stored in a jsonb column, which refuses what a text column keeps (contracts/json-text.ts).
+      .transform((value) => (value ? storableInJson(value) : null)),
   })
   .superRefine((value, ctx) => {
     if (!value.reasons.includes('other')) return;

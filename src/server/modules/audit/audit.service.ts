@@ -1,3 +1,4 @@
+import { storableInJson } from '../../../contracts/json-text.ts';
 import {
   AUDIT_PAGE_SIZE,
   type AuditAction,
@@ -23,17 +24,12 @@ export interface AuditRecord {
 }
 
 /**
- * jsonb refuses what text columns quietly store: a lone UTF-16 surrogate (text keeps U+FFFD) and
- * U+0000. Details quote the admin's input (a rejection reason), and the entry is written after the
- * change committed, so quoting must never fail it: such characters become U+FFFD (found by the fuzz).
+ * Details quote the admin's input (a rejection reason), and the entry is written after the change
+ * committed, so quoting must never fail it: what jsonb refuses becomes U+FFFD (contracts/json-text.ts).
  */
-// eslint-disable-next-line no-control-regex
-const UNSTORABLE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u0000/g;
 const storable = (details: Record<string, unknown>): Record<string, unknown> =>
   JSON.parse(
-    JSON.stringify(details, (_key, value: unknown) =>
-      typeof value === 'string' ? value.replace(UNSTORABLE, '\uFFFD') : value,
-    ),
+    JSON.stringify(details, (_key, value: unknown) => (typeof value === 'string' ? storableInJson(value) : value)),
   );
 
 /**

@@ -2,7 +2,7 @@ import { BULK_UNDO_MINUTES } from '../../../contracts/bulk.ts';
 import { DESK_TEXT, SAVED_REPLY_TEXT } from '../../../contracts/desk.ts';
 import type { MacroApply } from '../../../contracts/desk.schemas.ts';
 import { fillTemplate } from '../../../contracts/macros.ts';
-import { describeMacro, type MacroActions, MACRO_ACTION_TEXT } from '../../../contracts/macro-actions.ts';
+import { type MacroActions, MACRO_ACTION_TEXT } from '../../../contracts/macro-actions.ts';
 import { reasonLabel, SUPPORT_TEXT } from '../../../contracts/support.ts';
 import type { AdminTicket } from '../../../contracts/support.schemas.ts';
 import type { Clock } from '../../clock.ts';
@@ -167,9 +167,6 @@ export function createMacrosService(deps: {
 
   return {
     macroOf,
-
-    /** The lines a preview lists for `macro` on this desk (labels and agents by name). */
-    describe: describeMacro,
 
     /** One ticket, from its page: the reply as the agent finished it, then the actions; one undo. */
     async apply(actor: AuditActor, ticketId: string, input: MacroApply) {

@@ -1,3 +1,4 @@
+import { storableInJson } from '../../../contracts/json-text.ts';
 import { SAVED_REPLY_TEXT } from '../../../contracts/desk.ts';
 import type { SavedReply } from '../../../contracts/desk.schemas.ts';
 import type { MacroActions } from '../../../contracts/macro-actions.ts';
@@ -15,10 +16,6 @@ const toDto = (row: SavedReplyRow): SavedReply => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
-/** Half a character pair (a lone surrogate) as U+FFFD. */
-const wellFormed = (text: string) =>
-  text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
-
 /** A row's actions as stored (decision 145): only what is set, so a plain saved reply has none. */
 export function macroActionsOf(row: SavedReplyRow): MacroActions {
   const stored = (row.actions ?? {}) as MacroActions;
@@ -26,8 +23,8 @@ export function macroActionsOf(row: SavedReplyRow): MacroActions {
     ...(stored.status ? { status: stored.status } : {}),
     ...(stored.assignee ? { assignee: stored.assignee } : {}),
     ...(stored.labelIds?.length ? { labelIds: stored.labelIds } : {}),
-    // Kept in JSON, which refuses half a character pair: it becomes U+FFFD, as a text column makes it.
-    ...(stored.note?.trim() ? { note: wellFormed(stored.note) } : {}),
+    // Kept in jsonb, which refuses what a text column keeps (contracts/json-text.ts).
+    ...(stored.note?.trim() ? { note: storableInJson(stored.note) } : {}),
   };
 }
 
