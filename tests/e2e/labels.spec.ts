@@ -16,7 +16,9 @@ for (const javaScriptEnabled of [true, false]) {
     request,
     baseURL,
   }) => {
-    const suffix = javaScriptEnabled ? 'js' : 'no-js';
+    // Label names are the team's, unique: a repeat (--repeat-each) names its own.
+    const repeat = test.info().repeatEachIndex;
+    const suffix = `${repeat > 0 ? `r${repeat}-` : ''}${javaScriptEnabled ? 'js' : 'no-js'}`;
     const labelled = await customerTicket(request, `My bag went to Nelson (${suffix}).`);
     const other = await customerTicket(request, `A question about fees (${suffix}).`);
     const context = await browser.newContext({ baseURL, javaScriptEnabled });

@@ -59,6 +59,7 @@ export const TEAM_ADMINS = [
   'macros-js',
   'macros-no-js',
   'keyboard',
+  'arrival',
 ] as const;
 export const teamAdminsFile = () => path.join(dataDir(), 'e2e-team-admins.json');
 type TeamAdmin = AdminFactor & { email: string; password: string };

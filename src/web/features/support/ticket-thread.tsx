@@ -4,6 +4,7 @@ import { DESK_TEXT } from '../../../contracts/desk.ts';
 import { INBOUND_TEXT } from '../../../contracts/inbound.ts';
 import type { Message } from '../../../contracts/support.schemas.ts';
 import { formatNzDateTime } from '../../../contracts/dates.ts';
+import { arriveAtThreadEnd, takeArrival } from '../../lib/thread-arrival.ts';
 import { MailedWords } from './mailed-words.tsx';
 import { MessageAttachments } from './message-attachments.tsx';
 
@@ -63,10 +64,10 @@ export function TicketThread<M extends Message>({
   };
 
   // On arrival, the page jumps so the thread's end and the reply box under it are in view: a chat
-  // opens at its end (instant, as the stylesheet's smooth scrolling would glide there for a third of
-  // a second after the page was drawn, with the newest message still below the screen).
+  // opens at its end. A page the server drew made that jump before hydrating (lib/thread-arrival.ts);
+  // a thread the app draws itself (a ticket opened from the inbox) makes it here.
   useLayoutEffect(() => {
-    listRef.current?.closest('.ticket')?.scrollIntoView({ block: 'end', behavior: 'instant' });
+    if (!takeArrival()) arriveAtThreadEnd(listRef.current);
   }, []);
 
   useLayoutEffect(() => {
