@@ -21,6 +21,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Whether `text` can be compared with a uuid column (PostgreSQL refuses the query otherwise). */
 export const isUuid = (text: string) => UUID.test(text);
 
+/**
+ * A PostgreSQL array literal of uuids or numbers, for `= any(${pgArray(ids)}::uuid[])`: one
+ * parameter whatever the list's length. Only for values without commas, braces or quotes (check a
+ * uuid with isUuid first).
+ */
+export const pgArray = (values: ReadonlyArray<number | string>) => `{${values.join(',')}}`;
+
 /** A timestamp as the API writes it (ISO 8601, UTC), from a row's Date or timestamp text. */
 export const iso = (value: Date | string | unknown): string => new Date(value as string).toISOString();
 

@@ -139,3 +139,90 @@ describe('bulk assign and label', () => {
     expect((await ticketOf(a!.id)).open).toBe(true);
   });
 });
+
+describe('a bulk action is one change for all its tickets', () => {
+  /** The mails waiting for the tickets' owners (the team's own notices aside). */
+  const notices = async (ids: string[]) =>
+    queryRows<{ ticket_id: string; kind: string; message_id: number | null }>(
+      t.database.db,
+      sql`select ticket_id, kind, message_id::int as message_id from notification_events
+          where ticket_id = any(${`{${ids.join(',')}}`}::uuid[]) and kind like 'ticket-%'
+          order by ticket_id, kind`,
+    );
+
+  it('tells each owner of their own ticket: a close takes that ticket’s waiting answer, its undo gives it back', async () => {
+    const [a, b] = await tickets(2);
+    // Sam answers a: its owner's answer notice waits (a minute), and b has none.
+    const answer = (
+      await sam.post(`/api/admin/support/tickets/${a!.id}/messages`, { messageBody: 'It is on the ferry.' })
+    ).json();
+    const answerId = Number(answer.message?.id ?? answer.id);
+    const closed = await apply(sam, { action: 'close', tickets: refs([await seen(a!.id), await seen(b!.id)]) });
+    expect(closed.results.map((r) => r.outcome)).toEqual(['done', 'done']);
+    // a's close quotes the answer (one mail for both); b's close is told alone.
+    expect(await notices([a!.id, b!.id])).toEqual(
+      [
+        { ticket_id: a!.id, kind: 'ticket-closed', message_id: answerId },
+        { ticket_id: b!.id, kind: 'ticket-closed', message_id: null },
+      ].sort((x, y) => x.ticket_id.localeCompare(y.ticket_id)),
+    );
+    // The undo withdraws both closes; a's answer is told again, as an answer.
+    expect((await undo(sam, closed.bulkId!)).json().results.map((r: { outcome: string }) => r.outcome)).toEqual([
+      'done',
+      'done',
+    ]);
+    expect(await notices([a!.id, b!.id])).toEqual([{ ticket_id: a!.id, kind: 'ticket-reply', message_id: answerId }]);
+  });
+
+  it('audits each ticket as its page would, with the assignee and the labels named', async () => {
+    const [a, b] = await tickets(2);
+    const assigned = await apply(sam, { action: 'assign', assignee: kiri.id, tickets: refs([a!, b!]) });
+    const label = (await sam.post('/api/admin/labels', { name: `Courier ${Date.now()}` })).json().label;
+    await apply(sam, { action: 'label', labelId: label.id, tickets: refs([await seen(a!.id)]) });
+    const entries = await queryRows<{ action: string; target_id: string; details: Record<string, unknown> }>(
+      t.database.db,
+      sql`select action, target_id, details from audit_log
+          where actor_id = ${sam.id}::uuid and target_id in (${a!.id}, ${b!.id}) order by id`,
+    );
+    expect(entries).toEqual([
+      { action: 'ticket.assign', target_id: a!.id, details: { ticketNo: a!.ticketNo, assignee: kiri.email } },
+      { action: 'ticket.assign', target_id: b!.id, details: { ticketNo: b!.ticketNo, assignee: kiri.email } },
+      { action: 'ticket.labels', target_id: a!.id, details: { ticketNo: a!.ticketNo, labels: [label.name] } },
+    ]);
+    expect(assigned.results.map((r) => r.outcome)).toEqual(['done', 'done']);
+  });
+
+  it('refuses an assignee who is no admin, changing nothing; an id that is no ticket is reported missing', async () => {
+    const [a] = await tickets(1);
+    const refused = await sam.post('/api/admin/support/bulk', {
+      action: 'assign',
+      assignee: customer.id,
+      tickets: refs([a!]),
+    });
+    expect(refused.statusCode).toBe(400);
+    expect((await ticketOf(a!.id)).assignee).toBeNull();
+    const result = await apply(sam, {
+      action: 'close',
+      tickets: [...refs([a!]), { id: '00000000-0000-4000-8000-000000000000', version: 1 }],
+    });
+    expect(result.results.map((r) => r.outcome)).toEqual(['done', 'missing']);
+  });
+
+  it('two agents’ bulk actions on the same tickets at once: each ticket changed by one, reported changed to the other', async () => {
+    const list = await tickets(6);
+    const [closing, assigning] = await Promise.all([
+      apply(sam, { action: 'close', tickets: refs(list) }),
+      apply(kiri, { action: 'assign', assignee: 'me', tickets: refs([...list].reverse()) }),
+    ]);
+    for (const ticket of list) {
+      const byClose = closing.results.find((r) => r.ticketId === ticket.id)!.outcome;
+      const byAssign = assigning.results.find((r) => r.ticketId === ticket.id)!.outcome;
+      expect([byClose, byAssign].sort()).toEqual(['changed', 'done']);
+      const now = await ticketOf(ticket.id);
+      expect([now.open === false, now.assignee?.email === kiri.email]).toEqual([
+        byClose === 'done',
+        byAssign === 'done',
+      ]);
+    }
+  });
+});

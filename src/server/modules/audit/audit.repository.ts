@@ -40,22 +40,28 @@ const columns = {
 
 export function createAuditRepository(db: AppDatabase) {
   return {
-    async insert(entry: {
-      actorId: string;
-      actorEmail: string;
-      action: string;
-      targetType: string;
-      targetId: string | null;
-      details: Record<string, unknown> | null;
-    }): Promise<void> {
-      await db.insert(auditLog).values({
-        actorId: entry.actorId,
-        actorEmail: entry.actorEmail,
-        action: entry.action,
-        targetType: entry.targetType,
-        targetId: entry.targetId,
-        details: entry.details,
-      });
+    /** Entries in one statement (a bulk action's, one per ticket). */
+    async insert(
+      entries: ReadonlyArray<{
+        actorId: string;
+        actorEmail: string;
+        action: string;
+        targetType: string;
+        targetId: string | null;
+        details: Record<string, unknown> | null;
+      }>,
+    ): Promise<void> {
+      if (entries.length === 0) return;
+      await db.insert(auditLog).values(
+        entries.map((entry) => ({
+          actorId: entry.actorId,
+          actorEmail: entry.actorEmail,
+          action: entry.action,
+          targetType: entry.targetType,
+          targetId: entry.targetId,
+          details: entry.details,
+        })),
+      );
     },
 
     /** Newest first; `before` pages back by id, which rises with commit order closely enough for a log view. */

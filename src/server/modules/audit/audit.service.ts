@@ -37,17 +37,26 @@ const storable = (details: Record<string, unknown>): Record<string, unknown> =>
  * The actor's email is copied into the row, so the log still names them after their account is gone.
  */
 export function createAuditService(repository: AuditRepository) {
-  return {
-    async record(entry: AuditRecord): Promise<void> {
-      await repository.insert({
+  /** One entry per change, written together (a bulk action audits each ticket it changed). */
+  async function recordEach(entries: readonly AuditRecord[]): Promise<void> {
+    await repository.insert(
+      entries.map((entry) => ({
         actorId: entry.actor.userId,
         actorEmail: entry.actor.email,
         action: entry.action,
         targetType: entry.targetType,
         targetId: entry.targetId === null ? null : String(entry.targetId),
         details: entry.details ? storable(entry.details) : null,
-      });
+      })),
+    );
+  }
+
+  return {
+    async record(entry: AuditRecord): Promise<void> {
+      await recordEach([entry]);
     },
+
+    recordEach,
 
     /** A page of the log at the filters, and the admins who have acted in it (for the person filter). */
     async list(filter: AuditQuery): Promise<{ entries: AuditEntry[]; nextBefore: number | null; actors: string[] }> {

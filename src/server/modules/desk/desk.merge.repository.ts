@@ -3,7 +3,7 @@ import { MERGE_TEXT } from '../../../contracts/ticket-merge.ts';
 import type { MergeTarget } from '../../../contracts/ticket-merge.schemas.ts';
 import { firstLineOf } from '../../../contracts/support.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
-import { queryRows } from '../../db/sql.ts';
+import { pgArray, queryRows } from '../../db/sql.ts';
 import { EVENTS_CHANNEL, notifySql } from '../../realtime/event-bus.ts';
 
 interface LockedTicket {
@@ -30,9 +30,6 @@ async function addLabels(tx: AppDatabase, fromId: string, toId: string): Promise
   );
   return added.map((row) => row.label_id);
 }
-
-/** A list of ids as a PostgreSQL array literal ('{1,2,3}'), cast by the query. */
-const pgArray = (values: ReadonlyArray<number | string>) => `{${values.join(',')}}`;
 
 /**
  * The tickets' pages hear that messages moved (on commit): each is sent its whole thread again, or

@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { supportTickets, users } from '../../db/schema.ts';
 import { type AppDatabase } from '../../db/connection.ts';
-import { queryRows } from '../../db/sql.ts';
+import { pgArray, queryRows } from '../../db/sql.ts';
 import type { FirstSteps } from '../../../contracts/desk.schemas.ts';
 import { announceAfterCommit, EVENTS_CHANNEL } from '../../realtime/event-bus.ts';
 import { type MessageRow, type RawMessage, toMessage } from '../support/index.ts';
@@ -94,6 +94,32 @@ export function createDeskRepository(db: AppDatabase) {
         sql`select version from support_tickets where id = ${ticketId}`,
       );
       return now && Number(now.version) !== seen ? 'stale' : false;
+    },
+
+    /**
+     * Assigns each of `ticketIds` not assigned so yet to `assigneeId` (an active admin) or nobody,
+     * in one statement (a bulk action; the caller's transaction locked the rows and checked their
+     * versions). The tickets changed, with their new version; none when the assignee is no active admin.
+     */
+    async assignAll(
+      ticketIds: readonly string[],
+      assigneeId: string | null,
+    ): Promise<Array<{ id: string; version: number }>> {
+      if (ticketIds.length === 0) return [];
+      const rows = await queryRows<{ id: string; version: unknown }>(
+        db,
+        sql`
+        with t as (
+          update support_tickets set assigned_to = ${assigneeId}::uuid
+          where id = any(${pgArray(ticketIds)}::uuid[]) and assigned_to is distinct from ${assigneeId}::uuid
+            and (${assigneeId}::uuid is null or exists (
+              select 1 from users where id = ${assigneeId}::uuid and role = 'admin' and disabled_at is null))
+          returning id, version
+        )
+        select t.id, t.version, pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', t.id, 'userId', '')::text)
+        from t`,
+      );
+      return rows.map((row) => ({ id: row.id, version: Number(row.version) }));
     },
 
     /** Marks a ticket's messages as needed for the record (or not); announced after commit. False when there is no such ticket. */

@@ -68,10 +68,12 @@ export const deskModule = fp<SharedServices>(
     });
     await app.register(macrosRoutes, { macros });
     const bulk = createBulkService({
+      db: database.db,
+      records: app.supportRecords,
       repository: createBulkRepository(database.db),
       desk,
-      labels,
       macros,
+      audit: shared.audit,
       clock: shared.clock,
     });
     await app.register(bulkRoutes, { bulk });

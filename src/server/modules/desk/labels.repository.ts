@@ -1,16 +1,13 @@
 import { sql } from 'drizzle-orm';
 import type { AppDatabase } from '../../db/connection.ts';
-import { queryRows } from '../../db/sql.ts';
-import { announceAfterCommit } from '../../realtime/event-bus.ts';
+import { pgArray, queryRows } from '../../db/sql.ts';
+import { announceAfterCommit, EVENTS_CHANNEL } from '../../realtime/event-bus.ts';
 
 export interface LabelRow {
   id: string;
   name: string;
   tickets: number;
 }
-
-/** A list of ids as a PostgreSQL array literal, cast by the query. */
-export const uuidArray = (ids: string[]) => `{${ids.join(',')}}`;
 
 /**
  * The team's labels and the tickets that have them (docs/decisions/141-labels.md). A name taken
@@ -60,12 +57,36 @@ export function createLabelsRepository(db: AppDatabase) {
       return row ? { id: row.id, name: row.name, ticketIds: row.ticket_ids ?? [] } : null;
     },
 
+    /**
+     * Puts the label on each of `ticketIds` (a bulk action; the caller's transaction locked the
+     * tickets), or takes it off with `on` false, in one statement. The tickets whose labels changed.
+     */
+    async putOnAll(ticketIds: readonly string[], labelId: string, on: boolean): Promise<string[]> {
+      if (ticketIds.length === 0) return [];
+      const changed = on
+        ? sql`insert into ticket_labels (ticket_id, label_id)
+              select t.id, l.id from support_tickets t join labels l on l.id = ${labelId}::uuid
+              where t.id = any(${pgArray(ticketIds)}::uuid[])
+              on conflict do nothing
+              returning ticket_id`
+        : sql`delete from ticket_labels
+              where ticket_id = any(${pgArray(ticketIds)}::uuid[]) and label_id = ${labelId}::uuid
+              returning ticket_id`;
+      const rows = await queryRows<{ ticket_id: string }>(
+        db,
+        sql`with c as (${changed})
+            select c.ticket_id, pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', c.ticket_id, 'userId', '')::text)
+            from c`,
+      );
+      return rows.map((row) => row.ticket_id);
+    },
+
     /** How many of these ids are labels. */
     async existing(ids: string[]): Promise<number> {
       if (ids.length === 0) return 0;
       const [row] = await queryRows<{ n: unknown }>(
         db,
-        sql`select count(*) as n from labels where id = any(${uuidArray(ids)}::uuid[])`,
+        sql`select count(*) as n from labels where id = any(${pgArray(ids)}::uuid[])`,
       );
       return Number(row?.n ?? 0);
     },
@@ -78,7 +99,7 @@ export function createLabelsRepository(db: AppDatabase) {
       ticketId: string,
       ids: string[],
     ): Promise<{ ticketNo: number; labels: Array<{ id: string; name: string }> } | null> {
-      const wanted = uuidArray(ids);
+      const wanted = pgArray(ids);
       const [row] = await queryRows<{
         id: string;
         ticket_no: unknown;

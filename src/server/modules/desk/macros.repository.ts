@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { AppDatabase } from '../../db/connection.ts';
-import { queryRows } from '../../db/sql.ts';
-import { uuidArray } from './labels.repository.ts';
+import { pgArray, queryRows } from '../../db/sql.ts';
 import { announceAfterCommit } from '../../realtime/event-bus.ts';
 
 /**
@@ -53,7 +52,7 @@ export function createMacrosRepository(db: AppDatabase) {
       const rows = await queryRows<{ label_id: string }>(
         db,
         sql`insert into ticket_labels (ticket_id, label_id)
-            select ${ticketId}::uuid, l.id from labels l where l.id = any(${uuidArray(ids)}::uuid[])
+            select ${ticketId}::uuid, l.id from labels l where l.id = any(${pgArray(ids)}::uuid[])
             on conflict do nothing
             returning label_id`,
       );
@@ -64,7 +63,7 @@ export function createMacrosRepository(db: AppDatabase) {
     async removeLabels(ticketId: string, ids: string[]): Promise<void> {
       if (ids.length === 0) return;
       await db.execute(
-        sql`delete from ticket_labels where ticket_id = ${ticketId}::uuid and label_id = any(${uuidArray(ids)}::uuid[])`,
+        sql`delete from ticket_labels where ticket_id = ${ticketId}::uuid and label_id = any(${pgArray(ids)}::uuid[])`,
       );
       await announceAfterCommit(db, { type: 'ticket.updated', ticketId, userId: '' });
     },

@@ -115,6 +115,11 @@ export function createSupportRecords(options: { notifyDelaySeconds: number }) {
     async setOpen(db: AppDatabase, ticketId: string, open: boolean) {
       return repositoryOf(db).setOpen(ticketId, open);
     },
+    /** A bulk close or reopen (modules/desk/bulk.service.ts), on rows the caller's transaction locked: the tickets changed, with their new version. */
+    async setOpenAll(db: AppDatabase, ticketIds: readonly string[], open: boolean) {
+      const rows = await repositoryOf(db).setOpenAll(ticketIds, open);
+      return rows.map((row) => ({ id: row.id, version: Number(row.version) }));
+    },
 
     /** Whose ticket it is, its number, and whether it is open. */
     async findTicket(db: AppDatabase, ticketId: string) {

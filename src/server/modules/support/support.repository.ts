@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
-import { iso, isUuid, likePattern, queryRows } from '../../db/sql.ts';
+import { iso, isUuid, likePattern, pgArray, queryRows } from '../../db/sql.ts';
 import { announceAfterCommit, EVENTS_CHANNEL } from '../../realtime/event-bus.ts';
 import type { WaitingOn } from '../../../contracts/support.ts';
 import type { DueTime, TicketDue } from '../../../contracts/support.schemas.ts';
@@ -85,6 +85,46 @@ export const RATING_CHANGEABLE_DAYS = 7;
 export function createSupportRepository(db: AppDatabase, options: { notifyDelaySeconds?: number } = {}) {
   /** How long an answer's mail waits for the user to see it live (NOTIFY_DELAY_SECONDS). */
   const notifyDelaySeconds = options.notifyDelaySeconds ?? 60;
+
+  /**
+   * The change setOpen and setOpenAll make (see setOpen for the owner's mail), for a set of tickets
+   * whose rows the caller has locked: each ticket's notices are its own (`w`, `r` and `b` go by
+   * ticket).
+   */
+  const setOpenOf = (on: AppDatabase, ticketIds: readonly string[], open: boolean) =>
+    queryRows<RawTicket>(
+      on,
+      sql`
+      with t as (
+        update support_tickets set open = ${open}, closed_at = case when ${open} then null else now() end
+        where id = any(${pgArray(ticketIds)}::uuid[]) and open <> ${open}
+        returning id, ticket_no, reason, open, creation_date, last_message, user_id, closed_at, version
+      ), w as (
+        delete from notification_events using t
+        where notification_events.ticket_id = t.id
+          and notification_events.kind = case when t.open then 'ticket-closed' else 'ticket-reopened' end
+        returning notification_events.ticket_id, notification_events.message_id
+      ), r as (
+        delete from notification_events using t
+        where not t.open and not exists (select 1 from w where w.ticket_id = t.id)
+          and notification_events.ticket_id = t.id and notification_events.kind = 'ticket-reply'
+        returning notification_events.ticket_id, notification_events.message_id
+      ), e as (
+        insert into notification_events (kind, ticket_id, message_id, due_at)
+        select case when t.open then 'ticket-reopened' else 'ticket-closed' end, t.id,
+               (select min(r.message_id) from r where r.ticket_id = t.id),
+               now() + make_interval(secs => ${notifyDelaySeconds})
+        from t where not exists (select 1 from w where w.ticket_id = t.id)
+      ), b as (
+        insert into notification_events (kind, ticket_id, message_id, due_at)
+        select 'ticket-reply', t.id, w.message_id, now() + make_interval(secs => ${notifyDelaySeconds})
+        from t join w on w.ticket_id = t.id where t.open and w.message_id is not null
+        on conflict (ticket_id) where kind = 'ticket-reply'
+        do update set message_id = least(notification_events.message_id, excluded.message_id)
+      )
+      select t.*, pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', t.id, 'userId', t.user_id)::text)
+      from t`,
+    );
   return {
     /**
      * Creates a ticket with its first message in one statement. With a `clientId` the user already
@@ -562,42 +602,21 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
         );
         // A staff write against a version the ticket has moved on from (decision 140): nothing changes.
         if (locked && seenVersion !== undefined && Number(locked.version) !== seenVersion) return 'stale' as const;
-        const [row] = await queryRows<RawTicket>(
-          tx,
-          sql`
-          with t as (
-            update support_tickets set open = ${open}, closed_at = case when ${open} then null else now() end
-            where id = ${ticketId} and open <> ${open}
-            returning id, ticket_no, reason, open, creation_date, last_message, user_id, closed_at
-          ), w as (
-            delete from notification_events using t
-            where notification_events.ticket_id = t.id
-              and notification_events.kind = case when t.open then 'ticket-closed' else 'ticket-reopened' end
-            returning notification_events.id, notification_events.message_id
-          ), r as (
-            delete from notification_events using t
-            where not t.open and not exists (select 1 from w)
-              and notification_events.ticket_id = t.id and notification_events.kind = 'ticket-reply'
-            returning notification_events.message_id
-          ), e as (
-            insert into notification_events (kind, ticket_id, message_id, due_at)
-            select case when t.open then 'ticket-reopened' else 'ticket-closed' end, t.id,
-                   (select min(message_id) from r), now() + make_interval(secs => ${notifyDelaySeconds})
-            from t where not exists (select 1 from w)
-          ), b as (
-            insert into notification_events (kind, ticket_id, message_id, due_at)
-            select 'ticket-reply', t.id, w.message_id, now() + make_interval(secs => ${notifyDelaySeconds})
-            from t, w where t.open and w.message_id is not null
-            on conflict (ticket_id) where kind = 'ticket-reply'
-            do update set message_id = least(notification_events.message_id, excluded.message_id)
-          )
-          select t.*, pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', t.id, 'userId', t.user_id)::text)
-          from t`,
-        );
+        const [row] = await setOpenOf(tx, [ticketId], open);
         return row;
       });
       if (changed === 'stale') return changed;
       return changed ? toTicket(changed) : this.findTicket(ticketId, null);
+    },
+
+    /**
+     * Opens or closes each of `ticketIds` that is not so yet, in one statement (a bulk action on the
+     * inbox: docs/decisions/143-bulk-actions.md): what setOpen does to one ticket, the owner's mail
+     * included. The caller's transaction has locked the tickets' rows first, as setOpen does. The
+     * tickets changed, with their new version.
+     */
+    async setOpenAll(ticketIds: readonly string[], open: boolean): Promise<RawTicket[]> {
+      return ticketIds.length === 0 ? [] : setOpenOf(db, ticketIds, open);
     },
   };
 }
