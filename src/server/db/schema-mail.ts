@@ -95,6 +95,8 @@ export const notificationEvents = pgTable(
   },
   (t) => [
     index('notification_events_due_idx').on(t.dueAt),
+    // A ticket's own notices, found by a close or reopen (one ticket's, or a bulk action's 500: 0028).
+    index('notification_events_ticket_idx').on(t.ticketId, t.kind),
     uniqueIndex('notification_events_reply_uq')
       .on(t.ticketId)
       .where(sql`${t.kind} = 'ticket-reply'`),
