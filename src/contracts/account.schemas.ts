@@ -11,6 +11,9 @@ import { ACCOUNT_MESSAGES } from './account.ts';
 export const SetAccountNameRequestSchema = z.object({ name: AccountNameSchema });
 export const SetAccountNameResponseSchema = z.object({ message: z.string(), name: z.string().nullable() });
 
+/** A staff member's console keyboard: single-key shortcuts on or off (docs/decisions/146-console-keyboard.md). */
+export const KeyboardSettingSchema = z.object({ keyboardShortcuts: z.boolean() });
+
 export const AccountProfileSchema = z.object({
   email: z.string(),
   /** The name the person gave, if any. */

@@ -17,8 +17,11 @@ export const SHORTCUTS = [
   { key: '?', label: 'Keyboard shortcuts' },
 ] as const;
 
-/** Where a staff member's choice is kept (this browser): single-key shortcuts on, or off. */
-export const SHORTCUTS_STORAGE_KEY = 'bagspace.shortcuts';
+/**
+ * The console layout's form that keeps a staff member's choice on their account, wherever they sign
+ * in: single-key shortcuts on, or off (`keyboardShortcuts` 'true' or 'false').
+ */
+export const KEYBOARD_FORM = 'keyboard';
 
 export const SHORTCUT_TEXT = {
   palette: 'Command palette',

@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { ADMIN_TEXT } from '../../src/contracts/admin.ts';
 import { DESK_TEXT } from '../../src/contracts/desk.ts';
 import { SHORTCUT_TEXT } from '../../src/contracts/shortcuts.ts';
-import { customerTicket, signInAt } from './fixtures.ts';
+import { customerTicket, hydrated, signInAt } from './fixtures.ts';
 import { teamAdmin } from './second-factor.ts';
 import { expectNoAxeViolations } from './support.ts';
 
@@ -91,13 +91,28 @@ test('a morning at the desk from the keyboard alone: open, assign, answer, note,
   await expectNoAxeViolations(page);
   const toggle = help.getByRole('switch', { name: new RegExp(SHORTCUT_TEXT.toggle) });
   await pressUntilFocused(page, 'Tab', `${SHORTCUT_TEXT.toggle}: ${SHORTCUT_TEXT.on}`, 10);
+  // The choice goes to the account (the console layout's action).
+  const kept = page.waitForResponse(
+    (response) => response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith('/admin'),
+  );
   await page.keyboard.press('Space');
   await expect(toggle).toHaveAttribute('aria-checked', 'false');
+  expect((await kept).ok()).toBe(true);
   await page.keyboard.press('Escape');
   await expect(help).toHaveCount(0);
   await page.keyboard.press('i');
   await expect(page).toHaveURL(/\/admin\/saved-replies$/);
-  // Ctrl+K still works, and turns them on again.
+  // It is the account's, not this browser's: with the browser's storage emptied and the page read
+  // again, single keys stay off.
+  await page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+  await page.reload();
+  await hydrated(page);
+  await page.keyboard.press('i');
+  await expect(page).toHaveURL(/\/admin\/saved-replies$/);
+  // Ctrl+K still works: it offers to turn them on (the account's choice), and does.
   await page.keyboard.press('Control+k');
   await expect(palette).toBeFocused();
   await page.keyboard.type(SHORTCUT_TEXT.turnOn);

@@ -344,6 +344,8 @@ export const EXPECTED: Record<EndpointKey, RouteSpec> = {
   'account.endSession': R('user', { ok: 404 }),
   'account.endOtherSessions': R('user'),
   'account.setName': R('user'),
+  'account.keyboard': R('admin'),
+  'account.setKeyboard': R('admin'),
   'account.changeEmail': R('user', { ok: 202, mails: true }),
   'auth.confirmEmailChange': R('public', {
     mails: true,
@@ -556,6 +558,7 @@ export const BODIES: Partial<Record<EndpointKey, BodyFor>> = {
   'users.setRole': json({ role: 'admin' }),
   'notifications.setPreferences': json({ ticketClosed: false }),
   'account.setName': json({ name: 'Aroha' }),
+  'account.setKeyboard': json({ keyboardShortcuts: true }),
   'account.changeEmail': (actor) => ({
     headers: { 'content-type': 'application/json' },
     payload: JSON.stringify({

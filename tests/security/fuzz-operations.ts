@@ -487,6 +487,8 @@ export const FUZZ: Record<EndpointKey, FuzzEntry> = {
   'users.disable': ADMIN,
   'users.enable': ADMIN,
   'users.setRole': ADMIN,
+  'account.keyboard': ADMIN,
+  'account.setKeyboard': ADMIN,
   // Neither pool asked to be deleted: every answer is a refusal (409, or 403 for oneself) that changes nothing.
   'privacy.eraseNow': ADMIN,
   'audit.list': {

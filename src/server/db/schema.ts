@@ -220,6 +220,8 @@ export const users = pgTable(
     erasedAt: timestamptz('erased_at'),
     /** A mail to this address bounced for good: notifications wait until the person signs in again. */
     mailPausedAt: timestamptz('mail_paused_at'),
+    /** The console's single-key shortcuts, on or off for this person wherever they sign in (WCAG 2.1.4; decision 146). */
+    keyboardShortcuts: boolean('keyboard_shortcuts').notNull().default(true),
   },
   (t) => [
     uniqueIndex('users_email_uq').on(t.email),

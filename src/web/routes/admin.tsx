@@ -1,7 +1,8 @@
 import { lazy, Suspense } from 'react';
 import { Link, Outlet } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
-import { authApi } from '../../contracts/api/accounts.ts';
+import { accountApi, authApi } from '../../contracts/api/accounts.ts';
+import { KEYBOARD_FORM } from '../../contracts/shortcuts.ts';
 import { AdminNav } from '../features/admin/admin-nav.tsx';
 import { useConsoleShortcuts } from '../features/keyboard/use-shortcuts.ts';
 import { EnrolmentScreen, LoginScreen } from '../features/auth/lazy-screens.tsx';
@@ -31,7 +32,10 @@ export async function loader({ context }: Route.LoaderArgs) {
   if (user && !user.emailVerified) await services.api.call(authApi.logout);
   // An admin whose session has not passed a second factor sets one up first (docs/product.md §2.15).
   const enrolment = user?.secondFactorPending ? await enrolmentOffer(services) : null;
-  return { user, enrolment };
+  // The console's single-key shortcuts, as this staff member left them (decision 146).
+  const keyboard =
+    user?.role === 'admin' && !user.secondFactorPending ? await services.api.call(accountApi.keyboard) : null;
+  return { user, enrolment, keyboardShortcuts: keyboard?.ok ? keyboard.data.keyboardShortcuts : true };
 }
 
 export const shouldRevalidate = revalidateOnlyWhenAsked;
@@ -39,7 +43,14 @@ export const shouldRevalidate = revalidateOnlyWhenAsked;
 /** The login screen's forms (sign-in, a new verification email), and the second factor's enrolment form. */
 export async function action({ request, context }: Route.ActionArgs) {
   const values = await readForm(request);
-  if (values.intent === ENROL_TOTP) return confirmTotpAction(context.get(requestContext).services, values);
+  const { services } = context.get(requestContext);
+  if (values.intent === ENROL_TOTP) return confirmTotpAction(services, values);
+  if (values.intent === KEYBOARD_FORM) {
+    const kept = await services.api.call(accountApi.setKeyboard, {
+      body: { keyboardShortcuts: values.keyboardShortcuts === 'true' },
+    });
+    return { form: KEYBOARD_FORM, ok: kept.ok, message: kept.ok ? null : kept.message, fields: {}, values: {} };
+  }
   return signInAction(values, context, '/admin');
 }
 
@@ -53,12 +64,13 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 ];
 
 export default function AdminLayout({ loaderData, actionData }: Route.ComponentProps) {
-  const { user, enrolment } = loaderData;
+  const { user, enrolment, keyboardShortcuts } = loaderData;
   const enrolled = actionData?.form === ENROL_TOTP ? actionData : undefined;
   if ((enrolled && 'recoveryCodes' in enrolled) || (user?.secondFactorPending && enrolment)) {
     return <EnrolmentScreen offer={enrolment ?? { ok: false, message: '' }} result={enrolled} />;
   }
-  const signInResult = actionData?.form === ENROL_TOTP ? undefined : actionData;
+  // The keyboard's choice is sent by a fetcher: its answer never reaches the page's forms.
+  const signInResult = actionData?.form === ENROL_TOTP || actionData?.form === KEYBOARD_FORM ? undefined : actionData;
   if (!user || !user.emailVerified) {
     return (
       <LoginScreen
@@ -103,7 +115,7 @@ export default function AdminLayout({ loaderData, actionData }: Route.ComponentP
           <Outlet />
         </div>
       </div>
-      <ConsoleKeyboard />
+      <ConsoleKeyboard stored={keyboardShortcuts} />
     </div>
   );
 }
@@ -112,8 +124,8 @@ export default function AdminLayout({ loaderData, actionData }: Route.ComponentP
 const CommandPalette = lazy(() => import('../features/keyboard/command-palette.tsx'));
 
 /** The console's keyboard (docs/decisions/146-console-keyboard.md): shortcuts, and the palette once asked for. */
-function ConsoleKeyboard() {
-  const { palette, setPalette } = useConsoleShortcuts();
+function ConsoleKeyboard({ stored }: { stored: boolean }) {
+  const { palette, setPalette } = useConsoleShortcuts(stored);
   return palette ? (
     <Suspense fallback={null}>
       <CommandPalette mode={palette} onClose={() => setPalette(null)} />

@@ -13,6 +13,12 @@ export async function accountProfileRoutes(app: FastifyInstance, options: { prof
 
   route(app, accountApi.setName, async (request) => profile.setName(principalOf(request), request.body.name));
 
+  route(app, accountApi.keyboard, async (request) => profile.keyboard(principalOf(request)));
+
+  route(app, accountApi.setKeyboard, async (request) =>
+    profile.setKeyboard(principalOf(request), request.body.keyboardShortcuts),
+  );
+
   route(app, accountApi.sessions, async (request) => ({ sessions: await profile.listSessions(principalOf(request)) }));
 
   route(app, accountApi.endSession, async (request) => ({

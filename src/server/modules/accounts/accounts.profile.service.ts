@@ -98,6 +98,19 @@ export function createAccountProfileService(deps: {
       return { message: kept ? ACCOUNT_MESSAGES.nameSaved : ACCOUNT_MESSAGES.nameCleared, name: kept };
     },
 
+    /** The console's single-key shortcuts for this staff member (decision 146): on unless they turned them off. */
+    async keyboard(principal: Principal): Promise<{ keyboardShortcuts: boolean }> {
+      const on = await repo.keyboardShortcuts(principal.userId);
+      if (on === null) throw new AppError('UNAUTHENTICATED', AUTH_MESSAGES.signInRequired);
+      return { keyboardShortcuts: on };
+    },
+
+    async setKeyboard(principal: Principal, on: boolean): Promise<{ keyboardShortcuts: boolean }> {
+      if (!(await repo.setKeyboardShortcuts(principal.userId, on)))
+        throw new AppError('UNAUTHENTICATED', AUTH_MESSAGES.signInRequired);
+      return { keyboardShortcuts: on };
+    },
+
     async listSessions(principal: Principal): Promise<AccountSession[]> {
       return (await sessionsOf(principal)).map(({ row, id }) => ({
         id,

@@ -93,7 +93,6 @@ export function createAccountSessionsRepository(db: AppDatabase) {
       return rows.length > 0;
     },
 
-    /** Ends every session of the user but `keepTokenHash`; how many ended. */
     /** Sets (or with null clears) the name; false when the account is gone. */
     async setName(userId: string, name: string | null): Promise<boolean> {
       const rows = await db
@@ -104,6 +103,26 @@ export function createAccountSessionsRepository(db: AppDatabase) {
       return rows.length > 0;
     },
 
+    /** Whether the console's single-key shortcuts are on for this person; null when the account is gone. */
+    async keyboardShortcuts(userId: string): Promise<boolean | null> {
+      const [row] = await db
+        .select({ on: users.keyboardShortcuts })
+        .from(users)
+        .where(and(eq(users.id, userId), isNull(users.erasedAt)));
+      return row ? row.on : null;
+    },
+
+    /** Turns the console's single-key shortcuts on or off for this person; false when the account is gone. */
+    async setKeyboardShortcuts(userId: string, on: boolean): Promise<boolean> {
+      const rows = await db
+        .update(users)
+        .set({ keyboardShortcuts: on })
+        .where(and(eq(users.id, userId), isNull(users.erasedAt)))
+        .returning({ id: users.id });
+      return rows.length > 0;
+    },
+
+    /** Ends every session of the user but `keepTokenHash`; how many ended. */
     async deleteOtherSessions(userId: string, keepTokenHash: string): Promise<number> {
       const rows = await db
         .delete(sessions)

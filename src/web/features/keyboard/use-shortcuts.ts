@@ -1,26 +1,24 @@
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
-import { SHORTCUTS_STORAGE_KEY } from '../../../contracts/shortcuts.ts';
+import { useFetcher, useNavigate } from 'react-router';
+import { KEYBOARD_FORM } from '../../../contracts/shortcuts.ts';
 
 /** The inbox's tickets in the order it last showed them: j and k on a ticket go along it. */
 const ORDER_KEY = 'bagspace.inbox-order';
 
-/** Single-key shortcuts are on unless this browser's staff member turned them off (WCAG 2.1.4). */
+/**
+ * Single-key shortcuts are on unless this staff member turned them off (WCAG 2.1.4): the choice is
+ * their account's (the console layout reads it), kept by the layout's action wherever they sign in.
+ */
+let keysOn = true;
+let keep: ((on: boolean) => void) | null = null;
+
 export function shortcutsOn(): boolean {
-  try {
-    return localStorage.getItem(SHORTCUTS_STORAGE_KEY) !== 'off';
-  } catch {
-    return true;
-  }
+  return keysOn;
 }
 
 export function setShortcutsOn(on: boolean) {
-  try {
-    if (on) localStorage.removeItem(SHORTCUTS_STORAGE_KEY);
-    else localStorage.setItem(SHORTCUTS_STORAGE_KEY, 'off');
-  } catch {
-    // Storage refused (a private window's quota): the choice lasts as long as the page.
-  }
+  keysOn = on;
+  keep?.(on);
 }
 
 /** The inbox says which tickets it shows, in order. */
@@ -74,9 +72,21 @@ const rowLinks = () => [...document.querySelectorAll<HTMLAnchorElement>('a[data-
  * ticket to ticket, ? shows them all, Esc leaves a text field. None fires while a field is typed in.
  * The palette's code loads the first time it opens.
  */
-export function useConsoleShortcuts() {
+export function useConsoleShortcuts(stored: boolean) {
   const navigate = useNavigate();
   const [palette, setPalette] = useState<null | 'commands' | 'help'>(null);
+  // The account's choice as the layout read it; a switch sends the new one to the layout's action.
+  const { submit } = useFetcher();
+  useEffect(() => {
+    keysOn = stored;
+  }, [stored]);
+  useEffect(() => {
+    keep = (on) =>
+      void submit({ intent: KEYBOARD_FORM, keyboardShortcuts: String(on) }, { method: 'post', action: '/admin' });
+    return () => {
+      keep = null;
+    };
+  }, [submit]);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented) return;

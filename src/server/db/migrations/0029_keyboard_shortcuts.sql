@@ -1,0 +1,2 @@
+-- The console's single-key shortcuts, on or off per staff member wherever they sign in (docs/decisions/146-console-keyboard.md).
+ALTER TABLE "users" ADD COLUMN "keyboard_shortcuts" boolean DEFAULT true NOT NULL;
