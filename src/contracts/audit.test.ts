@@ -167,6 +167,7 @@ const SAMPLES: Record<AuditAction, Pick<AuditEntry, 'targetType' | 'targetId' | 
   'document.update': { targetType: 'document', targetId: 'terms', details: { title: 'Terms', characters: 1234 } },
   'user.resend-verification': { targetType: 'user', targetId: USER, details: { email: 'tane@example.com' } },
   'user.disable': { targetType: 'user', targetId: USER, details: { email: 'tane@example.com', endedSessions: 2 } },
+  'user.sign-out': { targetType: 'user', targetId: USER, details: { email: 'tane@example.com', endedSessions: 3 } },
   'user.enable': { targetType: 'user', targetId: USER, details: { email: 'tane@example.com' } },
   'user.role': {
     targetType: 'user',
@@ -245,6 +246,7 @@ const EXPECTED: Record<AuditAction, string> = {
   'document.update': 'Edited the Terms and Conditions',
   'user.resend-verification': 'Resent the verification email to tane@example.com',
   'user.disable': 'Disabled the account of tane@example.com',
+  'user.sign-out': 'Signed tane@example.com out everywhere',
   'user.enable': 'Enabled the account of tane@example.com',
   'user.role': 'Changed the role of tane@example.com from user to admin',
   'mail.retry': 'Sent the failed mail “Your ticket #1004” to tane@example.com again',

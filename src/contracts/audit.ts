@@ -42,6 +42,7 @@ export const AUDIT_ACTIONS = {
   'user.resend-verification': 'Resent a verification email',
   'user.disable': 'Disabled an account',
   'user.enable': 'Enabled an account',
+  'user.sign-out': 'Signed an account out everywhere',
   'user.role': 'Changed an account’s role',
   'mail.retry': 'Sent a failed mail again',
   'mail.post': 'Posted a held mail to its ticket',
@@ -482,6 +483,14 @@ const TELLERS: Record<AuditAction, Teller> = {
     };
   },
   'user.enable': (d) => ({ sentence: ['Enabled the account of ', person(str(d.email))], used: ['email'] }),
+  'user.sign-out': (d) => {
+    const ended = num(d.endedSessions);
+    return {
+      sentence: ['Signed ', person(str(d.email)), ' out everywhere'],
+      facts: ended !== null ? [{ label: 'Signed out of', value: count(ended, 'session') }] : [],
+      used: ['email', 'endedSessions'],
+    };
+  },
   'user.role': (d) => {
     const from = str(d.from);
     const to = str(d.to);

@@ -7,6 +7,9 @@ export const USER_MESSAGES = {
   notFound: 'That account does not exist.',
   notYourOwnRole: 'You cannot change your own role.',
   notYourself: 'You cannot disable your own account.',
+  notYourSessions: 'Your own sessions are on your account page: sign out the others there.',
+  signedOut: (email: string, ended: number) =>
+    `${email} is signed out everywhere (${ended} ${ended === 1 ? 'session' : 'sessions'} ended).`,
   alreadyVerified: 'This email address is already verified.',
   disabled: 'This account is disabled. Enable it first.',
   verificationSent: (email: string) => `A new verification email is on its way to ${email}.`,

@@ -377,7 +377,7 @@ test.describe('legal documents', () => {
 });
 
 test.describe('users', () => {
-  test('find an account, disable it (signed out at once), enable it, make and remove admin; never yourself', async ({
+  test('find an account, sign it out everywhere, disable it (signed out at once), enable it, make and remove admin; never yourself', async ({
     page,
     browser,
     baseURL,
@@ -406,6 +406,15 @@ test.describe('users', () => {
     await expect(row).toContainText('Yes');
     await expect(row).toContainText('User');
     await expect(row).toContainText('Active');
+    // A lost laptop: signed out everywhere at once, and free to sign in again.
+    await row.getByRole('button', { name: `Sign out everywhere ${account.email}` }).click();
+    await expect(page.getByText(`${account.email} is signed out everywhere; they can sign in again.`)).toBeVisible();
+    await member.page.reload();
+    await expect(member.page.getByRole('heading', { level: 1, name: 'Sign in to get help' })).toBeVisible();
+    await signInAt(member.page, '/support', account);
+    await expect(member.page.getByRole('heading', { name: SUPPORT_TEXT.listTitle })).toBeVisible();
+
+    row = await find(account.email);
     await row.getByRole('button', { name: `Disable ${account.email}` }).click();
     await row.getByRole('button', { name: 'Yes, disable' }).click();
     await expect(page.getByText(`${account.email} is disabled and signed out everywhere.`)).toBeVisible();

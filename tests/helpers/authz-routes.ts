@@ -326,6 +326,7 @@ export const EXPECTED: Record<EndpointKey, RouteSpec> = {
   // The target (the owner) is verified already: 409 means the admin got past the access check.
   'users.resendVerification': R('admin', { ok: 409 }),
   'users.disable': R('admin'),
+  'users.signOut': R('admin'),
   'users.enable': R('admin'),
   'users.setRole': R('admin'),
   'audit.list': R('admin'),

@@ -485,6 +485,7 @@ export const FUZZ: Record<EndpointKey, FuzzEntry> = {
   'users.list': { group: 'admin', given: { q: fc.oneof(searchText, validEmail) } },
   'users.resendVerification': { group: 'admin', background: ['email_tokens'] },
   'users.disable': ADMIN,
+  'users.signOut': ADMIN,
   'users.enable': ADMIN,
   'users.setRole': ADMIN,
   'account.keyboard': ADMIN,

@@ -255,6 +255,17 @@ export const usersApi = {
     answers: { 200: UserResultSchema },
     errors: ADMIN_ERRORS,
   }),
+  signOut: endpoint({
+    method: 'POST',
+    path: '/api/admin/users/:userId/sign-out',
+    access: 'admin',
+    tags: ['admin'],
+    summary: 'End every session of an account (and with them its live streams); the account stays usable',
+    description: 'For a lost laptop, or someone leaving a team. Your own account: 403 (its page signs out the others).',
+    params: UserParamsSchema,
+    answers: { 200: UserResultSchema },
+    errors: ADMIN_ERRORS,
+  }),
   enable: endpoint({
     method: 'POST',
     path: '/api/admin/users/:userId/enable',

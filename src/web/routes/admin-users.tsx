@@ -19,7 +19,15 @@ import '../styles/support.css';
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta(matches, 'admin', `${ADMIN_TEXT.nav.users} | ${ADMIN_TEXT.title}`);
 
-const ACTIONS = ['resend-verification', 'disable', 'enable', 'make-admin', 'remove-admin', 'erase'] as const;
+const ACTIONS = [
+  'resend-verification',
+  'sign-out',
+  'disable',
+  'enable',
+  'make-admin',
+  'remove-admin',
+  'erase',
+] as const;
 type Action = (typeof ACTIONS)[number];
 const isAction = (value: string | null | undefined): value is Action => ACTIONS.includes(value as Action);
 const COLUMNS = ['Email', 'Verified', 'Role', 'Status', 'Joined', 'Actions'] as const;
@@ -33,6 +41,7 @@ const CONFIRM: Partial<Record<Action, (email: string) => string>> = {
 };
 const LABEL: Record<Action, string> = {
   'resend-verification': 'Resend verification',
+  'sign-out': 'Sign out everywhere',
   disable: 'Disable',
   enable: 'Enable',
   'make-admin': 'Make admin',
@@ -41,6 +50,7 @@ const LABEL: Record<Action, string> = {
 };
 const DONE: Record<Action, (email: string) => string> = {
   'resend-verification': (email) => `A new verification email is on its way to ${email}.`,
+  'sign-out': (email) => `${email} is signed out everywhere; they can sign in again.`,
   disable: (email) => `${email} is disabled and signed out everywhere.`,
   enable: (email) => `${email} can sign in again.`,
   'make-admin': (email) => `${email} is now an admin.`,
@@ -54,6 +64,8 @@ function actionsFor(user: AdminUser): Action[] {
   if (user.deletion) return user.deletion.erasedAt ? [] : ['erase'];
   const actions: Action[] = [];
   if (!user.emailVerified && !user.disabled) actions.push('resend-verification');
+  // A disabled account has no sessions left to end.
+  if (!user.disabled) actions.push('sign-out');
   actions.push(user.disabled ? 'enable' : 'disable');
   actions.push(user.role === 'admin' ? 'remove-admin' : 'make-admin');
   return actions;
@@ -105,7 +117,12 @@ async function send(api: WebServices['api'], action: Action, userId: string, ema
       ? await api.call(usersApi.setRole, { params, body: { role: action === 'make-admin' ? 'admin' : 'user' } })
       : action === 'erase'
         ? await api.call(privacyApi.eraseNow, { params })
-        : await api.call(usersApi[action === 'resend-verification' ? 'resendVerification' : action], { params });
+        : await api.call(
+            usersApi[
+              action === 'resend-verification' ? 'resendVerification' : action === 'sign-out' ? 'signOut' : action
+            ],
+            { params },
+          );
   if (!result.ok) return result;
   return { ok: true as const, email: 'user' in result.data ? result.data.user.email : email };
 }

@@ -134,6 +134,43 @@ describe('disabling', () => {
   });
 });
 
+describe('signing out everywhere', () => {
+  it('ends every session and live stream of the account at once, and they can sign in again', async () => {
+    const user = await createUser(t);
+    const cookies = [await signIn(t, user.email, user.password), await signIn(t, user.email, user.password)];
+    const stream = await openSse(`${base}/api/support/tickets/stream?open=true`, withCookie(t, cookies[0]!));
+    expect(stream.status).toBe(200);
+    await stream.waitFor((events) => events.some((e) => e.event === 'tickets'));
+
+    const res = await admin.post(`/api/admin/users/${user.id}/sign-out`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      user: { id: user.id, disabled: false },
+      message: USER_MESSAGES.signedOut(user.email, 2),
+    });
+    for (const cookie of cookies) expect(await sessionStatus(t, cookie)).toBe(401);
+    // The stream closes within moments (the sessions.ended event), long before its 15 s heartbeat.
+    await Promise.race([
+      stream.ended,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('stream still open')), 3000)),
+    ]);
+    expect((await auditOf(admin, 'user', user.id))[0]).toMatchObject({
+      action: 'user.sign-out',
+      details: { email: user.email, endedSessions: 2 },
+    });
+    // Not disabled: the person signs in again.
+    expect(await sessionStatus(t, await signIn(t, user.email, user.password))).toBe(200);
+  });
+
+  it('leaves the admin doing it to their account page, and answers 404 for an unknown account', async () => {
+    const own = await admin.post(`/api/admin/users/${admin.id}/sign-out`);
+    expect(own.statusCode).toBe(403);
+    expect(own.json().error.message).toBe(USER_MESSAGES.notYourSessions);
+    expect(await sessionStatus(t, admin.cookie)).toBe(200);
+    expect((await admin.post('/api/admin/users/0b7c6a9e-1f2d-4e3c-8b5a-6d7e8f9a0b1c/sign-out')).statusCode).toBe(404);
+  });
+});
+
 describe('roles', () => {
   it('makes an account admin and takes it away again; a removed admin loses the console and its live inbox at once', async () => {
     const colleague = await apiClient(t, { role: 'user' });

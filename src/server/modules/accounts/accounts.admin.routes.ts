@@ -18,6 +18,8 @@ export async function accountsAdminRoutes(app: FastifyInstance, options: { users
 
   route(app, api.disable, async (request) => users.disable(principalOf(request), request.params.userId));
 
+  route(app, api.signOut, async (request) => users.signOut(principalOf(request), request.params.userId));
+
   route(app, api.enable, async (request) => users.enable(principalOf(request), request.params.userId));
 
   route(app, api.setRole, async (request) =>

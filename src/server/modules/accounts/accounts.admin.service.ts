@@ -97,6 +97,12 @@ export function createAccountAdmin(repo: AccountsRepository) {
       return { user: dto(user), endedSessions };
     },
 
+    /** Ends every session of an account at once (and its live streams); how many ended. */
+    async endSessions(input: { email: unknown }): Promise<number> {
+      const user = await requireUser(input.email);
+      return repo.deleteSessionsOfUser(user.id);
+    },
+
     async enableUser(input: { email: unknown }): Promise<User> {
       const user = await requireUser(input.email);
       if (!(await repo.setDisabled(user.id, false))) throw new AppError('ABORTED', DELETION_TEXT.cannotEnable);
@@ -195,6 +201,21 @@ export function createAccountsAdminService(deps: {
         details: { email: user.email, endedSessions },
       });
       return { user: toDto(await getUser(userId), actor) };
+    },
+
+    /** Signs an account out everywhere (a lost laptop, someone leaving): its sessions and live streams end now. */
+    async signOut(actor: AuditActor, userId: string): Promise<{ user: AdminUser; message: string }> {
+      if (userId === actor.userId) throw new AppError('PERMISSION_DENIED', USER_MESSAGES.notYourSessions);
+      const user = await getUser(userId);
+      const endedSessions = await accountAdmin.endSessions({ email: user.email });
+      await audit.record({
+        actor,
+        action: 'user.sign-out',
+        targetType: 'user',
+        targetId: user.id,
+        details: { email: user.email, endedSessions },
+      });
+      return { user: toDto(user, actor), message: USER_MESSAGES.signedOut(user.email, endedSessions) };
     },
 
     async enable(actor: AuditActor, userId: string): Promise<{ user: AdminUser }> {
