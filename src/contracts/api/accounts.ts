@@ -201,7 +201,7 @@ export const accountApi = {
   }),
   keyboard: endpoint({
     method: 'GET',
-    path: '/api/account/keyboard',
+    path: '/api/admin/me/keyboard',
     access: 'admin',
     tags: ['account'],
     summary: "Whether the console's single-key shortcuts are on for this staff member",
@@ -210,7 +210,7 @@ export const accountApi = {
   }),
   setKeyboard: endpoint({
     method: 'PUT',
-    path: '/api/account/keyboard',
+    path: '/api/admin/me/keyboard',
     access: 'admin',
     tags: ['account'],
     summary: "Turn the console's single-key shortcuts on or off for this staff member, wherever they sign in",

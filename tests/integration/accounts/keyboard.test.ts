@@ -14,18 +14,18 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('/api/account/keyboard', () => {
+describe('/api/admin/me/keyboard', () => {
   it('is on until the staff member turns it off, then off in their other sessions too; a colleague’s stays on', async () => {
     const [aroha, colleague] = await Promise.all([
       supportUser(t, { role: 'admin' }),
       supportUser(t, { role: 'admin' }),
     ]);
-    expect((await aroha.get('/api/account/keyboard')).json()).toEqual({ keyboardShortcuts: true });
+    expect((await aroha.get('/api/admin/me/keyboard')).json()).toEqual({ keyboardShortcuts: true });
 
     const put = (on: unknown, headers = aroha.headers) =>
       t.app.inject({
         method: 'PUT',
-        url: '/api/account/keyboard',
+        url: '/api/admin/me/keyboard',
         headers: { ...headers, 'content-type': 'application/json' },
         payload: JSON.stringify({ keyboardShortcuts: on }),
       });
@@ -35,17 +35,17 @@ describe('/api/account/keyboard', () => {
 
     // Another browser: a new session of the same person reads their choice.
     const elsewhere = withCookie(t, await signIn(t, aroha.email, aroha.password));
-    const read = await t.app.inject({ method: 'GET', url: '/api/account/keyboard', headers: elsewhere });
+    const read = await t.app.inject({ method: 'GET', url: '/api/admin/me/keyboard', headers: elsewhere });
     expect(read.json()).toEqual({ keyboardShortcuts: false });
-    expect((await colleague.get('/api/account/keyboard')).json()).toEqual({ keyboardShortcuts: true });
+    expect((await colleague.get('/api/admin/me/keyboard')).json()).toEqual({ keyboardShortcuts: true });
 
     // Anything but true or false is refused in words and changes nothing.
     const wrong = await put('no');
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error.fields.keyboardShortcuts).toBeTruthy();
-    expect((await aroha.get('/api/account/keyboard')).json()).toEqual({ keyboardShortcuts: false });
+    expect((await aroha.get('/api/admin/me/keyboard')).json()).toEqual({ keyboardShortcuts: false });
 
     expect((await put(true, elsewhere)).json()).toEqual({ keyboardShortcuts: true });
-    expect((await aroha.get('/api/account/keyboard')).json()).toEqual({ keyboardShortcuts: true });
+    expect((await aroha.get('/api/admin/me/keyboard')).json()).toEqual({ keyboardShortcuts: true });
   });
 });
