@@ -9,6 +9,8 @@ import type { z } from './zod.ts';
 export const ADMIN_TEXT = {
   title: 'Admin console',
   notAllowedTitle: 'Not allowed',
+  sectionClosedTitle: 'Not for your roles',
+  sectionClosed: 'Your roles do not open this part of the console. An admin can give you another role on Users.',
   notAllowed: 'This area is for the support and operations team only. Your account does not have access to it.',
   nav: {
     support: 'Support inbox',

@@ -174,6 +174,16 @@ const SAMPLES: Record<AuditAction, Pick<AuditEntry, 'targetType' | 'targetId' | 
     targetId: USER,
     details: { email: 'tane@example.com', from: 'user', to: 'admin' },
   },
+  'user.roles': {
+    targetType: 'user',
+    targetId: USER,
+    details: { email: 'tane@example.com', from: ['agent'], to: ['agent', 'lead'] },
+  },
+  'roles.options': {
+    targetType: 'settings',
+    targetId: 'staff/role-options',
+    details: { auditorReadsHeldMail: true },
+  },
   'mail.retry': {
     targetType: 'mail',
     targetId: '77',
@@ -249,6 +259,8 @@ const EXPECTED: Record<AuditAction, string> = {
   'user.sign-out': 'Signed tane@example.com out everywhere',
   'user.enable': 'Enabled the account of tane@example.com',
   'user.role': 'Changed the role of tane@example.com from user to admin',
+  'user.roles': 'Changed the roles of tane@example.com',
+  'roles.options': 'Let auditors read held mail whole',
   'mail.retry': 'Sent the failed mail “Your ticket #1004” to tane@example.com again',
   'mail.post': 'Posted a held mail to ticket #1004',
   'mail.discard': 'Discarded a held mail',

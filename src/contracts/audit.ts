@@ -1,3 +1,4 @@
+import { ROLE_TEXT, type StaffRole } from './roles.ts';
 import { ERASED_USER } from './account-deletion.ts';
 import { FAQ_TYPE_LABELS, type FaqType, LEGAL_DOCUMENT_LABELS, type LegalDocument } from './content.ts';
 import { formatNzDateTime, formatNzDay } from './dates.ts';
@@ -44,6 +45,8 @@ export const AUDIT_ACTIONS = {
   'user.enable': 'Enabled an account',
   'user.sign-out': 'Signed an account out everywhere',
   'user.role': 'Changed an account’s role',
+  'user.roles': 'Changed the roles an account holds',
+  'roles.options': 'Changed what auditors may read',
   'mail.retry': 'Sent a failed mail again',
   'mail.post': 'Posted a held mail to its ticket',
   'mail.discard': 'Discarded a held mail',
@@ -146,6 +149,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
+const roleName = (role: string) => (role in ROLE_TEXT ? ROLE_TEXT[role as StaffRole].name : role);
 const str = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
 const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 const quoted = (text: string) => `“${text}”`;
@@ -503,6 +507,28 @@ const TELLERS: Record<AuditAction, Teller> = {
       used: ['email', 'from', 'to'],
     };
   },
+  'user.roles': (d) => {
+    const names = (value: unknown) =>
+      Array.isArray(value) ? value.map((role) => roleName(String(role))).join(', ') || 'none' : null;
+    const from = names(d.from);
+    const to = names(d.to);
+    return {
+      sentence: ['Changed the roles of ', person(str(d.email))],
+      facts: [
+        ...(from !== null ? [{ label: 'Before', value: from }] : []),
+        ...(to !== null ? [{ label: 'Now', value: to }] : []),
+      ],
+      used: ['email', 'from', 'to'],
+    };
+  },
+  'roles.options': (d) => ({
+    sentence: [
+      d.auditorReadsHeldMail === true
+        ? 'Let auditors read held mail whole'
+        : 'Stopped auditors reading held mail whole',
+    ],
+    used: ['auditorReadsHeldMail'],
+  }),
   'mail.retry': (d) => {
     const recipient = str(d.recipient);
     const subject = str(d.subject);

@@ -44,6 +44,8 @@ export const DESK_TEXT = {
   assignedTo: 'Assigned to',
   unassigned: TICKET_WORDS.unassigned,
   assigneeMissing: 'Choose an admin to assign this ticket to.',
+  /** An agent's roles let them take tickets, not hand them to colleagues (src/contracts/roles.ts). */
+  assignOthersRefused: 'Your roles let you assign tickets to yourself only.',
   firstResponse: 'First response',
   resolution: 'Resolution',
   notYet: 'not yet',

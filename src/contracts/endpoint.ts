@@ -1,4 +1,5 @@
 import type { ErrorBody } from './errors.ts';
+import { PERMISSIONS, type Permission } from './roles.ts';
 import type { z } from './zod.ts';
 
 /**
@@ -9,9 +10,16 @@ import type { z } from './zod.ts';
  * browser (web/lib/api-client.ts). Nothing else writes an endpoint's method or path.
  */
 
-/** Deny by default (AZ-01): every endpoint names who may call it. */
-export const ACCESS_POLICIES = ['public', 'user', 'verified', 'admin'] as const;
-export type AccessPolicy = (typeof ACCESS_POLICIES)[number];
+/**
+ * Deny by default (AZ-01): every endpoint names who may call it: anyone, any signed-in user, a
+ * verified one, or a member of staff holding one permission (src/contracts/roles.ts; never a role).
+ */
+export const ACCESS_POLICIES = ['public', 'user', 'verified', ...PERMISSIONS] as const;
+export type AccessPolicy = 'public' | 'user' | 'verified' | Permission;
+
+/** Whether a policy is a staff permission (the console's endpoints). */
+export const isPermission = (access: AccessPolicy): access is Permission =>
+  access !== 'public' && access !== 'user' && access !== 'verified';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -22,7 +30,7 @@ export interface EndpointDeclaration {
   method: HttpMethod;
   path: `/api/${string}`;
   access: AccessPolicy;
-  /** An `admin` endpoint an admin may call before passing the second factor: its enrolment. */
+  /** A staff endpoint staff may call before passing the second factor: its enrolment. */
   secondFactorEnrolment?: boolean;
   tags: readonly string[];
   summary: string;

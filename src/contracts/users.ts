@@ -1,3 +1,4 @@
+import { STAFF_ROLES } from './roles.ts';
 import { z } from './zod.ts';
 
 /** The admin console's list of accounts and what it changes on them (docs/product.md §2.9). */
@@ -5,7 +6,9 @@ import { z } from './zod.ts';
 export const USERS_PAGE_SIZE = 50;
 export const USER_MESSAGES = {
   notFound: 'That account does not exist.',
-  notYourOwnRole: 'You cannot change your own role.',
+  lastAdmin: 'You are the last admin: give the admin role to someone else before you give up yours.',
+  rolesSaved: (email: string) => `Roles saved for ${email}.`,
+  roleOptionsSaved: 'Saved.',
   notYourself: 'You cannot disable your own account.',
   notYourSessions: 'Your own sessions are on your account page: sign out the others there.',
   signedOut: (email: string, ended: number) =>
@@ -18,7 +21,10 @@ export const USER_MESSAGES = {
 export const AdminUserSchema = z.object({
   id: z.uuid(),
   email: z.string(),
+  /** 'admin': a console account (staff), whatever its roles. */
   role: z.enum(['user', 'admin']),
+  /** The staff roles it holds (src/contracts/roles.ts); none for a customer. */
+  roles: z.array(z.enum(STAFF_ROLES)),
   emailVerified: z.boolean(),
   disabled: z.boolean(),
   createdAt: z.string(),
@@ -36,7 +42,19 @@ export const UserListQuerySchema = z.object({
   /** 1-based page of USERS_PAGE_SIZE accounts, newest first. */
   page: z.coerce.number().int().min(1).max(10_000).default(1),
 });
-export const UserListSchema = z.object({ users: z.array(AdminUserSchema), more: z.boolean() });
+/** The team's role options (RoleOptions in src/contracts/roles.ts). */
+export const RoleOptionsSchema = z.object({ auditorReadsHeldMail: z.boolean() });
+export const UserListSchema = z.object({
+  users: z.array(AdminUserSchema),
+  more: z.boolean(),
+  roleOptions: RoleOptionsSchema,
+});
 export const UserParamsSchema = z.object({ userId: z.uuid({ error: USER_MESSAGES.notFound }) });
-export const UserRoleSchema = z.object({ role: z.enum(['user', 'admin'], { error: 'Role must be user or admin' }) });
+/** Every role the account is to hold; none makes it a customer's account again. */
+export const UserRolesSchema = z.object({
+  roles: z
+    .array(z.enum(STAFF_ROLES, { error: 'Choose roles from the list.' }))
+    .max(STAFF_ROLES.length)
+    .refine((roles) => new Set(roles).size === roles.length, 'Each role once.'),
+});
 export const UserResultSchema = z.object({ user: AdminUserSchema, message: z.string().optional() });

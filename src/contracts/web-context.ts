@@ -1,3 +1,4 @@
+import type { Permission } from './roles.ts';
 import type { Faq, FaqType, LegalLinks } from './content.ts';
 import type { AnswerOf, ApiClient, ApiResult, CallInput, EndpointDeclaration } from './endpoint.ts';
 
@@ -77,7 +78,10 @@ export type SignInOutcome =
 
 export interface SignedInUser {
   email: string;
+  /** 'admin': a member of staff past the second factor; what they may do is `permissions`. */
   role: 'user' | 'admin';
+  /** What the staff member's roles allow (src/contracts/roles.ts): the console shows only that. */
+  permissions: readonly Permission[];
   emailVerified: boolean;
   /** An admin whose session has not passed the second factor: role is 'user' until it does (docs/product.md §2.15). */
   secondFactorPending?: boolean;

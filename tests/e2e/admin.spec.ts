@@ -377,7 +377,7 @@ test.describe('legal documents', () => {
 });
 
 test.describe('users', () => {
-  test('find an account, sign it out everywhere, disable it (signed out at once), enable it, make and remove admin; never yourself', async ({
+  test('find an account, sign it out everywhere, disable it (signed out at once), enable it, give and take the admin role; never disable yourself', async ({
     page,
     browser,
     baseURL,
@@ -400,11 +400,12 @@ test.describe('users', () => {
 
     const self = await find(ADMIN.email);
     await expect(self).toContainText('This is you');
-    await expect(self.getByRole('button')).toHaveCount(0);
+    // Only the admin's own roles (the last admin keeps theirs): no sign-out, disabling or erasing oneself.
+    await expect(self.getByRole('button')).toHaveText([`Roles ${ADMIN.email}`]);
 
     let row = await find(account.email);
     await expect(row).toContainText('Yes');
-    await expect(row).toContainText('User');
+    await expect(row).toContainText('Customer');
     await expect(row).toContainText('Active');
     // A lost laptop: signed out everywhere at once, and free to sign in again.
     await row.getByRole('button', { name: `Sign out everywhere ${account.email}` }).click();
@@ -424,17 +425,20 @@ test.describe('users', () => {
 
     await row.getByRole('button', { name: `Enable ${account.email}` }).click();
     await expect(row).toContainText('Active');
-    await row.getByRole('button', { name: `Make admin ${account.email}` }).click();
-    await row.getByRole('button', { name: 'Yes, make admin' }).click();
-    await expect(page.getByText(`${account.email} is now an admin.`)).toBeVisible();
+    await row.getByRole('button', { name: `Roles ${account.email}` }).click();
+    await row.getByRole('checkbox', { name: /^Admin / }).check();
+    await row.getByRole('button', { name: 'Save roles' }).click();
+    await expect(page.getByText(`Roles saved for ${account.email}.`)).toBeVisible();
     await signInAt(member.page, '/admin', account);
     // A new admin sets up a second factor before the console opens (docs/product.md §2.15).
     await enrolOnConsole(member.page);
     await expect(adminNav(member.page)).toBeVisible();
 
     row = await find(account.email);
-    await row.getByRole('button', { name: `Remove admin ${account.email}` }).click();
-    await expect(page.getByText(`${account.email} is no longer an admin.`)).toBeVisible();
+    await row.getByRole('button', { name: `Roles ${account.email}` }).click();
+    await row.getByRole('checkbox', { name: /^Admin / }).uncheck();
+    await row.getByRole('button', { name: 'Save roles' }).click();
+    await expect(page.getByText(`Roles saved for ${account.email}.`)).toBeVisible();
     await member.page.reload();
     await expect(member.page.getByRole('heading', { level: 1, name: ADMIN_TEXT.notAllowedTitle })).toBeVisible();
 

@@ -43,7 +43,7 @@ test('notes stay with the team, assignment is live for a colleague, and the user
   const colleague = await verifiedAccount(request);
   const api = await adminApi(baseURL!);
   const found = await (await api.get(`/api/admin/users?q=${encodeURIComponent(colleague.email)}`)).json();
-  expect((await api.post(`/api/admin/users/${found.users[0].id}/role`, { data: { role: 'admin' } })).status()).toBe(
+  expect((await api.post(`/api/admin/users/${found.users[0].id}/roles`, { data: { roles: ['admin'] } })).status()).toBe(
     200,
   );
   const other = await browserAs(browser, baseURL!, '/admin/support?assigned=none', colleague.email, colleague.password);

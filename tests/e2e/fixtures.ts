@@ -138,11 +138,11 @@ export async function adminApi(baseURL: string): Promise<APIRequestContext> {
   return api;
 }
 
-/** A verified account made admin by an admin's API client (Users → Make admin); no second factor yet. */
+/** A verified account given the admin role by an admin's API client (Users → Roles); no second factor yet. */
 export async function newAdminAccount(request: APIRequestContext, admin: APIRequestContext) {
   const account = await verifiedAccount(request);
   const found = await admin.get(`/api/admin/users?q=${encodeURIComponent(account.email)}`);
   const [user] = ((await found.json()) as { users: Array<{ id: string }> }).users;
-  expect((await admin.post(`/api/admin/users/${user!.id}/role`, { data: { role: 'admin' } })).status()).toBe(200);
+  expect((await admin.post(`/api/admin/users/${user!.id}/roles`, { data: { roles: ['admin'] } })).status()).toBe(200);
   return account;
 }

@@ -17,7 +17,7 @@ test.beforeAll(async ({ baseURL }) => {
 });
 test.afterAll(async () => admin?.dispose());
 
-/** A verified account made admin by the e2e admin (Users → Make admin). */
+/** A verified account made admin by the e2e admin (Users → Roles). */
 const newAdmin = (request: APIRequestContext) => newAdminAccount(request, admin);
 
 async function signIn(page: Page, email: string, password: string, otp?: string) {

@@ -60,6 +60,10 @@ export const TEAM_ADMINS = [
   'macros-no-js',
   'keyboard',
   'arrival',
+  // Made admins, then given one role each by roles.spec.ts (docs/decisions/147-roles-and-permissions.md).
+  'role-lead',
+  'role-agent',
+  'role-auditor',
 ] as const;
 export const teamAdminsFile = () => path.join(dataDir(), 'e2e-team-admins.json');
 type TeamAdmin = AdminFactor & { email: string; password: string };

@@ -5,6 +5,7 @@ import { createAccountsRepository } from '../../src/server/modules/accounts/acco
 import { linkIn, tokenFrom, waitForMails } from './mail.ts';
 import { enrolTestTotp, nextOtp } from './second-factor.ts';
 import type { TestApp } from './test-app.ts';
+import type { StaffRole } from '../../src/contracts/roles.ts';
 
 /** A password no list would refuse, different on every call. */
 export const strongPassword = () => `Harbour-${randomBytes(6).toString('hex')}-kite`;
@@ -21,18 +22,25 @@ export async function createUser(
     email?: string;
     password?: string;
     verified?: boolean;
+    /** 'admin': a console account holding the admin role, unless `roles` names others. */
     role?: 'user' | 'admin';
+    /** The staff roles it holds (a console account): e.g. ['agent']. */
+    roles?: StaffRole[];
     secondFactor?: boolean;
   } = {},
 ) {
   const email = options.email ?? uniqueEmail();
   const password = options.password ?? strongPassword();
-  const user = await createAccountAdmin(createAccountsRepository(t.database.db)).createUser({
+  const repository = createAccountsRepository(t.database.db);
+  const staff = options.role === 'admin' || (options.roles?.length ?? 0) > 0;
+  const user = await createAccountAdmin(repository).createUser({
     email,
     password,
     verified: options.verified ?? true,
-    role: options.role ?? 'user',
+    role: staff ? 'admin' : 'user',
   });
+  if (options.roles && !(await repository.setRoles(user.id, options.roles)))
+    throw new Error(`createUser: the roles ${options.roles.join(', ')} were refused`);
   if (user.role === 'admin' && options.secondFactor !== false) await enrolTestTotp(t.database.db, user);
   return { ...user, password };
 }

@@ -1,9 +1,13 @@
+import type { StaffRole } from '../../src/contracts/roles.ts';
 import { createUser, signIn, withCookie } from './accounts.ts';
 import type { TestApp } from './test-app.ts';
 
 /** A signed-in account and shortcuts to call the API as it (every verb the console uses). */
-export async function apiClient(t: TestApp, options: { role?: 'user' | 'admin' } = {}) {
-  const user = await createUser(t, { role: options.role ?? 'admin' });
+export async function apiClient(t: TestApp, options: { role?: 'user' | 'admin'; roles?: StaffRole[] } = {}) {
+  const user = await createUser(t, {
+    role: options.roles ? undefined : (options.role ?? 'admin'),
+    roles: options.roles,
+  });
   const cookie = await signIn(t, user.email, user.password);
   const headers = withCookie(t, cookie);
   const send = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>

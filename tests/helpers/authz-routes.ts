@@ -23,28 +23,62 @@ import { generateSecret } from 'otplib';
 import { createSecondFactorRepository } from '../../src/server/modules/second-factor/second-factor.repository.ts';
 import { totpAt } from './second-factor.ts';
 import { softwareAuthenticator } from './software-authenticator.ts';
-import { type Actor, db, type Fixtures, type PrincipalName, publicBaseUrl, SAVED_REPLY_ID } from './authz-world.ts';
+import {
+  type Actor,
+  db,
+  type Fixtures,
+  type PrincipalName,
+  publicBaseUrl,
+  SAVED_REPLY_ID,
+  type StaffRoleName,
+} from './authz-world.ts';
 
 // --- What each route must answer -----------------------------------------------------------------
 
 /**
- * `owner`: a verified user's route about one of their own objects (another user gets 404, like a
- * missing object). `owner-or-admin`: the same, but admins may use it too (the live ticket stream).
+ * The staff roles that may call a console route, written here by hand for each route (never read
+ * from src/contracts/roles.ts or a declaration): the role × route table of docs/decisions/147.
  */
-type Guard = 'public' | 'user' | 'verified' | 'owner' | 'owner-or-admin' | 'admin';
-export const DECLARED: Record<Guard, string> = {
-  public: 'public',
-  user: 'user',
-  verified: 'verified',
-  owner: 'verified',
-  'owner-or-admin': 'verified',
-  admin: 'admin',
-};
+type Roles = readonly StaffRoleName[];
+const ADMIN: Roles = ['admin'];
+/** Every member of staff: their own second factors and console settings. */
+const STAFF: Roles = ['admin', 'lead', 'agent', 'reviewer', 'auditor'];
+/** Who reads the inbox and tickets. */
+const DESK_READERS: Roles = ['admin', 'lead', 'agent', 'auditor'];
+/** Who answers and changes tickets. */
+const DESK: Roles = ['admin', 'lead', 'agent'];
+/** Who sets the desk up: saved replies, labels, hours and targets. */
+const LEADS: Roles = ['admin', 'lead'];
+const REPORT_READERS: Roles = ['admin', 'lead', 'auditor'];
+const PARTNER_READERS: Roles = ['admin', 'reviewer', 'auditor'];
+const REVIEWERS: Roles = ['admin', 'reviewer'];
+/** Content, accounts and the audit log: the admin changes, the auditor reads. */
+const ADMIN_AND_AUDITOR: Roles = ['admin', 'auditor'];
+const MAIL_READERS: Roles = ['admin', 'lead', 'auditor'];
+/** What held mail says, and deciding it (an auditor only when the admin allows: not in the matrix's world). */
+const HELD_MAIL_READERS: Roles = ['admin', 'lead'];
+
+/**
+ * `owner`: a verified user's route about one of their own objects (another user gets 404, like a
+ * missing object). `owner-or-desk`: the same, but staff who read tickets may use it too (the live
+ * ticket stream, a message's files). A list of roles: a console route those roles may call.
+ */
+type Guard = 'public' | 'user' | 'verified' | 'owner' | 'owner-or-desk' | Roles;
+/** The access a declaration must name for its guard ('staff': any staff permission, checked cell by cell). */
+export const declaredFor = (guard: Guard): string =>
+  typeof guard === 'string'
+    ? (({ owner: 'verified', 'owner-or-desk': 'verified' } as Record<string, string>)[guard] ?? guard)
+    : 'staff';
 
 export interface RouteSpec {
   guard: Guard;
   /** The status every allowed principal gets (200 unless given). */
   ok?: number;
+  /**
+   * The fixture is the admin actor's own (a second factor being set up): any other allowed staff
+   * member gets past the access check to this answer, as the object is not theirs.
+   */
+  notTheirs?: number;
   /** A query string the route needs to be valid. */
   query?: string;
   /** Sends mail in the background when allowed: refused cells after it wait for the outbox to settle. */
@@ -208,21 +242,21 @@ export const EXPECTED: Record<EndpointKey, RouteSpec> = {
   'partners.statusLink': R('public', { ok: 202, mails: true }),
   // Anyone holding the link sends what was asked for (docs/decisions/113-changes-requested.md).
   'partners.sendChanges': R('public', { prepare: changesWaiting }),
-  'partnerReview.license': R('admin'),
+  'partnerReview.license': R(PARTNER_READERS),
   // The matrix company's licence is an image: an image has no PDF preview (decision 130).
-  'partnerReview.licensePreview': R('admin', { ok: 404 }),
+  'partnerReview.licensePreview': R(PARTNER_READERS, { ok: 404 }),
 
   'auth.login': R('public'),
   // The matrix's login user has no passkey: after the right password, a field error for everyone.
   'secondFactor.passkeySignInOptions': R('public', { ok: 400 }),
   // Admins' second factor (docs/product.md §2.15): the admin actor passed it; everyone else is refused.
-  'secondFactor.status': R('admin'),
-  'secondFactor.beginTotp': R('admin'),
-  'secondFactor.confirmTotp': R('admin', { prepare: pendingTotp }),
-  'secondFactor.passkeyRegistrationOptions': R('admin'),
-  'secondFactor.registerPasskey': R('admin', { prepare: passkeyChallenge }),
-  'secondFactor.removeFactor': R('admin', { prepare: spareFactor }),
-  'secondFactor.renewRecoveryCodes': R('admin'),
+  'secondFactor.status': R(STAFF),
+  'secondFactor.beginTotp': R(STAFF),
+  'secondFactor.confirmTotp': R(STAFF, { prepare: pendingTotp, notTheirs: 400 }),
+  'secondFactor.passkeyRegistrationOptions': R(STAFF),
+  'secondFactor.registerPasskey': R(STAFF, { prepare: passkeyChallenge, notTheirs: 400 }),
+  'secondFactor.removeFactor': R(STAFF, { prepare: spareFactor, notTheirs: 404 }),
+  'secondFactor.renewRecoveryCodes': R(STAFF),
   'auth.logout': R('public'),
   'auth.session': R('user'),
   'auth.signup': R('public', { ok: 202, mails: true }),
@@ -247,20 +281,20 @@ export const EXPECTED: Record<EndpointKey, RouteSpec> = {
   'support.ticketsStream': R('verified'),
   'support.ticket': R('owner'),
   'support.messages': R('owner'),
-  'support.messagesStream': R('owner-or-admin'),
+  'support.messagesStream': R('owner-or-desk'),
   'support.reply': R('owner'),
   'support.createTicket': R('verified', { ok: 201 }),
   // Files on messages (docs/product.md §2.11): the ticket's owner and admins only.
-  'attachments.file': R('owner-or-admin'),
-  'attachments.thumbnail': R('owner-or-admin'),
+  'attachments.file': R('owner-or-desk'),
+  'attachments.thumbnail': R('owner-or-desk'),
 
-  'desk.listTickets': R('admin'),
-  'desk.ticketsStream': R('admin'),
-  'desk.ticket': R('admin'),
-  'desk.reply': R('admin'),
-  'desk.presence': R('admin'),
-  'desk.close': R('admin'),
-  'desk.reopen': R('admin', {
+  'desk.listTickets': R(DESK_READERS),
+  'desk.ticketsStream': R(DESK_READERS),
+  'desk.ticket': R(DESK_READERS),
+  'desk.reply': R(DESK),
+  'desk.presence': R(DESK_READERS),
+  'desk.close': R(DESK),
+  'desk.reopen': R(DESK, {
     prepare: async (f) => {
       await db().update(supportTickets).set({ open: false }).where(eq(supportTickets.id, f.ownerTicket.ticketId));
     },
@@ -274,68 +308,69 @@ export const EXPECTED: Record<EndpointKey, RouteSpec> = {
       await db().update(supportTickets).set({ open: false }).where(eq(supportTickets.id, f.ownerTicket.ticketId));
     },
   }),
-  'desk.addNote': R('admin'),
-  'desk.assign': R('admin'),
-  'desk.setPrivacy': R('admin'),
+  'desk.addNote': R(DESK),
+  'desk.assign': R(DESK),
+  'desk.setPrivacy': R(DESK),
   // The fixture's saved reply has no actions and no reply is given: nothing to do (409), nothing changed.
-  'desk.applyMacro': R('admin', { ok: 409 }),
-  'desk.agents': R('admin'),
-  'desk.figures': R('admin'),
-  'desk.firstSteps': R('admin'),
-  'desk.search': R('admin', { query: '?q=parcel' }),
-  'desk.savedReplies': R('admin'),
-  'desk.createSavedReply': R('admin'),
-  'desk.updateSavedReply': R('admin'),
-  'desk.deleteSavedReply': R('admin'),
-  'labels.list': R('admin'),
-  'labels.create': R('admin'),
-  'labels.rename': R('admin', { ok: 404 }),
-  'labels.remove': R('admin', { ok: 404 }),
-  'labels.setTicketLabels': R('admin'),
-  'bulk.apply': R('admin'),
+  'desk.applyMacro': R(DESK, { ok: 409 }),
+  'desk.agents': R(DESK_READERS),
+  'desk.figures': R(DESK_READERS),
+  'desk.firstSteps': R(DESK_READERS),
+  'desk.search': R(DESK_READERS, { query: '?q=parcel' }),
+  'desk.savedReplies': R(DESK_READERS),
+  'desk.createSavedReply': R(LEADS),
+  'desk.updateSavedReply': R(LEADS),
+  'desk.deleteSavedReply': R(LEADS),
+  'labels.list': R(DESK_READERS),
+  'labels.create': R(LEADS),
+  'labels.rename': R(LEADS, { ok: 404 }),
+  'labels.remove': R(LEADS, { ok: 404 }),
+  'labels.setTicketLabels': R(DESK),
+  'bulk.apply': R(DESK),
   // Nobody's bulk action: the admin's cell is 409 (nothing to undo), everyone else's is refused first.
-  'bulk.undo': R('admin', { ok: 409 }),
+  'bulk.undo': R(DESK, { ok: 409 }),
 
-  'partnerReview.list': R('admin'),
-  'partnerReview.get': R('admin'),
-  'partnerReview.approve': R('admin'),
-  'partnerReview.reject': R('admin'),
-  'partnerReview.notify': R('admin', { prepare: setCompany({ verified: 1 }) }),
-  'partnerReview.ban': R('admin'),
-  'partnerChanges.request': R('admin', {
+  'partnerReview.list': R(PARTNER_READERS),
+  'partnerReview.get': R(PARTNER_READERS),
+  'partnerReview.approve': R(REVIEWERS),
+  'partnerReview.reject': R(REVIEWERS),
+  'partnerReview.notify': R(REVIEWERS, { prepare: setCompany({ verified: 1 }) }),
+  'partnerReview.ban': R(REVIEWERS),
+  'partnerChanges.request': R(REVIEWERS, {
     mails: true,
     prepare: setCompany({ verified: 0, isBanned: false, reviewStage: 'received', requestedChanges: null }),
   }),
-  'partnerReview.unban': R('admin', { prepare: setCompany({ isBanned: true }) }),
+  'partnerReview.unban': R(REVIEWERS, { prepare: setCompany({ isBanned: true }) }),
   // A new licence waiting (docs/decisions/115-licence-expiry.md); the download finds no file behind
   // the key, so an admin's answer is the handler's 404.
-  'partnerReview.renewalLicense': R('admin', { ok: 404, prepare: renewalWaiting }),
-  'partnerReview.acceptLicense': R('admin', { prepare: renewalWaiting }),
-  'partnerReview.refuseLicense': R('admin', { prepare: renewalWaiting }),
+  'partnerReview.renewalLicense': R(PARTNER_READERS, { ok: 404, prepare: renewalWaiting }),
+  'partnerReview.acceptLicense': R(REVIEWERS, { prepare: renewalWaiting }),
+  'partnerReview.refuseLicense': R(REVIEWERS, { prepare: renewalWaiting }),
 
-  'contentAdmin.listFaqs': R('admin', { query: '?type=general' }),
-  'contentAdmin.createFaq': R('admin', { ok: 201 }),
-  'contentAdmin.updateFaq': R('admin'),
-  'contentAdmin.deleteFaq': R('admin'),
-  'contentAdmin.reorderFaqs': R('admin'),
-  'contentAdmin.legal': R('admin'),
-  'contentAdmin.saveLegalLinks': R('admin'),
-  'contentAdmin.saveDocument': R('admin'),
+  'contentAdmin.listFaqs': R(ADMIN_AND_AUDITOR, { query: '?type=general' }),
+  'contentAdmin.createFaq': R(ADMIN, { ok: 201 }),
+  'contentAdmin.updateFaq': R(ADMIN),
+  'contentAdmin.deleteFaq': R(ADMIN),
+  'contentAdmin.reorderFaqs': R(ADMIN),
+  'contentAdmin.legal': R(ADMIN_AND_AUDITOR),
+  'contentAdmin.saveLegalLinks': R(ADMIN),
+  'contentAdmin.saveDocument': R(ADMIN),
 
-  'users.list': R('admin'),
+  'users.list': R(ADMIN_AND_AUDITOR),
   // The target (the owner) is verified already: 409 means the admin got past the access check.
-  'users.resendVerification': R('admin', { ok: 409 }),
-  'users.disable': R('admin'),
-  'users.signOut': R('admin'),
-  'users.enable': R('admin'),
-  'users.setRole': R('admin'),
-  'audit.list': R('admin'),
-  'reports.report': R('admin'),
-  'reports.tickets': R('admin'),
-  'reports.csv': R('admin'),
-  'serviceLevels.settings': R('admin'),
-  'serviceLevels.saveCalendar': R('admin'),
-  'serviceLevels.saveTargets': R('admin'),
+  'users.resendVerification': R(ADMIN, { ok: 409 }),
+  'users.disable': R(ADMIN),
+  'users.signOut': R(ADMIN),
+  'users.enable': R(ADMIN),
+  'users.setRoles': R(ADMIN),
+  'users.setRoleOptions': R(ADMIN),
+  'audit.list': R(ADMIN_AND_AUDITOR),
+  'reports.report': R(REPORT_READERS),
+  'reports.tickets': R(REPORT_READERS),
+  'reports.csv': R(REPORT_READERS),
+  'serviceLevels.settings': R(DESK_READERS),
+  'serviceLevels.saveCalendar': R(LEADS),
+  'serviceLevels.saveTargets': R(LEADS),
 
   'notifications.preferences': R('user'),
   'privacy.exportData': R('user'),
@@ -345,8 +380,8 @@ export const EXPECTED: Record<EndpointKey, RouteSpec> = {
   'account.endSession': R('user', { ok: 404 }),
   'account.endOtherSessions': R('user'),
   'account.setName': R('user'),
-  'account.keyboard': R('admin'),
-  'account.setKeyboard': R('admin'),
+  'account.keyboard': R(STAFF),
+  'account.setKeyboard': R(STAFF),
   'account.changeEmail': R('user', { ok: 202, mails: true }),
   'auth.confirmEmailChange': R('public', {
     mails: true,
@@ -358,35 +393,35 @@ export const EXPECTED: Record<EndpointKey, RouteSpec> = {
   'privacy.deletionInfo': R('user'),
   'privacy.deleteAccount': R('user', { ok: 400 }),
   // The owner did not ask to be deleted: 409 means the admin got past the access check.
-  'privacy.eraseNow': R('admin', { ok: 409 }),
-  'desk.setKeepForRecord': R('admin'),
-  'desk.mergeTargets': R('admin'),
+  'privacy.eraseNow': R(ADMIN, { ok: 409 }),
+  'desk.setKeepForRecord': R(ADMIN),
+  'desk.mergeTargets': R(DESK_READERS),
   // Merged into itself: an admin gets the handler's refusal (400), everyone else the access check's
   // answer; the fixture ticket stays whole for the other routes.
-  'desk.merge': R('admin', { ok: 400 }),
-  'desk.merges': R('admin'),
+  'desk.merge': R(DESK, { ok: 400 }),
+  'desk.merges': R(DESK_READERS),
   // From the ticket's first message: an admin gets the handler's refusal (400); nothing moves.
-  'desk.split': R('admin', { ok: 400 }),
+  'desk.split': R(DESK, { ok: 400 }),
   // No merge to undo: an admin gets the handler's 404, everyone else the access check's answer.
-  'desk.undoMerge': R('admin', { ok: 404 }),
+  'desk.undoMerge': R(DESK, { ok: 404 }),
   'notifications.setPreferences': R('user'),
-  'notifications.listMail': R('admin'),
+  'notifications.listMail': R(MAIL_READERS),
   // Reply by email (decision 105). The fixture mail was ignored, not held: 409 means the admin got past the access check.
-  'inbound.list': R('admin'),
+  'inbound.list': R(MAIL_READERS),
   // The fixture mail, opened to be read; it has no files, so an admin's file answer is the handler's 404.
-  'inbound.read': R('admin'),
-  'inbound.file': R('admin', { ok: 404 }),
-  'inbound.post': R('admin', { ok: 409 }),
-  'inbound.discard': R('admin', { ok: 409 }),
-  'inbound.wholeMail': R('owner-or-admin'),
+  'inbound.read': R(HELD_MAIL_READERS),
+  'inbound.file': R(HELD_MAIL_READERS, { ok: 404 }),
+  'inbound.post': R(HELD_MAIL_READERS, { ok: 409 }),
+  'inbound.discard': R(HELD_MAIL_READERS, { ok: 409 }),
+  'inbound.wholeMail': R('owner-or-desk'),
   // Side conversations (decision 138): the team's only. The matrix's conversation id names none, so an
   // admin gets the handler's 404 where one is needed; starting one mails the fixture's partner.
-  'side.list': R('admin'),
-  'side.start': R('admin'),
-  'side.reply': R('admin', { ok: 404 }),
-  'side.close': R('admin', { ok: 404 }),
-  'side.wholeMail': R('admin', { ok: 404 }),
-  'notifications.retryMail': R('admin', {
+  'side.list': R(DESK_READERS),
+  'side.start': R(DESK),
+  'side.reply': R(DESK, { ok: 404 }),
+  'side.close': R(DESK, { ok: 404 }),
+  'side.wholeMail': R(DESK_READERS, { ok: 404 }),
+  'notifications.retryMail': R(HELD_MAIL_READERS, {
     prepare: async (f) => {
       await db().execute(sql`update mail_outbox set state = 'failed' where id = ${f.mailId}`);
     },
@@ -556,7 +591,8 @@ export const BODIES: Partial<Record<EndpointKey, BodyFor>> = {
     title: 'Terms and Conditions',
     body: 'Matrix text.\n\n## Heading\n\nMore text.',
   }),
-  'users.setRole': json({ role: 'admin' }),
+  'users.setRoles': json({ roles: ['admin'] }),
+  'users.setRoleOptions': json({ auditorReadsHeldMail: false }),
   'notifications.setPreferences': json({ ticketClosed: false }),
   'account.setName': json({ name: 'Aroha' }),
   'account.setKeyboard': json({ keyboardShortcuts: true }),
@@ -630,15 +666,19 @@ export function tableProblems(): string[] {
 type Outcome = { allow: true; status: number } | { allow: false; status: 401 | 403 | 404 };
 
 export function expectedOutcome(spec: RouteSpec, who: PrincipalName): Outcome {
-  const allow: Outcome = { allow: true, status: spec.ok ?? 200 };
+  const allow: Outcome = {
+    allow: true,
+    status: spec.notTheirs !== undefined && who !== 'admin' ? spec.notTheirs : (spec.ok ?? 200),
+  };
   const { guard } = spec;
   if (guard === 'public') return allow;
   // No session (none sent, expired, or its user disabled): 401 before anything else.
   if (who === 'anonymous' || who === 'disabled' || who === 'expired') return { allow: false, status: 401 };
   if (who === 'unverified') return guard === 'user' ? allow : { allow: false, status: 403 };
-  if (guard === 'admin') return who === 'admin' ? allow : { allow: false, status: 403 };
+  if (typeof guard !== 'string') return guard.includes(who as StaffRoleName) ? allow : { allow: false, status: 403 };
   if (guard === 'owner') return who === 'owner' ? allow : { allow: false, status: 404 };
-  if (guard === 'owner-or-admin') return who === 'owner' || who === 'admin' ? allow : { allow: false, status: 404 };
+  if (guard === 'owner-or-desk')
+    return who === 'owner' || DESK_READERS.includes(who as StaffRoleName) ? allow : { allow: false, status: 404 };
   return allow; // user / verified: any signed-in (verified) user
 }
 

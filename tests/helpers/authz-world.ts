@@ -13,7 +13,16 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { queryRows } from '../../src/server/db/sql.ts';
-import { companies, faqs, savedReplies, sessions, supportTickets, users } from '../../src/server/db/schema.ts';
+import type { StaffRole } from '../../src/contracts/roles.ts';
+import {
+  companies,
+  faqs,
+  savedReplies,
+  sessions,
+  staffRoles,
+  supportTickets,
+  users,
+} from '../../src/server/db/schema.ts';
 import { createToken, hashToken } from '../../src/server/security/tokens.ts';
 import { encodeForm, pngOf, validCompany } from './registration.ts';
 import { createUser, postJson, signIn, uniqueEmail, withCookie } from './accounts.ts';
@@ -24,8 +33,30 @@ import { createTestApp, type TestApp } from './test-app.ts';
 
 // --- Principals ----------------------------------------------------------------------------------
 
-export const PRINCIPALS = ['anonymous', 'unverified', 'owner', 'other', 'admin', 'disabled', 'expired'] as const;
+export const PRINCIPALS = [
+  'anonymous',
+  'unverified',
+  'owner',
+  'other',
+  'admin',
+  'lead',
+  'agent',
+  'reviewer',
+  'auditor',
+  'disabled',
+  'expired',
+] as const;
 export type PrincipalName = (typeof PRINCIPALS)[number];
+
+/** The staff principals, each holding one role (docs/decisions/147-roles-and-permissions.md). */
+export const STAFF_PRINCIPALS = {
+  admin: 'admin',
+  lead: 'lead',
+  agent: 'agent',
+  reviewer: 'partner-reviewer',
+  auditor: 'auditor',
+} as const satisfies Record<string, StaffRole>;
+export type StaffRoleName = keyof typeof STAFF_PRINCIPALS;
 
 export interface Actor {
   name: PrincipalName;
@@ -85,10 +116,18 @@ export async function resetWorld(f: Fixtures) {
     .update(users)
     .set({ role: 'user', disabledAt: null, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
     .where(inArray(users.id, plain));
+  const staff = Object.keys(STAFF_PRINCIPALS).map((name) => a[name as StaffRoleName].userId!);
   await db()
     .update(users)
     .set({ role: 'admin', disabledAt: null, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
-    .where(eq(users.id, a.admin.userId!));
+    .where(inArray(users.id, staff));
+  // Each staff principal holds exactly its one role.
+  await db().delete(staffRoles).where(inArray(staffRoles.userId, staff));
+  await db()
+    .insert(staffRoles)
+    .values(
+      Object.entries(STAFF_PRINCIPALS).map(([name, role]) => ({ userId: a[name as StaffRoleName].userId!, role })),
+    );
   await db()
     .update(users)
     .set({ role: 'user', disabledAt: null, emailVerifiedAt: null })
@@ -143,6 +182,7 @@ export async function snapshot(f: Fixtures): Promise<Record<string, string>> {
     `select '${name}' as name, count(*)::int as n, coalesce(md5(string_agg(x::text, '|' order by x::text)), '-') as h from (${from}) x`;
   const query = [
     part('users', 'select id, email, password_hash, email_verified_at, role, disabled_at from users'),
+    part('staff_roles', 'select user_id, role from staff_roles'),
     part('sessions', `select token_hash, user_id, expires_at from sessions where token_hash <> '${expired}'`),
     part('email_tokens', 'select * from email_tokens'),
     // owner_seen_message_id moves when the owner's allowed stream received an answer (no mail for it).
@@ -251,8 +291,11 @@ export function routerPaths(tree: string): Map<string, string[]> {
 
 // --- Set-up --------------------------------------------------------------------------------------
 
-async function signedInActor(name: PrincipalName, options: { role?: 'user' | 'admin' } = {}): Promise<Actor> {
-  const user = await createUser(t, { email: uniqueEmail(`matrix-${name}`), role: options.role });
+async function signedInActor(
+  name: PrincipalName,
+  options: { role?: 'user' | 'admin'; roles?: StaffRole[] } = {},
+): Promise<Actor> {
+  const user = await createUser(t, { email: uniqueEmail(`matrix-${name}`), role: options.role, roles: options.roles });
   const token = await signIn(t, user.email, user.password);
   const tokenHash = hashToken(token);
   const [row] = await db().select().from(sessions).where(eq(sessions.tokenHash, tokenHash));
@@ -285,10 +328,14 @@ export async function createAuthzWorld(): Promise<{ t: TestApp; base: string; fx
   t = await createTestApp({ env: { RATE_LIMITS: 'off' }, mailWorker: false });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
 
-  const [owner, other, admin, unverified, disabled, expired] = [
+  const [owner, other, admin, lead, agent, reviewer, auditor, unverified, disabled, expired] = [
     await signedInActor('owner'),
     await signedInActor('other'),
     await signedInActor('admin', { role: 'admin' }),
+    await signedInActor('lead', { roles: ['lead'] }),
+    await signedInActor('agent', { roles: ['agent'] }),
+    await signedInActor('reviewer', { roles: ['partner-reviewer'] }),
+    await signedInActor('auditor', { roles: ['auditor'] }),
     await signedInActor('unverified'),
     await signedInActor('disabled'),
     await signedInActor('expired'),
@@ -359,7 +406,19 @@ export async function createAuthzWorld(): Promise<{ t: TestApp; base: string; fx
   const resetUser = await createUser(t, { email: uniqueEmail('matrix-reset') });
 
   fx = {
-    actors: { anonymous: { name: 'anonymous' }, owner, other, admin, unverified, disabled, expired },
+    actors: {
+      anonymous: { name: 'anonymous' },
+      owner,
+      other,
+      admin,
+      lead,
+      agent,
+      reviewer,
+      auditor,
+      unverified,
+      disabled,
+      expired,
+    },
     ownerTicket,
     otherTicket,
     companyId: registered.json().id,

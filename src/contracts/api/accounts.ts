@@ -21,7 +21,14 @@ import {
   VerifyEmailRequestSchema,
 } from '../auth.schemas.ts';
 import { endpoint } from '../endpoint.ts';
-import { UserListQuerySchema, UserListSchema, UserParamsSchema, UserResultSchema, UserRoleSchema } from '../users.ts';
+import {
+  RoleOptionsSchema,
+  UserListQuerySchema,
+  UserListSchema,
+  UserParamsSchema,
+  UserResultSchema,
+  UserRolesSchema,
+} from '../users.ts';
 
 /** Sign-in, sign-up, verification and passwords: /api/auth/* (docs/design.md §4). */
 const AUTH_ERRORS = [400, 401, 403, 429] as const;
@@ -202,7 +209,7 @@ export const accountApi = {
   keyboard: endpoint({
     method: 'GET',
     path: '/api/admin/me/keyboard',
-    access: 'admin',
+    access: 'console',
     tags: ['account'],
     summary: "Whether the console's single-key shortcuts are on for this staff member",
     answers: { 200: KeyboardSettingSchema },
@@ -211,7 +218,7 @@ export const accountApi = {
   setKeyboard: endpoint({
     method: 'PUT',
     path: '/api/admin/me/keyboard',
-    access: 'admin',
+    access: 'console',
     tags: ['account'],
     summary: "Turn the console's single-key shortcuts on or off for this staff member, wherever they sign in",
     description: 'Keys with Ctrl or ⌘ (the command palette) always work (WCAG 2.1.4).',
@@ -228,7 +235,7 @@ export const usersApi = {
   list: endpoint({
     method: 'GET',
     path: '/api/admin/users',
-    access: 'admin',
+    access: 'users.read',
     tags: ['admin'],
     summary: 'Accounts, newest first; find by email',
     query: UserListQuerySchema,
@@ -238,7 +245,7 @@ export const usersApi = {
   resendVerification: endpoint({
     method: 'POST',
     path: '/api/admin/users/:userId/resend-verification',
-    access: 'admin',
+    access: 'users.manage',
     tags: ['admin'],
     summary: 'Send a new verification email to an unverified account',
     params: UserParamsSchema,
@@ -248,7 +255,7 @@ export const usersApi = {
   disable: endpoint({
     method: 'POST',
     path: '/api/admin/users/:userId/disable',
-    access: 'admin',
+    access: 'users.manage',
     tags: ['admin'],
     summary: 'Disable an account: ends its sessions and live streams',
     params: UserParamsSchema,
@@ -258,7 +265,7 @@ export const usersApi = {
   signOut: endpoint({
     method: 'POST',
     path: '/api/admin/users/:userId/sign-out',
-    access: 'admin',
+    access: 'users.manage',
     tags: ['admin'],
     summary: 'End every session of an account (and with them its live streams); the account stays usable',
     description: 'For a lost laptop, or someone leaving a team. Your own account: 403 (its page signs out the others).',
@@ -269,22 +276,34 @@ export const usersApi = {
   enable: endpoint({
     method: 'POST',
     path: '/api/admin/users/:userId/enable',
-    access: 'admin',
+    access: 'users.manage',
     tags: ['admin'],
     summary: 'Enable a disabled account',
     params: UserParamsSchema,
     answers: { 200: UserResultSchema },
     errors: ADMIN_ERRORS,
   }),
-  setRole: endpoint({
+  setRoles: endpoint({
     method: 'POST',
-    path: '/api/admin/users/:userId/role',
-    access: 'admin',
+    path: '/api/admin/users/:userId/roles',
+    access: 'users.manage',
     tags: ['admin'],
-    summary: 'Make an account admin, or a plain user (never your own)',
+    summary: 'Set the staff roles an account holds (none: a customer account)',
+    description:
+      "Takes effect on the account's next request and closes the live streams it may no longer hold. The last admin cannot give up their own admin role (403).",
     params: UserParamsSchema,
-    body: UserRoleSchema,
+    body: UserRolesSchema,
     answers: { 200: UserResultSchema },
     errors: ADMIN_ERRORS,
+  }),
+  setRoleOptions: endpoint({
+    method: 'PUT',
+    path: '/api/admin/role-options',
+    access: 'users.manage',
+    tags: ['admin'],
+    summary: "The team's role options: whether auditors may read held mail whole",
+    body: RoleOptionsSchema,
+    answers: { 200: RoleOptionsSchema },
+    errors: [400, 401, 403],
   }),
 } as const;

@@ -6,7 +6,7 @@ export const auditApi = {
   list: endpoint({
     method: 'GET',
     path: '/api/admin/audit',
-    access: 'admin',
+    access: 'audit.read',
     tags: ['admin'],
     summary:
       'Admin actions, newest first (who, what, when, which record); narrow with ?actor=<email>&action=&from=&to= ' +

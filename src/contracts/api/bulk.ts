@@ -8,7 +8,7 @@ export const bulkApi = {
   apply: endpoint({
     method: 'POST',
     path: '/api/admin/support/bulk',
-    access: 'admin',
+    access: 'tickets.write',
     tags: ['admin'],
     summary:
       'Close, reopen, assign or label up to 500 tickets, each { id, version } as the agent saw it: one result per ticket ' +
@@ -20,7 +20,7 @@ export const bulkApi = {
   undo: endpoint({
     method: 'POST',
     path: '/api/admin/support/bulk/:bulkId/undo',
-    access: 'admin',
+    access: 'tickets.write',
     tags: ['admin'],
     summary:
       "Undo the caller's last bulk action (within 30 minutes): each ticket no one has changed since is put back as it was",

@@ -42,7 +42,7 @@ export const contentAdminApi = {
   listFaqs: endpoint({
     method: 'GET',
     path: '/api/admin/faqs',
-    access: 'admin',
+    access: 'content.read',
     tags: ['admin'],
     summary: 'FAQ entries of one type, in order',
     query: FaqQuerySchema,
@@ -52,7 +52,7 @@ export const contentAdminApi = {
   createFaq: endpoint({
     method: 'POST',
     path: '/api/admin/faqs',
-    access: 'admin',
+    access: 'content.manage',
     tags: ['admin'],
     summary: 'Add a FAQ entry at the end of its type',
     body: FaqInputSchema,
@@ -62,7 +62,7 @@ export const contentAdminApi = {
   updateFaq: endpoint({
     method: 'PUT',
     path: '/api/admin/faqs/:faqId',
-    access: 'admin',
+    access: 'content.manage',
     tags: ['admin'],
     summary: 'Edit a FAQ entry (a new type moves it to the end of that list)',
     params: FaqParamsSchema,
@@ -73,7 +73,7 @@ export const contentAdminApi = {
   deleteFaq: endpoint({
     method: 'DELETE',
     path: '/api/admin/faqs/:faqId',
-    access: 'admin',
+    access: 'content.manage',
     tags: ['admin'],
     summary: 'Delete a FAQ entry',
     params: FaqParamsSchema,
@@ -83,7 +83,7 @@ export const contentAdminApi = {
   reorderFaqs: endpoint({
     method: 'POST',
     path: '/api/admin/faqs/reorder',
-    access: 'admin',
+    access: 'content.manage',
     tags: ['admin'],
     summary: "Put a type's entries in this order; ids must be exactly that type's entries (else 409)",
     body: FaqReorderSchema,
@@ -93,7 +93,7 @@ export const contentAdminApi = {
   legal: endpoint({
     method: 'GET',
     path: '/api/admin/legal',
-    access: 'admin',
+    access: 'content.read',
     tags: ['admin'],
     summary: 'The legal links and our hosted documents',
     answers: { 200: AdminLegalSchema },
@@ -102,7 +102,7 @@ export const contentAdminApi = {
   saveLegalLinks: endpoint({
     method: 'PUT',
     path: '/api/admin/settings/legal-links',
-    access: 'admin',
+    access: 'content.manage',
     tags: ['admin'],
     summary: 'Set the Terms and Privacy links: https:// addresses or paths on this site only',
     body: LegalLinksInputSchema,
@@ -112,7 +112,7 @@ export const contentAdminApi = {
   saveDocument: endpoint({
     method: 'PUT',
     path: '/api/admin/documents/:slug',
-    access: 'admin',
+    access: 'content.manage',
     tags: ['admin'],
     summary: 'Edit one of our hosted legal documents (plain text; blank line = paragraph, "## " = heading)',
     // A document may hold 200,000 characters, several bytes each once JSON-escaped: above the app's 100 kB.

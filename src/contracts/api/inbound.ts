@@ -18,7 +18,7 @@ export const inboundApi = {
   list: endpoint({
     method: 'GET',
     path: '/api/admin/mail/incoming',
-    access: 'admin',
+    access: 'mail.read',
     tags: ['admin'],
     summary: 'Mail received, newest first: posted, held (with the reason), ignored (with the reason)',
     query: InboundListQuerySchema,
@@ -28,7 +28,7 @@ export const inboundApi = {
   read: endpoint({
     method: 'GET',
     path: '/api/admin/mail/incoming/:inboundId',
-    access: 'admin',
+    access: 'mail.held',
     tags: ['admin'],
     summary: 'One received mail: its words as text, its headers, its files (to read a held mail before deciding)',
     params: InboundParamsSchema,
@@ -38,7 +38,7 @@ export const inboundApi = {
   file: endpoint({
     method: 'GET',
     path: '/api/admin/mail/incoming/:inboundId/files/:fileIndex',
-    access: 'admin',
+    access: 'mail.held',
     tags: ['admin'],
     summary: "A received mail's file, always as a download (its type by its bytes, else application/octet-stream)",
     params: InboundFileParamsSchema,
@@ -48,7 +48,7 @@ export const inboundApi = {
   post: endpoint({
     method: 'POST',
     path: '/api/admin/mail/incoming/:inboundId/post',
-    access: 'admin',
+    access: 'mail.manage',
     tags: ['admin'],
     summary: 'Post a held mail to its ticket as its sender',
     params: InboundParamsSchema,
@@ -58,7 +58,7 @@ export const inboundApi = {
   discard: endpoint({
     method: 'POST',
     path: '/api/admin/mail/incoming/:inboundId/discard',
-    access: 'admin',
+    access: 'mail.manage',
     tags: ['admin'],
     summary: 'Discard a held mail (it is kept, marked discarded)',
     params: InboundParamsSchema,

@@ -19,7 +19,7 @@ export const labelsApi = {
   list: endpoint({
     method: 'GET',
     path: '/api/admin/labels',
-    access: 'admin',
+    access: 'tickets.read',
     tags: ['admin'],
     summary: "The team's labels, by name, each with how many tickets have it",
     answers: { 200: LabelListSchema },
@@ -28,7 +28,7 @@ export const labelsApi = {
   create: endpoint({
     method: 'POST',
     path: '/api/admin/labels',
-    access: 'admin',
+    access: 'desk.manage',
     tags: ['admin'],
     summary: 'Add a label { name } (unique whatever its case)',
     body: LabelBodySchema,
@@ -38,7 +38,7 @@ export const labelsApi = {
   rename: endpoint({
     method: 'PUT',
     path: '/api/admin/labels/:labelId',
-    access: 'admin',
+    access: 'desk.manage',
     tags: ['admin'],
     summary: 'Rename a label { name }: every ticket with it shows the new name',
     params: LabelParamsSchema,
@@ -49,7 +49,7 @@ export const labelsApi = {
   remove: endpoint({
     method: 'DELETE',
     path: '/api/admin/labels/:labelId',
-    access: 'admin',
+    access: 'desk.manage',
     tags: ['admin'],
     summary: 'Remove a label: it comes off every ticket',
     params: LabelParamsSchema,
@@ -59,7 +59,7 @@ export const labelsApi = {
   setTicketLabels: endpoint({
     method: 'PUT',
     path: '/api/admin/support/tickets/:ticketId/labels',
-    access: 'admin',
+    access: 'tickets.write',
     tags: ['admin'],
     summary: "Set a ticket's labels { labelIds }: those named are on it, any other comes off",
     params: TicketParamsSchema,

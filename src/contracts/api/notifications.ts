@@ -34,7 +34,7 @@ export const notificationsApi = {
   listMail: endpoint({
     method: 'GET',
     path: '/api/admin/mail',
-    access: 'admin',
+    access: 'mail.read',
     tags: ['admin'],
     summary: 'The mail outbox, newest first: filter by state, find by recipient',
     query: AdminMailListQuerySchema,
@@ -44,7 +44,7 @@ export const notificationsApi = {
   retryMail: endpoint({
     method: 'POST',
     path: '/api/admin/mail/:mailId/retry',
-    access: 'admin',
+    access: 'mail.manage',
     tags: ['admin'],
     summary: 'Queue a failed mail again',
     params: AdminMailParamsSchema,

@@ -88,7 +88,7 @@ export const partnerReviewApi = {
   list: endpoint({
     method: 'GET',
     path: '/api/admin/companies',
-    access: 'admin',
+    access: 'partners.read',
     tags: ['admin'],
     summary: 'Partner applications by status (pending, verified, rejected, banned), with counts',
     description:
@@ -101,7 +101,7 @@ export const partnerReviewApi = {
   get: endpoint({
     method: 'GET',
     path: '/api/admin/companies/:companyId',
-    access: 'admin',
+    access: 'partners.read',
     tags: ['admin'],
     summary: 'One application with every field, and its review due date while one is due',
     params: CompanyParamsSchema,
@@ -111,7 +111,7 @@ export const partnerReviewApi = {
   approve: endpoint({
     method: 'POST',
     path: '/api/admin/companies/:companyId/approve',
-    access: 'admin',
+    access: 'partners.review',
     tags: ['admin'],
     summary: 'Approve (verified = 1) and email the contact address; mail says sent, no-address or failed',
     description:
@@ -126,7 +126,7 @@ export const partnerReviewApi = {
   reject: endpoint({
     method: 'POST',
     path: '/api/admin/companies/:companyId/reject',
-    access: 'admin',
+    access: 'partners.review',
     tags: ['admin'],
     summary: 'Reject with a reason (verified = 2: frees the name, email and phone) and email the contact address',
     params: CompanyParamsSchema,
@@ -137,7 +137,7 @@ export const partnerReviewApi = {
   notify: endpoint({
     method: 'POST',
     path: '/api/admin/companies/:companyId/notify',
-    access: 'admin',
+    access: 'partners.review',
     tags: ['admin'],
     summary: 'Email the current decision again',
     params: CompanyParamsSchema,
@@ -147,7 +147,7 @@ export const partnerReviewApi = {
   ban: endpoint({
     method: 'POST',
     path: '/api/admin/companies/:companyId/ban',
-    access: 'admin',
+    access: 'partners.review',
     tags: ['admin'],
     summary: 'Ban a company',
     params: CompanyParamsSchema,
@@ -157,7 +157,7 @@ export const partnerReviewApi = {
   unban: endpoint({
     method: 'POST',
     path: '/api/admin/companies/:companyId/unban',
-    access: 'admin',
+    access: 'partners.review',
     tags: ['admin'],
     summary: 'Lift a ban',
     params: CompanyParamsSchema,
@@ -169,7 +169,7 @@ export const partnerReviewApi = {
   license: endpoint({
     method: 'GET',
     path: '/api/admin/companies/:companyId/license',
-    access: 'admin',
+    access: 'partners.read',
     tags: ['admin'],
     summary: "Download a company's commercial licence (JPEG, PNG or PDF)",
     params: z.object({ companyId: z.uuid() }),
@@ -181,7 +181,7 @@ export const partnerReviewApi = {
   licensePreview: endpoint({
     method: 'GET',
     path: '/api/admin/companies/:companyId/license/preview',
-    access: 'admin',
+    access: 'partners.read',
     tags: ['admin'],
     summary: "A company's PDF licence, inline, for the console's preview frame",
     params: z.object({ companyId: z.uuid() }),
@@ -191,7 +191,7 @@ export const partnerReviewApi = {
   renewalLicense: endpoint({
     method: 'GET',
     path: '/api/admin/companies/:companyId/renewal-license',
-    access: 'admin',
+    access: 'partners.read',
     tags: ['admin'],
     summary: 'Download the new licence an approved partner sent, waiting to be accepted or refused',
     params: z.object({ companyId: z.uuid() }),
@@ -201,7 +201,7 @@ export const partnerReviewApi = {
   acceptLicense: endpoint({
     method: 'POST',
     path: '/api/admin/companies/:companyId/renewal-license/accept',
-    access: 'admin',
+    access: 'partners.review',
     tags: ['admin'],
     summary: 'Accept the new licence with its expiry date: it replaces the old one and lifts a hold; mails the partner',
     params: CompanyParamsSchema,
@@ -212,7 +212,7 @@ export const partnerReviewApi = {
   refuseLicense: endpoint({
     method: 'POST',
     path: '/api/admin/companies/:companyId/renewal-license/refuse',
-    access: 'admin',
+    access: 'partners.review',
     tags: ['admin'],
     summary: 'Refuse the new licence with a reason (the file is removed); mails the partner',
     params: CompanyParamsSchema,
@@ -227,7 +227,7 @@ export const partnerChangesApi = {
   request: endpoint({
     method: 'POST',
     path: '/api/admin/companies/:companyId/request-changes',
-    access: 'admin',
+    access: 'partners.review',
     tags: ['admin'],
     summary:
       'Ask a pending application for changes (fixed reasons, the fields they open, a note) and email the applicant',

@@ -45,7 +45,7 @@ export const privacyApi = {
   eraseNow: endpoint({
     method: 'POST',
     path: '/api/admin/users/:userId/erase',
-    access: 'admin',
+    access: 'privacy.manage',
     tags: ['admin'],
     summary: 'Erase an account whose owner asked to delete it now, instead of after ERASE_AFTER_DAYS',
     params: UserParamsSchema,

@@ -9,7 +9,7 @@ export const reportsApi = {
   report: endpoint({
     method: 'GET',
     path: '/api/admin/reports',
-    access: 'admin',
+    access: 'reports.read',
     tags: ['admin'],
     summary:
       'The desk over New Zealand days ?from=&to= (YYYY-MM-DD, both included; the last 28 days by default): ' +
@@ -23,7 +23,7 @@ export const reportsApi = {
   tickets: endpoint({
     method: 'GET',
     path: '/api/admin/reports/tickets',
-    access: 'admin',
+    access: 'reports.read',
     tags: ['admin'],
     summary:
       'The tickets behind one figure of the report: ?from=&to=&figure= and, as the figure needs, ' +
@@ -35,7 +35,7 @@ export const reportsApi = {
   csv: endpoint({
     method: 'GET',
     path: '/api/admin/reports/tickets.csv',
-    access: 'admin',
+    access: 'reports.read',
     tags: ['admin'],
     summary:
       'Every ticket created in ?from=&to= as a CSV download (text/csv, an attachment): its times in New Zealand ' +

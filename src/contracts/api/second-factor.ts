@@ -34,7 +34,7 @@ export const secondFactorApi = {
   status: endpoint({
     method: 'GET',
     path: '/api/admin/second-factor',
-    access: 'admin',
+    access: 'console',
     secondFactorEnrolment: true,
     tags: ['admin'],
     summary: "The admin's second factors, and whether this session passed one",
@@ -44,7 +44,7 @@ export const secondFactorApi = {
   beginTotp: endpoint({
     method: 'POST',
     path: '/api/admin/second-factor/totp',
-    access: 'admin',
+    access: 'console',
     secondFactorEnrolment: true,
     tags: ['admin'],
     summary: 'Start setting up an authenticator app: its secret, as text and as a QR code',
@@ -54,7 +54,7 @@ export const secondFactorApi = {
   confirmTotp: endpoint({
     method: 'POST',
     path: '/api/admin/second-factor/totp/confirm',
-    access: 'admin',
+    access: 'console',
     secondFactorEnrolment: true,
     tags: ['admin'],
     summary: 'Confirm the authenticator app with one code; answers ten recovery codes, shown once',
@@ -65,7 +65,7 @@ export const secondFactorApi = {
   passkeyRegistrationOptions: endpoint({
     method: 'POST',
     path: '/api/admin/second-factor/passkey/options',
-    access: 'admin',
+    access: 'console',
     secondFactorEnrolment: true,
     tags: ['admin'],
     summary: 'Start registering a passkey: WebAuthn creation options',
@@ -75,7 +75,7 @@ export const secondFactorApi = {
   registerPasskey: endpoint({
     method: 'POST',
     path: '/api/admin/second-factor/passkey',
-    access: 'admin',
+    access: 'console',
     secondFactorEnrolment: true,
     tags: ['admin'],
     summary: "Register the passkey with the browser's answer; answers ten recovery codes, shown once",
@@ -87,7 +87,7 @@ export const secondFactorApi = {
   removeFactor: endpoint({
     method: 'DELETE',
     path: '/api/admin/second-factor/:factorId',
-    access: 'admin',
+    access: 'console',
     tags: ['admin'],
     summary: 'Remove one of your second factors (never the last one)',
     params: FactorParamsSchema,
@@ -97,7 +97,7 @@ export const secondFactorApi = {
   renewRecoveryCodes: endpoint({
     method: 'POST',
     path: '/api/admin/second-factor/recovery-codes',
-    access: 'admin',
+    access: 'console',
     tags: ['admin'],
     summary: 'Ten new recovery codes, shown once; the old ones stop working',
     answers: { 200: RecoveryCodesSchema },

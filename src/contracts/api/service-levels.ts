@@ -8,7 +8,7 @@ export const serviceLevelsApi = {
   settings: endpoint({
     method: 'GET',
     path: '/api/admin/service-levels',
-    access: 'admin',
+    access: 'tickets.read',
     tags: ['admin'],
     summary: 'The business calendar, the targets per reason, and the holidays and exceptions of the next twelve months',
     answers: { 200: ServiceLevelSettingsSchema },
@@ -17,7 +17,7 @@ export const serviceLevelsApi = {
   saveCalendar: endpoint({
     method: 'PUT',
     path: '/api/admin/service-levels/calendar',
-    access: 'admin',
+    access: 'desk.manage',
     tags: ['admin'],
     summary:
       'Set the opening hours per weekday (New Zealand time), the anniversary day kept and the dated exceptions; ' +
@@ -29,7 +29,7 @@ export const serviceLevelsApi = {
   saveTargets: endpoint({
     method: 'PUT',
     path: '/api/admin/service-levels/targets',
-    access: 'admin',
+    access: 'desk.manage',
     tags: ['admin'],
     summary:
       'Set the first response, next response and resolution targets per reason, in business minutes; ' +

@@ -20,7 +20,7 @@ export const sideApi = {
   list: endpoint({
     method: 'GET',
     path: '/api/admin/support/tickets/:ticketId/side-conversations',
-    access: 'admin',
+    access: 'tickets.read',
     tags: ['admin'],
     summary: "A ticket's side conversations with their messages (and those of tickets merged into it)",
     params: TicketParamsSchema,
@@ -30,7 +30,7 @@ export const sideApi = {
   start: endpoint({
     method: 'POST',
     path: '/api/admin/support/tickets/:ticketId/side-conversations',
-    access: 'admin',
+    access: 'tickets.write',
     tags: ['admin'],
     summary:
       'Start a side conversation: mail { subject, messageBody } to `to` (optionally quoting some of the ticket’s messages ' +
@@ -44,7 +44,7 @@ export const sideApi = {
   reply: endpoint({
     method: 'POST',
     path: '/api/admin/support/side-conversations/:sideId/messages',
-    access: 'admin',
+    access: 'tickets.write',
     tags: ['admin'],
     summary: 'Write again in a side conversation (mailed to its counterpart); a closed one takes nothing',
     params: SideParamsSchema,
@@ -55,7 +55,7 @@ export const sideApi = {
   close: endpoint({
     method: 'POST',
     path: '/api/admin/support/side-conversations/:sideId/close',
-    access: 'admin',
+    access: 'tickets.write',
     tags: ['admin'],
     summary: 'Close a side conversation: its reply address stops working',
     params: SideParamsSchema,
@@ -65,7 +65,7 @@ export const sideApi = {
   wholeMail: endpoint({
     method: 'GET',
     path: '/api/admin/support/side-conversations/:sideId/messages/:messageId/mail',
-    access: 'admin',
+    access: 'tickets.read',
     tags: ['admin'],
     summary: 'The whole mail a side conversation’s reply came in (as text)',
     params: SideMailParamsSchema,

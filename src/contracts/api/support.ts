@@ -198,7 +198,7 @@ export const deskApi = {
   listTickets: endpoint({
     method: 'GET',
     path: '/api/admin/support/tickets',
-    access: 'admin',
+    access: 'tickets.read',
     tags: ['admin'],
     summary: "Every user's tickets; search by ticket number or email",
     query: AdminTicketListQuerySchema,
@@ -208,7 +208,7 @@ export const deskApi = {
   ticketsStream: endpoint({
     method: 'GET',
     path: '/api/admin/support/tickets/stream',
-    access: 'admin',
+    access: 'tickets.read',
     tags: ['admin'],
     summary: 'Live admin inbox (text/event-stream, `tickets` events)',
     query: AdminTicketListQuerySchema,
@@ -219,7 +219,7 @@ export const deskApi = {
   ticket: endpoint({
     method: 'GET',
     path: '/api/admin/support/tickets/:ticketId',
-    access: 'admin',
+    access: 'tickets.read',
     tags: ['admin'],
     summary: 'One ticket with its whole thread',
     params: TicketParamsSchema,
@@ -229,7 +229,7 @@ export const deskApi = {
   reply: endpoint({
     method: 'POST',
     path: '/api/admin/support/tickets/:ticketId/messages',
-    access: 'admin',
+    access: 'tickets.write',
     tags: ['admin'],
     summary:
       'Answer as Admin: JSON { messageBody, clientId?, seenVersion? }, or multipart/form-data with those fields and up to 5 `files` ' +
@@ -244,7 +244,7 @@ export const deskApi = {
   presence: endpoint({
     method: 'POST',
     path: '/api/admin/support/tickets/:ticketId/presence',
-    access: 'admin',
+    access: 'tickets.read',
     tags: ['admin'],
     summary:
       'The console page with this ticket open beats (every 4 s, and when its agent starts or stops typing): ' +
@@ -258,7 +258,7 @@ export const deskApi = {
   close: endpoint({
     method: 'POST',
     path: '/api/admin/support/tickets/:ticketId/close',
-    access: 'admin',
+    access: 'tickets.write',
     tags: ['admin'],
     summary: 'Close a ticket; with `?seenVersion=`, stopped (412) when the ticket changed since',
     params: TicketParamsSchema,
@@ -269,7 +269,7 @@ export const deskApi = {
   reopen: endpoint({
     method: 'POST',
     path: '/api/admin/support/tickets/:ticketId/reopen',
-    access: 'admin',
+    access: 'tickets.write',
     tags: ['admin'],
     summary: 'Reopen a ticket; with `?seenVersion=`, stopped (412) when the ticket changed since',
     params: TicketParamsSchema,
@@ -280,7 +280,7 @@ export const deskApi = {
   addNote: endpoint({
     method: 'POST',
     path: '/api/admin/support/tickets/:ticketId/notes',
-    access: 'admin',
+    access: 'tickets.write',
     tags: ['admin'],
     summary:
       'Add an internal note (admins only; never shown or sent to the user); with `seenVersion`, stopped (412) when the ticket changed since',
@@ -292,7 +292,7 @@ export const deskApi = {
   assign: endpoint({
     method: 'POST',
     path: '/api/admin/support/tickets/:ticketId/assign',
-    access: 'admin',
+    access: 'tickets.write',
     tags: ['admin'],
     summary:
       "Assign a ticket: 'me', an admin's id, or null for nobody; with `seenVersion`, stopped (412) when it changed since",
@@ -304,7 +304,7 @@ export const deskApi = {
   applyMacro: endpoint({
     method: 'POST',
     path: '/api/admin/support/tickets/:ticketId/macro',
-    access: 'admin',
+    access: 'tickets.write',
     tags: ['admin'],
     summary:
       "Apply a macro (a saved reply with actions): its reply as the agent finished it, then its note, labels, assignee and status, as one change; audited once; undone with the bulk actions' undo (`undoId`) for 30 minutes; with `seenVersion`, stopped (412) when the ticket changed since",
@@ -316,7 +316,7 @@ export const deskApi = {
   setPrivacy: endpoint({
     method: 'POST',
     path: '/api/admin/support/tickets/:ticketId/privacy',
-    access: 'admin',
+    access: 'tickets.write',
     tags: ['admin'],
     summary:
       'Mark a ticket a privacy request (true) or not (false): it then shows its due date, 20 working days after it arrived',
@@ -328,7 +328,7 @@ export const deskApi = {
   setKeepForRecord: endpoint({
     method: 'POST',
     path: '/api/admin/support/tickets/:ticketId/keep-for-record',
-    access: 'admin',
+    access: 'privacy.manage',
     tags: ['admin'],
     summary:
       "Keep a ticket's messages for the record (true) when its owner's account is erased, shown as from 'Deleted user'; false: the ticket is deleted with the account",
@@ -340,7 +340,7 @@ export const deskApi = {
   mergeTargets: endpoint({
     method: 'GET',
     path: '/api/admin/support/tickets/:ticketId/merge-targets',
-    access: 'admin',
+    access: 'tickets.read',
     tags: ['admin'],
     summary: "The tickets this one can be merged into: its owner's other tickets, not merged themselves",
     params: TicketParamsSchema,
@@ -350,7 +350,7 @@ export const deskApi = {
   merge: endpoint({
     method: 'POST',
     path: '/api/admin/support/tickets/:ticketId/merge',
-    access: 'admin',
+    access: 'tickets.write',
     tags: ['admin'],
     summary:
       'Merge this ticket into another of the same customer: its messages, notes and files move there, both threads get a line, this one closes, and everything addressed to it reaches the other; with `seenVersion`, stopped (412) when this ticket changed since',
@@ -362,7 +362,7 @@ export const deskApi = {
   split: endpoint({
     method: 'POST',
     path: '/api/admin/support/tickets/:ticketId/split',
-    access: 'admin',
+    access: 'tickets.write',
     tags: ['admin'],
     summary:
       "Split a ticket at one of its customer's messages: that message and everything after it move into a new ticket of the customer, with a line in both threads",
@@ -374,7 +374,7 @@ export const deskApi = {
   merges: endpoint({
     method: 'GET',
     path: '/api/admin/support/tickets/:ticketId/merges',
-    access: 'admin',
+    access: 'tickets.read',
     tags: ['admin'],
     summary:
       'The merges into this ticket, and the splits of or into it, that can still be undone (30 days), newest first',
@@ -385,7 +385,7 @@ export const deskApi = {
   undoMerge: endpoint({
     method: 'POST',
     path: '/api/admin/support/merges/:mergeId/undo',
-    access: 'admin',
+    access: 'tickets.write',
     tags: ['admin'],
     summary:
       'Undo a merge within 30 days: both tickets as they were, except for messages written since, which stay where they were written',
@@ -396,7 +396,7 @@ export const deskApi = {
   agents: endpoint({
     method: 'GET',
     path: '/api/admin/support/agents',
-    access: 'admin',
+    access: 'tickets.read',
     tags: ['admin'],
     summary: 'Admins a ticket can be assigned to',
     answers: { 200: AgentListSchema },
@@ -405,7 +405,7 @@ export const deskApi = {
   search: endpoint({
     method: 'GET',
     path: '/api/admin/support/search',
-    access: 'admin',
+    access: 'tickets.read',
     tags: ['admin'],
     summary: 'Search every ticket by number, user email and message text; best matches first, with a snippet',
     query: SearchQuerySchema,
@@ -415,7 +415,7 @@ export const deskApi = {
   figures: endpoint({
     method: 'GET',
     path: '/api/admin/support/figures',
-    access: 'admin',
+    access: 'tickets.read',
     tags: ['admin'],
     summary: 'Medians of first response and resolution (7 days), share of good ratings (7 and 30 days)',
     answers: { 200: DeskFiguresSchema },
@@ -424,7 +424,7 @@ export const deskApi = {
   firstSteps: endpoint({
     method: 'GET',
     path: '/api/admin/first-steps',
-    access: 'admin',
+    access: 'tickets.read',
     tags: ['admin'],
     summary:
       "A new console's first steps, each done or not: business hours saved, a teammate, a saved reply, a test ticket answered",
@@ -434,7 +434,7 @@ export const deskApi = {
   savedReplies: endpoint({
     method: 'GET',
     path: '/api/admin/support/saved-replies',
-    access: 'admin',
+    access: 'tickets.read',
     tags: ['admin'],
     summary: 'The saved replies, by title',
     answers: { 200: SavedReplyListSchema },
@@ -443,7 +443,7 @@ export const deskApi = {
   createSavedReply: endpoint({
     method: 'POST',
     path: '/api/admin/support/saved-replies',
-    access: 'admin',
+    access: 'desk.manage',
     tags: ['admin'],
     summary: 'Add a saved reply (title unique, ignoring case)',
     body: SavedReplyBodySchema,
@@ -453,7 +453,7 @@ export const deskApi = {
   updateSavedReply: endpoint({
     method: 'PUT',
     path: '/api/admin/support/saved-replies/:savedReplyId',
-    access: 'admin',
+    access: 'desk.manage',
     tags: ['admin'],
     summary: 'Edit a saved reply',
     params: SavedReplyParamsSchema,
@@ -464,7 +464,7 @@ export const deskApi = {
   deleteSavedReply: endpoint({
     method: 'DELETE',
     path: '/api/admin/support/saved-replies/:savedReplyId',
-    access: 'admin',
+    access: 'desk.manage',
     tags: ['admin'],
     summary: 'Delete a saved reply',
     params: SavedReplyParamsSchema,

@@ -232,6 +232,27 @@ export const users = pgTable(
   ],
 );
 
+/**
+ * The roles a member of staff holds (docs/decisions/147-roles-and-permissions.md); a person may hold
+ * several. `users.role` says whether the account is staff at all ('admin', for history: a console
+ * account) and follows this table: a trigger gives a new console account the admin role, and taking
+ * the account back to 'user' removes its roles.
+ */
+export const staffRoles = pgTable(
+  'staff_roles',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').notNull(),
+    grantedAt: timestamptz('granted_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.role] }),
+    check('staff_roles_role_check', sql`${t.role} in ('admin', 'lead', 'agent', 'partner-reviewer', 'auditor')`),
+  ],
+);
+
 export const sessions = pgTable(
   'sessions',
   {

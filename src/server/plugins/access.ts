@@ -1,6 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ACCESS_POLICIES, type AccessPolicy, type EndpointDeclaration } from '../../contracts/endpoint.ts';
+import {
+  ACCESS_POLICIES,
+  type AccessPolicy,
+  type EndpointDeclaration,
+  isPermission,
+} from '../../contracts/endpoint.ts';
+import type { Permission, StaffRole } from '../../contracts/roles.ts';
 import { SECOND_FACTOR_MESSAGES } from '../../contracts/second-factor.ts';
 import { AppError } from '../errors.ts';
 
@@ -14,23 +20,32 @@ export { ACCESS_POLICIES, type AccessPolicy } from '../../contracts/endpoint.ts'
 export interface Principal {
   userId: string;
   email: string;
+  /** 'admin': a member of staff (a console account) who passed the second factor; what they may do is `permissions`. */
   role: 'user' | 'admin';
+  /** The staff roles held (empty for a customer); read from the database on every request. */
+  roles: readonly StaffRole[];
+  /** What those roles allow (src/contracts/roles.ts); empty for a customer and before the second factor. */
+  permissions: readonly Permission[];
   emailVerified: boolean;
   sessionId: string;
   /**
    * An admin whose session has not passed the second factor (docs/product.md §2.15): `role` is then
-   * 'user', so the password alone opens nothing an admin may do; only the routes marked
+   * 'user' and `permissions` empty, so the password alone opens nothing staff may do; only the routes marked
    * `secondFactorEnrolment` (setting one up) take them as admin.
    */
   secondFactorPending: boolean;
 }
+
+/** Whether this principal holds the permission (a staff member past the second factor whose roles grant it). */
+export const can = (principal: Pick<Principal, 'permissions'> | null, permission: Permission): boolean =>
+  Boolean(principal?.permissions.includes(permission));
 
 export type PrincipalResolver = (request: FastifyRequest) => Promise<Principal | null>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: AccessPolicy;
-    /** An `admin` route an admin may call before passing the second factor: its enrolment. */
+    /** A staff route staff may call before passing the second factor: its enrolment. */
     secondFactorEnrolment?: boolean;
     /** The declaration the route was registered from (src/contracts/api; http/endpoint-route.ts). */
     declaration?: EndpointDeclaration;
@@ -67,7 +82,7 @@ export const accessPlugin = fp<{ resolvePrincipal: PrincipalResolver }>(async fu
   // Before validation, so an anonymous caller learns nothing from a malformed body or id (401, not 400).
   app.addHook('preValidation', async (request) => {
     // The not-found handler is no route of ours and serves only "not found"; anything else undeclared is denied.
-    const access = request.routeOptions.config.access ?? (request.is404 ? 'public' : 'admin');
+    const access = request.routeOptions.config.access ?? (request.is404 ? 'public' : 'users.manage');
     request.principal = await options.resolvePrincipal(request);
     if (access === 'public') return;
     const principal = request.principal;
@@ -75,7 +90,7 @@ export const accessPlugin = fp<{ resolvePrincipal: PrincipalResolver }>(async fu
     if (access === 'verified' && !principal.emailVerified) {
       throw new AppError('PERMISSION_DENIED', 'The email associated with this account has not been verified!');
     }
-    if (access === 'admin' && principal.role !== 'admin') {
+    if (isPermission(access) && !principal.permissions.includes(access)) {
       if (principal.secondFactorPending) {
         if (request.routeOptions.config.secondFactorEnrolment) return;
         throw new AppError('PERMISSION_DENIED', SECOND_FACTOR_MESSAGES.enrolRequired);

@@ -48,6 +48,7 @@ export function pageContext(
       ? {
           email: request.principal.email,
           role: request.principal.role,
+          permissions: request.principal.permissions,
           emailVerified: request.principal.emailVerified,
           secondFactorPending: request.principal.secondFactorPending,
         }

@@ -6,9 +6,10 @@ import { notificationsApi } from '../../contracts/api/notifications.ts';
 import { partnerReviewApi } from '../../contracts/api/partners.ts';
 import { MAIL_TEXT } from '../../contracts/notifications.ts';
 import { REVIEW_DUE_TEXT } from '../../contracts/partner-review.ts';
-import { ADMIN_SECTIONS } from '../features/admin/admin-nav.tsx';
+import { sectionsFor } from '../features/admin/admin-nav.tsx';
 import { privatePageMeta } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
+import type { Permission } from '../../contracts/roles.ts';
 import type { Route } from './+types/admin-home';
 
 export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, 'admin', ADMIN_TEXT.title);
@@ -19,16 +20,20 @@ export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches
  * some are left.
  */
 export async function loader({ context }: Route.LoaderArgs) {
-  const { api } = context.get(requestContext).services;
+  const { user, services } = context.get(requestContext);
+  const { api } = services;
+  const may = (permission: Permission) => Boolean(user?.permissions.includes(permission));
+  // Only what this member of staff may read is asked for (the rest would be refused anyway).
   const [mail, partners, steps] = await Promise.all([
-    api.call(notificationsApi.listMail, { query: { state: 'failed' } }),
-    api.call(partnerReviewApi.list, { query: { status: 'pending', due: 'late' } }),
-    api.call(deskApi.firstSteps, {}),
+    may('mail.read') ? api.call(notificationsApi.listMail, { query: { state: 'failed' } }) : null,
+    may('partners.read') ? api.call(partnerReviewApi.list, { query: { status: 'pending', due: 'late' } }) : null,
+    may('desk.manage') ? api.call(deskApi.firstSteps, {}) : null,
   ]);
   return {
-    failed: mail.ok ? mail.data.counts.failed : 0,
-    latePartners: partners.ok ? partners.data.counts.late : 0,
-    firstSteps: steps.ok ? steps.data : null,
+    failed: mail?.ok ? mail.data.counts.failed : 0,
+    latePartners: partners?.ok ? partners.data.counts.late : 0,
+    firstSteps: steps?.ok ? steps.data : null,
+    sections: sectionsFor(user?.permissions ?? []),
   };
 }
 
@@ -66,7 +71,7 @@ function FirstStepsList({ steps }: { steps: FirstSteps }) {
 
 /** /admin: where each part of the console is. */
 export default function AdminHome({ loaderData }: Route.ComponentProps) {
-  const { failed, latePartners, firstSteps } = loaderData;
+  const { failed, latePartners, firstSteps, sections } = loaderData;
   return (
     <section className="admin-page" aria-labelledby="admin-home-title">
       <h1 id="admin-home-title">{ADMIN_TEXT.title}</h1>
@@ -87,7 +92,7 @@ export default function AdminHome({ loaderData }: Route.ComponentProps) {
       ) : null}
       {firstSteps ? <FirstStepsList steps={firstSteps} /> : null}
       <ul className="admin-cards">
-        {ADMIN_SECTIONS.map((section) => (
+        {sections.map((section) => (
           <li key={section.to} className="admin-card">
             <h2 className="admin-card__title">
               <Link to={section.to}>{section.label}</Link>

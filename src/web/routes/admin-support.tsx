@@ -221,8 +221,8 @@ function DeskFiguresLine({ figures }: { figures: DeskFigures | null }) {
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
-  if (!user?.emailVerified || user.role !== 'admin')
-    return { figures: null, search: null, list: null, labels: [], macros: [] };
+  if (!user?.emailVerified || !user.permissions.includes('tickets.read'))
+    return { figures: null, search: null, list: null, labels: [], macros: [], canWrite: false };
   const { q, filter, query } = inboxFilter(new URL(request.url).searchParams);
   const [figures, found, listed, labels, saved] = await Promise.all([
     services.api.call(deskApi.figures),
@@ -238,6 +238,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           .filter((reply) => hasMacroActions(reply.actions))
           .map(({ id, title }) => ({ id, title }))
       : [],
+    // Bulk actions are for those whose roles change tickets (an auditor reads the inbox only).
+    canWrite: user.permissions.includes('tickets.write'),
     // The team's labels, for the filter (none: no filter shown).
     labels: labels.ok ? labels.data.labels.map(({ id, name }) => ({ id, name })) : [],
     figures: figures.ok ? figures.data : null,
@@ -483,7 +485,9 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
             </p>
           ) : (
             <>
-              <BulkBar open={status === 'open'} labels={loaderData.labels} macros={loaderData.macros} />
+              {loaderData.canWrite ? (
+                <BulkBar open={status === 'open'} labels={loaderData.labels} macros={loaderData.macros} />
+              ) : null}
               <DataTable
                 caption={
                   privacy !== 'all'
@@ -499,14 +503,16 @@ export default function AdminSupportInbox({ loaderData }: Route.ComponentProps) 
                   <tr key={ticket.id} className={ticket.waitingOn === 'us' ? 'admin-table__row--waiting' : undefined}>
                     <td data-label={COLUMNS[0]}>
                       {/* Ticked for the bulk form above the table (its form attribute), with the version seen. */}
-                      <input
-                        type="checkbox"
-                        name="ticket"
-                        value={`${ticket.id}:${ticket.version}`}
-                        form={BULK_FORM}
-                        aria-label={BULK_TEXT.select(ticket.ticketNo)}
-                        className="bulk-tick"
-                      />
+                      {loaderData.canWrite ? (
+                        <input
+                          type="checkbox"
+                          name="ticket"
+                          value={`${ticket.id}:${ticket.version}`}
+                          form={BULK_FORM}
+                          aria-label={BULK_TEXT.select(ticket.ticketNo)}
+                          className="bulk-tick"
+                        />
+                      ) : null}
                       <Link to={`/admin/support/${ticket.id}`} className="ticket-table__link row-link" data-ticket-link>
                         #{ticket.ticketNo}
                       </Link>

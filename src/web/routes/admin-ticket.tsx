@@ -73,7 +73,10 @@ async function savedRepliesOf(api: ServerApiClient): Promise<SavedReply[]> {
  */
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
-  const allowed = Boolean(user?.emailVerified && user.role === 'admin');
+  const allowed = Boolean(user?.emailVerified && user.permissions.includes('tickets.read'));
+  // An auditor reads the ticket; the tools that change it are for those whose roles do.
+  const canWrite = Boolean(allowed && user?.permissions.includes('tickets.write'));
+  const readsMail = Boolean(allowed && user?.permissions.includes('mail.read'));
   // The reads side by side: the page waits for the slowest, not for their sum.
   const [page, agents, saved, targets, merges, held, sides, labels] = await Promise.all([
     loadTicketPage(allowed, () => services.api.call(deskApi.ticket, { params: { ticketId: params.ticketId } }), {
@@ -85,7 +88,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     allowed ? services.api.call(deskApi.mergeTargets, { params: { ticketId: params.ticketId } }) : null,
     allowed ? services.api.call(deskApi.merges, { params: { ticketId: params.ticketId } }) : null,
     // Mail that would belong to this ticket, held for an admin (reply by email): the page says so.
-    allowed ? services.api.call(inboundApi.list, { query: { state: 'held', ticketId: params.ticketId } }) : null,
+    readsMail ? services.api.call(inboundApi.list, { query: { state: 'held', ticketId: params.ticketId } }) : null,
     // The team's mail with third parties about this ticket (decision 138): staff only, like the rest here.
     allowed ? services.api.call(sideApi.list, { params: { ticketId: params.ticketId } }) : null,
     // The team's labels, to choose the ticket's among (decision 141).
@@ -128,6 +131,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
       teamLabels: labelList,
       savedReplies: saved,
       viewerEmail: user?.email ?? '',
+      canWrite,
       noteClientId: newClientId(),
       macroClientId: newClientId(),
     },
@@ -394,7 +398,8 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
             ) : null}
             {ticket ? <HeldMailNote mails={loaderData.heldMails} /> : null}
           </div>
-          {ticket ? (
+          {ticket && !loaderData.canWrite ? <LiveIndicator status={thread.live} /> : null}
+          {ticket && loaderData.canWrite ? (
             <DeskToolbar
               ticket={ticket}
               seenVersion={versioning?.current}
@@ -420,7 +425,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
         {loaderData.macroUndone && !actionData ? <Notice tone="success">{MACRO_ACTION_TEXT.undone}</Notice> : null}
         {/* Above the thread, like the other tools: the page opens at the thread's end, and the
             composer below it keeps the screen for the thread (a form here comes back at #macro-panel). */}
-        {ticket && !thread.missing ? (
+        {ticket && !thread.missing && loaderData.canWrite ? (
           <MacroPanel
             macros={loaderData.macros}
             preview={loaderData.macroPreview}
@@ -431,7 +436,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
             clientId={loaderData.macroClientId}
           />
         ) : null}
-        {loaderData.merges.map((merged) => (
+        {(loaderData.canWrite ? loaderData.merges : []).map((merged) => (
           // A merge into this ticket can be undone for 30 days (docs/decisions/116-ticket-merge.md).
           // A whole page load after it: the thread the page's script holds is read again from the start,
           // as the undo takes messages out of it (the live stream only adds).
@@ -481,7 +486,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
               }
               wholeMail={(message) => `/admin/support/${encoded}/mail/${message.id}`}
             />
-            {ticket?.open ? (
+            {!loaderData.canWrite ? null : ticket?.open ? (
               <ReplyBox<AdminMessage>
                 upload={{ declaration: deskApi.reply, params: { ticketId } }}
                 ticketId={ticketId}
@@ -507,7 +512,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
                 <UnsentReply text={unsent} ticketId={ticketId} />
               </>
             ) : null}
-            {ticket ? (
+            {ticket && loaderData.canWrite ? (
               <ReplyBox<AdminMessage>
                 variant="note"
                 ticketId={ticketId}
@@ -535,6 +540,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
           }
           fileUrl={(inboundId, fileIndex) => pathOf(inboundApi.file, { params: { inboundId, fileIndex } })}
           refused={sideRefused}
+          readOnly={!loaderData.canWrite}
         />
       ) : null}
     </>

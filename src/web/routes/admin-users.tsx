@@ -5,12 +5,13 @@ import { longDate } from '../../contracts/dates.ts';
 import { usersApi } from '../../contracts/api/accounts.ts';
 import { privacyApi } from '../../contracts/api/privacy.ts';
 import { formatNzDateTime } from '../../contracts/dates.ts';
-import { type AdminUser } from '../../contracts/users.ts';
+import { ROLE_TEXT, STAFF_ROLES, type StaffRole } from '../../contracts/roles.ts';
+import { type AdminUser, USER_MESSAGES } from '../../contracts/users.ts';
 import { DataTable } from '../components/ui/data-table.tsx';
 import { Email } from '../components/ui/email.tsx';
 import { Notice } from '../features/admin/notice.tsx';
 import { SearchForm } from '../features/admin/search-form.tsx';
-import { type FormResult, readForm, refused } from '../lib/form.ts';
+import { type FormResult, refused } from '../lib/form.ts';
 import { privatePageMeta } from '../lib/page-meta.ts';
 import { requestContext, type WebServices } from '../lib/request-context.ts';
 import type { Route } from './+types/admin-users';
@@ -19,15 +20,7 @@ import '../styles/support.css';
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta(matches, 'admin', `${ADMIN_TEXT.nav.users} | ${ADMIN_TEXT.title}`);
 
-const ACTIONS = [
-  'resend-verification',
-  'sign-out',
-  'disable',
-  'enable',
-  'make-admin',
-  'remove-admin',
-  'erase',
-] as const;
+const ACTIONS = ['resend-verification', 'sign-out', 'disable', 'enable', 'erase'] as const;
 type Action = (typeof ACTIONS)[number];
 const isAction = (value: string | null | undefined): value is Action => ACTIONS.includes(value as Action);
 const COLUMNS = ['Email', 'Verified', 'Role', 'Status', 'Joined', 'Actions'] as const;
@@ -35,7 +28,6 @@ const COLUMNS = ['Email', 'Verified', 'Role', 'Status', 'Joined', 'Actions'] as 
 const CONFIRM: Partial<Record<Action, (email: string) => string>> = {
   disable: (email) =>
     `Disable ${email}? They are signed out everywhere at once and cannot sign in until enabled again.`,
-  'make-admin': (email) => `Make ${email} an admin? They can then see every ticket, application and account.`,
   erase: (email) =>
     `Erase ${email} now? Their address, password, files and every ticket not kept for the record are gone for good.`,
 };
@@ -44,8 +36,6 @@ const LABEL: Record<Action, string> = {
   'sign-out': 'Sign out everywhere',
   disable: 'Disable',
   enable: 'Enable',
-  'make-admin': 'Make admin',
-  'remove-admin': 'Remove admin',
   erase: DELETION_TEXT.eraseNow,
 };
 const DONE: Record<Action, (email: string) => string> = {
@@ -53,8 +43,6 @@ const DONE: Record<Action, (email: string) => string> = {
   'sign-out': (email) => `${email} is signed out everywhere; they can sign in again.`,
   disable: (email) => `${email} is disabled and signed out everywhere.`,
   enable: (email) => `${email} can sign in again.`,
-  'make-admin': (email) => `${email} is now an admin.`,
-  'remove-admin': (email) => `${email} is no longer an admin.`,
   erase: (email) => DELETION_TEXT.eraseScheduled(email),
 };
 
@@ -67,7 +55,6 @@ function actionsFor(user: AdminUser): Action[] {
   // A disabled account has no sessions left to end.
   if (!user.disabled) actions.push('sign-out');
   actions.push(user.disabled ? 'enable' : 'disable');
-  actions.push(user.role === 'admin' ? 'remove-admin' : 'make-admin');
   return actions;
 }
 
@@ -75,6 +62,9 @@ function actionsFor(user: AdminUser): Action[] {
 function listPlace(q: string, page: number): Record<string, string> {
   return { ...(q ? { q } : {}), ...(page > 1 ? { page: String(page) } : {}) };
 }
+
+/** What a role is called on the page, and what it lets its holder do. */
+const roleLabel = (role: StaffRole) => ROLE_TEXT[role].name;
 
 function readPlace(values: { q?: string | null; page?: string | null }) {
   return {
@@ -97,15 +87,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     page,
     confirming: isAction(confirm) && CONFIRM[confirm] ? { action: confirm, userId: query.get('user') ?? '' } : null,
     done: query.get('done'),
+    /** The account whose roles are open for change (?roles=<id>). */
+    editingRoles: query.get('roles'),
   };
+  const manage = Boolean(user?.permissions.includes('users.manage'));
+  const nothing = { ...place, manage, users: [], more: false, failed: null, roleOptions: null };
   // The layout shows the login screen or "not allowed" instead of this page.
-  if (!user?.emailVerified || user.role !== 'admin') return { ...place, users: [], more: false, failed: null };
+  if (!user?.emailVerified || !user.permissions.includes('users.read')) return nothing;
   const listed = await services.api.call(usersApi.list, { query: { page, ...(q ? { q } : {}) } });
   return {
     ...place,
+    manage,
     users: listed.ok ? listed.data.users : [],
     more: listed.ok && listed.data.more,
     failed: listed.ok ? null : listed.message,
+    roleOptions: listed.ok ? listed.data.roleOptions : null,
   };
 }
 
@@ -113,36 +109,49 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 async function send(api: WebServices['api'], action: Action, userId: string, email: string) {
   const params = { userId };
   const result =
-    action === 'make-admin' || action === 'remove-admin'
-      ? await api.call(usersApi.setRole, { params, body: { role: action === 'make-admin' ? 'admin' : 'user' } })
-      : action === 'erase'
-        ? await api.call(privacyApi.eraseNow, { params })
-        : await api.call(
-            usersApi[
-              action === 'resend-verification' ? 'resendVerification' : action === 'sign-out' ? 'signOut' : action
-            ],
-            { params },
-          );
+    action === 'erase'
+      ? await api.call(privacyApi.eraseNow, { params })
+      : await api.call(
+          usersApi[
+            action === 'resend-verification' ? 'resendVerification' : action === 'sign-out' ? 'signOut' : action
+          ],
+          { params },
+        );
   if (!result.ok) return result;
   return { ok: true as const, email: 'user' in result.data ? result.data.user.email : email };
 }
 
 /** Each row's actions: forms posted here (the confirm step's Yes too); then the list again, with what was done. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const values = await readForm(request);
+  const form = await request.formData();
+  const values = Object.fromEntries([...form.entries()].map(([name, value]) => [name, String(value)]));
   const { q, page } = readPlace(values);
   const intent = values.intent;
   const userId = values.userId ?? '';
+  const { api } = context.get(requestContext).services;
+  const back = (done: string) => redirect(`/admin/users?${new URLSearchParams({ ...listPlace(q, page), done })}`, 303);
+  if (intent === 'roles' && userId) {
+    const roles = form.getAll('roles').map(String) as StaffRole[];
+    const result = await api.call(usersApi.setRoles, { params: { userId }, body: { roles } });
+    if (!result.ok) return refused(result, {}, userId);
+    return back(result.data.message ?? USER_MESSAGES.rolesSaved(result.data.user.email));
+  }
+  if (intent === 'role-options') {
+    const result = await api.call(usersApi.setRoleOptions, {
+      body: { auditorReadsHeldMail: values.auditorReadsHeldMail === 'on' },
+    });
+    if (!result.ok) return refused(result, {}, 'role-options');
+    return back(USER_MESSAGES.roleOptionsSaved);
+  }
   if (!isAction(intent) || !userId) {
     return data<FormResult>(
       { ok: false, message: 'This form is out of date. Please reload the page and try again.', fields: {}, values: {} },
       { status: 400 },
     );
   }
-  const sent = await send(context.get(requestContext).services.api, intent, userId, values.email ?? '');
+  const sent = await send(api, intent, userId, values.email ?? '');
   if (!sent.ok) return refused(sent, {}, userId);
-  const done = DONE[intent](sent.email);
-  return redirect(`/admin/users?${new URLSearchParams({ ...listPlace(q, page), done })}`, 303);
+  return back(DONE[intent](sent.email));
 }
 
 /** A button that changes what the address says is open (a confirm step, or none): works without JavaScript. */
@@ -153,7 +162,7 @@ function StepButton({
   children,
 }: {
   place: Record<string, string>;
-  step?: { action: Action; userId: string };
+  step?: { action: Action; userId: string } | { roles: string };
   className: string;
   children: React.ReactNode;
 }) {
@@ -162,7 +171,8 @@ function StepButton({
       {Object.entries(place).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      {step ? (
+      {step && 'roles' in step ? <input type="hidden" name="roles" value={step.roles} /> : null}
+      {step && 'action' in step ? (
         <>
           <input type="hidden" name="confirm" value={step.action} />
           <input type="hidden" name="user" value={step.userId} />
@@ -171,6 +181,37 @@ function StepButton({
       <button type="submit" className={className}>
         {children}
       </button>
+    </Form>
+  );
+}
+
+/** The roles an account holds, as checkboxes: sent to the page's action, all at once. */
+function RolesForm({ place, user, disabled }: { place: Record<string, string>; user: AdminUser; disabled: boolean }) {
+  return (
+    <Form method="post" className="admin-roles-form" preventScrollReset>
+      {Object.entries(place).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <input type="hidden" name="intent" value="roles" />
+      <input type="hidden" name="userId" value={user.id} />
+      <fieldset>
+        <legend>Roles of {user.email}</legend>
+        {STAFF_ROLES.map((role) => (
+          <label key={role} className="admin-roles-form__role">
+            <input type="checkbox" name="roles" value={role} defaultChecked={user.roles.includes(role)} />
+            <span>
+              <strong>{ROLE_TEXT[role].name}</strong> <span className="support-muted">{ROLE_TEXT[role].does}</span>
+            </span>
+          </label>
+        ))}
+        <p className="support-muted">No role: a customer’s account, without the console.</p>
+      </fieldset>
+      <button type="submit" className="button button--primary admin-button--small" disabled={disabled}>
+        Save roles
+      </button>
+      <StepButton place={place} className="button button--ghost admin-button--small">
+        Cancel
+      </StepButton>
     </Form>
   );
 }
@@ -206,9 +247,9 @@ function ActionButton({
   );
 }
 
-/** /admin/users: find accounts by email; verify, disable, enable, and change roles (never your own). */
+/** /admin/users: find accounts by email; verify, disable, enable, sign out, and give or take roles. */
 export default function AdminUsers({ loaderData, actionData }: Route.ComponentProps) {
-  const { q, page, users, more, failed, confirming, done } = loaderData;
+  const { q, page, users, more, failed, confirming, done, manage, editingRoles, roleOptions } = loaderData;
   const busy = useNavigation().state !== 'idle';
   const place = listPlace(q, page);
   const pageLink = (to: number) => `?${new URLSearchParams({ ...(q ? { q } : {}), page: String(to) }).toString()}`;
@@ -246,7 +287,13 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
                   {user.emailVerified ? 'Yes' : <span className="badge badge--waiting">No</span>}
                 </td>
                 <td data-label={COLUMNS[2]}>
-                  {user.role === 'admin' ? <span className="badge badge--open">Admin</span> : 'User'}
+                  {user.roles.length > 0
+                    ? user.roles.map((role) => (
+                        <span key={role} className="badge badge--open admin-role">
+                          {roleLabel(role)}
+                        </span>
+                      ))
+                    : 'Customer'}
                 </td>
                 <td data-label={COLUMNS[3]}>
                   {user.deletion ? (
@@ -263,8 +310,17 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
                 </td>
                 <td data-label={COLUMNS[4]}>{formatNzDateTime(user.createdAt)}</td>
                 <td data-label={COLUMNS[5]} className="admin-table__actions">
-                  {user.self ? (
-                    <span className="support-muted">This is you</span>
+                  {!manage ? (
+                    <span className="support-muted">{user.self ? 'This is you' : 'Read only'}</span>
+                  ) : editingRoles === user.id && !user.deletion ? (
+                    <RolesForm place={place} user={user} disabled={busy} />
+                  ) : user.self ? (
+                    <div className="admin-row-actions">
+                      <span className="support-muted">This is you</span>
+                      <StepButton place={place} step={{ roles: user.id }} className={small}>
+                        Roles<span className="visually-hidden"> {user.email}</span>
+                      </StepButton>
+                    </div>
                   ) : confirming?.userId === user.id && actionsFor(user).includes(confirming.action) ? (
                     <div
                       className="admin-confirm"
@@ -317,6 +373,11 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
                           </ActionButton>
                         );
                       })}
+                      {user.deletion ? null : (
+                        <StepButton place={place} step={{ roles: user.id }} className={small}>
+                          Roles<span className="visually-hidden"> {user.email}</span>
+                        </StepButton>
+                      )}
                     </div>
                   )}
                 </td>
@@ -329,6 +390,31 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
           </nav>
         </>
       )}
+      {roleOptions ? (
+        <section className="admin-section" aria-labelledby="role-options-title">
+          <h2 id="role-options-title">What auditors may read</h2>
+          <Form method="post" preventScrollReset className="admin-roles-form">
+            {Object.entries(place).map(([name, value]) => (
+              <input key={name} type="hidden" name={name} value={value} />
+            ))}
+            <input type="hidden" name="intent" value="role-options" />
+            <label className="admin-roles-form__role">
+              <input
+                type="checkbox"
+                name="auditorReadsHeldMail"
+                defaultChecked={roleOptions.auditorReadsHeldMail}
+                disabled={!manage}
+              />
+              <span>Auditors may read held mail whole (what it says and its files)</span>
+            </label>
+            {manage ? (
+              <button type="submit" className="button button--ghost admin-button--small" disabled={busy}>
+                Save
+              </button>
+            ) : null}
+          </Form>
+        </section>
+      ) : null}
     </section>
   );
 }

@@ -1,9 +1,9 @@
 import { lazy, Suspense } from 'react';
-import { Link, Outlet } from 'react-router';
+import { Link, Outlet, useLocation } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { accountApi, authApi } from '../../contracts/api/accounts.ts';
 import { KEYBOARD_FORM } from '../../contracts/shortcuts.ts';
-import { AdminNav } from '../features/admin/admin-nav.tsx';
+import { AdminNav, sectionOf } from '../features/admin/admin-nav.tsx';
 import { useConsoleShortcuts } from '../features/keyboard/use-shortcuts.ts';
 import { EnrolmentScreen, LoginScreen } from '../features/auth/lazy-screens.tsx';
 import { signInAction } from '../features/auth/sign-in-action.ts';
@@ -13,6 +13,7 @@ import { readForm } from '../lib/form.ts';
 import { pageMeta } from '../lib/page-meta.ts';
 import { revalidateOnlyWhenAsked } from '../lib/revalidate.ts';
 import { requestContext } from '../lib/request-context.ts';
+import type { Permission } from '../../contracts/roles.ts';
 import type { Route } from './+types/admin';
 // The login screen's styles (its code is loaded only when shown): linked with the page, not after it.
 import '../styles/auth.css';
@@ -63,8 +64,15 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: 'robots', content: 'noindex' },
 ];
 
+/** Whether the staff member's roles open the console section of this address (every role opens /admin itself). */
+const sectionOpen = (pathname: string, permissions: readonly Permission[]) => {
+  const section = sectionOf(pathname);
+  return !section || permissions.includes(section.needs);
+};
+
 export default function AdminLayout({ loaderData, actionData }: Route.ComponentProps) {
   const { user, enrolment, keyboardShortcuts } = loaderData;
+  const { pathname } = useLocation();
   const enrolled = actionData?.form === ENROL_TOTP ? actionData : undefined;
   if ((enrolled && 'recoveryCodes' in enrolled) || (user?.secondFactorPending && enrolment)) {
     return <EnrolmentScreen offer={enrolment ?? { ok: false, message: '' }} result={enrolled} />;
@@ -110,9 +118,16 @@ export default function AdminLayout({ loaderData, actionData }: Route.ComponentP
         </p>
       </header>
       <div className="admin-shell__body">
-        <AdminNav />
+        <AdminNav permissions={user.permissions} />
         <div className="admin-shell__main">
-          <Outlet />
+          {sectionOpen(pathname, user.permissions) ? (
+            <Outlet />
+          ) : (
+            <section className="admin-page" aria-labelledby="closed-title">
+              <h1 id="closed-title">{ADMIN_TEXT.sectionClosedTitle}</h1>
+              <p>{ADMIN_TEXT.sectionClosed}</p>
+            </section>
+          )}
         </div>
       </div>
       <ConsoleKeyboard stored={keyboardShortcuts} />

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../../src/server/db/sql.ts';
 import { USER_MESSAGES } from '../../../src/contracts/users.ts';
 import {
   createUser,
@@ -29,7 +31,15 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Row = { id: string; email: string; role: string; emailVerified: boolean; disabled: boolean; self: boolean };
+type Row = {
+  id: string;
+  email: string;
+  role: string;
+  roles: string[];
+  emailVerified: boolean;
+  disabled: boolean;
+  self: boolean;
+};
 const find = async (q: string) => {
   const res = await admin.get(`/api/admin/users?q=${encodeURIComponent(q)}`);
   expect(res.statusCode).toBe(200);
@@ -46,6 +56,7 @@ describe('finding accounts', () => {
         id: user.id,
         email,
         role: 'user',
+        roles: [],
         emailVerified: false,
         disabled: false,
         createdAt: expect.any(String),
@@ -56,7 +67,9 @@ describe('finding accounts', () => {
     ]);
     expect(res.json().more).toBe(false);
     expect(res.body).not.toMatch(/argon2|password/i);
-    expect((await find(admin.email)).users).toMatchObject([{ email: admin.email, role: 'admin', self: true }]);
+    expect((await find(admin.email)).users).toMatchObject([
+      { email: admin.email, role: 'admin', roles: ['admin'], self: true },
+    ]);
     expect((await find('%')).users).toEqual([]);
   });
 });
@@ -172,12 +185,13 @@ describe('signing out everywhere', () => {
 });
 
 describe('roles', () => {
-  it('makes an account admin and takes it away again; a removed admin loses the console and its live inbox at once', async () => {
+  it('gives an account the admin role and takes it away again; a removed admin loses the console and its live inbox at once', async () => {
     const colleague = await apiClient(t, { role: 'user' });
     expect((await colleague.get('/api/admin/audit')).statusCode).toBe(403);
 
-    const promote = await admin.post(`/api/admin/users/${colleague.id}/role`, { role: 'admin' });
-    expect(promote.json().user.role).toBe('admin');
+    const promote = await admin.post(`/api/admin/users/${colleague.id}/roles`, { roles: ['admin'] });
+    expect(promote.json().user).toMatchObject({ role: 'admin', roles: ['admin'] });
+    expect(promote.json().message).toBe(USER_MESSAGES.rolesSaved(colleague.email));
     // The new admin's session has not passed a second factor (docs/product.md §2.15): the console
     // stays shut until they set one up, which this very session may do.
     const shut = await colleague.get('/api/admin/audit');
@@ -194,29 +208,80 @@ describe('roles', () => {
     expect(inbox.status).toBe(200);
     await inbox.waitFor((events) => events.some((e) => e.event === 'tickets'));
 
-    const demote = await admin.post(`/api/admin/users/${colleague.id}/role`, { role: 'user' });
-    expect(demote.json().user.role).toBe('user');
+    const demote = await admin.post(`/api/admin/users/${colleague.id}/roles`, { roles: [] });
+    expect(demote.json().user).toMatchObject({ role: 'user', roles: [] });
     await Promise.race([
       inbox.ended,
       new Promise((_, reject) => setTimeout(() => reject(new Error('inbox stream still open')), 3000)),
     ]);
     expect((await colleague.get('/api/admin/audit')).statusCode).toBe(403);
-    expect((await auditOf(admin, 'user', colleague.id)).map((e) => e.details)).toEqual([
-      { email: colleague.email, from: 'admin', to: 'user' },
-      { kind: 'totp', label: 'Authenticator app' },
-      { email: colleague.email, from: 'user', to: 'admin' },
+    expect((await auditOf(admin, 'user', colleague.id)).map((e) => [e.action, e.details])).toEqual([
+      ['user.roles', { email: colleague.email, from: ['admin'], to: [] }],
+      ['admin.second-factor.enrolled', { kind: 'totp', label: 'Authenticator app' }],
+      ['user.roles', { email: colleague.email, from: [], to: ['admin'] }],
     ]);
   });
 
-  it('never changes the role of the admin doing it', async () => {
-    const res = await admin.post(`/api/admin/users/${admin.id}/role`, { role: 'user' });
-    expect(res.statusCode).toBe(403);
-    expect(res.json().error.message).toBe(USER_MESSAGES.notYourOwnRole);
-    expect((await find(admin.email)).users[0]!.role).toBe('admin');
+  it('takes a new role on the next request, and closes the live streams it no longer opens', async () => {
+    const person = await apiClient(t, { roles: ['agent'] });
+    // An agent: the inbox, not the partner applications or the accounts.
+    expect((await person.get('/api/admin/support/tickets')).statusCode).toBe(200);
+    expect((await person.get('/api/admin/companies')).statusCode).toBe(403);
+    expect((await person.get('/api/admin/users')).statusCode).toBe(403);
+    const inbox = await openSse(`${base}/api/admin/support/tickets/stream?open=true`, person.headers);
+    expect(inbox.status).toBe(200);
+    await inbox.waitFor((events) => events.some((e) => e.event === 'tickets'));
+
+    // Now a partner reviewer only: applications open, the inbox (and its stream) shut.
+    const changed = await admin.post(`/api/admin/users/${person.id}/roles`, { roles: ['partner-reviewer'] });
+    expect(changed.json().user.roles).toEqual(['partner-reviewer']);
+    await Promise.race([
+      inbox.ended,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('inbox stream still open')), 3000)),
+    ]);
+    expect((await person.get('/api/admin/support/tickets')).statusCode).toBe(403);
+    expect((await person.get('/api/admin/companies')).statusCode).toBe(200);
+
+    // Several roles at once: what either allows.
+    await admin.post(`/api/admin/users/${person.id}/roles`, { roles: ['partner-reviewer', 'lead'] });
+    expect((await person.get('/api/admin/support/tickets')).statusCode).toBe(200);
+    expect((await person.get('/api/admin/companies')).statusCode).toBe(200);
+    expect((await find(person.email)).users[0]).toMatchObject({ roles: ['lead', 'partner-reviewer'] });
   });
 
-  it('refuses an unknown role', async () => {
+  it('lets an admin change their own roles, but the last admin keeps theirs', async () => {
+    const addLead = await admin.post(`/api/admin/users/${admin.id}/roles`, { roles: ['admin', 'lead'] });
+    expect(addLead.statusCode, addLead.body).toBe(200);
+    // Every other enabled admin of this database gives the role up (the admin doing it stays).
+    const others = await queryRows<{ id: string }>(
+      t.database.db,
+      sql`select u.id from users u join staff_roles r on r.user_id = u.id and r.role = 'admin'
+          where u.disabled_at is null and u.id <> ${admin.id}::uuid`,
+    );
+    for (const { id } of others) {
+      const res = await admin.post(`/api/admin/users/${id}/roles`, { roles: ['agent'] });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const alone = await admin.post(`/api/admin/users/${admin.id}/roles`, { roles: ['lead'] });
+    expect(alone.statusCode).toBe(403);
+    expect(alone.json().error.message).toBe(USER_MESSAGES.lastAdmin);
+    expect((await find(admin.email)).users[0]!.roles).toEqual(['admin', 'lead']);
+
+    // With a second admin, giving it up is allowed: the users page is then shut to them.
+    const successor = await apiClient(t, { roles: ['agent'] });
+    expect((await admin.post(`/api/admin/users/${successor.id}/roles`, { roles: ['admin'] })).statusCode).toBe(200);
+    expect((await admin.post(`/api/admin/users/${admin.id}/roles`, { roles: ['lead'] })).statusCode).toBe(200);
+    expect((await admin.get('/api/admin/users')).statusCode).toBe(403);
+    expect((await admin.get('/api/admin/support/tickets')).statusCode).toBe(200);
+    // Put back for the tests after this one.
+    expect((await successor.post(`/api/admin/users/${admin.id}/roles`, { roles: ['admin'] })).statusCode).toBe(200);
+  });
+
+  it('refuses an unknown role, or one twice', async () => {
     const user = await createUser(t, { email: uniqueEmail(), password: strongPassword() });
-    expect((await admin.post(`/api/admin/users/${user.id}/role`, { role: 'owner' })).statusCode).toBe(400);
+    expect((await admin.post(`/api/admin/users/${user.id}/roles`, { roles: ['owner'] })).statusCode).toBe(400);
+    const twice = await admin.post(`/api/admin/users/${user.id}/roles`, { roles: ['agent', 'agent'] });
+    expect(twice.statusCode).toBe(400);
+    expect((await find(user.email)).users[0]!.roles).toEqual([]);
   });
 });

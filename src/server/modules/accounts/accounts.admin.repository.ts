@@ -2,12 +2,14 @@ import { asc, desc, eq, like, sql } from 'drizzle-orm';
 import { type AppDatabase } from '../../db/connection.ts';
 import { users } from '../../db/schema.ts';
 import { likePattern } from '../../db/sql.ts';
+import { STAFF_ROLES, type StaffRole } from '../../../contracts/roles.ts';
 
 /** Accounts as the admin console lists them; password hashes are never selected here (AZ-08). */
 export interface UserSummaryRow {
   id: string;
   email: string;
   role: 'user' | 'admin';
+  roles: StaffRole[];
   emailVerified: boolean;
   disabled: boolean;
   createdAt: Date;
@@ -21,6 +23,7 @@ const columns = {
   id: users.id,
   email: users.email,
   role: users.role,
+  roles: sql<string[]>`array(select r.role from staff_roles r where r.user_id = ${users.id} order by r.role)`,
   emailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
   disabled: sql<boolean>`${users.disabledAt} is not null`,
   createdAt: users.createdAt,
@@ -33,6 +36,7 @@ const toUser = (r: {
   id: string;
   email: string;
   role: string;
+  roles: string[] | null;
   emailVerified: boolean;
   disabled: boolean;
   createdAt: Date;
@@ -43,6 +47,8 @@ const toUser = (r: {
   id: r.id,
   email: r.email,
   role: r.role === 'admin' ? 'admin' : 'user',
+  // In the order of STAFF_ROLES, whatever order the database gave.
+  roles: STAFF_ROLES.filter((role) => (r.roles ?? []).includes(role)),
   emailVerified: Boolean(r.emailVerified),
   disabled: Boolean(r.disabled),
   createdAt: r.createdAt,

@@ -9,7 +9,7 @@ export async function accountsAdminRoutes(app: FastifyInstance, options: { users
 
   route(app, api.list, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    return users.list(principalOf(request), request.query);
+    return { ...(await users.list(principalOf(request), request.query)), roleOptions: await users.roleOptions() };
   });
 
   route(app, api.resendVerification, async (request) =>
@@ -22,7 +22,9 @@ export async function accountsAdminRoutes(app: FastifyInstance, options: { users
 
   route(app, api.enable, async (request) => users.enable(principalOf(request), request.params.userId));
 
-  route(app, api.setRole, async (request) =>
-    users.setRole(principalOf(request), request.params.userId, request.body.role),
+  route(app, api.setRoles, async (request) =>
+    users.setRoles(principalOf(request), request.params.userId, request.body.roles),
   );
+
+  route(app, api.setRoleOptions, async (request) => users.setRoleOptions(principalOf(request), request.body));
 }

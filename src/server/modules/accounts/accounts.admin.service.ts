@@ -7,6 +7,7 @@ import type { AuditActor, AuditService } from '../audit/audit.service.ts';
 import type { AccountsAdminRepository, UserSummaryRow } from './accounts.admin.repository.ts';
 import type { AccountsRepository, Role, UserRow } from './accounts.repository.ts';
 import { type AccountsService, toUserDto } from './accounts.service.ts';
+import { type RoleOptions, STAFF_ROLES, type StaffRole } from '../../../contracts/roles.ts';
 import { findPasswordProblem, hashPassword } from './passwords.ts';
 
 /**
@@ -117,21 +118,23 @@ export type AccountAdmin = ReturnType<typeof createAccountAdmin>;
  * The Users screen: find accounts, resend verification, disable or enable, make or remove admin.
  * The account rules themselves (ending sessions and live streams, password rules, mail limits) are
  * those of createAccountAdmin above and of the accounts service; this adds who may do what to whom,
- * and the audit trail. Nobody changes their own role or disables themselves, so the
- * console always keeps at least the admin using it.
+ * and the audit trail. Nobody disables themselves, and the last enabled admin keeps the admin role,
+ * so the console always keeps an admin.
  */
 export function createAccountsAdminService(deps: {
   repository: AccountsAdminRepository;
+  accountsRepository: Pick<AccountsRepository, 'setRoles' | 'roleOptions' | 'saveRoleOptions'>;
   accountAdmin: AccountAdmin;
   accounts: Pick<AccountsService, 'resendVerification'>;
   audit: AuditService;
 }) {
-  const { repository, accountAdmin, accounts, audit } = deps;
+  const { repository, accountsRepository, accountAdmin, accounts, audit } = deps;
 
   const toDto = (row: UserSummaryRow, actor: AuditActor): AdminUser => ({
     id: row.id,
     email: shownEmail(row.email),
     role: row.role,
+    roles: row.roles,
     emailVerified: row.emailVerified,
     disabled: row.disabled,
     createdAt: row.createdAt.toISOString(),
@@ -232,21 +235,49 @@ export function createAccountsAdminService(deps: {
       return { user: toDto(await getUser(userId), actor) };
     },
 
-    async setRole(actor: AuditActor, userId: string, role: 'user' | 'admin'): Promise<{ user: AdminUser }> {
-      if (userId === actor.userId) throw new AppError('PERMISSION_DENIED', USER_MESSAGES.notYourOwnRole);
+    /**
+     * The roles an account holds, exactly these (none: a customer's account). Its next request
+     * is decided by them, and its live streams re-check now (the repository tells them). The last
+     * enabled admin keeps the admin role: the change is refused, and nothing changes.
+     */
+    async setRoles(
+      actor: AuditActor,
+      userId: string,
+      roles: readonly StaffRole[],
+    ): Promise<{ user: AdminUser; message: string }> {
       const user = await getUser(userId);
-      if (user.role !== role) {
-        // The repository tells live streams at once, so a removed admin loses the inbox stream now.
-        await accountAdmin.setRole({ email: user.email, role });
+      const wanted = STAFF_ROLES.filter((role) => roles.includes(role));
+      if (wanted.join() !== user.roles.join()) {
+        if (!(await accountsRepository.setRoles(user.id, wanted)))
+          throw new AppError('PERMISSION_DENIED', USER_MESSAGES.lastAdmin);
         await audit.record({
           actor,
-          action: 'user.role',
+          action: 'user.roles',
           targetType: 'user',
           targetId: user.id,
-          details: { email: user.email, from: user.role, to: role },
+          details: { email: user.email, from: user.roles, to: wanted },
         });
       }
-      return { user: toDto(await getUser(userId), actor) };
+      return { user: toDto(await getUser(userId), actor), message: USER_MESSAGES.rolesSaved(user.email) };
+    },
+
+    async roleOptions(): Promise<RoleOptions> {
+      return accountsRepository.roleOptions();
+    },
+
+    async setRoleOptions(actor: AuditActor, options: RoleOptions): Promise<RoleOptions> {
+      const before = await accountsRepository.roleOptions();
+      if (before.auditorReadsHeldMail !== options.auditorReadsHeldMail) {
+        await accountsRepository.saveRoleOptions(options);
+        await audit.record({
+          actor,
+          action: 'roles.options',
+          targetType: 'settings',
+          targetId: 'staff/role-options',
+          details: { auditorReadsHeldMail: options.auditorReadsHeldMail },
+        });
+      }
+      return options;
     },
   };
 }

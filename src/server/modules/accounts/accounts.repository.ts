@@ -1,7 +1,9 @@
-import { and, eq, gt, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lte, ne, or, sql, TransactionRollbackError } from 'drizzle-orm';
+import type { RoleOptions } from '../../../contracts/roles.ts';
+import { pgArray } from '../../db/sql.ts';
 import type { AppDatabase } from '../../db/connection.ts';
 import { notifySql } from '../../realtime/event-bus.ts';
-import { emailTokens, sessions, users } from '../../db/schema.ts';
+import { emailTokens, sessions, settings, staffRoles, users } from '../../db/schema.ts';
 
 /** SQL for users, sessions and one-time email tokens. Rows stay here; services map them to DTOs. */
 export type Role = 'user' | 'admin';
@@ -25,7 +27,13 @@ export interface ActiveSession {
   expiresAt: Date;
   /** This session passed an admin's second factor (sessions.second_factor_at is set). */
   secondFactorPassed: boolean;
+  /** The staff roles the account holds now (staff_roles), and the team's role options. */
+  roles: string[];
+  auditorReadsHeldMail: boolean;
 }
+
+/** The settings row of the team's role options (RoleOptions in src/contracts/roles.ts). */
+export const STAFF_ROLE_OPTIONS_KEY = 'staff/role-options';
 
 /** last_seen_at is written at most once a minute per session, not on every request. */
 const TOUCH_AFTER_MS = 60_000;
@@ -58,6 +66,8 @@ function prepareActiveSessionQuery(db: AppDatabase) {
       emailVerified: sql<boolean>`${users.emailVerifiedAt} is not null`,
       expiresAt: sessions.expiresAt,
       secondFactorPassed: sql<boolean>`${sessions.secondFactorAt} is not null`,
+      roles: sql<string[]>`array(select r.role from staff_roles r where r.user_id = ${users.id} order by r.role)`,
+      auditorReadsHeldMail: sql<boolean>`coalesce((select (s.value->>'auditorReadsHeldMail')::boolean from settings s where s.key = ${STAFF_ROLE_OPTIONS_KEY}), false)`,
       stale: sql<boolean>`${sessions.lastSeenAt} < ${agoPlaceholder('touchSeconds')}`,
     })
     .from(sessions)
@@ -122,6 +132,69 @@ export function createAccountsRepository(db: AppDatabase) {
         .update(users)
         .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
         .where(eq(users.id, userId));
+    },
+
+    /**
+     * Sets exactly the staff roles an account holds (none: a customer's account again), and tells
+     * its live streams to re-check at once. One change at a time across instances (an advisory
+     * lock), so two admins giving up theirs together cannot leave the team without one: false, and
+     * nothing changed, when taking this account's admin role would leave no enabled admin.
+     */
+    async setRoles(userId: string, roles: readonly string[]): Promise<boolean> {
+      const kept = await db
+        .transaction(async (tx) => {
+          await tx.execute(sql`select pg_advisory_xact_lock(hashtext('staff_roles'))`);
+          const [held] = await tx
+            .select({ one: sql`1` })
+            .from(staffRoles)
+            .where(and(eq(staffRoles.userId, userId), eq(staffRoles.role, 'admin')));
+          await tx
+            .delete(staffRoles)
+            .where(
+              roles.length === 0
+                ? eq(staffRoles.userId, userId)
+                : and(eq(staffRoles.userId, userId), sql`${staffRoles.role} <> all(${pgArray(roles)}::text[])`),
+            );
+          if (roles.length > 0)
+            await tx
+              .insert(staffRoles)
+              .values(roles.map((role) => ({ userId, role })))
+              .onConflictDoNothing();
+          await tx
+            .update(users)
+            .set({ role: roles.length > 0 ? 'admin' : 'user' })
+            .where(eq(users.id, userId));
+          const [{ admins } = { admins: 0 }] = await tx
+            .select({ admins: sql<number>`count(*)::int` })
+            .from(staffRoles)
+            .innerJoin(users, eq(users.id, staffRoles.userId))
+            .where(and(eq(staffRoles.role, 'admin'), isNull(users.disabledAt)));
+          // Only giving up an admin role can leave the team without one (a new team has none yet).
+          if (held && !roles.includes('admin') && admins === 0) tx.rollback();
+          return true;
+        })
+        .catch((error: unknown) => {
+          if (error instanceof TransactionRollbackError) return false;
+          throw error;
+        });
+      if (kept) await sessionsEnded(userId);
+      return kept;
+    },
+
+    async roleOptions(): Promise<RoleOptions> {
+      const [row] = await db
+        .select({ value: settings.value })
+        .from(settings)
+        .where(eq(settings.key, STAFF_ROLE_OPTIONS_KEY));
+      const value = (row?.value ?? {}) as Partial<RoleOptions>;
+      return { auditorReadsHeldMail: value.auditorReadsHeldMail === true };
+    },
+
+    async saveRoleOptions(options: RoleOptions): Promise<void> {
+      await db
+        .insert(settings)
+        .values({ key: STAFF_ROLE_OPTIONS_KEY, value: options })
+        .onConflictDoUpdate({ target: settings.key, set: { value: options, updatedAt: sql`now()` } });
     },
 
     async setRole(userId: string, role: Role): Promise<void> {
@@ -206,6 +279,8 @@ export function createAccountsRepository(db: AppDatabase) {
         emailVerified: Boolean(row.emailVerified),
         expiresAt: row.expiresAt,
         secondFactorPassed: Boolean(row.secondFactorPassed),
+        roles: row.roles ?? [],
+        auditorReadsHeldMail: Boolean(row.auditorReadsHeldMail),
       };
     },
 

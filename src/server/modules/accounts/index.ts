@@ -60,6 +60,7 @@ export const accountsModule = fp<SharedServices>(
 
     const admin = createAccountsAdminService({
       repository: createAccountsAdminRepository(database.db),
+      accountsRepository: repository,
       accountAdmin: createAccountAdmin(repository),
       accounts,
       audit: shared.audit,

@@ -3,6 +3,7 @@ import type { User } from '../../../contracts/auth.schemas.ts';
 import { codeForHttpStatus } from '../../../contracts/errors.ts';
 import { SECOND_FACTOR_MESSAGES as M } from '../../../contracts/second-factor.ts';
 import type { PasskeyAssertion } from '../../../contracts/second-factor.schemas.ts';
+import { permissionsOf, type StaffRole } from '../../../contracts/roles.ts';
 import { AppError } from '../../errors.ts';
 import type { Principal } from '../../plugins/access.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
@@ -250,10 +251,13 @@ export function createSignInService(deps: {
       if (!session) return null;
       // An admin's session that has not passed the second factor acts as a user's (docs/product.md §2.15).
       const pending = session.role === 'admin' && !session.secondFactorPassed;
+      const staff = session.role === 'admin' && !pending;
       return {
         userId: session.userId,
         email: session.email,
-        role: pending ? 'user' : session.role,
+        role: staff ? 'admin' : 'user',
+        roles: staff ? (session.roles as StaffRole[]) : [],
+        permissions: staff ? permissionsOf(session.roles, session) : [],
         emailVerified: session.emailVerified,
         sessionId: session.tokenHash,
         secondFactorPending: pending,

@@ -3,6 +3,7 @@ import { attachmentsApi as api } from '../../../contracts/api/attachments.ts';
 import { principalOf, route } from '../../http/endpoint-route.ts';
 import { contentDisposition, sendStoredFile } from '../../http/stored-file.ts';
 import type { AttachmentsService } from './attachments.service.ts';
+import { can } from '../../plugins/access.ts';
 
 /**
  * Attachments are served by these routes only, to the ticket's owner and to admins (UP-05): never
@@ -21,7 +22,7 @@ export async function attachmentsRoutes(app: FastifyInstance, options: { attachm
       const file = await attachments.open(
         request.params.ticketId,
         request.params.attachmentId,
-        { userId: principal.userId, admin: principal.role === 'admin' },
+        { userId: principal.userId, admin: can(principal, 'tickets.read') },
         thumbnail,
       );
       return sendStoredFile(reply, {

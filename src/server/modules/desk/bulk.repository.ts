@@ -1,3 +1,4 @@
+import { holdsPermission } from '../../db/staff.ts';
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { AppDatabase } from '../../db/connection.ts';
 import { pgArray, queryRows } from '../../db/sql.ts';
@@ -79,7 +80,7 @@ export function createBulkRepository(db: AppDatabase) {
     async adminEmail(userId: string): Promise<string | null> {
       const [row] = await queryRows<{ email: string }>(
         db,
-        sql`select email from users where id = ${userId}::uuid and role = 'admin' and disabled_at is null`,
+        sql`select email from users where id = ${userId}::uuid and ${holdsPermission(sql`${userId}::uuid`, 'tickets.write')}`,
       );
       return row?.email ?? null;
     },

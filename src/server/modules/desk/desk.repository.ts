@@ -1,4 +1,5 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { holdsPermission } from '../../db/staff.ts';
+import { asc, eq, sql } from 'drizzle-orm';
 import { supportTickets, users } from '../../db/schema.ts';
 import { type AppDatabase } from '../../db/connection.ts';
 import { pgArray, queryRows } from '../../db/sql.ts';
@@ -79,8 +80,7 @@ export function createDeskRepository(db: AppDatabase) {
           update support_tickets set assigned_to = ${assigneeId}::uuid
           where id = ${ticketId}
             and (${seen}::bigint is null or version = ${seen}::bigint)
-            and (${assigneeId}::uuid is null or exists (
-              select 1 from users where id = ${assigneeId}::uuid and role = 'admin' and disabled_at is null))
+            and (${assigneeId}::uuid is null or ${holdsPermission(sql`${assigneeId}::uuid`, 'tickets.write')})
           returning id, user_id
         )
         select t.id, pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', t.id, 'userId', '')::text)
@@ -112,8 +112,7 @@ export function createDeskRepository(db: AppDatabase) {
         with t as (
           update support_tickets set assigned_to = ${assigneeId}::uuid
           where id = any(${pgArray(ticketIds)}::uuid[]) and assigned_to is distinct from ${assigneeId}::uuid
-            and (${assigneeId}::uuid is null or exists (
-              select 1 from users where id = ${assigneeId}::uuid and role = 'admin' and disabled_at is null))
+            and (${assigneeId}::uuid is null or ${holdsPermission(sql`${assigneeId}::uuid`, 'tickets.write')})
           returning id, version
         )
         select t.id, t.version, pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', t.id, 'userId', '')::text)
@@ -147,12 +146,12 @@ export function createDeskRepository(db: AppDatabase) {
       return rows.length > 0;
     },
 
-    /** Admins who may be assigned tickets (read from the accounts module's users table, never written). */
+    /** Staff who may be assigned tickets: enabled, holding a role that changes tickets (read from the accounts module's tables, never written). */
     async listAgents(): Promise<Array<{ id: string; email: string }>> {
       return db
         .select({ id: users.id, email: users.email })
         .from(users)
-        .where(and(eq(users.role, 'admin'), isNull(users.disabledAt)))
+        .where(holdsPermission(sql`${users.id}`, 'tickets.write'))
         .orderBy(asc(users.email));
     },
 
@@ -204,7 +203,7 @@ export function createDeskRepository(db: AppDatabase) {
         sql`
         select
           exists (select 1 from business_calendar where updated_by is not null) as hours,
-          (select count(*) from users where role = 'admin' and disabled_at is null) > 1 as teammate,
+          (select count(*) from users u where ${holdsPermission(sql`u.id`, 'tickets.write')}) > 1 as teammate,
           exists (select 1 from saved_replies) as saved,
           exists (select 1 from ticket_messages
                   where admin and not internal and system_event is null) as answered`,

@@ -9,6 +9,7 @@ import { principalOf, route } from '../../http/endpoint-route.ts';
 import { MESSAGE_MULTIPART_LIMITS, type SupportLive, type SupportStreams, withMessageForm } from '../support/index.ts';
 import type { SupportService } from '../support/support.service.ts';
 import type { DeskService } from './desk.service.ts';
+import { assignerOf } from './assigner.ts';
 
 /**
  * The support desk's inbox (/api/admin/support/*): the list and its live stream, a ticket's thread,
@@ -94,7 +95,7 @@ export async function deskToolRoutes(app: FastifyInstance, options: { desk: Desk
 
   route(app, api.assign, async (request) => ({
     ticket: await desk.assign(
-      principalOf(request),
+      assignerOf(request, request.body.assignee),
       request.params.ticketId,
       request.body.assignee,
       request.body.seenVersion,

@@ -1,3 +1,4 @@
+import { holdsPermission } from '../../db/staff.ts';
 import { and, count, desc, eq, gt, inArray, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { AppDatabase } from '../../db/connection.ts';
 import { inboundMail, mailOutbox, mailReplyTokens, supportTickets, users } from '../../db/schema.ts';
@@ -54,6 +55,7 @@ export interface ReplyToken {
 export interface Account {
   id: string;
   email: string;
+  /** 'admin': the account answers tickets (staff whose roles grant tickets.write). */
   role: 'user' | 'admin';
   verified: boolean;
   active: boolean;
@@ -84,7 +86,8 @@ export function createInboundRepository(db: AppDatabase) {
       .select({
         id: users.id,
         email: users.email,
-        role: users.role,
+        // 'admin' when the account answers tickets (a role granting tickets.write), whoever's they are.
+        role: sql<string>`case when ${holdsPermission(sql`${users.id}`, 'tickets.write')} then 'admin' else 'user' end`,
         verified: sql<boolean>`${users.emailVerifiedAt} is not null`,
         active: sql<boolean>`${users.disabledAt} is null`,
       })

@@ -3,6 +3,7 @@ import { inboundApi as api } from '../../../contracts/api/inbound.ts';
 import { principalOf, route } from '../../http/endpoint-route.ts';
 import { contentDisposition, sendStoredFile } from '../../http/stored-file.ts';
 import type { InboundService } from './inbound.service.ts';
+import { can } from '../../plugins/access.ts';
 
 /** The Mail page's Incoming view (admins), and the whole mail behind a message (its owner, or an admin). */
 export async function inboundRoutes(app: FastifyInstance, options: { inbound: InboundService }) {
@@ -41,7 +42,7 @@ export async function inboundRoutes(app: FastifyInstance, options: { inbound: In
     reply.header('cache-control', 'no-store');
     const principal = principalOf(request);
     return inbound.wholeMail(
-      { userId: principal.userId, admin: principal.role === 'admin' },
+      { userId: principal.userId, admin: can(principal, 'tickets.read') },
       request.params.ticketId,
       request.params.messageId,
     );

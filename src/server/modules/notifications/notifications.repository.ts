@@ -1,3 +1,4 @@
+import { holdsPermission } from '../../db/staff.ts';
 import { and, asc, eq, gt, gte, isNotNull, isNull, lte, notExists, sql } from 'drizzle-orm';
 import { type AppDatabase } from '../../db/connection.ts';
 import {
@@ -156,15 +157,14 @@ export function createNotificationsRepository(db: AppDatabase) {
       return row?.body ?? null;
     },
 
-    /** Active, verified admins who have not switched the team mails off. */
+    /** Active, verified staff who answer tickets and have not switched the team mails off. */
     async teamRecipients(): Promise<Recipient[]> {
       return db
         .select({ userId: users.id, email: users.email })
         .from(users)
         .where(
           and(
-            eq(users.role, 'admin'),
-            isNull(users.disabledAt),
+            holdsPermission(sql`${users.id}`, 'tickets.write'),
             isNull(users.mailPausedAt),
             isNotNull(users.emailVerifiedAt),
             notExists(
@@ -194,7 +194,7 @@ export function createNotificationsRepository(db: AppDatabase) {
         })
         .from(supportTickets)
         .innerJoin(users, eq(users.id, supportTickets.assignedTo))
-        .where(and(eq(supportTickets.id, ticketId), eq(users.role, 'admin'), isNull(users.disabledAt)));
+        .where(and(eq(supportTickets.id, ticketId), holdsPermission(sql`${users.id}`, 'tickets.write')));
       return row ? { ...row, reachable: Boolean(row.reachable) } : null;
     },
 

@@ -1,7 +1,7 @@
 import { MAIL_TEXT, NOTIFICATION_SETTINGS, NOTIFICATION_TEXT } from '../../../contracts/notifications.ts';
 import type { NotificationPreferences } from '../../../contracts/notifications.schemas.ts';
 import { AppError } from '../../errors.ts';
-import type { Principal } from '../../plugins/access.ts';
+import { can, type Principal } from '../../plugins/access.ts';
 import { hashToken, isTokenShaped } from '../../security/tokens.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';
 import type { MailState, NotificationsRepository, OptOutKind } from './notifications.repository.ts';
@@ -13,16 +13,16 @@ export function createNotificationsService(deps: {
   retryHours: number;
 }) {
   const { repository, audit } = deps;
-  const settingsFor = (principal: Pick<Principal, 'role'>) =>
-    NOTIFICATION_SETTINGS.filter((s) => !s.adminOnly || principal.role === 'admin');
+  const settingsFor = (principal: Pick<Principal, 'permissions'>) =>
+    NOTIFICATION_SETTINGS.filter((s) => !s.adminOnly || can(principal, 'tickets.write'));
 
-  async function preferences(principal: Pick<Principal, 'userId' | 'role'>): Promise<NotificationPreferences> {
+  async function preferences(principal: Pick<Principal, 'userId' | 'permissions'>): Promise<NotificationPreferences> {
     const off = await repository.optOutsOf(principal.userId);
     const result: NotificationPreferences = {
       ticketReplies: !off.has('ticket-replies'),
       ticketClosed: !off.has('ticket-closed'),
     };
-    if (principal.role === 'admin') result.team = !off.has('team');
+    if (can(principal, 'tickets.write')) result.team = !off.has('team');
     return result;
   }
 
@@ -39,10 +39,10 @@ export function createNotificationsService(deps: {
     preferences,
 
     async setPreferences(
-      principal: Pick<Principal, 'userId' | 'role'>,
+      principal: Pick<Principal, 'userId' | 'permissions'>,
       changes: Partial<Record<'ticketReplies' | 'ticketClosed' | 'team', boolean>>,
     ) {
-      if (changes.team !== undefined && principal.role !== 'admin') {
+      if (changes.team !== undefined && !can(principal, 'tickets.write')) {
         throw new AppError('PERMISSION_DENIED', NOTIFICATION_TEXT.teamOnlyForAdmins, {
           fields: { team: NOTIFICATION_TEXT.teamOnlyForAdmins },
         });

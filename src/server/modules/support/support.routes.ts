@@ -11,6 +11,7 @@ import { MESSAGE_MULTIPART_LIMITS, withMessageForm } from './support.forms.ts';
 import type { SupportLive } from './support.live.ts';
 import type { SupportService } from './support.service.ts';
 import type { SupportStreams } from './support.streams.ts';
+import { can } from '../../plugins/access.ts';
 
 export interface SupportRoutesOptions {
   support: SupportService;
@@ -70,7 +71,7 @@ export async function supportRoutes(app: FastifyInstance, options: SupportRoutes
 
   route(app, api.messagesStream, async (request, reply) => {
     const principal = principalOf(request);
-    const admin = principal.role === 'admin';
+    const admin = can(principal, 'tickets.read');
     // Ownership is checked before the stream opens: another user's ticket is simply not found.
     const ticket = admin
       ? await support.getAnyTicket(request.params.ticketId)

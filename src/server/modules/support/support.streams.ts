@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GENERIC_MESSAGES } from '../../../contracts/errors.ts';
 import { SUPPORT_TEXT } from '../../../contracts/support.ts';
 import { AppError } from '../../errors.ts';
-import type { Principal, PrincipalResolver } from '../../plugins/access.ts';
+import { can, type Principal, type PrincipalResolver } from '../../plugins/access.ts';
 import { isCrossSite } from '../../plugins/cross-site.ts';
 import { openEventStream } from '../../realtime/sse.ts';
 import type { LiveViewer, SupportLive } from './support.live.ts';
@@ -49,7 +49,9 @@ export function createSupportStreams(
       admin,
       authorize: async () => {
         const now = await options.resolvePrincipal(request);
-        return Boolean(now && now.userId === principal.userId && now.emailVerified && (!admin || now.role === 'admin'));
+        return Boolean(
+          now && now.userId === principal.userId && now.emailVerified && (!admin || can(now, 'tickets.read')),
+        );
       },
     };
   }

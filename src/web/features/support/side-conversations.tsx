@@ -74,6 +74,7 @@ function Conversation({
   fileUrl,
   refused,
   busy,
+  readOnly,
 }: {
   conversation: SideConversation;
   wholeMail(sideId: string, messageId: number): string;
@@ -81,6 +82,7 @@ function Conversation({
   fileUrl(inboundId: number, index: number): string;
   refused: SideFormResult | undefined;
   busy: boolean;
+  readOnly: boolean;
 }) {
   const titleId = `side-${c.id}-title`;
   return (
@@ -111,7 +113,7 @@ function Conversation({
         <p className="side-conversation__closed" role="status">
           {SIDE_TEXT.closedNote}
         </p>
-      ) : (
+      ) : readOnly ? null : (
         <div className="side-conversation__actions">
           {/* Keyed by the messages: once a reply is in, the box is new and empty (with a script
               the page is not loaded again, and a box keeps what was typed). */}
@@ -153,6 +155,7 @@ export function SideConversations({
   wholeMail,
   fileUrl,
   refused,
+  readOnly = false,
 }: {
   conversations: SideConversation[];
   quotable: QuotableMessage[];
@@ -162,6 +165,8 @@ export function SideConversations({
   fileUrl(inboundId: number, index: number): string;
   /** What the page's action sent back for one of these forms. */
   refused: SideFormResult | undefined;
+  /** The conversations to read only (an auditor's): no form to start, answer or close one. */
+  readOnly?: boolean;
 }) {
   const navigation = useNavigation();
   const intent = navigation.state === 'submitting' ? String(navigation.formData?.get('intent') ?? '') : '';
@@ -185,87 +190,92 @@ export function SideConversations({
           fileUrl={fileUrl}
           refused={refused?.sideId === c.id ? refused : undefined}
           busy={busy}
+          readOnly={readOnly}
         />
       ))}
-      {/* Keyed by the conversations: once one has started, the form is new and empty. */}
-      <Form
-        method="post"
-        className="form side-conversations__start"
-        aria-labelledby="side-start-title"
-        key={`start-${conversations.length}`}
-      >
-        <h3 id="side-start-title">{SIDE_TEXT.start}</h3>
-        <input type="hidden" name="intent" value="side-start" />
-        <InputField
-          label={SIDE_TEXT.to}
-          name="to"
-          type="email"
-          required
-          autoComplete="off"
-          defaultValue={start?.values.to ?? ''}
-          error={start?.fields.to}
-        />
-        <InputField
-          label={SIDE_TEXT.subject}
-          name="subject"
-          required
-          maxLength={SIDE_LIMITS.subject}
-          defaultValue={start?.values.subject ?? ''}
-          error={start?.fields.subject}
-        />
-        <TextAreaField
-          label={SIDE_TEXT.message}
-          name="messageBody"
-          required
-          rows={4}
-          maxLength={SIDE_LIMITS.body}
-          defaultValue={start?.values.messageBody ?? ''}
-          error={start?.fields.messageBody}
-        />
-        {quotable.length > 0 ? (
-          <fieldset className="form__group">
-            <legend className="form__legend">{SIDE_TEXT.include}</legend>
-            {quotable.slice(-SIDE_LIMITS.includedMessages).map((m) => (
-              <label key={m.id} className="side-conversations__include">
-                <input
-                  type="checkbox"
-                  name={`include-${m.id}`}
-                  defaultChecked={start?.values[`include-${m.id}`] === 'on'}
-                />{' '}
-                {m.admin ? 'Team' : 'Customer'}, {formatNzDateTime(m.timestamp)}: {excerpt(m.messageBody)}
-              </label>
-            ))}
-          </fieldset>
-        ) : null}
-        {files.length > 0 ? (
-          <fieldset
-            className="form__group"
-            aria-describedby={start?.fields.includeAttachmentIds ? 'side-files-error' : undefined}
+      {readOnly ? null : (
+        <>
+          {/* Keyed by the conversations: once one has started, the form is new and empty. */}
+          <Form
+            method="post"
+            className="form side-conversations__start"
+            aria-labelledby="side-start-title"
+            key={`start-${conversations.length}`}
           >
-            <legend className="form__legend">{SIDE_TEXT.includeFiles}</legend>
-            {start?.fields.includeAttachmentIds ? (
-              <p id="side-files-error" className="field__error" role="alert">
-                {start.fields.includeAttachmentIds}
-              </p>
+            <h3 id="side-start-title">{SIDE_TEXT.start}</h3>
+            <input type="hidden" name="intent" value="side-start" />
+            <InputField
+              label={SIDE_TEXT.to}
+              name="to"
+              type="email"
+              required
+              autoComplete="off"
+              defaultValue={start?.values.to ?? ''}
+              error={start?.fields.to}
+            />
+            <InputField
+              label={SIDE_TEXT.subject}
+              name="subject"
+              required
+              maxLength={SIDE_LIMITS.subject}
+              defaultValue={start?.values.subject ?? ''}
+              error={start?.fields.subject}
+            />
+            <TextAreaField
+              label={SIDE_TEXT.message}
+              name="messageBody"
+              required
+              rows={4}
+              maxLength={SIDE_LIMITS.body}
+              defaultValue={start?.values.messageBody ?? ''}
+              error={start?.fields.messageBody}
+            />
+            {quotable.length > 0 ? (
+              <fieldset className="form__group">
+                <legend className="form__legend">{SIDE_TEXT.include}</legend>
+                {quotable.slice(-SIDE_LIMITS.includedMessages).map((m) => (
+                  <label key={m.id} className="side-conversations__include">
+                    <input
+                      type="checkbox"
+                      name={`include-${m.id}`}
+                      defaultChecked={start?.values[`include-${m.id}`] === 'on'}
+                    />{' '}
+                    {m.admin ? 'Team' : 'Customer'}, {formatNzDateTime(m.timestamp)}: {excerpt(m.messageBody)}
+                  </label>
+                ))}
+              </fieldset>
             ) : null}
-            {files.map((file) => (
-              <label key={file.id} className="side-conversations__include">
-                <input
-                  type="checkbox"
-                  name={`attach-${file.id}`}
-                  defaultChecked={start?.values[`attach-${file.id}`] === 'on'}
-                />{' '}
-                {file.name} ({formatBytes(file.size)})
-              </label>
-            ))}
-          </fieldset>
-        ) : null}
-        <div className="form__actions">
-          <button type="submit" className="button button--primary" disabled={busy}>
-            {SIDE_TEXT.send}
-          </button>
-        </div>
-      </Form>
+            {files.length > 0 ? (
+              <fieldset
+                className="form__group"
+                aria-describedby={start?.fields.includeAttachmentIds ? 'side-files-error' : undefined}
+              >
+                <legend className="form__legend">{SIDE_TEXT.includeFiles}</legend>
+                {start?.fields.includeAttachmentIds ? (
+                  <p id="side-files-error" className="field__error" role="alert">
+                    {start.fields.includeAttachmentIds}
+                  </p>
+                ) : null}
+                {files.map((file) => (
+                  <label key={file.id} className="side-conversations__include">
+                    <input
+                      type="checkbox"
+                      name={`attach-${file.id}`}
+                      defaultChecked={start?.values[`attach-${file.id}`] === 'on'}
+                    />{' '}
+                    {file.name} ({formatBytes(file.size)})
+                  </label>
+                ))}
+              </fieldset>
+            ) : null}
+            <div className="form__actions">
+              <button type="submit" className="button button--primary" disabled={busy}>
+                {SIDE_TEXT.send}
+              </button>
+            </div>
+          </Form>
+        </>
+      )}
     </section>
   );
 }
