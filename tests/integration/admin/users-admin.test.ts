@@ -43,7 +43,7 @@ type Row = {
 const find = async (q: string) => {
   const res = await admin.get(`/api/admin/users?q=${encodeURIComponent(q)}`);
   expect(res.statusCode).toBe(200);
-  return res.json() as { users: Row[]; more: boolean };
+  return res.json() as { users: Row[]; more: boolean; roleOptions: { auditorReadsHeldMail: boolean } };
 };
 
 describe('finding accounts', () => {
@@ -275,6 +275,31 @@ describe('roles', () => {
     expect((await admin.get('/api/admin/support/tickets')).statusCode).toBe(200);
     // Put back for the tests after this one.
     expect((await successor.post(`/api/admin/users/${admin.id}/roles`, { roles: ['admin'] })).statusCode).toBe(200);
+  });
+
+  it('lets auditors read held mail whole only when the admin allows it', async () => {
+    const auditor = await apiClient(t, { roles: ['auditor'] });
+    const lead = await apiClient(t, { roles: ['lead'] });
+    // An id that is no mail: 404 once past the access check, 403 when the role may not read held mail.
+    const held = (who: ApiClient) => who.get('/api/admin/mail/incoming/987654321');
+    expect((await auditor.get('/api/admin/mail/incoming')).statusCode).toBe(200);
+    expect((await held(auditor)).statusCode).toBe(403);
+    expect((await held(lead)).statusCode).toBe(404);
+    expect((await find(auditor.email)).roleOptions).toEqual({ auditorReadsHeldMail: false });
+
+    const allowed = await admin.put('/api/admin/role-options', { auditorReadsHeldMail: true });
+    expect(allowed.json()).toEqual({ auditorReadsHeldMail: true });
+    // The auditor's next request reads it; writing stays shut.
+    expect((await held(auditor)).statusCode).toBe(404);
+    expect((await auditor.post('/api/admin/mail/incoming/987654321/discard')).statusCode).toBe(403);
+    expect((await auditor.put('/api/admin/role-options', { auditorReadsHeldMail: true })).statusCode).toBe(403);
+
+    await admin.put('/api/admin/role-options', { auditorReadsHeldMail: false });
+    expect((await held(auditor)).statusCode).toBe(403);
+    expect((await auditOf(admin, 'settings', 'staff/role-options')).map((e) => e.details)).toEqual([
+      { auditorReadsHeldMail: false },
+      { auditorReadsHeldMail: true },
+    ]);
   });
 
   it('refuses an unknown role, or one twice', async () => {

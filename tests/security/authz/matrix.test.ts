@@ -1,6 +1,7 @@
-// One database: who may read or change what (the endpoint declarations and the queries' owner conditions), the same SQL on either kind; no connections side by side, notifications across processes or durability in question.
 /**
- * AZ-02, AZ-06, AZ-08 and SES-10: the endpoint × principal matrix.
+ * AZ-02, AZ-06, AZ-08 and SES-10: the endpoint × principal matrix, on both databases: among the
+ * principals are a member of staff for each role (docs/decisions/147-roles-and-permissions.md), and
+ * the roles are rows and SQL of their own.
  *
  * The matrix's rows are the endpoint declarations (src/contracts/api/index.ts, streams included)
  * and the few routes that are not API declarations (PAGES in tests/helpers/authz-routes.ts); each is
