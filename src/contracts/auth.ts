@@ -18,6 +18,8 @@ export const AUTH_MESSAGES = {
   unverified: 'The email associated with this account has not been verified!',
   // One message for an unknown email and a wrong password: no account enumeration (AUTH-04).
   invalidCredentials: 'The email or password is incorrect.',
+  /** Staff passwords are switched off (decision 148): the console's button is the way in. */
+  staffUseProvider: 'Staff sign in with the company account: use the button above.',
   signInRequired: 'Please sign in to continue.',
   emailRequired: 'Email is required',
   emailInvalid: 'Invalid email format',
@@ -49,3 +51,18 @@ export function tooManySignInsMessage(retryAfterSeconds: number): string {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
   return `Too many failed sign-in attempts. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`;
 }
+
+/** Staff sign-in with the company's identity provider (docs/decisions/148-staff-sign-in-oidc.md). */
+export const OIDC_TEXT = {
+  button: (provider: string) => `Sign in with ${provider}`,
+  or: 'or with your password',
+  refused: {
+    expired: 'That sign-in took too long or was already used. Please start again.',
+    failed: 'The sign-in with your company account did not work. Please try again.',
+    unverified: 'Your company account has no verified email address, so it cannot open the console.',
+    domain: 'That email address is not one of the company’s. Sign in with your work account.',
+    unknown: 'There is no staff account for that email address. Ask an admin to invite you.',
+    noGroup: 'Your company account is in none of the groups that open the console. Ask an admin.',
+    disabled: 'This account is disabled. Ask an admin to enable it.',
+  },
+} as const;

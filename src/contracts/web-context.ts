@@ -13,6 +13,8 @@ export interface SiteInfo {
   publicBaseUrl: string;
   appStoreUrl: string;
   googlePlayUrl: string;
+  /** The company's identity provider staff sign in with (decision 148), by its name; null when none is set up. */
+  staffSignIn: string | null;
 }
 
 /**

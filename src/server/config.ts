@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { StaffRole } from '../contracts/roles.ts';
 import { z } from '../contracts/zod.ts';
 
 /**
@@ -196,12 +197,39 @@ const EnvSchema = z.object({
   NZBN_LOOKUP_MAX_ATTEMPTS: positiveInt(10),
   // Licence expiry reminders and the hold (docs/decisions/115-licence-expiry.md).
   LICENSE_EXPIRY_CHECK_MS: positiveInt(300_000),
+  // Staff sign-in with the company's identity provider (docs/decisions/148-staff-sign-in-oidc.md).
+  OIDC_ISSUER: httpUrl.optional(),
+  OIDC_CLIENT_ID: z.string().trim().min(1, 'must not be empty').optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1, 'must not be empty').optional(),
+  OIDC_PROVIDER_NAME: z.string().trim().min(1, 'must not be empty').max(60).default('your company account'),
+  OIDC_SCOPES: z.string().trim().min(1).default('openid email profile offline_access'),
+  // Comma-separated email domains whose staff may sign in this way (none: any the provider vouches for).
+  OIDC_ALLOWED_DOMAINS: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9.-]+(\s*,\s*[a-z0-9.-]+)*$/, 'must be domains separated by commas, e.g. bagspace.nz,bagspace.co.nz')
+    .optional(),
+  OIDC_GROUPS_CLAIM: z.string().trim().min(1).default('groups'),
+  // group=role pairs, comma-separated, e.g. desk-leads=lead,desk=agent: the roles follow the groups at each sign-in.
+  OIDC_GROUP_ROLES: z
+    .string()
+    .trim()
+    .regex(
+      /^[^=,]+=(admin|lead|agent|partner-reviewer|auditor)(\s*,\s*[^=,]+=(admin|lead|agent|partner-reviewer|auditor))*$/,
+      'must be group=role pairs separated by commas (roles: admin, lead, agent, partner-reviewer, auditor)',
+    )
+    .optional(),
+  // amr values that mean the provider asked a second factor itself (then ours is not asked again).
+  OIDC_SECOND_FACTOR_AMR: z.string().trim().default('mfa,otp,hwk,swk,sc,fpt,face'),
+  OIDC_RECHECK_SECONDS: positiveInt(300).refine((v) => v <= 3600, 'must be at most 3600 (an hour)'),
+  STAFF_PASSWORD_SIGN_IN: bool(true),
 });
 
 export type Config = ReturnType<typeof buildConfig>;
 
 /** Variables whose values may hold credentials (user:password@ in a URL). */
-const SECRET_VARIABLES = new Set(['DATABASE_URL', 'SMTP_URL', 'IMAP_URL']);
+const SECRET_VARIABLES = new Set(['DATABASE_URL', 'SMTP_URL', 'IMAP_URL', 'OIDC_CLIENT_SECRET']);
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -313,6 +341,32 @@ function buildConfig(env: z.infer<typeof EnvSchema>) {
         }
       : null,
     licenseExpiry: { checkMs: env.LICENSE_EXPIRY_CHECK_MS },
+    /** Staff sign-in with OpenID Connect; null without OIDC_ISSUER (password sign-in only). */
+    oidc:
+      env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET
+        ? {
+            issuer: env.OIDC_ISSUER,
+            clientId: env.OIDC_CLIENT_ID,
+            clientSecret: env.OIDC_CLIENT_SECRET,
+            providerName: env.OIDC_PROVIDER_NAME,
+            scopes: env.OIDC_SCOPES,
+            allowedDomains: (env.OIDC_ALLOWED_DOMAINS ?? '')
+              .split(',')
+              .map((d) => d.trim())
+              .filter(Boolean),
+            groupsClaim: env.OIDC_GROUPS_CLAIM,
+            groupRoles: (env.OIDC_GROUP_ROLES ?? '')
+              .split(',')
+              .map((pair) => pair.split('=').map((part) => part.trim()) as [string, StaffRole])
+              .filter(([group]) => Boolean(group)),
+            secondFactorAmr: env.OIDC_SECOND_FACTOR_AMR.split(',')
+              .map((v) => v.trim())
+              .filter(Boolean),
+            recheckMs: env.OIDC_RECHECK_SECONDS * 1000,
+          }
+        : null,
+    /** Whether staff may still sign in with a password (off once everyone uses the provider). */
+    staffPasswordSignIn: env.STAFF_PASSWORD_SIGN_IN,
   };
 }
 
@@ -347,6 +401,17 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(
       'Invalid configuration:\n  SESSION_ABSOLUTE_HOURS must be at least as long as SESSION_IDLE_MINUTES ' +
         `(got ${parsed.data.SESSION_ABSOLUTE_HOURS} hours and ${parsed.data.SESSION_IDLE_MINUTES} minutes)`,
+    );
+  }
+  const oidcSet = [parsed.data.OIDC_ISSUER, parsed.data.OIDC_CLIENT_ID, parsed.data.OIDC_CLIENT_SECRET].filter(Boolean);
+  if (oidcSet.length > 0 && oidcSet.length < 3) {
+    throw new ConfigError(
+      'Invalid configuration:\n  OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together',
+    );
+  }
+  if (!parsed.data.STAFF_PASSWORD_SIGN_IN && oidcSet.length === 0) {
+    throw new ConfigError(
+      'Invalid configuration:\n  STAFF_PASSWORD_SIGN_IN=off needs OIDC_ISSUER (staff would have no way to sign in)',
     );
   }
   if (parsed.data.STORAGE === 's3' && !parsed.data.S3_BUCKET) {

@@ -32,15 +32,16 @@ export async function createUser(
   const email = options.email ?? uniqueEmail();
   const password = options.password ?? strongPassword();
   const repository = createAccountsRepository(t.database.db);
-  const staff = options.role === 'admin' || (options.roles?.length ?? 0) > 0;
-  const user = await createAccountAdmin(repository).createUser({
+  const created = await createAccountAdmin(repository).createUser({
     email,
     password,
     verified: options.verified ?? true,
-    role: staff ? 'admin' : 'user',
+    // Roles named: a customer's account first, then exactly those roles (it becomes staff with them).
+    role: options.role === 'admin' && !options.roles ? 'admin' : 'user',
   });
-  if (options.roles && !(await repository.setRoles(user.id, options.roles)))
+  if (options.roles && !(await repository.setRoles(created.id, options.roles)))
     throw new Error(`createUser: the roles ${options.roles.join(', ')} were refused`);
+  const user = options.roles ? { ...created, role: 'admin' as const } : created;
   if (user.role === 'admin' && options.secondFactor !== false) await enrolTestTotp(t.database.db, user);
   return { ...user, password };
 }

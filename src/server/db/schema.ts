@@ -274,6 +274,57 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
+/**
+ * A sign-in with the company's identity provider in flight (docs/decisions/148-staff-sign-in-oidc.md):
+ * the state, nonce and PKCE verifier of one authorization request, used once, for ten minutes.
+ * When our own second factor is still to come, the provider's answer waits here for it, under the
+ * code step's ticket.
+ */
+export const oidcLogins = pgTable('oidc_logins', {
+  state: text('state').primaryKey(),
+  nonce: text('nonce').notNull(),
+  codeVerifier: text('code_verifier').notNull(),
+  returnTo: text('return_to').notNull(),
+  createdAt: timestamptz('created_at').notNull().defaultNow(),
+  ticketHash: text('ticket_hash').unique(),
+  subject: text('subject'),
+  providerSid: text('provider_sid'),
+  refreshToken: text('refresh_token'),
+});
+
+/**
+ * A session that began at the identity provider: who it is there (sub, and the provider's session
+ * id for back-channel logout) and the refresh token it is re-checked with every few minutes.
+ */
+export const oidcSessions = pgTable(
+  'oidc_sessions',
+  {
+    tokenHash: text('token_hash')
+      .primaryKey()
+      .references(() => sessions.tokenHash, { onDelete: 'cascade' }),
+    subject: text('subject').notNull(),
+    providerSid: text('provider_sid'),
+    refreshToken: text('refresh_token'),
+    checkedAt: timestamptz('checked_at').notNull().defaultNow(),
+  },
+  (t) => [index('oidc_sessions_sid_idx').on(t.providerSid), index('oidc_sessions_checked_idx').on(t.checkedAt)],
+);
+
+/** Someone the team asked to join (an email and the roles they will hold), valid for seven days. */
+export const staffInvitations = pgTable(
+  'staff_invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    roles: text('roles').array().notNull(),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    acceptedAt: timestamptz('accepted_at'),
+  },
+  (t) => [index('staff_invitations_email_idx').on(t.email)],
+);
+
 export const emailTokens = pgTable(
   'email_tokens',
   {

@@ -22,6 +22,7 @@ export function pageOptions(app: FastifyInstance, config: Config): PageOptions {
     publicBaseUrl: config.publicBaseUrl,
     appStoreUrl: config.appStoreUrl,
     googlePlayUrl: config.googlePlayUrl,
+    staffSignIn: config.oidc?.providerName ?? null,
   };
   return {
     pageCache: {

@@ -6,7 +6,8 @@ import { KEYBOARD_FORM } from '../../contracts/shortcuts.ts';
 import { AdminNav, sectionOf } from '../features/admin/admin-nav.tsx';
 import { useConsoleShortcuts } from '../features/keyboard/use-shortcuts.ts';
 import { EnrolmentScreen, LoginScreen } from '../features/auth/lazy-screens.tsx';
-import { signInAction } from '../features/auth/sign-in-action.ts';
+import { SIGN_IN_FORM, signInAction } from '../features/auth/sign-in-action.ts';
+import { OIDC_TEXT } from '../../contracts/auth.ts';
 import { confirmTotpAction, enrolmentOffer } from '../features/auth/second-factor-enrolment-action.ts';
 import { ENROL_TOTP } from '../../contracts/second-factor.ts';
 import { readForm } from '../lib/form.ts';
@@ -27,8 +28,8 @@ import { Email } from '../components/ui/email.tsx';
  * else (no admin page mounts, so no admin API is even called). The role comes from the database on
  * every request.
  */
-export async function loader({ context }: Route.LoaderArgs) {
-  const { user, services } = context.get(requestContext);
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { user, services, site } = context.get(requestContext);
   // A user whose address is (no longer) verified is signed out at once (docs/product.md §6).
   if (user && !user.emailVerified) await services.api.call(authApi.logout);
   // An admin whose session has not passed a second factor sets one up first (docs/product.md §2.15).
@@ -36,7 +37,29 @@ export async function loader({ context }: Route.LoaderArgs) {
   // The console's single-key shortcuts, as this staff member left them (decision 146).
   const keyboard =
     user?.role === 'admin' && !user.secondFactorPending ? await services.api.call(accountApi.keyboard) : null;
-  return { user, enrolment, keyboardShortcuts: keyboard?.ok ? keyboard.data.keyboardShortcuts : true };
+  return {
+    user,
+    enrolment,
+    keyboardShortcuts: keyboard?.ok ? keyboard.data.keyboardShortcuts : true,
+    provider: user ? null : providerSignIn(site.staffSignIn, request),
+  };
+}
+
+/**
+ * The company's identity provider on the login screen (decision 148): its button, why the last try
+ * failed (?signIn=), and our own code step when the provider's sign-in waits for it (its ticket in
+ * a cookie the callback set for /admin).
+ */
+function providerSignIn(name: string | null, request: Request) {
+  if (!name) return null;
+  const reason = new URL(request.url).searchParams.get('signIn');
+  const refusal =
+    reason && reason in OIDC_TEXT.refused ? OIDC_TEXT.refused[reason as keyof typeof OIDC_TEXT.refused] : null;
+  const cookie = /(?:^|;\s*)oidc_code_step=([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]*)/.exec(
+    request.headers.get('cookie') ?? '',
+  );
+  const codeStep = cookie ? { ticket: cookie[1]!, email: Buffer.from(cookie[2]!, 'base64url').toString('utf8') } : null;
+  return { name, refusal, codeStep };
 }
 
 export const shouldRevalidate = revalidateOnlyWhenAsked;
@@ -71,7 +94,7 @@ const sectionOpen = (pathname: string, permissions: readonly Permission[]) => {
 };
 
 export default function AdminLayout({ loaderData, actionData }: Route.ComponentProps) {
-  const { user, enrolment, keyboardShortcuts } = loaderData;
+  const { user, enrolment, keyboardShortcuts, provider } = loaderData;
   const { pathname } = useLocation();
   const enrolled = actionData?.form === ENROL_TOTP ? actionData : undefined;
   if ((enrolled && 'recoveryCodes' in enrolled) || (user?.secondFactorPending && enrolment)) {
@@ -83,8 +106,20 @@ export default function AdminLayout({ loaderData, actionData }: Route.ComponentP
     return (
       <LoginScreen
         area="/admin"
-        result={signInResult}
+        result={
+          signInResult ??
+          (provider?.codeStep
+            ? {
+                ok: false,
+                form: SIGN_IN_FORM,
+                message: null,
+                fields: {},
+                values: { email: provider.codeStep.email, ticket: provider.codeStep.ticket },
+              }
+            : undefined)
+        }
         signedInUnverified={user && !user.emailVerified ? user.email : undefined}
+        provider={provider ? { name: provider.name, refusal: provider.refusal } : undefined}
       />
     );
   }

@@ -12,6 +12,10 @@ import { createAccountsService, type AccountsService } from './accounts.service.
 import { createAccountSessionsRepository } from './accounts.sessions.repository.ts';
 import { createFirstAdminSetup, type FirstAdminSetup } from './accounts.setup.ts';
 import { createSignInService, type SignInService } from './sign-in.service.ts';
+import { createBackgroundRounds } from '../../background-rounds.ts';
+import { createOidcRepository } from './oidc.repository.ts';
+import { oidcRoutes } from './oidc.routes.ts';
+import { createOidcService, type OidcService } from './oidc.service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,6 +24,8 @@ declare module 'fastify' {
     signIn: SignInService;
     /** The first admin, created at /setup from a link the server prints (accounts.setup.ts). */
     firstAdminSetup: FirstAdminSetup;
+    /** Staff sign-in with the company's identity provider (decision 148); null when none is set up. */
+    staffSignIn: OidcService | null;
   }
 }
 
@@ -43,6 +49,8 @@ export const accountsModule = fp<SharedServices>(
       logger: shared.log,
     });
     app.decorate('accounts', accounts);
+    // Set below once the sign-in service exists (it takes this one's tickets as they are redeemed).
+    let staffSignIn: OidcService | null = null;
     const signIn = createSignInService({
       repository,
       secondFactor: app.secondFactor,
@@ -50,6 +58,7 @@ export const accountsModule = fp<SharedServices>(
       settings: config,
       sessionCookie: (token) => app.sessionCookieHeader(token),
       logger: shared.log,
+      onTicketRedeemed: (ticket, next) => staffSignIn?.ticketRedeemed(ticket, next) ?? Promise.resolve(),
     });
     app.decorate('signIn', signIn);
     app.decorate('firstAdminSetup', createFirstAdminSetup(database.db));
@@ -78,6 +87,33 @@ export const accountsModule = fp<SharedServices>(
       logger: shared.log,
     });
     await app.register(accountProfileRoutes, { profile });
+
+    // Staff sign-in with the company's identity provider (docs/decisions/148-staff-sign-in-oidc.md).
+    if (config.oidc) {
+      const oidc = createOidcService({
+        settings: config.oidc,
+        publicBaseUrl: config.publicBaseUrl,
+        repository: createOidcRepository(database.db),
+        accounts: repository,
+        signIn,
+        clock: shared.clock,
+        logger: shared.log,
+      });
+      staffSignIn = oidc;
+      await app.register(oidcRoutes, {
+        oidc,
+        cookieName: config.sessions.cookieName,
+        secure: config.sessions.cookieSecure,
+        publicBaseUrl: config.publicBaseUrl,
+      });
+      // Sessions from the provider are asked about again every OIDC_RECHECK_SECONDS: a round a fifth of that.
+      const rechecks = createBackgroundRounds(Math.max(1000, config.oidc.recheckMs / 5), async () => {
+        await oidc.recheck().catch((error: unknown) => shared.log.error({ err: error }, 'oidc re-check round failed'));
+      });
+      app.addHook('onReady', async () => rechecks.start());
+      app.addHook('onClose', async () => rechecks.stop());
+    }
+    app.decorate('staffSignIn', staffSignIn);
   },
   { name: 'accounts', dependencies: ['second-factor'], decorators: { fastify: ['sessionCookieHeader'] } },
 );

@@ -26,6 +26,8 @@ import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from './
 export interface SignInSettings {
   sessions: { idleMs: number; absoluteMs: number };
   loginThrottle: LoginThrottleSettings;
+  /** False: staff sign in with the identity provider only (decision 148); customers keep passwords. */
+  staffPasswordSignIn?: boolean;
 }
 
 /** What a refusal answers over HTTP (the API's error shape), and what a page's form shows. */
@@ -95,6 +97,11 @@ export function createSignInService(deps: {
   /** The Set-Cookie header value that starts a session (the sessions plugin knows the cookie's name and flags). */
   sessionCookie: (token: string) => string;
   logger: Logger;
+  /**
+   * A code step's ticket became a session, or (a wrong code) a new ticket: the identity provider's
+   * sign-in that waited for our second factor under the old ticket follows it (decision 148).
+   */
+  onTicketRedeemed?: (ticket: string, next: { tokenHash: string } | { ticket: string }) => Promise<void>;
 }) {
   const { repository: repo, secondFactor, settings, logger } = deps;
   const startPasswordAttempt = createPasswordThrottle(deps.limiter, settings.loginThrottle);
@@ -125,6 +132,11 @@ export function createSignInService(deps: {
       return refused(AUTH_MESSAGES.invalidCredentials);
     }
     await attempt.succeeded();
+    // Staff sign in at the company's identity provider only, once passwords are switched off for them.
+    if (user.role === 'admin' && settings.staffPasswordSignIn === false) {
+      logger.info({ userId: user.id, ip: input.ip }, 'staff password sign-in refused: the identity provider only');
+      return refused(AUTH_MESSAGES.staffUseProvider);
+    }
     if (needsRehash(user.passwordHash)) await repo.setPasswordHash(user.id, await hashPassword(input.password));
     return user;
   }
@@ -209,7 +221,35 @@ export function createSignInService(deps: {
       const userId = await secondFactor.redeemSignInTicket(input.ticket);
       const user = userId ? await repo.findUserById(userId) : null;
       if (!user || user.disabledAt) return refused(M.signInExpired);
-      return afterPassword(user, input, true);
+      const result = await afterPassword(user, input, true);
+      if (result.outcome === 'signed-in')
+        await deps.onTicketRedeemed?.(input.ticket, { tokenHash: result.session.tokenHash });
+      // A wrong code earns a new ticket: the provider's sign-in waits under that one now.
+      if (result.outcome === 'second-factor-needed' && result.ticket)
+        await deps.onTicketRedeemed?.(input.ticket, { ticket: result.ticket });
+      return result;
+    },
+
+    /**
+     * An account the company's identity provider vouched for (decision 148): a session at once when
+     * the provider asked a second factor itself; else our own, as after a right password (a code
+     * step with a ticket, or a session that sets one up first when the account has none yet).
+     */
+    async signInFromProvider(
+      input: { userId: string; secondFactorDone: boolean } & Omit<SignInStep, 'otp' | 'passkey'>,
+    ): Promise<SignInResult> {
+      const user = await repo.findUserById(input.userId);
+      if (!user || user.disabledAt) return refused(AUTH_MESSAGES.invalidCredentials);
+      if (!input.secondFactorDone) return afterPassword(user, input, true);
+      const presentedHash = input.presentedToken ? hashToken(input.presentedToken) : undefined;
+      if (presentedHash) await repo.deleteSession(presentedHash);
+      const session = await issueSession(user, true, input.device);
+      logger.info({ userId: user.id, ip: input.ip, secondFactor: 'provider' }, 'signed in at the identity provider');
+      return {
+        outcome: 'signed-in',
+        user: toUserDto({ ...user, emailVerified: user.emailVerifiedAt !== null }),
+        session,
+      };
     },
 
     /**

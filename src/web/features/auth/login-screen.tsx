@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useFetcher, useLocation, useRouteLoaderData } from 'react-router';
 import { ADMIN_TEXT } from '../../../contracts/admin.ts';
-import { AUTH_MESSAGES } from '../../../contracts/auth.ts';
+import { AUTH_MESSAGES, OIDC_TEXT } from '../../../contracts/auth.ts';
 import { SECOND_FACTOR_MESSAGES as M } from '../../../contracts/second-factor.ts';
 import { InputField } from '../../components/ui/field.tsx';
 import { MessageBox } from '../../components/ui/message-box.tsx';
@@ -49,9 +49,12 @@ export function LoginScreen({
   signedInUnverified,
   area = '/support',
   result: served,
+  provider,
 }: {
   signedInUnverified?: string | undefined;
   area?: SignInArea;
+  /** The console's sign-in with the company's identity provider (decision 148): its name, and why it last failed. */
+  provider?: { name: string; refusal: string | null } | undefined;
   /** The answer of the area's action when the page itself was the answer (no JavaScript, or not yet). */
   result?: SignInResult | undefined;
 }) {
@@ -126,6 +129,20 @@ export function LoginScreen({
             : 'Sign in with a verified email address to see your tickets and chat with our team.'
         }
       >
+        {provider && !ticket ? (
+          <div className="auth-provider">
+            {provider.refusal && !fromPage ? (
+              <div className="alert alert--error" role="alert">
+                <p>{provider.refusal}</p>
+              </div>
+            ) : null}
+            {/* A plain link: the browser goes to the provider and comes back, with JavaScript or without. */}
+            <a className="button button--primary auth-provider__button" href="/auth/oidc/start" data-discover="false">
+              {OIDC_TEXT.button(provider.name)}
+            </a>
+            <p className="auth-provider__or">{OIDC_TEXT.or}</p>
+          </div>
+        ) : null}
         {cardMessage ? (
           <div className="alert alert--error" role="alert">
             <p>{cardMessage}</p>

@@ -56,7 +56,11 @@ export function safeReturnPath(value: string | undefined, area: SignInArea): str
 
 /** Signed in: back (303) to the page of this area the visitor was on, with the session cookie, as a new page. */
 function signedIn(setCookie: string, returnTo: string | undefined, area: SignInArea) {
-  return redirectDocument(safeReturnPath(returnTo, area), { status: 303, headers: { 'set-cookie': setCookie } });
+  const headers = new Headers({ 'set-cookie': setCookie });
+  // The code step of a sign-in at the company's identity provider is over (decision 148).
+  if (area === '/admin')
+    headers.append('set-cookie', 'oidc_code_step=; Path=/admin; Max-Age=0; HttpOnly; SameSite=Lax');
+  return redirectDocument(safeReturnPath(returnTo, area), { status: 303, headers });
 }
 
 const answer = (result: Omit<SignInResult, 'ok' | 'form'>, status: number) =>
