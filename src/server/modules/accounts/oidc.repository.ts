@@ -161,7 +161,6 @@ export function createOidcRepository(db: AppDatabase) {
       const [row] = await db.insert(staffInvitations).values(invitation).returning({ id: staffInvitations.id });
       return row!.id;
     },
-
   };
 }
 
