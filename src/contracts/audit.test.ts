@@ -179,6 +179,11 @@ const SAMPLES: Record<AuditAction, Pick<AuditEntry, 'targetType' | 'targetId' | 
     targetId: USER,
     details: { email: 'tane@example.com', from: ['agent'], to: ['agent', 'lead'] },
   },
+  'user.invite': {
+    targetType: 'user',
+    targetId: 'tane@example.com',
+    details: { email: 'tane@example.com', roles: ['agent'] },
+  },
   'roles.options': {
     targetType: 'settings',
     targetId: 'staff/role-options',
@@ -260,6 +265,7 @@ const EXPECTED: Record<AuditAction, string> = {
   'user.enable': 'Enabled the account of tane@example.com',
   'user.role': 'Changed the role of tane@example.com from user to admin',
   'user.roles': 'Changed the roles of tane@example.com',
+  'user.invite': 'Invited tane@example.com to the console',
   'roles.options': 'Let auditors read held mail whole',
   'mail.retry': 'Sent the failed mail “Your ticket #1004” to tane@example.com again',
   'mail.post': 'Posted a held mail to ticket #1004',

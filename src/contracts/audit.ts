@@ -46,6 +46,7 @@ export const AUDIT_ACTIONS = {
   'user.sign-out': 'Signed an account out everywhere',
   'user.role': 'Changed an account’s role',
   'user.roles': 'Changed the roles an account holds',
+  'user.invite': 'Invited someone to the console',
   'roles.options': 'Changed what auditors may read',
   'mail.retry': 'Sent a failed mail again',
   'mail.post': 'Posted a held mail to its ticket',
@@ -521,6 +522,13 @@ const TELLERS: Record<AuditAction, Teller> = {
       used: ['email', 'from', 'to'],
     };
   },
+  'user.invite': (d) => ({
+    sentence: ['Invited ', person(str(d.email)), ' to the console'],
+    facts: Array.isArray(d.roles)
+      ? [{ label: 'Roles', value: d.roles.map((role) => roleName(String(role))).join(', ') }]
+      : [],
+    used: ['email', 'roles'],
+  }),
   'roles.options': (d) => ({
     sentence: [
       d.auditorReadsHeldMail === true

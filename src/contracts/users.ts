@@ -1,14 +1,22 @@
+import { EmailSchema } from './auth.schemas.ts';
 import { STAFF_ROLES } from './roles.ts';
 import { z } from './zod.ts';
 
 /** The admin console's list of accounts and what it changes on them (docs/product.md §2.9). */
 
 export const USERS_PAGE_SIZE = 50;
+/** How long an invitation to the console works (decision 148). */
+export const INVITATION_DAYS = 7;
 export const USER_MESSAGES = {
   notFound: 'That account does not exist.',
   lastAdmin: 'You are the last admin: give the admin role to someone else before you give up yours.',
   rolesSaved: (email: string) => `Roles saved for ${email}.`,
   roleOptionsSaved: 'Saved.',
+  invited: (email: string) =>
+    `An invitation is on its way to ${email}. It works for ${INVITATION_DAYS} days, once, with the company account.`,
+  invitationsNeedProvider:
+    'Invitations need the company’s identity provider (OIDC_ISSUER and its client): set it up first.',
+  alreadyStaff: 'That address has a staff account already: change its roles in the list above.',
   notYourself: 'You cannot disable your own account.',
   notYourSessions: 'Your own sessions are on your account page: sign out the others there.',
   signedOut: (email: string, ended: number) =>
@@ -58,3 +66,27 @@ export const UserRolesSchema = z.object({
     .refine((roles) => new Set(roles).size === roles.length, 'Each role once.'),
 });
 export const UserResultSchema = z.object({ user: AdminUserSchema, message: z.string().optional() });
+
+/** Someone asked to join the team (decision 148): they sign in with the company account within seven days. */
+export const InviteSchema = z.object({
+  email: EmailSchema,
+  roles: z
+    .array(z.enum(STAFF_ROLES, { error: 'Choose roles from the list.' }))
+    .min(1, 'Choose at least one role.')
+    .max(STAFF_ROLES.length)
+    .refine((roles) => new Set(roles).size === roles.length, 'Each role once.'),
+});
+export const InvitationSchema = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  roles: z.array(z.enum(STAFF_ROLES)),
+  expiresAt: z.string(),
+  acceptedAt: z.string().nullable(),
+});
+export type Invitation = z.infer<typeof InvitationSchema>;
+export const InvitationListSchema = z.object({
+  /** Whether staff can sign in with the company's identity provider at all (invitations need it). */
+  available: z.boolean(),
+  invitations: z.array(InvitationSchema),
+});
+export const InvitedSchema = z.object({ invitation: InvitationSchema, message: z.string() });

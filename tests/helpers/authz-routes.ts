@@ -364,6 +364,9 @@ export const EXPECTED: Record<EndpointKey, RouteSpec> = {
   'users.enable': R(ADMIN),
   'users.setRoles': R(ADMIN),
   'users.setRoleOptions': R(ADMIN),
+  'users.invitations': R(ADMIN_AND_AUDITOR),
+  // The matrix's app has no identity provider: the admin's invitation is the handler's 409.
+  'users.invite': R(ADMIN, { ok: 409 }),
   'audit.list': R(ADMIN_AND_AUDITOR),
   'reports.report': R(REPORT_READERS),
   'reports.tickets': R(REPORT_READERS),
@@ -593,6 +596,7 @@ export const BODIES: Partial<Record<EndpointKey, BodyFor>> = {
   }),
   'users.setRoles': json({ roles: ['admin'] }),
   'users.setRoleOptions': json({ auditorReadsHeldMail: false }),
+  'users.invite': json({ email: 'matrix-invitee@example.nz', roles: ['agent'] }),
   'notifications.setPreferences': json({ ticketClosed: false }),
   'account.setName': json({ name: 'Aroha' }),
   'account.setKeyboard': json({ keyboardShortcuts: true }),

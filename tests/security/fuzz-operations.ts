@@ -490,6 +490,9 @@ export const FUZZ: Record<EndpointKey, FuzzEntry> = {
   // Another account's roles only: the fuzz admin giving up its own admin role would shut every later operation.
   'users.setRoles': { group: 'admin', given: { userId: uuidOr('victim') } },
   'users.setRoleOptions': ADMIN,
+  'users.invitations': ADMIN,
+  // No identity provider in the fuzz's app: every valid invitation is the handler's 409.
+  'users.invite': ADMIN,
   'account.keyboard': ADMIN,
   'account.setKeyboard': ADMIN,
   // Neither pool asked to be deleted: every answer is a refusal (409, or 403 for oneself) that changes nothing.

@@ -22,6 +22,9 @@ import {
 } from '../auth.schemas.ts';
 import { endpoint } from '../endpoint.ts';
 import {
+  InvitationListSchema,
+  InvitedSchema,
+  InviteSchema,
   RoleOptionsSchema,
   UserListQuerySchema,
   UserListSchema,
@@ -295,6 +298,27 @@ export const usersApi = {
     body: UserRolesSchema,
     answers: { 200: UserResultSchema },
     errors: ADMIN_ERRORS,
+  }),
+  invitations: endpoint({
+    method: 'GET',
+    path: '/api/admin/invitations',
+    access: 'users.read',
+    tags: ['admin'],
+    summary: 'Invitations to the console, newest first (open ones and those accepted)',
+    answers: { 200: InvitationListSchema },
+    errors: [401, 403],
+  }),
+  invite: endpoint({
+    method: 'POST',
+    path: '/api/admin/invitations',
+    access: 'users.manage',
+    tags: ['admin'],
+    summary: 'Invite someone to the console with roles: a mail, valid 7 days, once, with the company account',
+    description:
+      'Needs the company identity provider (409 without it). A new invitation of the same address replaces the open one; an address that is staff already: 409.',
+    body: InviteSchema,
+    answers: { 201: InvitedSchema },
+    errors: [400, 401, 403, 409],
   }),
   setRoleOptions: endpoint({
     method: 'PUT',

@@ -36,6 +36,7 @@ export const MAIL_KINDS = [
   'license-reminder',
   'license-decision',
   'side-conversation',
+  'staff-invitation',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 

@@ -6,7 +6,8 @@ import { usersApi } from '../../contracts/api/accounts.ts';
 import { privacyApi } from '../../contracts/api/privacy.ts';
 import { formatNzDateTime } from '../../contracts/dates.ts';
 import { ROLE_TEXT, STAFF_ROLES, type StaffRole } from '../../contracts/roles.ts';
-import { type AdminUser, USER_MESSAGES } from '../../contracts/users.ts';
+import { type AdminUser, INVITATION_DAYS, type Invitation, USER_MESSAGES } from '../../contracts/users.ts';
+import { InputField } from '../components/ui/field.tsx';
 import { DataTable } from '../components/ui/data-table.tsx';
 import { Email } from '../components/ui/email.tsx';
 import { Notice } from '../features/admin/notice.tsx';
@@ -91,11 +92,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     editingRoles: query.get('roles'),
   };
   const manage = Boolean(user?.permissions.includes('users.manage'));
-  const nothing = { ...place, manage, users: [], more: false, failed: null, roleOptions: null };
+  const nothing = { ...place, manage, users: [], more: false, failed: null, roleOptions: null, invitations: null };
   // The layout shows the login screen or "not allowed" instead of this page.
   if (!user?.emailVerified || !user.permissions.includes('users.read')) return nothing;
-  const listed = await services.api.call(usersApi.list, { query: { page, ...(q ? { q } : {}) } });
+  const [listed, invited] = await Promise.all([
+    services.api.call(usersApi.list, { query: { page, ...(q ? { q } : {}) } }),
+    services.api.call(usersApi.invitations),
+  ]);
   return {
+    invitations: invited.ok ? invited.data : null,
     ...place,
     manage,
     users: listed.ok ? listed.data.users : [],
@@ -135,6 +140,23 @@ export async function action({ request, context }: Route.ActionArgs) {
     const result = await api.call(usersApi.setRoles, { params: { userId }, body: { roles } });
     if (!result.ok) return refused(result, {}, userId);
     return back(result.data.message ?? USER_MESSAGES.rolesSaved(result.data.user.email));
+  }
+  if (intent === 'invite') {
+    const result = await api.call(usersApi.invite, {
+      body: { email: values.inviteEmail ?? '', roles: form.getAll('inviteRoles').map(String) as StaffRole[] },
+    });
+    if (!result.ok)
+      return data<FormResult>(
+        {
+          ok: false,
+          form: 'invite',
+          message: Object.keys(result.fields).length > 0 ? null : result.message,
+          fields: { inviteEmail: result.fields.email ?? '', inviteRoles: result.fields.roles ?? '' },
+          values: { inviteEmail: values.inviteEmail ?? '' },
+        },
+        { status: result.status },
+      );
+    return back(result.data.message);
   }
   if (intent === 'role-options') {
     const result = await api.call(usersApi.setRoleOptions, {
@@ -216,6 +238,81 @@ function RolesForm({ place, user, disabled }: { place: Record<string, string>; u
   );
 }
 
+/** Invitations to the console (decision 148): the form that sends one, and those open or accepted. */
+function Invitations({
+  place,
+  invitations,
+  manage,
+  busy,
+  result,
+}: {
+  place: Record<string, string>;
+  invitations: Invitation[];
+  manage: boolean;
+  busy: boolean;
+  result: FormResult | undefined;
+}) {
+  return (
+    <section className="admin-section" aria-labelledby="invite-title">
+      <h2 id="invite-title">Invitations</h2>
+      {manage ? (
+        <Form method="post" className="form admin-roles-form" preventScrollReset>
+          {Object.entries(place).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          <input type="hidden" name="intent" value="invite" />
+          {result?.message ? <Notice tone="error">{result.message}</Notice> : null}
+          <InputField
+            label="Email of the person to invite"
+            name="inviteEmail"
+            type="email"
+            required
+            autoComplete="off"
+            defaultValue={result?.values.inviteEmail ?? ''}
+            error={result?.fields.inviteEmail || undefined}
+          />
+          <fieldset aria-describedby={result?.fields.inviteRoles ? 'invite-roles-error' : undefined}>
+            <legend>Their roles</legend>
+            {result?.fields.inviteRoles ? (
+              <p id="invite-roles-error" className="field__error" role="alert">
+                {result.fields.inviteRoles}
+              </p>
+            ) : null}
+            {STAFF_ROLES.map((role) => (
+              <label key={role} className="admin-roles-form__role">
+                <input type="checkbox" name="inviteRoles" value={role} />
+                <span>
+                  <strong>{ROLE_TEXT[role].name}</strong> <span className="support-muted">{ROLE_TEXT[role].does}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+          <p className="support-muted">
+            They get a mail, and sign in with the company account within {INVITATION_DAYS} days, once.
+          </p>
+          <button type="submit" className="button button--primary admin-button--small" disabled={busy}>
+            Send invitation
+          </button>
+        </Form>
+      ) : null}
+      {invitations.length === 0 ? (
+        <p className="empty-state">No invitations open.</p>
+      ) : (
+        <ul className="admin-invitations">
+          {invitations.map((invitation) => (
+            <li key={invitation.id}>
+              <Email address={invitation.email} /> · {invitation.roles.map(roleLabel).join(', ')} ·{' '}
+              {invitation.acceptedAt
+                ? `joined ${formatNzDateTime(invitation.acceptedAt)}`
+                : `open until ${formatNzDateTime(invitation.expiresAt)}`}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
 /** A button that does an action on one account: a form posted to the page's action. */
 function ActionButton({
   place,
@@ -249,12 +346,16 @@ function ActionButton({
 
 /** /admin/users: find accounts by email; verify, disable, enable, sign out, and give or take roles. */
 export default function AdminUsers({ loaderData, actionData }: Route.ComponentProps) {
-  const { q, page, users, more, failed, confirming, done, manage, editingRoles, roleOptions } = loaderData;
+  const { q, page, users, more, failed, confirming, done, manage, editingRoles, roleOptions, invitations } = loaderData;
+  const inviteResult = actionData?.form === 'invite' ? actionData : undefined;
   const busy = useNavigation().state !== 'idle';
   const place = listPlace(q, page);
   const pageLink = (to: number) => `?${new URLSearchParams({ ...(q ? { q } : {}), page: String(to) }).toString()}`;
   const small = 'button button--ghost admin-button--small';
-  const refusal = actionData && !actionData.ok ? (actionData.message ?? Object.values(actionData.fields)[0]) : null;
+  const refusal =
+    actionData && !actionData.ok && actionData.form !== 'invite'
+      ? (actionData.message ?? Object.values(actionData.fields)[0])
+      : null;
 
   return (
     <section className="admin-page" aria-labelledby="users-title">
@@ -390,6 +491,15 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
           </nav>
         </>
       )}
+      {invitations?.available ? (
+        <Invitations
+          place={place}
+          invitations={invitations.invitations}
+          manage={manage}
+          busy={busy}
+          result={inviteResult}
+        />
+      ) : null}
       {roleOptions ? (
         <section className="admin-section" aria-labelledby="role-options-title">
           <h2 id="role-options-title">What auditors may read</h2>

@@ -3,6 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES, OIDC_TEXT } from '../../../src/contracts/auth.ts';
+import { USER_MESSAGES } from '../../../src/contracts/users.ts';
+import { apiClient } from '../../helpers/admin-client.ts';
+import { waitForMails } from '../../helpers/mail.ts';
 import { movableClock } from '../../../src/server/clock.ts';
 import { oidcLogins, oidcSessions } from '../../../src/server/db/schema.ts';
 import { queryRows } from '../../../src/server/db/sql.ts';
@@ -218,15 +221,22 @@ describe('signing in at the provider', () => {
     atProvider(person('unverified'), { verified: false });
     expect((await testBrowser().go(`${base}/auth/oidc/start`)).url.href).toBe(`${base}/admin?signIn=unverified`);
 
-    // Invited as an auditor, seven days: signs in, with the roles of the invitation (no group maps).
+    // Invited as an auditor by an admin on /admin/users: a mail, seven days; signs in with the
+    // invitation's roles (no group maps).
     const invited = person('invited');
-    const invitations = createOidcRepository(t.database.db);
-    await invitations.invite({
-      email: invited,
-      roles: ['auditor'],
-      invitedBy: staffInviter,
-      expiresAt: new Date(clock.now().getTime() + 7 * 86_400_000),
+    const admin = await apiClient(t);
+    const sent = await admin.post('/api/admin/invitations', { email: invited, roles: ['auditor'] });
+    expect(sent.statusCode, sent.body).toBe(201);
+    expect(sent.json()).toMatchObject({
+      invitation: { email: invited, roles: ['auditor'], acceptedAt: null },
+      message: USER_MESSAGES.invited(invited),
     });
+    const [mail] = await waitForMails(t.dataDir, invited, 1);
+    expect(mail!.subject).toBe('You are invited to the Bagspace console');
+    expect(mail!.text).toContain(`Sign in with Bagspace Workspace`);
+    expect(mail!.text).toContain(`${base}/admin`);
+    expect(mail!.text).toContain('7 days, once');
+    const invitations = createOidcRepository(t.database.db);
     atProvider(invited, { groups: [] });
     const browser = testBrowser();
     expect((await browser.go(`${base}/auth/oidc/start`)).url.href).toBe(`${base}/admin`);
@@ -235,8 +245,32 @@ describe('signing in at the provider', () => {
       sql`select id from users where email = ${invited}`,
     );
     expect(await rolesOf(account!.id)).toEqual(['auditor']);
-    // Used once: the invitation is accepted and cannot bring anyone else in.
+    // Used once: the invitation is accepted and cannot bring anyone else in; the list says so.
     expect(await invitations.openInvitation(invited, clock.now())).toBeNull();
+    const listed = (await admin.get('/api/admin/invitations')).json();
+    expect(listed.available).toBe(true);
+    expect(listed.invitations.find((i: { email: string }) => i.email === invited).acceptedAt).toEqual(
+      expect.any(String),
+    );
+    // The Users page without JavaScript: the form sends one, the list shows who joined.
+    const viaPage = person('via-page');
+    const posted = await postPageForm(
+      t,
+      '/admin/users',
+      { intent: 'invite', inviteEmail: viaPage, inviteRoles: 'agent' },
+      { ...admin.headers, 'sec-fetch-mode': 'navigate', 'sec-fetch-site': 'same-origin' },
+    );
+    expect(posted.statusCode, posted.body.slice(0, 200)).toBe(303);
+    expect(decodeURIComponent(String(posted.headers.location)).replaceAll('+', ' ')).toContain(
+      USER_MESSAGES.invited(viaPage),
+    );
+    const usersPage = await t.app.inject({ method: 'GET', url: '/admin/users', headers: admin.headers });
+    expect(usersPage.body).toContain('Send invitation');
+    expect(usersPage.body).toContain(viaPage);
+    expect(usersPage.body).toContain(invited);
+    // Staff already: no invitation.
+    const again = await admin.post('/api/admin/invitations', { email: invited, roles: ['agent'] });
+    expect([again.statusCode, again.json().error.message]).toEqual([409, USER_MESSAGES.alreadyStaff]);
 
     // An expired invitation is no invitation.
     const late = person('late');

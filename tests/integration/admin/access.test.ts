@@ -24,6 +24,7 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'PUT /api/admin/documents/:slug': { title: 'Terms', body: 'Text' },
   'POST /api/admin/users/:userId/roles': { roles: ['admin'] },
   'PUT /api/admin/role-options': { auditorReadsHeldMail: false },
+  'POST /api/admin/invitations': { email: 'invitee@example.nz', roles: ['agent'] },
 };
 
 function concreteUrl(url: string): string {

@@ -2,10 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { usersApi as api } from '../../../contracts/api/accounts.ts';
 import { principalOf, route } from '../../http/endpoint-route.ts';
 import type { AccountsAdminService } from './accounts.admin.service.ts';
+import type { InvitationsService } from './invitations.service.ts';
 
 /** The admin console's accounts page; each endpoint as declared in contracts/api/accounts.ts. */
-export async function accountsAdminRoutes(app: FastifyInstance, options: { users: AccountsAdminService }) {
-  const { users } = options;
+export async function accountsAdminRoutes(
+  app: FastifyInstance,
+  options: { users: AccountsAdminService; invitations: InvitationsService },
+) {
+  const { users, invitations } = options;
 
   route(app, api.list, async (request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -24,6 +28,15 @@ export async function accountsAdminRoutes(app: FastifyInstance, options: { users
 
   route(app, api.setRoles, async (request) =>
     users.setRoles(principalOf(request), request.params.userId, request.body.roles),
+  );
+
+  route(app, api.invitations, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return invitations.list();
+  });
+
+  route(app, api.invite, async (request, reply) =>
+    reply.status(201).send(await invitations.invite(principalOf(request), request.body)),
   );
 
   route(app, api.setRoleOptions, async (request) => users.setRoleOptions(principalOf(request), request.body));

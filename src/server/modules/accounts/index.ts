@@ -14,6 +14,7 @@ import { createFirstAdminSetup, type FirstAdminSetup } from './accounts.setup.ts
 import { createSignInService, type SignInService } from './sign-in.service.ts';
 import { createBackgroundRounds } from '../../background-rounds.ts';
 import { createOidcRepository } from './oidc.repository.ts';
+import { createInvitationsService } from './invitations.service.ts';
 import { oidcRoutes } from './oidc.routes.ts';
 import { createOidcService, type OidcService } from './oidc.service.ts';
 
@@ -75,7 +76,16 @@ export const accountsModule = fp<SharedServices>(
       audit: shared.audit,
     });
     await app.register(accountsRoutes, { accounts, signIn, cookieName: config.sessions.cookieName });
-    await app.register(accountsAdminRoutes, { users: admin });
+    const invitations = createInvitationsService({
+      db: database.db,
+      accounts: repository,
+      outbox: shared.outbox,
+      audit: shared.audit,
+      clock: shared.clock,
+      site: { companyName: config.companyName, publicBaseUrl: config.publicBaseUrl },
+      providerName: config.oidc?.providerName ?? null,
+    });
+    await app.register(accountsAdminRoutes, { users: admin, invitations });
     // The account page (/account): profile, own sessions, email change.
     const profile = createAccountProfileService({
       db: database.db,

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { AppDatabase } from '../../db/connection.ts';
 import { oidcLogins, oidcSessions, sessions, staffInvitations } from '../../db/schema.ts';
 import { notifySql } from '../../realtime/event-bus.ts';
@@ -160,6 +160,22 @@ export function createOidcRepository(db: AppDatabase) {
         .where(and(eq(staffInvitations.email, invitation.email), isNull(staffInvitations.acceptedAt)));
       const [row] = await db.insert(staffInvitations).values(invitation).returning({ id: staffInvitations.id });
       return row!.id;
+    },
+
+    /** The open invitations and those accepted, newest first. */
+    async listInvitations(now: Date) {
+      return db
+        .select({
+          id: staffInvitations.id,
+          email: staffInvitations.email,
+          roles: staffInvitations.roles,
+          expiresAt: staffInvitations.expiresAt,
+          acceptedAt: staffInvitations.acceptedAt,
+        })
+        .from(staffInvitations)
+        .where(or(gt(staffInvitations.expiresAt, now), isNotNull(staffInvitations.acceptedAt)))
+        .orderBy(desc(staffInvitations.createdAt))
+        .limit(100);
     },
   };
 }
