@@ -2,6 +2,7 @@ import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { SERVER_NODE_FLAGS } from './src/server/node-flags.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/helpers/chromium.ts';
+import { E2E_OIDC_CLIENT } from './tests/helpers/oidc-e2e-client.ts';
 
 /**
  * End-to-end tests in Debian's Chromium against the app started like `npm start`, on a fresh data
@@ -13,6 +14,8 @@ const dataDir = process.env.E2E_DATA_DIR;
 export const baseURL = `http://localhost:${port}`;
 // Reply by email (decision 105): the server's SMTP receiver, on the next port; the workers inherit it.
 process.env.E2E_SMTP_PORT ??= String(port + 1);
+// Staff sign-in with an identity provider (decision 148): a real one, started by global-setup.ts on the port after.
+process.env.E2E_OIDC_PORT ??= String(port + 2);
 
 // An admin for the support tests, made with the real CLI before the server starts (there is no
 // other way to become admin, by design). Fresh credentials each run; the workers inherit them.
@@ -71,6 +74,10 @@ export default defineConfig({
       INBOUND_AUTHSERV_ID: 'relay.e2e.test',
       // The licence expiry worker looks every second: the licence spec waits for the hold it sets.
       LICENSE_EXPIRY_CHECK_MS: '1000',
+      OIDC_ISSUER: `http://127.0.0.1:${process.env.E2E_OIDC_PORT}`,
+      OIDC_CLIENT_ID: E2E_OIDC_CLIENT.id,
+      OIDC_CLIENT_SECRET: E2E_OIDC_CLIENT.secret,
+      OIDC_PROVIDER_NAME: 'Test Workspace',
     },
   },
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { type APIRequestContext, request } from '@playwright/test';
 import { runCli } from '../helpers/server-process.ts';
 import { newPassword } from './fixtures.ts';
+import { startTestProvider } from '../helpers/oidc-provider.ts';
 import {
   type AdminFactor,
   adminFactorFile,
@@ -39,6 +40,8 @@ async function enrol(api: APIRequestContext, email: string, password: string): P
 
 export default async function globalSetup() {
   const baseURL = `http://localhost:${process.env.E2E_PORT ?? 4310}`;
+  // The identity provider staff may sign in with (decision 148), on loopback for the whole run.
+  const provider = await startTestProvider({ callbackBase: baseURL, port: Number(process.env.E2E_OIDC_PORT) });
   const api = await request.newContext({ baseURL });
   const factor = await enrol(api, process.env.E2E_ADMIN_EMAIL!, process.env.E2E_ADMIN_PASSWORD!);
   fs.writeFileSync(adminFactorFile(), JSON.stringify(factor));
@@ -63,4 +66,5 @@ export default async function globalSetup() {
     team[name] = { email, password, ...(await enrol(api, email, password)) };
   fs.writeFileSync(teamAdminsFile(), JSON.stringify(team));
   await api.dispose();
+  return () => provider.close();
 }

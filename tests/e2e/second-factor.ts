@@ -64,6 +64,7 @@ export const TEAM_ADMINS = [
   'role-lead',
   'role-agent',
   'role-auditor',
+  'sso',
 ] as const;
 export const teamAdminsFile = () => path.join(dataDir(), 'e2e-team-admins.json');
 type TeamAdmin = AdminFactor & { email: string; password: string };

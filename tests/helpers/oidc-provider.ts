@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider, { type Configuration } from 'oidc-provider';
+import { E2E_OIDC_CLIENT } from './oidc-e2e-client.ts';
 
 /**
  * A real OpenID provider on loopback for the staff sign-in tests (decision 148): oidc-provider, a
@@ -29,14 +30,14 @@ export interface TestProvider {
   close(): Promise<void>;
 }
 
-export async function startTestProvider(app: { callbackBase: string }): Promise<TestProvider> {
+export async function startTestProvider(app: { callbackBase: string; port?: number }): Promise<TestProvider> {
   let handle: http.RequestListener = (_req, res) => res.end();
   const server = http.createServer((req, res) => handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(app.port ?? 0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const people = new Map<string, ProviderPerson>();
-  const clientId = 'bagspace-console';
-  const clientSecret = 'provider-test-secret-0123456789abcdef';
+  const clientId = E2E_OIDC_CLIENT.id;
+  const clientSecret = E2E_OIDC_CLIENT.secret;
 
   const configuration: Configuration = {
     clients: [
@@ -117,11 +118,9 @@ export async function startTestProvider(app: { callbackBase: string }): Promise<
     if (!req.url?.startsWith('/interaction/')) return providerHandler(req, res);
     void (async () => {
       const details = await provider.interactionDetails(req, res);
-      const next = testProvider.nextSignIn;
-      if (!next) {
-        res.statusCode = 403;
-        return res.end('nobody is signing in');
-      }
+      // Nobody named by the test: the provider's own sign-in page, as a person meets it in a browser.
+      const next = testProvider.nextSignIn ?? (await signInPage(req, res));
+      if (!next) return;
       const grant = new provider.Grant({ accountId: next.subject, clientId: String(details.params.client_id) });
       grant.addOIDCScope(String(details.params.scope));
       const grantId = await grant.save();
@@ -136,6 +135,30 @@ export async function startTestProvider(app: { callbackBase: string }): Promise<
       res.end(String(error));
     });
   };
+  /**
+   * The provider's sign-in page: an email and whether a security key was used (the amr says so).
+   * Its form posts back here; anyone with an address signs in (the provider vouches for it).
+   */
+  async function signInPage(req: http.IncomingMessage, res: http.ServerResponse) {
+    if (req.method !== 'POST') {
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      res.end(
+        '<!doctype html><html lang="en"><title>Test provider</title><main><h1>Test provider sign-in</h1>' +
+          '<form method="post"><label>Work email <input name="email" type="email" required></label>' +
+          '<label><input name="mfa" type="checkbox"> I used my security key</label>' +
+          '<button type="submit">Continue</button></form></main></html>',
+      );
+      return null;
+    }
+    let body = '';
+    for await (const chunk of req) body += String(chunk);
+    const form = new URLSearchParams(body);
+    const email = (form.get('email') ?? '').trim().toLowerCase();
+    const subject = `page-${Buffer.from(email).toString('base64url')}`;
+    people.set(subject, { email });
+    return { subject, amr: form.get('mfa') ? ['pwd', 'hwk'] : ['pwd'] };
+  }
+
   return testProvider;
 }
 
