@@ -1,5 +1,5 @@
 /**
- * The world of the authorization matrix (tests/security/authz/): seven principals, the fixtures a
+ * The world of the authorization matrix (tests/security/authz/): eleven principals, the fixtures a
  * route's path and body point at, and the tools to fire one cell and see what it changed. What each
  * route must answer is in tests/helpers/authz-routes.ts.
  *
@@ -318,7 +318,7 @@ const sessionStatus = async (token: string) =>
   (await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: withCookie(t, token) })).statusCode;
 
 /**
- * Builds the matrix's world on a fresh database: the seven principals with their sessions, a ticket
+ * Builds the matrix's world on a fresh database: the eleven principals with their sessions, a ticket
  * for the owner and one for the other user, a registered company, a FAQ, users to sign in, verify
  * and reset, and a failed mail.
  */
@@ -478,7 +478,8 @@ export function recordAuthzPart(part: (typeof AUTHZ_PARTS)[number], values: Reco
     if (figures.cells === undefined) return null;
     return {
       checks: ['AZ-01', 'AZ-02', 'AZ-03', 'AZ-06', 'AZ-07', 'SES-10'],
-      label: 'Authorization matrix: every route of the live route table × 7 principals, plus random IDOR pairs',
+      label:
+        'Authorization matrix: every route of the live route table × 11 principals (5 staff roles), plus random IDOR pairs',
       values: {
         routes: figures.routes,
         principals: PRINCIPALS.length,

@@ -2,7 +2,7 @@
 /**
  * AZ-01: deny by default. Every route the router knows is in the route table with a declared access
  * policy, and an app with a route that declares none (or an unknown one) refuses to start. The
- * matrix that fires every route as seven principals is in matrix.test.ts.
+ * matrix that fires every route as eleven principals is in matrix.test.ts.
  */
 import fs from 'node:fs';
 import os from 'node:os';

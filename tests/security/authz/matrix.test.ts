@@ -5,7 +5,7 @@
  *
  * The matrix's rows are the endpoint declarations (src/contracts/api/index.ts, streams included)
  * and the few routes that are not API declarations (PAGES in tests/helpers/authz-routes.ts); each is
- * fired as each of seven principals, with a real object of the owner in the path and a valid body,
+ * fired as each of eleven principals, with a real object of the owner in the path and a valid body,
  * and the answer is compared with what that principal must get. What each must answer is a table
  * written by hand, keyed by the declaration's name (EXPECTED), never read from the declaration. A
  * refused cell must also change nothing in the database and send no mail. The principals, fixtures
