@@ -42,6 +42,15 @@ export async function parseMail(source: Buffer | string, file = ''): Promise<Rea
   return toReadMail(file, await simpleParser(source));
 }
 
+/**
+ * Mails already parsed, by file, with the size and time they had: the mailer renames a finished
+ * message into place (a retry writes the same message again), so a file whose size and time are
+ * unchanged is the mail parsed before. A wait polls the outbox every 50 ms, and a browser run's
+ * outbox holds thousands of mails: parsing each of them on every poll was most of the test
+ * workers' time.
+ */
+const parsedMails = new Map<string, { stamp: string; mail: ReadMail }>();
+
 export async function readOutbox(dataDir: string): Promise<ReadMail[]> {
   const dir = path.join(dataDir, 'outbox');
   if (!fs.existsSync(dir)) return [];
@@ -49,7 +58,18 @@ export async function readOutbox(dataDir: string): Promise<ReadMail[]> {
     .readdirSync(dir)
     .filter((f) => f.endsWith('.eml'))
     .sort();
-  return Promise.all(files.map(async (f) => parseMail(fs.readFileSync(path.join(dir, f)), path.join(dir, f))));
+  return Promise.all(
+    files.map(async (f) => {
+      const file = path.join(dir, f);
+      const stat = fs.statSync(file, { throwIfNoEntry: false });
+      const stamp = stat ? `${stat.size}:${stat.mtimeMs}` : '';
+      const known = parsedMails.get(file);
+      if (known && known.stamp === stamp) return known.mail;
+      const mail = await parseMail(fs.readFileSync(file), file);
+      parsedMails.set(file, { stamp, mail });
+      return mail;
+    }),
+  );
 }
 
 /** Waits (bounded) for the mails to one recipient to reach `count`; returns them oldest first. */
