@@ -418,6 +418,11 @@ export const supportTickets = pgTable(
      * everything addressed to this one (page, stream, API, a reply by mail) reaches that one.
      */
     mergedIntoId: uuid('merged_into_id').references((): AnyPgColumn => supportTickets.id, { onDelete: 'set null' }),
+    /**
+     * The delivery in the Bagspace app the ticket is about (docs/integrations.md): given by the app
+     * when it opens the ticket, added or corrected by staff. The staff view shows the app's card for it.
+     */
+    deliveryReference: text('delivery_reference'),
   },
   (t) => [
     uniqueIndex('support_tickets_ticket_no_uq').on(t.ticketNo),
@@ -441,6 +446,9 @@ export const supportTickets = pgTable(
     index('support_tickets_follows_idx')
       .on(t.followsTicketId)
       .where(sql`${t.followsTicketId} is not null`),
+    index('support_tickets_delivery_idx')
+      .on(t.deliveryReference)
+      .where(sql`${t.deliveryReference} is not null`),
     check('support_tickets_reason_check', sql`${t.reason} in ('General', 'Incident', 'Deactivation')`),
   ],
 );
@@ -666,6 +674,7 @@ export const auditLog = pgTable(
 );
 
 export * from './schema-inbound.ts';
+export * from './schema-integrations.ts';
 export * from './schema-mail.ts';
 export * from './schema-service-levels.ts';
 export * from './schema-side-conversations.ts';
