@@ -64,6 +64,16 @@ export const AUDIT_ACTIONS = {
   'admin.second-factor.recovery-codes-renewed': 'Got new recovery codes (the old ones stopped working)',
   'service-levels.calendar': 'Changed the business hours',
   'service-levels.targets': 'Changed the service targets',
+  'api-key.create': 'Made an API key',
+  'api-key.revoke': 'Revoked an API key',
+  'api-key.rotate': 'Rotated an API key (a new key; the old one ends after the overlap)',
+  'webhook.create': 'Added a webhook endpoint',
+  'webhook.update': 'Changed a webhook endpoint',
+  'webhook.remove': 'Removed a webhook endpoint',
+  'webhook.redeliver': 'Delivered a webhook again',
+  'webhook.disabled': 'Turned off a webhook endpoint that kept failing',
+  'app.ticket.open': 'Opened a ticket for an app user',
+  'app.ticket.message': 'Posted an app user’s message',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_TARGETS = [
@@ -76,6 +86,8 @@ export const AUDIT_TARGETS = [
   'mail',
   'saved-reply',
   'label',
+  'api-key',
+  'webhook',
 ] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 
@@ -620,7 +632,70 @@ const TELLERS: Record<AuditAction, Teller> = {
     sentence: ['Changed the ', { text: 'service targets', href: '/admin/business-hours#targets' }],
     used: ['before', 'after'],
   }),
+  'api-key.create': (d) => ({
+    sentence: ['Made the API key ', apiKey(d)],
+    facts: scopeFacts(d),
+    used: ['name', 'lastFour', 'scopes'],
+  }),
+  'api-key.revoke': (d) => ({ sentence: ['Revoked the API key ', apiKey(d)], used: ['name', 'lastFour'] }),
+  'api-key.rotate': (d) => ({
+    sentence: [
+      'Rotated the API key ',
+      apiKey(d),
+      str(d.replaced) ? `, which replaces the one ending in ${str(d.replaced)}` : '',
+    ],
+    used: ['name', 'lastFour', 'replaced'],
+  }),
+  'webhook.create': (d) => ({
+    sentence: ['Added the webhook endpoint ', webhook(str(d.url))],
+    facts: eventFacts(d.events),
+    used: ['url', 'events'],
+  }),
+  'webhook.update': (d) => {
+    const now = (d.now ?? {}) as Details;
+    return {
+      sentence: [
+        now.enabled === false ? 'Turned off the webhook endpoint ' : 'Changed the webhook endpoint ',
+        webhook(str(now.url)),
+      ],
+      facts: eventFacts(now.events),
+      used: ['before', 'now'],
+    };
+  },
+  'webhook.remove': (d) => ({ sentence: ['Removed the webhook endpoint ', webhook(str(d.url))], used: ['url'] }),
+  'webhook.redeliver': () => ({
+    sentence: ['Delivered a ', { text: 'webhook', href: '/admin/integrations' }, ' again'],
+    used: ['deliveryId'],
+  }),
+  'webhook.disabled': (d) => ({
+    sentence: ['Turned off the webhook endpoint ', webhook(str(d.url))],
+    facts: str(d.reason) ? [{ label: 'Why', value: str(d.reason)! }] : [],
+    used: ['url', 'reason'],
+  }),
+  'app.ticket.open': (d, e) => ({
+    sentence: ['Opened ', ticket(e, d), ' for ', person(str(d.user))],
+    facts: str(d.deliveryReference) ? [{ label: 'Delivery', value: str(d.deliveryReference)! }] : [],
+    used: ['ticketNo', 'user', 'deliveryReference'],
+  }),
+  'app.ticket.message': (d, e) => ({
+    sentence: ['Posted the app user’s message on ', ticket(e, d)],
+    used: ['ticketNo', 'messageId'],
+  }),
 };
+
+function apiKey(d: Details): AuditPart {
+  const name = str(d.name);
+  const lastFour = str(d.lastFour);
+  return {
+    text: `${name ? quoted(name) : 'key'}${lastFour ? ` (ending in ${lastFour})` : ''}`,
+    href: '/admin/integrations',
+  };
+}
+const webhook = (url: string | null): AuditPart => ({ text: url ?? 'a webhook endpoint', href: '/admin/integrations' });
+const scopeFacts = (d: Details): AuditFact[] =>
+  Array.isArray(d.scopes) ? [{ label: 'What it may do', value: d.scopes.map(String).join(', ') }] : [];
+const eventFacts = (events: unknown): AuditFact[] =>
+  Array.isArray(events) ? [{ label: 'Events', value: events.map(String).join(', ') }] : [];
 
 function labelPart(d: Details, link: boolean): AuditPart {
   const name = str(d.name);

@@ -1,4 +1,5 @@
 import type { ErrorBody } from './errors.ts';
+import type { ApiScope } from './integrations.ts';
 import { PERMISSIONS, type Permission } from './roles.ts';
 import type { z } from './zod.ts';
 
@@ -12,14 +13,15 @@ import type { z } from './zod.ts';
 
 /**
  * Deny by default (AZ-01): every endpoint names who may call it: anyone, any signed-in user, a
- * verified one, or a member of staff holding one permission (src/contracts/roles.ts; never a role).
+ * verified one, a member of staff holding one permission (src/contracts/roles.ts; never a role), or
+ * only a service API key ('key', with the scopes in `keyScopes`).
  */
-export const ACCESS_POLICIES = ['public', 'user', 'verified', ...PERMISSIONS] as const;
-export type AccessPolicy = 'public' | 'user' | 'verified' | Permission;
+export const ACCESS_POLICIES = ['public', 'user', 'verified', 'key', ...PERMISSIONS] as const;
+export type AccessPolicy = 'public' | 'user' | 'verified' | 'key' | Permission;
 
 /** Whether a policy is a staff permission (the console's endpoints). */
 export const isPermission = (access: AccessPolicy): access is Permission =>
-  access !== 'public' && access !== 'user' && access !== 'verified';
+  access !== 'public' && access !== 'user' && access !== 'verified' && access !== 'key';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -30,6 +32,12 @@ export interface EndpointDeclaration {
   method: HttpMethod;
   path: `/api/${string}`;
   access: AccessPolicy;
+  /**
+   * The service API key scopes that may call it with `Authorization: Bearer bsk_…`
+   * (docs/decisions/149-service-api-keys.md): a key holding none of them is refused (403), and so is
+   * every key on an endpoint that names none. Required when `access` is 'key'.
+   */
+  keyScopes?: readonly ApiScope[];
   /** A staff endpoint staff may call before passing the second factor: its enrolment. */
   secondFactorEnrolment?: boolean;
   tags: readonly string[];

@@ -37,6 +37,10 @@ export const PERMISSIONS = [
   'mail.manage',
   /** Erasure and keeping a ticket for the record. */
   'privacy.manage',
+  /** The API keys' list and the webhooks' endpoints and delivery log. */
+  'integrations.read',
+  /** Making, rotating and revoking API keys; adding and changing webhooks, delivering again. */
+  'integrations.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -49,6 +53,7 @@ const READS: readonly Permission[] = [
   'users.read',
   'audit.read',
   'mail.read',
+  'integrations.read',
 ];
 
 export const ROLE_PERMISSIONS: Readonly<Record<StaffRole, readonly Permission[]>> = {

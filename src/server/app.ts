@@ -12,6 +12,7 @@ import { auditModule } from './modules/audit/index.ts';
 import { contentModule } from './modules/content/index.ts';
 import { deskModule } from './modules/desk/index.ts';
 import { inboundModule } from './modules/inbound/index.ts';
+import { integrationsModule } from './modules/integrations/index.ts';
 import { notificationsModule } from './modules/notifications/index.ts';
 import { partnersModule } from './modules/partners/index.ts';
 import { privacyModule } from './modules/privacy/index.ts';
@@ -55,6 +56,8 @@ export interface AppOptions {
   startServiceLevelWorker?: boolean;
   /** False: the licence expiry worker runs only when a test calls `app.licenseExpiryWorker.run()`. */
   startLicenseExpiryWorker?: boolean;
+  /** False: webhooks are delivered only when a test calls `app.webhooksWorker.run()`. */
+  startWebhooksWorker?: boolean;
 }
 
 /**
@@ -151,7 +154,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     (token) => app.signIn.resolveSession(token),
     config.sessions.cookieName,
   );
-  await app.register(accessPlugin, { resolvePrincipal });
+  await app.register(accessPlugin, { resolvePrincipal, resolveKey: (token) => app.apiKeys.resolve(token) });
   await app.register(routeTablePlugin);
   await app.register(sessionsPlugin, { ...config.sessions });
   await app.register(fastifySwagger, {
@@ -194,6 +197,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...shared,
     startWorker: options.startInboundWorker ?? options.startMailWorker ?? true,
     ...(options.dnsResolver ? { dnsResolver: options.dnsResolver } : {}),
+  });
+  await app.register(integrationsModule, {
+    ...shared,
+    startWorker: options.startWebhooksWorker ?? options.startMailWorker ?? true,
   });
   await app.register(metricsPlugin, { database, token: config.metrics.token });
 

@@ -224,6 +224,12 @@ const EnvSchema = z.object({
   OIDC_SECOND_FACTOR_AMR: z.string().trim().default('mfa,otp,hwk,swk,sc,fpt,face'),
   OIDC_RECHECK_SECONDS: positiveInt(300).refine((v) => v <= 3600, 'must be at most 3600 (an hour)'),
   STAFF_PASSWORD_SIGN_IN: bool(true),
+  // Service API keys and webhooks (docs/integrations.md).
+  API_KEY_REQUESTS_PER_MINUTE: positiveInt(600),
+  WEBHOOK_TIMEOUT_SECONDS: positiveInt(10).refine((v) => v <= 30, 'must be at most 30'),
+  WEBHOOK_POLL_MS: positiveInt(1000),
+  // Plain-http webhook endpoints (off in production: deliveries carry customers' words).
+  WEBHOOK_ALLOW_HTTP: bool(false),
 });
 
 export type Config = ReturnType<typeof buildConfig>;
@@ -323,6 +329,13 @@ function buildConfig(env: z.infer<typeof EnvSchema>) {
       presenceTtlMs: env.PRESENCE_SECONDS * 1000,
     },
     privacy: { eraseAfterDays: env.ERASE_AFTER_DAYS, eraseCheckMs: env.ERASE_CHECK_SECONDS * 1000 },
+    integrations: {
+      keyRequestsPerMinute: env.API_KEY_REQUESTS_PER_MINUTE,
+      webhookTimeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000,
+      webhookPollMs: env.WEBHOOK_POLL_MS,
+      /** Outside production plain http is allowed (a receiver on this machine while developing). */
+      webhookAllowHttp: env.WEBHOOK_ALLOW_HTTP || env.NODE_ENV !== 'production',
+    },
     serviceLevels: {
       checkMs: env.SERVICE_LEVEL_CHECK_MS,
       /** 'Due soon' is told this long before a due time; 0: only 'late'. */

@@ -52,7 +52,7 @@ const LEADS: Roles = ['admin', 'lead'];
 const REPORT_READERS: Roles = ['admin', 'lead', 'auditor'];
 const PARTNER_READERS: Roles = ['admin', 'reviewer', 'auditor'];
 const REVIEWERS: Roles = ['admin', 'reviewer'];
-/** Content, accounts and the audit log: the admin changes, the auditor reads. */
+/** Content, accounts, the audit log and integrations: the admin changes, the auditor reads. */
 const ADMIN_AND_AUDITOR: Roles = ['admin', 'auditor'];
 const MAIL_READERS: Roles = ['admin', 'lead', 'auditor'];
 /** What held mail says, and deciding it (an auditor only when the admin allows: not in the matrix's world). */
@@ -63,7 +63,8 @@ const HELD_MAIL_READERS: Roles = ['admin', 'lead'];
  * missing object). `owner-or-desk`: the same, but staff who read tickets may use it too (the live
  * ticket stream, a message's files). A list of roles: a console route those roles may call.
  */
-type Guard = 'public' | 'user' | 'verified' | 'owner' | 'owner-or-desk' | Roles;
+/** `key`: a service API key's route (/api/app): every session, staff's included, is refused. */
+type Guard = 'public' | 'user' | 'verified' | 'key' | 'owner' | 'owner-or-desk' | Roles;
 /** The access a declaration must name for its guard ('staff': any staff permission, checked cell by cell). */
 export const declaredFor = (guard: Guard): string =>
   typeof guard === 'string'
@@ -429,6 +430,25 @@ export const EXPECTED: Record<EndpointKey, RouteSpec> = {
       await db().execute(sql`update mail_outbox set state = 'failed' where id = ${f.mailId}`);
     },
   }),
+  // Integrations (decisions 149, 150): the admin's; the auditor reads. The key, endpoint and delivery
+  // ids name none, so an admin gets the handler's 404 where one is needed.
+  'apiKeys.list': R(ADMIN_AND_AUDITOR),
+  'apiKeys.create': R(ADMIN, { ok: 201 }),
+  'apiKeys.revoke': R(ADMIN, { ok: 404 }),
+  'apiKeys.rotate': R(ADMIN, { ok: 404 }),
+  'webhooks.list': R(ADMIN_AND_AUDITOR),
+  'webhooks.create': R(ADMIN, { ok: 201 }),
+  'webhooks.update': R(ADMIN, { ok: 404 }),
+  'webhooks.remove': R(ADMIN, { ok: 404 }),
+  'webhooks.secret': R(ADMIN, { ok: 404 }),
+  'webhooks.deliveries': R(ADMIN_AND_AUDITOR, { ok: 404 }),
+  'webhooks.redeliver': R(ADMIN, { ok: 404 }),
+  // The app's routes take a service key only: a session, whoever's, is refused.
+  'app.openTicket': R('key'),
+  'app.postMessage': R('key'),
+  'app.tickets': R('key'),
+  'app.ticket': R('key'),
+  'app.partners': R('key'),
 };
 
 /**
@@ -453,6 +473,9 @@ export const PARAMS: Record<string, (f: Fixtures) => string> = {
   sideId: () => '00000000-0000-4000-8000-00000000051d',
   bulkId: () => '00000000-0000-4000-8000-0000000b0002',
   attachmentId: (f) => f.attachmentId,
+  keyId: () => '00000000-0000-4000-8000-0000000a0001',
+  endpointId: () => '00000000-0000-4000-8000-0000000a0002',
+  deliveryId: () => '999999999',
   sessionId: () => 'NobodysSessionId000000',
   factorId: () => spare.factorId || '00000000-0000-4000-8000-000000000000',
   '*': () => 'no-such-endpoint',
@@ -597,6 +620,12 @@ export const BODIES: Partial<Record<EndpointKey, BodyFor>> = {
   'users.setRoles': json({ roles: ['admin'] }),
   'users.setRoleOptions': json({ auditorReadsHeldMail: false }),
   'users.invite': json({ email: 'matrix-invitee@example.nz', roles: ['agent'] }),
+  'apiKeys.create': json({ name: 'Matrix key', scopes: ['tickets:read'], expiresInDays: 30 }),
+  'apiKeys.rotate': json({ overlapHours: 1 }),
+  'webhooks.create': json({ url: 'http://127.0.0.1:9/matrix', events: ['partner.decided'] }),
+  'webhooks.update': json({ url: 'http://127.0.0.1:9/matrix', events: ['partner.decided'] }),
+  'app.openTicket': json({ userEmail: 'owner@example.nz', reason: 'General', message: 'Matrix' }),
+  'app.postMessage': json({ messageBody: 'Matrix' }),
   'notifications.setPreferences': json({ ticketClosed: false }),
   'account.setName': json({ name: 'Aroha' }),
   'account.setKeyboard': json({ keyboardShortcuts: true }),
@@ -678,6 +707,7 @@ export function expectedOutcome(spec: RouteSpec, who: PrincipalName): Outcome {
   if (guard === 'public') return allow;
   // No session (none sent, expired, or its user disabled): 401 before anything else.
   if (who === 'anonymous' || who === 'disabled' || who === 'expired') return { allow: false, status: 401 };
+  if (guard === 'key') return { allow: false, status: 403 };
   if (who === 'unverified') return guard === 'user' ? allow : { allow: false, status: 403 };
   if (typeof guard !== 'string') return guard.includes(who as StaffRoleName) ? allow : { allow: false, status: 403 };
   if (guard === 'owner') return who === 'owner' ? allow : { allow: false, status: 404 };

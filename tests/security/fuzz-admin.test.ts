@@ -85,6 +85,14 @@ beforeAll(async () => {
           values (${`<fuzz-${i}@example.nz>`}, 'team-new-ticket', ${`fuzz-${i}@example.nz`}, 'Fuzz mail', 'Text', '<p>Text</p>', 'failed', now())`,
     );
   }
+  // API keys and a webhook endpoint (on a port nobody listens on) with a delivery to redeliver.
+  for (const name of ['Fuzz app', 'Fuzz reports']) {
+    const res = await admin.post('/api/admin/api-keys', { name, scopes: ['tickets:read'] });
+    if (res.statusCode !== 201) throw new Error(`api key failed: ${res.statusCode} ${res.body}`);
+  }
+  const hook = await admin.post('/api/admin/webhooks', { url: 'http://127.0.0.1:9/fuzz', events: ['partner.decided'] });
+  if (hook.statusCode !== 201) throw new Error(`webhook failed: ${hook.statusCode} ${hook.body}`);
+  await admin.post(`/api/admin/companies/${ids[4]}/approve`);
   ctx = {
     t,
     principals: { admin: { name: 'admin', headers: admin.headers, userId: admin.id } },
@@ -103,6 +111,9 @@ beforeAll(async () => {
       mailId: idsOf(t, sql`select id::text as id from mail_outbox order by id`),
       savedReply: idsOf(t, sql`select id from saved_replies order by created_at`),
       secondFactor: idsOf(t, sql`select id from second_factors where user_id = ${admin.id} order by created_at`),
+      apiKey: idsOf(t, sql`select id from api_keys order by created_at`),
+      webhook: idsOf(t, sql`select id from webhook_endpoints order by created_at`),
+      delivery: idsOf(t, sql`select id::text as id from webhook_deliveries order by id`),
     },
   };
   console.log(`[fuzz admin] seed ${BASE_SEED}, ${RUNS_PER_OPERATION} runs per operation and principal`);

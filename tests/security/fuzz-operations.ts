@@ -189,6 +189,10 @@ const WORLD: Given = {
   currentPassword: fc.oneof(ref('currentPassword'), validPassword),
   licenseExpiresOn: fc.oneof(nzDay, fc.constant('2099-12-31')),
   q: searchText,
+  keyId: uuidOr('apiKey'),
+  endpointId: uuidOr('webhook'),
+  deliveryId: fc.oneof(ref('delivery'), intString(1, 2_147_483_647)),
+  userEmail: fc.oneof(ref('appUserEmail'), validEmail),
 };
 
 const replyForm = fc.record(
@@ -411,6 +415,23 @@ export const FUZZ: Record<EndpointKey, FuzzEntry> = {
   'labels.rename': ADMIN,
   'labels.remove': ADMIN,
   'labels.setTicketLabels': SUPPORT,
+  'apiKeys.list': ADMIN,
+  'apiKeys.create': ADMIN,
+  'apiKeys.revoke': ADMIN,
+  'apiKeys.rotate': ADMIN,
+  'webhooks.list': ADMIN,
+  'webhooks.create': ADMIN,
+  'webhooks.update': ADMIN,
+  'webhooks.remove': ADMIN,
+  'webhooks.secret': ADMIN,
+  'webhooks.deliveries': ADMIN,
+  'webhooks.redeliver': ADMIN,
+  // The app's own routes, as its service key (every scope): its users are the support fuzz's.
+  'app.openTicket': { group: 'support', given: { userId: uuidOr('appUser') } },
+  'app.postMessage': { group: 'support' },
+  'app.tickets': { group: 'support', given: { userId: uuidOr('appUser') } },
+  'app.ticket': { group: 'support' },
+  'app.partners': { group: 'support' },
   'bulk.apply': ADMIN,
   'bulk.undo': { group: 'admin', given: { bulkId: fc.oneof(fc.uuid(), hostileString) }, ok: [] },
   'desk.deleteSavedReply': {
@@ -536,7 +557,7 @@ export const FUZZ: Record<EndpointKey, FuzzEntry> = {
 };
 
 /** Who reaches the handler of an endpoint of each access policy, unless its entry says. */
-const CALLER = { public: 'anonymous', user: 'user', verified: 'user' } as const;
+const CALLER = { public: 'anonymous', user: 'user', verified: 'user', key: 'key' } as const;
 /** Who calls a declaration in the fuzz: the admin (every permission) for a staff endpoint. */
 const callerOf = (access: AccessPolicy) => (isPermission(access) ? 'admin' : CALLER[access]);
 

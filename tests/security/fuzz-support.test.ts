@@ -50,6 +50,12 @@ beforeAll(async () => {
   }
   const closed = await owner.createTicket('Deactivation', 'Please close my account.');
   await admin.post(`/api/admin/support/tickets/${closed.ticketId}/close`);
+  const made = await admin.post('/api/admin/api-keys', {
+    name: 'Fuzz app',
+    scopes: ['tickets:read', 'tickets:write', 'partners:read', 'webhooks:manage'],
+  });
+  if (made.statusCode !== 201) throw new Error(`fixture key: ${made.statusCode} ${made.body}`);
+  const appKey = (made.json() as { secret: string }).secret;
   // Streams need a socket: inject cannot hang up on a response that never ends.
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   const address = t.app.server.address() as { port: number };
@@ -59,6 +65,8 @@ beforeAll(async () => {
     principals: {
       user: { name: 'user', headers: owner.headers, userId: owner.id },
       admin: { name: 'admin', headers: admin.headers, userId: admin.id },
+      // The app's service key, with every scope (docs/integrations.md).
+      key: { name: 'key', headers: { authorization: `Bearer ${appKey}` }, userId: '' },
     },
     state: {},
     pools: {
@@ -71,6 +79,11 @@ beforeAll(async () => {
       messageId: idsOf(t, sql`select id::text as id from ticket_messages order by id`),
       clientId: idsOf(t, sql`select client_id as id from ticket_messages where client_id is not null order by id`),
       agent: idsOf(t, sql`select id from users where role = 'admin' order by created_at`),
+      appUser: idsOf(t, sql`select id from users where id in (${owner.id}, ${other.id}) order by created_at`),
+      appUserEmail: idsOf(
+        t,
+        sql`select email as id from users where id in (${owner.id}, ${other.id}) order by created_at`,
+      ),
       attachment: idsOf(
         t,
         sql`select id from ticket_attachments where user_id = ${owner.id} and message_id is not null order by created_at`,

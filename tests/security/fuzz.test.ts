@@ -102,10 +102,12 @@ function concrete(url: string): string {
       name === 'attachmentId' ||
       name === 'sideId' ||
       name === 'labelId' ||
-      name === 'bulkId'
+      name === 'bulkId' ||
+      name === 'keyId' ||
+      name === 'endpointId'
     )
       return randomUUID();
-    if (name === 'messageId') return '1';
+    if (name === 'messageId' || name === 'deliveryId') return '1';
     throw new Error(`no sample value for :${name} in ${url}`);
   });
 }
@@ -170,6 +172,7 @@ describe('the fuzz covers the live route table', () => {
             public: ['anonymous', 'user'],
             user: ['user', 'passwordUser'],
             verified: ['user', 'passwordUser', 'admin'],
+            key: ['key'],
           }[access];
       for (const principal of op.principals) expect(wanted, `${op.url} as ${principal}`).toContain(principal);
     }

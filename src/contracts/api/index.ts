@@ -5,6 +5,7 @@ import { auditApi } from './audit.ts';
 import { bulkApi } from './bulk.ts';
 import { contentAdminApi, contentApi } from './content.ts';
 import { inboundApi } from './inbound.ts';
+import { apiKeysApi, appApi, webhooksApi } from './integrations.ts';
 import { labelsApi } from './labels.ts';
 import { notificationsApi } from './notifications.ts';
 import { partnerChangesApi, partnerReviewApi, partnersApi } from './partners.ts';
@@ -42,6 +43,9 @@ export const API = {
   side: sideApi,
   labels: labelsApi,
   bulk: bulkApi,
+  apiKeys: apiKeysApi,
+  webhooks: webhooksApi,
+  app: appApi,
 } as const;
 
 type Api = typeof API;

@@ -37,6 +37,7 @@ export const MAIL_KINDS = [
   'license-decision',
   'side-conversation',
   'staff-invitation',
+  'webhook-disabled',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 

@@ -6,6 +6,7 @@ import {
   type EndpointDeclaration,
   isPermission,
 } from '../../contracts/endpoint.ts';
+import { API_KEY_PREFIX, type ApiScope, INTEGRATION_TEXT } from '../../contracts/integrations.ts';
 import type { Permission, StaffRole } from '../../contracts/roles.ts';
 import { SECOND_FACTOR_MESSAGES } from '../../contracts/second-factor.ts';
 import { AppError } from '../errors.ts';
@@ -42,6 +43,27 @@ export const can = (principal: Pick<Principal, 'permissions'> | null, permission
 
 export type PrincipalResolver = (request: FastifyRequest) => Promise<Principal | null>;
 
+/** A service API key calling (docs/decisions/149-service-api-keys.md): not a person, never a principal. */
+export interface KeyCaller {
+  keyId: string;
+  name: string;
+  scopes: readonly ApiScope[];
+}
+
+/**
+ * Finds the live key a token is (null: none; revoked and expired keys are none) and counts the
+ * request against the key's rate limit (throws 429 past it).
+ */
+export type KeyResolver = (token: string) => Promise<KeyCaller | null>;
+
+/** The service key a request presents as `Authorization: Bearer bsk_…`, if it presents one. */
+export function presentedKey(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match && match[1]!.startsWith(API_KEY_PREFIX) ? match[1]! : null;
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: AccessPolicy;
@@ -52,6 +74,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | null;
+    /** The service key calling, when a key is (then `principal` is null). */
+    keyCaller: KeyCaller | null;
   }
   interface FastifyInstance {
     /** Who is asking, looked up again: what a live stream re-checks while it stays open. */
@@ -63,39 +87,52 @@ export class UndeclaredAccessError extends Error {
   override name = 'UndeclaredAccessError';
 }
 
-export const accessPlugin = fp<{ resolvePrincipal: PrincipalResolver }>(async function accessPlugin(
-  app: FastifyInstance,
-  options,
-) {
-  app.decorateRequest('principal', null);
-  app.decorate('resolvePrincipal', options.resolvePrincipal);
+export const accessPlugin = fp<{ resolvePrincipal: PrincipalResolver; resolveKey: KeyResolver }>(
+  async function accessPlugin(app: FastifyInstance, options) {
+    app.decorateRequest('principal', null);
+    app.decorateRequest('keyCaller', null);
+    app.decorate('resolvePrincipal', options.resolvePrincipal);
 
-  app.addHook('onRoute', (route) => {
-    const access = (route.config as { access?: unknown } | undefined)?.access;
-    if (!ACCESS_POLICIES.includes(access as AccessPolicy)) {
-      throw new UndeclaredAccessError(
-        `Route ${String(route.method)} ${route.url} declares no access policy (config.access must be one of ${ACCESS_POLICIES.join(', ')}).`,
-      );
-    }
-  });
-
-  // Before validation, so an anonymous caller learns nothing from a malformed body or id (401, not 400).
-  app.addHook('preValidation', async (request) => {
-    // The not-found handler is no route of ours and serves only "not found"; anything else undeclared is denied.
-    const access = request.routeOptions.config.access ?? (request.is404 ? 'public' : 'users.manage');
-    request.principal = await options.resolvePrincipal(request);
-    if (access === 'public') return;
-    const principal = request.principal;
-    if (!principal) throw new AppError('UNAUTHENTICATED', 'Please sign in to continue.');
-    if (access === 'verified' && !principal.emailVerified) {
-      throw new AppError('PERMISSION_DENIED', 'The email associated with this account has not been verified!');
-    }
-    if (isPermission(access) && !principal.permissions.includes(access)) {
-      if (principal.secondFactorPending) {
-        if (request.routeOptions.config.secondFactorEnrolment) return;
-        throw new AppError('PERMISSION_DENIED', SECOND_FACTOR_MESSAGES.enrolRequired);
+    app.addHook('onRoute', (route) => {
+      const access = (route.config as { access?: unknown } | undefined)?.access;
+      if (!ACCESS_POLICIES.includes(access as AccessPolicy)) {
+        throw new UndeclaredAccessError(
+          `Route ${String(route.method)} ${route.url} declares no access policy (config.access must be one of ${ACCESS_POLICIES.join(', ')}).`,
+        );
       }
-      throw new AppError('PERMISSION_DENIED', 'You do not have permission to do that.');
-    }
-  });
-});
+    });
+
+    // Before validation, so an anonymous caller learns nothing from a malformed body or id (401, not 400).
+    app.addHook('preValidation', async (request) => {
+      // The not-found handler is no route of ours and serves only "not found"; anything else undeclared is denied.
+      const access = request.routeOptions.config.access ?? (request.is404 ? 'public' : 'users.manage');
+      // A service key is never a person: it calls only what a declaration opens to one of its scopes.
+      const token = presentedKey(request);
+      if (token) {
+        const key = await options.resolveKey(token);
+        if (!key) throw new AppError('UNAUTHENTICATED', INTEGRATION_TEXT.keyInvalid);
+        const scopes = request.routeOptions.config.declaration?.keyScopes ?? [];
+        if (!scopes.some((scope) => key.scopes.includes(scope))) {
+          throw new AppError('PERMISSION_DENIED', INTEGRATION_TEXT.keyNotAllowed);
+        }
+        request.keyCaller = key;
+        return;
+      }
+      request.principal = await options.resolvePrincipal(request);
+      if (access === 'public') return;
+      const principal = request.principal;
+      if (!principal) throw new AppError('UNAUTHENTICATED', 'Please sign in to continue.');
+      if (access === 'key') throw new AppError('PERMISSION_DENIED', INTEGRATION_TEXT.keyOnly);
+      if (access === 'verified' && !principal.emailVerified) {
+        throw new AppError('PERMISSION_DENIED', 'The email associated with this account has not been verified!');
+      }
+      if (isPermission(access) && !principal.permissions.includes(access)) {
+        if (principal.secondFactorPending) {
+          if (request.routeOptions.config.secondFactorEnrolment) return;
+          throw new AppError('PERMISSION_DENIED', SECOND_FACTOR_MESSAGES.enrolRequired);
+        }
+        throw new AppError('PERMISSION_DENIED', 'You do not have permission to do that.');
+      }
+    });
+  },
+);

@@ -1,6 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { API_KEY_PREFIX } from '../../contracts/integrations.ts';
 import type { Principal, PrincipalResolver } from './access.ts';
 
 /**
@@ -47,7 +48,8 @@ export function createSessionResolver(
   return async (request) => {
     if (ANONYMOUS_PATHS.test(request.url)) return null;
     const token = readSessionToken(request, cookieName);
-    return token ? resolveToken(token) : null;
+    // A service key (bsk_…) is the access plugin's, never a session.
+    return token && !token.startsWith(API_KEY_PREFIX) ? resolveToken(token) : null;
   };
 }
 
@@ -80,7 +82,8 @@ export const sessionsPlugin = fp<SessionCookieSettings>(async function sessions(
   // Runs after the access plugin's preHandler has resolved the principal.
   app.addHook('preHandler', async (request, reply) => {
     // Nothing personal is kept by a browser or proxy cache (SES-09).
-    if (request.principal || request.url.startsWith('/api/auth/')) reply.header('cache-control', 'no-store');
+    if (request.principal || request.keyCaller || request.url.startsWith('/api/auth/'))
+      reply.header('cache-control', 'no-store');
     // same-origin, not no-referrer: the token never goes to another site, and the page's own form
     // still carries its Origin (no-referrer makes a browser send Origin: null, which form actions refuse).
     if (TOKEN_PAGES.test(request.url)) reply.header('referrer-policy', 'same-origin');

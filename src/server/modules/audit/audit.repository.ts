@@ -43,7 +43,7 @@ export function createAuditRepository(db: AppDatabase) {
     /** Entries in one statement (a bulk action's, one per ticket). */
     async insert(
       entries: ReadonlyArray<{
-        actorId: string;
+        actorId: string | null;
         actorEmail: string;
         action: string;
         targetType: string;

@@ -14,8 +14,17 @@ export interface AuditActor {
   email: string;
 }
 
+/**
+ * Who did it when it was not a person: a service API key, recorded under its own name, or the app
+ * itself (a webhook endpoint turned off for failing). `email` is the name the log shows.
+ */
+export interface AuditNonPerson {
+  userId: null;
+  email: string;
+}
+
 export interface AuditRecord {
-  actor: AuditActor;
+  actor: AuditActor | AuditNonPerson;
   action: AuditAction;
   targetType: AuditTarget;
   targetId: string | number | null;

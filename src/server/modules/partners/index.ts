@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { type CompanyStatus, companyStatusOf } from '../../../contracts/partner-review.ts';
 import type { SharedServices } from '../../shared-services.ts';
 import { removeStalePartialUploads } from '../../storage/local-storage.ts';
 import { createApplicationStatusRepository } from './application-status.repository.ts';
@@ -26,6 +27,11 @@ export interface PartnersModule {
   sweepStorage(options: {
     staleAfterMs: number;
   }): Promise<{ removedLicenses: string[]; removedPartialUploads: number }>;
+  /** Companies and where each stands, most recently changed first (the app's partners:read). */
+  statuses(
+    status: CompanyStatus | undefined,
+    limit: number,
+  ): Promise<Array<{ id: string; companyName: string; status: CompanyStatus; lastUpdated: Date }>>;
 }
 
 declare module 'fastify' {
@@ -93,7 +99,16 @@ export const partnersModule = fp<PartnersModuleOptions>(
       calendar: async () => (await app.serviceLevels.settings()).calendar,
     });
 
+    const reviewRows = createReviewRepository(database.db);
     app.decorate('partners', {
+      async statuses(status, limit) {
+        return (await reviewRows.statuses(status, limit)).map((row) => ({
+          id: row.id,
+          companyName: row.companyName,
+          status: companyStatusOf(row),
+          lastUpdated: row.lastUpdated,
+        }));
+      },
       async sweepStorage({ staleAfterMs }) {
         const { removed } = await sweepOrphanLicenses({ storage, repository, log: shared.log });
         const removedPartialUploads =

@@ -100,6 +100,26 @@ export interface ListOptions {
 
 export function createReviewRepository(db: AppDatabase) {
   return {
+    /**
+     * Every company in a status (or all), most recently changed first, as the app reads them
+     * (GET /api/app/partners): name and where it stands, nothing of the application itself.
+     */
+    async statuses(status: CompanyStatus | undefined, limit: number) {
+      return db
+        .select({
+          id: companies.id,
+          companyName: companies.companyName,
+          verified: companies.verified,
+          isBanned: companies.isBanned,
+          licenseHoldAt: companies.licenseHoldAt,
+          lastUpdated: companies.lastUpdated,
+        })
+        .from(companies)
+        .where(status ? STATUS_FILTER[status] : undefined)
+        .orderBy(desc(companies.lastUpdated), asc(companies.id))
+        .limit(limit);
+    },
+
     async list(
       status: CompanyStatus,
       search: string | undefined,

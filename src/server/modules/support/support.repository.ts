@@ -142,16 +142,18 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
        * `follows`: the ticket this one carries on from ('Still need help?'), linked only when it is
        * this user's own (checked in the same statement); any other id is left out.
        */
-      links: { follows?: string | null } = {},
+      links: { follows?: string | null; deliveryReference?: string | null } = {},
     ): Promise<{ ticketId: string; ticketNo: number; messageId: number } | null> {
       const follows = links.follows ?? null;
+      const deliveryReference = links.deliveryReference ?? null;
       const [row] = await queryRows<{ id: string; ticket_no: number; message_id: unknown }>(
         db,
         sql`
         with t as (
-          insert into support_tickets (user_id, reason, client_id, follows_ticket_id)
+          insert into support_tickets (user_id, reason, client_id, follows_ticket_id, delivery_reference)
           values (${userId}, ${reason}, ${clientId}::text,
-            (select p.id from support_tickets p where p.id = ${follows}::uuid and p.user_id = ${userId}::uuid))
+            (select p.id from support_tickets p where p.id = ${follows}::uuid and p.user_id = ${userId}::uuid),
+            ${deliveryReference}::text)
           on conflict (user_id, client_id) where client_id is not null do nothing
           returning id, ticket_no, user_id, creation_date, follows_ticket_id
         ), m as (

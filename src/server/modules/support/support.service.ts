@@ -164,6 +164,8 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
         clientId?: string | undefined;
         attachmentIds?: string[];
         follows?: string | undefined;
+        /** The app's delivery the ticket is about (the app opens tickets with one: docs/integrations.md). */
+        deliveryReference?: string | undefined;
       },
     ) {
       const clientId = input.clientId ?? null;
@@ -177,6 +179,7 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
       const { reason, message, attachmentIds } = input;
       const created = await repository.createTicket(userId, reason, message, clientId, attachmentIds, null, {
         follows,
+        deliveryReference: input.deliveryReference ?? null,
       });
       if (created) return { ticketId: created.ticketId, ticketNo: created.ticketNo };
       // Another attempt with this clientId committed first: answer with its ticket.

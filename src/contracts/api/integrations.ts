@@ -1,0 +1,227 @@
+import {
+  ApiKeyListSchema,
+  ApiKeyParamsSchema,
+  ApiKeyResultSchema,
+  ApiKeySecretSchema,
+  AppMessageResultSchema,
+  AppMessageSchema,
+  AppOpenTicketSchema,
+  AppPartnerListSchema,
+  AppPartnersQuerySchema,
+  AppTicketCreatedSchema,
+  AppTicketListSchema,
+  AppTicketsQuerySchema,
+  AppTicketWithMessagesSchema,
+  CreateApiKeySchema,
+  DeliveryParamsSchema,
+  DeliveryResultSchema,
+  RotateApiKeySchema,
+  WebhookBodySchema,
+  WebhookDeliveriesQuerySchema,
+  WebhookDeliveryListSchema,
+  WebhookEndpointListSchema,
+  WebhookParamsSchema,
+  WebhookResultSchema,
+  WebhookSecretSchema,
+} from '../integrations.schemas.ts';
+import { TicketParamsSchema } from '../support.schemas.ts';
+import { endpoint } from '../endpoint.ts';
+
+const ERRORS = [400, 401, 403, 404] as const;
+
+/**
+ * Service API keys (docs/decisions/149-service-api-keys.md): made, rotated and revoked by an admin
+ * on /admin/integrations. Never callable with a key (a key cannot make keys).
+ */
+export const apiKeysApi = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/admin/api-keys',
+    access: 'integrations.read',
+    tags: ['admin', 'integrations'],
+    summary: 'Every API key, newest first: name, last four characters, scopes, end, last use',
+    answers: { 200: ApiKeyListSchema },
+    errors: ERRORS,
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/admin/api-keys',
+    access: 'integrations.manage',
+    tags: ['admin', 'integrations'],
+    summary: 'Make a key { name, scopes, expiresInDays }: its secret is in this answer only',
+    body: CreateApiKeySchema,
+    answers: { 201: ApiKeySecretSchema },
+    errors: [...ERRORS, 409],
+  }),
+  revoke: endpoint({
+    method: 'POST',
+    path: '/api/admin/api-keys/:keyId/revoke',
+    access: 'integrations.manage',
+    tags: ['admin', 'integrations'],
+    summary: 'Revoke a key: the next request with it is refused',
+    params: ApiKeyParamsSchema,
+    answers: { 200: ApiKeyResultSchema },
+    errors: ERRORS,
+  }),
+  rotate: endpoint({
+    method: 'POST',
+    path: '/api/admin/api-keys/:keyId/rotate',
+    access: 'integrations.manage',
+    tags: ['admin', 'integrations'],
+    summary:
+      'Make a new key with the same name and scopes { overlapHours }: the old one keeps working for the overlap, then ends',
+    params: ApiKeyParamsSchema,
+    body: RotateApiKeySchema,
+    answers: { 201: ApiKeySecretSchema },
+    errors: [...ERRORS, 409],
+  }),
+} as const;
+
+/**
+ * Webhook endpoints and their deliveries (docs/decisions/150-webhooks.md): on the console for admins,
+ * and for a key with `webhooks:manage`.
+ */
+export const webhooksApi = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/admin/webhooks',
+    access: 'integrations.read',
+    keyScopes: ['webhooks:manage'],
+    tags: ['admin', 'integrations'],
+    summary: 'Every webhook endpoint with the events it hears and how its deliveries stand',
+    answers: { 200: WebhookEndpointListSchema },
+    errors: ERRORS,
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/admin/webhooks',
+    access: 'integrations.manage',
+    keyScopes: ['webhooks:manage'],
+    tags: ['admin', 'integrations'],
+    summary: 'Add an endpoint { url, description, events }: the answer holds its signing secret',
+    body: WebhookBodySchema,
+    answers: { 201: WebhookSecretSchema },
+    errors: [...ERRORS, 409],
+  }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/api/admin/webhooks/:endpointId',
+    access: 'integrations.manage',
+    keyScopes: ['webhooks:manage'],
+    tags: ['admin', 'integrations'],
+    summary: 'Change an endpoint { url, description, events, enabled }; turning it on again clears its failures',
+    params: WebhookParamsSchema,
+    body: WebhookBodySchema,
+    answers: { 200: WebhookResultSchema },
+    errors: ERRORS,
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/admin/webhooks/:endpointId',
+    access: 'integrations.manage',
+    keyScopes: ['webhooks:manage'],
+    tags: ['admin', 'integrations'],
+    summary: 'Remove an endpoint with its deliveries',
+    params: WebhookParamsSchema,
+    answers: { 200: WebhookResultSchema },
+    errors: ERRORS,
+  }),
+  secret: endpoint({
+    method: 'GET',
+    path: '/api/admin/webhooks/:endpointId/secret',
+    access: 'integrations.manage',
+    keyScopes: ['webhooks:manage'],
+    tags: ['admin', 'integrations'],
+    summary: "An endpoint's signing secret (whsec_…), to verify its deliveries",
+    params: WebhookParamsSchema,
+    answers: { 200: WebhookSecretSchema },
+    errors: ERRORS,
+  }),
+  deliveries: endpoint({
+    method: 'GET',
+    path: '/api/admin/webhooks/:endpointId/deliveries',
+    access: 'integrations.read',
+    keyScopes: ['webhooks:manage'],
+    tags: ['admin', 'integrations'],
+    summary: "An endpoint's deliveries, newest first, each with every attempt's status and time",
+    params: WebhookParamsSchema,
+    query: WebhookDeliveriesQuerySchema,
+    answers: { 200: WebhookDeliveryListSchema },
+    errors: ERRORS,
+  }),
+  redeliver: endpoint({
+    method: 'POST',
+    path: '/api/admin/webhooks/deliveries/:deliveryId/redeliver',
+    access: 'integrations.manage',
+    keyScopes: ['webhooks:manage'],
+    tags: ['admin', 'integrations'],
+    summary: 'Deliver again, with the same webhook-id (the receiver can tell it is a repeat)',
+    params: DeliveryParamsSchema,
+    answers: { 200: DeliveryResultSchema },
+    errors: ERRORS,
+  }),
+} as const;
+
+/**
+ * What the Bagspace app calls with its key (docs/integrations.md): it opens and follows tickets for
+ * its users, who see them here as their own.
+ */
+export const appApi = {
+  openTicket: endpoint({
+    method: 'POST',
+    path: '/api/app/tickets',
+    access: 'key',
+    keyScopes: ['tickets:write'],
+    tags: ['app'],
+    summary:
+      'Open a ticket for an app user { userEmail | userId, reason, message, deliveryReference?, clientId? }; a retry with the same clientId answers with the same ticket',
+    body: AppOpenTicketSchema,
+    answers: { 201: AppTicketCreatedSchema },
+    errors: [...ERRORS, 429],
+  }),
+  postMessage: endpoint({
+    method: 'POST',
+    path: '/api/app/tickets/:ticketId/messages',
+    access: 'key',
+    keyScopes: ['tickets:write'],
+    tags: ['app'],
+    summary: "Post the ticket's owner's message { messageBody, clientId? }; refused once the ticket is closed",
+    params: TicketParamsSchema,
+    body: AppMessageSchema,
+    answers: { 201: AppMessageResultSchema },
+    errors: [...ERRORS, 409, 429],
+  }),
+  tickets: endpoint({
+    method: 'GET',
+    path: '/api/app/tickets',
+    access: 'key',
+    keyScopes: ['tickets:read', 'tickets:write'],
+    tags: ['app'],
+    summary: "An app user's tickets { userEmail | userId, open? }, newest last message first",
+    query: AppTicketsQuerySchema,
+    answers: { 200: AppTicketListSchema },
+    errors: [...ERRORS, 429],
+  }),
+  ticket: endpoint({
+    method: 'GET',
+    path: '/api/app/tickets/:ticketId',
+    access: 'key',
+    keyScopes: ['tickets:read', 'tickets:write'],
+    tags: ['app'],
+    summary: "One ticket with its conversation as its owner sees it (never the team's notes)",
+    params: TicketParamsSchema,
+    answers: { 200: AppTicketWithMessagesSchema },
+    errors: [...ERRORS, 429],
+  }),
+  partners: endpoint({
+    method: 'GET',
+    path: '/api/app/partners',
+    access: 'key',
+    keyScopes: ['partners:read'],
+    tags: ['app'],
+    summary: 'Partner companies and where each stands { status? }, most recently changed first',
+    query: AppPartnersQuerySchema,
+    answers: { 200: AppPartnerListSchema },
+    errors: [...ERRORS, 429],
+  }),
+} as const;
