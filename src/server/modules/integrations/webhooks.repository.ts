@@ -51,8 +51,9 @@ const endpointColumns = {
   disabledReason: webhookEndpoints.disabledReason,
   failingSince: webhookEndpoints.failingSince,
   createdAt: webhookEndpoints.createdAt,
-  pending: sql<number>`(select count(*) from webhook_deliveries d where d.endpoint_id = ${webhookEndpoints.id} and d.state = 'pending')::int`,
-  failed: sql<number>`(select count(*) from webhook_deliveries d where d.endpoint_id = ${webhookEndpoints.id} and d.state = 'failed')::int`,
+  // Qualified by hand: drizzle writes a single-table select's columns bare, which inside the subquery would be d's.
+  pending: sql<number>`(select count(*) from webhook_deliveries d where d.endpoint_id = webhook_endpoints.id and d.state = 'pending')::int`,
+  failed: sql<number>`(select count(*) from webhook_deliveries d where d.endpoint_id = webhook_endpoints.id and d.state = 'failed')::int`,
 };
 
 /**
