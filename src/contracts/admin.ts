@@ -23,6 +23,7 @@ export const ADMIN_TEXT = {
     users: 'Users',
     audit: 'Audit log',
     mail: 'Mail',
+    integrations: 'Integrations',
     security: 'Sign-in security',
   },
   /** The console's navigation on a phone: one control. */

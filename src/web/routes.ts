@@ -57,6 +57,9 @@ export default [
     route('users', 'routes/admin-users.tsx'),
     route('audit', 'routes/admin-audit.tsx'),
     route('mail', 'routes/admin-mail.tsx'),
+    // API keys and webhooks (docs/integrations.md).
+    route('integrations', 'routes/admin-integrations.tsx'),
+    route('integrations/webhooks/:endpointId', 'routes/admin-webhook.tsx'),
     // Mail that comes in (reply by email): posted, held for an admin, ignored.
     route('mail/incoming', 'routes/admin-mail-incoming.tsx'),
     // The admin's own second factors and recovery codes (docs/product.md §2.15).

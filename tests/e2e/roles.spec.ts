@@ -30,6 +30,7 @@ const NAVIGATION: Record<keyof typeof PEOPLE, string[]> = {
     N.users,
     N.audit,
     N.mail,
+    N.integrations,
     N.security,
   ],
 };

@@ -195,6 +195,12 @@ const WORLD: Given = {
   userEmail: fc.oneof(ref('appUserEmail'), validEmail),
 };
 
+/** A webhook endpoint's address: nobody listens on port 9 (the fuzz's worker never runs), or none of ours. */
+const webhookUrl = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('http://127.0.0.1:9/fuzz', 'https://app.example.com/hooks?x=1') },
+  { weight: 1, arbitrary: text(0, 600) },
+);
+
 const replyForm = fc.record(
   { messageBody: fc.oneof(fc.constant(''), text(1, 5000)), clientId: WORLD.clientId! },
   { requiredKeys: [] },
@@ -420,8 +426,8 @@ export const FUZZ: Record<EndpointKey, FuzzEntry> = {
   'apiKeys.revoke': ADMIN,
   'apiKeys.rotate': ADMIN,
   'webhooks.list': ADMIN,
-  'webhooks.create': ADMIN,
-  'webhooks.update': ADMIN,
+  'webhooks.create': { group: 'admin', given: { url: webhookUrl } },
+  'webhooks.update': { group: 'admin', given: { url: webhookUrl } },
   'webhooks.remove': ADMIN,
   'webhooks.secret': ADMIN,
   'webhooks.deliveries': ADMIN,

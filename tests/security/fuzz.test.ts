@@ -48,6 +48,9 @@ let user: SupportUser;
 let admin: ApiClient;
 let ownTicket: string;
 let pendingCompany: string;
+let webhookEndpoint: string;
+/** The app's service key (every scope): the caller of /api/app. */
+let keyHeaders: Record<string, string>;
 let httpInputs = 0;
 let maxValidatorMs = 0;
 let validatorInputs = 0;
@@ -60,6 +63,14 @@ beforeAll(async () => {
   ownTicket = (await user.createTicket()).ticketId;
   const registered = await register(t, validCompany());
   pendingCompany = registered.json().id as string;
+  // A webhook endpoint whose delivery log the duplicate-query samples read (?before=).
+  const hook = await admin.post('/api/admin/webhooks', { url: 'http://127.0.0.1:9/fuzz', events: ['ticket.created'] });
+  webhookEndpoint = hook.json().endpoint.id as string;
+  const key = await admin.post('/api/admin/api-keys', {
+    name: 'Fuzz app',
+    scopes: ['tickets:read', 'tickets:write', 'partners:read', 'webhooks:manage'],
+  });
+  keyHeaders = { authorization: `Bearer ${key.json().secret as string}` };
   // The labels the duplicate-query samples name (?label=): a report refuses a label that does not exist.
   await t.database.db.execute(sql`insert into labels (id, name) values
     ('7d9e3b6a-4f5c-4a0d-9e8f-3c4d5e6f7081', 'Fuzz label one'), ('8eaf4c7b-5a6d-4b1e-8f90-4d5e6f708192', 'Fuzz label two')`);
@@ -86,7 +97,13 @@ afterAll(async () => {
 });
 
 const headersOf = (principal: string): Record<string, string> =>
-  principal === 'admin' ? admin.headers : principal === 'anonymous' ? {} : user.headers;
+  principal === 'admin'
+    ? admin.headers
+    : principal === 'anonymous'
+      ? {}
+      : principal === 'key'
+        ? keyHeaders
+        : user.headers;
 
 /** A concrete URL for a route: real ids where the route needs one. */
 function concrete(url: string): string {
@@ -103,10 +120,10 @@ function concrete(url: string): string {
       name === 'sideId' ||
       name === 'labelId' ||
       name === 'bulkId' ||
-      name === 'keyId' ||
-      name === 'endpointId'
+      name === 'keyId'
     )
       return randomUUID();
+    if (name === 'endpointId') return webhookEndpoint;
     if (name === 'messageId' || name === 'deliveryId') return '1';
     throw new Error(`no sample value for :${name} in ${url}`);
   });
@@ -274,6 +291,13 @@ describe('IN-07: body size, duplicate query keys, prototype keys', () => {
       admin: ['5b7c1f4e-2d3a-4e8b-9c6d-1a2b3c4d5e6f', '6c8d2a5f-3e4b-4f9c-8d7e-2b3c4d5e6f70'],
       label: ['7d9e3b6a-4f5c-4a0d-9e8f-3c4d5e6f7081', '8eaf4c7b-5a6d-4b1e-8f90-4d5e6f708192'],
       seenVersion: ['1', '2'],
+      userEmail: [user.email, 'nobody-else@example.nz'],
+      userId: [user.id, '6c8d2a5f-3e4b-4f9c-8d7e-2b3c4d5e6f70'],
+      open: ['true', 'false'],
+    };
+    // What a route needs beside the key under test (the app's list names one user).
+    const BESIDE: Record<string, (key: string) => string> = {
+      '/api/app/tickets': (key) => (key === 'userEmail' || key === 'userId' ? '' : `userId=${user.id}&`),
     };
     // Where one key takes other values on another route.
     const SAMPLE_OF: Record<string, Record<string, [string, string]>> = {
@@ -297,7 +321,7 @@ describe('IN-07: body size, duplicate query keys, prototype keys', () => {
           // ?status=open&status=closed: which one would count? Neither: the request is refused.
           const res = await inject({
             method: 'GET',
-            url: `${concrete(op.url)}?${query}`,
+            url: `${concrete(op.url)}?${BESIDE[op.url]?.(key) ?? ''}${query}`,
             headers: headersOf(op.principals[0]!),
           });
           expectErrorShape(res, 400);
@@ -306,7 +330,7 @@ describe('IN-07: body size, duplicate query keys, prototype keys', () => {
         if (!op.stream) {
           const single = await inject({
             method: 'GET',
-            url: `${concrete(op.url)}?${key}=${a}`,
+            url: `${concrete(op.url)}?${BESIDE[op.url]?.(key) ?? ''}${key}=${a}`,
             headers: headersOf(op.principals[0]!),
           });
           expect(single.statusCode, `${op.url}?${key}=${a} alone is accepted`).toBeLessThan(400);

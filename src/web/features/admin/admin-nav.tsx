@@ -64,6 +64,12 @@ export const ADMIN_SECTIONS = [
     about: 'Every mail the site sends: queued, sent, retrying or failed; send a failed one again.',
   },
   {
+    to: '/admin/integrations',
+    needs: 'integrations.read',
+    label: ADMIN_TEXT.nav.integrations,
+    about: 'API keys for the app and other systems, and webhooks with their delivery log.',
+  },
+  {
     to: '/admin/security',
     needs: 'console',
     label: ADMIN_TEXT.nav.security,
