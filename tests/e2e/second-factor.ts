@@ -35,6 +35,7 @@ export const totpAt = (secret: string, step = currentStep()) => generate({ secre
  */
 export const TEAM_ADMINS = [
   'console',
+  'integrations',
   'desk',
   'xss',
   'files',

@@ -200,10 +200,13 @@ export default function AdminIntegrations({ loaderData, actionData }: Route.Comp
             error={created?.fields.name}
             required
           />
-          <fieldset aria-describedby={created?.fields.scopes ? 'scopes-error' : undefined}>
+          <fieldset
+            className="integration-choices"
+            aria-describedby={created?.fields.scopes ? 'scopes-error' : undefined}
+          >
             <legend>{T.keyScopes}</legend>
             {API_SCOPES.map((scope) => (
-              <label key={scope} className="admin-roles-form__role">
+              <label key={scope} className="integration-choice">
                 <input type="checkbox" name="scopes" value={scope} /> <code>{scope}</code>: {SCOPE_TEXT[scope]}
               </label>
             ))}
@@ -275,10 +278,10 @@ function WebhookFields({ result, busy }: { result: FormResult | undefined; busy:
         defaultValue={result?.values.description ?? ''}
         error={result?.fields.description}
       />
-      <fieldset aria-describedby={result?.fields.events ? 'events-error' : undefined}>
+      <fieldset className="integration-choices" aria-describedby={result?.fields.events ? 'events-error' : undefined}>
         <legend>{T.events}</legend>
         {WEBHOOK_EVENTS.map((event) => (
-          <label key={event} className="admin-roles-form__role">
+          <label key={event} className="integration-choice">
             <input type="checkbox" name="events" value={event} defaultChecked /> <code>{event}</code>:{' '}
             {WEBHOOK_EVENT_TEXT[event]}
           </label>

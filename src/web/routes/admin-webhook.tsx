@@ -216,17 +216,17 @@ export default function AdminWebhook({ loaderData, actionData }: Route.Component
               defaultValue={saving?.values.description ?? endpoint.description}
               error={saving?.fields.description}
             />
-            <fieldset>
+            <fieldset className="integration-choices">
               <legend>{T.events}</legend>
               {WEBHOOK_EVENTS.map((event) => (
-                <label key={event} className="admin-roles-form__role">
+                <label key={event} className="integration-choice">
                   <input type="checkbox" name="events" value={event} defaultChecked={endpoint.events.includes(event)} />{' '}
                   <code>{event}</code>: {WEBHOOK_EVENT_TEXT[event]}
                 </label>
               ))}
               {saving?.fields.events ? <p className="field__error">{saving.fields.events}</p> : null}
             </fieldset>
-            <label className="admin-roles-form__role">
+            <label className="integration-choice">
               <input type="checkbox" name="enabled" defaultChecked={endpoint.enabled} /> {T.enabled}
             </label>
             {saving?.message ? <Notice tone="error">{saving.message}</Notice> : null}
