@@ -12,6 +12,9 @@
  * - `BGS-BADLINK`: a photo link that is not http(s) (not the documented shape);
  * - any other: 404, the app knows no such delivery.
  *
+ * The special ones answer so for any reference they begin (`BGS-SLOW-7f3a`), so a test can take one
+ * no earlier test's look is still kept for (the server keeps a failure 10 s).
+ *
  * `node scripts/delivery-app.ts` serves it on DELIVERY_APP_PORT (a free port when unset) with the
  * secret DELIVERY_CONTEXT_SECRET, and prints its address.
  */
@@ -150,7 +153,10 @@ export async function startDeliveryApp(options: {
       } catch {
         return json(res, 400, { error: 'not JSON' });
       }
-      switch (reference) {
+      const special = [FIXTURE_REFERENCES.slow, FIXTURE_REFERENCES.failing, FIXTURE_REFERENCES.malformed]
+        .concat(FIXTURE_REFERENCES.badLink)
+        .find((prefix) => reference.startsWith(prefix));
+      switch (special ?? reference) {
         case FIXTURE_REFERENCES.delivered:
           return json(res, 200, delivered(reference));
         case FIXTURE_REFERENCES.inTransit:
