@@ -1,5 +1,5 @@
 /**
- * A stand-in for our app's delivery endpoint (docs/integrations.md, "Delivery card";
+ * A stand-in for our app's delivery endpoint (docs/delivery-card.md;
  * docs/decisions/151-delivery-card.md), for the tests and for `npm run dev`. It checks each
  * request's Standard Webhooks signature (401 when it is wrong or more than 5 minutes old) and
  * answers the documented shape for a few references:

@@ -3,7 +3,7 @@ import { z } from './zod.ts';
 
 /**
  * The zod schemas of delivery-card.ts: the reference staff set on a ticket, the answer our app gives
- * about a delivery (docs/integrations.md, "Delivery card"), and the card our API hands the console.
+ * about a delivery (docs/delivery-card.md), and the card our API hands the console.
  */
 
 /** Trimmed; empty means no reference; at most 64 of [A-Za-z0-9._-]. */
@@ -25,7 +25,7 @@ const Words = (max: number) => z.string().trim().min(1).max(max);
 const WebLink = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).max(2000);
 const Person = z.object({ name: Words(200), email: z.email().max(320).nullish() });
 
-/** What the app answers about one delivery (docs/integrations.md, "Delivery card"). Other keys are ignored. */
+/** What the app answers about one delivery (docs/delivery-card.md). Other keys are ignored. */
 export const DeliveryContextSchema = z.object({
   reference: Words(DELIVERY_REFERENCE_MAX_LENGTH),
   status: Words(60),

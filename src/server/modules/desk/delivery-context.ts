@@ -4,7 +4,7 @@ import type { Clock } from '../../clock.ts';
 
 /**
  * What our app says about a delivery, for the card on a ticket (docs/decisions/151-delivery-card.md;
- * the exchange is documented in docs/integrations.md, "Delivery card"). One POST of
+ * the exchange is documented in docs/delivery-card.md). One POST of
  * `{ deliveryReference, ticketId }` as JSON, signed the Standard Webhooks way (`webhook-id`,
  * `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed
  * with the secret's decoded bytes), so the app can tell the request is ours and fresh.
