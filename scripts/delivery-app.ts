@@ -153,9 +153,14 @@ export async function startDeliveryApp(options: {
       } catch {
         return json(res, 400, { error: 'not JSON' });
       }
-      const special = [FIXTURE_REFERENCES.slow, FIXTURE_REFERENCES.failing, FIXTURE_REFERENCES.malformed]
-        .concat(FIXTURE_REFERENCES.badLink)
-        .find((prefix) => reference.startsWith(prefix));
+      const special = (
+        [
+          FIXTURE_REFERENCES.slow,
+          FIXTURE_REFERENCES.failing,
+          FIXTURE_REFERENCES.malformed,
+          FIXTURE_REFERENCES.badLink,
+        ] as string[]
+      ).find((prefix) => reference.startsWith(prefix));
       switch (special ?? reference) {
         case FIXTURE_REFERENCES.delivered:
           return json(res, 200, delivered(reference));
