@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { SERVER_NODE_FLAGS } from './src/server/node-flags.ts';
@@ -16,6 +17,10 @@ export const baseURL = `http://localhost:${port}`;
 process.env.E2E_SMTP_PORT ??= String(port + 1);
 // Staff sign-in with an identity provider (decision 148): a real one, started by global-setup.ts on the port after.
 process.env.E2E_OIDC_PORT ??= String(port + 2);
+// The delivery card (decision 151): the delivery app's stand-in (scripts/delivery-app.ts), started by
+// global-setup.ts on the port after that, with a secret of this run's own.
+process.env.E2E_DELIVERY_PORT ??= String(port + 3);
+process.env.E2E_DELIVERY_SECRET ??= `whsec_${randomBytes(32).toString('base64')}`;
 
 // An admin for the support tests, made with the real CLI before the server starts (there is no
 // other way to become admin, by design). Fresh credentials each run; the workers inherit them.
@@ -78,6 +83,8 @@ export default defineConfig({
       OIDC_CLIENT_ID: E2E_OIDC_CLIENT.id,
       OIDC_CLIENT_SECRET: E2E_OIDC_CLIENT.secret,
       OIDC_PROVIDER_NAME: 'Test Workspace',
+      DELIVERY_CONTEXT_URL: `http://127.0.0.1:${process.env.E2E_DELIVERY_PORT}/deliveries/context`,
+      DELIVERY_CONTEXT_SECRET: process.env.E2E_DELIVERY_SECRET,
     },
   },
 });

@@ -52,6 +52,11 @@ const SAMPLES: Record<AuditAction, Pick<AuditEntry, 'targetType' | 'targetId' | 
     details: { ticketNo: 1004, sideId: MESSAGE, counterpart: 'desk@kea.example' },
   },
   'ticket.keep-for-record': { targetType: 'ticket', targetId: TICKET, details: { ticketNo: 1004, keep: true } },
+  'ticket.delivery-reference': {
+    targetType: 'ticket',
+    targetId: TICKET,
+    details: { ticketNo: 1004, before: 'BGS-1001', now: 'BGS-1002' },
+  },
   'ticket.unsplit': {
     targetType: 'ticket',
     targetId: TICKET,
@@ -269,6 +274,7 @@ const EXPECTED: Record<AuditAction, string> = {
   'ticket.side-reply': 'Wrote to desk@kea.example in a side conversation on ticket #1004',
   'ticket.side-close': 'Closed the side conversation with desk@kea.example on ticket #1004',
   'ticket.keep-for-record': 'Kept the messages of ticket #1004 for the record',
+  'ticket.delivery-reference': 'Changed the delivery reference of ticket #1004 to BGS-1002',
   'ticket.merge': 'Merged #1009 into ticket #1004',
   'ticket.unmerge': 'Undid the merge of #1009 into ticket #1004',
   'ticket.split': 'Split #1009 into ticket #1004',
@@ -400,6 +406,16 @@ describe('audit sentences', () => {
     expect(auditSentence(entry('ticket.keep-for-record', { ...ticket, details: { ticketNo: 7, keep: false } }))).toBe(
       'Stopped keeping the messages of ticket #7 for the record',
     );
+    expect(
+      auditSentence(
+        entry('ticket.delivery-reference', { ...ticket, details: { ticketNo: 7, before: null, now: 'BGS-1' } }),
+      ),
+    ).toBe('Gave ticket #7 the delivery reference BGS-1');
+    expect(
+      auditSentence(
+        entry('ticket.delivery-reference', { ...ticket, details: { ticketNo: 7, before: 'BGS-1', now: null } }),
+      ),
+    ).toBe('Removed the delivery reference of ticket #7');
     expect(
       auditSentence(entry('ticket.privacy', { ...ticket, details: { ticketNo: 7, privacy: false, due: null } })),
     ).toBe('Marked ticket #7 as not a privacy request');

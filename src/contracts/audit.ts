@@ -53,6 +53,7 @@ export const AUDIT_ACTIONS = {
   'mail.discard': 'Discarded a held mail',
   'user.erase': 'Erased an account now (its owner asked to delete it)',
   'ticket.keep-for-record': 'Kept a ticket’s messages for the record (or not)',
+  'ticket.delivery-reference': 'Gave a ticket its delivery reference (or changed or removed it)',
   'ticket.merge': 'Merged a ticket into another',
   'ticket.unmerge': 'Undid a merge of tickets',
   'ticket.split': 'Split a ticket into two',
@@ -382,6 +383,21 @@ const TELLERS: Record<AuditAction, Teller> = {
         : ['Kept the messages of ', ticket(e, d), ' for the record'],
     used: ['ticketNo', 'keep'],
   }),
+  'ticket.delivery-reference': (d, e) => {
+    const before = str(d.before);
+    const now = str(d.now);
+    return {
+      sentence: now
+        ? [
+            before ? 'Changed the delivery reference of ' : 'Gave ',
+            ticket(e, d),
+            before ? ` to ${now}` : ` the delivery reference ${now}`,
+          ]
+        : ['Removed the delivery reference of ', ticket(e, d)],
+      facts: before ? [{ label: 'Before', value: before }] : [],
+      used: ['ticketNo', 'before', 'now'],
+    };
+  },
   'ticket.labels': (d, e) => {
     const names = Array.isArray(d.labels) ? d.labels.filter((name): name is string => typeof name === 'string') : [];
     return {

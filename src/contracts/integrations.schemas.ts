@@ -1,4 +1,5 @@
 import { API_KEY_LIMITS, API_SCOPES, INTEGRATION_TEXT as T, WEBHOOK_EVENTS, WEBHOOK_LIMITS } from './integrations.ts';
+import { DeliveryReferenceSchema } from './delivery-card.schemas.ts';
 import { clientIdSchema, TicketReasonSchema, TicketSchema, MessageSchema } from './support.schemas.ts';
 import { MESSAGE_MAX_LENGTH, SUPPORT_TEXT } from './support.ts';
 import { z } from './zod.ts';
@@ -128,11 +129,6 @@ export const DeliveryParamsSchema = z.object({
 export const DeliveryResultSchema = z.object({ delivery: WebhookDeliverySchema });
 
 // --- The app's own ticket endpoints ---------------------------------------------------------------
-
-export const DeliveryReferenceSchema = z
-  .string()
-  .trim()
-  .regex(/^[A-Za-z0-9._-]{1,64}$/, T.deliveryReferenceInvalid);
 
 const messageBody = z
   .string({ error: SUPPORT_TEXT.fieldRequired })

@@ -129,5 +129,4 @@ export const INTEGRATION_TEXT = {
   /** The app's tickets. */
   userMissing: 'No account has that email or id.',
   userRequired: 'Name the app user by their account email or their id.',
-  deliveryReferenceInvalid: 'A delivery reference is 1 to 64 letters, digits, dots, dashes or underscores.',
 } as const;

@@ -233,6 +233,8 @@ export const AdminTicketSchema = TicketSchema.extend({
   dueTimes: z.array(DueTimeSchema),
   /** The first line of the customer's first message, shortened for a list (contracts/support.ts firstLineOf). */
   firstLine: z.string(),
+  /** The delivery it is about, as staff gave it (docs/decisions/151-delivery-card.md); null when none. */
+  deliveryReference: z.string().nullable(),
 });
 export type AdminTicket = z.infer<typeof AdminTicketSchema>;
 /** `now`: the server's clock when it read the list, so a page words due times as the server would. */

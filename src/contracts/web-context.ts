@@ -15,6 +15,8 @@ export interface SiteInfo {
   googlePlayUrl: string;
   /** The company's identity provider staff sign in with (decision 148), by its name; null when none is set up. */
   staffSignIn: string | null;
+  /** The app answers about deliveries (DELIVERY_CONTEXT_URL): a ticket with a reference shows its card (decision 151). */
+  deliveryCard: boolean;
 }
 
 /**
@@ -123,6 +125,13 @@ export interface RouteHandle {
   cacheForAnonymous?: true;
   /** The largest form the page's action takes, in bytes, where it is more than the usual 100 kB (forms with files). */
   formBytes?: number;
+  /**
+   * The page sends its first bytes before a slow part of it is ready (a promise in its loader's
+   * data, drawn with `<Await>`): the part follows in the same response when it comes, and the page
+   * is sent as it renders, not compressed whole (docs/decisions/151-delivery-card.md). Without the
+   * page's script the part's fallback stays, so it must say where else to find what it waits for.
+   */
+  streams?: true;
 }
 
 /** Where the browser finds an enhancement: its module, and the chunks it imports (preloaded). */

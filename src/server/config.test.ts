@@ -48,6 +48,34 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 
+  it('sets up the delivery card with its URL and secret together (docs/decisions/151-delivery-card.md)', () => {
+    expect(loadConfig({}).deliveryContext).toBeNull();
+    const bytes = Buffer.alloc(32, 7);
+    const config = loadConfig({
+      DELIVERY_CONTEXT_URL: 'https://app.bagspace.example/support/delivery/',
+      DELIVERY_CONTEXT_SECRET: `whsec_${bytes.toString('base64')}`,
+    });
+    expect(config.deliveryContext).toEqual({ url: 'https://app.bagspace.example/support/delivery', secret: bytes });
+    const secret = `whsec_${bytes.toString('base64')}`;
+    expect(() => loadConfig({ DELIVERY_CONTEXT_URL: 'https://app.example/d' })).toThrow(
+      'DELIVERY_CONTEXT_URL and DELIVERY_CONTEXT_SECRET must be set together',
+    );
+    expect(() => loadConfig({ DELIVERY_CONTEXT_SECRET: secret })).toThrow('must be set together');
+    expect(() => loadConfig({ DELIVERY_CONTEXT_URL: 'ftp://app.example/d', DELIVERY_CONTEXT_SECRET: secret })).toThrow(
+      'DELIVERY_CONTEXT_URL must be an http:// or https:// URL',
+    );
+    // Not a Standard Webhooks secret, or too short: refused, and never echoed.
+    for (const wrong of ['not-a-secret', `whsec_${Buffer.alloc(8).toString('base64')}`, 'whsec_!!!']) {
+      try {
+        loadConfig({ DELIVERY_CONTEXT_URL: 'https://app.example/d', DELIVERY_CONTEXT_SECRET: wrong });
+        expect.unreachable();
+      } catch (error) {
+        expect((error as Error).message).toContain('DELIVERY_CONTEXT_SECRET must be whsec_');
+        expect((error as Error).message).not.toContain(wrong);
+      }
+    }
+  });
+
   it('names every wrong variable at once', () => {
     try {
       loadConfig({ PORT: 'x', LOG_LEVEL: 'loud' });

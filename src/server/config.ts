@@ -230,7 +230,26 @@ const EnvSchema = z.object({
   WEBHOOK_POLL_MS: positiveInt(1000),
   // Plain-http webhook endpoints (off in production: deliveries carry customers' words).
   WEBHOOK_ALLOW_HTTP: bool(false),
+  // The delivery card on a ticket (docs/decisions/151-delivery-card.md): where the app answers
+  // about a delivery, and the Standard Webhooks secret the requests are signed with.
+  DELIVERY_CONTEXT_URL: httpUrl.optional(),
+  DELIVERY_CONTEXT_SECRET: z
+    .string()
+    .trim()
+    .refine(
+      (v) => deliverySecretBytes(v) !== null,
+      'must be whsec_ followed by the base64 of 24 to 64 random bytes (e.g. whsec_$(openssl rand -base64 32))',
+    )
+    .optional(),
 });
+
+/** The bytes of a Standard Webhooks secret (`whsec_` + base64 of 24 to 64 bytes), or null when it is not one. */
+function deliverySecretBytes(secret: string): Buffer | null {
+  const match = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(secret);
+  if (!match) return null;
+  const bytes = Buffer.from(match[1]!, 'base64');
+  return bytes.length >= 24 && bytes.length <= 64 ? bytes : null;
+}
 
 export type Config = ReturnType<typeof buildConfig>;
 
@@ -380,6 +399,11 @@ function buildConfig(env: z.infer<typeof EnvSchema>) {
         : null,
     /** Whether staff may still sign in with a password (off once everyone uses the provider). */
     staffPasswordSignIn: env.STAFF_PASSWORD_SIGN_IN,
+    /** The delivery card's source; null without DELIVERY_CONTEXT_URL (no card is shown). */
+    deliveryContext:
+      env.DELIVERY_CONTEXT_URL && env.DELIVERY_CONTEXT_SECRET
+        ? { url: env.DELIVERY_CONTEXT_URL, secret: deliverySecretBytes(env.DELIVERY_CONTEXT_SECRET)! }
+        : null,
   };
 }
 
@@ -425,6 +449,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (!parsed.data.STAFF_PASSWORD_SIGN_IN && oidcSet.length === 0) {
     throw new ConfigError(
       'Invalid configuration:\n  STAFF_PASSWORD_SIGN_IN=off needs OIDC_ISSUER (staff would have no way to sign in)',
+    );
+  }
+  if (Boolean(parsed.data.DELIVERY_CONTEXT_URL) !== Boolean(parsed.data.DELIVERY_CONTEXT_SECRET)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  DELIVERY_CONTEXT_URL and DELIVERY_CONTEXT_SECRET must be set together (the requests are signed)',
     );
   }
   if (parsed.data.STORAGE === 's3' && !parsed.data.S3_BUCKET) {

@@ -4,6 +4,7 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { type EntryContext, type RouterContextProvider, ServerRouter } from 'react-router';
 import { DATE_TEXTS_ID, type DateTexts, keepDateTexts } from '../contracts/dates.ts';
 import { loadAllScreens } from './features/auth/lazy-screens.tsx';
+import type { RouteHandle } from '../contracts/web-context.ts';
 import { EnhancementsContext, NonceContext, requestContext } from './lib/request-context.ts';
 import { pageEdits } from './page-stream.ts';
 
@@ -43,10 +44,15 @@ export default async function handleRequest(
   }
   const { nonce, enhancements } = loadContext.get(requestContext);
   await screensLoaded;
+  // Pages are rendered whole (onAllReady): the first byte already holds the content, for readers
+  // without JavaScript and for crawlers alike. A page whose route says it streams (handle.streams:
+  // the staff ticket page and its delivery card, docs/decisions/151-delivery-card.md) is sent once
+  // its shell is ready, and its slow part follows in the same response.
+  const streams = routerContext.staticHandlerContext.matches.some(
+    (match) => (routerContext.routeModules[match.route.id]?.handle as RouteHandle | undefined)?.streams,
+  );
   return new Promise<Response>((resolve, reject) => {
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
-    // Pages are rendered whole (onAllReady): the first byte already holds the content, for readers
-    // without JavaScript and for crawlers alike.
     const dates: DateTexts = new Map();
     const { pipe, abort } = pageDates.run(dates, () =>
       renderToPipeableStream(
@@ -57,7 +63,7 @@ export default async function handleRequest(
         </NonceContext.Provider>,
         {
           nonce,
-          onAllReady,
+          ...(streams ? { onShellReady: send } : { onAllReady: send }),
           onShellError(error: unknown) {
             reject(error);
           },
@@ -68,7 +74,7 @@ export default async function handleRequest(
         },
       ),
     );
-    function onAllReady() {
+    function send() {
       // The scripts' preloads at low priority, and the dates the page was drawn with, if it drew
       // any (page-stream.ts).
       const body = pageEdits({

@@ -41,6 +41,8 @@ export default [
     index('routes/admin-home.tsx'),
     route('support', 'routes/admin-support.tsx'),
     route('support/:ticketId', 'routes/admin-ticket.tsx'),
+    // The ticket's delivery card on a page of its own (decision 151): the card without JavaScript.
+    route('support/:ticketId/delivery', 'routes/admin-ticket-delivery.tsx'),
     route('support/:ticketId/mail/:messageId', 'routes/admin-ticket-mail.tsx'),
     // The whole mail of a side conversation's reply (decision 138).
     route('support/:ticketId/side/:sideId/mail/:messageId', 'routes/admin-side-mail.tsx'),

@@ -3,6 +3,7 @@ import { type APIRequestContext, request } from '@playwright/test';
 import { runCli } from '../helpers/server-process.ts';
 import { newPassword } from './fixtures.ts';
 import { startTestProvider } from '../helpers/oidc-provider.ts';
+import { startDeliveryApp } from '../../scripts/delivery-app.ts';
 import {
   type AdminFactor,
   adminFactorFile,
@@ -42,6 +43,11 @@ export default async function globalSetup() {
   const baseURL = `http://localhost:${process.env.E2E_PORT ?? 4310}`;
   // The identity provider staff may sign in with (decision 148), on loopback for the whole run.
   const provider = await startTestProvider({ callbackBase: baseURL, port: Number(process.env.E2E_OIDC_PORT) });
+  // The delivery app's stand-in the server asks for a ticket's delivery card (decision 151).
+  const deliveries = await startDeliveryApp({
+    secret: process.env.E2E_DELIVERY_SECRET!,
+    port: Number(process.env.E2E_DELIVERY_PORT),
+  });
   const api = await request.newContext({ baseURL });
   const factor = await enrol(api, process.env.E2E_ADMIN_EMAIL!, process.env.E2E_ADMIN_PASSWORD!);
   fs.writeFileSync(adminFactorFile(), JSON.stringify(factor));
@@ -66,5 +72,8 @@ export default async function globalSetup() {
     team[name] = { email, password, ...(await enrol(api, email, password)) };
   fs.writeFileSync(teamAdminsFile(), JSON.stringify(team));
   await api.dispose();
-  return () => provider.close();
+  return async () => {
+    await deliveries.close();
+    await provider.close();
+  };
 }

@@ -66,6 +66,8 @@ export const TEAM_ADMINS = [
   'role-agent',
   'role-auditor',
   'sso',
+  // The delivery card (docs/decisions/151-delivery-card.md).
+  'delivery',
 ] as const;
 export const teamAdminsFile = () => path.join(dataDir(), 'e2e-team-admins.json');
 type TeamAdmin = AdminFactor & { email: string; password: string };

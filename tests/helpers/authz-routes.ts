@@ -312,6 +312,10 @@ export const EXPECTED: Record<EndpointKey, RouteSpec> = {
   'desk.addNote': R(DESK),
   'desk.assign': R(DESK),
   'desk.setPrivacy': R(DESK),
+  // The delivery on the ticket (docs/decisions/151-delivery-card.md): staff who change tickets give
+  // it; everyone who reads tickets sees its card (in the matrix's world the card is not set up: 'off').
+  'desk.setDeliveryReference': R(DESK),
+  'desk.delivery': R(DESK_READERS),
   // The fixture's saved reply has no actions and no reply is given: nothing to do (409), nothing changed.
   'desk.applyMacro': R(DESK, { ok: 409 }),
   'desk.agents': R(DESK_READERS),
@@ -565,6 +569,7 @@ export const BODIES: Partial<Record<EndpointKey, BodyFor>> = {
   'side.reply': json({ messageBody: 'Matrix: and now?' }),
   'desk.assign': json({ assignee: 'me' }),
   'desk.setPrivacy': json({ privacy: true }),
+  'desk.setDeliveryReference': json({ deliveryReference: 'BGS-1001' }),
   'desk.applyMacro': json(() => ({ savedReplyId: SAVED_REPLY_ID })),
   'desk.setKeepForRecord': json({ keep: true }),
   'desk.split': async (actor, f) => {

@@ -24,6 +24,7 @@ import { LEGAL_DOCUMENTS } from '../../src/contracts/content.ts';
 import { ERROR_STATUS, ErrorBodySchema, GENERIC_MESSAGES } from '../../src/contracts/errors.ts';
 import { TICKET_REASON_VALUES } from '../../src/contracts/support.ts';
 import { ReplyFormSchema } from '../../src/contracts/support.schemas.ts';
+import { DeliveryReferenceSchema } from '../../src/contracts/delivery-card.schemas.ts';
 import { ATTACHMENT_LIMITS, type AttachmentKind, cleanFileName } from '../../src/contracts/attachments.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { emailKey, nameKey, phoneKey } from '../../src/server/modules/partners/company-keys.ts';
@@ -497,8 +498,14 @@ const ROW_CHECKS: Partial<Record<Table, (row: Row) => string | null>> = {
     if (reasonProblem) return `rejection_reason (${String(reason).length} units): ${reasonProblem}`;
     return null;
   },
-  support_tickets: (row) =>
-    (TICKET_REASON_VALUES as readonly string[]).includes(String(row.reason)) ? null : `reason ${String(row.reason)}`,
+  support_tickets: (row) => {
+    if (!(TICKET_REASON_VALUES as readonly string[]).includes(String(row.reason)))
+      return `reason ${String(row.reason)}`;
+    // A delivery reference is stored as its schema gives it: trimmed, never empty (docs/decisions/151-delivery-card.md).
+    const reference = row.delivery_reference;
+    const problem = reference === null ? null : canonical(DeliveryReferenceSchema, reference);
+    return problem ? `delivery_reference: ${problem}` : null;
+  },
   ticket_messages: (row) => {
     // An empty text is a message of files only (the API refuses one with neither).
     const problem = canonical(ReplyFormSchema.shape.messageBody, row.message_body);

@@ -385,6 +385,18 @@ export const FUZZ: Record<EndpointKey, FuzzEntry> = {
     given: { assignee: fc.oneof(fc.constant('me'), fc.constant(null), uuidOr('agent', 'ownTicket')) },
   },
   'desk.setPrivacy': SUPPORT,
+  // Any reference the schema takes is stored (then kept or corrected); others are a 400 in words.
+  'desk.setDeliveryReference': {
+    group: 'support',
+    given: {
+      deliveryReference: fc.oneof(
+        fc.constant(null),
+        fc.constantFrom('BGS-1001', ' BGS-1002 ', '', 'a.b_c-9', 'x'.repeat(64), 'x'.repeat(65), 'BGS 1001', 'BGS/1'),
+        hostileString,
+      ),
+    },
+  },
+  'desk.delivery': SUPPORT,
   'desk.applyMacro': {
     group: 'support',
     given: { savedReplyId: fc.oneof({ weight: 1, arbitrary: ref('savedReply') }, { weight: 2, arbitrary: fc.uuid() }) },

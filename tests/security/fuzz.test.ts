@@ -293,7 +293,6 @@ describe('IN-07: body size, duplicate query keys, prototype keys', () => {
       seenVersion: ['1', '2'],
       userEmail: [user.email, 'nobody-else@example.nz'],
       userId: [user.id, '6c8d2a5f-3e4b-4f9c-8d7e-2b3c4d5e6f70'],
-      open: ['true', 'false'],
     };
     // What a route needs beside the key under test (the app's list names one user).
     const BESIDE: Record<string, (key: string) => string> = {

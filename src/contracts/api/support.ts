@@ -14,6 +14,7 @@ import {
   SavedReplySchema,
   SearchQuerySchema,
 } from '../desk.schemas.ts';
+import { DeliveryCardSchema, DeliveryReferenceBodySchema } from '../delivery-card.schemas.ts';
 import { endpoint } from '../endpoint.ts';
 import {
   AdminMessageSchema,
@@ -335,6 +336,29 @@ export const deskApi = {
     params: TicketParamsSchema,
     body: KeepForRecordBodySchema,
     answers: { 200: AdminTicketResultSchema },
+    errors: ERRORS,
+  }),
+  setDeliveryReference: endpoint({
+    method: 'PUT',
+    path: '/api/admin/support/tickets/:ticketId/delivery-reference',
+    access: 'tickets.write',
+    tags: ['admin'],
+    summary:
+      'Give a ticket the reference of the delivery it is about, or correct it: trimmed, at most 64 of A-Z a-z 0-9 . _ -; empty or null takes it off (audited; a change is a new version of the ticket)',
+    params: TicketParamsSchema,
+    body: DeliveryReferenceBodySchema,
+    answers: { 200: AdminTicketResultSchema },
+    errors: ERRORS,
+  }),
+  delivery: endpoint({
+    method: 'GET',
+    path: '/api/admin/support/tickets/:ticketId/delivery',
+    access: 'tickets.read',
+    tags: ['admin'],
+    summary:
+      'The delivery card of a ticket, from the app at DELIVERY_CONTEXT_URL (kept 60 s): `found` with the delivery, `unknown` (the app knows no such delivery), `unavailable` (no answer within 2 s, an error or an answer of another shape), `none` (no reference) or `off` (not set up)',
+    params: TicketParamsSchema,
+    answers: { 200: DeliveryCardSchema },
     errors: ERRORS,
   }),
   mergeTargets: endpoint({

@@ -10,18 +10,25 @@ export const SECRET_PREFIX = 'whsec_';
 
 export const newWebhookSecret = () => `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
 
-export function signatureOf(secret: string, webhookId: string, timestampSeconds: number, body: string): string {
-  const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
-  const digest = createHmac('sha256', key).update(`${webhookId}.${timestampSeconds}.${body}`).digest('base64');
-  return `v1,${digest}`;
-}
+/** A secret's key bytes: the base64 after `whsec_`. */
+export const secretKey = (secret: string): Buffer =>
+  Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
 
-/** The three headers of a signed request, for a body sent at `at`. */
-export function signedHeaders(secret: string, webhookId: string, at: Date, body: string): Record<string, string> {
-  const timestamp = Math.floor(at.getTime() / 1000);
+/** The three headers of a signed request: `webhook-id`, `webhook-timestamp` (seconds), `webhook-signature`. */
+export function signatureHeaders(
+  key: Buffer,
+  webhookId: string,
+  timestampSeconds: number,
+  body: string,
+): Record<string, string> {
+  const digest = createHmac('sha256', key).update(`${webhookId}.${timestampSeconds}.${body}`).digest('base64');
   return {
     'webhook-id': webhookId,
-    'webhook-timestamp': String(timestamp),
-    'webhook-signature': signatureOf(secret, webhookId, timestamp, body),
+    'webhook-timestamp': String(timestampSeconds),
+    'webhook-signature': `v1,${digest}`,
   };
 }
+
+/** The headers of a body sent at `at`, signed with a `whsec_` secret. */
+export const signedHeaders = (secret: string, webhookId: string, at: Date, body: string) =>
+  signatureHeaders(secretKey(secret), webhookId, Math.floor(at.getTime() / 1000), body);

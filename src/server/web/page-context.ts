@@ -23,6 +23,7 @@ export function pageOptions(app: FastifyInstance, config: Config): PageOptions {
     appStoreUrl: config.appStoreUrl,
     googlePlayUrl: config.googlePlayUrl,
     staffSignIn: config.oidc?.providerName ?? null,
+    deliveryCard: config.deliveryContext !== null,
   };
   return {
     pageCache: {

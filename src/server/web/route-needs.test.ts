@@ -46,6 +46,13 @@ const build = buildOf([
   { id: 'routes/admin', parentId: 'root', path: 'admin', action: true },
   { id: 'routes/admin-faqs', parentId: 'routes/admin', path: 'faqs', action: true },
   { id: 'routes/admin-users', parentId: 'routes/admin', path: 'users' },
+  {
+    id: 'routes/admin-ticket',
+    parentId: 'routes/admin',
+    path: 'support/:ticketId',
+    action: true,
+    handle: { streams: true },
+  },
   { id: 'routes/unsubscribe', parentId: 'root', path: 'unsubscribe/:token', action: true },
   { id: 'routes/not-found', parentId: 'root', path: '*' },
 ]);
@@ -72,6 +79,14 @@ describe('what the pages need of the server, read from their route modules', () 
 
   it('the pages kept whole for anonymous visitors are those whose handle says so', () => {
     expect([...needs.cachedPaths].sort()).toEqual(['/', '/faqs', '/register']);
+  });
+
+  it('the pages that stream a slow part are those whose handle says so (decision 151)', () => {
+    expect(needs.streams('/admin/support/3f1c2a4e')).toBe(true);
+    expect(needs.streams('/admin/support/3f1c2a4e/')).toBe(true);
+    expect(needs.streams('/admin/support/3f1c2a4e/mail/1')).toBe(false);
+    expect(needs.streams('/admin/users')).toBe(false);
+    expect(needs.streams('/support/ticket/abc')).toBe(false);
   });
 
   it('reads a build once', () => {

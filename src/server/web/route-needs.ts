@@ -11,6 +11,8 @@ export interface RouteNeeds {
   formLimit(pathname: string): number | null;
   /** Paths of pages kept whole for anonymous visitors. */
   cachedPaths: ReadonlySet<string>;
+  /** Whether the page at this path streams a slow part after its first bytes (`handle.streams`). */
+  streams(pathname: string): boolean;
 }
 
 /** A form post to a page is small unless the page says otherwise. */
@@ -30,19 +32,21 @@ export function routeNeeds(build: ServerBuild): RouteNeeds {
     return [parent, own].filter(Boolean).join('/').replace(/\/+/g, '/');
   };
   const forms: Array<{ path: RegExp; maxBytes: number }> = [];
+  const streamed: RegExp[] = [];
   const cachedPaths = new Set<string>();
   for (const route of Object.values(routes)) {
     if (!route) continue;
     const path = `/${fullPath(route.id)}`.replace(/\/+$/, '') || '/';
     const handle = (route.module.handle ?? {}) as RouteHandle;
     if (handle.cacheForAnonymous && !path.includes(':') && !path.includes('*')) cachedPaths.add(path);
+    const pattern = path
+      .split('/')
+      .map((part) =>
+        part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      )
+      .join('/');
+    if (handle.streams) streamed.push(new RegExp(`^${pattern}$`));
     if (route.module.action && route.id !== 'root') {
-      const pattern = path
-        .split('/')
-        .map((part) =>
-          part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-        )
-        .join('/');
       forms.push({ path: new RegExp(`^${pattern}$`), maxBytes: handle.formBytes ?? PAGE_FORM_LIMIT });
     }
   }
@@ -56,6 +60,10 @@ export function routeNeeds(build: ServerBuild): RouteNeeds {
       return forms.find((form) => form.path.test(path))?.maxBytes ?? null;
     },
     cachedPaths,
+    streams: (pathname) => {
+      const path = pathname.replace(/\/+$/, '') || '/';
+      return streamed.some((pattern) => pattern.test(path));
+    },
   };
   known.set(build, needs);
   return needs;

@@ -226,7 +226,9 @@ export async function webHandler(app: FastifyInstance, options: WebHandlerOption
         return pages.send(request, reply, page);
       }
       const context = await contextFor(request, reply);
-      if (compressible(request, pathname)) {
+      // A page that streams a slow part (handle.streams) goes out as it renders: compressed whole, it
+      // would wait for that part, which is what streaming it is for (docs/decisions/151-delivery-card.md).
+      if (compressible(request, pathname) && !needs.streams(pathname)) {
         // A page of someone's own (signed in, so not kept): rendered whole, then compressed.
         const response = await renderWhole(request, context);
         reply.status(response.status);

@@ -48,7 +48,10 @@ import { TicketThread } from '../features/support/ticket-thread.tsx';
 import { TicketLinks } from '../features/support/ticket-links.tsx';
 import { useTicketThread } from '../features/support/use-ticket-thread.ts';
 import { api as browserApi } from '../lib/api-client.ts';
-import { readForm, tickedNames } from '../lib/form.ts';
+import { type FormResult, readForm, tickedNames } from '../lib/form.ts';
+import { DELIVERY_TEXT } from '../../contracts/delivery-card.ts';
+import type { DeliveryCard } from '../../contracts/delivery-card.schemas.ts';
+import { DELIVERY_INTENT, DeliveryCardPanel, DeliveryReferenceForm } from '../features/support/delivery-card.tsx';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/admin-ticket';
 import '../styles/support.css';
@@ -56,8 +59,11 @@ import { privatePageMeta } from '../lib/page-meta.ts';
 import { Email } from '../components/ui/email.tsx';
 import { useNow } from '../lib/use-now.ts';
 
-/** A message with up to five files goes through this page's form (without JavaScript). */
-export const handle: RouteHandle = { formBytes: MESSAGE_FORM_MAX_BYTES };
+/**
+ * A message with up to five files goes through this page's form (without JavaScript). The page
+ * streams: the delivery card follows the page when the app answers (docs/decisions/151-delivery-card.md).
+ */
+export const handle: RouteHandle = { formBytes: MESSAGE_FORM_MAX_BYTES, streams: true };
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta(matches, 'admin', `Ticket | ${ADMIN_TEXT.title}`);
@@ -72,7 +78,7 @@ async function savedRepliesOf(api: ServerApiClient): Promise<SavedReply[]> {
  * page has them without JavaScript (admins only: the layout refuses others).
  */
 export async function loader({ params, context, request }: Route.LoaderArgs) {
-  const { user, services } = context.get(requestContext);
+  const { user, services, site } = context.get(requestContext);
   const allowed = Boolean(user?.emailVerified && user.permissions.includes('tickets.read'));
   // An auditor reads the ticket; the tools that change it are for those whose roles do.
   const canWrite = Boolean(allowed && user?.permissions.includes('tickets.write'));
@@ -114,6 +120,15 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
           lines: describeMacro(chosen.actions, names, false),
         }
       : null;
+  // The delivery card (docs/decisions/151-delivery-card.md), not waited for: the page goes out with
+  // its fallback and the card follows in the same response once the app answers (2 s at most).
+  const deliveryReference = shown?.deliveryReference ?? null;
+  const delivery: Promise<DeliveryCard> | null =
+    site.deliveryCard && deliveryReference
+      ? services.api
+          .call(deskApi.delivery, { params: { ticketId: params.ticketId } })
+          .then((answer) => (answer.ok ? answer.data : { state: 'unavailable', reference: deliveryReference }))
+      : null;
   const appliedId = search.get('macroApplied');
   const appliedMacro = saved.find((reply) => reply.id === search.get('macroOf'));
   return data(
@@ -132,6 +147,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
       savedReplies: saved,
       viewerEmail: user?.email ?? '',
       canWrite,
+      delivery,
       noteClientId: newClientId(),
       macroClientId: newClientId(),
     },
@@ -209,6 +225,22 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const undone = await api.call(bulkApi.undo, { params: { bulkId: values.undoId ?? '' } });
     if (undone.ok) return redirect(`${page}?macroUndone=1#macro-panel`, 303);
     return deskAction(undone, { intent, page });
+  }
+  if (intent === DELIVERY_INTENT) {
+    // The delivery's reference (docs/decisions/151-delivery-card.md): then the page again, at its card.
+    const typed = values.deliveryReference ?? '';
+    const saved = await api.call(deskApi.setDeliveryReference, { params: ticket, body: { deliveryReference: typed } });
+    if (saved.ok) return redirect(`${page}#delivery`, 303);
+    return data<FormResult>(
+      {
+        ok: false,
+        form: DELIVERY_INTENT,
+        message: saved.fields.deliveryReference ?? saved.message,
+        fields: saved.fields,
+        values: { deliveryReference: typed },
+      },
+      { status: saved.status || 500 },
+    );
   }
   if (intent === 'privacy') {
     const body = { privacy: values.privacy === 'true' };
@@ -308,7 +340,11 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
     actionData?.form === 'macro' && !actionData.ok
       ? { message: actionData.message ?? '', messageBody: actionData.values?.messageBody }
       : null;
-  const problem = actionData && !kept && !sideRefused && !macroRefusal && !actionData.ok ? actionData.message : null;
+  const deliveryRefused = actionData?.form === DELIVERY_INTENT ? (actionData as FormResult) : undefined;
+  const problem =
+    actionData && !kept && !sideRefused && !macroRefusal && !deliveryRefused && !actionData.ok
+      ? actionData.message
+      : null;
   // The stale-write check (docs/decisions/140-stale-writes-stopped.md): the ticket's version as this
   // page knows it (the ticket's own, or a newer message's, a note's included, from the live
   // stream), and what changed since a version, in words.
@@ -526,6 +562,23 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
           </>
         )}
       </section>
+      {/* The delivery the ticket is about, and what the app says of it (decision 151): after the
+          ticket, like the side conversations, so the thread keeps the screen. */}
+      {ticket && (loaderData.canWrite || ticket.deliveryReference) ? (
+        <section className="admin-page delivery" id="delivery" aria-labelledby="delivery-title">
+          <h2 id="delivery-title">{DELIVERY_TEXT.cardTitle}</h2>
+          {loaderData.canWrite ? (
+            <DeliveryReferenceForm reference={ticket.deliveryReference} served={deliveryRefused} />
+          ) : (
+            <p>
+              {DELIVERY_TEXT.reference}: <strong>{ticket.deliveryReference}</strong>
+            </p>
+          )}
+          {loaderData.delivery ? (
+            <DeliveryCardPanel card={loaderData.delivery} ownPage={`/admin/support/${encoded}/delivery`} />
+          ) : null}
+        </section>
+      ) : null}
       {/* After the ticket, not inside it: the ticket's end (its reply and note boxes) is where the
           page opens, and a long start form would push them off the screen. */}
       {ticket ? (

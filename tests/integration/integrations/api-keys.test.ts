@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DELIVERY_TEXT } from '../../../src/contracts/delivery-card.ts';
 import { INTEGRATION_TEXT } from '../../../src/contracts/integrations.ts';
 import { movableClock } from '../../../src/server/clock.ts';
 import { queryRows } from '../../../src/server/db/sql.ts';
@@ -199,7 +200,7 @@ describe('the app opens and follows tickets for its users', () => {
       message: 'Hi',
       deliveryReference: 'no spaces allowed',
     });
-    expect(badReference.json().error.fields.deliveryReference).toBe(INTEGRATION_TEXT.deliveryReferenceInvalid);
+    expect(badReference.json().error.fields.deliveryReference).toBe(DELIVERY_TEXT.referenceCharacters);
   });
 });
 

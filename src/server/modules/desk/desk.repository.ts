@@ -146,6 +146,38 @@ export function createDeskRepository(db: AppDatabase) {
       return rows.length > 0;
     },
 
+    /**
+     * Gives a ticket its delivery reference (null: none). Raw SQL: a change is a new version of the
+     * ticket, as a change of its reason is (decision 140; migration 0024's trigger does not watch
+     * this column, so the statement takes the next version itself), and is announced on commit.
+     * Returns the reference it had, 'same' when it already had this one (nothing changed), or null
+     * when there is no such ticket.
+     */
+    async setDeliveryReference(
+      ticketId: string,
+      reference: string | null,
+    ): Promise<{ before: string | null } | 'same' | null> {
+      const rows = await queryRows<{ before: string | null }>(
+        db,
+        sql`
+        with old as (
+          select id, delivery_reference from support_tickets where id = ${ticketId} for no key update
+        ), t as (
+          update support_tickets s
+          set delivery_reference = ${reference}::text, version = nextval('ticket_version_seq')
+          from old
+          where s.id = old.id and old.delivery_reference is distinct from ${reference}::text
+          returning s.id, old.delivery_reference as before
+        )
+        select t.before, pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.updated', 'ticketId', t.id, 'userId', '')::text)
+        from t`,
+      );
+      const [row] = rows;
+      if (row) return { before: row.before };
+      const [exists] = await queryRows<{ id: string }>(db, sql`select id from support_tickets where id = ${ticketId}`);
+      return exists ? 'same' : null;
+    },
+
     /** Staff who may be assigned tickets: enabled, holding a role that changes tickets (read from the accounts module's tables, never written). */
     async listAgents(): Promise<Array<{ id: string; email: string }>> {
       return db

@@ -110,6 +110,16 @@ export async function deskToolRoutes(app: FastifyInstance, options: { desk: Desk
     ticket: await desk.setKeepForRecord(principalOf(request), request.params.ticketId, request.body.keep),
   }));
 
+  route(app, api.setDeliveryReference, async (request) => ({
+    ticket: await desk.setDeliveryReference(
+      principalOf(request),
+      request.params.ticketId,
+      request.body.deliveryReference ?? null,
+    ),
+  }));
+
+  route(app, api.delivery, async (request) => desk.deliveryCard(request.params.ticketId));
+
   route(app, api.agents, async () => ({ agents: await desk.agents() }));
 
   route(app, api.search, async (request) => ({ results: await desk.search(request.query.q) }));

@@ -9,7 +9,9 @@ import { AppError } from '../../errors.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';
 import { addDays, instantOf, newZealandDate } from '../../calendar/business-calendar.ts';
 import { type SupportService, toAdminMessageDto, toAdminTicketDto } from '../support/support.service.ts';
+import type { DeliveryCard } from '../../../contracts/delivery-card.schemas.ts';
 import type { DeskRepository } from './desk.repository.ts';
+import type { DeliveryContext } from './delivery-context.ts';
 import type { SearchRepository } from './desk.search.repository.ts';
 
 const ticketMissing = () => new AppError('NOT_FOUND', SUPPORT_TEXT.ticketMissing);
@@ -36,6 +38,8 @@ export function createDeskService(options: {
   search: SearchRepository;
   audit: AuditService;
   clock: Clock;
+  /** What the app says of a delivery (delivery-context.ts); null without DELIVERY_CONTEXT_URL. */
+  delivery?: DeliveryContext | null;
 }) {
   const { tickets, desk, audit, clock } = options;
 
@@ -219,6 +223,31 @@ export function createDeskService(options: {
         details: { ticketNo: ticket.ticketNo, keep },
       });
       return ticket;
+    },
+
+    /** Gives a ticket the reference of its delivery, corrects it, or (null) takes it off; audited with before and now. */
+    async setDeliveryReference(actor: AuditActor, ticketId: string, reference: string | null): Promise<AdminTicket> {
+      if (!isUuid(ticketId)) throw ticketMissing();
+      const changed = await desk.setDeliveryReference(ticketId, reference);
+      if (!changed) throw ticketMissing();
+      const ticket = await adminTicket(ticketId);
+      if (changed !== 'same')
+        await audit.record({
+          actor,
+          action: 'ticket.delivery-reference',
+          targetType: 'ticket',
+          targetId: ticket.id,
+          details: { ticketNo: ticket.ticketNo, before: changed.before, now: reference },
+        });
+      return ticket;
+    },
+
+    /** The ticket's delivery card: what the app says of its reference, kept 60 s (delivery-context.ts). */
+    async deliveryCard(ticketId: string): Promise<DeliveryCard> {
+      const ticket = await adminTicket(ticketId);
+      if (!options.delivery) return { state: 'off' };
+      if (!ticket.deliveryReference) return { state: 'none' };
+      return options.delivery.lookUp(ticket.deliveryReference, ticket.id);
     },
 
     async agents(): Promise<Agent[]> {

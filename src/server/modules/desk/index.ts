@@ -11,6 +11,7 @@ import { createDeskRepository } from './desk.repository.ts';
 import { deskRoutes, deskToolRoutes } from './desk.routes.ts';
 import { createSearchRepository } from './desk.search.repository.ts';
 import { createDeskService } from './desk.service.ts';
+import { createDeliveryContext } from './delivery-context.ts';
 import { createLabelsRepository } from './labels.repository.ts';
 import { labelsRoutes } from './labels.routes.ts';
 import { macrosRoutes } from './macros.routes.ts';
@@ -34,12 +35,22 @@ import { createSavedRepliesService } from './saved-replies.service.ts';
 export const deskModule = fp<SharedServices>(
   async function desk(app: FastifyInstance, shared) {
     const { database } = shared;
+    const { deliveryContext } = shared.config;
     const desk = createDeskService({
       tickets: app.support,
       desk: createDeskRepository(database.db),
       search: createSearchRepository(database.db),
       audit: shared.audit,
       clock: shared.clock,
+      // The delivery card (docs/decisions/151-delivery-card.md): only with DELIVERY_CONTEXT_URL.
+      delivery: deliveryContext
+        ? createDeliveryContext({
+            ...deliveryContext,
+            clock: shared.clock,
+            onFailure: (reference, failure, detail) =>
+              app.log.warn({ deliveryReference: reference, failure, detail }, 'the delivery card could not be loaded'),
+          })
+        : null,
     });
     await app.register(deskRoutes, {
       desk,

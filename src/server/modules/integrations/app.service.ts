@@ -73,7 +73,8 @@ export function createAppService(options: {
       input: AppUser & {
         reason: (typeof TICKET_REASON_VALUES)[number];
         message: string;
-        deliveryReference?: string | undefined;
+        /** Empty is none (the schema makes it null). */
+        deliveryReference?: string | null | undefined;
         clientId?: string | undefined;
       },
     ): Promise<{ ticketId: string; ticketNo: number }> {
@@ -82,7 +83,7 @@ export function createAppService(options: {
         reason: input.reason,
         message: input.message,
         clientId: input.clientId,
-        deliveryReference: input.deliveryReference,
+        deliveryReference: input.deliveryReference ?? undefined,
       });
       await audit.record({
         actor: keyActor(key),

@@ -105,4 +105,3 @@ export function createKeysRepository(db: AppDatabase) {
   };
 }
 
-export type KeysRepository = ReturnType<typeof createKeysRepository>;

@@ -311,4 +311,3 @@ export function createWebhooksRepository(db: AppDatabase) {
   };
 }
 
-export type WebhooksRepository = ReturnType<typeof createWebhooksRepository>;

@@ -44,6 +44,7 @@ type RawAdminTicket = RawTicket & {
   warned: string | null;
   first_body: string | null;
   labels: Array<{ id: string; name: string }> | null;
+  delivery_reference: string | null;
 };
 
 /** The open wait's due times, each labelled: its response (first or next, by its phase), then its resolution. */
@@ -299,6 +300,7 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
                   order by s.moment = 'missed' desc limit 1) as warned
               from (
               select ${TICKET_COLUMNS}, u.email as user_email, u.name as user_name, t.assigned_to as assignee_id, a.email as assignee_email,
+                t.delivery_reference,
                 (select min(m.timestamp) from ticket_messages m
                   where m.ticket_id = t.id and m.admin and not m.internal) as first_response_at,
                 -- What the customer first wrote (its start is enough for a line; the index's order).
@@ -365,6 +367,7 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
         dueTimes: dueTimesOf(r),
         firstLine: firstLineOf(r.first_body ?? ''),
         labels: r.labels ?? [],
+        deliveryReference: r.delivery_reference ?? null,
       }));
     },
 

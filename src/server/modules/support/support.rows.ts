@@ -58,6 +58,8 @@ export interface AdminTicketRow extends TicketRow {
   firstLine: string;
   /** The team's labels on it, by name. */
   labels: Array<{ id: string; name: string }>;
+  /** The delivery it is about, as staff gave it (docs/decisions/151-delivery-card.md). */
+  deliveryReference: string | null;
 }
 
 export interface MessageRow {

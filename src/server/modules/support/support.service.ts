@@ -47,6 +47,7 @@ export function toAdminTicketDto(row: AdminTicketRow, now: Date): AdminTicket {
     firstLine: row.firstLine,
     version: row.version,
     labels: row.labels,
+    deliveryReference: row.deliveryReference,
   };
 }
 

@@ -1,0 +1,214 @@
+/**
+ * A stand-in for our app's delivery endpoint (docs/integrations.md;
+ * docs/decisions/151-delivery-card.md), for the tests and for `npm run dev`. It checks each
+ * request's Standard Webhooks signature (401 when it is wrong or more than 5 minutes old) and
+ * answers the documented shape for a few references:
+ *
+ * - `BGS-1001`: delivered, with its history and two handover photos;
+ * - `BGS-1002`: in transit;
+ * - `BGS-SLOW`: answers after 5 s (the card gives up after 2);
+ * - `BGS-500`: answers 500;
+ * - `BGS-MALFORMED`: answers a body that is not JSON;
+ * - `BGS-BADLINK`: a photo link that is not http(s) (not the documented shape);
+ * - any other: 404, the app knows no such delivery.
+ *
+ * The special ones answer so for any reference they begin (`BGS-SLOW-7f3a`), so a test can take one
+ * no earlier test's look is still kept for (the server keeps a failure 10 s).
+ *
+ * `node scripts/delivery-app.ts` serves it on DELIVERY_APP_PORT (a free port when unset) with the
+ * secret DELIVERY_CONTEXT_SECRET, and prints its address.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const FIXTURE_REFERENCES = {
+  delivered: 'BGS-1001',
+  inTransit: 'BGS-1002',
+  slow: 'BGS-SLOW',
+  failing: 'BGS-500',
+  malformed: 'BGS-MALFORMED',
+  badLink: 'BGS-BADLINK',
+} as const;
+
+/** How long BGS-SLOW takes to answer: longer than the card waits. */
+export const SLOW_ANSWER_MS = 5_000;
+/** A signature older (or newer) than this is refused, as the Standard Webhooks libraries do. */
+const TOLERANCE_SECONDS = 5 * 60;
+
+/** One request the app received, as it came (the tests check the signature themselves too). */
+export interface ReceivedRequest {
+  headers: Record<string, string | undefined>;
+  body: string;
+  /** Whether this app found the signature good. */
+  verified: boolean;
+}
+
+export interface DeliveryApp {
+  url: string;
+  received: ReceivedRequest[];
+  close(): Promise<void>;
+}
+
+const PHOTO_BASE = 'https://photos.bagspace.example/handover';
+
+/** BGS-1001: from Auckland to Wellington, delivered, with its photos. */
+function delivered(reference: string) {
+  return {
+    reference,
+    status: 'delivered',
+    route: { from: 'Auckland', to: 'Wellington' },
+    dates: {
+      booked: '2026-11-20T21:15:00Z',
+      pickedUp: '2026-11-22T19:40:00Z',
+      delivered: '2026-11-23T02:05:00Z',
+      expected: '2026-11-23',
+    },
+    sender: { name: 'Mere Tane', email: 'mere@example.nz' },
+    traveller: { name: 'Sam Wilson', email: 'sam.traveller@example.nz' },
+    item: { description: 'A box of books (about 4 kg)', declaredValue: { amount: 120, currency: 'NZD' } },
+    history: [
+      { at: '2026-11-20T21:15:00Z', status: 'booked' },
+      { at: '2026-11-22T19:40:00Z', status: 'picked-up', note: 'Handed over at Auckland Airport, domestic terminal' },
+      { at: '2026-11-23T02:05:00Z', status: 'delivered', note: 'Signed for by the recipient' },
+    ],
+    photos: [
+      { url: `${PHOTO_BASE}/${reference}/pickup.jpg`, caption: 'At pickup', takenAt: '2026-11-22T19:41:00Z' },
+      { url: `${PHOTO_BASE}/${reference}/delivery.jpg`, caption: 'At delivery', takenAt: '2026-11-23T02:06:00Z' },
+    ],
+    // Fields the card does not read are ignored.
+    internalScore: 7,
+  };
+}
+
+/** BGS-1002: from Christchurch to Dunedin, on its way. */
+function inTransit(reference: string) {
+  return {
+    reference,
+    status: 'in-transit',
+    route: { from: 'Christchurch', to: 'Dunedin' },
+    dates: { booked: '2026-11-28T03:00:00Z', pickedUp: '2026-11-29T20:30:00Z', expected: '2026-11-30' },
+    sender: { name: 'Aroha Ngata' },
+    traveller: { name: 'Priya Patel', email: null },
+    item: { description: 'A framed painting', declaredValue: { amount: 450.5, currency: 'NZD' } },
+    history: [
+      { at: '2026-11-28T03:00:00Z', status: 'booked' },
+      { at: '2026-11-29T20:30:00Z', status: 'in-transit' },
+    ],
+    photos: [],
+  };
+}
+
+/** Whether the request carries a good Standard Webhooks signature of `body`, made within the tolerance. */
+export function verifySignature(secret: string, headers: IncomingMessage['headers'], body: string): boolean {
+  const id = headers['webhook-id'];
+  const timestamp = headers['webhook-timestamp'];
+  const signatures = headers['webhook-signature'];
+  if (typeof id !== 'string' || typeof timestamp !== 'string' || typeof signatures !== 'string') return false;
+  if (!/^\d+$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > TOLERANCE_SECONDS) return false;
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest();
+  return signatures.split(' ').some((signature) => {
+    const [version, value] = signature.split(',');
+    if (version !== 'v1' || !value) return false;
+    const given = Buffer.from(value, 'base64');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}
+
+export async function startDeliveryApp(options: {
+  /** The Standard Webhooks secret (`whsec_…`) the requests are signed with. */
+  secret: string;
+  port?: number;
+  host?: string;
+}): Promise<DeliveryApp> {
+  const received: ReceivedRequest[] = [];
+  const json = (res: ServerResponse, status: number, value: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(value));
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const verified = verifySignature(options.secret, req.headers, body);
+      received.push({
+        headers: Object.fromEntries(
+          ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'content-type'].map((name) => [
+            name,
+            req.headers[name] as string | undefined,
+          ]),
+        ),
+        body,
+        verified,
+      });
+      if (req.method !== 'POST') return json(res, 405, { error: 'POST only' });
+      if (!verified) return json(res, 401, { error: 'bad signature' });
+      let reference = '';
+      try {
+        reference = String((JSON.parse(body) as { deliveryReference?: unknown }).deliveryReference ?? '');
+      } catch {
+        return json(res, 400, { error: 'not JSON' });
+      }
+      const special = (
+        [
+          FIXTURE_REFERENCES.slow,
+          FIXTURE_REFERENCES.failing,
+          FIXTURE_REFERENCES.malformed,
+          FIXTURE_REFERENCES.badLink,
+        ] as string[]
+      ).find((prefix) => reference.startsWith(prefix));
+      switch (special ?? reference) {
+        case FIXTURE_REFERENCES.delivered:
+          return json(res, 200, delivered(reference));
+        case FIXTURE_REFERENCES.inTransit:
+          return json(res, 200, inTransit(reference));
+        case FIXTURE_REFERENCES.slow: {
+          // Answers late, unless the caller gave up first.
+          const timer = setTimeout(() => json(res, 200, inTransit(reference)), SLOW_ANSWER_MS);
+          res.on('close', () => clearTimeout(timer));
+          return;
+        }
+        case FIXTURE_REFERENCES.failing:
+          return json(res, 500, { error: 'something broke' });
+        case FIXTURE_REFERENCES.malformed:
+          res.writeHead(200, { 'content-type': 'application/json' });
+          return res.end('{"reference": "BGS-MALFORMED", "status": ');
+        case FIXTURE_REFERENCES.badLink: {
+          const answer = delivered(reference);
+          answer.photos[0]!.url = 'javascript:alert(document.cookie)';
+          return json(res, 200, answer);
+        }
+        default:
+          return json(res, 404, { error: 'no such delivery' });
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/deliveries/context`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const secret = process.env.DELIVERY_CONTEXT_SECRET;
+  if (!secret) {
+    console.error('Set DELIVERY_CONTEXT_SECRET (whsec_ followed by base64), the secret the server signs with.');
+    process.exit(1);
+  }
+  const app = await startDeliveryApp({ secret, port: Number(process.env.DELIVERY_APP_PORT ?? 0) });
+  console.log(`The delivery app answers at ${app.url} (${Object.values(FIXTURE_REFERENCES).join(', ')})`);
+}
