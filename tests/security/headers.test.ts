@@ -687,12 +687,30 @@ describe('HDR-12, HDR-13: the server fetches nothing and renders no documents', 
     const outbound =
       /\bfetch\s*\(|\bhttps?\.(request|get)\s*\(|from ['"](axios|undici|got|node-fetch|superagent|needle)['"]|\bnet\.connect\s*\(|\btls\.connect\s*\(|new WebSocket\s*\(/;
     const hits = files.filter((f) => outbound.test(fs.readFileSync(path.join(ROOT, f), 'utf8')));
-    // The one client of a service the operator configures by address and key (docs/decisions/114-nzbn-lookup.md):
-    // the host is NZBN_API_URL's, and only a stored NZBN (13 digits, checked at registration) goes in its path.
-    expect(hits).toEqual(['src/server/modules/partners/nzbn-lookup.client.ts']);
-    const client = fs.readFileSync(path.join(ROOT, hits[0]!), 'utf8');
-    expect(client.match(/\bfetch\s*\(/g)).toHaveLength(1);
-    expect(client).toContain('fetch(`${options.baseUrl}/entities/${encodeURIComponent(nzbn)}`');
+    // The clients of services the operator or an admin configures by address: the NZBN register
+    // (docs/decisions/114-nzbn-lookup.md: the host is NZBN_API_URL's, and only a stored NZBN, 13 digits
+    // checked at registration, goes in its path); the app's delivery card (DELIVERY_CONTEXT_URL, decision
+    // 151: one URL, the reference in the signed body); webhook endpoints an admin adds (decision 150:
+    // the endpoint's URL as stored, no redirect followed).
+    expect(hits).toEqual([
+      'src/server/modules/desk/delivery-context.ts',
+      'src/server/modules/integrations/webhooks.worker.ts',
+      'src/server/modules/partners/nzbn-lookup.client.ts',
+    ]);
+    const calls: Record<string, string> = {
+      'src/server/modules/partners/nzbn-lookup.client.ts':
+        'fetch(`${options.baseUrl}/entities/${encodeURIComponent(nzbn)}`',
+      'src/server/modules/desk/delivery-context.ts': 'fetch(options.url, {',
+      'src/server/modules/integrations/webhooks.worker.ts': 'fetch(delivery.url, {',
+    };
+    for (const file of hits) {
+      const client = fs.readFileSync(path.join(ROOT, file), 'utf8');
+      expect(client.match(/\bfetch\s*\(/g), file).toHaveLength(1);
+      expect(client).toContain(calls[file]);
+    }
+    expect(fs.readFileSync(path.join(ROOT, 'src/server/modules/integrations/webhooks.worker.ts'), 'utf8')).toContain(
+      "redirect: 'manual'",
+    );
   });
 
   it('does not follow an admin-chosen legal link itself: a listener at that address sees no request', async () => {

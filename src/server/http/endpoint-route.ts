@@ -56,7 +56,9 @@ export function route<E extends EndpointDeclaration>(
     schema: {
       tags: [...declaration.tags],
       summary: declaration.summary,
-      ...(declaration.description ? { description: declaration.description } : {}),
+      ...(declaration.description || declaration.keyScopes
+        ? { description: [declaration.description, keyScopesLine(declaration)].filter(Boolean).join('\n\n') }
+        : {}),
       ...(declaration.hidden ? { hide: true } : {}),
       ...(consumes ? { consumes } : {}),
       ...(declaration.params ? { params: declaration.params } : {}),
@@ -71,6 +73,12 @@ export function route<E extends EndpointDeclaration>(
     ...extras,
   });
 }
+
+/** What the API description says of a declaration a service key may call (docs/integrations.md). */
+const keyScopesLine = (declaration: EndpointDeclaration) =>
+  declaration.keyScopes
+    ? `Callable with a service API key (Authorization: Bearer bsk_…) holding one of: ${declaration.keyScopes.join(', ')}.`
+    : undefined;
 
 /** Who is calling an endpoint that is not public (the access hook has checked there is someone). */
 export function principalOf(request: FastifyRequest): Principal {

@@ -252,3 +252,19 @@ describe('revoke, rotate, expire, limit', () => {
     expect((await withKey(calm.secret, 'GET', '/api/app/partners')).statusCode).toBe(200);
   });
 });
+
+describe('the API description', () => {
+  it('lists every endpoint a key may call, with the scopes that open it', async () => {
+    const { namedEndpoints } = await import('../../../src/contracts/api/index.ts');
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { description?: string }>>;
+    };
+    const callable = namedEndpoints().filter(([, declaration]) => declaration.keyScopes);
+    expect(callable.length).toBeGreaterThanOrEqual(12);
+    for (const [name, declaration] of callable) {
+      const operation = doc.paths[declaration.path.replace(/:(\w+)/g, '{$1}')]?.[declaration.method.toLowerCase()];
+      expect(operation, name).toBeDefined();
+      for (const scope of declaration.keyScopes!) expect(operation!.description, name).toContain(scope);
+    }
+  });
+});

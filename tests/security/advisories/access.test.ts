@@ -172,6 +172,18 @@ describe('support-desk advisories (docs/security-checks.md#advisory-regressions)
         mergeId: ['999999999'],
         // Nobody's bulk action: the user is refused before the handler looks.
         bulkId: ['00000000-0000-4000-8000-0000000b0003'],
+        // A real API key and webhook endpoint: revoking, rotating or changing them is an admin's write.
+        keyId: [
+          (await admin.post('/api/admin/api-keys', { name: 'Probe key', scopes: ['tickets:read'] })).json().key
+            .id as string,
+        ],
+        endpointId: [
+          (
+            await admin.post('/api/admin/webhooks', { url: 'http://127.0.0.1:9/probe', events: ['ticket.created'] })
+          ).json().endpoint.id as string,
+        ],
+        // Nobody's delivery: the user is refused before the handler looks.
+        deliveryId: ['999999999'],
         userId: [user.id, admin.id],
         slug: ['terms'],
         // The admin's own authenticator app (their only factor, so even the admin could not remove it).
@@ -236,6 +248,8 @@ describe('support-desk advisories (docs/security-checks.md#advisory-regressions)
         'second_factors',
         'recovery_codes',
         'inbound_mail',
+        'api_keys',
+        'webhook_endpoints',
       ];
       const snapshot = async () =>
         Object.fromEntries(
