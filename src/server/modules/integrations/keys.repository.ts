@@ -104,4 +104,3 @@ export function createKeysRepository(db: AppDatabase) {
     },
   };
 }
-
