@@ -16,6 +16,7 @@ import {
 import type { ApiKey } from '../../contracts/integrations.schemas.ts';
 import { InputField } from '../components/ui/field.tsx';
 import { DataTable } from '../components/ui/data-table.tsx';
+import { ChoiceList } from '../features/admin/choice-list.tsx';
 import { Notice } from '../features/admin/notice.tsx';
 import { type FormResult, refused } from '../lib/form.ts';
 import { privatePageMeta } from '../lib/page-meta.ts';
@@ -99,17 +100,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data<FormResult>({ ok: false, message: 'Choose what to do.', fields: {}, values: {} }, { status: 400 });
 }
 
+/** A webhook's events as choices: each with what it tells. */
+const EVENT_CHOICES = WEBHOOK_EVENTS.map((event) => ({ value: event, text: WEBHOOK_EVENT_TEXT[event] }));
+
 const keyState = (key: ApiKey) =>
   key.revokedAt ? 'Revoked' : key.live ? `Until ${formatNzDateTime(key.expiresAt)}` : 'Expired';
-
-function FieldMessage({ result, name }: { result: FormResult | undefined; name: string }) {
-  const message = result?.fields[name];
-  return message ? (
-    <p className="field__error" id={`${name}-error`}>
-      {message}
-    </p>
-  ) : null;
-}
 
 /** /admin/integrations: API keys and webhook endpoints; making and revoking for admins, reading for auditors. */
 export default function AdminIntegrations({ loaderData, actionData }: Route.ComponentProps) {
@@ -200,18 +195,13 @@ export default function AdminIntegrations({ loaderData, actionData }: Route.Comp
             error={created?.fields.name}
             required
           />
-          <fieldset
-            className="integration-choices"
-            aria-describedby={created?.fields.scopes ? 'scopes-error' : undefined}
-          >
-            <legend>{T.keyScopes}</legend>
-            {API_SCOPES.map((scope) => (
-              <label key={scope} className="integration-choice">
-                <input type="checkbox" name="scopes" value={scope} /> <code>{scope}</code>: {SCOPE_TEXT[scope]}
-              </label>
-            ))}
-            <FieldMessage result={created} name="scopes" />
-          </fieldset>
+          <ChoiceList
+            legend={T.keyScopes}
+            name="scopes"
+            options={API_SCOPES.map((scope) => ({ value: scope, text: SCOPE_TEXT[scope] }))}
+            checked={() => false}
+            error={created?.fields.scopes}
+          />
           <InputField
             label={T.keyExpiry}
             name="expiresInDays"
@@ -278,16 +268,13 @@ function WebhookFields({ result, busy }: { result: FormResult | undefined; busy:
         defaultValue={result?.values.description ?? ''}
         error={result?.fields.description}
       />
-      <fieldset className="integration-choices" aria-describedby={result?.fields.events ? 'events-error' : undefined}>
-        <legend>{T.events}</legend>
-        {WEBHOOK_EVENTS.map((event) => (
-          <label key={event} className="integration-choice">
-            <input type="checkbox" name="events" value={event} defaultChecked /> <code>{event}</code>:{' '}
-            {WEBHOOK_EVENT_TEXT[event]}
-          </label>
-        ))}
-        <FieldMessage result={result} name="events" />
-      </fieldset>
+      <ChoiceList
+        legend={T.events}
+        name="events"
+        options={EVENT_CHOICES}
+        checked={() => true}
+        error={result?.fields.events}
+      />
       {result?.message && !result.ok ? <Notice tone="error">{result.message}</Notice> : null}
       <button type="submit" name="intent" value="add-webhook" className="button button--primary" disabled={busy}>
         {T.addWebhook}

@@ -12,6 +12,7 @@ import {
 import type { WebhookDelivery } from '../../contracts/integrations.schemas.ts';
 import { InputField } from '../components/ui/field.tsx';
 import { DataTable } from '../components/ui/data-table.tsx';
+import { ChoiceList } from '../features/admin/choice-list.tsx';
 import { Notice } from '../features/admin/notice.tsx';
 import { type FormResult, refused } from '../lib/form.ts';
 import { privatePageMeta } from '../lib/page-meta.ts';
@@ -216,16 +217,13 @@ export default function AdminWebhook({ loaderData, actionData }: Route.Component
               defaultValue={saving?.values.description ?? endpoint.description}
               error={saving?.fields.description}
             />
-            <fieldset className="integration-choices">
-              <legend>{T.events}</legend>
-              {WEBHOOK_EVENTS.map((event) => (
-                <label key={event} className="integration-choice">
-                  <input type="checkbox" name="events" value={event} defaultChecked={endpoint.events.includes(event)} />{' '}
-                  <code>{event}</code>: {WEBHOOK_EVENT_TEXT[event]}
-                </label>
-              ))}
-              {saving?.fields.events ? <p className="field__error">{saving.fields.events}</p> : null}
-            </fieldset>
+            <ChoiceList
+              legend={T.events}
+              name="events"
+              options={WEBHOOK_EVENTS.map((event) => ({ value: event, text: WEBHOOK_EVENT_TEXT[event] }))}
+              checked={(event) => endpoint.events.includes(event)}
+              error={saving?.fields.events}
+            />
             <label className="integration-choice">
               <input type="checkbox" name="enabled" defaultChecked={endpoint.enabled} /> {T.enabled}
             </label>

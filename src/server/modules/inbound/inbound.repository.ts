@@ -138,7 +138,9 @@ export function createInboundRepository(db: AppDatabase) {
     /**
      * Claims up to `limit` received messages due by `now` (the app's clock: a retry's time) for
      * `leaseSeconds`, and ones whose worker died (their lease ran out), oldest first; other
-     * workers skip the rows this one locked.
+     * workers skip the rows this one locked. A mail never tried is due at once: its
+     * `next_attempt_at` is the database's time of arrival, which the app's clock (a test's, or a
+     * process's whose wall clock was stepped) need not have reached; only a retry waits for it.
      */
     async claimDue(limit: number, leaseSeconds: number, now: Date): Promise<ClaimedInbound[]> {
       // Raw SQL: claims and leases in one UPDATE whose subquery skips locked rows (as the outbox does).
@@ -158,7 +160,8 @@ export function createInboundRepository(db: AppDatabase) {
               lease_until = now() + make_interval(secs => ${leaseSeconds})
             where id in (
               select id from inbound_mail
-              where (state = 'received' and next_attempt_at <= ${now.toISOString()}::timestamptz) or (state = 'processing' and lease_until < now())
+              where (state = 'received' and (attempts = 0 or next_attempt_at <= ${now.toISOString()}::timestamptz))
+                or (state = 'processing' and lease_until < now())
               order by id limit ${limit} for update skip locked)
             returning id, message_id, raw, via, remote_address, helo, envelope_from, recipients, attempts`,
       );

@@ -200,7 +200,9 @@ export function createWebhooksRepository(db: AppDatabase) {
         with due as (
           select d.id from webhook_deliveries d
           join webhook_endpoints e on e.id = d.endpoint_id and e.enabled
-          where d.state = 'pending' and d.next_attempt_at <= ${now.toISOString()}::timestamptz
+          where d.state = 'pending'
+            -- Never tried: due at once (its next_attempt_at is the database's time, not the app clock's).
+            and (d.attempts = 0 or d.next_attempt_at <= ${now.toISOString()}::timestamptz)
             and (d.lease_until is null or d.lease_until < ${now.toISOString()}::timestamptz)
             and not exists (
               select 1 from webhook_deliveries p
