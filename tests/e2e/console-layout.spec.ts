@@ -84,8 +84,10 @@ const brokenLabels = (page: Page, selector: string) =>
     };
     return (
       [...document.querySelectorAll<HTMLElement>(selector)]
-        // A table's headings are hidden (1 px) where its rows are cards.
-        .filter((el) => !el.matches('td') || /^[^\s@]+$/.test(el.textContent!.trim()))
+        // A table's headings are hidden (1 px) where its rows are cards. A cell's words are read as
+        // shown (innerText): a list of pairs in a cell (an audit entry's Before and Now) is several
+        // lines by design, where its textContent would run them together as one word.
+        .filter((el) => !el.matches('td') || /^[^\s@]+$/.test(el.innerText.trim()))
         .filter((el) => el.offsetParent !== null && (el.closest('thead')?.clientHeight ?? 9) > 2 && linesOf(el) > 1)
         .map((el) => el.textContent!.trim())
     );
