@@ -57,6 +57,11 @@ const SAMPLES: Record<AuditAction, Pick<AuditEntry, 'targetType' | 'targetId' | 
     targetId: TICKET,
     details: { ticketNo: 1004, before: 'BGS-1001', now: 'BGS-1002' },
   },
+  'claim.decide': {
+    targetType: 'ticket',
+    targetId: TICKET,
+    details: { ticketNo: 1004, outcome: 'part', amountCents: 4550, version: 2 },
+  },
   'ticket.unsplit': {
     targetType: 'ticket',
     targetId: TICKET,
@@ -275,6 +280,7 @@ const EXPECTED: Record<AuditAction, string> = {
   'ticket.side-close': 'Closed the side conversation with desk@kea.example on ticket #1004',
   'ticket.keep-for-record': 'Kept the messages of ticket #1004 for the record',
   'ticket.delivery-reference': 'Changed the delivery reference of ticket #1004 to BGS-1002',
+  'claim.decide': 'Decided the claim of ticket #1004: Upheld in part',
   'ticket.merge': 'Merged #1009 into ticket #1004',
   'ticket.unmerge': 'Undid the merge of #1009 into ticket #1004',
   'ticket.split': 'Split #1009 into ticket #1004',

@@ -1,3 +1,4 @@
+import { CLAIM_OUTCOME_TEXT, type ClaimOutcome, formatNzd } from './claims.ts';
 import { ROLE_TEXT, type StaffRole } from './roles.ts';
 import { ERASED_USER } from './account-deletion.ts';
 import { FAQ_TYPE_LABELS, type FaqType, LEGAL_DOCUMENT_LABELS, type LegalDocument } from './content.ts';
@@ -54,6 +55,7 @@ export const AUDIT_ACTIONS = {
   'user.erase': 'Erased an account now (its owner asked to delete it)',
   'ticket.keep-for-record': 'Kept a ticket’s messages for the record (or not)',
   'ticket.delivery-reference': 'Gave a ticket its delivery reference (or changed or removed it)',
+  'claim.decide': 'Decided an incident claim (or its appeal)',
   'ticket.merge': 'Merged a ticket into another',
   'ticket.unmerge': 'Undid a merge of tickets',
   'ticket.split': 'Split a ticket into two',
@@ -382,6 +384,18 @@ const TELLERS: Record<AuditAction, Teller> = {
         ? ['Stopped keeping the messages of ', ticket(e, d), ' for the record']
         : ['Kept the messages of ', ticket(e, d), ' for the record'],
     used: ['ticketNo', 'keep'],
+  }),
+  'claim.decide': (d, e) => ({
+    sentence: [
+      'Decided the claim of ',
+      ticket(e, d),
+      `: ${CLAIM_OUTCOME_TEXT[str(d.outcome) as ClaimOutcome] ?? str(d.outcome) ?? '?'}`,
+    ],
+    facts: [
+      ...(num(d.amountCents) !== null ? [{ label: 'Amount', value: formatNzd(num(d.amountCents)!) }] : []),
+      ...(str(d.reason) ? [{ label: 'Reason', value: str(d.reason)! }] : []),
+    ],
+    used: ['ticketNo', 'outcome', 'amountCents', 'reason', 'version'],
   }),
   'ticket.delivery-reference': (d, e) => {
     const before = str(d.before);

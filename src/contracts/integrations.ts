@@ -39,6 +39,7 @@ export const WEBHOOK_EVENTS = [
   'ticket.merged',
   'ticket.rated',
   'partner.decided',
+  'claim.decided',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
@@ -49,6 +50,7 @@ export const WEBHOOK_EVENT_TEXT: Readonly<Record<WebhookEvent, string>> = {
   'ticket.merged': 'A ticket was merged into another.',
   'ticket.rated': 'A customer rated a closed ticket, or changed their rating.',
   'partner.decided': 'A partner application was approved or rejected, or a company banned.',
+  'claim.decided': 'An incident claim was decided (once for each version of the claim), or its appeal.',
 };
 
 export const WEBHOOK_LIMITS = {

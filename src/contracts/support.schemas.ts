@@ -2,6 +2,7 @@ import { LabelSchema } from './labels.schemas.ts';
 import { AttachmentSchema } from './attachments.schemas.ts';
 import { ErrorBodySchema } from './errors.ts';
 import { MACRO_TEXT, placeholdersIn } from './macros.ts';
+import { IncidentFieldsShape, readIncident } from './claims.schemas.ts';
 import { z } from './zod.ts';
 import { MESSAGE_MAX_LENGTH, SEEN_IDS_MAX, SUPPORT_TEXT, TICKET_REASON_VALUES } from './support.ts';
 
@@ -36,12 +37,21 @@ const createReasonSchema = z.enum(TICKET_REASON_VALUES, {
 /** The closed ticket a new one carries on from ('Still need help?'); one of the caller's own, else left unlinked. */
 const followsSchema = z.uuid({ error: 'follows must be a ticket id' }).optional();
 
-export const CreateTicketSchema = z.object({
+const CreateTicketFields = z.object({
   reason: createReasonSchema,
   message: messageBody,
   clientId: clientIdSchema,
   follows: followsSchema,
+  // An Incident Report about a delivery opens a claim (claims.schemas.ts): what happened, which
+  // delivery, what the item is worth and when it was delivered. Optional: an Incident Report
+  // without them is a ticket as before.
+  ...IncidentFieldsShape,
 });
+/** A new ticket, and the claim its incident's fields open (`incident`, or null). */
+export const CreateTicketSchema = CreateTicketFields.transform((values, ctx) => ({
+  ...values,
+  incident: readIncident(values, ctx),
+}));
 export const CreateTicketCallSchema = z.object({ data: CreateTicketSchema });
 export const CreateTicketResultSchema = z.object({
   result: z.object({ ticketId: z.uuid(), ticketNo: z.number().int() }),
@@ -147,10 +157,10 @@ export const StaffReplySchema = StaffNoteSchema.superRefine(noPlaceholderLeft);
 export const StaffReplyFormSchema = ReplyFormSchema.extend({ seenVersion }).superRefine(noPlaceholderLeft);
 
 /** A new ticket sent as a form with files (multipart); its message is required as in JSON. */
-export const CreateTicketFormSchema = CreateTicketSchema.extend({
+export const CreateTicketFormSchema = CreateTicketFields.extend({
   clientId: z.preprocess((v) => (v === '' ? undefined : v), clientIdSchema),
   follows: z.preprocess((v) => (v === '' ? undefined : v), followsSchema),
-});
+}).transform((values, ctx) => ({ ...values, incident: readIncident(values, ctx) }));
 
 export const TicketListQuerySchema = z.object({
   open: z

@@ -20,6 +20,7 @@ import { reportsModule } from './modules/reports/index.ts';
 import { secondFactorModule } from './modules/second-factor/index.ts';
 import { serviceLevelsModule } from './modules/service-levels/index.ts';
 import { sideConversationsModule } from './modules/side-conversations/index.ts';
+import { claimsModule } from './modules/claims/index.ts';
 import { supportModule } from './modules/support/index.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { crossSitePlugin } from './plugins/cross-site.ts';
@@ -185,6 +186,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The desk (the team's side of tickets) reaches tickets through what the support module decorates.
   await app.register(deskModule, shared);
   await app.register(sideConversationsModule, shared);
+  await app.register(claimsModule, shared);
   await app.register(auditModule, shared);
   await app.register(serviceLevelsModule, {
     ...shared,

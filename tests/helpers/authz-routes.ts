@@ -316,6 +316,9 @@ export const EXPECTED: Record<EndpointKey, RouteSpec> = {
   // it; everyone who reads tickets sees its card (in the matrix's world the card is not set up: 'off').
   'desk.setDeliveryReference': R(DESK),
   'desk.delivery': R(DESK_READERS),
+  // Incident claims (docs/decisions/152-incident-claims.md): the matrix's ticket has none (null; a decision 404).
+  'claims.claim': R(DESK_READERS),
+  'claims.decide': R(DESK, { ok: 404 }),
   // The fixture's saved reply has no actions and no reply is given: nothing to do (409), nothing changed.
   'desk.applyMacro': R(DESK, { ok: 409 }),
   'desk.agents': R(DESK_READERS),
@@ -570,6 +573,7 @@ export const BODIES: Partial<Record<EndpointKey, BodyFor>> = {
   'desk.assign': json({ assignee: 'me' }),
   'desk.setPrivacy': json({ privacy: true }),
   'desk.setDeliveryReference': json({ deliveryReference: 'BGS-1001' }),
+  'claims.decide': json({ outcome: 'declined', reason: 'Matrix: not ours to pay', seenVersion: 1 }),
   'desk.applyMacro': json(() => ({ savedReplyId: SAVED_REPLY_ID })),
   'desk.setKeepForRecord': json({ keep: true }),
   'desk.split': async (actor, f) => {

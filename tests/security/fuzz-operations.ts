@@ -397,6 +397,8 @@ export const FUZZ: Record<EndpointKey, FuzzEntry> = {
     },
   },
   'desk.delivery': SUPPORT,
+  'claims.claim': SUPPORT,
+  'claims.decide': SUPPORT,
   'desk.applyMacro': {
     group: 'support',
     given: { savedReplyId: fc.oneof({ weight: 1, arbitrary: ref('savedReply') }, { weight: 2, arbitrary: fc.uuid() }) },

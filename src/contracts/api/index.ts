@@ -3,6 +3,7 @@ import { accountApi, authApi, usersApi } from './accounts.ts';
 import { attachmentsApi } from './attachments.ts';
 import { auditApi } from './audit.ts';
 import { bulkApi } from './bulk.ts';
+import { claimsApi } from './claims.ts';
 import { contentAdminApi, contentApi } from './content.ts';
 import { inboundApi } from './inbound.ts';
 import { apiKeysApi, appApi, webhooksApi } from './integrations.ts';
@@ -41,6 +42,7 @@ export const API = {
   serviceLevels: serviceLevelsApi,
   reports: reportsApi,
   side: sideApi,
+  claims: claimsApi,
   labels: labelsApi,
   bulk: bulkApi,
   apiKeys: apiKeysApi,

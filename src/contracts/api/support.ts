@@ -148,7 +148,9 @@ export const supportApi = {
     tags: ['support'],
     summary:
       'Open a ticket: JSON { reason, message, clientId? }, or multipart/form-data with those fields and up to 5 `files` ' +
-      '(JPEG, PNG, WebP or PDF, each at most 10485760 bytes) that its first message carries. A repeated clientId creates nothing new.',
+      '(JPEG, PNG, WebP or PDF, each at most 10485760 bytes) that its first message carries. A repeated clientId creates nothing new. ' +
+      'An Incident Report with { claimKind, deliveryReference, itemValue, deliveredOn } opens a claim, which takes up to 10 files ' +
+      '(a damaged item at least one photo).',
     body: CreateTicketSchema,
     multipart: 'also',
     answers: { 201: CreateTicketResultSchema.shape.result },

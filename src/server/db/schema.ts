@@ -679,3 +679,4 @@ export * from './schema-mail.ts';
 export * from './schema-service-levels.ts';
 export * from './schema-side-conversations.ts';
 export * from './schema-second-factor.ts';
+export * from './schema-claims.ts';

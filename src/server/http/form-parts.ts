@@ -17,9 +17,11 @@ const PARSER_LIMIT_CODES = new Set(['FST_PARTS_LIMIT', 'FST_FILES_LIMIT', 'FST_F
 export async function* formParts(
   request: FastifyRequest,
   messages: { tooManyParts: string; invalidForm: string; unreadableForm: string },
+  /** This request's own limits, over the scope's (a new ticket's claim takes more files). */
+  limits?: Record<string, number>,
 ): AsyncGenerator<FormPart> {
   try {
-    for await (const part of request.parts()) {
+    for await (const part of request.parts(limits ? { limits } : undefined)) {
       if (part.type === 'file') {
         // An empty `filename=""` comes through as no name at all.
         yield { type: 'file', fieldname: part.fieldname, filename: part.filename ?? '', file: part.file };

@@ -141,6 +141,11 @@ export function createAttachmentsService({
       userId: string,
       parts: AsyncIterable<FormPart>,
       mayAttach: () => Promise<void> = async () => {},
+      /** A claim's first message takes more (docs/decisions/152-incident-claims.md), refused in its own words. */
+      most: { files: number; refusal: string } = {
+        files: ATTACHMENT_LIMITS.filesPerMessage,
+        refusal: ATTACHMENT_TEXT.tooMany,
+      },
     ): Promise<ReceivedForm> {
       const fields: Record<string, string> = {};
       const ids: string[] = [];
@@ -158,8 +163,7 @@ export function createAttachmentsService({
           if (part.fieldname !== 'files' || (data.length === 0 && !part.filename) || refusal !== null) continue;
           files += 1;
           try {
-            if (files > ATTACHMENT_LIMITS.filesPerMessage)
-              throw new AppError('INVALID_ARGUMENT', ATTACHMENT_TEXT.tooMany);
+            if (files > most.files) throw new AppError('INVALID_ARGUMENT', most.refusal);
             if (tooLarge) throw new AppError('INVALID_ARGUMENT', ATTACHMENT_TEXT.tooLarge(part.filename || 'file'));
             if (files === 1) await mayAttach();
             await limiter.consume(

@@ -38,6 +38,7 @@ export const supportModule = fp<SharedServices>(
       repository,
       limiter: shared.limiter,
       ticketsPerUserPerHour: config.support.ticketsPerUserPerHour,
+      clock: shared.clock,
     });
     const live = createSupportLive({
       bus: shared.bus,

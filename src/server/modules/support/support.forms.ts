@@ -3,12 +3,14 @@ import type { z } from '../../../contracts/zod.ts';
 import { ATTACHMENT_LIMITS, ATTACHMENT_TEXT } from '../../../contracts/attachments.ts';
 import { fieldErrors } from '../../../contracts/field-errors.ts';
 import { SUPPORT_TEXT } from '../../../contracts/support.ts';
+import { CLAIM_LIMITS } from '../../../contracts/claims.ts';
 import { AppError } from '../../errors.ts';
 import { formParts } from '../../http/form-parts.ts';
 
 /**
  * Multipart limits of a message with files (UP-06): a few text fields, five files and one more
- * (so the sixth is refused in our words, not the parser's), each cut one byte past 10 MB.
+ * (so the sixth is refused in our words, not the parser's), each cut one byte past 10 MB. A new
+ * ticket's form may carry a claim's evidence: its fields and ten files (CLAIM_MULTIPART_LIMITS).
  */
 export const MESSAGE_MULTIPART_LIMITS = {
   fieldNameSize: 100,
@@ -18,6 +20,13 @@ export const MESSAGE_MULTIPART_LIMITS = {
   parts: 20,
   headerPairs: 20,
   fileSize: ATTACHMENT_LIMITS.maxBytes + 1,
+} as const;
+
+export const CLAIM_MULTIPART_LIMITS = {
+  ...MESSAGE_MULTIPART_LIMITS,
+  fields: 16,
+  files: CLAIM_LIMITS.evidenceFiles + 1,
+  parts: 30,
 } as const;
 
 /**
@@ -35,17 +44,24 @@ export async function withMessageForm<S extends z.ZodType, T>(
     /** The text field that may be empty when files come with it. */
     textField?: string;
     mayAttach?: () => Promise<void>;
+    /** More files than a message's five (a claim's evidence), and the words that refuse one more. */
+    most?: { files: number; refusal: string };
   },
   send: (values: z.output<S>, attachmentIds: string[]) => Promise<T>,
 ): Promise<T> {
   const form = await app.attachments.receive(
     options.userId,
-    formParts(request, {
-      tooManyParts: ATTACHMENT_TEXT.tooMany,
-      invalidForm: ATTACHMENT_TEXT.unreadableForm,
-      unreadableForm: ATTACHMENT_TEXT.unreadableForm,
-    }),
+    formParts(
+      request,
+      {
+        tooManyParts: ATTACHMENT_TEXT.tooMany,
+        invalidForm: ATTACHMENT_TEXT.unreadableForm,
+        unreadableForm: ATTACHMENT_TEXT.unreadableForm,
+      },
+      options.most ? CLAIM_MULTIPART_LIMITS : undefined,
+    ),
     options.mayAttach,
+    options.most,
   );
   try {
     const parsed = options.schema.safeParse(form.fields);

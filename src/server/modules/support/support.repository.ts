@@ -6,6 +6,8 @@ import type { WaitingOn } from '../../../contracts/support.ts';
 import type { DueTime, TicketDue } from '../../../contracts/support.schemas.ts';
 import { firstLineOf } from '../../../contracts/support.ts';
 import { claimedAttachmentsJson, claimPendingAttachments } from '../attachments/index.ts';
+import type { ClaimPeriods } from '../../../contracts/claims.ts';
+import type { IncidentInput } from '../../../contracts/claims.schemas.ts';
 import {
   type AdminTicketRow,
   MESSAGE_COLUMNS,
@@ -143,10 +145,30 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
        * `follows`: the ticket this one carries on from ('Still need help?'), linked only when it is
        * this user's own (checked in the same statement); any other id is left out.
        */
-      links: { follows?: string | null; deliveryReference?: string | null } = {},
+      links: {
+        follows?: string | null;
+        deliveryReference?: string | null;
+        /** The claim an Incident Report opens, in the same statement (docs/decisions/152-incident-claims.md). */
+        claim?: (IncidentInput & { periods: ClaimPeriods; at: Date }) | null;
+      } = {},
     ): Promise<{ ticketId: string; ticketNo: number; messageId: number } | null> {
       const follows = links.follows ?? null;
       const deliveryReference = links.deliveryReference ?? null;
+      const claim = links.claim ?? null;
+      // Its window ends the given number of working days after the delivery; the team decides
+      // within its own number of working days of the claim, counted from the app's clock `at`
+      // (the database's calendar: 0033_claims.sql).
+      const claimInsert = claim
+        ? sql`, c as (
+            insert into incident_claims (ticket_id, kind, delivery_reference, item_value_cents, delivered_on,
+              window_ends_on, created_at, state_since, due_at)
+            select t.id, ${claim.kind}, ${claim.deliveryReference}, ${claim.itemValueCents}::integer,
+              ${claim.deliveredOn}::date, claim_working_date(${claim.deliveredOn}::date, ${claim.periods.claimWindowDays}::integer),
+              ${claim.at.toISOString()}::timestamptz, ${claim.at.toISOString()}::timestamptz,
+              claim_working_days(${claim.at.toISOString()}::timestamptz, ${claim.periods.decisionDays}::integer)
+            from t
+          )`
+        : sql``;
       const [row] = await queryRows<{ id: string; ticket_no: number; message_id: unknown }>(
         db,
         sql`
@@ -167,7 +189,7 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
           from m where inbound_mail.id = ${inboundMailId}::bigint
         ), e as (
           insert into notification_events (kind, ticket_id, message_id) select 'team-new-ticket', t.id, m.id from t, m
-        )${attachmentIds.length > 0 ? sql`, ${claimPendingAttachments(attachmentIds, userId)}` : sql``}
+        )${attachmentIds.length > 0 ? sql`, ${claimPendingAttachments(attachmentIds, userId)}` : sql``}${claimInsert}
         select t.id, t.ticket_no, m.id as message_id,
           pg_notify(${EVENTS_CHANNEL}, json_build_object('type', 'ticket.created', 'ticketId', t.id, 'userId', t.user_id)::text),
           -- The ticket it follows now shows 'Continued in': pages watching it are told.
@@ -176,6 +198,18 @@ export function createSupportRepository(db: AppDatabase, options: { notifyDelayS
         from t, m`,
       );
       return row ? { ticketId: row.id, ticketNo: Number(row.ticket_no), messageId: Number(row.message_id) } : null;
+    },
+
+    /** How many of these pending files of this user are photos (a damaged item's claim needs one). */
+    async countPendingPhotos(ids: string[], userId: string): Promise<number> {
+      if (ids.length === 0) return 0;
+      const [row] = await queryRows<{ photos: number }>(
+        db,
+        sql`select count(*)::int as photos from ticket_attachments
+            where id in (select value::uuid from json_array_elements_text(${JSON.stringify(ids)}::json))
+              and user_id = ${userId} and message_id is null and kind in ('jpg', 'png', 'webp')`,
+      );
+      return Number(row?.photos ?? 0);
     },
 
     /** The newest open ticket of this user that carries on from `closedTicketId` ('Still need help?' or a mailed reply). */

@@ -8,6 +8,7 @@ import { AppError } from '../../errors.ts';
 import { principalOf, route } from '../../http/endpoint-route.ts';
 import { callableProtocolOnSend } from './callable.ts';
 import { MESSAGE_MULTIPART_LIMITS, withMessageForm } from './support.forms.ts';
+import { CLAIM_LIMITS, CLAIM_TEXT } from '../../../contracts/claims.ts';
 import type { SupportLive } from './support.live.ts';
 import type { SupportService } from './support.service.ts';
 import type { SupportStreams } from './support.streams.ts';
@@ -87,8 +88,13 @@ export async function supportRoutes(app: FastifyInstance, options: SupportRoutes
       if (!request.body) throw required();
       return reply.status(201).send(await support.createTicket(userId, request.body));
     }
-    const created = await withMessageForm(app, request, { userId, schema: CreateTicketFormSchema }, (values, ids) =>
-      support.createTicket(userId, { ...values, attachmentIds: ids }),
+    // Up to a claim's ten files: a ticket without a claim is held to a message's five by the service.
+    const most = { files: CLAIM_LIMITS.evidenceFiles, refusal: CLAIM_TEXT.tooManyFiles };
+    const created = await withMessageForm(
+      app,
+      request,
+      { userId, schema: CreateTicketFormSchema, most },
+      (values, ids) => support.createTicket(userId, { ...values, attachmentIds: ids }),
     );
     return reply.status(201).send(created);
   });

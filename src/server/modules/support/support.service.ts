@@ -7,6 +7,10 @@ import { AppError } from '../../errors.ts';
 import { newZealandDate, privacyDueDate } from '../privacy/index.ts';
 import { isUuid } from '../../db/sql.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
+import type { Clock } from '../../clock.ts';
+import { ATTACHMENT_LIMITS, ATTACHMENT_TEXT } from '../../../contracts/attachments.ts';
+import { CLAIM_PERIODS, CLAIM_TEXT } from '../../../contracts/claims.ts';
+import type { IncidentInput } from '../../../contracts/claims.schemas.ts';
 import { RATING_CHANGEABLE_DAYS, type SupportRepository } from './support.repository.ts';
 import type { AdminTicketRow, MessageRow, TicketRow } from './support.rows.ts';
 
@@ -98,9 +102,32 @@ export interface SupportServiceOptions {
   repository: SupportRepository;
   limiter: RateLimiter;
   ticketsPerUserPerHour: number;
+  clock: Clock;
 }
 
-export function createSupportService({ repository, limiter, ticketsPerUserPerHour }: SupportServiceOptions) {
+export function createSupportService({ repository, limiter, ticketsPerUserPerHour, clock }: SupportServiceOptions) {
+  /**
+   * What a claim needs beyond its fields (docs/decisions/152-incident-claims.md): a delivery day not
+   * after today, and for a damaged item a photo among its files. A ticket without a claim keeps the
+   * files of a message (five); a claim takes up to ten.
+   */
+  async function checkEvidence(userId: string, incident: IncidentInput | null, attachmentIds: string[]) {
+    if (!incident) {
+      if (attachmentIds.length > ATTACHMENT_LIMITS.filesPerMessage) {
+        throw new AppError('INVALID_ARGUMENT', ATTACHMENT_TEXT.tooMany, { fields: { files: ATTACHMENT_TEXT.tooMany } });
+      }
+      return;
+    }
+    if (incident.deliveredOn && incident.deliveredOn > newZealandDate(clock.now())) {
+      throw new AppError('INVALID_ARGUMENT', CLAIM_TEXT.deliveredOnFuture, {
+        fields: { deliveredOn: CLAIM_TEXT.deliveredOnFuture },
+      });
+    }
+    if (incident.kind === 'damaged' && (await repository.countPendingPhotos(attachmentIds, userId)) === 0) {
+      throw new AppError('INVALID_ARGUMENT', CLAIM_TEXT.photoRequired, { fields: { files: CLAIM_TEXT.photoRequired } });
+    }
+  }
+
   /** Another user's ticket and a ticket that does not exist look the same (AZ-03). */
   async function getOwnTicket(userId: string, ticketId: string): Promise<TicketRow> {
     const ticket = isUuid(ticketId) ? await repository.findTicket(ticketId, userId) : null;
@@ -167,11 +194,15 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
         follows?: string | undefined;
         /** The app's delivery the ticket is about (the app opens tickets with one: docs/integrations.md). */
         deliveryReference?: string | undefined;
+        /** The claim an Incident Report about a delivery opens (claims.schemas.ts readIncident). */
+        incident?: IncidentInput | null | undefined;
       },
     ) {
       const clientId = input.clientId ?? null;
       const earlier = clientId ? await repository.findTicketByClientId(userId, clientId) : null;
       if (earlier) return earlier;
+      const incident = input.incident ?? null;
+      await checkEvidence(userId, incident, input.attachmentIds ?? []);
       await limiter.consume(
         { key: `tickets:user:${userId}`, limit: ticketsPerUserPerHour, windowMs: 60 * 60 * 1000 },
         SUPPORT_TEXT.tooManyTickets,
@@ -180,7 +211,8 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
       const { reason, message, attachmentIds } = input;
       const created = await repository.createTicket(userId, reason, message, clientId, attachmentIds, null, {
         follows,
-        deliveryReference: input.deliveryReference ?? null,
+        deliveryReference: input.deliveryReference ?? incident?.deliveryReference ?? null,
+        claim: incident ? { ...incident, periods: CLAIM_PERIODS, at: clock.now() } : null,
       });
       if (created) return { ticketId: created.ticketId, ticketNo: created.ticketNo };
       // Another attempt with this clientId committed first: answer with its ticket.

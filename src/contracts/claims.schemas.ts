@@ -1,0 +1,143 @@
+import {
+  CLAIM_KIND_VALUES,
+  CLAIM_LIMITS,
+  CLAIM_OUTCOMES,
+  CLAIM_STATES,
+  CLAIM_TEXT as T,
+  KINDS_NEEDING_VALUE,
+  parseNzdCents,
+} from './claims.ts';
+import { z } from './zod.ts';
+
+/**
+ * The zod schemas of claims.ts: the incident's fields of a new ticket (the Contact us form, its
+ * JSON and the callable: the same flat fields everywhere), a claim as the console reads it, and a
+ * decision.
+ */
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+export const IncidentFieldsShape = {
+  claimKind: z.preprocess(blankToUndefined, z.enum(CLAIM_KIND_VALUES, { error: T.chooseKind }).optional()),
+  deliveryReference: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .max(CLAIM_LIMITS.referenceMax, T.deliveryTooLong)
+      .regex(/^[A-Za-z0-9_-]+$/, T.deliveryInvalid)
+      .optional(),
+  ),
+  /** Dollars as typed ('120.50', '$1,200') or a number of dollars. */
+  itemValue: z.preprocess(blankToUndefined, z.union([z.string().max(40), z.number()]).optional()),
+  deliveredOn: z.preprocess(blankToUndefined, z.iso.date({ error: T.deliveredOnInvalid }).optional()),
+};
+
+/** The claim an Incident Report opens, as the service takes it. */
+export interface IncidentInput {
+  kind: (typeof CLAIM_KIND_VALUES)[number];
+  deliveryReference: string;
+  itemValueCents: number | null;
+  deliveredOn: string | null;
+}
+
+interface IncidentFields {
+  reason?: string;
+  claimKind?: (typeof CLAIM_KIND_VALUES)[number] | undefined;
+  deliveryReference?: string | undefined;
+  itemValue?: string | number | undefined;
+  deliveredOn?: string | undefined;
+}
+
+/**
+ * The incident's fields read into a claim (or none: no kind chosen, or not an Incident Report), each
+ * problem added under its field's name. A kind sent with another reason is refused: the sender
+ * meant a claim.
+ */
+export function readIncident(values: IncidentFields, ctx: z.RefinementCtx): IncidentInput | null {
+  if (!values.claimKind) return null;
+  if (values.reason !== 'Incident') {
+    ctx.addIssue({ code: 'custom', path: ['claimKind'], message: T.kindWithoutIncident });
+    return null;
+  }
+  if (!values.deliveryReference) {
+    ctx.addIssue({ code: 'custom', path: ['deliveryReference'], message: T.deliveryRequired });
+  }
+  let itemValueCents: number | null = null;
+  if (values.itemValue === undefined) {
+    if (KINDS_NEEDING_VALUE.includes(values.claimKind)) {
+      ctx.addIssue({ code: 'custom', path: ['itemValue'], message: T.valueRequired });
+    }
+  } else {
+    itemValueCents =
+      typeof values.itemValue === 'number'
+        ? Number.isFinite(values.itemValue) && values.itemValue >= 0
+          ? Math.round(values.itemValue * 100)
+          : null
+        : parseNzdCents(values.itemValue);
+    if (itemValueCents === null) ctx.addIssue({ code: 'custom', path: ['itemValue'], message: T.valueInvalid });
+    else if (itemValueCents > CLAIM_LIMITS.maxValueCents) {
+      ctx.addIssue({ code: 'custom', path: ['itemValue'], message: T.valueTooLarge });
+    }
+  }
+  return {
+    kind: values.claimKind,
+    deliveryReference: values.deliveryReference ?? '',
+    itemValueCents,
+    deliveredOn: values.deliveredOn ?? null,
+  };
+}
+
+export const ClaimSchema = z.object({
+  id: z.uuid(),
+  ticketId: z.uuid(),
+  kind: z.enum(CLAIM_KIND_VALUES),
+  deliveryReference: z.string(),
+  itemValueCents: z.number().int().nullable(),
+  deliveredOn: z.string().nullable(),
+  /** The last day of the window to claim, and whether the claim came after it. */
+  windowEndsOn: z.string().nullable(),
+  claimedLate: z.boolean(),
+  state: z.enum(CLAIM_STATES),
+  stateSince: z.string(),
+  dueAt: z.string().nullable(),
+  late: z.boolean(),
+  version: z.number().int(),
+  evidence: z.number().int(),
+  decision: z
+    .object({
+      outcome: z.enum(CLAIM_OUTCOMES),
+      amountCents: z.number().int(),
+      reason: z.string().nullable(),
+      decidedBy: z.string().nullable(),
+      decidedAt: z.string(),
+    })
+    .nullable(),
+});
+export type Claim = z.infer<typeof ClaimSchema>;
+export const ClaimResultSchema = z.object({ claim: ClaimSchema.nullable() });
+
+export const ClaimParamsSchema = z.object({ ticketId: z.string().max(64) });
+
+/** A decision, made against the version of the claim the person read. */
+export const DecideClaimSchema = z
+  .object({
+    outcome: z.enum(CLAIM_OUTCOMES, { error: 'Choose a decision.' }),
+    amount: z.preprocess(blankToUndefined, z.union([z.string().max(40), z.number()]).optional()),
+    reason: z.preprocess(blankToUndefined, z.string().trim().max(CLAIM_LIMITS.reasonMax).optional()),
+    seenVersion: z.coerce.number().int().min(1),
+  })
+  .superRefine((value, ctx) => {
+    if (value.outcome === 'declined' && !value.reason) {
+      ctx.addIssue({ code: 'custom', path: ['reason'], message: T.reasonRequired });
+    }
+    if (value.outcome === 'part') {
+      const cents =
+        value.amount === undefined
+          ? null
+          : typeof value.amount === 'number'
+            ? Math.round(value.amount * 100)
+            : parseNzdCents(value.amount);
+      if (cents === null || cents <= 0) ctx.addIssue({ code: 'custom', path: ['amount'], message: T.amountRequired });
+    }
+  });
+export type DecideClaim = z.infer<typeof DecideClaimSchema>;

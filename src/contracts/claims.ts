@@ -1,0 +1,149 @@
+/**
+ * Incident claims (docs/claims.md, docs/decisions/152-incident-claims.md): an Incident Report about
+ * a delivery that went wrong, asked for well (what happened, which delivery, what the item is worth,
+ * a photo when it was damaged) and followed through states whose waits are counted in working days
+ * of the team's calendar. Every word a person reads of a claim lives here.
+ */
+
+export const CLAIM_KINDS = [
+  { value: 'lost', label: 'Lost' },
+  { value: 'damaged', label: 'Damaged' },
+  { value: 'late', label: 'Late' },
+  { value: 'not-as-described', label: 'Not as described' },
+  { value: 'other', label: 'Something else' },
+] as const;
+export const CLAIM_KIND_VALUES = ['lost', 'damaged', 'late', 'not-as-described', 'other'] as const;
+export type ClaimKind = (typeof CLAIM_KIND_VALUES)[number];
+
+/** Kinds where what the item is worth decides the claim: its value must be given. */
+export const KINDS_NEEDING_VALUE: readonly ClaimKind[] = ['lost', 'damaged', 'not-as-described'];
+
+export const claimKindLabel = (kind: string): string => CLAIM_KINDS.find((k) => k.value === kind)?.label ?? kind;
+
+/**
+ * submitted → information-requested → with-traveller → decided → appealed (once) → closed. A claim
+ * may skip a state (decided straight from submitted); an appeal goes back to a decision.
+ */
+export const CLAIM_STATES = [
+  'submitted',
+  'information-requested',
+  'with-traveller',
+  'decided',
+  'appealed',
+  'closed',
+] as const;
+export type ClaimState = (typeof CLAIM_STATES)[number];
+
+export const CLAIM_STATE_TEXT: Readonly<Record<ClaimState, string>> = {
+  submitted: 'Submitted',
+  'information-requested': 'Information requested',
+  'with-traveller': 'With the traveller',
+  decided: 'Decided',
+  appealed: 'Appealed',
+  closed: 'Closed',
+};
+
+export const CLAIM_OUTCOMES = ['upheld', 'part', 'declined'] as const;
+export type ClaimOutcome = (typeof CLAIM_OUTCOMES)[number];
+
+export const CLAIM_OUTCOME_TEXT: Readonly<Record<ClaimOutcome, string>> = {
+  upheld: 'Upheld in full',
+  part: 'Upheld in part',
+  declined: 'Declined',
+};
+
+/** The periods of a claim's waits, in working days of the team's calendar (settings; these are the defaults). */
+export const CLAIM_PERIODS = {
+  /** A claim is made within this many working days of the delivery (Bagspace's own policy). */
+  claimWindowDays: 7,
+  /** The traveller answers within this many working days of being asked. */
+  travellerAnswerDays: 2,
+  /** The team decides within this many working days of the claim (or of the last answer it waited for). */
+  decisionDays: 5,
+  /** A decision may be appealed within this many working days. */
+  appealWindowDays: 10,
+  /** An appeal is decided (by someone else) within this many working days. */
+  appealDecisionDays: 5,
+} as const;
+export type ClaimPeriods = { [K in keyof typeof CLAIM_PERIODS]: number };
+
+export const CLAIM_LIMITS = {
+  /** Files with the claim's first message (the attachment rules of a message apply to each). */
+  evidenceFiles: 10,
+  /** NZD 100,000 in cents: anything larger is a typing slip, refused in words. */
+  maxValueCents: 10_000_000,
+  referenceMax: 64,
+  reasonMax: 2000,
+} as const;
+
+export const CURRENCY = 'NZD';
+
+/** Cents as dollars for people: 12050 → '$120.50'. */
+export const formatNzd = (cents: number): string =>
+  `$${(cents / 100).toLocaleString('en-NZ', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+/**
+ * What a person typed as an amount in dollars ('120', '120.5', '$1,200.50'), in cents; null when it
+ * is not one.
+ */
+export function parseNzdCents(text: string): number | null {
+  const plain = text
+    .trim()
+    .replace(/^(NZ)?\$\s*/i, '')
+    .replace(/,(?=\d{3}(\D|$))/g, '');
+  if (!/^\d{1,9}(\.\d{1,2})?$/.test(plain)) return null;
+  const [dollars, cents = ''] = plain.split('.');
+  return Number(dollars) * 100 + Number(cents.padEnd(2, '0'));
+}
+
+export const CLAIM_TEXT = {
+  legend: 'About the incident',
+  lead: 'For an Incident Report about a delivery: tell us what happened, and we open a claim.',
+  kind: 'What happened',
+  chooseKind: 'Choose what happened',
+  delivery: 'Delivery reference',
+  deliveryHint: 'The delivery’s reference in the app, for example BGS-1042.',
+  value: 'Item value (NZD)',
+  valueHint: 'What the item is worth in New Zealand dollars, for example 120 or 120.50.',
+  deliveredOn: 'Delivered on',
+  deliveredOnHint: 'The day it was delivered, or was due, if it never arrived.',
+  evidenceHint: `For a damaged item, at least one photo showing the packaging, the label and the item; up to ${CLAIM_LIMITS.evidenceFiles} files.`,
+  deliveryRequired: 'Enter the delivery’s reference, as the app shows it.',
+  deliveryTooLong: `A delivery reference is at most ${CLAIM_LIMITS.referenceMax} characters.`,
+  deliveryInvalid: 'A delivery reference is letters, digits and - or _ only.',
+  valueRequired: 'Enter what the item is worth, in dollars.',
+  valueInvalid: 'Enter the value in dollars, for example 120 or 120.50.',
+  valueTooLarge: 'That value is more than $100,000.00: check it, or tell us in the message.',
+  deliveredOnInvalid: 'Enter the day as a date, for example 2026-12-01.',
+  deliveredOnFuture: 'The delivery day cannot be after today.',
+  photoRequired: 'For a damaged item, attach at least one photo showing the packaging, the label and the item.',
+  tooManyFiles: `You can attach up to ${CLAIM_LIMITS.evidenceFiles} files to a claim.`,
+  kindWithoutIncident: 'What happened is asked only for an Incident Report.',
+
+  // The console's panel.
+  panelTitle: 'Claim',
+  state: 'State',
+  due: 'Due',
+  noDue: 'Nothing due',
+  windowLate: (lastDay: string) => `Claimed after the window, which ended on ${lastDay}.`,
+  windowKept: (lastDay: string) => `Claimed within the window (it ended on ${lastDay}).`,
+  noDeliveryDay: 'No delivery day given: the window cannot be checked.',
+  evidence: (count: number) => (count === 1 ? '1 file with the claim' : `${count} files with the claim`),
+  decide: 'Decide',
+  outcome: 'Decision',
+  amount: 'Amount to pay (NZD)',
+  amountHint: 'For a claim upheld in part: what we pay.',
+  reason: 'Reason',
+  reasonHint: 'For a declined claim: why, in words the customer reads.',
+  reasonRequired: 'Say why the claim is declined.',
+  amountRequired: 'Enter the amount we pay, in dollars.',
+  amountOverValue: (value: string) => `The amount is more than the item’s value (${value}).`,
+  decided: 'The decision is recorded and sent to the app.',
+  alreadyDecided:
+    'This claim was decided while you were looking at it. Read the decision, then decide again if needed.',
+  notDecidable: 'This claim is not waiting for a decision.',
+  decidedBy: (who: string, when: string) => `Decided by ${who} on ${when}`,
+  claimMissing: 'This ticket has no claim.',
+  upheldWithoutValue: 'This claim has no item value: uphold it in part, with the amount we pay.',
+  lateWord: 'Late',
+} as const;
