@@ -53,19 +53,20 @@ interface IncidentFields {
  * problem added under its field's name. A kind sent with another reason is refused: the sender
  * meant a claim.
  */
-export function readIncident(values: IncidentFields, ctx: z.RefinementCtx): IncidentInput | null {
-  if (!values.claimKind) return null;
+export function readIncident(values: IncidentFields, ctx?: z.RefinementCtx): IncidentInput | null {
+  // A kind that is not one of ours was refused by its own field.
+  if (!values.claimKind || !(CLAIM_KIND_VALUES as readonly string[]).includes(values.claimKind)) return null;
   if (values.reason !== 'Incident') {
-    ctx.addIssue({ code: 'custom', path: ['claimKind'], message: T.kindWithoutIncident });
+    ctx?.addIssue({ code: 'custom', path: ['claimKind'], message: T.kindWithoutIncident });
     return null;
   }
   if (!values.deliveryReference) {
-    ctx.addIssue({ code: 'custom', path: ['deliveryReference'], message: T.deliveryRequired });
+    ctx?.addIssue({ code: 'custom', path: ['deliveryReference'], message: T.deliveryRequired });
   }
   let itemValueCents: number | null = null;
   if (values.itemValue === undefined) {
     if (KINDS_NEEDING_VALUE.includes(values.claimKind)) {
-      ctx.addIssue({ code: 'custom', path: ['itemValue'], message: T.valueRequired });
+      ctx?.addIssue({ code: 'custom', path: ['itemValue'], message: T.valueRequired });
     }
   } else {
     itemValueCents =
@@ -74,9 +75,9 @@ export function readIncident(values: IncidentFields, ctx: z.RefinementCtx): Inci
           ? Math.round(values.itemValue * 100)
           : null
         : parseNzdCents(values.itemValue);
-    if (itemValueCents === null) ctx.addIssue({ code: 'custom', path: ['itemValue'], message: T.valueInvalid });
+    if (itemValueCents === null) ctx?.addIssue({ code: 'custom', path: ['itemValue'], message: T.valueInvalid });
     else if (itemValueCents > CLAIM_LIMITS.maxValueCents) {
-      ctx.addIssue({ code: 'custom', path: ['itemValue'], message: T.valueTooLarge });
+      ctx?.addIssue({ code: 'custom', path: ['itemValue'], message: T.valueTooLarge });
     }
   }
   return {
@@ -86,6 +87,14 @@ export function readIncident(values: IncidentFields, ctx: z.RefinementCtx): Inci
     deliveredOn: values.deliveredOn ?? null,
   };
 }
+
+/**
+ * The incident's checks, run whatever else the form got wrong (a missing message does not hide a
+ * missing delivery), so each field says its problem at once.
+ */
+export const incidentCheck = z.superRefine<IncidentFields>((values, ctx) => void readIncident(values, ctx), {
+  when: () => true,
+});
 
 export const ClaimSchema = z.object({
   id: z.uuid(),

@@ -78,6 +78,9 @@ export const CLAIM_LIMITS = {
 
 export const CURRENCY = 'NZD';
 
+/** The largest Contact us form with a claim's files: ten of 10 MB and the text around them. */
+export const CLAIM_FORM_MAX_BYTES = CLAIM_LIMITS.evidenceFiles * 10_485_760 + 1024 * 1024;
+
 /** Cents as dollars for people: 12050 → '$120.50'. */
 export const formatNzd = (cents: number): string =>
   `$${(cents / 100).toLocaleString('en-NZ', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
@@ -107,7 +110,7 @@ export const CLAIM_TEXT = {
   valueHint: 'What the item is worth in New Zealand dollars, for example 120 or 120.50.',
   deliveredOn: 'Delivered on',
   deliveredOnHint: 'The day it was delivered, or was due, if it never arrived.',
-  evidenceHint: `For a damaged item, at least one photo showing the packaging, the label and the item; up to ${CLAIM_LIMITS.evidenceFiles} files.`,
+  evidenceHint: `With a claim, up to ${CLAIM_LIMITS.evidenceFiles} files; for a damaged item, at least one photo showing the packaging, the label and the item.`,
   deliveryRequired: 'Enter the delivery’s reference, as the app shows it.',
   deliveryTooLong: `A delivery reference is at most ${CLAIM_LIMITS.referenceMax} characters.`,
   deliveryInvalid: 'A delivery reference is letters, digits and - or _ only.',

@@ -2,7 +2,7 @@ import { LabelSchema } from './labels.schemas.ts';
 import { AttachmentSchema } from './attachments.schemas.ts';
 import { ErrorBodySchema } from './errors.ts';
 import { MACRO_TEXT, placeholdersIn } from './macros.ts';
-import { IncidentFieldsShape, readIncident } from './claims.schemas.ts';
+import { incidentCheck, IncidentFieldsShape, readIncident } from './claims.schemas.ts';
 import { z } from './zod.ts';
 import { MESSAGE_MAX_LENGTH, SEEN_IDS_MAX, SUPPORT_TEXT, TICKET_REASON_VALUES } from './support.ts';
 
@@ -48,9 +48,9 @@ const CreateTicketFields = z.object({
   ...IncidentFieldsShape,
 });
 /** A new ticket, and the claim its incident's fields open (`incident`, or null). */
-export const CreateTicketSchema = CreateTicketFields.transform((values, ctx) => ({
+export const CreateTicketSchema = CreateTicketFields.check(incidentCheck).transform((values) => ({
   ...values,
-  incident: readIncident(values, ctx),
+  incident: readIncident(values),
 }));
 export const CreateTicketCallSchema = z.object({ data: CreateTicketSchema });
 export const CreateTicketResultSchema = z.object({
@@ -160,7 +160,9 @@ export const StaffReplyFormSchema = ReplyFormSchema.extend({ seenVersion }).supe
 export const CreateTicketFormSchema = CreateTicketFields.extend({
   clientId: z.preprocess((v) => (v === '' ? undefined : v), clientIdSchema),
   follows: z.preprocess((v) => (v === '' ? undefined : v), followsSchema),
-}).transform((values, ctx) => ({ ...values, incident: readIncident(values, ctx) }));
+})
+  .check(incidentCheck)
+  .transform((values) => ({ ...values, incident: readIncident(values) }));
 
 export const TicketListQuerySchema = z.object({
   open: z

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { MESSAGE_FORM_MAX_BYTES } from '../../contracts/attachments.ts';
+import { CLAIM_FORM_MAX_BYTES, CLAIM_LIMITS, CLAIM_TEXT } from '../../contracts/claims.ts';
 import { supportApi } from '../../contracts/api/support.ts';
 import { fieldErrors } from '../../contracts/field-errors.ts';
 import type { RouteHandle } from '../../contracts/web-context.ts';
@@ -21,7 +21,13 @@ import { CALLABLE_TIMEOUT_MS, sendOrSay } from '../lib/callable.ts';
 import { type FormResult, invalid, readForm, useFormCheck } from '../lib/form.ts';
 import { postWithProgress } from '../lib/upload.ts';
 import { newClientId } from '../lib/client-id.ts';
-import { valueBeforeHydration } from '../lib/hydrated.ts';
+import { useHydrated, valueBeforeHydration } from '../lib/hydrated.ts';
+import {
+  INCIDENT_FIELDS,
+  IncidentFields,
+  type IncidentField,
+  type IncidentValues,
+} from '../features/support/incident-fields.tsx';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/support-create-ticket';
 import '../styles/support.css';
@@ -31,8 +37,8 @@ import { privatePageMeta } from '../lib/page-meta.ts';
 const loadCreateTicketFormSchema = () =>
   import('../../contracts/support.schemas.ts').then((m) => m.CreateTicketFormSchema);
 
-/** A message with up to five files goes through this page's form (without JavaScript). */
-export const handle: RouteHandle = { formBytes: MESSAGE_FORM_MAX_BYTES };
+/** A message with its files (a claim's ten at most) goes through this page's form (without JavaScript). */
+export const handle: RouteHandle = { formBytes: CLAIM_FORM_MAX_BYTES };
 
 export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, 'support', 'Contact us');
 
@@ -41,8 +47,25 @@ export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches
  * 'Still need help?' (`?follows=`), the closed ticket the new one follows, if it is the visitor's own.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return { clientId: newClientId(), follows: await followedTicket(request, context) };
+  return { clientId: newClientId(), follows: await followedTicket(request, context), prefill: prefillOf(request) };
 }
+
+/**
+ * The app's link to report a delivery (`?reason=Incident&delivery=BGS-1042`): the reason and the
+ * delivery come chosen. Anything else in the address is ignored; the form checks what is sent.
+ */
+function prefillOf(request: Request): { reason: string; deliveryReference: string } {
+  const query = new URL(request.url).searchParams;
+  const delivery = query.get('delivery') ?? '';
+  return {
+    reason: query.get('reason') === 'Incident' ? 'Incident' : '',
+    deliveryReference: /^[A-Za-z0-9_-]{1,64}$/.test(delivery) ? delivery : '',
+  };
+}
+
+/** What was typed in the incident's fields, from a form's values. */
+const incidentValuesOf = (values: Record<string, unknown>): IncidentValues =>
+  Object.fromEntries(INCIDENT_FIELDS.map((name) => [name, String(values[name] ?? '')])) as IncidentValues;
 
 async function followedTicket(request: Request, context: Route.LoaderArgs['context']): Promise<TicketLink | null> {
   const id = new URL(request.url).searchParams.get('follows');
@@ -70,7 +93,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     // The form with its files streams on to the endpoint (files are never held here).
     const { result, fields } = await api.forward(supportApi.createTicket, {}, request);
     if (result.ok) return redirect(`/support/ticket/${result.data.ticketId}`, 303);
-    const values = { reason: fields.reason ?? '', message: fields.message ?? '', clientId: fields.clientId ?? '' };
+    const values = {
+      reason: fields.reason ?? '',
+      message: fields.message ?? '',
+      clientId: fields.clientId ?? '',
+      ...incidentValuesOf(fields),
+    };
     return notSent(result.fromServer ? result.message : SOMETHING_WRONG, values, result.status, result.fields);
   }
   const values = await readForm(request);
@@ -96,20 +124,41 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
   const reasonId = useId();
   const messageId = useId();
   // A reason chosen or words typed before the page's JavaScript ran are kept.
-  const [reason, setReason] = useState(() => valueBeforeHydration(reasonId, actionData?.values.reason ?? ''));
+  const [reason, setReason] = useState(() =>
+    valueBeforeHydration(reasonId, actionData?.values.reason ?? loaderData.prefill.reason),
+  );
+  // The incident's fields: kept as typed; shown without JavaScript, and with it for an Incident Report.
+  const incidentId = useId();
+  const [incident, setIncident] = useState<IncidentValues>(() => {
+    const initial = actionData
+      ? incidentValuesOf(actionData.values)
+      : { ...incidentValuesOf({}), deliveryReference: loaderData.prefill.deliveryReference };
+    return Object.fromEntries(
+      INCIDENT_FIELDS.map((name) => [name, valueBeforeHydration(`${incidentId}-${name}`, initial[name])]),
+    ) as IncidentValues;
+  });
+  const hydrated = useHydrated();
+  const isIncident = reason === 'Incident';
   const [searchParams] = useSearchParams();
   // 'Start a new ticket with this message' (a refused reply) brings its words along.
   const [message, setMessage] = useState(() =>
     valueBeforeHydration(messageId, actionData?.values.message ?? searchParams.get('message') ?? ''),
   );
   // A form the server sent back shows its problems at once; then each field's as it is left.
-  const [touched, setTouched] = useState({ reason: Boolean(actionData), message: Boolean(actionData) });
+  const [touched, setTouched] = useState<Record<string, boolean>>({
+    reason: Boolean(actionData),
+    message: Boolean(actionData),
+    ...Object.fromEntries(INCIDENT_FIELDS.map((name) => [name, Boolean(actionData)])),
+  });
   const check = useFormCheck(loadCreateTicketFormSchema, actionData);
   // Each field's problem as it is typed, once the schema is here (it comes when the form is first
   // used); until then, what the server said of the form it was sent (the page without JavaScript).
-  const now = check.schema?.safeParse({ reason, message });
+  // The incident's fields count only for an Incident Report (the server reads them only then too).
+  const sentIncident = isIncident ? incident : incidentValuesOf({});
+  const now = check.schema?.safeParse({ reason, message, ...sentIncident });
   const problems = now ? (now.success ? {} : fieldErrors(now.error)) : (actionData?.fields ?? {});
-  const errorOf = (name: 'reason' | 'message') => (touched[name] ? problems[name] : check.errors[name]);
+  const errorOf = (name: 'reason' | 'message' | 'files' | IncidentField) =>
+    touched[name] ? problems[name] : check.errors[name];
   // The server's refusal of the form sent without JavaScript shows above it; the script's, in the message box.
   const [serverFailure, setServerFailure] = useState<string | null>(actionData?.message ?? null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -126,22 +175,27 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
   // Submitting the same text again after a failure reuses the id: a ticket the server did store is not stored twice.
   const attempt = useRef<{ key: string; clientId: string } | null>(null);
   const filesId = useId();
-  const picker = useAttachmentPicker();
+  const picker = useAttachmentPicker(
+    isIncident && incident.claimKind ? { files: CLAIM_LIMITS.evidenceFiles, refusal: CLAIM_TEXT.tooManyFiles } : undefined,
+  );
   const drop = useFileDrop(picker, !submitting);
 
   async function send(event: React.FormEvent<HTMLFormElement>) {
-    setTouched({ reason: true, message: true });
+    setTouched(Object.fromEntries(['reason', 'message', ...INCIDENT_FIELDS].map((name) => [name, true])));
     check.onSubmit(event);
     const invalidForm = event.defaultPrevented;
     event.preventDefault();
     if (invalidForm || submitting) return;
     setServerFailure(null);
-    const key = `${reason}\n${message}\n${picker.files.map((f) => f.key).join(',')}`;
+    const key = `${reason}\n${message}\n${JSON.stringify(sentIncident)}\n${picker.files.map((f) => f.key).join(',')}`;
     if (attempt.current?.key !== key) attempt.current = { key, clientId: newClientId() };
     const { clientId } = attempt.current;
     if (picker.files.length === 0) {
       // The form goes to the page's action, which calls the callable.
-      void submit({ reason, message, clientId, ...(follows ? { follows: follows.id } : {}) }, { method: 'post' });
+      void submit(
+        { reason, message, clientId, ...sentIncident, ...(follows ? { follows: follows.id } : {}) },
+        { method: 'post' },
+      );
       return;
     }
     // With files: the form goes as multipart straight to the endpoint, with a progress bar.
@@ -149,6 +203,7 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
     form.append('reason', reason);
     form.append('message', message);
     form.append('clientId', clientId);
+    for (const name of INCIDENT_FIELDS) form.append(name, sentIncident[name]);
     if (follows) form.append('follows', follows.id);
     appendFiles(form, picker);
     setUploading(true);
@@ -258,12 +313,22 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
             </p>
           ) : null}
         </div>
+        <IncidentFields
+          id={incidentId}
+          values={incident}
+          shown={!hydrated || isIncident}
+          onChange={(name, value) => setIncident((before) => ({ ...before, [name]: value }))}
+          onLeave={(name) => setTouched((t) => ({ ...t, [name]: true }))}
+          errorOf={errorOf}
+        />
         <div className="field attach">
           <span className="field__label" id={`${filesId}-label`}>
             Photos or documents (optional)
           </span>
           <AttachmentPicker picker={picker} id={filesId} disabled={submitting} />
           <p className="field__hint">{ATTACHMENT_TEXT.attachHint}</p>
+          {!hydrated || isIncident ? <p className="field__hint">{CLAIM_TEXT.evidenceHint}</p> : null}
+          {errorOf('files') ? <p className="field__error">{errorOf('files')}</p> : null}
         </div>
         <div className="form__actions">
           <button type="submit" className="button button--primary" disabled={submitting}>

@@ -24,7 +24,10 @@ let counter = 0;
  * first bytes decide the type; size; how many), so a refused file says why at once. The server
  * checks everything again.
  */
-export function useAttachmentPicker() {
+export function useAttachmentPicker(
+  /** How many files it takes, and the words that refuse one more (a claim takes ten: contracts/claims.ts). */
+  most: { files: number; refusal: string } = { files: ATTACHMENT_LIMITS.filesPerMessage, refusal: ATTACHMENT_TEXT.tooMany },
+) {
   const [files, setFiles] = useState<PickedFile[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
@@ -38,8 +41,8 @@ export function useAttachmentPicker() {
     let problem: string | null = null;
     for (const file of list) {
       const name = file.name || 'image';
-      if (current.current.length + accepted.length >= ATTACHMENT_LIMITS.filesPerMessage) {
-        problem = ATTACHMENT_TEXT.tooMany;
+      if (current.current.length + accepted.length >= most.files) {
+        problem = most.refusal;
         break;
       }
       if (file.size === 0) {

@@ -1,0 +1,108 @@
+import { expect, type Page, test } from '@playwright/test';
+import { CLAIM_TEXT } from '../../src/contracts/claims.ts';
+import { jpegWithGps, pdf } from '../helpers/attachment-files.ts';
+import { adminApi, hydrated, signInAt, verifiedAccount } from './fixtures.ts';
+import { expectFitsScreen, expectNoAxeViolations, VIEWPORTS } from './support.ts';
+
+/**
+ * A sender reports a damaged item in Chromium (docs/decisions/152-incident-claims.md): the incident's
+ * fields show once Incident Report is chosen (and are always there without JavaScript); a damaged
+ * item without a photo is refused in words and nothing typed is lost; with one, the claim opens.
+ */
+async function claimOf(baseURL: string, ticketId: string) {
+  const api = await adminApi(baseURL);
+  const claim = (await (await api.get(`/api/admin/support/tickets/${ticketId}/claim`)).json()).claim;
+  await api.dispose();
+  return claim;
+}
+
+const ticketIdOf = (page: Page) => /\/support\/ticket\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+
+test('with JavaScript: the incident’s fields come with Incident Report; a damaged item needs its photo', async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  const user = await verifiedAccount(request);
+  await signInAt(page, '/support/create-ticket?reason=Incident&delivery=BGS-5150', user);
+  await hydrated(page);
+  const fields = page.getByRole('group', { name: CLAIM_TEXT.legend });
+  // The app's link chose the reason and the delivery.
+  await expect(fields).toBeVisible();
+  await expect(page.getByLabel(CLAIM_TEXT.delivery)).toHaveValue('BGS-5150');
+  await page.getByLabel('Reason').selectOption('General');
+  await expect(fields).toBeHidden();
+  await page.getByLabel('Reason').selectOption('Incident');
+  await expect(fields).toBeVisible();
+  await page.getByLabel(CLAIM_TEXT.kind).selectOption('damaged');
+  await page.getByLabel(CLAIM_TEXT.value).fill('ten dollars');
+  await page.getByLabel(CLAIM_TEXT.deliveredOn).focus();
+  await expect(page.getByText(CLAIM_TEXT.valueInvalid)).toBeVisible();
+  await page.getByLabel(CLAIM_TEXT.value).fill('149.95');
+  await expect(page.getByText(CLAIM_TEXT.valueInvalid)).toBeHidden();
+  await page.getByLabel('Message').fill('The speaker arrived with a cracked case.');
+  for (const viewport of [VIEWPORTS.phone, VIEWPORTS.desktop]) {
+    await page.setViewportSize(viewport);
+    await expectFitsScreen(page, `the Contact us form with its incident fields at ${viewport.width} px`);
+    await expectNoAxeViolations(page);
+  }
+
+  // No photo: refused, in words; everything typed stays.
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByRole('alertdialog')).toContainText(CLAIM_TEXT.photoRequired);
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByLabel(CLAIM_TEXT.value)).toHaveValue('149.95');
+  await expect(page.getByLabel('Message')).toHaveValue('The speaker arrived with a cracked case.');
+
+  await page
+    .getByLabel('Attach files')
+    .setInputFiles([{ name: 'speaker.jpg', mimeType: 'image/jpeg', buffer: await jpegWithGps() }]);
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await page.waitForURL(/\/support\/ticket\//, { timeout: 15_000 });
+  expect(await claimOf(baseURL!, ticketIdOf(page))).toMatchObject({
+    kind: 'damaged',
+    deliveryReference: 'BGS-5150',
+    itemValueCents: 14995,
+    evidence: 1,
+    state: 'submitted',
+  });
+});
+
+test('without JavaScript: the same claim is a real form post, refused and kept, then opened', async ({
+  browser,
+  baseURL,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const context = await browser.newContext({ baseURL, viewport: VIEWPORTS.phone, javaScriptEnabled: false });
+  const page = await context.newPage();
+  const user = await verifiedAccount(request);
+  await signInAt(page, '/support/create-ticket', user);
+  await expect(page.getByRole('group', { name: CLAIM_TEXT.legend })).toBeVisible();
+  await page.getByLabel('Reason').selectOption('Incident');
+  await page.getByLabel('Message').fill('My guitar arrived with a snapped neck.');
+  await page.getByLabel(CLAIM_TEXT.kind).selectOption('damaged');
+  await page.getByLabel(CLAIM_TEXT.delivery).fill('BGS-5151');
+  await page.getByLabel(CLAIM_TEXT.value).fill('$1,250');
+  await page.getByLabel('Attach files').setInputFiles([{ name: 'invoice.pdf', mimeType: 'application/pdf', buffer: pdf() }]);
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText(CLAIM_TEXT.photoRequired).first()).toBeVisible();
+  await expect(page.getByLabel(CLAIM_TEXT.delivery)).toHaveValue('BGS-5151');
+  await expect(page.getByLabel(CLAIM_TEXT.value)).toHaveValue('$1,250');
+  await expect(page.getByLabel('Message')).toHaveValue('My guitar arrived with a snapped neck.');
+  await expectFitsScreen(page, 'the refused claim without JavaScript');
+
+  await page
+    .getByLabel('Attach files')
+    .setInputFiles([{ name: 'neck.jpg', mimeType: 'image/jpeg', buffer: await jpegWithGps() }]);
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await page.waitForURL(/\/support\/ticket\//, { timeout: 15_000 });
+  expect(await claimOf(baseURL!, ticketIdOf(page))).toMatchObject({
+    kind: 'damaged',
+    deliveryReference: 'BGS-5151',
+    itemValueCents: 125000,
+    evidence: 1,
+  });
+  await context.close();
+});

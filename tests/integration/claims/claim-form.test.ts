@@ -1,0 +1,100 @@
+// One database: pages and their forms (the routes' loaders and actions, the markup); the same SQL on either kind, and no connections side by side, notifications across processes or durability in question.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLAIM_TEXT } from '../../../src/contracts/claims.ts';
+import { apiClient, type ApiClient } from '../../helpers/admin-client.ts';
+import { jpegWithGps, multipart, pdf } from '../../helpers/attachment-files.ts';
+import { supportUser, type SupportUser } from '../../helpers/support.ts';
+import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+
+/**
+ * The Contact us form's incident fields as a browser without JavaScript sends them (multipart, to
+ * the page itself): a claim opens with its photo; a refusal comes back as the page, with the words
+ * under their fields and everything typed still there.
+ */
+let t: TestApp;
+let sender: SupportUser;
+let agent: ApiClient;
+beforeAll(async () => {
+  t = await createTestApp({ web: true, env: { TICKETS_PER_USER_PER_HOUR: '1000' } });
+  [sender, agent] = await Promise.all([supportUser(t), apiClient(t, { role: 'admin' })]);
+});
+afterAll(() => t.close());
+
+const page = (url = '/support/create-ticket') =>
+  t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...sender.headers } });
+
+async function send(fields: Record<string, string>, files: Parameters<typeof multipart>[1]) {
+  const body = await multipart(fields, files);
+  return t.app.inject({
+    method: 'POST',
+    url: '/support/create-ticket',
+    payload: body.payload,
+    headers: { accept: 'text/html', 'sec-fetch-site': 'same-origin', ...sender.headers, ...body.headers },
+  });
+}
+
+describe('the incident fields without JavaScript', () => {
+  it('are on the form, with their labels; the app’s link comes with the reason and the delivery chosen', async () => {
+    const plain = await page();
+    for (const label of [CLAIM_TEXT.legend, CLAIM_TEXT.kind, CLAIM_TEXT.delivery, CLAIM_TEXT.value, CLAIM_TEXT.deliveredOn]) {
+      expect(plain.body).toContain(`>${label}<`);
+    }
+    expect(plain.body).toMatch(/<select[^>]*name="claimKind"/);
+    const linked = await page('/support/create-ticket?reason=Incident&delivery=BGS-7788');
+    expect(linked.body).toMatch(/<input[^>]*name="deliveryReference"[^>]*value="BGS-7788"/);
+    expect(linked.body).toMatch(/<option value="Incident" selected="">/);
+    const hostile = await page('/support/create-ticket?delivery=%22%3E%3Cscript%3E');
+    expect(hostile.body).not.toContain('"><script>');
+  });
+
+  it('a damaged item with its photo opens the ticket and its claim', async () => {
+    const res = await send(
+      {
+        reason: 'Incident',
+        message: 'The lamp is broken, sent without JavaScript.',
+        clientId: 'claim-form-0001',
+        claimKind: 'damaged',
+        deliveryReference: 'BGS-7001',
+        itemValue: '89.90',
+        deliveredOn: '',
+      },
+      [{ name: 'lamp.jpg', data: await jpegWithGps() }],
+    );
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(303);
+    const ticketId = /^\/support\/ticket\/([0-9a-f-]{36})$/.exec(String(res.headers.location))?.[1];
+    const claim = (await agent.get(`/api/admin/support/tickets/${ticketId}/claim`)).json().claim;
+    expect(claim).toMatchObject({ kind: 'damaged', deliveryReference: 'BGS-7001', itemValueCents: 8990, evidence: 1 });
+  });
+
+  it('without a photo comes back with why, under the files, and keeps what was typed', async () => {
+    const res = await send(
+      {
+        reason: 'Incident',
+        message: 'The chair leg snapped in transit.',
+        clientId: 'claim-form-0002',
+        claimKind: 'damaged',
+        deliveryReference: 'BGS-7002',
+        itemValue: '240',
+        deliveredOn: '2026-11-30',
+      },
+      [{ name: 'receipt.pdf', data: pdf() }],
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain(CLAIM_TEXT.photoRequired);
+    expect(res.body).toContain('The chair leg snapped in transit.');
+    expect(res.body).toMatch(/name="deliveryReference"[^>]*value="BGS-7002"/);
+    expect(res.body).toMatch(/name="itemValue"[^>]*value="240"/);
+    expect(res.body).toMatch(/name="deliveredOn"[^>]*value="2026-11-30"/);
+    expect(res.body).toMatch(/<option value="damaged" selected="">/);
+  });
+
+  it('a missing delivery is said under its field', async () => {
+    const res = await send(
+      { reason: 'Incident', message: 'It never came at all.', clientId: 'claim-form-0003', claimKind: 'lost', itemValue: '50' },
+      [],
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain(`>${CLAIM_TEXT.deliveryRequired}<`);
+  });
+});
