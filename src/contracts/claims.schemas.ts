@@ -130,7 +130,7 @@ export const ClaimParamsSchema = z.object({ ticketId: z.string().max(64) });
 /** A decision, made against the version of the claim the person read. */
 export const DecideClaimSchema = z
   .object({
-    outcome: z.enum(CLAIM_OUTCOMES, { error: 'Choose a decision.' }),
+    outcome: z.enum(CLAIM_OUTCOMES, { error: T.outcomeRequired }),
     amount: z.preprocess(blankToUndefined, z.union([z.string().max(40), z.number()]).optional()),
     reason: z.preprocess(blankToUndefined, z.string().trim().max(CLAIM_LIMITS.reasonMax).optional()),
     seenVersion: z.coerce.number().int().min(1),

@@ -76,8 +76,6 @@ export const CLAIM_LIMITS = {
   reasonMax: 2000,
 } as const;
 
-export const CURRENCY = 'NZD';
-
 /** The largest Contact us form with a claim's files: ten of 10 MB and the text around them. */
 export const CLAIM_FORM_MAX_BYTES = CLAIM_LIMITS.evidenceFiles * 10_485_760 + 1024 * 1024;
 
@@ -134,11 +132,13 @@ export const CLAIM_TEXT = {
   evidence: (count: number) => (count === 1 ? '1 file with the claim' : `${count} files with the claim`),
   decide: 'Decide',
   outcome: 'Decision',
+  chooseOutcome: 'Choose a decision',
   amount: 'Amount to pay (NZD)',
   amountHint: 'For a claim upheld in part: what we pay.',
   reason: 'Reason',
   reasonHint: 'For a declined claim: why, in words the customer reads.',
   reasonRequired: 'Say why the claim is declined.',
+  outcomeRequired: 'Choose a decision: upheld in full, in part, or declined.',
   amountRequired: 'Enter the amount we pay, in dollars.',
   amountOverValue: (value: string) => `The amount is more than the item’s value (${value}).`,
   decided: 'The decision is recorded and sent to the app.',

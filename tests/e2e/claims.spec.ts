@@ -2,6 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { CLAIM_TEXT } from '../../src/contracts/claims.ts';
 import { jpegWithGps, pdf } from '../helpers/attachment-files.ts';
 import { adminApi, hydrated, signInAt, verifiedAccount } from './fixtures.ts';
+import { teamAdmin } from './second-factor.ts';
 import { expectFitsScreen, expectNoAxeViolations, VIEWPORTS } from './support.ts';
 
 /**
@@ -15,6 +16,9 @@ async function claimOf(baseURL: string, ticketId: string) {
   await api.dispose();
   return claim;
 }
+
+// An admin of this spec's own (its own one-time codes: second-factor.ts).
+const ADMIN = teamAdmin('claims');
 
 const ticketIdOf = (page: Page) => /\/support\/ticket\/([0-9a-f-]{36})/.exec(page.url())![1]!;
 
@@ -85,7 +89,9 @@ test('without JavaScript: the same claim is a real form post, refused and kept, 
   await page.getByLabel(CLAIM_TEXT.kind).selectOption('damaged');
   await page.getByLabel(CLAIM_TEXT.delivery).fill('BGS-5151');
   await page.getByLabel(CLAIM_TEXT.value).fill('$1,250');
-  await page.getByLabel('Attach files').setInputFiles([{ name: 'invoice.pdf', mimeType: 'application/pdf', buffer: pdf() }]);
+  await page
+    .getByLabel('Attach files')
+    .setInputFiles([{ name: 'invoice.pdf', mimeType: 'application/pdf', buffer: pdf() }]);
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByText(CLAIM_TEXT.photoRequired).first()).toBeVisible();
   await expect(page.getByLabel(CLAIM_TEXT.delivery)).toHaveValue('BGS-5151');
@@ -105,4 +111,45 @@ test('without JavaScript: the same claim is a real form post, refused and kept, 
     evidence: 1,
   });
   await context.close();
+});
+
+test('staff read the claim beside the ticket and decide it; the page shows the decision', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const user = await verifiedAccount(request);
+  expect((await request.post('/api/auth/login', { data: user })).status()).toBe(200);
+  const opened = await request.post('/api/support/tickets', {
+    data: {
+      reason: 'Incident',
+      message: 'My parcel never came.',
+      claimKind: 'lost',
+      deliveryReference: 'BGS-5152',
+      itemValue: '80',
+      deliveredOn: '2026-11-30',
+    },
+  });
+  expect(opened.status()).toBe(201);
+  const { ticketId } = (await opened.json()) as { ticketId: string };
+  await signInAt(page, `/admin/support/${ticketId}`, ADMIN);
+  await hydrated(page);
+  const panel = page.getByRole('region', { name: CLAIM_TEXT.panelTitle });
+  await expect(panel).toContainText('BGS-5152');
+  await expect(panel).toContainText('$80.00');
+  await expect(panel).toContainText('30 November 2026');
+  for (const viewport of [VIEWPORTS.phone, VIEWPORTS.desktop]) {
+    await page.setViewportSize(viewport);
+    await panel.scrollIntoViewIfNeeded();
+    await expectFitsScreen(page, `the claim at ${viewport.width} px`);
+    await expectNoAxeViolations(page);
+  }
+  if (process.env.CLAIM_SCREENSHOTS)
+    await panel.screenshot({ path: `${process.env.CLAIM_SCREENSHOTS}/claim-panel.png` });
+  const form = panel.getByRole('form', { name: CLAIM_TEXT.decide });
+  await form.getByLabel(CLAIM_TEXT.outcome).selectOption('part');
+  await form.getByLabel(CLAIM_TEXT.amount).fill('90');
+  await form.getByRole('button', { name: CLAIM_TEXT.decide }).click();
+  await expect(form.getByText(CLAIM_TEXT.amountOverValue('$80.00'))).toBeVisible();
+  await form.getByLabel(CLAIM_TEXT.amount).fill('55.50');
+  await form.getByRole('button', { name: CLAIM_TEXT.decide }).click();
+  await expect(panel).toContainText('Upheld in part: $55.50');
+  await expect(panel.getByRole('form', { name: CLAIM_TEXT.decide })).toHaveCount(0);
 });

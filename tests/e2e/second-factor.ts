@@ -36,6 +36,7 @@ export const totpAt = (secret: string, step = currentStep()) => generate({ secre
 export const TEAM_ADMINS = [
   'console',
   'integrations',
+  'claims',
   'desk',
   'xss',
   'files',

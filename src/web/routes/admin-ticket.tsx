@@ -50,6 +50,9 @@ import { useTicketThread } from '../features/support/use-ticket-thread.ts';
 import { api as browserApi } from '../lib/api-client.ts';
 import { type FormResult, readForm, tickedNames } from '../lib/form.ts';
 import { DELIVERY_TEXT } from '../../contracts/delivery-card.ts';
+import { claimsApi } from '../../contracts/api/claims.ts';
+import type { ClaimOutcome } from '../../contracts/claims.ts';
+import { CLAIM_DECIDE_INTENT, ClaimPanel } from '../features/admin/claim-panel.tsx';
 import type { DeliveryCard } from '../../contracts/delivery-card.schemas.ts';
 import { DELIVERY_INTENT, DeliveryCardPanel, DeliveryReferenceForm } from '../features/support/delivery-card.tsx';
 import { requestContext } from '../lib/request-context.ts';
@@ -84,7 +87,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const canWrite = Boolean(allowed && user?.permissions.includes('tickets.write'));
   const readsMail = Boolean(allowed && user?.permissions.includes('mail.read'));
   // The reads side by side: the page waits for the slowest, not for their sum.
-  const [page, agents, saved, targets, merges, held, sides, labels] = await Promise.all([
+  const [page, agents, saved, targets, merges, held, sides, labels, claim] = await Promise.all([
     loadTicketPage(allowed, () => services.api.call(deskApi.ticket, { params: { ticketId: params.ticketId } }), {
       ticketId: params.ticketId,
       pageOf: (id) => `/admin/support/${encodeURIComponent(id)}`,
@@ -99,6 +102,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     allowed ? services.api.call(sideApi.list, { params: { ticketId: params.ticketId } }) : null,
     // The team's labels, to choose the ticket's among (decision 141).
     allowed ? services.api.call(labelsApi.list) : null,
+    // The ticket's incident claim, if it has one (decision 152).
+    allowed ? services.api.call(claimsApi.claim, { params: { ticketId: params.ticketId } }) : null,
   ]);
   const agentList = agents?.ok ? agents.data.agents : [];
   const labelList = labels?.ok ? labels.data.labels.map(({ id, name }) => ({ id, name })) : [];
@@ -148,6 +153,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
       viewerEmail: user?.email ?? '',
       canWrite,
       delivery,
+      claim: claim?.ok ? claim.data.claim : null,
       noteClientId: newClientId(),
       macroClientId: newClientId(),
     },
@@ -225,6 +231,19 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const undone = await api.call(bulkApi.undo, { params: { bulkId: values.undoId ?? '' } });
     if (undone.ok) return redirect(`${page}?macroUndone=1#macro-panel`, 303);
     return deskAction(undone, { intent, page });
+  }
+  if (intent === CLAIM_DECIDE_INTENT) {
+    // A claim's decision (docs/decisions/152-incident-claims.md): then the page again, at the claim.
+    const typed = { outcome: values.outcome ?? '', amount: values.amount ?? '', reason: values.reason ?? '' };
+    const decided = await api.call(claimsApi.decide, {
+      params: ticket,
+      body: { ...typed, outcome: typed.outcome as ClaimOutcome, seenVersion: Number(values.seenVersion) || 0 },
+    });
+    if (decided.ok) return redirect(`${page}#claim`, 303);
+    return data<FormResult>(
+      { ok: false, form: CLAIM_DECIDE_INTENT, message: decided.message, fields: decided.fields, values: typed },
+      { status: decided.status || 500 },
+    );
   }
   if (intent === DELIVERY_INTENT) {
     // The delivery's reference (docs/decisions/151-delivery-card.md): then the page again, at its card.
@@ -341,8 +360,9 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
       ? { message: actionData.message ?? '', messageBody: actionData.values?.messageBody }
       : null;
   const deliveryRefused = actionData?.form === DELIVERY_INTENT ? (actionData as FormResult) : undefined;
+  const claimRefused = actionData?.form === CLAIM_DECIDE_INTENT ? (actionData as FormResult) : undefined;
   const problem =
-    actionData && !kept && !sideRefused && !macroRefusal && !deliveryRefused && !actionData.ok
+    actionData && !kept && !sideRefused && !macroRefusal && !deliveryRefused && !claimRefused && !actionData.ok
       ? actionData.message
       : null;
   // The stale-write check (docs/decisions/140-stale-writes-stopped.md): the ticket's version as this
@@ -562,6 +582,9 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
           </>
         )}
       </section>
+      {ticket && loaderData.claim ? (
+        <ClaimPanel claim={loaderData.claim} canWrite={loaderData.canWrite} served={claimRefused} />
+      ) : null}
       {/* The delivery the ticket is about, and what the app says of it (decision 151): after the
           ticket, like the side conversations, so the thread keeps the screen. */}
       {ticket && (loaderData.canWrite || ticket.deliveryReference) ? (

@@ -176,7 +176,9 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
   const attempt = useRef<{ key: string; clientId: string } | null>(null);
   const filesId = useId();
   const picker = useAttachmentPicker(
-    isIncident && incident.claimKind ? { files: CLAIM_LIMITS.evidenceFiles, refusal: CLAIM_TEXT.tooManyFiles } : undefined,
+    isIncident && incident.claimKind
+      ? { files: CLAIM_LIMITS.evidenceFiles, refusal: CLAIM_TEXT.tooManyFiles }
+      : undefined,
   );
   const drop = useFileDrop(picker, !submitting);
 

@@ -33,10 +33,29 @@ async function send(fields: Record<string, string>, files: Parameters<typeof mul
   });
 }
 
+const staffPost = (url: string, fields: Record<string, string>, who: { headers: Record<string, string> } = agent) =>
+  t.app.inject({
+    method: 'POST',
+    url,
+    headers: {
+      ...who.headers,
+      origin: 'http://localhost:80',
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'text/html',
+    },
+    payload: new URLSearchParams(fields).toString(),
+  });
+
 describe('the incident fields without JavaScript', () => {
   it('are on the form, with their labels; the app’s link comes with the reason and the delivery chosen', async () => {
     const plain = await page();
-    for (const label of [CLAIM_TEXT.legend, CLAIM_TEXT.kind, CLAIM_TEXT.delivery, CLAIM_TEXT.value, CLAIM_TEXT.deliveredOn]) {
+    for (const label of [
+      CLAIM_TEXT.legend,
+      CLAIM_TEXT.kind,
+      CLAIM_TEXT.delivery,
+      CLAIM_TEXT.value,
+      CLAIM_TEXT.deliveredOn,
+    ]) {
       expect(plain.body).toContain(`>${label}<`);
     }
     expect(plain.body).toMatch(/<select[^>]*name="claimKind"/);
@@ -91,10 +110,74 @@ describe('the incident fields without JavaScript', () => {
 
   it('a missing delivery is said under its field', async () => {
     const res = await send(
-      { reason: 'Incident', message: 'It never came at all.', clientId: 'claim-form-0003', claimKind: 'lost', itemValue: '50' },
+      {
+        reason: 'Incident',
+        message: 'It never came at all.',
+        clientId: 'claim-form-0003',
+        claimKind: 'lost',
+        itemValue: '50',
+      },
       [],
     );
     expect(res.statusCode).toBe(400);
     expect(res.body).toContain(`>${CLAIM_TEXT.deliveryRequired}<`);
+  });
+});
+
+describe('the claim on the ticket’s page, without JavaScript', () => {
+  it('shows its facts to staff, refuses a decision without what it needs, then decides it', async () => {
+    const opened = await sender.post('/api/support/tickets', {
+      reason: 'Incident',
+      message: 'The parcel never reached me.',
+      claimKind: 'lost',
+      deliveryReference: 'BGS-7100',
+      itemValue: '60',
+      deliveredOn: '2026-11-30',
+    });
+    expect(opened.statusCode, opened.body).toBe(201);
+    const url = `/admin/support/${opened.json().ticketId}`;
+    const shown = await t.app.inject({ method: 'GET', url, headers: { ...agent.headers, accept: 'text/html' } });
+    expect(shown.body).toContain(`>${CLAIM_TEXT.panelTitle}<`);
+    // The delivery day as it was given (a day, not an instant that could fall on the next one).
+    for (const text of ['Lost', 'BGS-7100', '$60.00', 'Submitted', '30 November 2026']) {
+      expect(shown.body).toContain(text);
+    }
+    expect(shown.body).toMatch(/<select[^>]*name="outcome"/);
+
+    const refused = await staffPost(url, { intent: 'claim-decide', seenVersion: '1', outcome: 'declined', reason: '' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain(CLAIM_TEXT.reasonRequired);
+    const tooMuch = await staffPost(url, { intent: 'claim-decide', seenVersion: '1', outcome: 'part', amount: '75' });
+    expect(tooMuch.statusCode).toBe(400);
+    expect(tooMuch.body).toContain(CLAIM_TEXT.amountOverValue('$60.00'));
+    expect(tooMuch.body).toMatch(/name="amount"[^>]*value="75"/);
+
+    const decided = await staffPost(url, { intent: 'claim-decide', seenVersion: '1', outcome: 'part', amount: '40' });
+    expect(decided.statusCode).toBe(303);
+    expect(decided.headers.location).toBe(`${url}#claim`);
+    const after = await t.app.inject({ method: 'GET', url, headers: { ...agent.headers, accept: 'text/html' } });
+    expect(after.body).toContain('Upheld in part');
+    expect(after.body).toContain('$40.00');
+    expect(after.body).not.toMatch(/<select[^>]*name="outcome"/);
+  });
+
+  it('an auditor reads the claim and has no form to decide it', async () => {
+    const auditor = await apiClient(t, { roles: ['auditor'] });
+    const opened = await sender.post('/api/support/tickets', {
+      reason: 'Incident',
+      message: 'It came late by a week.',
+      claimKind: 'late',
+      deliveryReference: 'BGS-7101',
+    });
+    const url = `/admin/support/${opened.json().ticketId}`;
+    const shown = await t.app.inject({ method: 'GET', url, headers: { ...auditor.headers, accept: 'text/html' } });
+    expect(shown.body).toContain('BGS-7101');
+    expect(shown.body).not.toMatch(/<select[^>]*name="outcome"/);
+    const tried = await staffPost(
+      url,
+      { intent: 'claim-decide', seenVersion: '1', outcome: 'declined', reason: 'x' },
+      auditor,
+    );
+    expect(tried.statusCode).toBe(403);
   });
 });

@@ -26,7 +26,10 @@ let counter = 0;
  */
 export function useAttachmentPicker(
   /** How many files it takes, and the words that refuse one more (a claim takes ten: contracts/claims.ts). */
-  most: { files: number; refusal: string } = { files: ATTACHMENT_LIMITS.filesPerMessage, refusal: ATTACHMENT_TEXT.tooMany },
+  most: { files: number; refusal: string } = {
+    files: ATTACHMENT_LIMITS.filesPerMessage,
+    refusal: ATTACHMENT_TEXT.tooMany,
+  },
 ) {
   const [files, setFiles] = useState<PickedFile[]>([]);
   const [error, setError] = useState<string | null>(null);
