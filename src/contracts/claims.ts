@@ -1,5 +1,5 @@
 /**
- * Incident claims (docs/claims.md, docs/decisions/152-incident-claims.md): an Incident Report about
+ * Incident claims (docs/decisions/152-incident-claims.md; the law staff read: docs/carriage-law.md): an Incident Report about
  * a delivery that went wrong, asked for well (what happened, which delivery, what the item is worth,
  * a photo when it was damaged) and followed through states whose waits are counted in working days
  * of the team's calendar. Every word a person reads of a claim lives here.
