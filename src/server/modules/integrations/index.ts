@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { SharedServices } from '../../shared-services.ts';
+import type { DomainEvent } from '../../realtime/event-bus.ts';
 import { createAppService } from './app.service.ts';
 import { apiKeyRoutes, appRoutes, webhookRoutes } from './integrations.routes.ts';
 import { createKeysService, type KeysService } from './keys.service.ts';
@@ -27,6 +28,14 @@ export interface IntegrationsModuleOptions extends SharedServices {
  * (docs/decisions/150-webhooks.md), and the app's ticket endpoints (/api/app), which open and follow
  * tickets through the support module's service.
  */
+/** The bus's events that follow a change a webhook can tell (migration 0032's triggers). */
+const WAKING_EVENTS: ReadonlySet<DomainEvent['type']> = new Set([
+  'ticket.created',
+  'ticket.updated',
+  'message.created',
+  'ticket.reshaped',
+]);
+
 export const integrationsModule = fp<IntegrationsModuleOptions>(
   async function integrations(app: FastifyInstance, shared) {
     const { config, database } = shared;
@@ -52,8 +61,12 @@ export const integrationsModule = fp<IntegrationsModuleOptions>(
     app.decorate('webhooksWorker', worker);
     if (shared.startWorker) {
       worker.start();
-      // A ticket's change is told on the bus after it commits: its webhooks go at once, not at the next poll.
-      const unsubscribe = shared.bus.subscribe(() => worker.wake());
+      // A ticket's change is told on the bus after it commits: its webhooks go at once, not at the next
+      // poll. Only the changes that can write a webhook event wake it (a presence beat or a side
+      // conversation cannot); partner and claim decisions go at the next poll.
+      const unsubscribe = shared.bus.subscribe((event) => {
+        if (WAKING_EVENTS.has(event.type)) worker.wake();
+      });
       app.addHook('onClose', async () => {
         unsubscribe();
         await worker.stop();
