@@ -60,11 +60,14 @@ export function readIncident(values: IncidentFields, ctx?: z.RefinementCtx): Inc
     ctx?.addIssue({ code: 'custom', path: ['claimKind'], message: T.kindWithoutIncident });
     return null;
   }
-  if (!values.deliveryReference) {
+  // (Run as a check, the values may be as sent: a field of the wrong type has said so itself.)
+  if (values.deliveryReference === undefined || values.deliveryReference === '') {
     ctx?.addIssue({ code: 'custom', path: ['deliveryReference'], message: T.deliveryRequired });
   }
   let itemValueCents: number | null = null;
-  if (values.itemValue === undefined) {
+  if (values.itemValue !== undefined && typeof values.itemValue !== 'string' && typeof values.itemValue !== 'number') {
+    // Refused by its own field.
+  } else if (values.itemValue === undefined) {
     if (KINDS_NEEDING_VALUE.includes(values.claimKind)) {
       ctx?.addIssue({ code: 'custom', path: ['itemValue'], message: T.valueRequired });
     }
@@ -93,7 +96,8 @@ export function readIncident(values: IncidentFields, ctx?: z.RefinementCtx): Inc
  * missing delivery), so each field says its problem at once.
  */
 export const incidentCheck = z.superRefine<IncidentFields>((values, ctx) => void readIncident(values, ctx), {
-  when: () => true,
+  // Whatever else is wrong, as long as there is a form to read (not a missing or malformed body).
+  when: (payload) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value),
 });
 
 export const ClaimSchema = z.object({

@@ -146,6 +146,26 @@ describe('asking well', () => {
     }
   });
 
+  it('a body that is no form at all is a 400, never a failure of ours', async () => {
+    for (const body of [{}, { data: null }, { data: 'claim' }, { data: [] }, { data: { claimKind: 'lost' } }]) {
+      const res = await sender.post('/api/functions/createSupportTicket', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+    }
+    const incident = { reason: 'Incident', message: 'It went wrong.', claimKind: 'damaged' };
+    for (const body of [
+      null,
+      [],
+      'claim',
+      { ...incident, claimKind: ['lost'], deliveryReference: {} },
+      { ...incident, deliveryReference: 'BGS-1', itemValue: [] },
+      { ...incident, deliveryReference: 7, itemValue: { dollars: 5 }, deliveredOn: 20261201 },
+      { ...incident, deliveryReference: 'BGS-1', itemValue: '5', deliveredOn: '9999-12-30' },
+    ]) {
+      const res = await sender.post('/api/support/tickets', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+    }
+  });
+
   it('a late delivery needs no value; an Incident Report without a kind is a ticket as before', async () => {
     const late = await sender.post('/api/support/tickets', {
       reason: 'Incident',
