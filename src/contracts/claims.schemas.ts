@@ -5,7 +5,7 @@ import {
   CLAIM_STATES,
   CLAIM_TEXT as T,
   KINDS_NEEDING_VALUE,
-  parseNzdCents,
+  centsOf,
 } from './claims.ts';
 import { z } from './zod.ts';
 
@@ -72,12 +72,7 @@ export function readIncident(values: IncidentFields, ctx?: z.RefinementCtx): Inc
       ctx?.addIssue({ code: 'custom', path: ['itemValue'], message: T.valueRequired });
     }
   } else {
-    itemValueCents =
-      typeof values.itemValue === 'number'
-        ? Number.isFinite(values.itemValue) && values.itemValue >= 0
-          ? Math.round(values.itemValue * 100)
-          : null
-        : parseNzdCents(values.itemValue);
+    itemValueCents = centsOf(values.itemValue);
     if (itemValueCents === null) ctx?.addIssue({ code: 'custom', path: ['itemValue'], message: T.valueInvalid });
     else if (itemValueCents > CLAIM_LIMITS.maxValueCents) {
       ctx?.addIssue({ code: 'custom', path: ['itemValue'], message: T.valueTooLarge });
@@ -144,12 +139,7 @@ export const DecideClaimSchema = z
       ctx.addIssue({ code: 'custom', path: ['reason'], message: T.reasonRequired });
     }
     if (value.outcome === 'part') {
-      const cents =
-        value.amount === undefined
-          ? null
-          : typeof value.amount === 'number'
-            ? Math.round(value.amount * 100)
-            : parseNzdCents(value.amount);
+      const cents = value.amount === undefined ? null : centsOf(value.amount);
       if (cents === null || cents <= 0) ctx.addIssue({ code: 'custom', path: ['amount'], message: T.amountRequired });
     }
   });

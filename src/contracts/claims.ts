@@ -84,6 +84,15 @@ export const formatNzd = (cents: number): string =>
   `$${(cents / 100).toLocaleString('en-NZ', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 /**
+ * An amount of dollars as an API client or a form sends it (a number of dollars, or text as people
+ * type it), in cents; null when it is not one (a negative or endless number, text that is no amount).
+ */
+export function centsOf(value: string | number): number | null {
+  if (typeof value === 'string') return parseNzdCents(value);
+  return Number.isFinite(value) && value >= 0 ? Math.round(value * 100) : null;
+}
+
+/**
  * What a person typed as an amount in dollars ('120', '120.5', '$1,200.50'), in cents; null when it
  * is not one.
  */

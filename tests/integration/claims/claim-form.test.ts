@@ -5,6 +5,7 @@ import { apiClient, type ApiClient } from '../../helpers/admin-client.ts';
 import { jpegWithGps, multipart, pdf } from '../../helpers/attachment-files.ts';
 import { supportUser, type SupportUser } from '../../helpers/support.ts';
 import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { postPageForm } from '../../helpers/page-forms.ts';
 
 /**
  * The Contact us form's incident fields as a browser without JavaScript sends them (multipart, to
@@ -33,18 +34,9 @@ async function send(fields: Record<string, string>, files: Parameters<typeof mul
   });
 }
 
+/** A staff form sent from its own page, as a browser without JavaScript sends it. */
 const staffPost = (url: string, fields: Record<string, string>, who: { headers: Record<string, string> } = agent) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    headers: {
-      ...who.headers,
-      origin: 'http://localhost:80',
-      'content-type': 'application/x-www-form-urlencoded',
-      accept: 'text/html',
-    },
-    payload: new URLSearchParams(fields).toString(),
-  });
+  postPageForm(t, url, fields, { origin: 'http://localhost:80', ...who.headers });
 
 describe('the incident fields without JavaScript', () => {
   it('are on the form, with their labels; the app’s link comes with the reason and the delivery chosen', async () => {

@@ -1,4 +1,4 @@
-import { CLAIM_PERIODS, CLAIM_TEXT, parseNzdCents } from '../../../contracts/claims.ts';
+import { CLAIM_PERIODS, CLAIM_TEXT, centsOf, formatNzd } from '../../../contracts/claims.ts';
 import type { Claim, DecideClaim } from '../../../contracts/claims.schemas.ts';
 import { shownEmail } from '../../../contracts/account-deletion.ts';
 import { iso, isUuid } from '../../db/sql.ts';
@@ -71,10 +71,10 @@ export function createClaimsService(deps: { repository: ClaimsRepository; audit:
         }
         amountCents = value;
       } else if (body.outcome === 'part') {
-        amountCents =
-          typeof body.amount === 'number' ? Math.round(body.amount * 100) : (parseNzdCents(body.amount ?? '') ?? 0);
+        // (The schema refused a part without an amount of more than nothing.)
+        amountCents = body.amount === undefined ? 0 : (centsOf(body.amount) ?? 0);
         if (value !== null && amountCents > value) {
-          const message = CLAIM_TEXT.amountOverValue(formatValue(value));
+          const message = CLAIM_TEXT.amountOverValue(formatNzd(value));
           throw new AppError('INVALID_ARGUMENT', message, { fields: { amount: message } });
         }
       }
@@ -121,7 +121,5 @@ export function createClaimsService(deps: { repository: ClaimsRepository; audit:
     },
   };
 }
-
-const formatValue = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 export type ClaimsService = ReturnType<typeof createClaimsService>;
