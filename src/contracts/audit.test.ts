@@ -62,6 +62,17 @@ const SAMPLES: Record<AuditAction, Pick<AuditEntry, 'targetType' | 'targetId' | 
     targetId: TICKET,
     details: { ticketNo: 1004, outcome: 'part', amountCents: 4550, version: 2 },
   },
+  'claim.wait-for-sender': { targetType: 'ticket', targetId: TICKET, details: { ticketNo: 1004 } },
+  'claim.ask-traveller': {
+    targetType: 'ticket',
+    targetId: TICKET,
+    details: { ticketNo: 1004, email: 'sam.traveller@example.nz' },
+  },
+  'claim.carrier': {
+    targetType: 'ticket',
+    targetId: TICKET,
+    details: { ticketNo: 1004, companyId: MESSAGE, noticeSentOn: '2026-12-01' },
+  },
   'ticket.unsplit': {
     targetType: 'ticket',
     targetId: TICKET,
@@ -281,6 +292,9 @@ const EXPECTED: Record<AuditAction, string> = {
   'ticket.keep-for-record': 'Kept the messages of ticket #1004 for the record',
   'ticket.delivery-reference': 'Changed the delivery reference of ticket #1004 to BGS-1002',
   'claim.decide': 'Decided the claim of ticket #1004: Upheld in part',
+  'claim.wait-for-sender': 'Set the claim of ticket #1004 to wait for the sender',
+  'claim.ask-traveller': 'Asked sam.traveller@example.nz to answer the claim of ticket #1004',
+  'claim.carrier': 'Recorded the partner company that carried the delivery of ticket #1004',
   'ticket.merge': 'Merged #1009 into ticket #1004',
   'ticket.unmerge': 'Undid the merge of #1009 into ticket #1004',
   'ticket.split': 'Split #1009 into ticket #1004',

@@ -56,6 +56,9 @@ export const AUDIT_ACTIONS = {
   'ticket.keep-for-record': 'Kept a ticket’s messages for the record (or not)',
   'ticket.delivery-reference': 'Gave a ticket its delivery reference (or changed or removed it)',
   'claim.decide': 'Decided an incident claim (or its appeal)',
+  'claim.wait-for-sender': 'Set an incident claim to wait for the sender’s answer',
+  'claim.ask-traveller': 'Asked the traveller of a delivery to answer a claim',
+  'claim.carrier': 'Recorded the partner company that carried a claim’s delivery, and its notice',
   'ticket.merge': 'Merged a ticket into another',
   'ticket.unmerge': 'Undid a merge of tickets',
   'ticket.split': 'Split a ticket into two',
@@ -396,6 +399,21 @@ const TELLERS: Record<AuditAction, Teller> = {
       ...(str(d.reason) ? [{ label: 'Reason', value: str(d.reason)! }] : []),
     ],
     used: ['ticketNo', 'outcome', 'amountCents', 'reason', 'version'],
+  }),
+  'claim.wait-for-sender': (d, e) => ({
+    sentence: ['Set the claim of ', ticket(e, d), ' to wait for the sender'],
+    used: ['ticketNo'],
+  }),
+  'claim.ask-traveller': (d, e) => ({
+    sentence: ['Asked ', str(d.email) ?? 'the traveller', ' to answer the claim of ', ticket(e, d)],
+    used: ['ticketNo', 'email'],
+  }),
+  'claim.carrier': (d, e) => ({
+    sentence: str(d.companyId)
+      ? ['Recorded the partner company that carried the delivery of ', ticket(e, d)]
+      : ['Removed the partner company from the claim of ', ticket(e, d)],
+    facts: str(d.noticeSentOn) ? [{ label: 'Notice given on', value: formatNzDay(str(d.noticeSentOn)!) }] : [],
+    used: ['ticketNo', 'companyId', 'noticeSentOn'],
   }),
   'ticket.delivery-reference': (d, e) => {
     const before = str(d.before);

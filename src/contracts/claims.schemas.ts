@@ -95,6 +95,14 @@ export const incidentCheck = z.superRefine<IncidentFields>((values, ctx) => void
   when: (payload) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value),
 });
 
+const DecisionSchema = z.object({
+  outcome: z.enum(CLAIM_OUTCOMES),
+  amountCents: z.number().int(),
+  reason: z.string().nullable(),
+  decidedBy: z.string().nullable(),
+  decidedAt: z.string(),
+});
+
 export const ClaimSchema = z.object({
   id: z.uuid(),
   ticketId: z.uuid(),
@@ -111,18 +119,41 @@ export const ClaimSchema = z.object({
   late: z.boolean(),
   version: z.number().int(),
   evidence: z.number().int(),
-  decision: z
+  decision: DecisionSchema.nullable(),
+  /** Every decision, first first (a second one is the appeal's). */
+  decisions: z.array(DecisionSchema),
+  /** The traveller asked to answer, once asked. */
+  traveller: z
     .object({
-      outcome: z.enum(CLAIM_OUTCOMES),
-      amountCents: z.number().int(),
-      reason: z.string().nullable(),
-      decidedBy: z.string().nullable(),
-      decidedAt: z.string(),
+      email: z.string(),
+      name: z.string().nullable(),
+      statement: z.string(),
+      askedAt: z.string(),
+      answeredAt: z.string().nullable(),
+      /** The note in the ticket's thread holding the answer and its files. */
+      messageId: z.number().int().nullable(),
+    })
+    .nullable(),
+  appeal: z.object({ at: z.string(), reason: z.string() }).nullable(),
+  closedAt: z.string().nullable(),
+  /** A leg carried by a partner company: the carriage law's notice (docs/carriage-law.md). */
+  carrier: z
+    .object({
+      companyId: z.uuid(),
+      companyName: z.string(),
+      noticeSentOn: z.string().nullable(),
+      /** 30 days after delivery (s 274) and 12 months after it (ss 278-279); null without a delivery day. */
+      noticeBy: z.string().nullable(),
+      actionBy: z.string().nullable(),
     })
     .nullable(),
 });
 export type Claim = z.infer<typeof ClaimSchema>;
-export const ClaimResultSchema = z.object({ claim: ClaimSchema.nullable() });
+export const ClaimResultSchema = z.object({
+  claim: ClaimSchema.nullable(),
+  /** The approved partner companies a leg may have been carried by (the carrier form's choices). */
+  carriers: z.array(z.object({ id: z.uuid(), name: z.string() })),
+});
 
 export const ClaimParamsSchema = z.object({ ticketId: z.string().max(64) });
 
@@ -144,3 +175,90 @@ export const DecideClaimSchema = z
     }
   });
 export type DecideClaim = z.infer<typeof DecideClaimSchema>;
+
+/** Staff write against the version they read (a stale form is a 409 in words). */
+const SeenVersion = z.coerce.number().int().min(1);
+
+export const WaitForSenderSchema = z.object({ seenVersion: SeenVersion });
+
+/** The traveller of the delivery, asked by mail to answer on their page. */
+export const AskTravellerSchema = z.object({
+  email: z.preprocess(
+    blankToUndefined,
+    z
+      .email({ error: (issue) => (issue.input === undefined ? T.travellerEmailRequired : T.travellerEmailInvalid) })
+      .max(254),
+  ),
+  name: z.preprocess(blankToUndefined, z.string().trim().max(CLAIM_LIMITS.nameMax).optional()),
+  statement: z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: T.statementRequired })
+      .trim()
+      .min(1, T.statementRequired)
+      .max(CLAIM_LIMITS.reasonMax, T.statementTooLong),
+  ),
+  seenVersion: SeenVersion,
+});
+export type AskTraveller = z.infer<typeof AskTravellerSchema>;
+
+/** A partner company that carried a leg, and the day notice was given (blank: none). */
+export const CarrierNoticeSchema = z.object({
+  companyId: z.preprocess(blankToUndefined, z.uuid().optional()),
+  noticeSentOn: z.preprocess(blankToUndefined, z.iso.date({ error: T.deliveredOnInvalid }).optional()),
+  seenVersion: SeenVersion,
+});
+export type CarrierNotice = z.infer<typeof CarrierNoticeSchema>;
+
+/** The traveller's answer (a page's multipart form with files, or JSON). */
+export const TravellerAnswerSchema = z.object({
+  message: z.preprocess(
+    blankToUndefined,
+    z.string({ error: T.answerRequired }).trim().min(1, T.answerRequired).max(CLAIM_LIMITS.answerMax, T.answerTooLong),
+  ),
+});
+
+export const TravellerClaimParamsSchema = z.object({ claimId: z.string().max(64) });
+
+/** What the traveller reads: the claim's statement in staff's words, never the sender's ticket. */
+export const TravellerClaimSchema = z.object({
+  id: z.uuid(),
+  kind: z.enum(CLAIM_KIND_VALUES),
+  deliveryReference: z.string(),
+  deliveredOn: z.string().nullable(),
+  statement: z.string(),
+  askedAt: z.string(),
+  dueAt: z.string().nullable(),
+  answeredAt: z.string().nullable(),
+  /** Still waiting for this traveller's answer. */
+  answerable: z.boolean(),
+});
+export type TravellerClaim = z.infer<typeof TravellerClaimSchema>;
+export const TravellerClaimResultSchema = z.object({ claim: TravellerClaimSchema });
+
+/** What the sender reads of their claim on their ticket. */
+export const SenderClaimSchema = z.object({
+  kind: z.enum(CLAIM_KIND_VALUES),
+  deliveryReference: z.string(),
+  state: z.enum(CLAIM_STATES),
+  decision: z
+    .object({
+      outcome: z.enum(CLAIM_OUTCOMES),
+      amountCents: z.number().int(),
+      reason: z.string().nullable(),
+      decidedAt: z.string(),
+    })
+    .nullable(),
+  /** Until when an appeal may be made; null when it cannot (not decided, already appealed, closed). */
+  appealUntil: z.string().nullable(),
+  appeal: z.object({ at: z.string(), reason: z.string() }).nullable(),
+});
+export type SenderClaim = z.infer<typeof SenderClaimSchema>;
+export const SenderClaimResultSchema = z.object({ claim: SenderClaimSchema.nullable() });
+
+export const AppealSchema = z.object({
+  reason: z.preprocess(
+    blankToUndefined,
+    z.string({ error: T.appealReasonRequired }).trim().min(1, T.appealReasonRequired).max(CLAIM_LIMITS.reasonMax),
+  ),
+});

@@ -65,7 +65,6 @@ export const CLAIM_PERIODS = {
   /** An appeal is decided (by someone else) within this many working days. */
   appealDecisionDays: 5,
 } as const;
-export type ClaimPeriods = { [K in keyof typeof CLAIM_PERIODS]: number };
 
 export const CLAIM_LIMITS = {
   /** Files with the claim's first message (the attachment rules of a message apply to each). */
@@ -74,6 +73,8 @@ export const CLAIM_LIMITS = {
   maxValueCents: 10_000_000,
   referenceMax: 64,
   reasonMax: 2000,
+  answerMax: 5000,
+  nameMax: 100,
 } as const;
 
 /** The largest Contact us form with a claim's files: ten of 10 MB and the text around them. */
@@ -158,4 +159,74 @@ export const CLAIM_TEXT = {
   claimMissing: 'This ticket has no claim.',
   upheldWithoutValue: 'This claim has no item value: uphold it in part, with the amount we pay.',
   lateWord: 'Late',
+  decisions: 'Decisions',
+  appealDecision: 'Decided on appeal',
+
+  // Asking the sender for more (the question goes in the ticket's reply).
+  waitForSender: 'Wait for the sender',
+  waitForSenderHint: 'Ask in your reply what you need; the claim comes back to you when they answer.',
+  waitingForSender: 'Waiting for the sender’s answer. The claim comes back when they reply.',
+  notWaitable: 'Only a claim waiting on the team can wait for the sender.',
+
+  // Asking the traveller.
+  askTraveller: 'Ask the traveller',
+  travellerEmail: 'Traveller’s email',
+  travellerName: 'Traveller’s name',
+  travellerStatement: 'What the traveller reads',
+  travellerStatementHint:
+    'The claim in your words: the traveller reads this, never the sender’s ticket. Leave out what they need not know.',
+  travellerEmailRequired: 'Enter the traveller’s email address.',
+  travellerEmailInvalid: 'Enter the traveller’s email address, like name@example.com.',
+  statementRequired: 'Write what the traveller should answer.',
+  statementTooLong: `What the traveller reads is at most ${CLAIM_LIMITS.reasonMax} characters.`,
+  travellerAsked: (email: string) => `Asked ${email}; the answer comes to this ticket as a note.`,
+  travellerAskedOn: (email: string, when: string) => `Asked ${email} on ${when}`,
+  travellerAnsweredOn: (when: string) => `Answered on ${when} (the note in the thread)`,
+  travellerNotAskable: 'The traveller can be asked only while the claim waits on the team.',
+  travellerIsSender: 'The traveller cannot be the sender who made the claim.',
+
+  // The traveller's page.
+  travellerTitle: 'A claim about your delivery',
+  travellerLead: (reference: string) =>
+    `The sender of delivery ${reference} made a claim. Tell us what happened from your side, with photos if you have them.`,
+  travellerAnswer: 'Your answer',
+  travellerAnswerHint: 'What happened on your side: when you handed it over, its state, anything you saw.',
+  travellerFiles: 'Photos or documents',
+  travellerFilesHint: `Photos (JPEG, PNG, WebP) or PDFs, up to ${CLAIM_LIMITS.evidenceFiles} files of 10 MB each.`,
+  answerRequired: 'Write your answer.',
+  answerTooLong: `An answer is at most ${CLAIM_LIMITS.answerMax} characters.`,
+  answerSent: 'Thank you. Your answer went to our team; they decide the claim and tell you.',
+  answered: (when: string) => `You answered on ${when}. Thank you.`,
+  answerDue: (when: string) => `Please answer by ${when}.`,
+  notAnswerable: 'This claim is no longer waiting for your answer.',
+  travellerMissing:
+    'We could not find a claim for you at this address. Sign in with the account the email was sent to.',
+  travellerMail: (reference: string) => `A claim about delivery ${reference}: your answer, please`,
+
+  // The sender's view and appeal.
+  senderTitle: 'Your claim',
+  appeal: 'Appeal the decision',
+  appealHint: (when: string) => `You can appeal once, until ${when}. Someone else in our team decides the appeal.`,
+  appealReason: 'Why the decision is wrong',
+  appealReasonRequired: 'Say why you think the decision is wrong.',
+  appealed: 'Your appeal is with our team. Someone who did not make the first decision decides it.',
+  appealSent: 'Your appeal is sent.',
+  notAppealable: 'This decision can no longer be appealed.',
+  appealByOther: 'An appeal is decided by someone other than who made the first decision.',
+  closedWord: 'Closed',
+
+  // A partner company's leg: the carriage law (docs/carriage-law.md).
+  carrier: 'Carried by a partner company',
+  carrierHint: 'For a leg a partner company carried, the carriage law’s notice and limit apply.',
+  noCarrier: 'No partner company',
+  noticeSentOn: 'Notice of the claim given on',
+  noticeSentOnHint: 'The day we gave the partner company written notice of the claim.',
+  saveCarrier: 'Save',
+  carrierSaved: 'Saved.',
+  carrierMissing: 'That partner company no longer exists.',
+  noticeFuture: 'The notice day cannot be after today.',
+  noticeBy: (day: string) => `Written notice to the carrier by ${day}: 30 days after delivery (s 274).`,
+  actionBy: (day: string) => `Court proceedings by ${day}: 12 months after the carriage ended (ss 278–279).`,
+  limitNote: 'Unless the contract says otherwise, a carrier’s liability is at most $2,000 for each unit of goods.',
+  lawNote: 'Contract and Commercial Law Act 2017, Part 5: carriage of goods.',
 } as const;

@@ -1,4 +1,5 @@
 import { z } from './zod.ts';
+import { CLAIM_KIND_VALUES, CLAIM_OUTCOMES, CLAIM_STATES } from './claims.ts';
 import { DATA_EXPORT_FORMAT } from './privacy.ts';
 
 /**
@@ -15,6 +16,34 @@ const MessageSchema = z.object({
   attachments: z.array(
     z.object({ id: z.uuid(), name: z.string(), kind: z.string(), size: z.number().int(), sentAt: z.string() }),
   ),
+});
+
+/** An amount of money: in cents, and in New Zealand dollars as a plain decimal ('1200.50'). */
+const MoneySchema = z.object({ cents: z.number().int(), nzd: z.string() });
+
+/**
+ * The claim an Incident Report opened (since /3): what the person told us and what became of it.
+ * Never the traveller (who they are, what they were told or answered) or who decided it.
+ */
+const ClaimSchema = z.object({
+  kind: z.enum(CLAIM_KIND_VALUES),
+  deliveryReference: z.string(),
+  /** Null when none was given. */
+  itemValue: MoneySchema.nullable(),
+  /** The day it was delivered (or was due), 'YYYY-MM-DD'; null when none was given. */
+  deliveredOn: z.string().nullable(),
+  state: z.enum(CLAIM_STATES),
+  createdAt: z.string(),
+  /** The decision as it stands (an appeal's, once decided); null before one. */
+  decision: z
+    .object({
+      outcome: z.enum(CLAIM_OUTCOMES),
+      amount: MoneySchema,
+      reason: z.string().nullable(),
+      decidedAt: z.string(),
+    })
+    .nullable(),
+  appeal: z.object({ reason: z.string(), at: z.string() }).nullable(),
 });
 
 export const DataExportSchema = z.object({
@@ -49,6 +78,8 @@ export const DataExportSchema = z.object({
       createdAt: z.string(),
       closedAt: z.string().nullable(),
       rating: z.object({ good: z.boolean(), comment: z.string().nullable(), ratedAt: z.string() }).nullable(),
+      /** Null when the ticket is not a claim. */
+      claim: ClaimSchema.nullable(),
       messages: z.array(MessageSchema),
     }),
   ),

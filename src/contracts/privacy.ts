@@ -2,7 +2,7 @@
  * What a person can take of their data (docs/data-export.md): one JSON file with everything we
  * hold about them. Its `format` names this layout; a change to it gets a new version.
  */
-export const DATA_EXPORT_FORMAT = 'bagspace-data-export/2';
+export const DATA_EXPORT_FORMAT = 'bagspace-data-export/3';
 
 export const PRIVACY_TEXT = {
   downloadData: 'Download my data',

@@ -1,4 +1,6 @@
+import { CLAIM_KIND_VALUES, CLAIM_OUTCOMES } from './claims.ts';
 import { formatNzDay, formatter, remembered } from './dates.ts';
+import { CLAIM_REPORT_TEXT, ClaimsFigureSchema } from './report-claims.ts';
 import { WEEKDAYS } from './service-levels.ts';
 import { TICKET_WORDS } from './ticket-words.ts';
 import { z } from './zod.ts';
@@ -49,6 +51,11 @@ export const REPORT_FIGURES = {
   'admin-answered': { needs: 'admin' },
   'admin-first': { needs: 'admin' },
   'admin-rated': { needs: 'admin' },
+  // The claims made in the range (contracts/report-claims.ts).
+  claims: { needs: null },
+  'claims-decided': { needs: null },
+  'claim-kind': { needs: 'claimKind' },
+  'claim-outcome': { needs: 'claimOutcome' },
 } as const;
 export type ReportFigure = keyof typeof REPORT_FIGURES;
 const FIGURE_IDS = Object.keys(REPORT_FIGURES) as [ReportFigure, ...ReportFigure[]];
@@ -85,6 +92,8 @@ export const REPORTS_TEXT = {
     'weekday-hour': 'Choose a weekday (1 to 7, Monday first) and an hour (0 to 23).',
     day: 'Choose a day (YYYY-MM-DD).',
     admin: 'Choose an admin.',
+    claimKind: CLAIM_REPORT_TEXT.needsKind,
+    claimOutcome: CLAIM_REPORT_TEXT.needsOutcome,
   },
   // The headline figures.
   timesTitle: 'Response and resolution',
@@ -198,12 +207,18 @@ export const ReportTicketsQuerySchema = ReportQuerySchema.extend({
   hour: z.coerce.number().int().min(0).max(23).optional(),
   /** admin-*: the admin's user id. */
   admin: z.uuid().optional(),
+  /** claim-kind: what happened (lost, damaged, late, not-as-described, other). */
+  claimKind: z.enum(CLAIM_KIND_VALUES).optional(),
+  /** claim-outcome: the claims' first decision (upheld, part, declined). */
+  claimOutcome: z.enum(CLAIM_OUTCOMES).optional(),
 }).superRefine((query, context) => {
   const needs = REPORT_FIGURES[query.figure].needs;
   const missing =
     (needs === 'bucket' && query.bucket === undefined) ||
     (needs === 'day' && query.day === undefined) ||
     (needs === 'admin' && query.admin === undefined) ||
+    (needs === 'claimKind' && query.claimKind === undefined) ||
+    (needs === 'claimOutcome' && query.claimOutcome === undefined) ||
     (needs === 'weekday-hour' && (query.weekday === undefined || query.hour === undefined));
   if (needs && missing) {
     const path = needs === 'weekday-hour' ? (query.weekday === undefined ? 'weekday' : 'hour') : needs;
@@ -292,6 +307,8 @@ export const ReportSchema = z.object({
       rated: Count,
     }),
   ),
+  /** The incident claims made in the range (contracts/report-claims.ts). */
+  claims: ClaimsFigureSchema,
 });
 export type Report = z.infer<typeof ReportSchema>;
 
@@ -371,6 +388,14 @@ export function figureTitle(query: ReportTicketsQuery, adminEmail: string | null
       return `First answered by ${who}`;
     case 'admin-rated':
       return `Rated tickets answered by ${who}`;
+    case 'claims':
+      return CLAIM_REPORT_TEXT.listAll;
+    case 'claims-decided':
+      return CLAIM_REPORT_TEXT.listDecided;
+    case 'claim-kind':
+      return CLAIM_REPORT_TEXT.listKind(query.claimKind ?? '');
+    case 'claim-outcome':
+      return CLAIM_REPORT_TEXT.listOutcome(query.claimOutcome ?? 'upheld');
   }
 }
 

@@ -21,6 +21,7 @@ import { secondFactorModule } from './modules/second-factor/index.ts';
 import { serviceLevelsModule } from './modules/service-levels/index.ts';
 import { sideConversationsModule } from './modules/side-conversations/index.ts';
 import { claimsModule } from './modules/claims/index.ts';
+import { claimsDueModule } from './modules/claims-due/index.ts';
 import { supportModule } from './modules/support/index.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { crossSitePlugin } from './plugins/cross-site.ts';
@@ -53,7 +54,10 @@ export interface AppOptions {
   requestTimeoutMs?: number;
   /** The clock of time-driven work (server/clock.ts); tests pass one they move. */
   clock?: Clock;
-  /** False: the service-level worker runs only when a test calls `app.serviceLevelWorker.run()`. */
+  /**
+   * False: the service-level worker runs only when a test calls `app.serviceLevelWorker.run()`, and
+   * the claims' due worker (on the same clock) when it calls `app.claimsDueWorker.run()`.
+   */
   startServiceLevelWorker?: boolean;
   /** False: the licence expiry worker runs only when a test calls `app.licenseExpiryWorker.run()`. */
   startLicenseExpiryWorker?: boolean;
@@ -187,6 +191,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(deskModule, shared);
   await app.register(sideConversationsModule, shared);
   await app.register(claimsModule, shared);
+  await app.register(claimsDueModule, {
+    ...shared,
+    startWorker: options.startServiceLevelWorker ?? options.startMailWorker ?? true,
+  });
   await app.register(auditModule, shared);
   await app.register(serviceLevelsModule, {
     ...shared,

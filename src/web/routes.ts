@@ -17,6 +17,8 @@ export default [
     route('ticket/:ticketId', 'routes/support-ticket.tsx'),
     // Reply by email (docs/decisions/105-reply-by-email.md): the whole mail a message was posted from.
     route('ticket/:ticketId/mail/:messageId', 'routes/support-ticket-mail.tsx'),
+    // A claim's traveller answers (docs/decisions/153-claim-life.md): the link of the mail staff sent.
+    route('claims/:claimId', 'routes/support-claim.tsx'),
     route(':mode', 'routes/support-tickets.tsx', { id: 'support-mode' }),
     route(':mode/:ticketId', 'routes/support-tickets.tsx', { id: 'support-mode-ticket' }),
   ]),

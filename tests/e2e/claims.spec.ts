@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
-import { CLAIM_TEXT } from '../../src/contracts/claims.ts';
+import { CLAIM_OUTCOME_TEXT, CLAIM_STATE_TEXT, CLAIM_TEXT } from '../../src/contracts/claims.ts';
+import { linkIn, waitForMails } from '../helpers/mail.ts';
 import { jpegWithGps, pdf } from '../helpers/attachment-files.ts';
 import { adminApi, hydrated, signInAt, verifiedAccount } from './fixtures.ts';
 import { teamAdmin } from './second-factor.ts';
@@ -152,4 +153,82 @@ test('staff read the claim beside the ticket and decide it; the page shows the d
   await form.getByRole('button', { name: CLAIM_TEXT.decide }).click();
   await expect(panel).toContainText('Upheld in part: $55.50');
   await expect(panel.getByRole('form', { name: CLAIM_TEXT.decide })).toHaveCount(0);
+});
+
+test('the traveller is asked from the panel, answers from the mail’s link with a photo, and the sender appeals', async ({
+  page,
+  browser,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const sender = await verifiedAccount(request);
+  const traveller = await verifiedAccount(request);
+  expect((await request.post('/api/auth/login', { data: sender })).status()).toBe(200);
+  const opened = await request.post('/api/support/tickets', {
+    data: {
+      reason: 'Incident',
+      message: 'Only for the team: my drone never came.',
+      claimKind: 'lost',
+      deliveryReference: 'BGS-5153',
+      itemValue: '400',
+    },
+  });
+  const { ticketId } = (await opened.json()) as { ticketId: string };
+
+  // Staff ask the traveller from the claim's panel.
+  await signInAt(page, `/admin/support/${ticketId}`, ADMIN);
+  await hydrated(page);
+  const panel = page.getByRole('region', { name: CLAIM_TEXT.panelTitle });
+  await panel.getByText(CLAIM_TEXT.askTraveller, { exact: true }).first().click();
+  const ask = panel.getByRole('form', { name: CLAIM_TEXT.askTraveller });
+  await ask.getByLabel(CLAIM_TEXT.travellerEmail).fill(traveller.email);
+  await ask.getByLabel(CLAIM_TEXT.travellerStatement).fill('When and where did you hand over the drone?');
+  await ask.getByRole('button', { name: CLAIM_TEXT.askTraveller }).click();
+  await expect(panel).toContainText(CLAIM_STATE_TEXT['with-traveller']);
+
+  // The traveller follows the mail's link, signs in and answers with a photo.
+  // (Their first mail was the address's confirmation.)
+  const mails = await waitForMails(process.env.E2E_DATA_DIR!, traveller.email, 2);
+  const link = linkIn(
+    mails.find((m) => m.subject === CLAIM_TEXT.travellerMail('BGS-5153'))!,
+    'http://localhost',
+  );
+  const travellerContext = await browser.newContext();
+  const theirs = await travellerContext.newPage();
+  await signInAt(theirs, new URL(link).pathname, traveller);
+  await expect(theirs.getByRole('heading', { name: CLAIM_TEXT.travellerTitle })).toBeVisible();
+  await expect(theirs.getByText('When and where did you hand over the drone?')).toBeVisible();
+  await expect(theirs.getByText('my drone never came')).toHaveCount(0);
+  await expectNoAxeViolations(theirs);
+  await theirs
+    .getByRole('textbox', { name: CLAIM_TEXT.travellerAnswer })
+    .fill('At Christchurch airport on Monday, sealed.');
+  await theirs
+    .getByLabel(CLAIM_TEXT.travellerFiles)
+    .setInputFiles({ name: 'handover.jpg', mimeType: 'image/jpeg', buffer: await jpegWithGps() });
+  await theirs.getByRole('button', { name: CLAIM_TEXT.travellerAnswer }).click();
+  await expect(theirs.getByText(CLAIM_TEXT.answerSent)).toBeVisible();
+  await travellerContext.close();
+
+  // Staff see the answer as a note; the claim is back with them.
+  await page.reload();
+  await expect(page.getByText('At Christchurch airport on Monday, sealed.')).toBeVisible();
+  await expect(panel).toContainText(CLAIM_STATE_TEXT.submitted);
+  const decide = panel.getByRole('form', { name: CLAIM_TEXT.decide });
+  await decide.getByLabel(CLAIM_TEXT.outcome).selectOption('declined');
+  await decide.getByLabel(CLAIM_TEXT.reason).fill('It was handed over sealed.');
+  await decide.getByRole('button', { name: CLAIM_TEXT.decide }).click();
+  await expect(panel).toContainText(CLAIM_OUTCOME_TEXT.declined);
+
+  // The sender appeals on their ticket's page.
+  const senderContext = await browser.newContext();
+  const senders = await senderContext.newPage();
+  await signInAt(senders, `/support/ticket/${ticketId}`, sender);
+  const appeal = senders.getByRole('form', { name: CLAIM_TEXT.appeal });
+  await expect(senders.getByText('At Christchurch airport')).toHaveCount(0);
+  await appeal.getByRole('textbox', { name: CLAIM_TEXT.appealReason }).fill('The seal was broken when it came.');
+  await appeal.getByRole('button', { name: CLAIM_TEXT.appeal }).click();
+  await expect(senders.getByText(CLAIM_TEXT.appealed)).toBeVisible();
+  await expectNoAxeViolations(senders);
+  await senderContext.close();
 });

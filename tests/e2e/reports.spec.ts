@@ -1,4 +1,5 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
+import { CLAIM_REPORT_TEXT } from '../../src/contracts/report-claims.ts';
 import { REPORTS_TEXT } from '../../src/contracts/reports.ts';
 import { adminApi, signInAt, signInToTickets, verifiedAccount } from './fixtures.ts';
 import { teamAdmin } from './second-factor.ts';
@@ -11,7 +12,13 @@ import { expectFitsScreen, expectNoAxeViolations, PUBLIC_PAGES, VIEWPORTS } from
  */
 
 const ADMIN = teamAdmin('reports');
-const CHARTS = [REPORTS_TEXT.spreadTitle, REPORTS_TEXT.daysTitle, REPORTS_TEXT.hoursTitle, REPORTS_TEXT.ratingsTitle];
+const CHARTS = [
+  REPORTS_TEXT.spreadTitle,
+  REPORTS_TEXT.daysTitle,
+  REPORTS_TEXT.hoursTitle,
+  REPORTS_TEXT.ratingsTitle,
+  CLAIM_REPORT_TEXT.kindsTitle,
+];
 const COMMENT = `Sorted in minutes ${Date.now().toString(36)}`;
 
 interface Seeded {
@@ -80,6 +87,9 @@ test('a lead reads the report, opens a bar’s tickets; axe-clean and fitting at
   // The figures' tables, opened, pass too.
   for (const summary of await page.locator('summary', { hasText: REPORTS_TEXT.showTable }).all()) await summary.click();
   await expect(page.getByRole('table', { name: `${REPORTS_TEXT.daysTitle}: the figures` })).toBeVisible();
+  // The claims' section: every kind listed in its table, each count opening its tickets.
+  const claimKinds = page.getByRole('table', { name: `${CLAIM_REPORT_TEXT.kindsTitle}: the figures` });
+  await expect(claimKinds.getByRole('link')).toHaveCount(5);
   await expectNoAxeViolations(page);
 
   // Today's 'created' bar opens today's new tickets, ours among them.

@@ -319,6 +319,15 @@ export const EXPECTED: Record<EndpointKey, RouteSpec> = {
   // Incident claims (docs/decisions/152-incident-claims.md): the matrix's ticket has none (null; a decision 404).
   'claims.claim': R(DESK_READERS),
   'claims.decide': R(DESK, { ok: 404 }),
+  'claims.waitForSender': R(DESK, { ok: 404 }),
+  'claims.askTraveller': R(DESK, { ok: 404 }),
+  'claims.carrier': R(DESK, { ok: 404 }),
+  // The traveller's page: any verified account reaches the check, and only the address asked has
+  // the claim (the matrix's claim id is none: 404 for all). The sender's: their own ticket's claim.
+  'claims.travellerClaim': R('verified', { ok: 404 }),
+  'claims.travellerAnswer': R('verified', { ok: 404 }),
+  'claims.senderClaim': R('verified'),
+  'claims.appeal': R('verified', { ok: 404 }),
   // The fixture's saved reply has no actions and no reply is given: nothing to do (409), nothing changed.
   'desk.applyMacro': R(DESK, { ok: 409 }),
   'desk.agents': R(DESK_READERS),
@@ -379,6 +388,7 @@ export const EXPECTED: Record<EndpointKey, RouteSpec> = {
   'reports.report': R(REPORT_READERS),
   'reports.tickets': R(REPORT_READERS),
   'reports.csv': R(REPORT_READERS),
+  'reports.claimsCsv': R(REPORT_READERS),
   'serviceLevels.settings': R(DESK_READERS),
   'serviceLevels.saveCalendar': R(LEADS),
   'serviceLevels.saveTargets': R(LEADS),
@@ -464,6 +474,7 @@ export const EXPECTED: Record<EndpointKey, RouteSpec> = {
  */
 export const PARAMS: Record<string, (f: Fixtures) => string> = {
   ticketId: (f) => f.ownerTicket.ticketId,
+  claimId: () => '00000000-0000-4000-8000-00000000c1a1',
   companyId: (f) => f.companyId,
   faqId: (f) => String(f.faqId),
   slug: () => 'terms',
@@ -574,6 +585,11 @@ export const BODIES: Partial<Record<EndpointKey, BodyFor>> = {
   'desk.setPrivacy': json({ privacy: true }),
   'desk.setDeliveryReference': json({ deliveryReference: 'BGS-1001' }),
   'claims.decide': json({ outcome: 'declined', reason: 'Matrix: not ours to pay', seenVersion: 1 }),
+  'claims.waitForSender': json({ seenVersion: 1 }),
+  'claims.askTraveller': json({ email: 'traveller@example.nz', statement: 'Matrix: what happened?', seenVersion: 1 }),
+  'claims.carrier': json({ seenVersion: 1 }),
+  'claims.travellerAnswer': json({ message: 'Matrix: it was whole when I gave it over' }),
+  'claims.appeal': json({ reason: 'Matrix: the photo shows the damage' }),
   'desk.applyMacro': json(() => ({ savedReplyId: SAVED_REPLY_ID })),
   'desk.setKeepForRecord': json({ keep: true }),
   'desk.split': async (actor, f) => {

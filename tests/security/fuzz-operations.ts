@@ -399,6 +399,13 @@ export const FUZZ: Record<EndpointKey, FuzzEntry> = {
   'desk.delivery': SUPPORT,
   'claims.claim': SUPPORT,
   'claims.decide': SUPPORT,
+  'claims.waitForSender': SUPPORT,
+  'claims.askTraveller': SUPPORT,
+  'claims.carrier': SUPPORT,
+  'claims.travellerClaim': SUPPORT,
+  'claims.travellerAnswer': SUPPORT,
+  'claims.senderClaim': SUPPORT,
+  'claims.appeal': SUPPORT,
   'desk.applyMacro': {
     group: 'support',
     given: { savedReplyId: fc.oneof({ weight: 1, arbitrary: ref('savedReply') }, { weight: 2, arbitrary: fc.uuid() }) },
@@ -549,6 +556,7 @@ export const FUZZ: Record<EndpointKey, FuzzEntry> = {
   'reports.report': ADMIN,
   'reports.tickets': { group: 'admin', given: { admin: uuidOr('self') } },
   'reports.csv': ADMIN,
+  'reports.claimsCsv': ADMIN,
   'notifications.listMail': { group: 'admin', given: { q: fc.oneof(searchText, validEmail) } },
   'notifications.retryMail': ADMIN,
   // Reply by email: the Incoming view (decision 105).

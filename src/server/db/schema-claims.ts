@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, check, date, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, check, date, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { timestamptz } from './columns.ts';
-import { supportTickets, users } from './schema.ts';
+import { companies, supportTickets, ticketMessages, users } from './schema.ts';
 
 /**
  * Incident claims (docs/decisions/152-incident-claims.md): the claim an Incident Report about a
@@ -31,6 +31,27 @@ export const incidentClaims = pgTable(
     decisionReason: text('decision_reason'),
     decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
     decidedAt: timestamptz('decided_at'),
+    /** The traveller of the delivery, asked to answer by mail (the delivery card's, or typed by staff). */
+    travellerEmail: text('traveller_email'),
+    travellerName: text('traveller_name'),
+    /** What the traveller reads: the claim in staff's words, never the sender's ticket. */
+    travellerStatement: text('traveller_statement'),
+    travellerAskedAt: timestamptz('traveller_asked_at'),
+    travellerAnsweredAt: timestamptz('traveller_answered_at'),
+    /** The traveller's answer: a note on the ticket (staff only), with its photos. */
+    travellerMessageId: bigint('traveller_message_id', { mode: 'number' }).references(() => ticketMessages.id, {
+      onDelete: 'set null',
+    }),
+    /** The sender's appeal of the decision (once). */
+    appealedAt: timestamptz('appealed_at'),
+    appealReason: text('appeal_reason'),
+    closedAt: timestamptz('closed_at'),
+    /** The due time a late warning was last sent about (so each wait warns once). */
+    dueWarnedAt: timestamptz('due_warned_at'),
+    /** A partner company that carried a leg of the delivery (the carriage law's notice applies). */
+    carrierCompanyId: uuid('carrier_company_id').references(() => companies.id, { onDelete: 'set null' }),
+    /** The day written notice of the claim was given to that carrier. */
+    noticeSentOn: date('notice_sent_on', { mode: 'string' }),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
   },
   (t) => [
@@ -38,6 +59,9 @@ export const incidentClaims = pgTable(
     index('incident_claims_due_idx')
       .on(t.dueAt)
       .where(sql`${t.dueAt} is not null`),
+    index('incident_claims_traveller_idx')
+      .on(t.travellerEmail)
+      .where(sql`${t.travellerEmail} is not null`),
     check('incident_claims_kind', sql`${t.kind} in ('lost', 'damaged', 'late', 'not-as-described', 'other')`),
     check(
       'incident_claims_state',

@@ -38,6 +38,8 @@ export const MAIL_KINDS = [
   'side-conversation',
   'staff-invitation',
   'webhook-disabled',
+  'claim-traveller',
+  'claim-due',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 

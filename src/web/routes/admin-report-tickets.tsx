@@ -23,7 +23,19 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
     `${loaderData?.list?.title ?? ADMIN_TEXT.nav.reports} | ${ADMIN_TEXT.nav.reports} | ${ADMIN_TEXT.title}`,
   );
 
-const KEYS = ['from', 'to', 'label', 'figure', 'bucket', 'day', 'weekday', 'hour', 'admin'] as const;
+const KEYS = [
+  'from',
+  'to',
+  'label',
+  'figure',
+  'bucket',
+  'day',
+  'weekday',
+  'hour',
+  'admin',
+  'claimKind',
+  'claimOutcome',
+] as const;
 
 /** The tickets behind one figure of the report: the address says which (the API checks it). */
 export async function loader({ request, context }: Route.LoaderArgs) {

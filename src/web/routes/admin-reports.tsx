@@ -2,8 +2,10 @@ import type { ReactNode } from 'react';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { labelsApi } from '../../contracts/api/labels.ts';
 import { reportsApi } from '../../contracts/api/reports.ts';
+import { CLAIM_REPORT_TEXT } from '../../contracts/report-claims.ts';
 import { REPORTS_TEXT } from '../../contracts/reports.ts';
 import { ReadFailed } from '../features/admin/notice.tsx';
+import { ClaimCards, ClaimKindsChart, ClaimKindsTable, ClaimsMade } from '../features/reports/claims-view.tsx';
 import { DaysChart, HoursHeatmap, RatingsChart, SpreadChart } from '../features/reports/charts.tsx';
 import { reportPath } from '../features/reports/links.ts';
 import {
@@ -132,6 +134,15 @@ export default function AdminReports({ loaderData }: Route.ComponentProps) {
           )}
           <Part id="report-admins" title={REPORTS_TEXT.adminsTitle} lead={REPORTS_TEXT.adminsLead}>
             <AdminsTable report={report} range={range} />
+          </Part>
+          <Part id="report-claims" title={CLAIM_REPORT_TEXT.title} lead={CLAIM_REPORT_TEXT.lead}>
+            <ClaimsMade report={report} range={range} />
+            {report.claims.made === 0 ? <p className="empty-state">{CLAIM_REPORT_TEXT.none}</p> : null}
+            <figure className="chart">
+              <ClaimKindsChart report={report} range={range} />
+              <ClaimKindsTable report={report} range={range} />
+            </figure>
+            <ClaimCards report={report} range={range} />
           </Part>
         </>
       ) : null}

@@ -51,8 +51,8 @@ import { api as browserApi } from '../lib/api-client.ts';
 import { type FormResult, readForm, tickedNames } from '../lib/form.ts';
 import { DELIVERY_TEXT } from '../../contracts/delivery-card.ts';
 import { claimsApi } from '../../contracts/api/claims.ts';
-import type { ClaimOutcome } from '../../contracts/claims.ts';
-import { CLAIM_DECIDE_INTENT, ClaimPanel } from '../features/admin/claim-panel.tsx';
+import { ClaimPanel, isClaimIntent } from '../features/admin/claim-panel.tsx';
+import { claimAction } from '../features/admin/claim-action.ts';
 import type { DeliveryCard } from '../../contracts/delivery-card.schemas.ts';
 import { DELIVERY_INTENT, DeliveryCardPanel, DeliveryReferenceForm } from '../features/support/delivery-card.tsx';
 import { requestContext } from '../lib/request-context.ts';
@@ -154,6 +154,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
       canWrite,
       delivery,
       claim: claim?.ok ? claim.data.claim : null,
+      carriers: claim?.ok ? claim.data.carriers : [],
       noteClientId: newClientId(),
       macroClientId: newClientId(),
     },
@@ -232,19 +233,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (undone.ok) return redirect(`${page}?macroUndone=1#macro-panel`, 303);
     return deskAction(undone, { intent, page });
   }
-  if (intent === CLAIM_DECIDE_INTENT) {
-    // A claim's decision (docs/decisions/152-incident-claims.md): then the page again, at the claim.
-    const typed = { outcome: values.outcome ?? '', amount: values.amount ?? '', reason: values.reason ?? '' };
-    const decided = await api.call(claimsApi.decide, {
-      params: ticket,
-      body: { ...typed, outcome: typed.outcome as ClaimOutcome, seenVersion: Number(values.seenVersion) || 0 },
-    });
-    if (decided.ok) return redirect(`${page}#claim`, 303);
-    return data<FormResult>(
-      { ok: false, form: CLAIM_DECIDE_INTENT, message: decided.message, fields: decided.fields, values: typed },
-      { status: decided.status || 500 },
-    );
-  }
+  // The claim's forms (docs/decisions/152-incident-claims.md, 153-claim-life.md): then the page again, at the claim.
+  if (isClaimIntent(intent)) return claimAction(api, intent, values, { ticketId: params.ticketId, page });
   if (intent === DELIVERY_INTENT) {
     // The delivery's reference (docs/decisions/151-delivery-card.md): then the page again, at its card.
     const typed = values.deliveryReference ?? '';
@@ -360,7 +350,7 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
       ? { message: actionData.message ?? '', messageBody: actionData.values?.messageBody }
       : null;
   const deliveryRefused = actionData?.form === DELIVERY_INTENT ? (actionData as FormResult) : undefined;
-  const claimRefused = actionData?.form === CLAIM_DECIDE_INTENT ? (actionData as FormResult) : undefined;
+  const claimRefused = isClaimIntent(actionData?.form) ? (actionData as FormResult) : undefined;
   const problem =
     actionData && !kept && !sideRefused && !macroRefusal && !deliveryRefused && !claimRefused && !actionData.ok
       ? actionData.message
@@ -583,7 +573,12 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
         )}
       </section>
       {ticket && loaderData.claim ? (
-        <ClaimPanel claim={loaderData.claim} canWrite={loaderData.canWrite} served={claimRefused} />
+        <ClaimPanel
+          claim={loaderData.claim}
+          carriers={loaderData.carriers}
+          canWrite={loaderData.canWrite}
+          served={claimRefused}
+        />
       ) : null}
       {/* The delivery the ticket is about, and what the app says of it (decision 151): after the
           ticket, like the side conversations, so the thread keeps the screen. */}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, type ShouldRevalidateFunctionArgs, useNavigate } from 'react-router';
+import { data, Link, redirect, type ShouldRevalidateFunctionArgs, useNavigate } from 'react-router';
 import { MESSAGE_FORM_MAX_BYTES } from '../../contracts/attachments.ts';
 import { supportApi } from '../../contracts/api/support.ts';
 import { pathOf } from '../../contracts/endpoint.ts';
@@ -25,7 +25,9 @@ import { deskAction } from '../features/support/desk-actions.ts';
 import { RatingForm } from '../features/support/rating-form.tsx';
 import { RatingFormSchema } from '../../contracts/desk.schemas.ts';
 import { api } from '../lib/api-client.ts';
-import { invalid, readForm } from '../lib/form.ts';
+import { claimsApi } from '../../contracts/api/claims.ts';
+import { CLAIM_APPEAL_INTENT, SenderClaimPanel } from '../features/support/sender-claim.tsx';
+import { type FormResult, invalid, readForm } from '../lib/form.ts';
 import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/support-ticket';
 import '../styles/support.css';
@@ -37,13 +39,18 @@ export const handle: RouteHandle = { formBytes: MESSAGE_FORM_MAX_BYTES };
 export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, 'support', 'Support Ticket');
 
 /** The thread, read on the server so the page has it without JavaScript (the layout signs in anyone else). */
-export function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, context }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
-  return loadTicketPage(
-    Boolean(user?.emailVerified),
-    () => services.api.call(supportApi.ticket, { params: { ticketId: params.ticketId } }),
-    { ticketId: params.ticketId, pageOf: (id) => `/support/ticket/${encodeURIComponent(id)}` },
-  );
+  const allowed = Boolean(user?.emailVerified);
+  const [page, claim] = await Promise.all([
+    loadTicketPage(allowed, () => services.api.call(supportApi.ticket, { params: { ticketId: params.ticketId } }), {
+      ticketId: params.ticketId,
+      pageOf: (id) => `/support/ticket/${encodeURIComponent(id)}`,
+    }),
+    // The ticket's incident claim, if it has one (docs/decisions/153-claim-life.md).
+    allowed ? services.api.call(claimsApi.senderClaim, { params: { ticketId: params.ticketId } }) : null,
+  ]);
+  return data({ ...page.data, claim: claim?.ok ? claim.data.claim : null }, page.init ?? undefined);
 }
 
 /**
@@ -58,6 +65,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (isMultipart(request))
     return replyWithFilesAction(await services.api.forward(supportApi.reply, { params: ticket }, request), page);
   const values = await readForm(request);
+  if (values.intent === CLAIM_APPEAL_INTENT) {
+    const typed = { reason: values.reason ?? '' };
+    const appealed = await services.api.call(claimsApi.appeal, { params: ticket, body: typed });
+    if (appealed.ok) return redirect(`${page}#claim`, 303);
+    return data<FormResult>(
+      { ok: false, form: CLAIM_APPEAL_INTENT, message: appealed.message, fields: appealed.fields, values: typed },
+      { status: appealed.status || 500 },
+    );
+  }
   if (values.intent === 'rate') {
     const parsed = RatingFormSchema.safeParse(values);
     if (!parsed.success) return invalid(parsed.error, values, 'rate');
@@ -100,6 +116,7 @@ export default function SupportTicket({ params, loaderData, actionData }: Route.
   // Words a refused reply carried: kept on the page, with a way to send them as a new ticket.
   const refusedReply = actionData?.form === 'reply' ? (actionData as ReplyResult) : undefined;
   const rating = actionData?.form === 'rate' ? actionData : undefined;
+  const appeal = actionData?.form === CLAIM_APPEAL_INTENT ? (actionData as FormResult) : undefined;
   const [unsent, setUnsent] = useState(refusedReply?.values.messageBody?.trim() ? refusedReply.values.messageBody : '');
   // The rating's 7 days are counted from the page's load (the server decides on a send).
   const [now] = useState(() => Date.now());
@@ -134,6 +151,7 @@ export default function SupportTicket({ params, loaderData, actionData }: Route.
       </header>
       {thread.missing ? null : (
         <>
+          {loaderData.claim ? <SenderClaimPanel claim={loaderData.claim} refused={appeal} /> : null}
           <TicketThread
             messages={messages}
             mine={(message) => message.mine}

@@ -173,3 +173,102 @@ describe('the claim on the ticket’s page, without JavaScript', () => {
     expect(tried.statusCode).toBe(403);
   });
 });
+
+describe('the claim’s life without JavaScript', () => {
+  it('staff ask the traveller; the traveller answers on their page with a photo; the sender appeals from theirs', async () => {
+    const traveller = await supportUser(t);
+    const opened = await sender.post('/api/support/tickets', {
+      reason: 'Incident',
+      message: 'The sender’s own words: my camera never came.',
+      claimKind: 'lost',
+      deliveryReference: 'BGS-7200',
+      itemValue: '300',
+    });
+    const ticketId = opened.json().ticketId;
+    const url = `/admin/support/${ticketId}`;
+    // A refusal keeps what was typed, with the words under the field.
+    const refused = await staffPost(url, {
+      intent: 'claim-traveller',
+      seenVersion: '1',
+      email: 'not-an-address',
+      statement: 'When did you hand over the camera?',
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain(CLAIM_TEXT.travellerEmailInvalid);
+    expect(refused.body).toContain('When did you hand over the camera?');
+    const asked = await staffPost(url, {
+      intent: 'claim-traveller',
+      seenVersion: '1',
+      email: traveller.email,
+      name: 'Sam',
+      statement: 'When did you hand over the camera?',
+    });
+    expect(asked.statusCode, asked.body).toBe(303);
+    const claimId = (await agent.get(`/api/admin/support/tickets/${ticketId}/claim`)).json().claim.id;
+
+    const travellerPage = `/support/claims/${claimId}`;
+    const read = (who: { headers: Record<string, string> }) =>
+      t.app.inject({ method: 'GET', url: travellerPage, headers: { accept: 'text/html', ...who.headers } });
+    const theirs = await read(traveller);
+    expect(theirs.statusCode).toBe(200);
+    expect(theirs.body).toContain(CLAIM_TEXT.travellerTitle);
+    expect(theirs.body).toContain('When did you hand over the camera?');
+    expect(theirs.body).not.toContain('my camera never came');
+    expect(theirs.body).toMatch(/<form[^>]*enctype="multipart\/form-data"/i);
+    // Someone else signed in: no claim for them.
+    const notTheirs = await read(sender);
+    expect(notTheirs.body).toContain('We could not find a claim for you at this address.');
+    expect(notTheirs.body).not.toContain('When did you hand over the camera?');
+
+    const body = await multipart({ message: 'Handed over at Napier airport, boxed.' }, [
+      { name: 'handover.jpg', data: await jpegWithGps() },
+    ]);
+    const answered = await t.app.inject({
+      method: 'POST',
+      url: travellerPage,
+      payload: body.payload,
+      headers: { accept: 'text/html', 'sec-fetch-site': 'same-origin', ...traveller.headers, ...body.headers },
+    });
+    expect(answered.statusCode, answered.body).toBe(303);
+    expect(answered.headers.location).toBe(`${travellerPage}?answered=1`);
+    expect((await read(traveller)).body).not.toMatch(/name="message"/);
+
+    const staffView = await t.app.inject({ method: 'GET', url, headers: { ...agent.headers, accept: 'text/html' } });
+    expect(staffView.body).toContain('Handed over at Napier airport, boxed.');
+
+    // Decided, then appealed by the sender from their ticket's page.
+    const decided = await staffPost(url, {
+      intent: 'claim-decide',
+      seenVersion: '3',
+      outcome: 'declined',
+      reason: 'Handed over whole.',
+    });
+    expect(decided.statusCode, decided.body).toBe(303);
+    const senderPage = `/support/ticket/${ticketId}`;
+    const senderHeaders = { origin: 'http://localhost:80', ...sender.headers };
+    const own = await t.app.inject({
+      method: 'GET',
+      url: senderPage,
+      headers: { accept: 'text/html', ...sender.headers },
+    });
+    expect(own.body).toContain(CLAIM_TEXT.appeal);
+    expect(own.body).not.toContain('Napier airport');
+    const empty = await postPageForm(t, senderPage, { intent: 'claim-appeal', reason: '' }, senderHeaders);
+    expect(empty.statusCode).toBe(400);
+    expect(empty.body).toContain(CLAIM_TEXT.appealReasonRequired);
+    const appealed = await postPageForm(
+      t,
+      senderPage,
+      { intent: 'claim-appeal', reason: 'The photo shows the box was crushed.' },
+      senderHeaders,
+    );
+    expect(appealed.statusCode, appealed.body).toBe(303);
+    const after = await t.app.inject({
+      method: 'GET',
+      url: senderPage,
+      headers: { accept: 'text/html', ...sender.headers },
+    });
+    expect(after.body).toContain(CLAIM_TEXT.appealed);
+    expect(after.body).not.toMatch(/name="reason"/);
+  });
+});

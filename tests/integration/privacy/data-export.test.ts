@@ -86,6 +86,71 @@ describe('the data export', () => {
     expect(text).not.toContain(alice.cookie);
   });
 
+  it('holds the claim of an Incident Report, decided and appealed, and nothing of its traveller or who decided it', async () => {
+    const made = await alice.post('/api/support/tickets', {
+      reason: 'Incident',
+      message: 'The vase never came.',
+      claimKind: 'lost',
+      deliveryReference: 'BGS-4242',
+      itemValue: '$1,200.50',
+      deliveredOn: '2026-01-05',
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const { ticketId } = made.json() as { ticketId: string };
+    const claimPath = `/api/admin/support/tickets/${ticketId}/claim`;
+    const statement = 'Statement for the traveller: when did you hand the vase over?';
+    const asked = await admin.post(`${claimPath}/traveller`, {
+      email: bob.email,
+      name: 'Tui Traveller',
+      statement,
+      seenVersion: 1,
+    });
+    expect(asked.statusCode, asked.body).toBe(200);
+    const claimId = asked.json().claim.id as string;
+    const travellerAnswer = 'Answer of the traveller: handed over at the depot.';
+    const answered = await bob.post(`/api/claims/${claimId}/answer`, { message: travellerAnswer });
+    expect(answered.statusCode, answered.body).toBe(200);
+    const staffNote = 'Internal: the traveller sounds right';
+    await admin.post(`/api/admin/support/tickets/${ticketId}/notes`, { messageBody: staffNote });
+    const seen = await admin.get(claimPath);
+    const decided = await admin.post(`${claimPath}/decision`, {
+      outcome: 'part',
+      amount: 400,
+      seenVersion: seen.json().claim.version,
+    });
+    expect(decided.statusCode, decided.body).toBe(200);
+    const appealed = await alice.post(`/api/support/tickets/${ticketId}/claim/appeal`, {
+      reason: 'The receipt shows what it cost.',
+    });
+    expect(appealed.statusCode, appealed.body).toBe(200);
+
+    const { res, data } = await exportOf(alice);
+    const ticket = data.tickets.find((t) => t.claim?.deliveryReference === 'BGS-4242');
+    expect(ticket?.claim).toEqual({
+      kind: 'lost',
+      deliveryReference: 'BGS-4242',
+      itemValue: { cents: 120050, nzd: '1200.50' },
+      deliveredOn: '2026-01-05',
+      state: 'appealed',
+      createdAt: expect.any(String),
+      decision: {
+        outcome: 'part',
+        amount: { cents: 40000, nzd: '400.00' },
+        reason: null,
+        decidedAt: expect.any(String),
+      },
+      appeal: { reason: 'The receipt shows what it cost.', at: expect.any(String) },
+    });
+    expect(Date.parse(ticket!.claim!.decision!.decidedAt)).toBeLessThanOrEqual(Date.parse(ticket!.claim!.appeal!.at));
+    // Her other ticket (an Incident Report without a kind) is no claim.
+    expect(data.tickets.filter((t) => t !== ticket).map((t) => t.claim)).toEqual([null]);
+    const text = res.body;
+    for (const secret of [statement, travellerAnswer, 'Tui Traveller', bob.email, staffNote, admin.email]) {
+      expect(text).not.toContain(secret);
+    }
+    expect(text).not.toMatch(/traveller/i);
+  });
+
   it("lists what the team did to the account, and an admin's own actions without other people's data", async () => {
     await admin.post(`/api/admin/users/${bob.id}/disable`);
     await admin.post(`/api/admin/users/${bob.id}/enable`);

@@ -13,9 +13,12 @@ import { createClaimsService } from './claims.service.ts';
 export const claimsModule = fp<SharedServices>(
   async function claims(app: FastifyInstance, shared) {
     const service = createClaimsService({
+      db: shared.database.db,
       repository: createClaimsRepository(shared.database.db),
       audit: shared.audit,
       clock: shared.clock,
+      outbox: shared.outbox,
+      site: { companyName: shared.mail.companyName, publicBaseUrl: shared.mail.publicBaseUrl },
     });
     await app.register(claimsRoutes, { claims: service });
   },

@@ -3,6 +3,7 @@ import type { AppDatabase } from '../../db/connection.ts';
 import {
   auditLog,
   companies,
+  incidentClaims,
   notificationOptOuts,
   sessions,
   supportTickets,
@@ -16,7 +17,8 @@ import {
  * Reads everything held about one person, for their data export (docs/data-export.md). It reads
  * other modules' tables on purpose and never writes them: the export is the one place that must
  * see all of a person's data at once. Secrets (password hash, token hashes) and internal notes are
- * never selected.
+ * never selected, nor a claim's traveller (who they are, what they were told and answered) or who
+ * on the team decided it: those are other people's data.
  */
 export function createPrivacyRepository(db: AppDatabase) {
   return {
@@ -99,6 +101,27 @@ export function createPrivacyRepository(db: AppDatabase) {
                 .where(and(inArray(ticketAttachments.ticketId, ticketIds), eq(ticketMessages.internal, false)))
                 .orderBy(asc(ticketAttachments.createdAt), asc(ticketAttachments.id))
             : [];
+          // The claims of their tickets, as they made them and as they were decided and appealed.
+          const claims = ticketIds.length
+            ? await tx
+                .select({
+                  ticketId: incidentClaims.ticketId,
+                  kind: incidentClaims.kind,
+                  deliveryReference: incidentClaims.deliveryReference,
+                  itemValueCents: incidentClaims.itemValueCents,
+                  deliveredOn: incidentClaims.deliveredOn,
+                  state: incidentClaims.state,
+                  createdAt: incidentClaims.createdAt,
+                  outcome: incidentClaims.outcome,
+                  amountCents: incidentClaims.amountCents,
+                  decisionReason: incidentClaims.decisionReason,
+                  decidedAt: incidentClaims.decidedAt,
+                  appealReason: incidentClaims.appealReason,
+                  appealedAt: incidentClaims.appealedAt,
+                })
+                .from(incidentClaims)
+                .where(inArray(incidentClaims.ticketId, ticketIds))
+            : [];
           const applications = await tx
             .select({
               companyName: companies.companyName,
@@ -133,7 +156,7 @@ export function createPrivacyRepository(db: AppDatabase) {
               or(and(eq(auditLog.targetType, 'user'), eq(auditLog.targetId, userId)), eq(auditLog.actorId, userId)),
             )
             .orderBy(asc(auditLog.at), asc(auditLog.id));
-          return { account, sessions: sessionRows, optOuts, tickets, messages, files, applications, audit };
+          return { account, sessions: sessionRows, optOuts, tickets, messages, files, claims, applications, audit };
         },
         { isolationLevel: 'repeatable read', accessMode: 'read only' },
       );

@@ -1,3 +1,4 @@
+import type { ClaimKind, ClaimOutcome, ClaimState } from '../../../contracts/claims.ts';
 import { DATA_EXPORT_FORMAT } from '../../../contracts/privacy.ts';
 import type { DataExport } from '../../../contracts/privacy.schemas.ts';
 import { iso } from '../../db/sql.ts';
@@ -5,6 +6,32 @@ import { AppError } from '../../errors.ts';
 import type { CollectedData, PrivacyRepository } from './privacy.repository.ts';
 
 const APPLICATION_STATUS = ['pending', 'approved', 'rejected'] as const;
+
+type ExportedClaim = NonNullable<DataExport['tickets'][number]['claim']>;
+
+/** Cents, and dollars as a plain decimal: 120050 → { cents: 120050, nzd: '1200.50' }. */
+const money = (cents: number) => ({ cents, nzd: (cents / 100).toFixed(2) });
+
+function toExportedClaim(claim: CollectedData['claims'][number]): ExportedClaim {
+  return {
+    kind: claim.kind as ClaimKind,
+    deliveryReference: claim.deliveryReference,
+    itemValue: claim.itemValueCents === null ? null : money(claim.itemValueCents),
+    deliveredOn: claim.deliveredOn,
+    state: claim.state as ClaimState,
+    createdAt: iso(claim.createdAt),
+    decision:
+      claim.outcome === null || claim.decidedAt === null
+        ? null
+        : {
+            outcome: claim.outcome as ClaimOutcome,
+            amount: money(claim.amountCents ?? 0),
+            reason: claim.decisionReason,
+            decidedAt: iso(claim.decidedAt),
+          },
+    appeal: claim.appealedAt === null ? null : { reason: claim.appealReason ?? '', at: iso(claim.appealedAt) },
+  };
+}
 
 /** Shapes what the repository collected into the documented export (docs/data-export.md). */
 export function toDataExport(userId: string, data: CollectedData, now = new Date()): DataExport {
@@ -15,6 +42,7 @@ export function toDataExport(userId: string, data: CollectedData, now = new Date
     list.push({ id: file.id, name: file.name, kind: file.kind, size: file.size, sentAt: iso(file.sentAt) });
     filesByMessage.set(file.messageId, list);
   }
+  const claimsByTicket = new Map(data.claims.map((claim) => [claim.ticketId, toExportedClaim(claim)]));
   return {
     format: DATA_EXPORT_FORMAT,
     exportedAt: iso(now),
@@ -44,6 +72,7 @@ export function toDataExport(userId: string, data: CollectedData, now = new Date
         ticket.good === null || ticket.ratedAt === null
           ? null
           : { good: ticket.good, comment: ticket.comment, ratedAt: iso(ticket.ratedAt) },
+      claim: claimsByTicket.get(ticket.id) ?? null,
       messages: data.messages
         .filter((m) => m.ticketId === ticket.id)
         .map((m) => ({

@@ -3,6 +3,7 @@ import { REPORT_COMMENTS_LIMIT, type ReportTicketsQuery, SPREAD_BUCKETS } from '
 import { addDays } from '../../calendar/business-calendar.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import { nzDayStart, queryRows } from '../../db/sql.ts';
+import { claimFigures, claimRows, claimsSelection } from './claims-report.repository.ts';
 
 /**
  * The report's figures, counted by the database (docs/decisions/109-reports-and-charts.md). Days
@@ -284,7 +285,7 @@ export function createReportsRepository(db: AppDatabase, kind: 'pglite' | 'postg
   async function report(range: Range, now: Date) {
     const cohort = facts(createdIn(range), now);
     const ratedIn = sql`r.updated_at >= ${startOf(range)} and r.updated_at < ${endOf(range)} and ${labelled(range, sql`r.ticket_id`)}`;
-    const [[times], created, closed, weeks, comments, admins] = await inOneSnapshot([
+    const [[times], created, closed, weeks, comments, admins, claims] = await inOneSnapshot([
       // Medians and 90th percentiles (percentile_cont: interpolated between the two nearest
       // tickets), and the shares within target. A first answer counts against its reason's
       // first-response target; a ticket still waiting for one counts as late once past it. A
@@ -402,6 +403,8 @@ export function createReportsRepository(db: AppDatabase, kind: 'pglite' | 'postg
           from answers a join users u on u.id = a.user_id left join ticket_ratings r on r.ticket_id = a.ticket_id
           group by 1, 2`,
         ),
+      // The incident claims made in the range.
+      (tx) => claimFigures(tx, range),
     ] as const);
 
     // Per admin: everyone who answered in the range or gave a first answer to one of its tickets.
@@ -459,12 +462,15 @@ export function createReportsRepository(db: AppDatabase, kind: 'pglite' | 'postg
       weeks: weeks.map((r) => ({ week: r.week, good: Number(r.good), total: Number(r.total) })),
       comments,
       admins: perAdmin,
+      claims,
     };
   }
 
   /** Which tickets a figure is about, as a condition on its facts row `f` and its ticket `t`. */
   function figureSelection(range: Range, query: ReportTicketsQuery): { selection: SQL; filter: SQL } {
     const all = sql`true`;
+    const claims = claimsSelection(range, query);
+    if (claims) return { selection: claims, filter: all };
     const cohort = createdIn(range);
     switch (query.figure) {
       case 'created':
@@ -544,6 +550,9 @@ export function createReportsRepository(db: AppDatabase, kind: 'pglite' | 'postg
         };
       case 'admin-first':
         return { selection: cohort, filter: sql`f.first_answer_by = ${query.admin!}::uuid` };
+      default:
+        // The claims' figures, chosen above.
+        return { selection: sql`false`, filter: all };
     }
   }
 
@@ -579,6 +588,11 @@ export function createReportsRepository(db: AppDatabase, kind: 'pglite' | 'postg
     /** Every ticket created in the range, for the CSV. */
     createdTickets(range: Range, now: Date): Promise<FactRow[]> {
       return ticketRows(createdIn(range), sql`true`, now, null);
+    },
+
+    /** Every claim made in the range, for the claims' CSV. */
+    claimRows(range: Range) {
+      return readOnly((tx) => claimRows(tx, range));
     },
 
     async labelName(labelId: string): Promise<string | null> {

@@ -12,12 +12,15 @@ import {
   type ReportTicketsQuery,
   type TimeFigure,
 } from '../../../contracts/reports.ts';
+import { CLAIM_OUTCOME_TEXT, CLAIM_STATE_TEXT, type ClaimState, claimKindLabel } from '../../../contracts/claims.ts';
+import { CLAIMS_CSV_COLUMNS } from '../../../contracts/report-claims.ts';
 import { reasonLabel } from '../../../contracts/support.ts';
 import { ratingWord } from '../../../contracts/ticket-words.ts';
 import { addDays, newZealandDate } from '../../calendar/business-calendar.ts';
 import type { Clock } from '../../clock.ts';
 import { iso } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
+import type { ClaimCsvRow } from './claims-report.repository.ts';
 import type { FactRow, Range, ReportsRepository, TimeRow } from './reports.repository.ts';
 
 const hoursOf = (minutes: number | null) => (minutes === null ? null : minutes / 60);
@@ -109,8 +112,31 @@ export function csvOf(tickets: ReportTicket[], comments: Map<string, string | nu
     REPORTS_TEXT.outcome[t.outcome],
     t.labels.join('; '),
   ]);
-  // A byte-order mark, so a spreadsheet reads the file as UTF-8; CRLF line ends (RFC 4180).
-  return `\uFEFF${[[...CSV_COLUMNS], ...rows].map((row) => row.map(csvField).join(',')).join('\r\n')}\r\n`;
+  return csvText([[...CSV_COLUMNS], ...rows]);
+}
+
+/** A byte-order mark, so a spreadsheet reads the file as UTF-8; CRLF line ends (RFC 4180). */
+const csvText = (rows: string[][]) => `\uFEFF${rows.map((row) => row.map(csvField).join(',')).join('\r\n')}\r\n`;
+
+/** Cents as a spreadsheet's number of dollars: 12050 → '120.50' (blank for none). */
+const dollarsCell = (cents: number | null) => (cents === null ? '' : (cents / 100).toFixed(2));
+
+export function claimsCsvOf(rows: ClaimCsvRow[]): string {
+  const lines = rows.map((c) => [
+    String(c.ticket_no),
+    nzWallTime(iso(c.created_at)),
+    claimKindLabel(c.kind),
+    c.delivery_reference,
+    dollarsCell(c.item_value_cents),
+    CLAIM_STATE_TEXT[c.state as ClaimState] ?? c.state,
+    c.first_outcome ? CLAIM_OUTCOME_TEXT[c.first_outcome] : '',
+    nzWallTime(isoOrNull(c.first_decided_at)),
+    c.decision_days === null ? '' : String(c.decision_days),
+    c.outcome ? CLAIM_OUTCOME_TEXT[c.outcome] : '',
+    // Paid: the amount as it stands, for a claim upheld in full or in part; nothing for a declined one.
+    c.outcome === 'upheld' || c.outcome === 'part' ? dollarsCell(c.amount_cents) : c.outcome ? '0.00' : '',
+  ]);
+  return csvText([[...CLAIMS_CSV_COLUMNS], ...lines]);
 }
 
 // --- The service -------------------------------------------------------------------------------------
@@ -210,6 +236,16 @@ export function createReportsService(deps: { repository: ReportsRepository; cloc
           good: a.good,
           rated: a.rated,
         })),
+        claims: {
+          made: r.claims.made,
+          kinds: r.claims.kinds,
+          decided: r.claims.decided,
+          outcomes: r.claims.outcomes,
+          paidCents: r.claims.paidCents,
+          claimedCents: r.claims.claimedCents,
+          medianDecisionDays: r.claims.medianDays,
+          p90DecisionDays: r.claims.p90Days,
+        },
       };
     },
 
@@ -236,6 +272,13 @@ export function createReportsService(deps: { repository: ReportsRepository; cloc
       const rows = await repository.createdTickets(range, clock.now());
       const comments = new Map(rows.map((row) => [row.id, row.comment]));
       return { name: `tickets-${range.from}-to-${range.to}.csv`, body: csvOf(rows.map(ticketOf), comments) };
+    },
+
+    /** The CSV of every claim made in the range, and its file name. */
+    async claimsCsv(query: ReportQuery): Promise<{ name: string; body: string }> {
+      const range = await rangeOf(query);
+      const rows = await repository.claimRows(range);
+      return { name: `claims-${range.from}-to-${range.to}.csv`, body: claimsCsvOf(rows) };
     },
   };
 }

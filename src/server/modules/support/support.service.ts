@@ -9,7 +9,7 @@ import { isUuid } from '../../db/sql.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
 import type { Clock } from '../../clock.ts';
 import { ATTACHMENT_LIMITS, ATTACHMENT_TEXT } from '../../../contracts/attachments.ts';
-import { CLAIM_PERIODS, CLAIM_TEXT } from '../../../contracts/claims.ts';
+import { CLAIM_TEXT } from '../../../contracts/claims.ts';
 import type { IncidentInput } from '../../../contracts/claims.schemas.ts';
 import { RATING_CHANGEABLE_DAYS, type SupportRepository } from './support.repository.ts';
 import type { AdminTicketRow, MessageRow, TicketRow } from './support.rows.ts';
@@ -212,7 +212,7 @@ export function createSupportService({ repository, limiter, ticketsPerUserPerHou
       const created = await repository.createTicket(userId, reason, message, clientId, attachmentIds, null, {
         follows,
         deliveryReference: input.deliveryReference ?? incident?.deliveryReference ?? null,
-        claim: incident ? { ...incident, periods: CLAIM_PERIODS, at: clock.now() } : null,
+        claim: incident ? { ...incident, at: clock.now() } : null,
       });
       if (created) return { ticketId: created.ticketId, ticketNo: created.ticketNo };
       // Another attempt with this clientId committed first: answer with its ticket.

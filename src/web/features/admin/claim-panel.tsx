@@ -13,8 +13,20 @@ import { formatNzDate, formatNzDateTime } from '../../../contracts/dates.ts';
 import { InputField, SelectField, TextAreaField } from '../../components/ui/field.tsx';
 import type { FormResult } from '../../lib/form.ts';
 
-/** The ticket page's form that decides its claim (the page's action reads it by this intent). */
-export const CLAIM_DECIDE_INTENT = 'claim-decide';
+/** The ticket page's claim forms (the page's action reads each by its intent; claim-action.ts). */
+export const CLAIM_INTENTS = {
+  decide: 'claim-decide',
+  waitForSender: 'claim-wait-for-sender',
+  askTraveller: 'claim-traveller',
+  carrier: 'claim-carrier',
+} as const;
+export type ClaimIntent = (typeof CLAIM_INTENTS)[keyof typeof CLAIM_INTENTS];
+export const isClaimIntent = (intent: string | undefined): intent is ClaimIntent =>
+  Object.values(CLAIM_INTENTS).includes(intent as ClaimIntent);
+
+/** States the traveller may be asked in, and the claim set to wait for the sender. */
+const ASKABLE: ReadonlySet<Claim['state']> = new Set(['submitted', 'information-requested', 'with-traveller']);
+const WAITABLE: ReadonlySet<Claim['state']> = new Set(['submitted', 'with-traveller']);
 
 /** States a decision may be made in (the server decides; this only hides the form when it cannot). */
 const DECIDABLE: ReadonlySet<Claim['state']> = new Set([
@@ -32,14 +44,17 @@ const DECIDABLE: ReadonlySet<Claim['state']> = new Set([
  */
 export function ClaimPanel({
   claim,
+  carriers,
   canWrite,
   served,
 }: {
   claim: Claim;
+  carriers: readonly { id: string; name: string }[];
   canWrite: boolean;
-  /** The page's answer when the decision was sent without JavaScript and refused. */
+  /** The page's answer when one of the claim's forms was sent without JavaScript and refused. */
   served: FormResult | undefined;
 }) {
+  const servedFor = (intent: ClaimIntent) => (served?.form === intent ? served : undefined);
   // A day ('2026-11-30') as New Zealand reads it: its UTC midnight is that same day there.
   const day = (date: string) => formatNzDate(`${date}T00:00:00Z`);
   const facts: Array<[string, string]> = [
@@ -77,6 +92,48 @@ export function ClaimPanel({
       </dl>
       <p className={claim.claimedLate ? 'claim__window claim__window--late' : 'claim__window'}>{window}</p>
       <p>{CLAIM_TEXT.evidence(claim.evidence)}</p>
+      {claim.state === 'information-requested' ? <p>{CLAIM_TEXT.waitingForSender}</p> : null}
+      {claim.traveller ? (
+        <div className="claim__traveller">
+          <p>
+            {CLAIM_TEXT.travellerAskedOn(
+              claim.traveller.name ? `${claim.traveller.name} (${claim.traveller.email})` : claim.traveller.email,
+              formatNzDateTime(claim.traveller.askedAt),
+            )}
+          </p>
+          {claim.traveller.answeredAt ? (
+            <p>
+              <a href={claim.traveller.messageId ? `#message-${claim.traveller.messageId}` : '#thread'}>
+                {CLAIM_TEXT.travellerAnsweredOn(formatNzDateTime(claim.traveller.answeredAt))}
+              </a>
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      {claim.decisions.length > 1 ? (
+        <div className="claim__decision">
+          <h3>{CLAIM_TEXT.decisions}</h3>
+          <ol>
+            {claim.decisions.map((d) => (
+              <li key={d.decidedAt}>
+                {CLAIM_OUTCOME_TEXT[d.outcome]}
+                {d.outcome !== 'declined' ? `: ${formatNzd(d.amountCents)}` : null} —{' '}
+                {CLAIM_TEXT.decidedBy(d.decidedBy ?? '—', formatNzDateTime(d.decidedAt))}
+              </li>
+            ))}
+          </ol>
+        </div>
+      ) : null}
+      {claim.appeal ? (
+        <div className="claim__appeal">
+          <p>
+            <strong>{CLAIM_STATE_TEXT.appealed}</strong> {formatNzDateTime(claim.appeal.at)}
+          </p>
+          <p className="claim__reason">{claim.appeal.reason}</p>
+          {claim.state === 'appealed' ? <p className="field__hint">{CLAIM_TEXT.appealByOther}</p> : null}
+        </div>
+      ) : null}
+      {claim.carrier ? <CarrierLaw carrier={claim.carrier} day={day} /> : null}
       {claim.decision ? (
         <div className="claim__decision">
           <p>
@@ -89,12 +146,50 @@ export function ClaimPanel({
           </p>
         </div>
       ) : null}
-      {canWrite && DECIDABLE.has(claim.state) ? <DecideForm claim={claim} served={served} /> : null}
+      {canWrite && WAITABLE.has(claim.state) ? (
+        <WaitForSenderForm claim={claim} served={servedFor(CLAIM_INTENTS.waitForSender)} />
+      ) : null}
+      {canWrite && ASKABLE.has(claim.state) ? (
+        <AskTravellerForm claim={claim} served={servedFor(CLAIM_INTENTS.askTraveller)} />
+      ) : null}
+      {canWrite && DECIDABLE.has(claim.state) ? (
+        <DecideForm claim={claim} served={servedFor(CLAIM_INTENTS.decide)} />
+      ) : null}
+      {canWrite && claim.state !== 'closed' && (carriers.length > 0 || claim.carrier) ? (
+        <CarrierForm claim={claim} carriers={carriers} served={servedFor(CLAIM_INTENTS.carrier)} />
+      ) : null}
     </section>
   );
 }
 
-function DecideForm({ claim, served }: { claim: Claim; served: FormResult | undefined }) {
+/** The carriage law's clocks and limit for a leg a partner company carried (docs/carriage-law.md). */
+function CarrierLaw({ carrier, day }: { carrier: NonNullable<Claim['carrier']>; day: (date: string) => string }) {
+  return (
+    <div className="claim__carrier">
+      <p>
+        <strong>{CLAIM_TEXT.carrier}:</strong> {carrier.companyName}
+      </p>
+      <ul>
+        <li>
+          {carrier.noticeSentOn
+            ? `${CLAIM_TEXT.noticeSentOn} ${day(carrier.noticeSentOn)}.`
+            : carrier.noticeBy
+              ? CLAIM_TEXT.noticeBy(day(carrier.noticeBy))
+              : CLAIM_TEXT.noDeliveryDay}
+        </li>
+        {carrier.actionBy ? <li>{CLAIM_TEXT.actionBy(day(carrier.actionBy))}</li> : null}
+        <li>{CLAIM_TEXT.limitNote}</li>
+      </ul>
+      <p className="field__hint">{CLAIM_TEXT.lawNote}</p>
+    </div>
+  );
+}
+
+/**
+ * One claim form's fetcher and what it was refused with: the page's answer without JavaScript
+ * (`served`), else the fetcher's; cleared when the form is sent again.
+ */
+function useClaimForm(served: FormResult | undefined) {
   const fetcher = useFetcher<FormResult>();
   const [refused, setRefused] = useState<FormResult | undefined>(served && !served.ok ? served : undefined);
   useEffect(() => {
@@ -103,19 +198,138 @@ function DecideForm({ claim, served }: { claim: Claim; served: FormResult | unde
   useEffect(() => {
     if (fetcher.data && !fetcher.data.ok) setRefused(fetcher.data);
   }, [fetcher.data]);
-  const typed = refused?.values ?? {};
-  const busy = fetcher.state !== 'idle';
-  const fieldError = (name: string) => refused?.fields[name];
-  const general = refused && !Object.keys(refused.fields).length ? refused.message : null;
+  return {
+    fetcher,
+    typed: refused?.values ?? {},
+    busy: fetcher.state !== 'idle',
+    fieldError: (name: string) => refused?.fields[name],
+    general: refused && !Object.keys(refused.fields).length ? refused.message : null,
+  };
+}
+
+function FormHead({ intent, claim, general }: { intent: ClaimIntent; claim: Claim; general: string | null }) {
   return (
-    <fetcher.Form method="post" preventScrollReset className="claim__decide" aria-label={CLAIM_TEXT.decide}>
-      <input type="hidden" name="intent" value={CLAIM_DECIDE_INTENT} />
+    <>
+      <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="seenVersion" value={claim.version} />
       {general ? (
         <p className="field__error" role="alert">
           {general}
         </p>
       ) : null}
+    </>
+  );
+}
+
+function WaitForSenderForm({ claim, served }: { claim: Claim; served: FormResult | undefined }) {
+  const { fetcher, busy, general } = useClaimForm(served);
+  return (
+    <fetcher.Form method="post" preventScrollReset className="claim__wait" aria-label={CLAIM_TEXT.waitForSender}>
+      <FormHead intent={CLAIM_INTENTS.waitForSender} claim={claim} general={general} />
+      <p className="field__hint">{CLAIM_TEXT.waitForSenderHint}</p>
+      <button type="submit" className="button" disabled={busy}>
+        {CLAIM_TEXT.waitForSender}
+      </button>
+    </fetcher.Form>
+  );
+}
+
+function AskTravellerForm({ claim, served }: { claim: Claim; served: FormResult | undefined }) {
+  const { fetcher, typed, busy, fieldError, general } = useClaimForm(served);
+  return (
+    <details className="claim__ask" open={Boolean(served && !served.ok)}>
+      <summary>{CLAIM_TEXT.askTraveller}</summary>
+      <fetcher.Form method="post" preventScrollReset aria-label={CLAIM_TEXT.askTraveller}>
+        <FormHead intent={CLAIM_INTENTS.askTraveller} claim={claim} general={general} />
+        <InputField
+          label={CLAIM_TEXT.travellerEmail}
+          name="email"
+          type="email"
+          autoComplete="off"
+          defaultValue={typed.email ?? claim.traveller?.email ?? ''}
+          key={`email-${typed.email ?? ''}`}
+          error={fieldError('email')}
+          required
+        />
+        <InputField
+          label={CLAIM_TEXT.travellerName}
+          name="name"
+          autoComplete="off"
+          defaultValue={typed.name ?? claim.traveller?.name ?? ''}
+          key={`name-${typed.name ?? ''}`}
+          error={fieldError('name')}
+        />
+        <TextAreaField
+          label={CLAIM_TEXT.travellerStatement}
+          name="statement"
+          rows={4}
+          defaultValue={typed.statement ?? claim.traveller?.statement ?? ''}
+          key={`statement-${typed.statement ?? ''}`}
+          hint={CLAIM_TEXT.travellerStatementHint}
+          error={fieldError('statement')}
+          required
+        />
+        <button type="submit" className="button" disabled={busy}>
+          {CLAIM_TEXT.askTraveller}
+        </button>
+      </fetcher.Form>
+    </details>
+  );
+}
+
+function CarrierForm({
+  claim,
+  carriers,
+  served,
+}: {
+  claim: Claim;
+  carriers: readonly { id: string; name: string }[];
+  served: FormResult | undefined;
+}) {
+  const { fetcher, typed, busy, fieldError, general } = useClaimForm(served);
+  const chosen = typed.companyId ?? claim.carrier?.companyId ?? '';
+  return (
+    <details className="claim__carrier-form" open={Boolean(served && !served.ok)}>
+      <summary>{CLAIM_TEXT.carrier}</summary>
+      <fetcher.Form method="post" preventScrollReset aria-label={CLAIM_TEXT.carrier}>
+        <FormHead intent={CLAIM_INTENTS.carrier} claim={claim} general={general} />
+        <p className="field__hint">{CLAIM_TEXT.carrierHint}</p>
+        <SelectField
+          label={CLAIM_TEXT.carrier}
+          name="companyId"
+          defaultValue={chosen}
+          key={`company-${chosen}`}
+          error={fieldError('companyId')}
+        >
+          <option value="">{CLAIM_TEXT.noCarrier}</option>
+          {carriers.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </SelectField>
+        <InputField
+          label={CLAIM_TEXT.noticeSentOn}
+          name="noticeSentOn"
+          type="date"
+          defaultValue={typed.noticeSentOn ?? claim.carrier?.noticeSentOn ?? ''}
+          key={`notice-${typed.noticeSentOn ?? ''}`}
+          hint={CLAIM_TEXT.noticeSentOnHint}
+          error={fieldError('noticeSentOn')}
+        />
+        <button type="submit" className="button" disabled={busy}>
+          {CLAIM_TEXT.saveCarrier}
+        </button>
+      </fetcher.Form>
+    </details>
+  );
+}
+
+function DecideForm({ claim, served }: { claim: Claim; served: FormResult | undefined }) {
+  const { fetcher, typed, busy, fieldError, general } = useClaimForm(served);
+  return (
+    <fetcher.Form method="post" preventScrollReset className="claim__decide" aria-label={CLAIM_TEXT.decide}>
+      <FormHead intent={CLAIM_INTENTS.decide} claim={claim} general={general} />
       <SelectField
         label={CLAIM_TEXT.outcome}
         name="outcome"

@@ -16,8 +16,8 @@ import { INK, INK_SOFT, OKABE_ITO, RULE } from './palette.ts';
  * same links for the keyboard and for screen readers, and an image may not hold links itself.
  */
 
-const WIDTH = 760;
-const FONT = 13;
+export const WIDTH = 760;
+export const FONT = 13;
 
 /** A link over one mark: where it goes and what it is (shown as a tooltip on hover). */
 interface Hit {
@@ -30,7 +30,7 @@ interface Hit {
   height: number;
 }
 
-function Chart({
+export function Chart({
   id,
   title,
   description,
@@ -71,10 +71,10 @@ function Chart({
 }
 
 /** Whole-number ticks of a count axis (at most `count` of them). */
-const countTicks = (scale: ReturnType<typeof scaleLinear<number>>, count = 4) =>
+export const countTicks = (scale: ReturnType<typeof scaleLinear<number>>, count = 4) =>
   scale.ticks(count).filter((tick) => Number.isInteger(tick));
 
-function CountAxis({
+export function CountAxis({
   scale,
   width,
   ticks,
@@ -99,7 +99,8 @@ function CountAxis({
   );
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-NZ')} ${n === 1 ? one : many}`;
+export const plural = (n: number, one: string, many = `${one}s`) =>
+  `${n.toLocaleString('en-NZ')} ${n === 1 ? one : many}`;
 
 // --- First-response spread ------------------------------------------------------------------------
 

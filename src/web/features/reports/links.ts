@@ -1,3 +1,4 @@
+import type { ClaimKind, ClaimOutcome } from '../../../contracts/claims.ts';
 import type { ReportFigure, SpreadBucket } from '../../../contracts/reports.ts';
 
 /** The report's page and a figure's list, at a range of New Zealand days. */
@@ -19,6 +20,8 @@ export interface FigureParams {
   weekday?: number;
   hour?: number;
   admin?: string;
+  claimKind?: ClaimKind;
+  claimOutcome?: ClaimOutcome;
 }
 
 const search = (values: Record<string, string | number | undefined>) =>

@@ -38,7 +38,7 @@ export const rangeWords = (range: RangeOf) =>
   range.from === range.to ? formatNzDay(range.from) : `${formatNzDay(range.from)} – ${formatNzDay(range.to)}`;
 
 /** A number that opens its figure's tickets. */
-function FigureLink({ range, params, children }: { range: RangeOf; params: FigureParams; children: ReactNode }) {
+export function FigureLink({ range, params, children }: { range: RangeOf; params: FigureParams; children: ReactNode }) {
   return (
     <Link to={figurePath(range, params)} className="report-figure">
       {children}
@@ -236,7 +236,7 @@ export function TimeCards({ report, range }: { report: Report; range: RangeOf })
 // --- The figures as tables ----------------------------------------------------------------------------
 
 /** A chart's figures as a real table, in a details element: for screen readers, the keyboard and anyone who wants numbers. */
-function FiguresTable({
+export function FiguresTable({
   caption,
   columns,
   children,
