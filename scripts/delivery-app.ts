@@ -15,8 +15,18 @@
  * The special ones answer so for any reference they begin (`BGS-SLOW-7f3a`), so a test can take one
  * no earlier test's look is still kept for (the server keeps a failure 10 s).
  *
+ * It also keeps the app's payout ledger (docs/integrations.md, "Holding and releasing payouts"): our
+ * webhooks arrive at `/webhooks/bagspace`, signed with the endpoint's own secret (`webhookSecret`,
+ * or `setWebhookSecret` once the endpoint is made), and each `claim.decided` becomes one entry per
+ * claim version: upheld in full or in part pays the sender and holds the traveller's payout for the
+ * delivery; declined releases it. A delivery seen before (its webhook-id) or a version already in the
+ * ledger (`claimId` + `version`) changes nothing, so a retry or "Deliver again" pays nobody twice.
+ * Other events are taken (2xx) and ignored: `ticket.created` does not say whether a ticket is a
+ * claim, and nothing is held before a decision. `GET /payouts` answers the ledger as JSON.
+ *
  * `node scripts/delivery-app.ts` serves it on DELIVERY_APP_PORT (a free port when unset) with the
- * secret DELIVERY_CONTEXT_SECRET, and prints its address.
+ * secret DELIVERY_CONTEXT_SECRET (and BAGSPACE_WEBHOOK_SECRET, the webhook endpoint's, when set),
+ * and prints its addresses.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -40,15 +50,51 @@ const TOLERANCE_SECONDS = 5 * 60;
 
 /** One request the app received, as it came (the tests check the signature themselves too). */
 export interface ReceivedRequest {
+  /** `/webhooks/bagspace` for our webhooks; any other path is the delivery endpoint. */
+  path: string;
   headers: Record<string, string | undefined>;
   body: string;
-  /** Whether this app found the signature good. */
+  /** Whether this app found the signature good (with the webhook endpoint's secret for a webhook). */
   verified: boolean;
+}
+
+/** What the app did about one claim version's decision. */
+export interface PayoutEntry {
+  claimId: string;
+  version: number;
+  ticketId: string;
+  deliveryReference: string;
+  outcome: 'upheld' | 'part' | 'declined';
+  /** What the sender is paid, in cents (0 when declined). */
+  amount: number;
+  currency: string;
+  appeal: boolean;
+  sender: 'pay' | 'nothing';
+  traveller: 'hold' | 'release';
+  /** The effect in words, as the app's finance people read it. */
+  effect: string;
+  /** The delivery that made the entry. */
+  webhookId: string;
+}
+
+/** `GET /payouts`: every entry in the order made, and where each delivery's traveller payout stands. */
+export interface PayoutLedger {
+  entries: PayoutEntry[];
+  /** By delivery reference: the effect of its claim's latest version. */
+  travellerPayouts: Record<string, 'held' | 'released'>;
+  /** Deliveries taken and changing nothing: a webhook-id seen before, or a claim version already in the ledger. */
+  repeats: number;
 }
 
 export interface DeliveryApp {
   url: string;
+  /** Where Bagspace's webhooks go (register it as an endpoint for `claim.decided`). */
+  webhookUrl: string;
+  /** The payout ledger, as JSON. */
+  payoutsUrl: string;
   received: ReceivedRequest[];
+  /** The webhook endpoint's signing secret (`whsec_…`), known once the endpoint is made. */
+  setWebhookSecret(secret: string): void;
   close(): Promise<void>;
 }
 
@@ -118,24 +164,139 @@ export function verifySignature(secret: string, headers: IncomingMessage['header
   });
 }
 
+const WEBHOOK_PATH = '/webhooks/bagspace';
+const PAYOUTS_PATH = '/payouts';
+
+const CLAIM_OUTCOMES = ['upheld', 'part', 'declined'] as const;
+
+/** A `claim.decided` event's data, as far as the ledger reads it (docs/integrations.md). */
+interface ClaimDecided {
+  claimId: string;
+  ticketId: string;
+  deliveryReference: string;
+  version: number;
+  outcome: PayoutEntry['outcome'];
+  amount: number;
+  currency: string;
+  appeal: boolean;
+}
+
+function claimDecidedOf(data: unknown): ClaimDecided | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const d = data as Record<string, unknown>;
+  const ok =
+    typeof d.claimId === 'string' &&
+    typeof d.ticketId === 'string' &&
+    typeof d.deliveryReference === 'string' &&
+    Number.isInteger(d.version) &&
+    (CLAIM_OUTCOMES as readonly unknown[]).includes(d.outcome) &&
+    Number.isInteger(d.amount) &&
+    typeof d.currency === 'string';
+  return ok ? ({ ...d, appeal: d.appeal === true } as ClaimDecided) : null;
+}
+
+/** The payout ledger: one entry per claim version, each delivery and each version taken once. */
+function createPayoutLedger() {
+  const entries: PayoutEntry[] = [];
+  const seenWebhookIds = new Set<string>();
+  let repeats = 0;
+  return {
+    /** Takes one verified delivery; false when it changed nothing (a repeat or another event). */
+    take(webhookId: string, type: string, data: unknown): boolean | 'malformed' {
+      if (seenWebhookIds.has(webhookId)) {
+        repeats++;
+        return false;
+      }
+      if (type !== 'claim.decided') {
+        seenWebhookIds.add(webhookId);
+        return false;
+      }
+      const decided = claimDecidedOf(data);
+      if (!decided) return 'malformed';
+      seenWebhookIds.add(webhookId);
+      // The same version told under another webhook-id (a second endpoint, a replay by hand): one decision.
+      if (entries.some((e) => e.claimId === decided.claimId && e.version === decided.version)) {
+        repeats++;
+        return false;
+      }
+      const pays = decided.outcome !== 'declined';
+      const amount = pays ? decided.amount : 0;
+      entries.push({
+        claimId: decided.claimId,
+        version: decided.version,
+        ticketId: decided.ticketId,
+        deliveryReference: decided.deliveryReference,
+        outcome: decided.outcome,
+        amount,
+        currency: decided.currency,
+        appeal: decided.appeal,
+        sender: pays ? 'pay' : 'nothing',
+        traveller: pays ? 'hold' : 'release',
+        effect: pays
+          ? `Pay the sender ${(amount / 100).toFixed(2)} ${decided.currency}; hold the traveller's payout for ${decided.deliveryReference}.`
+          : `Release the traveller's payout for ${decided.deliveryReference}.`,
+        webhookId,
+      });
+      return true;
+    },
+    read(): PayoutLedger {
+      // A delivery's traveller payout follows its claim's latest version (an appeal overrules the first decision).
+      const latest = new Map<string, PayoutEntry>();
+      for (const entry of entries) {
+        const before = latest.get(entry.claimId);
+        if (!before || entry.version > before.version) latest.set(entry.claimId, entry);
+      }
+      const travellerPayouts: PayoutLedger['travellerPayouts'] = {};
+      for (const entry of latest.values()) {
+        travellerPayouts[entry.deliveryReference] = entry.traveller === 'hold' ? 'held' : 'released';
+      }
+      return { entries, travellerPayouts, repeats };
+    },
+  };
+}
+
 export async function startDeliveryApp(options: {
   /** The Standard Webhooks secret (`whsec_…`) the requests are signed with. */
   secret: string;
+  /** The webhook endpoint's signing secret, when already known (else `setWebhookSecret`). */
+  webhookSecret?: string | undefined;
   port?: number;
   host?: string;
 }): Promise<DeliveryApp> {
   const received: ReceivedRequest[] = [];
+  const ledger = createPayoutLedger();
+  let webhookSecret = options.webhookSecret ?? null;
   const json = (res: ServerResponse, status: number, value: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(value));
   };
+
+  /** A Bagspace webhook: 2xx once taken (even a repeat, so it is not sent again), 401 unsigned. */
+  const webhook = (req: IncomingMessage, res: ServerResponse, body: string, verified: boolean) => {
+    if (!verified) return json(res, 401, { error: 'bad signature' });
+    let event: { type?: unknown; data?: unknown };
+    try {
+      event = JSON.parse(body) as typeof event;
+    } catch {
+      return json(res, 400, { error: 'not JSON' });
+    }
+    const taken = ledger.take(String(req.headers['webhook-id']), String(event.type), event.data);
+    if (taken === 'malformed') return json(res, 400, { error: 'not a claim.decided payload' });
+    return json(res, 200, { taken });
+  };
+
   const server = createServer((req, res) => {
+    const pathname = new URL(req.url ?? '/', 'http://delivery-app').pathname;
+    if (pathname === PAYOUTS_PATH && req.method === 'GET') return json(res, 200, ledger.read());
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const verified = verifySignature(options.secret, req.headers, body);
+      const isWebhook = pathname === WEBHOOK_PATH;
+      const secret = isWebhook ? webhookSecret : options.secret;
+      const verified = secret !== null && verifySignature(secret, req.headers, body);
       received.push({
+        path: pathname,
         headers: Object.fromEntries(
           ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'content-type'].map((name) => [
             name,
@@ -146,6 +307,7 @@ export async function startDeliveryApp(options: {
         verified,
       });
       if (req.method !== 'POST') return json(res, 405, { error: 'POST only' });
+      if (isWebhook) return webhook(req, res, body, verified);
       if (!verified) return json(res, 401, { error: 'bad signature' });
       let reference = '';
       try {
@@ -194,7 +356,12 @@ export async function startDeliveryApp(options: {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/deliveries/context`,
+    webhookUrl: `http://127.0.0.1:${port}${WEBHOOK_PATH}`,
+    payoutsUrl: `http://127.0.0.1:${port}${PAYOUTS_PATH}`,
     received,
+    setWebhookSecret(secret) {
+      webhookSecret = secret;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -209,6 +376,11 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     console.error('Set DELIVERY_CONTEXT_SECRET (whsec_ followed by base64), the secret the server signs with.');
     process.exit(1);
   }
-  const app = await startDeliveryApp({ secret, port: Number(process.env.DELIVERY_APP_PORT ?? 0) });
+  const app = await startDeliveryApp({
+    secret,
+    webhookSecret: process.env.BAGSPACE_WEBHOOK_SECRET,
+    port: Number(process.env.DELIVERY_APP_PORT ?? 0),
+  });
   console.log(`The delivery app answers at ${app.url} (${Object.values(FIXTURE_REFERENCES).join(', ')})`);
+  console.log(`It takes webhooks at ${app.webhookUrl} and shows its payouts at ${app.payoutsUrl}`);
 }

@@ -121,6 +121,26 @@ const SAMPLES: Record<AuditAction, Pick<AuditEntry, 'targetType' | 'targetId' | 
     targetId: 'service-targets',
     details: { before: { General: { firstResponse: 480 } }, after: { General: { firstResponse: 240 } } },
   },
+  'claims.periods': {
+    targetType: 'settings',
+    targetId: 'claim-periods',
+    details: {
+      before: {
+        claimWindowDays: 7,
+        travellerAnswerDays: 2,
+        decisionDays: 5,
+        appealWindowDays: 10,
+        appealDecisionDays: 5,
+      },
+      after: {
+        claimWindowDays: 7,
+        travellerAnswerDays: 3,
+        decisionDays: 5,
+        appealWindowDays: 15,
+        appealDecisionDays: 5,
+      },
+    },
+  },
   'saved-reply.update': { targetType: 'saved-reply', targetId: MESSAGE, details: { title: 'Lost bag' } },
   'saved-reply.delete': { targetType: 'saved-reply', targetId: MESSAGE, details: { title: 'Lost bag' } },
   'company.approve': {
@@ -351,6 +371,7 @@ const EXPECTED: Record<AuditAction, string> = {
   'admin.second-factor.recovery-codes-renewed': 'Got new recovery codes (the old ones stopped working)',
   'service-levels.calendar': 'Changed the business hours',
   'service-levels.targets': 'Changed the service targets',
+  'claims.periods': 'Changed the claim periods',
 };
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
@@ -413,6 +434,9 @@ describe('audit sentences', () => {
       { label: 'Changed', value: 'type, title' },
       { label: 'Was in', value: 'Sender FAQ' },
       { label: 'Title before', value: 'Can I send jam?' },
+    ]);
+    expect(facts('claims.periods')).toEqual([
+      { label: 'Changed', value: 'Traveller’s answer: 2 → 3 working days; Window to appeal: 10 → 15 working days' },
     ]);
     expect(facts('legal.links')).toEqual([
       { label: 'Terms and Conditions link', value: 'https://example.com/terms' },

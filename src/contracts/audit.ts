@@ -1,4 +1,4 @@
-import { CLAIM_OUTCOME_TEXT, type ClaimOutcome, formatNzd } from './claims.ts';
+import { CLAIM_OUTCOME_TEXT, CLAIM_PERIOD_NAMES, CLAIM_TEXT, type ClaimOutcome, formatNzd } from './claims.ts';
 import { ROLE_TEXT, type StaffRole } from './roles.ts';
 import { ERASED_USER } from './account-deletion.ts';
 import { FAQ_TYPE_LABELS, type FaqType, LEGAL_DOCUMENT_LABELS, type LegalDocument } from './content.ts';
@@ -70,6 +70,7 @@ export const AUDIT_ACTIONS = {
   'admin.second-factor.recovery-codes-renewed': 'Got new recovery codes (the old ones stopped working)',
   'service-levels.calendar': 'Changed the business hours',
   'service-levels.targets': 'Changed the service targets',
+  'claims.periods': 'Changed the claim periods',
   'api-key.create': 'Made an API key',
   'api-key.revoke': 'Revoked an API key',
   'api-key.rotate': 'Rotated an API key (a new key; the old one ends after the overlap)',
@@ -680,6 +681,22 @@ const TELLERS: Record<AuditAction, Teller> = {
     sentence: ['Changed the ', { text: 'service targets', href: '/admin/business-hours#targets' }],
     used: ['before', 'after'],
   }),
+  'claims.periods': (d) => {
+    const before = (d.before ?? {}) as Details;
+    const after = (d.after ?? {}) as Details;
+    const changed = CLAIM_PERIOD_NAMES.flatMap((name) => {
+      const was = num(before[name]);
+      const now = num(after[name]);
+      return was !== null && now !== null && was !== now
+        ? [CLAIM_TEXT.periodChange(CLAIM_TEXT.periodLabels[name], was, now)]
+        : [];
+    });
+    return {
+      sentence: ['Changed the ', { text: 'claim periods', href: '/admin/business-hours#claim-periods' }],
+      facts: changed.length > 0 ? [{ label: 'Changed', value: changed.join('; ') }] : [],
+      used: ['before', 'after'],
+    };
+  },
   'api-key.create': (d) => ({
     sentence: ['Made the API key ', apiKey(d)],
     facts: scopeFacts(d),

@@ -2,6 +2,8 @@ import {
   CLAIM_KIND_VALUES,
   CLAIM_LIMITS,
   CLAIM_OUTCOMES,
+  CLAIM_PERIOD_MOST,
+  type ClaimPeriodName,
   CLAIM_STATES,
   CLAIM_TEXT as T,
   KINDS_NEEDING_VALUE,
@@ -43,7 +45,8 @@ export interface IncidentInput {
 interface IncidentFields {
   reason?: string;
   claimKind?: (typeof CLAIM_KIND_VALUES)[number] | undefined;
-  deliveryReference?: string | undefined;
+  /** Null or empty is none (the app's endpoint reads an empty reference as null). */
+  deliveryReference?: string | null | undefined;
   itemValue?: string | number | undefined;
   deliveredOn?: string | undefined;
 }
@@ -61,7 +64,7 @@ export function readIncident(values: IncidentFields, ctx?: z.RefinementCtx): Inc
     return null;
   }
   // (Run as a check, the values may be as sent: a field of the wrong type has said so itself.)
-  if (values.deliveryReference === undefined || values.deliveryReference === '') {
+  if (values.deliveryReference === undefined || values.deliveryReference === null || values.deliveryReference === '') {
     ctx?.addIssue({ code: 'custom', path: ['deliveryReference'], message: T.deliveryRequired });
   }
   let itemValueCents: number | null = null;
@@ -262,3 +265,25 @@ export const AppealSchema = z.object({
     z.string({ error: T.appealReasonRequired }).trim().min(1, T.appealReasonRequired).max(CLAIM_LIMITS.reasonMax),
   ),
 });
+
+/** Working days of one period: a whole number from 1 to its most, refused in words under its field. */
+const periodDays = (name: ClaimPeriodName) => {
+  const message = T.periodInvalid(CLAIM_PERIOD_MOST[name]);
+  return z
+    .number({ error: message })
+    .int({ error: message })
+    .min(1, { error: message })
+    .max(CLAIM_PERIOD_MOST[name], { error: message });
+};
+
+/** The periods of a claim's waits, in working days (the settings row `claims/periods`, all five kept). */
+export const ClaimPeriodsSchema = z.object({
+  claimWindowDays: periodDays('claimWindowDays'),
+  travellerAnswerDays: periodDays('travellerAnswerDays'),
+  decisionDays: periodDays('decisionDays'),
+  appealWindowDays: periodDays('appealWindowDays'),
+  appealDecisionDays: periodDays('appealDecisionDays'),
+});
+export type ClaimPeriods = z.infer<typeof ClaimPeriodsSchema>;
+
+export const ClaimPeriodsResultSchema = z.object({ periods: ClaimPeriodsSchema });

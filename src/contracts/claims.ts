@@ -65,6 +65,20 @@ export const CLAIM_PERIODS = {
   /** An appeal is decided (by someone else) within this many working days. */
   appealDecisionDays: 5,
 } as const;
+export type ClaimPeriodName = keyof typeof CLAIM_PERIODS;
+export const CLAIM_PERIOD_NAMES = Object.keys(CLAIM_PERIODS) as ClaimPeriodName[];
+
+/**
+ * The most working days each period may be set to (at least one): past these a setting is a typing
+ * slip, and the database counts a wait at most that many weeks (and two months) ahead.
+ */
+export const CLAIM_PERIOD_MOST: Readonly<Record<ClaimPeriodName, number>> = {
+  claimWindowDays: 60,
+  travellerAnswerDays: 20,
+  decisionDays: 30,
+  appealWindowDays: 60,
+  appealDecisionDays: 30,
+};
 
 export const CLAIM_LIMITS = {
   /** Files with the claim's first message (the attachment rules of a message apply to each). */
@@ -128,6 +142,9 @@ export const CLAIM_TEXT = {
   deliveredOnInvalid: 'Enter the day as a date, for example 2026-12-01.',
   deliveredOnFuture: 'The delivery day cannot be after today.',
   photoRequired: 'For a damaged item, attach at least one photo showing the packaging, the label and the item.',
+  /** The app's API takes no files: its sender makes a damaged item's claim on the Contact us page. */
+  photoRequiredOnPage: (link: string) =>
+    `A claim for a damaged item needs at least one photo, and the app cannot send photos: make it on our Contact us page, ${link}, with a photo showing the packaging, the label and the item.`,
   tooManyFiles: `You can attach up to ${CLAIM_LIMITS.evidenceFiles} files to a claim.`,
   kindWithoutIncident: 'What happened is asked only for an Incident Report.',
 
@@ -190,6 +207,7 @@ export const CLAIM_TEXT = {
   travellerLead: (reference: string) =>
     `The sender of delivery ${reference} made a claim. Tell us what happened from your side, with photos if you have them.`,
   travellerAnswer: 'Your answer',
+  sendAnswer: 'Send your answer',
   travellerAnswerHint: 'What happened on your side: when you handed it over, its state, anything you saw.',
   travellerFiles: 'Photos or documents',
   travellerFilesHint: `Photos (JPEG, PNG, WebP) or PDFs, up to ${CLAIM_LIMITS.evidenceFiles} files of 10 MB each.`,
@@ -229,4 +247,28 @@ export const CLAIM_TEXT = {
   actionBy: (day: string) => `Court proceedings by ${day}: 12 months after the carriage ended (ss 278–279).`,
   limitNote: 'Unless the contract says otherwise, a carrier’s liability is at most $2,000 for each unit of goods.',
   lawNote: 'Contract and Commercial Law Act 2017, Part 5: carriage of goods.',
+
+  // The periods, a setting of the Business hours page (/admin/business-hours#claim-periods).
+  periodsTitle: 'Claim periods',
+  periodsLead: 'How long each wait of a claim lasts, in working days: the days the business hours above are open.',
+  periodsNote: 'A change applies to waits that start after it: a claim already waiting keeps its due time.',
+  periodLabels: {
+    claimWindowDays: 'Window to claim',
+    travellerAnswerDays: 'Traveller’s answer',
+    decisionDays: 'Decision',
+    appealWindowDays: 'Window to appeal',
+    appealDecisionDays: 'Decision on appeal',
+  } satisfies Record<ClaimPeriodName, string>,
+  periodHints: {
+    claimWindowDays: 'A claim is made within this many working days of the delivery; a later one is shown as late.',
+    travellerAnswerDays: 'The traveller answers within this many working days of being asked.',
+    decisionDays: 'The team decides within this many working days of the claim, or of the answer it waited for.',
+    appealWindowDays: 'A decision may be appealed within this many working days of it.',
+    appealDecisionDays: 'An appeal is decided, by someone else, within this many working days.',
+  } satisfies Record<ClaimPeriodName, string>,
+  workingDays: 'working days',
+  periodInvalid: (most: number) => `Enter a whole number of working days, from 1 to ${most}.`,
+  savePeriods: 'Save claim periods',
+  periodsSaved: 'Claim periods saved. Waits that start from now on use them.',
+  periodChange: (label: string, before: number, after: number) => `${label}: ${before} → ${after} working days`,
 } as const;

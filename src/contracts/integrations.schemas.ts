@@ -1,4 +1,5 @@
 import { API_KEY_LIMITS, API_SCOPES, INTEGRATION_TEXT as T, WEBHOOK_EVENTS, WEBHOOK_LIMITS } from './integrations.ts';
+import { incidentCheck, IncidentFieldsShape, readIncident } from './claims.schemas.ts';
 import { DeliveryReferenceSchema } from './delivery-card.schemas.ts';
 import { clientIdSchema, TicketReasonSchema, TicketSchema, MessageSchema } from './support.schemas.ts';
 import { MESSAGE_MAX_LENGTH, SUPPORT_TEXT } from './support.ts';
@@ -144,6 +145,11 @@ const appUser = {
 const oneUser = (value: { userEmail?: string | undefined; userId?: string | undefined }) =>
   (value.userEmail === undefined) !== (value.userId === undefined);
 
+/**
+ * A ticket the app opens, and the claim it opens with the Contact us form's own incident fields
+ * (`claimKind`, `itemValue`, `deliveredOn`; the ticket's `deliveryReference` is the claim's
+ * delivery), checked by the same rules in the same words (claims.schemas.ts).
+ */
 export const AppOpenTicketSchema = z
   .object({
     ...appUser,
@@ -151,8 +157,21 @@ export const AppOpenTicketSchema = z
     message: messageBody,
     deliveryReference: DeliveryReferenceSchema.optional(),
     clientId: clientIdSchema,
+    claimKind: IncidentFieldsShape.claimKind,
+    itemValue: IncidentFieldsShape.itemValue,
+    deliveredOn: IncidentFieldsShape.deliveredOn,
   })
-  .refine(oneUser, { message: T.userRequired, path: ['userEmail'] });
+  .refine(oneUser, { message: T.userRequired, path: ['userEmail'] })
+  .check(incidentCheck)
+  // A ticket's reference may have dots (the delivery card's rule); a claim's is the form's stricter one.
+  .superRefine((values, ctx) => {
+    if (!values.claimKind || !values.deliveryReference) return;
+    const claimDelivery = IncidentFieldsShape.deliveryReference.safeParse(values.deliveryReference);
+    for (const issue of claimDelivery.error?.issues ?? []) {
+      ctx.addIssue({ code: 'custom', path: ['deliveryReference'], message: issue.message });
+    }
+  })
+  .transform((values) => ({ ...values, incident: readIncident(values) }));
 export const AppTicketCreatedSchema = z.object({ ticketId: z.uuid(), ticketNo: z.number().int() });
 
 export const AppMessageSchema = z.object({ messageBody, clientId: clientIdSchema });

@@ -1,4 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { CLAIM_PERIODS, CLAIM_TEXT } from '../../src/contracts/claims.ts';
 import {
   CALENDAR_TEXT,
   DEFAULT_CALENDAR,
@@ -32,6 +33,7 @@ test.afterAll(async ({ baseURL }) => {
   const api = await adminApi(baseURL!);
   expect((await api.put('/api/admin/service-levels/calendar', { data: DEFAULT_CALENDAR })).status()).toBe(200);
   expect((await api.put('/api/admin/service-levels/targets', { data: DEFAULT_TARGETS })).status()).toBe(200);
+  expect((await api.put('/api/admin/claims/periods', { data: CLAIM_PERIODS })).status()).toBe(200);
   await api.dispose();
 });
 
@@ -97,6 +99,19 @@ test('with JavaScript: Monday’s hours, a target, an exception added and remove
   await page.getByRole('button', { name: 'Save targets' }).click();
   await saved(page, TARGETS_TEXT.saved);
   expect((await settingsOf(page.request)).targets.Incident.firstResponse).toBe(90);
+
+  // A claim period: refused in words under its field, then saved; the note says what a change moves.
+  await expect(page.getByText(CLAIM_TEXT.periodsNote)).toBeVisible();
+  const decision = page.getByLabel('Decision (working days)', { exact: true });
+  await decision.fill('0');
+  await page.getByRole('button', { name: CLAIM_TEXT.savePeriods }).click();
+  await expect(page.locator('#claim-periods').getByText(CLAIM_TEXT.periodInvalid(30))).toBeVisible();
+  await expect(decision).toBeFocused();
+  await decision.fill('8');
+  await page.getByRole('button', { name: CLAIM_TEXT.savePeriods }).click();
+  await saved(page, CLAIM_TEXT.periodsSaved);
+  const periods = await page.request.get('/api/admin/claims/periods');
+  expect((await periods.json()).periods).toEqual({ ...CLAIM_PERIODS, decisionDays: 8 });
 
   // An exception: closed all day, listed with the holidays ahead; then removed.
   await page.getByLabel('Date', { exact: true }).fill(`${nextYear}-12-24`);

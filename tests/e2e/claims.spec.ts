@@ -200,13 +200,15 @@ test('the traveller is asked from the panel, answers from the mail’s link with
   await expect(theirs.getByText('When and where did you hand over the drone?')).toBeVisible();
   await expect(theirs.getByText('my drone never came')).toHaveCount(0);
   await expectNoAxeViolations(theirs);
+  if (process.env.CLAIM_SCREENSHOTS)
+    await theirs.screenshot({ path: `${process.env.CLAIM_SCREENSHOTS}/traveller-page.png`, fullPage: true });
   await theirs
     .getByRole('textbox', { name: CLAIM_TEXT.travellerAnswer })
     .fill('At Christchurch airport on Monday, sealed.');
   await theirs
     .getByLabel(CLAIM_TEXT.travellerFiles)
     .setInputFiles({ name: 'handover.jpg', mimeType: 'image/jpeg', buffer: await jpegWithGps() });
-  await theirs.getByRole('button', { name: CLAIM_TEXT.travellerAnswer }).click();
+  await theirs.getByRole('button', { name: CLAIM_TEXT.sendAnswer }).click();
   await expect(theirs.getByText(CLAIM_TEXT.answerSent)).toBeVisible();
   await travellerContext.close();
 
@@ -214,6 +216,8 @@ test('the traveller is asked from the panel, answers from the mail’s link with
   await page.reload();
   await expect(page.getByText('At Christchurch airport on Monday, sealed.')).toBeVisible();
   await expect(panel).toContainText(CLAIM_STATE_TEXT.submitted);
+  if (process.env.CLAIM_SCREENSHOTS)
+    await panel.screenshot({ path: `${process.env.CLAIM_SCREENSHOTS}/claim-answered.png` });
   const decide = panel.getByRole('form', { name: CLAIM_TEXT.decide });
   await decide.getByLabel(CLAIM_TEXT.outcome).selectOption('declined');
   await decide.getByLabel(CLAIM_TEXT.reason).fill('It was handed over sealed.');
@@ -230,5 +234,80 @@ test('the traveller is asked from the panel, answers from the mail’s link with
   await appeal.getByRole('button', { name: CLAIM_TEXT.appeal }).click();
   await expect(senders.getByText(CLAIM_TEXT.appealed)).toBeVisible();
   await expectNoAxeViolations(senders);
+  if (process.env.CLAIM_SCREENSHOTS)
+    await senders.screenshot({ path: `${process.env.CLAIM_SCREENSHOTS}/sender-appealed.png`, fullPage: true });
+  await senderContext.close();
+});
+
+test('without JavaScript: staff ask the traveller, the traveller answers with a photo, the sender appeals', async ({
+  browser,
+  baseURL,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const sender = await verifiedAccount(request);
+  const traveller = await verifiedAccount(request);
+  expect((await request.post('/api/auth/login', { data: sender })).status()).toBe(200);
+  const opened = await request.post('/api/support/tickets', {
+    data: {
+      reason: 'Incident',
+      message: 'My kayak paddle never came.',
+      claimKind: 'lost',
+      deliveryReference: 'BGS-5154',
+      itemValue: '90',
+    },
+  });
+  const { ticketId } = (await opened.json()) as { ticketId: string };
+  const noScript = () => browser.newContext({ baseURL, viewport: VIEWPORTS.phone, javaScriptEnabled: false });
+
+  const staffContext = await noScript();
+  const staff = await staffContext.newPage();
+  await signInAt(staff, `/admin/support/${ticketId}`, ADMIN);
+  const panel = staff.getByRole('region', { name: CLAIM_TEXT.panelTitle });
+  await panel.getByText(CLAIM_TEXT.askTraveller, { exact: true }).first().click();
+  const ask = panel.getByRole('form', { name: CLAIM_TEXT.askTraveller });
+  await ask.getByLabel(CLAIM_TEXT.travellerEmail).fill(traveller.email);
+  await ask.getByLabel(CLAIM_TEXT.travellerStatement).fill('Did the paddle fit in your bag?');
+  await ask.getByRole('button', { name: CLAIM_TEXT.askTraveller }).click();
+  await expect(panel).toContainText(CLAIM_STATE_TEXT['with-traveller']);
+
+  const mails = await waitForMails(process.env.E2E_DATA_DIR!, traveller.email, 2);
+  const link = linkIn(
+    mails.find((m) => m.subject === CLAIM_TEXT.travellerMail('BGS-5154'))!,
+    'http://localhost',
+  );
+  const travellerContext = await noScript();
+  const theirs = await travellerContext.newPage();
+  await signInAt(theirs, new URL(link).pathname, traveller);
+  // Sent empty: the page comes back with why.
+  await theirs.getByRole('button', { name: CLAIM_TEXT.sendAnswer }).click();
+  await expect(theirs.getByRole('heading', { name: CLAIM_TEXT.travellerTitle })).toBeVisible();
+  await theirs
+    .getByRole('textbox', { name: CLAIM_TEXT.travellerAnswer })
+    .fill('It fitted; I gave it over at Queenstown.');
+  await theirs
+    .getByLabel(CLAIM_TEXT.travellerFiles)
+    .setInputFiles({ name: 'paddle.jpg', mimeType: 'image/jpeg', buffer: await jpegWithGps() });
+  await theirs.getByRole('button', { name: CLAIM_TEXT.sendAnswer }).click();
+  await expect(theirs.getByText(CLAIM_TEXT.answerSent)).toBeVisible();
+  await expectFitsScreen(theirs, 'the traveller’s answered claim without JavaScript');
+  await travellerContext.close();
+
+  await staff.reload();
+  await expect(staff.getByText('It fitted; I gave it over at Queenstown.')).toBeVisible();
+  const decide = panel.getByRole('form', { name: CLAIM_TEXT.decide });
+  await decide.getByLabel(CLAIM_TEXT.outcome).selectOption('part');
+  await decide.getByLabel(CLAIM_TEXT.amount).fill('45');
+  await decide.getByRole('button', { name: CLAIM_TEXT.decide }).click();
+  await expect(panel).toContainText('Upheld in part: $45.00');
+  await staffContext.close();
+
+  const senderContext = await noScript();
+  const senders = await senderContext.newPage();
+  await signInAt(senders, `/support/ticket/${ticketId}`, sender);
+  const appeal = senders.getByRole('form', { name: CLAIM_TEXT.appeal });
+  await appeal.getByRole('textbox', { name: CLAIM_TEXT.appealReason }).fill('It cost $90, not $45.');
+  await appeal.getByRole('button', { name: CLAIM_TEXT.appeal }).click();
+  await expect(senders.getByText(CLAIM_TEXT.appealed)).toBeVisible();
   await senderContext.close();
 });

@@ -13,6 +13,7 @@ import { type EndpointKey, namedEndpoints } from '../../src/contracts/api/index.
 import type { EndpointDeclaration } from '../../src/contracts/endpoint.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { DEFAULT_CALENDAR, DEFAULT_TARGETS } from '../../src/contracts/service-levels.ts';
+import { CLAIM_PERIODS } from '../../src/contracts/claims.ts';
 import { companies, companyStatusLinks, faqs, supportTickets, users } from '../../src/server/db/schema.ts';
 import { createAccountsRepository } from '../../src/server/modules/accounts/accounts.repository.ts';
 import { createAccountSessionsRepository } from '../../src/server/modules/accounts/accounts.sessions.repository.ts';
@@ -392,6 +393,8 @@ export const EXPECTED: Record<EndpointKey, RouteSpec> = {
   'serviceLevels.settings': R(DESK_READERS),
   'serviceLevels.saveCalendar': R(LEADS),
   'serviceLevels.saveTargets': R(LEADS),
+  'serviceLevels.claimPeriods': R(DESK_READERS),
+  'serviceLevels.saveClaimPeriods': R(LEADS),
 
   'notifications.preferences': R('user'),
   'privacy.exportData': R('user'),
@@ -638,6 +641,7 @@ export const BODIES: Partial<Record<EndpointKey, BodyFor>> = {
   'contentAdmin.saveLegalLinks': json({ terms: '/documents/terms', privacy: '/documents/privacy' }),
   'serviceLevels.saveCalendar': json(DEFAULT_CALENDAR),
   'serviceLevels.saveTargets': json(DEFAULT_TARGETS),
+  'serviceLevels.saveClaimPeriods': json(CLAIM_PERIODS),
   'contentAdmin.saveDocument': json({
     title: 'Terms and Conditions',
     body: 'Matrix text.\n\n## Heading\n\nMore text.',

@@ -528,6 +528,8 @@ export const FUZZ: Record<EndpointKey, FuzzEntry> = {
   'serviceLevels.settings': ADMIN,
   'serviceLevels.saveCalendar': { group: 'admin', body: calendarBody },
   'serviceLevels.saveTargets': ADMIN,
+  'serviceLevels.claimPeriods': ADMIN,
+  'serviceLevels.saveClaimPeriods': ADMIN,
 
   // --- Admin: users, audit, reports, mail --------------------------------------------------------------
   'users.list': { group: 'admin', given: { q: fc.oneof(searchText, validEmail) } },

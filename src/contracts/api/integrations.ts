@@ -174,7 +174,7 @@ export const appApi = {
     keyScopes: ['tickets:write'],
     tags: ['app'],
     summary:
-      'Open a ticket for an app user { userEmail | userId, reason, message, deliveryReference?, clientId? }; a retry with the same clientId answers with the same ticket',
+      'Open a ticket for an app user { userEmail | userId, reason, message, deliveryReference?, clientId?, claimKind?, itemValue?, deliveredOn? }; a retry with the same clientId answers with the same ticket. An Incident with a claimKind opens a claim about the delivery (deliveryReference required; itemValue for lost, damaged and not-as-described); a damaged item needs a photo, so it is refused with the Contact us link that takes one',
     body: AppOpenTicketSchema,
     answers: { 201: AppTicketCreatedSchema },
     errors: [...ERRORS, 429],

@@ -1,3 +1,4 @@
+import { ClaimPeriodsResultSchema, ClaimPeriodsSchema } from '../claims.schemas.ts';
 import { endpoint } from '../endpoint.ts';
 import { CalendarSettingsSchema, ServiceLevelSettingsSchema, TargetsSchema } from '../service-levels.ts';
 
@@ -36,6 +37,28 @@ export const serviceLevelsApi = {
       'the due times of waiting tickets move at once',
     body: TargetsSchema,
     answers: { 200: ServiceLevelSettingsSchema },
+    errors: ADMIN_ERRORS,
+  }),
+  // The claims' periods count working days of this calendar (docs/decisions/153-claim-life.md): set beside it.
+  claimPeriods: endpoint({
+    method: 'GET',
+    path: '/api/admin/claims/periods',
+    access: 'tickets.read',
+    tags: ['admin'],
+    summary: "The periods of a claim's waits, in working days (the defaults until they are set)",
+    answers: { 200: ClaimPeriodsResultSchema },
+    errors: ADMIN_ERRORS,
+  }),
+  saveClaimPeriods: endpoint({
+    method: 'PUT',
+    path: '/api/admin/claims/periods',
+    access: 'desk.manage',
+    tags: ['admin'],
+    summary:
+      "Set the periods of a claim's waits in working days: { claimWindowDays 1-60, travellerAnswerDays 1-20, " +
+      'decisionDays 1-30, appealWindowDays 1-60, appealDecisionDays 1-30 }; a wait that started before keeps its due time',
+    body: ClaimPeriodsSchema,
+    answers: { 200: ClaimPeriodsResultSchema },
     errors: ADMIN_ERRORS,
   }),
 } as const;

@@ -1,5 +1,7 @@
 import { data } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
+import { CLAIM_TEXT } from '../../contracts/claims.ts';
+import type { ClaimPeriods } from '../../contracts/claims.schemas.ts';
 import type { ApiResult } from '../../contracts/endpoint.ts';
 import { serviceLevelsApi } from '../../contracts/api/service-levels.ts';
 import {
@@ -10,11 +12,13 @@ import {
   TARGETS_TEXT,
 } from '../../contracts/service-levels.ts';
 import { ReadFailed } from '../features/admin/notice.tsx';
+import { ClaimPeriodsForm } from '../features/service-levels/business-hours-claim-periods.tsx';
 import { OpeningHoursForm } from '../features/service-levels/business-hours-calendar.tsx';
 import { ExceptionsSection, HolidaysAhead } from '../features/service-levels/business-hours-exceptions.tsx';
 import {
   INTENTS,
   readCalendarForm,
+  readClaimPeriodsForm,
   readExceptionForm,
   readTargetsForm,
   withoutException,
@@ -30,13 +34,18 @@ import '../styles/business-hours.css';
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta(matches, 'admin', `${ADMIN_TEXT.nav.businessHours} | ${ADMIN_TEXT.title}`);
 
-/** The calendar, the targets and the days ahead, as this admin reads them (the layout refuses anyone else). */
+/** The calendar, the targets, the days ahead and the claim periods, as this admin reads them (the layout refuses anyone else). */
 export async function loader({ context }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
-  if (!user?.emailVerified || user.role !== 'admin' || user.secondFactorPending)
-    return { settings: null as ServiceLevelSettings | null, failed: null };
-  const read = await services.api.call(serviceLevelsApi.settings);
-  return read.ok ? { settings: read.data, failed: null } : { settings: null, failed: read.message };
+  const none = { settings: null as ServiceLevelSettings | null, periods: null as ClaimPeriods | null };
+  if (!user?.emailVerified || user.role !== 'admin' || user.secondFactorPending) return { ...none, failed: null };
+  const [read, periods] = await Promise.all([
+    services.api.call(serviceLevelsApi.settings),
+    services.api.call(serviceLevelsApi.claimPeriods),
+  ]);
+  if (!read.ok) return { ...none, failed: read.message };
+  if (!periods.ok) return { ...none, failed: periods.message };
+  return { settings: read.data, periods: periods.data.periods, failed: null };
 }
 
 /** A form's fields did not pass: the messages under them, what was typed kept. */
@@ -57,7 +66,7 @@ function refusedByApi(
 
 /**
  * One form at a time, by its `intent`: the opening hours, an exception added or removed, the
- * targets. Each is read into the whole calendar (or the targets) from the fields and the settings
+ * targets, the claim periods. Each is read into the whole calendar (or the targets) from the fields and the settings
  * as they are, checked with the contracts' schemas, and saved through the endpoint as this admin.
  */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -72,6 +81,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     return saved.ok
       ? succeeded(TARGETS_TEXT.saved, intent)
       : refusedByApi(saved, values, intent, (path) => path.join('.'));
+  }
+
+  if (intent === INTENTS.claimPeriods) {
+    const read = readClaimPeriodsForm(values);
+    if (!read.ok) return refusedFields(read.fields, values, intent);
+    const saved = await api.call(serviceLevelsApi.saveClaimPeriods, { body: read.data });
+    return saved.ok
+      ? succeeded(CLAIM_TEXT.periodsSaved, intent)
+      : refusedByApi(saved, values, intent, (path) => path[0] ?? '_');
   }
 
   if (intent !== INTENTS.calendar && intent !== INTENTS.addException && intent !== INTENTS.removeException) {
@@ -100,9 +118,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   return saved.ok ? succeeded(CALENDAR_TEXT.saved, intent) : refusedByApi(saved, values, intent, fieldOf);
 }
 
-/** /admin/business-hours: when the team answers, the days it does not, and how long it takes at most. */
+/** /admin/business-hours: when the team answers, the days it does not, how long it takes at most, and a claim's periods. */
 export default function AdminBusinessHours({ loaderData, actionData }: Route.ComponentProps) {
-  const { settings, failed } = loaderData;
+  const { settings, periods, failed } = loaderData;
   return (
     <div className="admin-page business-hours">
       <div className="admin-page__header">
@@ -116,6 +134,7 @@ export default function AdminBusinessHours({ loaderData, actionData }: Route.Com
           <ExceptionsSection calendar={settings.calendar} result={actionData} />
           <HolidaysAhead days={settings.specialDays} />
           <TargetsForm targets={settings.targets} result={actionData} />
+          {periods ? <ClaimPeriodsForm periods={periods} result={actionData} /> : null}
         </>
       ) : null}
     </div>

@@ -136,7 +136,7 @@ export default function SupportClaim({ loaderData, actionData }: Route.Component
             hint={CLAIM_TEXT.travellerFilesHint}
           />
           <button type="submit" className="button button--primary" disabled={busy}>
-            {CLAIM_TEXT.travellerAnswer}
+            {CLAIM_TEXT.sendAnswer}
           </button>
         </Form>
       )}

@@ -1,7 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLAIM_PERIODS, CLAIM_TEXT } from '../../../src/contracts/claims.ts';
 import { DELIVERY_TEXT } from '../../../src/contracts/delivery-card.ts';
 import { INTEGRATION_TEXT } from '../../../src/contracts/integrations.ts';
+import { DEFAULT_CALENDAR } from '../../../src/contracts/service-levels.ts';
+import { BusinessCalendar, newZealandDate } from '../../../src/server/calendar/business-calendar.ts';
 import { movableClock } from '../../../src/server/clock.ts';
 import { queryRows } from '../../../src/server/db/sql.ts';
 import { apiClient, type ApiClient, auditOf } from '../../helpers/admin-client.ts';
@@ -12,7 +15,8 @@ import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
  * Service API keys (docs/decisions/149-service-api-keys.md) and what the app does with one
  * (docs/integrations.md): shown once and stored as a hash, listed by name and last four characters,
  * revoked at once, rotated with an overlap, ended at expiry on the app's clock, limited per key,
- * audited under the key's name; tickets opened for an app user are that user's own.
+ * audited under the key's name; tickets opened for an app user are that user's own, and an Incident
+ * with the Contact us form's incident fields opens a claim, checked as the form checks it.
  */
 const clock = movableClock();
 let t: TestApp;
@@ -155,6 +159,8 @@ describe('the app opens and follows tickets for its users', () => {
       'app.ticket.open',
       'API key “Bagspace app (tickets)”',
     ]);
+    // An Incident without a kind is a ticket as before: no claim.
+    expect((await admin.get(`/api/admin/support/tickets/${ticketId}/claim`)).json().claim).toBeNull();
   });
 
   it("posts the user's later messages, never on a closed ticket, and lists the user's tickets", async () => {
@@ -201,6 +207,123 @@ describe('the app opens and follows tickets for its users', () => {
       deliveryReference: 'no spaces allowed',
     });
     expect(badReference.json().error.fields.deliveryReference).toBe(DELIVERY_TEXT.referenceCharacters);
+  });
+});
+
+describe('the app opens claims with the Contact us form’s incident fields', () => {
+  let app: MadeKey;
+  const lost = (fields: Record<string, unknown> = {}) => ({
+    userEmail: customer.email,
+    reason: 'Incident',
+    message: 'The jacket never arrived in Nelson.',
+    claimKind: 'lost',
+    deliveryReference: 'BGS-2001',
+    itemValue: '$1,250.50',
+    deliveredOn: newZealandDate(clock.now()),
+    ...fields,
+  });
+  const ticketCount = async () =>
+    (await withKey(app.secret, 'GET', `/api/app/tickets?userId=${customer.id}`)).json().tickets.length as number;
+  beforeAll(async () => {
+    app = await makeKey('Bagspace app (claims)', ['tickets:write']);
+  });
+
+  it('a lost item opens a claim on the ticket, its decision due in 5 working days', async () => {
+    const res = await withKey(app.secret, 'POST', '/api/app/tickets', lost({ clientId: 'app-claim-0001' }));
+    expect(res.statusCode, res.body).toBe(201);
+    expect(Object.keys(res.json()).sort()).toEqual(['ticketId', 'ticketNo']);
+    const { ticketId } = res.json();
+    const staff = await admin.get(`/api/admin/support/tickets/${ticketId}/claim`);
+    expect(staff.statusCode, staff.body).toBe(200);
+    const claim = staff.json().claim;
+    expect(claim).toMatchObject({
+      ticketId,
+      kind: 'lost',
+      deliveryReference: 'BGS-2001',
+      itemValueCents: 125050,
+      deliveredOn: newZealandDate(clock.now()),
+      state: 'submitted',
+      version: 1,
+      evidence: 0,
+      decision: null,
+    });
+    expect(claim.dueAt).toBe(
+      new BusinessCalendar(DEFAULT_CALENDAR)
+        .addWorkingDays(new Date(claim.stateSince), CLAIM_PERIODS.decisionDays)
+        .toISOString(),
+    );
+    // The claim's delivery is the ticket's (its delivery card), and the user sees the ticket as theirs.
+    const read = await withKey(app.secret, 'GET', `/api/app/tickets/${ticketId}`);
+    expect(read.json().ticket).toMatchObject({ deliveryReference: 'BGS-2001', reason: 'Incident' });
+    expect((await customer.get(`/api/support/tickets/${ticketId}/claim`)).json().claim).toMatchObject({
+      kind: 'lost',
+      state: 'submitted',
+    });
+    // A retry with the same clientId is the same ticket and the same one claim.
+    const again = await withKey(app.secret, 'POST', '/api/app/tickets', lost({ clientId: 'app-claim-0001' }));
+    expect(again.json().ticketId).toBe(ticketId);
+    const [claims] = await queryRows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from incident_claims where ticket_id = ${ticketId}::uuid`,
+    );
+    expect(claims!.n).toBe(1);
+    const audit = await auditOf(admin, 'ticket', ticketId);
+    expect(audit.find((e) => e.action === 'app.ticket.open')?.details).toMatchObject({ claimKind: 'lost' });
+  });
+
+  it('refuses a claim without its delivery, with a bad value or day, in the form’s words, all at once', async () => {
+    const before = await ticketCount();
+    const missing = await withKey(
+      app.secret,
+      'POST',
+      '/api/app/tickets',
+      lost({ deliveryReference: '', itemValue: 'a lot', deliveredOn: '1 December' }),
+    );
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error.fields).toEqual({
+      deliveryReference: CLAIM_TEXT.deliveryRequired,
+      itemValue: CLAIM_TEXT.valueInvalid,
+      deliveredOn: CLAIM_TEXT.deliveredOnInvalid,
+    });
+    const noValue = await withKey(app.secret, 'POST', '/api/app/tickets', lost({ itemValue: undefined }));
+    expect(noValue.json().error.fields).toEqual({ itemValue: CLAIM_TEXT.valueRequired });
+    const tooMuch = await withKey(app.secret, 'POST', '/api/app/tickets', lost({ itemValue: 100_000.01 }));
+    expect(tooMuch.json().error.fields).toEqual({ itemValue: CLAIM_TEXT.valueTooLarge });
+    // A ticket's reference may have a dot; a claim's may not (the form's rule).
+    const dotted = await withKey(app.secret, 'POST', '/api/app/tickets', lost({ deliveryReference: 'BGS.2001' }));
+    expect(dotted.json().error.fields).toEqual({ deliveryReference: CLAIM_TEXT.deliveryInvalid });
+    const notIncident = await withKey(app.secret, 'POST', '/api/app/tickets', lost({ reason: 'General' }));
+    expect(notIncident.json().error.fields).toEqual({ claimKind: CLAIM_TEXT.kindWithoutIncident });
+    const unknownKind = await withKey(app.secret, 'POST', '/api/app/tickets', lost({ claimKind: 'stolen' }));
+    expect(unknownKind.json().error.fields).toEqual({ claimKind: CLAIM_TEXT.chooseKind });
+    const tomorrow = newZealandDate(new Date(clock.now().getTime() + 36 * 60 * 60 * 1000));
+    const future = await withKey(app.secret, 'POST', '/api/app/tickets', lost({ deliveredOn: tomorrow }));
+    expect(future.statusCode).toBe(400);
+    expect(future.json().error.fields).toEqual({ deliveredOn: CLAIM_TEXT.deliveredOnFuture });
+    expect(await ticketCount()).toBe(before);
+  });
+
+  it('refuses a damaged item (it needs a photo) with the Contact us link that takes one', async () => {
+    const before = await ticketCount();
+    const res = await withKey(
+      app.secret,
+      'POST',
+      '/api/app/tickets',
+      lost({ claimKind: 'damaged', deliveryReference: 'BGS-2002', message: 'The vase arrived in pieces.' }),
+    );
+    expect(res.statusCode).toBe(400);
+    const link = `${t.config.publicBaseUrl}/support/create-ticket?reason=Incident&delivery=BGS-2002`;
+    expect(res.json().error.message).toBe(CLAIM_TEXT.photoRequiredOnPage(link));
+    expect(res.json().error.message).toContain('/support/create-ticket?reason=Incident&delivery=BGS-2002');
+    expect(res.json().error.fields).toEqual({ claimKind: CLAIM_TEXT.photoRequiredOnPage(link) });
+    expect(await ticketCount()).toBe(before);
+  });
+
+  it('a key without tickets:write cannot open a claim', async () => {
+    const reader = await makeKey('Reader (claims)', ['tickets:read']);
+    const refused = await withKey(reader.secret, 'POST', '/api/app/tickets', lost());
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.message).toBe(INTEGRATION_TEXT.keyNotAllowed);
   });
 });
 

@@ -1,6 +1,7 @@
 // One database: pages and their forms (the routes' loaders and actions, the markup); the same SQL on either kind, and no connections side by side, notifications across processes or durability in question.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TEXT } from '../../../src/contracts/admin.ts';
+import { CLAIM_PERIODS, CLAIM_TEXT } from '../../../src/contracts/claims.ts';
 import {
   BUSINESS_HOURS_TEXT,
   CALENDAR_TEXT,
@@ -290,5 +291,54 @@ describe('the Business hours page without JavaScript', () => {
     expect(res.body).not.toContain('name="General.firstResponse"');
     expect(res.body).toContain(ADMIN_TEXT.notAllowedTitle);
     expect((await settings()).targets).toEqual(DEFAULT_TARGETS);
+  });
+});
+
+describe('the claim periods without JavaScript', () => {
+  const periodFields = (overrides: Record<string, string> = {}) => ({
+    intent: 'claim-periods',
+    claimWindowDays: '7',
+    travellerAnswerDays: '2',
+    decisionDays: '5',
+    appealWindowDays: '10',
+    appealDecisionDays: '5',
+    ...overrides,
+  });
+  const periods = async () => {
+    const res = await admin.get('/api/admin/claims/periods');
+    expect(res.statusCode).toBe(200);
+    return res.json().periods;
+  };
+
+  it('shows the defaults with the note, saves what is typed, and refuses 0 and "abc" in words under their fields', async () => {
+    const html = await page();
+    const form = /<form[^>]*aria-labelledby="claim-periods-title"[^>]*>/.exec(html)?.[0];
+    expect(form).toContain('method="post"');
+    expect(html).toContain('id="claim-periods"');
+    const text = textOf(html);
+    expect(text).toContain(CLAIM_TEXT.periodsTitle);
+    expect(text).toContain(CLAIM_TEXT.periodsNote);
+    expect(html).toMatch(/<label[^>]*for="decisionDays"[^>]*>Decision \(working days\)<\/label>/);
+    for (const [name, days] of Object.entries(CLAIM_PERIODS)) expect(valueOf(html, name)).toBe(String(days));
+
+    const res = await post(periodFields({ decisionDays: '8', appealWindowDays: ' 15 ' }));
+    expect(res.statusCode).toBe(200);
+    expect(status(res.body)).toBe(CLAIM_TEXT.periodsSaved);
+    expect(await periods()).toEqual({ ...CLAIM_PERIODS, decisionDays: 8, appealWindowDays: 15 });
+    const shown = await page();
+    expect(valueOf(shown, 'decisionDays')).toBe('8');
+    expect(valueOf(shown, 'appealWindowDays')).toBe('15');
+
+    const bad = await post(periodFields({ decisionDays: '0', travellerAnswerDays: 'abc' }));
+    expect(bad.statusCode).toBe(400);
+    expect(errorOf(bad.body, 'decisionDays')).toBe(CLAIM_TEXT.periodInvalid(30));
+    expect(errorOf(bad.body, 'travellerAnswerDays')).toBe(CLAIM_TEXT.periodInvalid(20));
+    expect(valueOf(bad.body, 'travellerAnswerDays')).toBe('abc');
+    expect(invalid(bad.body, 'decisionDays')).toBe(true);
+    expect(invalid(bad.body, 'claimWindowDays')).toBe(false);
+    expect(await periods()).toEqual({ ...CLAIM_PERIODS, decisionDays: 8, appealWindowDays: 15 });
+
+    expect((await post(periodFields())).statusCode).toBe(200);
+    expect(await periods()).toEqual(CLAIM_PERIODS);
   });
 });

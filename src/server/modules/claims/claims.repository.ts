@@ -231,6 +231,8 @@ export function createClaimsRepository(db: AppDatabase) {
       reason: string | null;
       decidedBy: string;
       now: Date;
+      /** The audit entry of the decision, written in its statement (a kill never leaves one without the other). */
+      audit: { actorEmail: string; ticketNo: number };
     }): Promise<{ version: number } | null> {
       const now = input.now.toISOString();
       const [row] = await queryRows<{ version: number }>(
@@ -248,11 +250,18 @@ export function createClaimsRepository(db: AppDatabase) {
               where ticket_id = ${input.ticketId}::uuid and version = ${input.seenVersion}::integer
                 and state = any(${WITH_TEAM}::text[])
                 and (state <> 'appealed' or decided_by is distinct from ${input.decidedBy}::uuid)
-              returning id, version
+              returning id, ticket_id, version
             ), d as (
               insert into claim_decisions (claim_id, version, outcome, amount_cents, reason, decided_by, decided_at)
               select c.id, c.version, ${input.outcome}, ${input.amountCents}::integer, ${input.reason}::text,
                 ${input.decidedBy}::uuid, ${now}::timestamptz
+              from c
+            ), au as (
+              insert into audit_log (actor_id, actor_email, action, target_type, target_id, details, at)
+              select ${input.decidedBy}::uuid, ${input.audit.actorEmail}, 'claim.decide', 'ticket', c.ticket_id::text,
+                jsonb_strip_nulls(jsonb_build_object('ticketNo', ${input.audit.ticketNo}::integer,
+                  'outcome', ${input.outcome}::text, 'amountCents', ${input.amountCents}::integer,
+                  'reason', ${input.reason}::text, 'version', c.version)), ${now}::timestamptz
               from c
             )
             select version from c`,

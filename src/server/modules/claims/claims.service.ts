@@ -205,6 +205,7 @@ export function createClaimsService(deps: {
         reason,
         decidedBy: actor.userId,
         now: clock.now(),
+        audit: { actorEmail: actor.email, ticketNo: row.ticket_no },
       });
       const now = await find(ticketId);
       if (!now) throw claimMissing();
@@ -224,19 +225,6 @@ export function createClaimsService(deps: {
           now.version === body.seenVersion ? CLAIM_TEXT.notDecidable : CLAIM_TEXT.alreadyDecided,
         );
       }
-      await audit.record({
-        actor,
-        action: 'claim.decide',
-        targetType: 'ticket',
-        targetId: row.ticket_id,
-        details: {
-          ticketNo: row.ticket_no,
-          outcome: body.outcome,
-          amountCents,
-          ...(reason ? { reason } : {}),
-          version: decided.version,
-        },
-      });
       return toClaimDto(now, clock.now());
     },
 

@@ -1,4 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import { CLAIM_TEXT } from '../../../contracts/claims.ts';
+import type { IncidentInput } from '../../../contracts/claims.schemas.ts';
 import type { CompanyStatus } from '../../../contracts/partner-review.ts';
 import { INTEGRATION_TEXT as T } from '../../../contracts/integrations.ts';
 import type { Message, Ticket } from '../../../contracts/support.schemas.ts';
@@ -31,6 +33,8 @@ export function createAppService(options: {
   support: SupportService;
   partners: Pick<PartnersModule, 'statuses'>;
   audit: AuditService;
+  /** The website's address, for the Contact us link a damaged item's claim is sent to. */
+  site: { publicBaseUrl: string };
 }) {
   const { db, support, audit } = options;
 
@@ -76,21 +80,40 @@ export function createAppService(options: {
         /** Empty is none (the schema makes it null). */
         deliveryReference?: string | null | undefined;
         clientId?: string | undefined;
+        /** The claim the incident's fields open (claims.schemas.ts readIncident), or none. */
+        incident: IncidentInput | null;
       },
     ): Promise<{ ticketId: string; ticketNo: number }> {
       const user = await userOf(input);
+      // A damaged item's claim needs a photo (decision 152) and this API takes no files: rather than
+      // a claim without its evidence, the sender is sent to the form that takes them, with the
+      // reason and the delivery chosen.
+      if (input.incident?.kind === 'damaged') {
+        const link = `${options.site.publicBaseUrl}/support/create-ticket?${new URLSearchParams({
+          reason: 'Incident',
+          delivery: input.incident.deliveryReference,
+        })}`;
+        const words = CLAIM_TEXT.photoRequiredOnPage(link);
+        throw new AppError('INVALID_ARGUMENT', words, { fields: { claimKind: words } });
+      }
       const created = await support.createTicket(user.id, {
         reason: input.reason,
         message: input.message,
         clientId: input.clientId,
         deliveryReference: input.deliveryReference ?? undefined,
+        incident: input.incident,
       });
       await audit.record({
         actor: keyActor(key),
         action: 'app.ticket.open',
         targetType: 'ticket',
         targetId: created.ticketId,
-        details: { ticketNo: created.ticketNo, user: user.email, deliveryReference: input.deliveryReference ?? null },
+        details: {
+          ticketNo: created.ticketNo,
+          user: user.email,
+          deliveryReference: input.deliveryReference ?? null,
+          ...(input.incident ? { claimKind: input.incident.kind } : {}),
+        },
       });
       return created;
     },

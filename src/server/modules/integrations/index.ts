@@ -85,7 +85,13 @@ export const integrationsModule = fp<IntegrationsModuleOptions>(
     await app.register(apiKeyRoutes, { keys });
     await app.register(webhookRoutes, { webhooks });
     await app.register(appRoutes, {
-      service: createAppService({ db: database.db, support: app.support, partners: app.partners, audit: shared.audit }),
+      service: createAppService({
+        db: database.db,
+        support: app.support,
+        partners: app.partners,
+        audit: shared.audit,
+        site: shared.mail,
+      }),
     });
   },
   { name: 'integrations', dependencies: ['support'], decorators: { fastify: ['support', 'partners'] } },

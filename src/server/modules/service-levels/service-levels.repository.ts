@@ -1,4 +1,6 @@
 import { sql } from 'drizzle-orm';
+import { CLAIM_PERIOD_NAMES, CLAIM_PERIODS } from '../../../contracts/claims.ts';
+import type { ClaimPeriods } from '../../../contracts/claims.schemas.ts';
 import {
   type CalendarSettings,
   CalendarSettingsSchema,
@@ -10,6 +12,9 @@ import { TICKET_REASON_VALUES } from '../../../contracts/support.ts';
 import { addDays, BusinessCalendar, newZealandDate } from '../../calendar/business-calendar.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import { queryRows } from '../../db/sql.ts';
+
+/** The settings row the database's `claim_period(name)` reads (0034_claim_life.sql). */
+const CLAIM_PERIODS_KEY = 'claims/periods';
 
 /** The intervals reach this far back (or to the first ticket, if older) and this far ahead. */
 const INTERVALS_FROM = '2020-01-01';
@@ -52,6 +57,20 @@ export function createServiceLevelsRepository(db: AppDatabase) {
       };
     }
     return targets;
+  }
+
+  /** Each period as `claim_period(name)` reads it: the setting's whole number, else the default. */
+  async function readClaimPeriods(tx: AppDatabase): Promise<ClaimPeriods> {
+    const [row] = await queryRows<{ value: Record<string, unknown> | null }>(
+      tx,
+      sql`select value from settings where key = ${CLAIM_PERIODS_KEY}`,
+    );
+    const periods: ClaimPeriods = { ...CLAIM_PERIODS };
+    for (const name of CLAIM_PERIOD_NAMES) {
+      const days = row?.value?.[name];
+      if (typeof days === 'number' && Number.isInteger(days)) periods[name] = days;
+    }
+    return periods;
   }
 
   /** Writes the calendar's open hours as intervals, from before the first ticket to years ahead. */
@@ -139,6 +158,22 @@ export function createServiceLevelsRepository(db: AppDatabase) {
           where id = 1`);
         await rebuildIntervals(tx, settings, now);
         await recomputeOpenWaits(tx);
+        return before;
+      });
+    },
+
+    claimPeriods: () => readClaimPeriods(db),
+
+    /** All five periods in one row (a key left out would fall back to its default unseen); the periods before. */
+    async saveClaimPeriods(periods: ClaimPeriods): Promise<ClaimPeriods> {
+      const value = JSON.stringify(Object.fromEntries(CLAIM_PERIOD_NAMES.map((name) => [name, periods[name]])));
+      return inTransaction(db, async (tx) => {
+        // Two saves at once: the second reads the first's as its before.
+        await tx.execute(sql`select 1 from settings where key = ${CLAIM_PERIODS_KEY} for update`);
+        const before = await readClaimPeriods(tx);
+        await tx.execute(sql`
+          insert into settings (key, value) values (${CLAIM_PERIODS_KEY}, ${value}::jsonb)
+          on conflict (key) do update set value = excluded.value, updated_at = now()`);
         return before;
       });
     },

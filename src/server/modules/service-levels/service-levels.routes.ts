@@ -3,7 +3,7 @@ import { serviceLevelsApi as api } from '../../../contracts/api/service-levels.t
 import { principalOf, route } from '../../http/endpoint-route.ts';
 import type { ServiceLevelsService } from './service-levels.service.ts';
 
-/** /api/admin/service-levels: the business calendar and the targets, as declared in contracts/api/service-levels.ts. */
+/** /api/admin/service-levels: the business calendar and the targets (and /api/admin/claims/periods, counted on that calendar), as declared in contracts/api/service-levels.ts. */
 export async function serviceLevelsRoutes(app: FastifyInstance, options: { serviceLevels: ServiceLevelsService }) {
   const { serviceLevels } = options;
   route(app, api.settings, async (_request, reply) => {
@@ -12,4 +12,11 @@ export async function serviceLevelsRoutes(app: FastifyInstance, options: { servi
   });
   route(app, api.saveCalendar, async (request) => serviceLevels.saveCalendar(principalOf(request), request.body));
   route(app, api.saveTargets, async (request) => serviceLevels.saveTargets(principalOf(request), request.body));
+  route(app, api.claimPeriods, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return serviceLevels.claimPeriods();
+  });
+  route(app, api.saveClaimPeriods, async (request) =>
+    serviceLevels.saveClaimPeriods(principalOf(request), request.body),
+  );
 }

@@ -1,3 +1,4 @@
+import type { ClaimPeriods } from '../../../contracts/claims.schemas.ts';
 import type { CalendarSettings, ServiceLevelSettings, SpecialDay, Targets } from '../../../contracts/service-levels.ts';
 import type { Principal } from '../../plugins/access.ts';
 import { addDays, BusinessCalendar, newZealandDate } from '../../calendar/business-calendar.ts';
@@ -52,6 +53,22 @@ export function createServiceLevelsService(deps: {
         details: { before, after: sorted },
       });
       return settings();
+    },
+
+    /** The periods of a claim's waits, in working days of this calendar (docs/decisions/153-claim-life.md). */
+    claimPeriods: async (): Promise<{ periods: ClaimPeriods }> => ({ periods: await repository.claimPeriods() }),
+
+    /** Read by the database when a wait starts, so a wait already running keeps its due time. */
+    async saveClaimPeriods(principal: Principal, periods: ClaimPeriods): Promise<{ periods: ClaimPeriods }> {
+      const before = await repository.saveClaimPeriods(periods);
+      await audit.record({
+        actor: actorOf(principal),
+        action: 'claims.periods',
+        targetType: 'settings',
+        targetId: 'claim-periods',
+        details: { before, after: periods },
+      });
+      return { periods: await repository.claimPeriods() };
     },
 
     async saveTargets(principal: Principal, targets: Targets): Promise<ServiceLevelSettings> {

@@ -5,7 +5,14 @@ import {
   DEFAULT_CALENDAR,
   TARGETS_TEXT,
 } from '../../../contracts/service-levels.ts';
-import { checkOf, readCalendarForm, readExceptionForm, readTargetsForm } from './business-hours-form.ts';
+import { CLAIM_PERIODS, CLAIM_TEXT } from '../../../contracts/claims.ts';
+import {
+  checkOf,
+  readCalendarForm,
+  readClaimPeriodsForm,
+  readExceptionForm,
+  readTargetsForm,
+} from './business-hours-form.ts';
 
 const week = (overrides: Record<string, string> = {}) => ({
   'mon-1-opens': '09:00',
@@ -110,5 +117,32 @@ describe('the Business hours forms, read into settings', () => {
     ]);
     const fixed = readTargetsForm({ ...values, 'Incident.firstResponse': '0:30', 'Deactivation.resolution': '24:00' });
     expect(fixed.ok && fixed.data.General.nextResponse).toBe(8 * 60);
+  });
+
+  it('reads the claim periods as whole working days, each one out of its range or not a number under its field', () => {
+    const typed = Object.fromEntries(Object.entries(CLAIM_PERIODS).map(([name, days]) => [name, String(days)]));
+    expect(readClaimPeriodsForm({ ...typed, decisionDays: ' 8 ' })).toEqual({
+      ok: true,
+      data: { ...CLAIM_PERIODS, decisionDays: 8 },
+    });
+    const values = {
+      ...typed,
+      decisionDays: '0',
+      travellerAnswerDays: 'abc',
+      appealWindowDays: '2.5',
+      claimWindowDays: '',
+    };
+    const read = readClaimPeriodsForm(values);
+    expect(read).toEqual({
+      ok: false,
+      fields: {
+        claimWindowDays: CLAIM_TEXT.periodInvalid(60),
+        travellerAnswerDays: CLAIM_TEXT.periodInvalid(20),
+        decisionDays: CLAIM_TEXT.periodInvalid(30),
+        appealWindowDays: CLAIM_TEXT.periodInvalid(60),
+      },
+    });
+    const check = checkOf(readClaimPeriodsForm).safeParse(values);
+    expect(check.success).toBe(false);
   });
 });

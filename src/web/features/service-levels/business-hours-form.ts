@@ -17,6 +17,8 @@ import {
 import { TARGET_KINDS, type TargetKind } from '../../../contracts/due-times.ts';
 import { TICKET_REASON_VALUES } from '../../../contracts/support.ts';
 import { z } from '../../../contracts/zod.ts';
+import { CLAIM_PERIOD_NAMES } from '../../../contracts/claims.ts';
+import { type ClaimPeriods, ClaimPeriodsSchema } from '../../../contracts/claims.schemas.ts';
 
 /**
  * The Business hours page's forms (routes/admin-business-hours.tsx) read into the settings the
@@ -45,6 +47,7 @@ export const INTENTS = {
   targets: 'targets',
   addException: 'add-exception',
   removeException: 'remove-exception',
+  claimPeriods: 'claim-periods',
 } as const;
 
 type Side = 'opens' | 'closes';
@@ -239,6 +242,24 @@ export function readTargetsForm(values: Values): Read<Targets> {
     return { ok: false, fields };
   }
   return { ok: true, data: parsed.data };
+}
+
+/**
+ * The claim periods' form: a field per period, named as the period, typed as a whole number of
+ * working days ('7'); anything else is left as typed, for the schema to refuse in its words.
+ */
+export function readClaimPeriodsForm(values: Values): Read<ClaimPeriods> {
+  const typed = Object.fromEntries(
+    CLAIM_PERIOD_NAMES.map((name) => {
+      const text = (values[name] ?? '').trim();
+      return [name, /^\d{1,4}$/.test(text) ? Number(text) : text];
+    }),
+  );
+  const parsed = ClaimPeriodsSchema.safeParse(typed);
+  if (parsed.success) return { ok: true, data: parsed.data };
+  const fields: Fields = {};
+  addIssues(parsed.error, fields, (path) => path[0] ?? '_');
+  return { ok: false, fields };
 }
 
 /**
