@@ -454,7 +454,20 @@ export const FUZZ: Record<EndpointKey, FuzzEntry> = {
   'webhooks.deliveries': ADMIN,
   'webhooks.redeliver': ADMIN,
   // The app's own routes, as its service key (every scope): its users are the support fuzz's.
-  'app.openTicket': { group: 'support', given: { userId: uuidOr('appUser') } },
+  // The incident's fields (decision 153) mostly left blank, so a share of the bodies is a plain
+  // ticket that reaches the handler; the rest are claims, checked field by field.
+  'app.openTicket': {
+    group: 'support',
+    given: {
+      userId: uuidOr('appUser'),
+      claimKind: fc.oneof(
+        { weight: 3, arbitrary: fc.constant('') },
+        { weight: 1, arbitrary: fc.constantFrom('lost', 'late', 'other', 'damaged', 'lunch') },
+      ),
+      itemValue: fc.constantFrom('', '120', '$1,200.50', 45, 'ten dollars'),
+      deliveredOn: fc.constantFrom('', '2026-11-30', '2099-01-01', '30/11/2026'),
+    },
+  },
   'app.postMessage': { group: 'support' },
   'app.tickets': { group: 'support', given: { userId: uuidOr('appUser') } },
   'app.ticket': { group: 'support' },
