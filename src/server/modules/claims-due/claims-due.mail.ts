@@ -2,7 +2,7 @@ import { claimKindLabel } from '../../../contracts/claims.ts';
 import { formatNzDueTime } from '../../../contracts/dates.ts';
 import { renderMail } from '../../mail/layout.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
-import type { TicketMailTo } from '../notifications/index.ts';
+import { type TicketMailTo, teamMailNote } from '../notifications/index.ts';
 import type { TeamWaitState, WarnedClaim } from './claims-due.repository.ts';
 
 /**
@@ -58,13 +58,7 @@ export function claimDueMail(
       heading: subject,
       paragraphs,
       action: { label: 'Open it in the console', url: `${ctx.publicBaseUrl}/admin/support/${ticket.id}` },
-      notes: [
-        `You get this mail because ${
-          to.assignedToYou
-            ? `ticket #${ticket.ticketNo} is assigned to you on the ${ctx.companyName} support team`
-            : `you are on the ${ctx.companyName} support team`
-        }. To stop these mails, open ${to.unsubscribeUrl}, or choose which mails you get at ${ctx.publicBaseUrl}/account/notifications.`,
-      ],
+      notes: [teamMailNote(ctx, to)],
     }),
   };
 }

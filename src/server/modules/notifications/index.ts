@@ -25,7 +25,7 @@ declare module 'fastify' {
 }
 
 /** Mail about a ticket that another module records in its own transaction (service-level warnings). */
-export { createTicketMailer, type TicketMailTo } from './notifications.ticket-mail.ts';
+export { createTicketMailer, type TicketMailTo, teamMailNote } from './notifications.ticket-mail.ts';
 
 export const notificationsModule = fp<NotificationsModuleOptions>(
   async function notifications(app: FastifyInstance, options) {

@@ -30,7 +30,11 @@ export interface TicketRef {
   reason: string;
 }
 
-const settingsNote = (ctx: NotificationMailContext, what: string, unsubscribeUrl: string) =>
+export const settingsNote = (
+  ctx: Pick<NotificationMailContext, 'publicBaseUrl'>,
+  what: string,
+  unsubscribeUrl: string,
+) =>
   `You get this mail because ${what}. To stop these mails, open ${unsubscribeUrl}, or choose which mails you get at ${ctx.publicBaseUrl}/account/notifications.`;
 
 export function ticketReplyMail(

@@ -5,7 +5,7 @@ import type { MailKind, Outbox } from '../../mail/outbox.ts';
 import { createReplyToken, replyAddress, ticketThreadId } from '../../mail/threading.ts';
 import { createToken, hashToken } from '../../security/tokens.ts';
 import type { MailContext } from '../../shared-services.ts';
-import type { TicketRef } from './notifications.mail.ts';
+import { settingsNote, type TicketRef } from './notifications.mail.ts';
 import { createNotificationsRepository, type OptOutKind, type Recipient } from './notifications.repository.ts';
 
 /** What a template is given to write one mail about a ticket to one person. */
@@ -18,6 +18,16 @@ export interface TicketMailTo {
   /** A team mail that goes to the ticket's assignee alone rather than to the whole team. */
   assignedToYou: boolean;
 }
+
+/** Why a member of the team gets a mail about a ticket, and how to stop it (other modules' team mail). */
+export const teamMailNote = (ctx: { companyName: string; publicBaseUrl: string }, to: TicketMailTo) =>
+  settingsNote(
+    ctx,
+    to.assignedToYou
+      ? `ticket #${to.ticket.ticketNo} is assigned to you on the ${ctx.companyName} support team`
+      : `you are on the ${ctx.companyName} support team`,
+    to.unsubscribeUrl,
+  );
 
 /**
  * Mail about a ticket that other modules record in their own transaction (the service levels'

@@ -3,7 +3,7 @@ import { longDate } from '../../../contracts/dates.ts';
 import { DUE_TEXT, dueWords, type TargetKind } from '../../../contracts/due-times.ts';
 import { renderMail } from '../../mail/layout.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
-import type { TicketMailTo } from '../notifications/index.ts';
+import { type TicketMailTo, teamMailNote } from '../notifications/index.ts';
 
 /**
  * The service levels' mail (docs/decisions/108-service-levels.md): the team's warning before a
@@ -34,13 +34,6 @@ export function dueClock(at: Date, now: Date): string {
 
 /** 'first response', 'next response', 'resolution'. */
 export const targetWords = (kind: TargetKind) => DUE_TEXT.targetOf(kind).toLowerCase();
-
-const teamNote = (ctx: ServiceLevelMailContext, to: TicketMailTo) =>
-  `You get this mail because ${
-    to.assignedToYou
-      ? `ticket #${to.ticket.ticketNo} is assigned to you on the ${ctx.companyName} support team`
-      : `you are on the ${ctx.companyName} support team`
-  }. To stop these mails, open ${to.unsubscribeUrl}, or choose which mails you get at ${ctx.publicBaseUrl}/account/notifications.`;
 
 /** 'Ticket #1004 (Incident Report) is due in 30 min' / '… is late: first response was due at 10:30 am'. */
 export function serviceLevelWarningMail(
@@ -74,7 +67,7 @@ export function serviceLevelWarningMail(
       heading: subject,
       paragraphs,
       action: { label: 'Open it in the console', url: `${ctx.publicBaseUrl}/admin/support/${ticket.id}` },
-      notes: [teamNote(ctx, to)],
+      notes: [teamMailNote(ctx, to)],
     }),
   };
 }
