@@ -2,6 +2,7 @@ import { CLAIM_KIND_VALUES, CLAIM_OUTCOMES } from './claims.ts';
 import { formatNzDay, formatter, remembered } from './dates.ts';
 import { CLAIM_REPORT_TEXT, ClaimsFigureSchema } from './report-claims.ts';
 import { WEEKDAYS } from './service-levels.ts';
+import { TICKET_REASON_VALUES } from './support.ts';
 import { TICKET_WORDS } from './ticket-words.ts';
 import { z } from './zod.ts';
 
@@ -76,6 +77,12 @@ export const REPORTS_TEXT = {
   labelFilter: 'Label',
   labelAll: 'Every ticket',
   labelUnknown: 'Choose a label from the list.',
+  reasonFilter: 'Reason',
+  reasonAll: 'Every reason',
+  reasonUnknown: 'Choose a reason from the list.',
+  agentFilter: 'Assignee',
+  agentAll: 'Anyone',
+  agentUnknown: 'Choose an admin from the list.',
   labelOnly: (name: string) => `Only tickets labelled “${name}”.`,
   labelsTitle: 'By label',
   labelsLead:
@@ -192,6 +199,10 @@ export const ReportQuerySchema = z.object({
   to: NzDay.optional(),
   /** Only the tickets with this label (its id), in every figure, list and the CSV; all when left out. */
   label: z.uuid({ error: REPORTS_TEXT.labelUnknown }).optional(),
+  /** Only the tickets of this reason; all when left out. */
+  reason: z.enum(TICKET_REASON_VALUES, { error: REPORTS_TEXT.reasonUnknown }).optional(),
+  /** Only the tickets assigned to this admin (their user id); all when left out. */
+  agent: z.uuid({ error: REPORTS_TEXT.agentUnknown }).optional(),
 });
 export type ReportQuery = z.infer<typeof ReportQuerySchema>;
 

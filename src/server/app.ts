@@ -201,7 +201,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     startWorker: options.startServiceLevelWorker ?? options.startMailWorker ?? true,
   });
   await app.register(privacyModule, shared);
-  await app.register(reportsModule, shared);
+  await app.register(reportsModule, { ...shared, startWorker: options.startMailWorker ?? true });
   await app.register(notificationsModule, { ...shared, startWorker: options.startMailWorker ?? true });
   await app.register(inboundModule, {
     ...shared,

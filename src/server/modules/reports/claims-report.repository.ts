@@ -3,6 +3,7 @@ import { CLAIM_KIND_VALUES, CLAIM_OUTCOMES, type ClaimKind, type ClaimOutcome } 
 import type { ReportTicketsQuery } from '../../../contracts/reports.ts';
 import type { AppDatabase } from '../../db/connection.ts';
 import { nzDayStart, queryRows } from '../../db/sql.ts';
+import { labelled, type Range } from './filters.ts';
 
 /**
  * The report's incident claims (contracts/report-claims.ts says what each figure means). A claim
@@ -14,18 +15,12 @@ import { nzDayStart, queryRows } from '../../db/sql.ts';
 
 const ZONE = sql.raw(`'Pacific/Auckland'`);
 
-interface ClaimsRange {
-  from: string;
-  to: string;
-  label?: string;
-}
+type ClaimsRange = Range;
 
-/** The claim `c` was made in the range, on a ticket with the range's label when it has one. */
+/** The claim `c` was made in the range, on a ticket with the range's label, reason and assignee when it asks for them. */
 function madeIn(range: ClaimsRange): SQL {
-  const label = range.label
-    ? sql`and exists (select 1 from ticket_labels tl where tl.ticket_id = c.ticket_id and tl.label_id = ${range.label}::uuid)`
-    : sql``;
-  return sql`c.created_at >= ${nzDayStart(range.from)} and c.created_at < ${nzDayStart(range.to, 1)} ${label}`;
+  return sql`c.created_at >= ${nzDayStart(range.from)} and c.created_at < ${nzDayStart(range.to, 1)}
+    and ${labelled(range, sql`c.ticket_id`)}`;
 }
 
 /**

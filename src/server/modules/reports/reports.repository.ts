@@ -2,8 +2,11 @@ import { type SQL, sql } from 'drizzle-orm';
 import { REPORT_COMMENTS_LIMIT, type ReportTicketsQuery, SPREAD_BUCKETS } from '../../../contracts/reports.ts';
 import { addDays } from '../../calendar/business-calendar.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
-import { nzDayStart, queryRows } from '../../db/sql.ts';
+import { nzDayStart, pgArray, queryRows } from '../../db/sql.ts';
 import { claimFigures, claimRows, claimsSelection } from './claims-report.repository.ts';
+import { labelled, type Range } from './filters.ts';
+import { type RollupParts, summed } from './rollup-figures.ts';
+import { createRollups, NONE } from './rollups.ts';
 
 /**
  * The report's figures, counted by the database (docs/decisions/109-reports-and-charts.md). Days
@@ -17,12 +20,6 @@ import { claimFigures, claimRows, claimsSelection } from './claims-report.reposi
 
 const ZONE = sql.raw(`'Pacific/Auckland'`);
 
-/** A range of New Zealand days, both included, as instants: [starts, ends); and the label asked for, if any. */
-export interface Range {
-  from: string;
-  to: string;
-  label?: string;
-}
 const startOf = (range: Range) => nzDayStart(range.from);
 const endOf = (range: Range) => nzDayStart(addDays(range.to, 1));
 
@@ -49,7 +46,7 @@ const PUBLIC_ANSWER = sql`m.admin and not m.internal and m.system_event is null`
  * all grow with time). Calling bh_between per ticket was one executor start per call (the planner
  * cannot inline a function with a subquery): a 28-day report over 100,000 tickets took seconds.
  */
-function facts(selection: SQL, now: Date, options: { outcome?: boolean } = {}): SQL {
+export function facts(selection: SQL, now: Date, options: { outcome?: boolean } = {}): SQL {
   const at = sql`${now.toISOString()}::timestamptz`;
   return sql`
     with t0 as materialized (
@@ -146,12 +143,6 @@ function asOf(moments: string, idType: 'uuid' | 'bigint'): SQL {
     where kind = 1`;
 }
 
-/** The ticket `ticketId` has the range's label (always true when the range has none). */
-const labelled = (range: Range, ticketId: SQL = sql`t.id`) =>
-  range.label
-    ? sql`exists (select 1 from ticket_labels tl where tl.ticket_id = ${ticketId} and tl.label_id = ${range.label}::uuid)`
-    : sql`true`;
-
 /**
  * The tickets created in the range (with its label, when it has one): the cohort the time figures,
  * spread and hours are about.
@@ -166,38 +157,6 @@ function answeredIn(range: Range, admin?: string): SQL {
     where m.ticket_id = t.id and ${PUBLIC_ANSWER} and m.timestamp >= ${startOf(range)} and m.timestamp < ${endOf(range)}
       ${admin ? sql`and m.user_id = ${admin}::uuid` : sql``})
     and t.last_message >= ${startOf(range)} and ${labelled(range)}`;
-}
-
-/** Counts added up by a key. */
-function sumBy<R extends { n: number }>(rows: R[], key: (row: R) => string): Map<string, number> {
-  const sums = new Map<string, number>();
-  for (const row of rows) sums.set(key(row), (sums.get(key(row)) ?? 0) + Number(row.n));
-  return sums;
-}
-
-const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
-
-export interface TimeRow {
-  count: number;
-  median_min: number | null;
-  p90_min: number | null;
-  median_hours: number | null;
-  p90_hours: number | null;
-  met: number;
-  late: number;
-}
-
-export interface LabelRow {
-  label_id: string;
-  name: string;
-  created: number;
-  answered: number;
-  median_min: number | null;
-  median_hours: number | null;
-  fr_met: number;
-  closed: number;
-  good: number;
-  rated: number;
 }
 
 export interface FactRow {
@@ -219,7 +178,19 @@ export interface FactRow {
   labels: string[];
 }
 
-export function createReportsRepository(db: AppDatabase, kind: 'pglite' | 'postgres') {
+/**
+ * Percentiles are exact while a range holds at most this many tickets: the database sorts them in a
+ * few milliseconds. Beyond it they come from the days' histograms (docs/decisions/154-report-rollups.md).
+ */
+const EXACT_TICKETS = 5_000;
+
+export function createReportsRepository(
+  db: AppDatabase,
+  kind: 'pglite' | 'postgres',
+  options: { exactTickets?: number } = {},
+) {
+  const exactTickets = options.exactTickets ?? EXACT_TICKETS;
+  const rollups = createRollups(db, kind, (ids, now) => facts(sql`t.id = any(${pgArray(ids)}::uuid[])`, now));
   /**
    * A read-only transaction, in the snapshot another exported when one is given. The report's
    * statements are many small index probes and sorts that PostgreSQL's cost estimate takes for one
@@ -277,108 +248,86 @@ export function createReportsRepository(db: AppDatabase, kind: 'pglite' | 'postg
   }
 
   /**
-   * The figures of one range, from one snapshot so they agree with each other. On PostgreSQL the
-   * statements run side by side on their own connections, each in the snapshot the first exported
-   * (the cohort's statement takes half the time, the five others together the other half); the
-   * embedded database has one connection and runs them in turn.
+   * The figures of one range, from one snapshot so they agree with each other, read from the
+   * rollups (docs/decisions/154-report-rollups.md) once they have counted every write before this
+   * call: the days' rows, the backlog before the range from all earlier days' rows, the open tickets'
+   * lateness (which depends on the time), the admins' answers, the comments and the claims. On
+   * PostgreSQL the statements run side by side on their own connections, each in the snapshot the
+   * first exported; the embedded database has one connection and runs them in turn.
    */
   async function report(range: Range, now: Date) {
-    const cohort = facts(createdIn(range), now);
+    await rollups.catchUp(now, { wait: true });
+    const label = range.label ?? NONE;
+    const keyFilter = sql`${range.reason ? sql`and d.reason = ${range.reason}` : sql``}
+      ${range.agent ? sql`and d.assignee = ${range.agent}::uuid` : sql``}`;
+    const factsFilter = sql`f.created_day >= ${range.from}::date and f.created_day <= ${range.to}::date
+      ${range.label ? sql`and f.labels @> array[${range.label}::uuid]` : sql``}
+      ${range.reason ? sql`and f.reason = ${range.reason}` : sql``}
+      ${range.agent ? sql`and f.assignee = ${range.agent}::uuid` : sql``}`;
     const ratedIn = sql`r.updated_at >= ${startOf(range)} and r.updated_at < ${endOf(range)} and ${labelled(range, sql`r.ticket_id`)}`;
-    const [[times], created, closed, weeks, comments, admins, claims] = await inOneSnapshot([
-      // Medians and 90th percentiles (percentile_cont: interpolated between the two nearest
-      // tickets), and the shares within target. A first answer counts against its reason's
-      // first-response target; a ticket still waiting for one counts as late once past it. A
-      // closed ticket is within the resolution target when the business time it waited on us is;
-      // an open one counts as late once it has waited longer. And per admin, the median first
-      // response of the tickets whose first answer was theirs.
+    const [days, labelRows, [before], [exact], [open], comments, admins, claims] = await inOneSnapshot([
+      // The range's days (every ticket, or the label's), and without a label the labels' own rows.
       (tx) =>
-        queryRows<Record<string, unknown>>(
+        queryRows<RollupParts['days'][number]>(
+          tx,
+          sql`select d.day::text as day, d.first_by::text as first_by, d.created, d.closed, d.figures
+              from report_days d
+              where d.label = ${label}::uuid and d.day >= ${range.from}::date and d.day <= ${range.to}::date ${keyFilter}`,
+        ),
+      (tx) =>
+        range.label
+          ? Promise.resolve([])
+          : queryRows<RollupParts['labelRows'][number]>(
+              tx,
+              sql`select d.label::text as label, l.name, d.created, d.figures
+                  from report_days d join labels l on l.id = d.label
+                  where d.label <> ${NONE}::uuid and d.day >= ${range.from}::date and d.day <= ${range.to}::date ${keyFilter}`,
+            ),
+      // Open as the range began: every ticket created before it, less those closed before it.
+      (tx) =>
+        queryRows<{ created: number; closed: number }>(
+          tx,
+          sql`select coalesce(sum(d.created), 0)::int as created, coalesce(sum(d.closed), 0)::int as closed
+              from report_days d where d.label = ${label}::uuid and d.day < ${range.from}::date ${keyFilter}`,
+        ),
+      // Exact percentiles (PostgreSQL's percentile_cont over the tickets' facts) while the range has
+      // at most EXACT_TICKETS tickets; beyond that, the days' histograms (sketch.ts).
+      (tx) =>
+        queryRows<{ small: boolean; totals: Record<string, number | null> | null; firsts: unknown; labels: unknown }>(
           tx,
           sql`
-          with f as (${cohort}), firsts as (
-            select first_answer_by as user_id, u.email, count(*)::int as n,
-              percentile_cont(0.5) within group (order by fr_min) as median_min,
-              percentile_cont(0.5) within group (order by fr_hours) as median_hours
-            from f join users u on u.id = f.first_answer_by group by 1, 2
-          ), by_label as (
-            -- The cohort split by label: a ticket with two labels counts under both.
-            select l.id as label_id, l.name, count(*)::int as created, count(f.fr_min)::int as answered,
-              percentile_cont(0.5) within group (order by f.fr_min) as median_min,
-              percentile_cont(0.5) within group (order by f.fr_hours) as median_hours,
-              (count(*) filter (where f.fr_min <= f.target_first))::int as fr_met,
-              count(f.closed_at)::int as closed,
-              (count(r.ticket_id) filter (where r.good))::int as good, count(r.ticket_id)::int as rated
-            from f join ticket_labels tl on tl.ticket_id = f.id join labels l on l.id = tl.label_id
-            left join ticket_ratings r on r.ticket_id = f.id
-            group by 1, 2
-          )
-          select count(*)::int as created,
-            (select coalesce(json_agg(firsts), '[]'::json) from firsts) as firsts,
-            (select coalesce(json_agg(by_label), '[]'::json) from by_label) as by_label,
-            count(fr_min)::int as fr_count,
-            percentile_cont(0.5) within group (order by fr_min) as fr_median_min,
-            percentile_cont(0.9) within group (order by fr_min) as fr_p90_min,
-            percentile_cont(0.5) within group (order by fr_hours) as fr_median_hours,
-            percentile_cont(0.9) within group (order by fr_hours) as fr_p90_hours,
-            (count(*) filter (where fr_min <= target_first))::int as fr_met,
-            (count(*) filter (where fr_min > target_first or fr_waiting_min > target_first))::int as fr_late,
-            count(res_min)::int as res_count,
-            percentile_cont(0.5) within group (order by res_min) as res_median_min,
-            percentile_cont(0.9) within group (order by res_min) as res_p90_min,
-            percentile_cont(0.5) within group (order by res_hours) as res_median_hours,
-            percentile_cont(0.9) within group (order by res_hours) as res_p90_hours,
-            (count(*) filter (where closed_at is not null and not res_late))::int as res_met,
-            (count(*) filter (where res_late))::int as res_late,
-            ${sql.join(
-              SPREAD_BUCKETS.map(
-                (b) =>
-                  sql`(count(*) filter (where fr_hours >= ${b.min} ${b.max === null ? sql`` : sql`and fr_hours < ${b.max}`}))::int as ${sql.identifier(`spread_${b.key}`)}`,
-              ),
-              sql`, `,
-            )}
-          from f`,
+          with f as (select * from report_ticket_facts f where ${factsFilter}),
+          small as (select count(*) <= ${exactTickets} as ok from (select 1 from f limit ${exactTickets + 1}) x)
+          select (select ok from small) as small,
+            case when (select ok from small) then (select json_build_object(
+              'fr_median_min', percentile_cont(0.5) within group (order by fr_min),
+              'fr_p90_min', percentile_cont(0.9) within group (order by fr_min),
+              'fr_median_hours', percentile_cont(0.5) within group (order by fr_hours),
+              'fr_p90_hours', percentile_cont(0.9) within group (order by fr_hours),
+              'res_median_min', percentile_cont(0.5) within group (order by res_min),
+              'res_p90_min', percentile_cont(0.9) within group (order by res_min),
+              'res_median_hours', percentile_cont(0.5) within group (order by res_hours),
+              'res_p90_hours', percentile_cont(0.9) within group (order by res_hours)) from f) end as totals,
+            case when (select ok from small) then (select coalesce(json_agg(x), '[]'::json) from (
+              select first_by as key, percentile_cont(0.5) within group (order by fr_min) as median_min,
+                percentile_cont(0.5) within group (order by fr_hours) as median_hours
+              from f where first_by <> ${NONE}::uuid group by 1) x) end as firsts,
+            case when (select ok from small) or ${range.label ? sql`true` : sql`false`} then (select coalesce(json_agg(x), '[]'::json) from (
+              select l.id as label_id, l.name, count(*)::int as created, count(f.fr_min)::int as answered,
+                percentile_cont(0.5) within group (order by f.fr_min) as median_min,
+                percentile_cont(0.5) within group (order by f.fr_hours) as median_hours,
+                (count(*) filter (where f.fr_late = false))::int as fr_met, count(f.closed_day)::int as closed,
+                (count(*) filter (where f.good))::int as good, count(f.good)::int as rated
+              from f cross join unnest(f.labels) u(label) join labels l on l.id = u.label group by 1, 2) x) end as labels`,
         ),
-      // New tickets per New Zealand day, weekday (isodow: 1 = Monday) and hour on the wall clock:
-      // the days' created counts and the busiest hours both add these up.
+      // The range's open tickets, late or not as of now: still waiting for a first answer past its
+      // target, or waited on us longer than the resolution target. Only open tickets are read.
       (tx) =>
-        queryRows<{ day: string; weekday: number; hour: number; n: number }>(
+        queryRows<{ fr_late: number; res_late: number }>(
           tx,
-          sql`select local::date::text as day, extract(isodow from local)::int as weekday,
-                extract(hour from local)::int as hour, count(*)::int as n
-              from support_tickets t cross join lateral (select t.creation_date at time zone ${ZONE} as local) l
-              where ${createdIn(range)} group by 1, 2, 3`,
-        ),
-      // Closed per day (any ticket whose last close was that day), and the backlog as the range
-      // began (created before it, open then: still open, or closed since), which the backlog at the
-      // end of each day counts on from. Both read indexes: the range's closes, and the open tickets.
-      async (tx) => {
-        const closedAt = sql`coalesce(t.closed_at, t.last_message)`;
-        const perDay = await queryRows<{ day: string; n: number }>(
-          tx,
-          sql`select (${closedAt} at time zone ${ZONE})::date::text as day, count(*)::int as n
-              from support_tickets t
-              where not t.open and ${closedAt} >= ${startOf(range)} and ${closedAt} < ${endOf(range)}
-                and ${labelled(range)}
-              group by 1`,
-        );
-        const [before] = await queryRows<{ n: number }>(
-          tx,
-          sql`select (select count(*) from support_tickets t
-                   where t.open and t.creation_date < ${startOf(range)} and ${labelled(range)})
-                + (select count(*) from support_tickets t
-                   where not t.open and ${closedAt} >= ${startOf(range)} and t.creation_date < ${startOf(range)}
-                     and ${labelled(range)}) as n`,
-        );
-        return { perDay, backlogBefore: Number(before!.n) };
-      },
-      // Ratings given (or last changed) in the range, by the Monday of their New Zealand week.
-      (tx) =>
-        queryRows<{ week: string; good: number; total: number }>(
-          tx,
-          sql`select date_trunc('week', r.updated_at at time zone ${ZONE})::date::text as week,
-                (count(*) filter (where r.good))::int as good, count(*)::int as total
-              from ticket_ratings r where ${ratedIn} group by 1 order by 1`,
+          sql`select (count(*) filter (where fr_waiting_min > target_first))::int as fr_late,
+                (count(*) filter (where res_late))::int as res_late
+              from (${facts(sql`t.open and ${createdIn(range)}`, now)}) f`,
         ),
       (tx) =>
         queryRows<{ id: string; ticket_no: number; good: boolean; comment: string; rated_at: Date | string }>(
@@ -388,82 +337,48 @@ export function createReportsRepository(db: AppDatabase, kind: 'pglite' | 'postg
               where ${ratedIn} and btrim(coalesce(r.comment, '')) <> ''
               order by r.updated_at desc, t.ticket_no desc limit ${REPORT_COMMENTS_LIMIT}`,
         ),
-      // Per admin: the tickets they answered in the range, and those tickets' ratings.
+      // Per admin: the tickets they answered on a day of the range, and those tickets' ratings.
       (tx) =>
         queryRows<{ user_id: string; email: string; answered: number; good: number; rated: number }>(
           tx,
           sql`
-          with answers as (
-            select distinct m.user_id, m.ticket_id from ticket_messages m
-            where ${PUBLIC_ANSWER} and m.timestamp >= ${startOf(range)} and m.timestamp < ${endOf(range)}
-              and ${labelled(range, sql`m.ticket_id`)}
-          )
           select a.user_id, u.email, count(*)::int as answered,
-            (count(r.ticket_id) filter (where r.good))::int as good, count(r.ticket_id)::int as rated
-          from answers a join users u on u.id = a.user_id left join ticket_ratings r on r.ticket_id = a.ticket_id
+            (count(*) filter (where f.good))::int as good, count(f.good)::int as rated
+          from report_answers a
+          join report_ticket_facts f on f.ticket_id = a.ticket_id
+          join users u on u.id = a.user_id
+          where a.last_day >= ${range.from}::date and a.first_day <= ${range.to}::date
+            and ((a.first_day >= ${range.from}::date and a.last_day <= ${range.to}::date)
+              or exists (select 1 from unnest(a.days) d where d >= ${range.from}::date and d <= ${range.to}::date))
+            ${range.label ? sql`and f.labels @> array[${range.label}::uuid]` : sql``}
+            ${range.reason ? sql`and f.reason = ${range.reason}` : sql``}
+            ${range.agent ? sql`and f.assignee = ${range.agent}::uuid` : sql``}
           group by 1, 2`,
         ),
       // The incident claims made in the range.
       (tx) => claimFigures(tx, range),
     ] as const);
-
-    // Per admin: everyone who answered in the range or gave a first answer to one of its tickets.
-    const firsts = (times!.firsts ?? []) as Array<{
-      user_id: string;
-      email: string;
-      n: number;
-      median_min: number | null;
-      median_hours: number | null;
-    }>;
-    const answeredBy = new Map(admins.map((a) => [a.user_id, a]));
-    const firstsBy = new Map(firsts.map((f) => [f.user_id, f]));
-    const perAdmin = [...new Set([...answeredBy.keys(), ...firstsBy.keys()])]
-      .map((userId) => {
-        const answered = answeredBy.get(userId);
-        const first = firstsBy.get(userId);
-        return {
-          user_id: userId,
-          email: answered?.email ?? first!.email,
-          answered: Number(answered?.answered ?? 0),
-          first_answers: Number(first?.n ?? 0),
-          median_min: num(first?.median_min),
-          median_hours: num(first?.median_hours),
-          good: Number(answered?.good ?? 0),
-          rated: Number(answered?.rated ?? 0),
-        };
-      })
-      .sort((a, b) => b.answered - a.answered || b.first_answers - a.first_answers || a.email.localeCompare(b.email));
-
-    const time = (prefix: 'fr' | 'res'): TimeRow => ({
-      count: Number(times![`${prefix}_count`]),
-      median_min: num(times![`${prefix}_median_min`]),
-      p90_min: num(times![`${prefix}_p90_min`]),
-      median_hours: num(times![`${prefix}_median_hours`]),
-      p90_hours: num(times![`${prefix}_p90_hours`]),
-      met: Number(times![`${prefix}_met`]),
-      late: Number(times![`${prefix}_late`]),
-    });
-    const byLabel = ((times!.by_label ?? []) as LabelRow[])
-      .map((row) => ({ ...row, median_min: num(row.median_min), median_hours: num(row.median_hours) }))
-      .sort((a, b) => b.created - a.created || a.name.localeCompare(b.name));
-    return {
-      byLabel,
-      created: Number(times!.created),
-      firstResponse: time('fr'),
-      resolution: time('res'),
-      spread: SPREAD_BUCKETS.map((b) => ({ bucket: b.key, count: Number(times![`spread_${b.key}`]) })),
-      createdPerDay: sumBy(created, (r) => r.day),
-      closedPerDay: new Map(closed.perDay.map((r) => [r.day, Number(r.n)] as const)),
-      backlogBefore: closed.backlogBefore,
-      hours: [...sumBy(created, (r) => `${r.weekday}-${r.hour}`)].map(([key, count]) => {
-        const [weekday, hour] = key.split('-').map(Number) as [number, number];
-        return { weekday, hour, count };
-      }),
-      weeks: weeks.map((r) => ({ week: r.week, good: Number(r.good), total: Number(r.total) })),
+    const firstIds = [...new Set(days.map((d) => d.first_by).filter((id) => id !== NONE))];
+    const emails = new Map(
+      (firstIds.length === 0
+        ? []
+        : await queryRows<{ id: string; email: string }>(
+            db,
+            sql`select id::text as id, email from users where id = any(${pgArray(firstIds)}::uuid[])`,
+          )
+      ).map((u) => [u.id, u.email] as const),
+    );
+    return summed(range, {
+      days,
+      labelRows,
+      before: before!,
+      exact: exact!,
+      open: open!,
       comments,
-      admins: perAdmin,
+      admins,
       claims,
-    };
+      emails,
+    });
   }
 
   /** Which tickets a figure is about, as a condition on its facts row `f` and its ticket `t`. */
@@ -578,6 +493,7 @@ export function createReportsRepository(db: AppDatabase, kind: 'pglite' | 'postg
 
   return {
     report,
+    rollups,
 
     /** A figure's tickets (one more than `limit`, so the caller knows there were more). */
     figureTickets(range: Range, query: ReportTicketsQuery, now: Date, limit: number): Promise<FactRow[]> {

@@ -21,7 +21,9 @@ import type { Clock } from '../../clock.ts';
 import { iso } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
 import type { ClaimCsvRow } from './claims-report.repository.ts';
-import type { FactRow, Range, ReportsRepository, TimeRow } from './reports.repository.ts';
+import type { Range } from './filters.ts';
+import type { FactRow, ReportsRepository } from './reports.repository.ts';
+import type { TimeRow } from './rollup-figures.ts';
 
 const hoursOf = (minutes: number | null) => (minutes === null ? null : minutes / 60);
 const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
@@ -167,7 +169,19 @@ export function createReportsService(deps: { repository: ReportsRepository; cloc
         fields: { label: REPORTS_TEXT.labelUnknown },
       });
     }
-    return { from, to, ...(query.label ? { label: query.label } : {}), labelName };
+    if (query.agent && (await repository.adminEmail(query.agent)) === null) {
+      throw new AppError('INVALID_ARGUMENT', REPORTS_TEXT.agentUnknown, {
+        fields: { agent: REPORTS_TEXT.agentUnknown },
+      });
+    }
+    return {
+      from,
+      to,
+      ...(query.label ? { label: query.label } : {}),
+      ...(query.reason ? { reason: query.reason } : {}),
+      ...(query.agent ? { agent: query.agent } : {}),
+      labelName,
+    };
   }
 
   return {

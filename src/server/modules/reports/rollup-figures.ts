@@ -1,0 +1,236 @@
+import { SPREAD_BUCKETS } from '../../../contracts/reports.ts';
+import { addDays } from '../../calendar/business-calendar.ts';
+import type { ClaimsFigureRow } from './claims-report.repository.ts';
+import type { Range } from './filters.ts';
+import { type DayFigures, NONE } from './rollups.ts';
+import { type Histogram, mergeInto, quantile } from './sketch.ts';
+
+/**
+ * A report's figures added up from the rollups' day rows (docs/decisions/154-report-rollups.md):
+ * counts are sums; percentiles are exact when the range is small enough for the database to sort
+ * its tickets (`exact`), else read from the days' merged histograms (sketch.ts).
+ */
+
+export interface TimeRow {
+  count: number;
+  median_min: number | null;
+  p90_min: number | null;
+  median_hours: number | null;
+  p90_hours: number | null;
+  met: number;
+  late: number;
+}
+
+export interface LabelRow {
+  label_id: string;
+  name: string;
+  created: number;
+  answered: number;
+  median_min: number | null;
+  median_hours: number | null;
+  fr_met: number;
+  closed: number;
+  good: number;
+  rated: number;
+}
+
+interface MedianRow {
+  key: string;
+  median_min: number | null;
+  median_hours: number | null;
+}
+
+export interface RollupParts {
+  days: Array<{ day: string; first_by: string; created: number; closed: number; figures: DayFigures | string }>;
+  labelRows: Array<{ label: string; name: string; created: number; figures: DayFigures | string }>;
+  before: { created: number; closed: number };
+  exact: { small: boolean; totals: Record<string, number | null> | null; firsts: unknown; labels: unknown };
+  open: { fr_late: number; res_late: number };
+  comments: Array<{ id: string; ticket_no: number; good: boolean; comment: string; rated_at: Date | string }>;
+  admins: Array<{ user_id: string; email: string; answered: number; good: number; rated: number }>;
+  claims: ClaimsFigureRow;
+  /** Emails of the admins who gave first answers (by user id). */
+  emails: Map<string, string>;
+}
+
+const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+const figuresOf = (value: DayFigures | string): DayFigures =>
+  typeof value === 'string' ? (JSON.parse(value) as DayFigures) : value;
+const parsed = <T>(value: unknown): T => (typeof value === 'string' ? (JSON.parse(value) as T) : (value as T));
+
+/** The Monday of a 'YYYY-MM-DD' day's week. */
+function mondayOf(day: string): string {
+  const weekday = new Date(`${day}T12:00:00Z`).getUTCDay(); // 0 = Sunday
+  return addDays(day, -((weekday + 6) % 7));
+}
+
+/** ISO weekday (1 = Monday … 7 = Sunday) of a 'YYYY-MM-DD' day. */
+const isoWeekday = (day: string) => ((new Date(`${day}T12:00:00Z`).getUTCDay() + 6) % 7) + 1;
+
+interface Totals {
+  created: number;
+  fr: [number, number, number];
+  res: [number, number, number];
+  cohort: [number, number];
+  frMin: Histogram;
+  frHours: Histogram;
+  resMin: Histogram;
+  resHours: Histogram;
+}
+
+const emptyTotals = (): Totals => ({
+  created: 0,
+  fr: [0, 0, 0],
+  res: [0, 0, 0],
+  cohort: [0, 0],
+  frMin: {},
+  frHours: {},
+  resMin: {},
+  resHours: {},
+});
+
+function addTotals(into: Totals, created: number, g: DayFigures) {
+  into.created += created;
+  for (let i = 0; i < 3; i++) {
+    into.fr[i] = into.fr[i]! + g.fr[i]!;
+    into.res[i] = into.res[i]! + g.res[i]!;
+  }
+  into.cohort[0] += g.cohort[0];
+  into.cohort[1] += g.cohort[1];
+  mergeInto(into.frMin, g.frMin);
+  mergeInto(into.frHours, g.frHours);
+  mergeInto(into.resMin, g.resMin);
+  mergeInto(into.resHours, g.resHours);
+}
+
+export function summed(range: Range, parts: RollupParts) {
+  const exact = parts.exact.small;
+  const totals = emptyTotals();
+  const byFirst = new Map<string, Totals>();
+  const createdPerDay = new Map<string, number>();
+  const closedPerDay = new Map<string, number>();
+  const hourCounts = new Map<string, number>();
+  const weeks = new Map<string, { good: number; total: number }>();
+  const spread = SPREAD_BUCKETS.map(() => 0);
+  for (const row of parts.days) {
+    const g = figuresOf(row.figures);
+    addTotals(totals, row.created, g);
+    if (row.first_by !== NONE) {
+      let first = byFirst.get(row.first_by);
+      if (!first) byFirst.set(row.first_by, (first = emptyTotals()));
+      addTotals(first, row.created, g);
+    }
+    if (row.created > 0) createdPerDay.set(row.day, (createdPerDay.get(row.day) ?? 0) + row.created);
+    if (row.closed > 0) closedPerDay.set(row.day, (closedPerDay.get(row.day) ?? 0) + row.closed);
+    const weekday = isoWeekday(row.day);
+    g.hours.forEach((count, hour) => {
+      if (count > 0) hourCounts.set(`${weekday}-${hour}`, (hourCounts.get(`${weekday}-${hour}`) ?? 0) + count);
+    });
+    g.spread.forEach((count, i) => (spread[i] = spread[i]! + count));
+    if (g.rated[1] > 0) {
+      const week = mondayOf(row.day);
+      const w = weeks.get(week) ?? { good: 0, total: 0 };
+      w.good += g.rated[0];
+      w.total += g.rated[1];
+      weeks.set(week, w);
+    }
+  }
+
+  const exactTotals = parts.exact.totals ? parsed<Record<string, number | null>>(parts.exact.totals) : {};
+  const pick = (key: string, histogram: Histogram, p: number) =>
+    exact ? num(exactTotals[key]) : quantile(histogram, p);
+  const firstResponse: TimeRow = {
+    count: totals.fr[0],
+    median_min: pick('fr_median_min', totals.frMin, 0.5),
+    p90_min: pick('fr_p90_min', totals.frMin, 0.9),
+    median_hours: pick('fr_median_hours', totals.frHours, 0.5),
+    p90_hours: pick('fr_p90_hours', totals.frHours, 0.9),
+    met: totals.fr[1],
+    late: totals.fr[2] + Number(parts.open.fr_late),
+  };
+  const resolution: TimeRow = {
+    count: totals.res[0],
+    median_min: pick('res_median_min', totals.resMin, 0.5),
+    p90_min: pick('res_p90_min', totals.resMin, 0.9),
+    median_hours: pick('res_median_hours', totals.resHours, 0.5),
+    p90_hours: pick('res_p90_hours', totals.resHours, 0.9),
+    met: totals.res[1],
+    late: totals.res[2] + Number(parts.open.res_late),
+  };
+
+  // Per label: from the labels' own rows, or (with a label asked for, or exact) from the tickets.
+  let byLabel: LabelRow[];
+  if (exact || range.label) {
+    byLabel = (parsed<LabelRow[] | null>(parts.exact.labels) ?? []).map((row) => ({
+      ...row,
+      median_min: num(row.median_min),
+      median_hours: num(row.median_hours),
+    }));
+  } else {
+    const labels = new Map<string, { name: string; totals: Totals }>();
+    for (const row of parts.labelRows) {
+      let found = labels.get(row.label);
+      if (!found) labels.set(row.label, (found = { name: row.name, totals: emptyTotals() }));
+      addTotals(found.totals, row.created, figuresOf(row.figures));
+    }
+    byLabel = [...labels].map(([labelId, { name, totals: t }]) => ({
+      label_id: labelId,
+      name,
+      created: t.created,
+      answered: t.fr[0],
+      median_min: quantile(t.frMin, 0.5),
+      median_hours: quantile(t.frHours, 0.5),
+      fr_met: t.fr[1],
+      closed: t.res[0],
+      good: t.cohort[0],
+      rated: t.cohort[1],
+    }));
+  }
+  byLabel = byLabel
+    .filter((row) => row.created > 0)
+    .sort((a, b) => b.created - a.created || a.name.localeCompare(b.name));
+
+  // Per admin: everyone who answered in the range or gave a first answer to one of its tickets.
+  const exactFirsts = new Map(
+    (exact ? (parsed<MedianRow[] | null>(parts.exact.firsts) ?? []) : []).map((row) => [row.key, row] as const),
+  );
+  const answeredBy = new Map(parts.admins.map((a) => [a.user_id, a]));
+  const admins = [...new Set([...answeredBy.keys(), ...[...byFirst.keys()].filter((id) => parts.emails.has(id))])]
+    .map((userId) => {
+      const answered = answeredBy.get(userId);
+      const first = byFirst.get(userId);
+      const exactFirst = exactFirsts.get(userId);
+      return {
+        user_id: userId,
+        email: answered?.email ?? parts.emails.get(userId)!,
+        answered: Number(answered?.answered ?? 0),
+        first_answers: first?.created ?? 0,
+        median_min: first ? (exact ? num(exactFirst?.median_min) : quantile(first.frMin, 0.5)) : null,
+        median_hours: first ? (exact ? num(exactFirst?.median_hours) : quantile(first.frHours, 0.5)) : null,
+        good: Number(answered?.good ?? 0),
+        rated: Number(answered?.rated ?? 0),
+      };
+    })
+    .sort((a, b) => b.answered - a.answered || b.first_answers - a.first_answers || a.email.localeCompare(b.email));
+
+  return {
+    byLabel,
+    created: totals.created,
+    firstResponse,
+    resolution,
+    spread: SPREAD_BUCKETS.map((b, i) => ({ bucket: b.key, count: spread[i]! })),
+    createdPerDay,
+    closedPerDay,
+    backlogBefore: Number(parts.before.created) - Number(parts.before.closed),
+    hours: [...hourCounts].map(([key, count]) => {
+      const [weekday, hour] = key.split('-').map(Number) as [number, number];
+      return { weekday, hour, count };
+    }),
+    weeks: [...weeks]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([week, w]) => ({ week, good: w.good, total: w.total })),
+    comments: parts.comments,
+    admins,
+    claims: parts.claims,
+  };
+}

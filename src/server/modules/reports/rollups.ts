@@ -1,0 +1,286 @@
+import { sql } from 'drizzle-orm';
+import { SPREAD_BUCKETS } from '../../../contracts/reports.ts';
+import { type AppDatabase, inTransaction } from '../../db/connection.ts';
+import { pgArray, queryRows } from '../../db/sql.ts';
+import { addValue, type Histogram } from './sketch.ts';
+
+/**
+ * The reports' rollups (docs/decisions/154-report-rollups.md, migration 0035): each ticket's
+ * settled facts, each New Zealand day's counts and histograms, and each admin's answer days, kept
+ * from the queue that the writes fill in their own transactions. `catchUp` empties the queue:
+ * the worker runs it in the background, and a report runs it before it reads, so a report always
+ * counts every write committed before it.
+ */
+
+/** "None" in a key: no label (every ticket), unassigned, no first answer. */
+export const NONE = '00000000-0000-0000-0000-000000000000';
+const ZONE = sql.raw(`'Pacific/Auckland'`);
+/** Tickets whose facts one transaction counts again. */
+const TICKETS_PER_ROUND = 2_000;
+/** Days one transaction counts again. */
+const DAYS_PER_ROUND = 31;
+/** The rollups' own advisory lock (PostgreSQL): one process counts at a time. */
+const LOCK_KEY = 7_313_054;
+
+/** What a day row holds besides `created` and `closed` (report_days.figures). */
+export interface DayFigures {
+  /** New tickets per hour of the day (0–23, New Zealand time). */
+  hours: number[];
+  /** First answers: counted, within target, late. */
+  fr: [number, number, number];
+  /** Closed tickets of the cohort: counted, within target, late. */
+  res: [number, number, number];
+  /** First answers per SPREAD_BUCKETS part, in clock hours. */
+  spread: number[];
+  /** The cohort's ratings: Good, all. */
+  cohort: [number, number];
+  /** Ratings given (or changed) this day: Good, all. */
+  rated: [number, number];
+  /** Histograms: first response in business minutes and clock hours, resolution likewise. */
+  frMin: Histogram;
+  frHours: Histogram;
+  resMin: Histogram;
+  resHours: Histogram;
+}
+
+export interface DayRow {
+  label: string;
+  day: string;
+  reason: string;
+  assignee: string;
+  first_by: string;
+  created: number;
+  closed: number;
+  figures: DayFigures;
+}
+
+const emptyFigures = (): DayFigures => ({
+  hours: Array.from({ length: 24 }, () => 0),
+  fr: [0, 0, 0],
+  res: [0, 0, 0],
+  spread: SPREAD_BUCKETS.map(() => 0),
+  cohort: [0, 0],
+  rated: [0, 0],
+  frMin: {},
+  frHours: {},
+  resMin: {},
+  resHours: {},
+});
+
+interface FactRow {
+  created_day: string;
+  hour: number;
+  reason: string;
+  assignee: string;
+  first_by: string;
+  labels: string[] | string;
+  fr_min: number | null;
+  fr_hours: number | null;
+  fr_late: boolean | null;
+  closed_day: string | null;
+  res_min: number | null;
+  res_hours: number | null;
+  res_late: boolean | null;
+  rated_day: string | null;
+  good: boolean | null;
+}
+
+/** A uuid[] as the driver hands it: an array, or PostgreSQL's text form. */
+const uuids = (value: string[] | string): string[] =>
+  Array.isArray(value)
+    ? value
+    : value
+        .replace(/^\{|\}$/g, '')
+        .split(',')
+        .filter(Boolean);
+
+/** The day rows of the days `days`, counted from the facts of the tickets created, closed or rated on them. */
+export function dayRowsOf(facts: FactRow[], days: ReadonlySet<string>): DayRow[] {
+  const rows = new Map<string, DayRow>();
+  const row = (label: string, day: string, f: FactRow) => {
+    const key = `${label}|${day}|${f.reason}|${f.assignee}|${f.first_by}`;
+    let found = rows.get(key);
+    if (!found) {
+      found = {
+        label,
+        day,
+        reason: f.reason,
+        assignee: f.assignee,
+        first_by: f.first_by,
+        created: 0,
+        closed: 0,
+        figures: emptyFigures(),
+      };
+      rows.set(key, found);
+    }
+    return found;
+  };
+  for (const f of facts) {
+    for (const label of [NONE, ...uuids(f.labels)]) {
+      if (days.has(f.created_day)) {
+        const r = row(label, f.created_day, f);
+        const g = r.figures;
+        r.created++;
+        g.hours[f.hour]!++;
+        if (f.fr_min !== null && f.fr_hours !== null) {
+          const frMin = Number(f.fr_min);
+          const frHours = Number(f.fr_hours);
+          g.fr[0]++;
+          if (f.fr_late === false) g.fr[1]++;
+          if (f.fr_late === true) g.fr[2]++;
+          addValue(g.frMin, frMin);
+          addValue(g.frHours, frHours);
+          const part = SPREAD_BUCKETS.findIndex((b) => frHours >= b.min && (b.max === null || frHours < b.max));
+          if (part >= 0) g.spread[part]!++;
+        }
+        if (f.closed_day !== null && f.res_min !== null && f.res_hours !== null) {
+          g.res[0]++;
+          if (f.res_late) g.res[2]++;
+          else g.res[1]++;
+          addValue(g.resMin, Number(f.res_min));
+          addValue(g.resHours, Number(f.res_hours));
+        }
+        if (f.good !== null) {
+          g.cohort[1]++;
+          if (f.good) g.cohort[0]++;
+        }
+      }
+      if (f.closed_day !== null && days.has(f.closed_day)) row(label, f.closed_day, f).closed++;
+      if (f.rated_day !== null && days.has(f.rated_day) && f.good !== null) {
+        const g = row(label, f.rated_day, f).figures;
+        g.rated[1]++;
+        if (f.good) g.rated[0]++;
+      }
+    }
+  }
+  return [...rows.values()];
+}
+
+export interface CatchUpResult {
+  tickets: number;
+  days: number;
+}
+
+/**
+ * The rollups' writer. `facts(ids, now)` is the reports' per-ticket figures (reports.repository's
+ * `facts`) for the tickets `ids`.
+ */
+export function createRollups(
+  db: AppDatabase,
+  kind: 'pglite' | 'postgres',
+  factsOf: (ticketIds: string[], now: Date) => ReturnType<typeof sql>,
+) {
+  /** Counts one batch of the queue again: true when it found work. */
+  async function round(now: Date, wait: boolean, counted: CatchUpResult): Promise<boolean> {
+    return inTransaction(db, async (tx) => {
+      if (kind === 'postgres') {
+        if (wait) await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_KEY})`);
+        else {
+          const [got] = await queryRows<{ ok: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${LOCK_KEY}) as ok`);
+          if (!got?.ok) return false;
+        }
+      }
+      // A calendar or target change: every ticket again.
+      const [state] = await queryRows<{ rebuild: boolean }>(
+        tx,
+        sql`update report_state set rebuild = false where id = 1 and rebuild returning true as rebuild`,
+      );
+      if (state?.rebuild) {
+        await tx.execute(sql`insert into report_dirty (ticket_id) select id from support_tickets`);
+        await tx.execute(sql`insert into report_dirty (ticket_id) select ticket_id from report_ticket_facts`);
+      }
+      const taken = await queryRows<{ ticket_id: string }>(
+        tx,
+        sql`delete from report_dirty where id in (select id from report_dirty order by id limit ${TICKETS_PER_ROUND})
+            returning ticket_id`,
+      );
+      if (taken.length > 0) {
+        const ids = pgArray([...new Set(taken.map((t) => t.ticket_id))]);
+        await countTickets(tx, ids, now);
+        counted.tickets += taken.length;
+        return true;
+      }
+      const days = await queryRows<{ day: string }>(
+        tx,
+        sql`delete from report_dirty_days where day in (select day from report_dirty_days order by day limit ${DAYS_PER_ROUND})
+            returning day::text as day`,
+      );
+      if (days.length === 0) return false;
+      await countDays(
+        tx,
+        days.map((d) => d.day),
+      );
+      counted.days += days.length;
+      return true;
+    });
+  }
+
+  /** The tickets' facts and answer days again, and the days they were and are on marked to count again. */
+  async function countTickets(tx: AppDatabase, ids: string, now: Date) {
+    const dayList = sql`select d from report_ticket_facts f
+      cross join lateral (values (f.created_day), (f.closed_day), (f.rated_day)) v(d)
+      where f.ticket_id = any(${ids}::uuid[]) and d is not null`;
+    await tx.execute(sql`insert into report_dirty_days (day) ${dayList} on conflict do nothing`);
+    await tx.execute(sql`delete from report_ticket_facts where ticket_id = any(${ids}::uuid[])`);
+    const ticketIds = ids.slice(1, -1).split(',');
+    await tx.execute(sql`
+      insert into report_ticket_facts (ticket_id, created_day, hour, reason, assignee, first_by, labels,
+        fr_min, fr_hours, fr_late, closed_day, res_min, res_hours, res_late, rated_day, good)
+      select f.id, (f.creation_date at time zone ${ZONE})::date, extract(hour from f.creation_date at time zone ${ZONE})::int,
+        f.reason, coalesce(f.assigned_to, ${NONE}::uuid),
+        case when f.first_answer_at is null then ${NONE}::uuid else coalesce(f.first_answer_by, ${NONE}::uuid) end,
+        array(select tl.label_id from ticket_labels tl where tl.ticket_id = f.id order by tl.label_id),
+        f.fr_min, f.fr_hours, case when f.fr_min is not null then f.fr_min > f.target_first end,
+        (f.closed_at at time zone ${ZONE})::date,
+        case when f.closed_at is not null then f.res_min end, case when f.closed_at is not null then f.res_hours end,
+        case when f.closed_at is not null then f.res_late end,
+        (r.updated_at at time zone ${ZONE})::date, r.good
+      from (${factsOf(ticketIds, now)}) f
+      left join ticket_ratings r on r.ticket_id = f.id`);
+    await tx.execute(sql`insert into report_dirty_days (day) ${dayList} on conflict do nothing`);
+    await tx.execute(sql`delete from report_answers where ticket_id = any(${ids}::uuid[])`);
+    await tx.execute(sql`
+      insert into report_answers (ticket_id, user_id, first_day, last_day, days)
+      select m.ticket_id, m.user_id, min(x.d), max(x.d), array_agg(distinct x.d order by x.d)
+      from ticket_messages m cross join lateral (select (m.timestamp at time zone ${ZONE})::date as d) x
+      where m.ticket_id = any(${ids}::uuid[]) and m.admin and not m.internal and m.system_event is null
+        and m.user_id is not null
+      group by 1, 2`);
+  }
+
+  /** The days' rows again, from the facts of the tickets created, closed or rated on them. */
+  async function countDays(tx: AppDatabase, days: string[]) {
+    const list = pgArray(days);
+    const facts = await queryRows<FactRow>(
+      tx,
+      sql`select created_day::text as created_day, hour, reason, assignee::text as assignee, first_by::text as first_by,
+            labels, fr_min, fr_hours, fr_late, closed_day::text as closed_day, res_min, res_hours, res_late,
+            rated_day::text as rated_day, good
+          from report_ticket_facts
+          where created_day = any(${list}::date[]) or closed_day = any(${list}::date[]) or rated_day = any(${list}::date[])`,
+    );
+    await tx.execute(sql`delete from report_days where day = any(${list}::date[])`);
+    const rows = dayRowsOf(facts, new Set(days));
+    for (let i = 0; i < rows.length; i += 1_000) {
+      await tx.execute(sql`
+        insert into report_days (label, day, reason, assignee, first_by, created, closed, figures)
+        select label, day, reason, assignee, first_by, created, closed, figures
+        from json_to_recordset(${JSON.stringify(rows.slice(i, i + 1_000))}::json)
+          as x(label uuid, day date, reason text, assignee uuid, first_by uuid, created int, closed int, figures jsonb)`);
+    }
+  }
+
+  return {
+    /**
+     * Counts everything queued. `wait`: on PostgreSQL, waits for another process's round to end
+     * (a report must count what that round took); else leaves the work to it.
+     */
+    async catchUp(now: Date, options: { wait: boolean; stopped?: () => boolean }): Promise<CatchUpResult> {
+      const counted: CatchUpResult = { tickets: 0, days: 0 };
+      while (!options.stopped?.() && (await round(now, options.wait, counted)));
+      return counted;
+    },
+  };
+}
+
+export type Rollups = ReturnType<typeof createRollups>;
