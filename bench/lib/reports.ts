@@ -13,7 +13,12 @@ import type { DatabaseHandle } from '../../src/server/db/connection.ts';
 export const REPORT_TICKETS = Number(process.env.BENCH_REPORT_TICKETS ?? 100_000);
 export const MESSAGES_PER_TICKET = 10;
 
-export async function createReportsCorpus(db: DatabaseHandle, ownerIds: string[], adminIds: string[]): Promise<void> {
+export async function createReportsCorpus(
+  db: DatabaseHandle,
+  ownerIds: string[],
+  adminIds: string[],
+  tickets = REPORT_TICKETS,
+): Promise<void> {
   const owners = `{${ownerIds.join(',')}}`;
   const admins = `{${adminIds.join(',')}}`;
   await db.db.transaction(async (tx) => {
@@ -29,7 +34,7 @@ export async function createReportsCorpus(db: DatabaseHandle, ownerIds: string[]
         g % 50 = 0 as open,
         now() - make_interval(secs => ((g::bigint * 7919) % 31536000)::double precision) as created,
         1 + (g * 31) % 13 as step_minutes
-      from generate_series(1, ${REPORT_TICKETS}) g`);
+      from generate_series(1, ${tickets}) g`);
     await tx.execute(sql`
       insert into support_tickets (id, user_id, reason, open, creation_date, last_message, closed_at, assigned_to)
       select id, user_id, reason, open, created,
