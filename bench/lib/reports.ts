@@ -9,6 +9,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { DatabaseHandle } from '../../src/server/db/connection.ts';
+import { queryRows } from '../../src/server/db/sql.ts';
 
 export const REPORT_TICKETS = Number(process.env.BENCH_REPORT_TICKETS ?? 100_000);
 export const MESSAGES_PER_TICKET = 10;
@@ -63,4 +64,80 @@ export async function createReportsCorpus(
       where o.id = w.id and o.ended_at is null and o.response_due is null`);
   });
   await db.db.execute(sql`analyze`);
+}
+
+/** Two labels on the corpus (Courier on every third ticket, Refund on every fifth), for the label filter. */
+export async function labelCorpus(db: DatabaseHandle): Promise<string> {
+  const [courier] = await queryRows<{ id: string }>(
+    db.db,
+    sql`insert into labels (name) values ('Courier'), ('Refund') on conflict do nothing returning id::text as id`,
+  );
+  await db.db.execute(sql`
+    insert into ticket_labels (ticket_id, label_id)
+    select id, (select id from labels where name = 'Courier') from support_tickets where ticket_no % 3 = 0
+    union all select id, (select id from labels where name = 'Refund') from support_tickets where ticket_no % 5 = 0
+    on conflict do nothing`);
+  return courier!.id;
+}
+
+/** Waits until the server's rollups worker has counted the whole queue; the seconds it took. */
+export async function waitForRollups(db: DatabaseHandle, limitMs = 1_800_000): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < limitMs) {
+    const [left] = await queryRows<{ n: number }>(
+      db.db,
+      sql`select (select count(*) from report_dirty) + (select count(*) from report_dirty_days)
+            + (select count(*) from report_state where rebuild) as n`,
+    );
+    if (Number(left!.n) === 0) return (performance.now() - started) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error('the report rollups did not catch up');
+}
+
+export interface ReportTimings {
+  p50: number;
+  p95: number;
+}
+
+/**
+ * The largest relative error of the year's report (from the days' histograms) against PostgreSQL's
+ * exact percentile_cont over the same tickets' facts: first response and resolution, p50 and p90,
+ * business and clock time.
+ */
+export async function sketchError(
+  base: string,
+  headers: Record<string, string>,
+  db: DatabaseHandle,
+  from: string,
+  to: string,
+) {
+  const res = await fetch(`${base}/api/admin/reports?from=${from}&to=${to}`, { headers });
+  const report = (await res.json()) as Record<'firstResponse' | 'resolution', Record<string, number>>;
+  const [exact] = await queryRows<Record<string, number>>(
+    db.db,
+    sql`select percentile_cont(0.5) within group (order by fr_min) / 60 as fr_b50,
+          percentile_cont(0.9) within group (order by fr_min) / 60 as fr_b90,
+          percentile_cont(0.5) within group (order by fr_hours) as fr_c50,
+          percentile_cont(0.9) within group (order by fr_hours) as fr_c90,
+          percentile_cont(0.5) within group (order by res_min) / 60 as res_b50,
+          percentile_cont(0.9) within group (order by res_min) / 60 as res_b90,
+          percentile_cont(0.5) within group (order by res_hours) as res_c50,
+          percentile_cont(0.9) within group (order by res_hours) as res_c90
+        from report_ticket_facts where created_day >= ${from}::date and created_day <= ${to}::date`,
+  );
+  let worst = 0;
+  for (const [prefix, figure] of [
+    ['fr', report.firstResponse],
+    ['res', report.resolution],
+  ] as const) {
+    const pairs: Array<[number, number]> = [
+      [figure.medianBusinessHours!, Number(exact![`${prefix}_b50`])],
+      [figure.p90BusinessHours!, Number(exact![`${prefix}_b90`])],
+      [figure.medianClockHours!, Number(exact![`${prefix}_c50`])],
+      [figure.p90ClockHours!, Number(exact![`${prefix}_c90`])],
+    ];
+    for (const [got, want] of pairs) if (want > 0) worst = Math.max(worst, Math.abs(got - want) / want);
+  }
+  return worst;
 }

@@ -84,6 +84,10 @@ export const REPORTS_TEXT = {
   agentAll: 'Anyone',
   agentUnknown: 'Choose an admin from the list.',
   labelOnly: (name: string) => `Only tickets labelled “${name}”.`,
+  reasonOnly: (reason: string) => `Only “${reason}” tickets.`,
+  agentOnly: (email: string) => `Only tickets assigned to ${email}.`,
+  filtersLabel: 'Which tickets',
+  listShow: 'Show tickets',
   labelsTitle: 'By label',
   labelsLead:
     'Tickets created in these days, by their labels: a ticket with two labels counts under both, one with none under neither. Ratings: Good of all ratings on those tickets.',

@@ -161,6 +161,53 @@ test.describe('without JavaScript', () => {
     );
   });
 
+  test('one reason’s report: chosen in the form, the figures, a figure’s tickets and the CSV keep it', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(120_000);
+    const seeded = await seed(browser, baseURL!);
+    await signInAt(page, '/admin/reports', ADMIN);
+    await expectCharts(page);
+    // The tickets created in the range: every reason's, then the Incident Reports' alone.
+    const created = page.getByRole('link', { name: /^[\d,]+ created$/ }).first();
+    const count = async () => Number((await created.innerText()).replace(/\D/g, ''));
+    const every = await count();
+
+    await page.getByLabel(REPORTS_TEXT.reasonFilter, { exact: true }).selectOption({ label: 'Incident Report' });
+    await page.getByRole('button', { name: REPORTS_TEXT.show }).click();
+    await expect(page).toHaveURL(/\/admin\/reports\?.*reason=Incident/);
+    await expectCharts(page);
+    await expect(page.getByText(REPORTS_TEXT.reasonOnly('Incident Report'))).toBeVisible();
+    await expect(page.getByLabel(REPORTS_TEXT.reasonFilter, { exact: true })).toHaveValue('Incident');
+    // The seed's General ticket is no longer counted.
+    expect(await count()).toBeLessThan(every);
+    if (process.env.REPORT_SCREENSHOTS) {
+      await page.screenshot({ path: `${process.env.REPORT_SCREENSHOTS}/reports-reason.png`, fullPage: true });
+    }
+    expect(await page.getByRole('link', { name: REPORTS_TEXT.downloadCsv }).getAttribute('href')).toContain(
+      'reason=Incident',
+    );
+
+    // A figure opens the same tickets: its link and the list's way back carry the reason.
+    expect(await created.getAttribute('href')).toContain('reason=Incident');
+    await created.click();
+    await expect(page).toHaveURL(/\/admin\/reports\/tickets\?.*reason=Incident.*figure=created/);
+    await expect(page.getByText(REPORTS_TEXT.reasonOnly('Incident Report'))).toBeVisible();
+    await expect(listRow(page, seeded.answered)).toBeVisible();
+    await expect(listRow(page, seeded.waiting)).toHaveCount(0);
+    if (process.env.REPORT_SCREENSHOTS) {
+      await page.screenshot({ path: `${process.env.REPORT_SCREENSHOTS}/list-reason.png`, fullPage: true });
+    }
+    for (const row of await page.locator('table.report-tickets tbody tr').all()) {
+      await expect(row).toContainText('Incident Report');
+    }
+    expect(await page.getByRole('link', { name: REPORTS_TEXT.listBack }).getAttribute('href')).toContain(
+      'reason=Incident',
+    );
+  });
+
   test('one label’s report: the By label table, the label chosen in the form, and its CSV', async ({
     page,
     browser,

@@ -569,7 +569,7 @@ export const FUZZ: Record<EndpointKey, FuzzEntry> = {
     },
   },
   'reports.report': ADMIN,
-  'reports.tickets': { group: 'admin', given: { admin: uuidOr('self') } },
+  'reports.tickets': { group: 'admin', given: { admin: uuidOr('self'), agent: uuidOr('self') } },
   'reports.csv': ADMIN,
   'reports.claimsCsv': ADMIN,
   'notifications.listMail': { group: 'admin', given: { q: fc.oneof(searchText, validEmail) } },

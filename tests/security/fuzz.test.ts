@@ -291,6 +291,9 @@ describe('IN-07: body size, duplicate query keys, prototype keys', () => {
       hour: ['0', '23'],
       admin: ['5b7c1f4e-2d3a-4e8b-9c6d-1a2b3c4d5e6f', '6c8d2a5f-3e4b-4f9c-8d7e-2b3c4d5e6f70'],
       label: ['7d9e3b6a-4f5c-4a0d-9e8f-3c4d5e6f7081', '8eaf4c7b-5a6d-4b1e-8f90-4d5e6f708192'],
+      reason: ['General', 'Incident'],
+      // A report refuses an assignee who is nobody: the fuzz's own accounts.
+      agent: [admin.id, user.id],
       seenVersion: ['1', '2'],
       claimKind: ['lost', 'damaged'],
       claimOutcome: ['upheld', 'declined'],

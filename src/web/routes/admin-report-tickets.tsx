@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { reportsApi } from '../../contracts/api/reports.ts';
+import { deskApi } from '../../contracts/api/support.ts';
 import { formatNzDateTime } from '../../contracts/dates.ts';
 import { hoursWords, REPORT_LIST_LIMIT, REPORTS_TEXT, type ReportTicket } from '../../contracts/reports.ts';
 import { reasonLabel } from '../../contracts/support.ts';
@@ -9,7 +10,7 @@ import { DataTable } from '../components/ui/data-table.tsx';
 import { Email } from '../components/ui/email.tsx';
 import { ReadFailed } from '../features/admin/notice.tsx';
 import { REPORT_LIST_PAGE, reportPath } from '../features/reports/links.ts';
-import { rangeWords } from '../features/reports/report-view.tsx';
+import { assigneesWith, filterWords, ListFilterForm, rangeWords } from '../features/reports/report-view.tsx';
 import { privatePageMeta } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
 import '../styles/support.css';
@@ -27,6 +28,8 @@ const KEYS = [
   'from',
   'to',
   'label',
+  'reason',
+  'agent',
   'figure',
   'bucket',
   'day',
@@ -37,21 +40,33 @@ const KEYS = [
   'claimOutcome',
 ] as const;
 
-/** The tickets behind one figure of the report: the address says which (the API checks it). */
+/**
+ * The tickets behind one figure of the report: the address says which (the API checks it), with
+ * the staff tickets can be assigned to (the desk's assignee picker's list), to narrow the list by.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
-  const query = Object.fromEntries(
+  const query: Record<string, string> = Object.fromEntries(
     KEYS.flatMap((key) => {
       const value = params.get(key)?.trim().slice(0, 60);
       return value ? [[key, value]] : [];
     }),
   );
-  const read = await context.get(requestContext).services.api.call(reportsApi.tickets, { query });
+  const { api } = context.get(requestContext).services;
+  const [read, agents] = await Promise.all([api.call(reportsApi.tickets, { query }), api.call(deskApi.agents)]);
   const here = `${REPORT_LIST_PAGE}?${new URLSearchParams(query).toString()}`;
+  const list = read.ok ? read.data : null;
+  const staff = agents.ok ? agents.data.agents : [];
+  const { reason = '', agent = '', ...kept } = query;
   return {
-    list: read.ok ? read.data : null,
+    list,
     failed: read.ok ? null : read.message,
-    back: reportPath({ from: query.from, to: query.to, label: query.label }),
+    errors: read.ok ? {} : read.fields,
+    // Every ticket of a list by assignee is theirs: the first names them when the staff list does not.
+    agents: list ? assigneesWith(staff, agent, list.tickets[0]?.assignee) : staff,
+    values: { reason, agent },
+    kept,
+    back: reportPath(query),
     here,
   };
 }
@@ -108,7 +123,12 @@ function TicketRow({ ticket }: { ticket: ReportTicket }) {
 
 /** /admin/reports/tickets: the tickets behind a figure, oldest first, each linked to its page. */
 export default function AdminReportTickets({ loaderData }: Route.ComponentProps) {
-  const { list, failed, back, here } = loaderData;
+  const { list, failed, errors, agents, values, kept, back, here } = loaderData;
+  const only = filterWords({
+    label: list?.label?.name,
+    reason: list ? values.reason : undefined,
+    agent: list ? agents.find((a) => a.id === values.agent)?.email : undefined,
+  });
   return (
     <section className="admin-page report-list" aria-labelledby="report-list-title">
       <p className="report-list__back">
@@ -118,11 +138,11 @@ export default function AdminReportTickets({ loaderData }: Route.ComponentProps)
         <h1 id="report-list-title">{list?.title ?? REPORTS_TEXT.title}</h1>
       </div>
       <ReadFailed message={failed} retryTo={here} />
+      <ListFilterForm kept={kept} values={values} errors={errors} agents={agents} />
       {list ? (
         <>
           <p className="report-list__about">
-            {rangeWords({ from: list.from, to: list.to })} ·{' '}
-            {list.label ? `${REPORTS_TEXT.labelOnly(list.label.name)} ` : null}
+            {rangeWords({ from: list.from, to: list.to })} · {only ? `${only} ` : null}
             {REPORTS_TEXT.listCount(list.tickets.length)}
           </p>
           {list.truncated ? (

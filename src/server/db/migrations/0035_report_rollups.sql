@@ -15,6 +15,9 @@ CREATE TABLE "report_dirty" (
   "id" bigserial PRIMARY KEY,
   "ticket_id" uuid NOT NULL
 );--> statement-breakpoint
+-- A round takes every queued row of the tickets it counts (a ticket's messages, waits and rating
+-- each queue it again), by this index.
+CREATE INDEX "report_dirty_ticket_idx" ON "report_dirty" ("ticket_id");--> statement-breakpoint
 CREATE TABLE "report_dirty_days" ("day" date PRIMARY KEY);--> statement-breakpoint
 CREATE TABLE "report_state" (
   "id" integer PRIMARY KEY CHECK ("id" = 1),
@@ -60,17 +63,28 @@ CREATE TABLE "report_days" (
   "figures" jsonb NOT NULL,
   PRIMARY KEY ("label", "day", "reason", "assignee", "first_by")
 );--> statement-breakpoint
--- Which days each admin answered each ticket on (a public answer of theirs): "tickets answered in
--- these days" counts distinct tickets, which days cannot add up.
+-- Which days each admin answered each ticket on (a public answer of theirs), sorted: what
+-- report_answer_days is counted from.
 CREATE TABLE "report_answers" (
   "ticket_id" uuid NOT NULL,
   "user_id" uuid NOT NULL,
-  "first_day" date NOT NULL,
-  "last_day" date NOT NULL,
   "days" date[] NOT NULL,
   PRIMARY KEY ("ticket_id", "user_id")
 );--> statement-breakpoint
-CREATE INDEX "report_answers_last_day_idx" ON "report_answers" ("last_day");--> statement-breakpoint
+CREATE INDEX "report_answers_days_idx" ON "report_answers" USING gin ("days");--> statement-breakpoint
+-- Per day and (reason, assignee, admin, label): the admin's answers that day on tickets they had not
+-- answered for `gap` days before, counted with those tickets' ratings, as {gap: [tickets, good,
+-- rated]} (gap 100000: never before). A ticket answered on some day of a range counts once, on
+-- the first of its answer days in the range: the one whose gap reaches back before the range.
+CREATE TABLE "report_answer_days" (
+  "label" uuid NOT NULL,
+  "day" date NOT NULL,
+  "reason" text NOT NULL,
+  "assignee" uuid NOT NULL,
+  "user_id" uuid NOT NULL,
+  "gaps" jsonb NOT NULL,
+  PRIMARY KEY ("label", "day", "reason", "assignee", "user_id")
+);--> statement-breakpoint
 CREATE FUNCTION report_mark_tickets() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'DELETE' THEN

@@ -83,14 +83,15 @@ export function facts(selection: SQL, now: Date, options: { outcome?: boolean } 
       select t0.*,
         case when t0.first_answer_at is not null then greatest(0, b.fa - b.c) end as fr_min,
         extract(epoch from t0.first_answer_at - t0.creation_date)::float8 / 3600 as fr_hours,
-        case when t0.first_open then greatest(0, n.cum - b.c) end as fr_waiting_min,
+        case when t0.first_open then greatest(0, (select cum from bh where k = 0) - b.c) end as fr_waiting_min,
         case when t0.closed_at is not null then greatest(0, b.cl - b.c) end as res_min,
         extract(epoch from t0.closed_at - t0.creation_date)::float8 / 3600 as res_hours,
         -- Business time from creation to closing (or now): every wait lies within it.
-        greatest(0, coalesce(b.cl, n.cum) - b.c) as span_min
+        greatest(0, coalesce(b.cl, (select cum from bh where k = 0)) - b.c) as span_min
       from t0
+      -- Now's business minutes as a value read once (an InitPlan): a join with it was a nested loop
+      -- that scanned every moment again for each ticket.
       join cums b on b.id = t0.id
-      cross join (select cum from bh where k = 0) n
     ), w0 as materialized (
       -- The waits are summed only where that span is past the resolution target: elsewhere the
       -- time waited on us, no longer than the span, is within it.
@@ -265,7 +266,7 @@ export function createReportsRepository(
       ${range.reason ? sql`and f.reason = ${range.reason}` : sql``}
       ${range.agent ? sql`and f.assignee = ${range.agent}::uuid` : sql``}`;
     const ratedIn = sql`r.updated_at >= ${startOf(range)} and r.updated_at < ${endOf(range)} and ${labelled(range, sql`r.ticket_id`)}`;
-    const [days, labelRows, [before], [exact], [open], comments, admins, claims] = await inOneSnapshot([
+    const [days, labelRows, [before], [exact], [open], comments, answers, claims] = await inOneSnapshot([
       // The range's days (every ticket, or the label's), and without a label the labels' own rows.
       (tx) =>
         queryRows<RollupParts['days'][number]>(
@@ -297,7 +298,8 @@ export function createReportsRepository(
           tx,
           sql`
           with f as (select * from report_ticket_facts f where ${factsFilter}),
-          small as (select count(*) <= ${exactTickets} as ok from (select 1 from f limit ${exactTickets + 1}) x)
+          small as (select coalesce(sum(d.created), 0) <= ${exactTickets} as ok from report_days d
+            where d.label = ${label}::uuid and d.day >= ${range.from}::date and d.day <= ${range.to}::date ${keyFilter})
           select (select ok from small) as small,
             case when (select ok from small) then (select json_build_object(
               'fr_median_min', percentile_cont(0.5) within group (order by fr_min),
@@ -312,7 +314,7 @@ export function createReportsRepository(
               select first_by as key, percentile_cont(0.5) within group (order by fr_min) as median_min,
                 percentile_cont(0.5) within group (order by fr_hours) as median_hours
               from f where first_by <> ${NONE}::uuid group by 1) x) end as firsts,
-            case when (select ok from small) or ${range.label ? sql`true` : sql`false`} then (select coalesce(json_agg(x), '[]'::json) from (
+            case when (select ok from small) then (select coalesce(json_agg(x), '[]'::json) from (
               select l.id as label_id, l.name, count(*)::int as created, count(f.fr_min)::int as answered,
                 percentile_cont(0.5) within group (order by f.fr_min) as median_min,
                 percentile_cont(0.5) within group (order by f.fr_hours) as median_hours,
@@ -339,21 +341,11 @@ export function createReportsRepository(
         ),
       // Per admin: the tickets they answered on a day of the range, and those tickets' ratings.
       (tx) =>
-        queryRows<{ user_id: string; email: string; answered: number; good: number; rated: number }>(
+        queryRows<RollupParts['answers'][number]>(
           tx,
-          sql`
-          select a.user_id, u.email, count(*)::int as answered,
-            (count(*) filter (where f.good))::int as good, count(f.good)::int as rated
-          from report_answers a
-          join report_ticket_facts f on f.ticket_id = a.ticket_id
-          join users u on u.id = a.user_id
-          where a.last_day >= ${range.from}::date and a.first_day <= ${range.to}::date
-            and ((a.first_day >= ${range.from}::date and a.last_day <= ${range.to}::date)
-              or exists (select 1 from unnest(a.days) d where d >= ${range.from}::date and d <= ${range.to}::date))
-            ${range.label ? sql`and f.labels @> array[${range.label}::uuid]` : sql``}
-            ${range.reason ? sql`and f.reason = ${range.reason}` : sql``}
-            ${range.agent ? sql`and f.assignee = ${range.agent}::uuid` : sql``}
-          group by 1, 2`,
+          sql`select d.day::text as day, d.user_id::text as user_id, u.email, d.gaps
+              from report_answer_days d join users u on u.id = d.user_id
+              where d.label = ${label}::uuid and d.day >= ${range.from}::date and d.day <= ${range.to}::date ${keyFilter}`,
         ),
       // The incident claims made in the range.
       (tx) => claimFigures(tx, range),
@@ -368,14 +360,18 @@ export function createReportsRepository(
           )
       ).map((u) => [u.id, u.email] as const),
     );
+    const [named] = range.label
+      ? await queryRows<{ name: string }>(db, sql`select name from labels where id = ${range.label}::uuid`)
+      : [];
     return summed(range, {
+      labelName: named?.name ?? null,
       days,
       labelRows,
       before: before!,
       exact: exact!,
       open: open!,
       comments,
-      admins,
+      answers,
       claims,
       emails,
     });

@@ -2,7 +2,7 @@ import { SPREAD_BUCKETS } from '../../../contracts/reports.ts';
 import { addDays } from '../../calendar/business-calendar.ts';
 import type { ClaimsFigureRow } from './claims-report.repository.ts';
 import type { Range } from './filters.ts';
-import { type DayFigures, NONE } from './rollups.ts';
+import { type DayFigures, daysBetween, NONE } from './rollups.ts';
 import { type Histogram, mergeInto, quantile } from './sketch.ts';
 
 /**
@@ -47,10 +47,18 @@ export interface RollupParts {
   exact: { small: boolean; totals: Record<string, number | null> | null; firsts: unknown; labels: unknown };
   open: { fr_late: number; res_late: number };
   comments: Array<{ id: string; ticket_no: number; good: boolean; comment: string; rated_at: Date | string }>;
-  admins: Array<{ user_id: string; email: string; answered: number; good: number; rated: number }>;
+  /** The admins' answer days in the range (report_answer_days). */
+  answers: Array<{
+    day: string;
+    user_id: string;
+    email: string;
+    gaps: Record<string, [number, number, number]> | string;
+  }>;
   claims: ClaimsFigureRow;
   /** Emails of the admins who gave first answers (by user id). */
   emails: Map<string, string>;
+  /** The chosen label's name. */
+  labelName?: string | null;
 }
 
 const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
@@ -160,7 +168,23 @@ export function summed(range: Range, parts: RollupParts) {
 
   // Per label: from the labels' own rows, or (with a label asked for, or exact) from the tickets.
   let byLabel: LabelRow[];
-  if (exact || range.label) {
+  if (range.label) {
+    // With a label chosen, the table has that label's row: the report's own figures.
+    byLabel = [
+      {
+        label_id: range.label,
+        name: parts.labelName ?? '',
+        created: totals.created,
+        answered: totals.fr[0],
+        median_min: firstResponse.median_min,
+        median_hours: firstResponse.median_hours,
+        fr_met: totals.fr[1],
+        closed: totals.res[0],
+        good: totals.cohort[0],
+        rated: totals.cohort[1],
+      },
+    ];
+  } else if (exact) {
     byLabel = (parsed<LabelRow[] | null>(parts.exact.labels) ?? []).map((row) => ({
       ...row,
       median_min: num(row.median_min),
@@ -194,7 +218,21 @@ export function summed(range: Range, parts: RollupParts) {
   const exactFirsts = new Map(
     (exact ? (parsed<MedianRow[] | null>(parts.exact.firsts) ?? []) : []).map((row) => [row.key, row] as const),
   );
-  const answeredBy = new Map(parts.admins.map((a) => [a.user_id, a]));
+  // A ticket an admin answered on some day of the range counts once: on the first of those days,
+  // the one whose gap since their previous answer on it reaches back before the range.
+  const answeredBy = new Map<string, { email: string; answered: number; good: number; rated: number }>();
+  for (const row of parts.answers) {
+    const offset = daysBetween(range.from, row.day);
+    const gaps = parsed<Record<string, [number, number, number]>>(row.gaps);
+    let admin = answeredBy.get(row.user_id);
+    if (!admin) answeredBy.set(row.user_id, (admin = { email: row.email, answered: 0, good: 0, rated: 0 }));
+    for (const gap in gaps) {
+      if (Number(gap) <= offset) continue;
+      admin.answered += gaps[gap]![0];
+      admin.good += gaps[gap]![1];
+      admin.rated += gaps[gap]![2];
+    }
+  }
   const admins = [...new Set([...answeredBy.keys(), ...[...byFirst.keys()].filter((id) => parts.emails.has(id))])]
     .map((userId) => {
       const answered = answeredBy.get(userId);
@@ -203,12 +241,12 @@ export function summed(range: Range, parts: RollupParts) {
       return {
         user_id: userId,
         email: answered?.email ?? parts.emails.get(userId)!,
-        answered: Number(answered?.answered ?? 0),
+        answered: answered?.answered ?? 0,
         first_answers: first?.created ?? 0,
         median_min: first ? (exact ? num(exactFirst?.median_min) : quantile(first.frMin, 0.5)) : null,
         median_hours: first ? (exact ? num(exactFirst?.median_hours) : quantile(first.frHours, 0.5)) : null,
-        good: Number(answered?.good ?? 0),
-        rated: Number(answered?.rated ?? 0),
+        good: answered?.good ?? 0,
+        rated: answered?.rated ?? 0,
       };
     })
     .sort((a, b) => b.answered - a.answered || b.first_answers - a.first_answers || a.email.localeCompare(b.email));

@@ -15,7 +15,7 @@ import { addValue, type Histogram } from './sketch.ts';
 /** "None" in a key: no label (every ticket), unassigned, no first answer. */
 export const NONE = '00000000-0000-0000-0000-000000000000';
 const ZONE = sql.raw(`'Pacific/Auckland'`);
-/** Tickets whose facts one transaction counts again. */
+/** Queue rows one transaction reads: it counts their tickets again (at most this many), taking all their rows. */
 const TICKETS_PER_ROUND = 2_000;
 /** Days one transaction counts again. */
 const DAYS_PER_ROUND = 31;
@@ -85,7 +85,7 @@ interface FactRow {
   good: boolean | null;
 }
 
-/** A uuid[] as the driver hands it: an array, or PostgreSQL's text form. */
+/** A uuid[] or date[] as the driver hands it: an array, or PostgreSQL's text form. */
 const uuids = (value: string[] | string): string[] =>
   Array.isArray(value)
     ? value
@@ -156,6 +156,57 @@ export function dayRowsOf(facts: FactRow[], days: ReadonlySet<string>): DayRow[]
   return [...rows.values()];
 }
 
+interface AnswerRow {
+  user_id: string;
+  days: string[] | string;
+  reason: string;
+  assignee: string;
+  labels: string[] | string;
+  good: boolean | null;
+}
+
+/** The gap of an admin's first answer on a ticket: never answered before. */
+export const FIRST_ANSWER_GAP = 100_000;
+
+/** Days from one 'YYYY-MM-DD' date to another. */
+export const daysBetween = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+
+export interface AnswerDayRow {
+  label: string;
+  day: string;
+  reason: string;
+  assignee: string;
+  user_id: string;
+  /** Days since the admin's previous answer day on the ticket → [tickets, Good, rated]. */
+  gaps: Record<string, [number, number, number]>;
+}
+
+/** The answer-day rows of the days `days`, from each admin's sorted answer days per ticket. */
+export function answerDayRowsOf(answers: AnswerRow[], days: ReadonlySet<string>): AnswerDayRow[] {
+  const rows = new Map<string, AnswerDayRow>();
+  for (const a of answers) {
+    const answered = uuids(a.days);
+    answered.forEach((day, i) => {
+      if (!days.has(day)) return;
+      const gap = String(i === 0 ? FIRST_ANSWER_GAP : daysBetween(answered[i - 1]!, day));
+      for (const label of [NONE, ...uuids(a.labels)]) {
+        const key = `${label}|${day}|${a.reason}|${a.assignee}|${a.user_id}`;
+        let row = rows.get(key);
+        if (!row) {
+          row = { label, day, reason: a.reason, assignee: a.assignee, user_id: a.user_id, gaps: {} };
+          rows.set(key, row);
+        }
+        const counts = (row.gaps[gap] ??= [0, 0, 0]);
+        counts[0]++;
+        if (a.good === true) counts[1]++;
+        if (a.good !== null) counts[2]++;
+      }
+    });
+  }
+  return [...rows.values()];
+}
+
 export interface CatchUpResult {
   tickets: number;
   days: number;
@@ -191,13 +242,14 @@ export function createRollups(
       }
       const taken = await queryRows<{ ticket_id: string }>(
         tx,
-        sql`delete from report_dirty where id in (select id from report_dirty order by id limit ${TICKETS_PER_ROUND})
+        sql`delete from report_dirty where ticket_id in (
+              select ticket_id from report_dirty order by id limit ${TICKETS_PER_ROUND})
             returning ticket_id`,
       );
       if (taken.length > 0) {
-        const ids = pgArray([...new Set(taken.map((t) => t.ticket_id))]);
-        await countTickets(tx, ids, now);
-        counted.tickets += taken.length;
+        const distinct = [...new Set(taken.map((t) => t.ticket_id))];
+        await countTickets(tx, pgArray(distinct), now);
+        counted.tickets += distinct.length;
         return true;
       }
       const days = await queryRows<{ day: string }>(
@@ -219,7 +271,8 @@ export function createRollups(
   async function countTickets(tx: AppDatabase, ids: string, now: Date) {
     const dayList = sql`select d from report_ticket_facts f
       cross join lateral (values (f.created_day), (f.closed_day), (f.rated_day)) v(d)
-      where f.ticket_id = any(${ids}::uuid[]) and d is not null`;
+      where f.ticket_id = any(${ids}::uuid[]) and d is not null
+      union select unnest(a.days) from report_answers a where a.ticket_id = any(${ids}::uuid[])`;
     await tx.execute(sql`insert into report_dirty_days (day) ${dayList} on conflict do nothing`);
     await tx.execute(sql`delete from report_ticket_facts where ticket_id = any(${ids}::uuid[])`);
     const ticketIds = ids.slice(1, -1).split(',');
@@ -237,15 +290,15 @@ export function createRollups(
         (r.updated_at at time zone ${ZONE})::date, r.good
       from (${factsOf(ticketIds, now)}) f
       left join ticket_ratings r on r.ticket_id = f.id`);
-    await tx.execute(sql`insert into report_dirty_days (day) ${dayList} on conflict do nothing`);
     await tx.execute(sql`delete from report_answers where ticket_id = any(${ids}::uuid[])`);
     await tx.execute(sql`
-      insert into report_answers (ticket_id, user_id, first_day, last_day, days)
-      select m.ticket_id, m.user_id, min(x.d), max(x.d), array_agg(distinct x.d order by x.d)
+      insert into report_answers (ticket_id, user_id, days)
+      select m.ticket_id, m.user_id, array_agg(distinct x.d order by x.d)
       from ticket_messages m cross join lateral (select (m.timestamp at time zone ${ZONE})::date as d) x
       where m.ticket_id = any(${ids}::uuid[]) and m.admin and not m.internal and m.system_event is null
         and m.user_id is not null
       group by 1, 2`);
+    await tx.execute(sql`insert into report_dirty_days (day) ${dayList} on conflict do nothing`);
   }
 
   /** The days' rows again, from the facts of the tickets created, closed or rated on them. */
@@ -260,13 +313,30 @@ export function createRollups(
           where created_day = any(${list}::date[]) or closed_day = any(${list}::date[]) or rated_day = any(${list}::date[])`,
     );
     await tx.execute(sql`delete from report_days where day = any(${list}::date[])`);
-    const rows = dayRowsOf(facts, new Set(days));
+    const dayset = new Set(days);
+    const rows = dayRowsOf(facts, dayset);
     for (let i = 0; i < rows.length; i += 1_000) {
       await tx.execute(sql`
         insert into report_days (label, day, reason, assignee, first_by, created, closed, figures)
         select label, day, reason, assignee, first_by, created, closed, figures
         from json_to_recordset(${JSON.stringify(rows.slice(i, i + 1_000))}::json)
           as x(label uuid, day date, reason text, assignee uuid, first_by uuid, created int, closed int, figures jsonb)`);
+    }
+    const answers = await queryRows<AnswerRow>(
+      tx,
+      sql`select a.user_id::text as user_id, a.days::text[] as days, f.reason, f.assignee::text as assignee,
+            f.labels, f.good
+          from report_answers a join report_ticket_facts f on f.ticket_id = a.ticket_id
+          where a.days && ${list}::date[]`,
+    );
+    await tx.execute(sql`delete from report_answer_days where day = any(${list}::date[])`);
+    const answerRows = answerDayRowsOf(answers, dayset);
+    for (let i = 0; i < answerRows.length; i += 1_000) {
+      await tx.execute(sql`
+        insert into report_answer_days (label, day, reason, assignee, user_id, gaps)
+        select label, day, reason, assignee, user_id, gaps
+        from json_to_recordset(${JSON.stringify(answerRows.slice(i, i + 1_000))}::json)
+          as x(label uuid, day date, reason text, assignee uuid, user_id uuid, gaps jsonb)`);
     }
   }
 
@@ -277,6 +347,14 @@ export function createRollups(
      */
     async catchUp(now: Date, options: { wait: boolean; stopped?: () => boolean }): Promise<CatchUpResult> {
       const counted: CatchUpResult = { tickets: 0, days: 0 };
+      // Nothing queued (the usual case): one look, no transaction. A batch another process has
+      // taken but not yet committed is still seen here, so a report then waits for it below.
+      const [queued] = await queryRows<{ any: boolean }>(
+        db,
+        sql`select exists (select 1 from report_dirty) or exists (select 1 from report_dirty_days)
+              or exists (select 1 from report_state where rebuild) as any`,
+      );
+      if (!queued?.any) return counted;
       while (!options.stopped?.() && (await round(now, options.wait, counted)));
       return counted;
     },

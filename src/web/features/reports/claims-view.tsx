@@ -7,7 +7,7 @@ import { pathOf } from '../../../contracts/endpoint.ts';
 import { CLAIM_REPORT_TEXT } from '../../../contracts/report-claims.ts';
 import { percentWords, type Report } from '../../../contracts/reports.ts';
 import { Chart, CountAxis, countTicks, FONT, plural, WIDTH } from './charts.tsx';
-import { figurePath, type RangeOf } from './links.ts';
+import { figurePath, type RangeOf, rangeQuery } from './links.ts';
 import { INK, INK_SOFT, OKABE_ITO } from './palette.ts';
 import { FigureLink, FiguresTable } from './report-view.tsx';
 
@@ -180,7 +180,7 @@ export function ClaimsMade({ report, range }: { report: Report; range: RangeOf }
       <FigureLink range={range} params={{ figure: 'claims' }}>
         {TEXT.made(report.claims.made)}
       </FigureLink>{' '}
-      <a className="button button--ghost" href={pathOf(reportsApi.claimsCsv, { query: range })} download>
+      <a className="button button--ghost" href={pathOf(reportsApi.claimsCsv, { query: rangeQuery(range) })} download>
         {TEXT.downloadCsv}
       </a>{' '}
       <span className="report-range__csv-about">{TEXT.csvAbout}</span>

@@ -10,7 +10,20 @@ export interface RangeOf {
   to: string;
   /** Only the tickets with this label (its id). */
   label?: string | undefined;
+  /** Only the tickets of this reason (TICKET_REASON_VALUES). */
+  reason?: string | undefined;
+  /** Only the tickets assigned to this admin (their user id). */
+  agent?: string | undefined;
 }
+
+/** What picks the report's tickets: the range and its filters, as a query (the CSVs' too). */
+export const rangeQuery = (range: Partial<RangeOf>) => ({
+  from: range.from,
+  to: range.to,
+  label: range.label,
+  reason: range.reason,
+  agent: range.agent,
+});
 
 /** What picks one figure's tickets besides the range. */
 export interface FigureParams {
@@ -32,10 +45,10 @@ const search = (values: Record<string, string | number | undefined>) =>
   ).toString();
 
 export const reportPath = (range: Partial<RangeOf>) => {
-  const query = search({ from: range.from, to: range.to, label: range.label });
+  const query = search(rangeQuery(range));
   return query ? `${REPORT_PAGE}?${query}` : REPORT_PAGE;
 };
 
 /** The list of a figure's tickets: /admin/reports/tickets?from=&to=&figure=… */
 export const figurePath = (range: RangeOf, params: FigureParams) =>
-  `${REPORT_LIST_PAGE}?${search({ from: range.from, to: range.to, label: range.label, ...params })}`;
+  `${REPORT_LIST_PAGE}?${search({ ...rangeQuery(range), ...params })}`;

@@ -12,11 +12,12 @@ import {
   type TimeFigure,
   weekdayName,
 } from '../../../contracts/reports.ts';
+import { reasonLabel, TICKET_REASON_VALUES } from '../../../contracts/support.ts';
 import { ratingWord } from '../../../contracts/ticket-words.ts';
 import { DataTable } from '../../components/ui/data-table.tsx';
 import { Email } from '../../components/ui/email.tsx';
 import { InputField, SelectField } from '../../components/ui/field.tsx';
-import { figurePath, type FigureParams, type RangeOf, reportPath } from './links.ts';
+import { figurePath, type FigureParams, type RangeOf, rangeQuery, reportPath } from './links.ts';
 
 const NZ_DAY = new Intl.DateTimeFormat('en-CA', {
   timeZone: 'Pacific/Auckland',
@@ -48,6 +49,111 @@ export function FigureLink({ range, params, children }: { range: RangeOf; params
 
 // --- The range ------------------------------------------------------------------------------------
 
+/** An admin the tickets can be assigned to (the desk's assignee picker's list): a report of their tickets. */
+export interface Assignee {
+  id: string;
+  email: string;
+}
+
+/** The filters besides the range, as the address has them ('' for none). */
+export interface FilterValues {
+  reason: string;
+  agent: string;
+}
+
+/**
+ * The staff to choose among, and the one chosen when the list no longer holds them (their email
+ * where the page knows it): the form keeps the filter the figures were read with.
+ */
+export function assigneesWith(agents: readonly Assignee[], agent: string, email: string | null | undefined) {
+  return !agent || agents.some((a) => a.id === agent) ? agents : [...agents, { id: agent, email: email ?? agent }];
+}
+
+/** What the figures are limited to, in words: the label's name, the reason, the assignee's email. */
+export function filterWords(only: { label?: string | null; reason?: string | undefined; agent?: string | null }) {
+  return [
+    only.label ? REPORTS_TEXT.labelOnly(only.label) : null,
+    only.reason ? REPORTS_TEXT.reasonOnly(reasonLabel(only.reason)) : null,
+    only.agent ? REPORTS_TEXT.agentOnly(only.agent) : null,
+  ]
+    .filter((words) => words !== null)
+    .join(' ');
+}
+
+/** The Reason and Assignee choices of the report's form and of a figure's list. */
+function FilterFields({
+  values,
+  errors,
+  agents,
+}: {
+  values: FilterValues;
+  errors: Record<string, string>;
+  agents: readonly Assignee[];
+}) {
+  return (
+    <>
+      <SelectField
+        label={REPORTS_TEXT.reasonFilter}
+        name="reason"
+        defaultValue={values.reason}
+        key={`reason-${values.reason}`}
+        error={errors.reason}
+      >
+        <option value="">{REPORTS_TEXT.reasonAll}</option>
+        {TICKET_REASON_VALUES.map((reason) => (
+          <option key={reason} value={reason}>
+            {reasonLabel(reason)}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
+        label={REPORTS_TEXT.agentFilter}
+        name="agent"
+        defaultValue={values.agent}
+        key={`agent-${values.agent}`}
+        error={errors.agent}
+      >
+        <option value="">{REPORTS_TEXT.agentAll}</option>
+        {agents.map((a) => (
+          <option key={a.id} value={a.id}>
+            {a.email}
+          </option>
+        ))}
+      </SelectField>
+    </>
+  );
+}
+
+/**
+ * A figure's list by reason or assignee: a GET form (no script needed) that keeps the rest of the
+ * address (the range, the label, the figure and what it needs) in hidden fields.
+ */
+export function ListFilterForm({
+  kept,
+  values,
+  errors,
+  agents,
+}: {
+  kept: Record<string, string>;
+  values: FilterValues;
+  errors: Record<string, string>;
+  agents: readonly Assignee[];
+}) {
+  return (
+    <Form method="get" className="report-range report-range__form" aria-label={REPORTS_TEXT.filtersLabel}>
+      {Object.entries(kept).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <FilterFields values={values} errors={errors} agents={agents} />
+      <div className="report-range__actions">
+        <button type="submit" className="button button--primary">
+          {REPORTS_TEXT.listShow}
+        </button>
+      </div>
+    </Form>
+  );
+}
+
 /** The days to report on: a GET form (no script needed), the last 7, 28 or 90 days, and the CSV. */
 export function RangeForm({
   values,
@@ -55,13 +161,16 @@ export function RangeForm({
   today,
   range,
   labels,
+  agents,
 }: {
-  values: { from: string; to: string; label: string };
+  values: { from: string; to: string; label: string } & FilterValues;
   errors: Record<string, string>;
   today: string | null;
   range: RangeOf | null;
   /** The team's labels: a report of one label's tickets (no choice when there are none). */
   labels: ReadonlyArray<{ id: string; name: string }>;
+  /** Who can be assigned tickets: a report of one assignee's tickets. */
+  agents: readonly Assignee[];
 }) {
   return (
     <div className="report-range">
@@ -100,6 +209,7 @@ export function RangeForm({
             ))}
           </SelectField>
         ) : null}
+        <FilterFields values={values} errors={errors} agents={agents} />
         <div className="report-range__actions">
           <button type="submit" className="button button--primary">
             {REPORTS_TEXT.show}
@@ -113,7 +223,7 @@ export function RangeForm({
             {[7, 28, 90].map((days, i) => (
               <span key={days}>
                 {i > 0 ? ' · ' : null}
-                <Link to={reportPath({ from: addDays(today, -(days - 1)), to: today, label: values.label })}>
+                <Link to={reportPath({ ...values, from: addDays(today, -(days - 1)), to: today })}>
                   {REPORTS_TEXT.presetDays(days)}
                 </Link>
               </span>
@@ -122,7 +232,7 @@ export function RangeForm({
         ) : null}
         {range ? (
           <p className="report-range__csv">
-            <a className="button button--ghost" href={pathOf(reportsApi.csv, { query: range })} download>
+            <a className="button button--ghost" href={pathOf(reportsApi.csv, { query: rangeQuery(range) })} download>
               {REPORTS_TEXT.downloadCsv}
             </a>{' '}
             <span className="report-range__csv-about">{REPORTS_TEXT.csvAbout}</span>
