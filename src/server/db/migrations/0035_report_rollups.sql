@@ -24,9 +24,8 @@ CREATE TABLE "report_state" (
   "rebuild" boolean NOT NULL DEFAULT false
 );--> statement-breakpoint
 INSERT INTO "report_state" ("id", "rebuild") VALUES (1, false);--> statement-breakpoint
--- One row per ticket: what the report counts of it, as of its last change. Open tickets keep only
--- what cannot change any more (a first answer's times); whether an open ticket is late depends on
--- the time of the report, which reads those (few) tickets itself. The zero uuid stands for "none"
+-- One row per ticket: what the report counts of it, as of its last change. Open tickets keep what
+-- cannot change any more (a first answer's times) and the instants they become late. The zero uuid stands for "none"
 -- (unassigned, no first answer), so it can be part of report_days' key.
 CREATE TABLE "report_ticket_facts" (
   "ticket_id" uuid PRIMARY KEY,
@@ -44,8 +43,17 @@ CREATE TABLE "report_ticket_facts" (
   "res_hours" double precision,
   "res_late" boolean,
   "rated_day" date,
-  "good" boolean
+  "good" boolean,
+  -- An open ticket's moments of lateness, which pass without a write: the instant it is late for
+  -- its first response (still waiting for one), and for its resolution (the business time it has
+  -- waited on us passes the target while its open wait goes on; -infinity: past it already).
+  "fr_due" timestamptz,
+  "res_due" timestamptz
 );--> statement-breakpoint
+CREATE INDEX "report_ticket_facts_due_idx" ON "report_ticket_facts" ("created_day")
+  WHERE "fr_due" IS NOT NULL OR "res_due" IS NOT NULL;--> statement-breakpoint
+-- The newest comments of a range.
+CREATE INDEX "ticket_ratings_updated_idx" ON "ticket_ratings" ("updated_at");--> statement-breakpoint
 CREATE INDEX "report_ticket_facts_created_idx" ON "report_ticket_facts" ("created_day");--> statement-breakpoint
 CREATE INDEX "report_ticket_facts_closed_idx" ON "report_ticket_facts" ("closed_day") WHERE "closed_day" IS NOT NULL;--> statement-breakpoint
 CREATE INDEX "report_ticket_facts_rated_idx" ON "report_ticket_facts" ("rated_day") WHERE "rated_day" IS NOT NULL;--> statement-breakpoint

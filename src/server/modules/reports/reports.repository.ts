@@ -323,13 +323,14 @@ export function createReportsRepository(
               from f cross join unnest(f.labels) u(label) join labels l on l.id = u.label group by 1, 2) x) end as labels`,
         ),
       // The range's open tickets, late or not as of now: still waiting for a first answer past its
-      // target, or waited on us longer than the resolution target. Only open tickets are read.
+      // target, or waited on us longer than the resolution target, by the instants their facts keep.
       (tx) =>
         queryRows<{ fr_late: number; res_late: number }>(
           tx,
-          sql`select (count(*) filter (where fr_waiting_min > target_first))::int as fr_late,
-                (count(*) filter (where res_late))::int as res_late
-              from (${facts(sql`t.open and ${createdIn(range)}`, now)}) f`,
+          sql`select (count(*) filter (where f.fr_due <= ${now.toISOString()}::timestamptz))::int as fr_late,
+                (count(*) filter (where f.res_due <= ${now.toISOString()}::timestamptz))::int as res_late
+              from report_ticket_facts f
+              where (f.fr_due is not null or f.res_due is not null) and ${factsFilter}`,
         ),
       (tx) =>
         queryRows<{ id: string; ticket_no: number; good: boolean; comment: string; rated_at: Date | string }>(

@@ -240,16 +240,18 @@ export function createRollups(
         await tx.execute(sql`insert into report_dirty (ticket_id) select id from support_tickets`);
         await tx.execute(sql`insert into report_dirty (ticket_id) select ticket_id from report_ticket_facts`);
       }
-      const taken = await queryRows<{ ticket_id: string }>(
+      // The oldest queued tickets, then every queued row of theirs: two statements, so the planner
+      // never joins the queue with itself (with its statistics stale after a bulk queue, it
+      // scanned the whole queue once per ticket).
+      const oldest = await queryRows<{ ticket_id: string }>(
         tx,
-        sql`delete from report_dirty where ticket_id in (
-              select ticket_id from report_dirty order by id limit ${TICKETS_PER_ROUND})
-            returning ticket_id`,
+        sql`select ticket_id::text as ticket_id from report_dirty order by id limit ${TICKETS_PER_ROUND}`,
       );
-      if (taken.length > 0) {
-        const distinct = [...new Set(taken.map((t) => t.ticket_id))];
-        await countTickets(tx, pgArray(distinct), now);
-        counted.tickets += distinct.length;
+      if (oldest.length > 0) {
+        const ids = pgArray([...new Set(oldest.map((t) => t.ticket_id))]);
+        await tx.execute(sql`delete from report_dirty where ticket_id = any(${ids}::uuid[])`);
+        await countTickets(tx, ids, now);
+        counted.tickets += ids.split(',').length;
         return true;
       }
       const days = await queryRows<{ day: string }>(
@@ -278,7 +280,7 @@ export function createRollups(
     const ticketIds = ids.slice(1, -1).split(',');
     await tx.execute(sql`
       insert into report_ticket_facts (ticket_id, created_day, hour, reason, assignee, first_by, labels,
-        fr_min, fr_hours, fr_late, closed_day, res_min, res_hours, res_late, rated_day, good)
+        fr_min, fr_hours, fr_late, closed_day, res_min, res_hours, res_late, rated_day, good, fr_due, res_due)
       select f.id, (f.creation_date at time zone ${ZONE})::date, extract(hour from f.creation_date at time zone ${ZONE})::int,
         f.reason, coalesce(f.assigned_to, ${NONE}::uuid),
         case when f.first_answer_at is null then ${NONE}::uuid else coalesce(f.first_answer_by, ${NONE}::uuid) end,
@@ -287,9 +289,24 @@ export function createRollups(
         (f.closed_at at time zone ${ZONE})::date,
         case when f.closed_at is not null then f.res_min end, case when f.closed_at is not null then f.res_hours end,
         case when f.closed_at is not null then f.res_late end,
-        (r.updated_at at time zone ${ZONE})::date, r.good
+        (r.updated_at at time zone ${ZONE})::date, r.good,
+        -- Late once the business minutes since creation pass the target (just after it: 0.001 min),
+        -- as the report's lists count an open ticket's first wait.
+        case when f.open and f.first_open and f.target_first is not null
+          then bh_add(f.creation_date, f.target_first + 0.001) end,
+        -- Late once the waits' business minutes pass the target: already, or when the open wait has
+        -- gone on for what is left of it.
+        case when f.open and f.target_resolution is not null then
+          case when w.waited > f.target_resolution then '-infinity'::timestamptz
+            when w.open_since is not null then bh_add(w.open_since, f.target_resolution - w.waited + 0.001) end
+        end
       from (${factsOf(ticketIds, now)}) f
-      left join ticket_ratings r on r.ticket_id = f.id`);
+      left join ticket_ratings r on r.ticket_id = f.id
+      left join lateral (
+        select coalesce(sum(bh_between(w.started_at, w.ended_at)) filter (where w.ended_at is not null), 0) as waited,
+          max(w.started_at) filter (where w.ended_at is null) as open_since
+        from ticket_waits w where w.ticket_id = f.id
+      ) w on f.open`);
     await tx.execute(sql`delete from report_answers where ticket_id = any(${ids}::uuid[])`);
     await tx.execute(sql`
       insert into report_answers (ticket_id, user_id, days)
