@@ -95,11 +95,6 @@ export async function waitForRollups(db: DatabaseHandle, limitMs = 1_800_000): P
   throw new Error('the report rollups did not catch up');
 }
 
-export interface ReportTimings {
-  p50: number;
-  p95: number;
-}
-
 /**
  * The largest relative error of the year's report (from the days' histograms) against PostgreSQL's
  * exact percentile_cont over the same tickets' facts: first response and resolution, p50 and p90,
