@@ -15,7 +15,10 @@ const COMPRESSIBLE = /\.(js|mjs|css|svg|json|txt|xml|html|webmanifest|map)$/;
  * Writes a brotli (.br, quality 11) and a gzip (.gz, level 9) copy beside every text asset of the
  * client build, once, at build time. The server sends them to browsers that accept them
  * (@fastify/static `preCompressed`), so no CPU is spent compressing per request (change 2 in
- * bench/results/changes.json).
+ * bench/results/changes.json). A copy is written only when it is smaller than the file: the server
+ * sends any copy it finds, and a file without one as it is. Small files count too: every hydrated
+ * page loads a few scripts of well under 1 kB (the entry, the bundler's runtime), and the pages'
+ * JavaScript budgets count the bytes as sent (scripts/check-js-budgets.ts).
  */
 function precompress(): Plugin {
   return {
@@ -29,7 +32,6 @@ function precompress(): Plugin {
           .map(async (name) => {
             const file = path.join(options.dir!, name);
             const bytes = await fs.promises.readFile(file);
-            if (bytes.length < 1024) return;
             const [br, gz] = await Promise.all([
               brotli(bytes, {
                 params: {
@@ -39,7 +41,10 @@ function precompress(): Plugin {
               }),
               gzip(bytes, { level: 9 }),
             ]);
-            await Promise.all([fs.promises.writeFile(`${file}.br`, br), fs.promises.writeFile(`${file}.gz`, gz)]);
+            await Promise.all([
+              br.length < bytes.length ? fs.promises.writeFile(`${file}.br`, br) : null,
+              gz.length < bytes.length ? fs.promises.writeFile(`${file}.gz`, gz) : null,
+            ]);
           }),
       );
     },
@@ -209,18 +214,69 @@ const inSrc = (paths: string[]) => {
  *   /register's own script) and, loaded when a form is first used, a customer's form
  *   (docs/decisions/119-schemas-stay-on-the-server.md).
  * - core: the API client, which the signed-in pages and /register's own script share.
- * - shared: what every signed-in page uses (layout helpers, form helpers, the small UI parts, and
- *   the account and privacy contracts).
- * - support: the ticket pages' contracts and live updates, for the customer's pages and the console.
- * A module not listed falls back to rolldown's own splitting, so a console-only module never joins
- * a file that the customer's pages load. `minShareCount: 2`: a module only one route uses stays
- * with that route.
+ * - shared: what every signed-in page uses (layout helpers, form helpers, the small UI parts, the
+ *   dates and privacy contracts).
+ * - account: the account's contracts, for the account pages, sign-up and the console.
+ * - support: the ticket lists' and pages' contracts, live updates and file picking (SUPPORT).
+ * - thread: a ticket's conversation, on the customer's ticket page and the console's (THREAD).
+ * A group takes every module its test matches that two routes or more use, whichever routes they
+ * are: a module only the console uses stays out of the groups a customer's page loads, or every
+ * such page loads it too. The pages' JavaScript budgets are checked after each build
+ * (scripts/check-js-budgets.ts). A module not listed falls back to rolldown's own splitting.
+ * `minShareCount: 2`: a module only one route uses stays with that route.
  */
 /**
  * Modules that import a stylesheet stay out of the shared group: the root layout imports the group,
  * so its CSS would be linked on every page, the static public ones too.
  */
 const withStylesheet = inSrc(['web/components/ui/message-box', 'web/components/ui/spinner']);
+
+/**
+ * The ticket lists' and pages' own, the customer's and the console's: their contracts, live updates,
+ * and picking files for a new ticket, a reply or a claim's answer.
+ */
+const SUPPORT = [
+  'contracts/support',
+  'contracts/api/support',
+  'contracts/attachments',
+  'web/lib/live',
+  'web/lib/upload',
+  'web/lib/client-id',
+  'web/lib/callable',
+  'web/components/ui/icons',
+  'web/features/support/attachment-picker',
+  'web/features/support/live-indicator',
+  'web/features/support/ticket-links',
+  'web/features/support/waiting-badge',
+];
+/** A ticket's conversation: its thread and reply box, on the customer's ticket page and the console's. */
+const THREAD = [
+  'contracts/conversation',
+  'contracts/ticket-words',
+  'web/features/support/message-attachments',
+  'web/features/support/mailed-words',
+  'web/features/support/reply-box',
+  'web/features/support/ticket-page',
+  'web/features/support/ticket-thread',
+  'web/features/support/use-ticket-thread',
+];
+/** The account's contracts: the account pages, sign-up and the console. */
+const ACCOUNT = [
+  'contracts/account',
+  'contracts/account-deletion',
+  'contracts/auth',
+  'contracts/notifications',
+  'contracts/second-factor',
+  'contracts/users',
+];
+/** UI parts of a few lists (the inboxes, the console's tables): with their pages, not in every page's file. */
+const LIST_PARTS = [
+  'web/components/ui/data-table',
+  'web/components/ui/notice',
+  'web/components/ui/switch-buttons',
+  'web/lib/use-now',
+];
+const grouped = inSrc([...SUPPORT, ...THREAD, ...ACCOUNT, ...LIST_PARTS]);
 
 const CHUNK_GROUPS = [
   {
@@ -241,44 +297,20 @@ const CHUNK_GROUPS = [
   {
     name: 'shared',
     test: (id: string) =>
-      (/[\\/]src[\\/]web[\\/](lib|components)[\\/]/.test(id) && !withStylesheet(id)) ||
+      (/[\\/]src[\\/]web[\\/](lib|components)[\\/]/.test(id) && !withStylesheet(id) && !grouped(id)) ||
       inSrc([
-        'contracts/account',
-        'contracts/account-deletion',
-        'contracts/auth',
         'contracts/dates',
-        'contracts/notifications',
         'contracts/privacy',
         'contracts/api/privacy',
-        'contracts/second-factor',
-        'contracts/users',
         'web/features/auth/lazy-screens',
+        'web/features/auth/sign-in-forms',
       ])(id),
     minShareCount: 2,
     priority: 2,
   },
-  {
-    name: 'support',
-    test: inSrc([
-      'contracts/support',
-      'contracts/api/support',
-      'contracts/attachments',
-      'contracts/desk',
-      'contracts/inbound',
-      'contracts/ticket-merge',
-      'web/features/support/attachment-picker',
-      'web/features/support/live-indicator',
-      'web/features/support/message-attachments',
-      'web/features/support/reply-box',
-      'web/features/support/ticket-links',
-      'web/features/support/ticket-page',
-      'web/features/support/ticket-thread',
-      'web/features/support/use-ticket-thread',
-      'web/features/support/waiting-badge',
-    ]),
-    minShareCount: 2,
-    priority: 1,
-  },
+  { name: 'account', test: inSrc(ACCOUNT), minShareCount: 2, priority: 1 },
+  { name: 'support', test: inSrc(SUPPORT), minShareCount: 2, priority: 1 },
+  { name: 'thread', test: inSrc(THREAD), minShareCount: 2, priority: 1 },
 ];
 
 export default defineConfig({

@@ -1,43 +1,29 @@
-/** The support desk's tools (docs/product.md, support desk): notes, assignment, ratings, figures. */
+/**
+ * The support desk's tools (docs/product.md, support desk): notes, assignment, ratings, figures. The
+ * words both sides' ticket pages show (the reply box, the thread, the rating) are in conversation.ts,
+ * which the customer's page loads without these; DESK_TEXT and SAVED_REPLY_TEXT give them too.
+ */
 
+import { CONVERSATION_TEXT, RATING_COMMENT_MAX_LENGTH, SAVED_REPLY_PICKER_TEXT } from './conversation.ts';
 import { TICKET_WORDS } from './ticket-words.ts';
 import { fillTemplate } from './macros.ts';
 import { reasonLabel } from './support.ts';
 
-export const RATING_COMMENT_MAX_LENGTH = 1000;
+export { RATING_COMMENT_MAX_LENGTH } from './conversation.ts';
 
 export const DESK_TEXT = {
-  /** A staff write against an older version of the ticket (docs/decisions/140-stale-writes-stopped.md). */
-  stale:
-    'This ticket changed while you were writing. Nothing was sent: read what changed, then send it anyway, edit it or discard it.',
+  ...CONVERSATION_TEXT,
   /** Close, reopen, assign or merge against an older version: nothing done, the page shows it as it is now. */
   staleAction: 'This ticket changed since you last looked, so nothing was done. Check what changed, then try again.',
-  sendAnyway: 'Send anyway',
-  editReply: 'Edit',
-  discardReply: 'Discard',
   /** What changed, line by line: a message since, and where the ticket stands now. */
   staleMessage: (who: string, words: string) => `${who}: “${words}”`,
   staleWho: { customer: 'The customer', team: 'The team', system: 'The system' },
   staleNow: (open: boolean, assignee: string | null) =>
     `It is now ${open ? 'open' : 'closed'} and ${assignee ? `assigned to ${assignee}` : 'not assigned'}.`,
-  rateTitle: 'How did we do?',
-  good: TICKET_WORDS.good,
-  bad: TICKET_WORDS.bad,
-  ratingComment: 'Anything you would like to add? (optional)',
-  sendRating: 'Send rating',
-  changeRating: 'Change rating',
-  thanks: 'Thank you for your feedback.',
-  ratedGood: `You rated this ${TICKET_WORDS.good}.`,
-  ratedBad: `You rated this ${TICKET_WORDS.bad}.`,
-  /** Shown until the window closes. */
-  changeableUntil: (date: string) => `You can change it until ${date}.`,
   chooseRating: `Choose ${TICKET_WORDS.good} or ${TICKET_WORDS.bad}.`,
   rateOnlyClosed: 'You can rate a ticket once it is closed.',
   ratingLocked: 'This rating can no longer be changed.',
   commentTooLong: `Comments can be at most ${RATING_COMMENT_MAX_LENGTH} characters long`,
-  internalNote: 'Internal note',
-  notePlaceholder: 'Write an internal note (only admins see it)',
-  addNote: 'Add note',
   assignToMe: 'Assign to me',
   unassign: 'Unassign',
   assignTo: 'Assign to',
@@ -87,7 +73,7 @@ export const SAVED_REPLY_TITLE_MAX = 100;
 export const SAVED_REPLY_BODY_MAX = 5000;
 
 export const SAVED_REPLY_TEXT = {
-  title: 'Saved replies',
+  ...SAVED_REPLY_PICKER_TEXT,
   intro:
     'Answers the team reuses. In a ticket, pick one under the reply box or type / in it. {{ticket.number}}, {{ticket.reason}}, {{customer.name}} and {{customer.email}} are filled in for the ticket ({{customer.name}} is “there” when the customer gave no name, so “Kia ora {{customer.name}},” always reads well). {{ask:Your question}} asks the agent: the answer cannot be sent until they replace it.',
   titleLabel: 'Title',
@@ -105,9 +91,6 @@ export const SAVED_REPLY_TEXT = {
   added: (title: string) => `Added “${title}”.`,
   saved: (title: string) => `Saved “${title}”.`,
   deleted: (title: string) => `Deleted “${title}”.`,
-  pick: 'Insert a saved reply',
-  insert: 'Insert',
-  noMatch: 'No saved reply matches.',
 } as const;
 
 /**

@@ -1,6 +1,9 @@
+import { MAILED_TEXT } from './conversation.ts';
+
 /**
  * Mail that comes in (reply by email, docs/decisions/105-reply-by-email.md): the states and reasons
- * the admin Mail page's Incoming view shows, in the words it shows them.
+ * the admin Mail page's Incoming view shows, in the words it shows them. What a ticket's thread says
+ * of a message that came by mail is in conversation.ts (MAILED_TEXT, given in INBOUND_TEXT too).
  */
 export const INBOUND_VIEW_STATES = ['received', 'posted', 'held', 'ignored', 'discarded'] as const;
 export type InboundViewState = (typeof INBOUND_VIEW_STATES)[number];
@@ -71,6 +74,7 @@ export const INBOUND_FOLLOW_UP_TEXT = {
 } as const;
 
 export const INBOUND_TEXT = {
+  ...MAILED_TEXT,
   notFound: 'This mail could not be found.',
   fileNotFound: 'This file could not be found in the mail.',
   notHeld: 'Only a held mail can be posted or discarded.',
@@ -79,13 +83,6 @@ export const INBOUND_TEXT = {
   notAParty: 'The sender is neither the ticket’s owner nor on the team, so it cannot be posted as theirs.',
   posted: 'Posted to the ticket.',
   discarded: 'Discarded.',
-  byEmail: 'by email',
-  showWholeMail: 'Show the whole mail',
-  /** The line a mailed reply's forwarded message starts with (the server writes it, the page folds what follows). */
-  forwardedFrom: 'Forwarded message from',
-  /** In place of the sender when a forwarded message's header names none. */
-  forwardedFromSomeone: 'someone',
-  wholeMailTitle: 'The whole mail',
   /** The Incoming view's link that opens a held mail, and what the opened mail offers. */
   read: 'Read',
   heldMailTitle: 'Held mail',

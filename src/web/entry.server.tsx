@@ -5,7 +5,9 @@ import { type EntryContext, type RouterContextProvider, ServerRouter } from 'rea
 import { DATE_TEXTS_ID, type DateTexts, keepDateTexts } from '../contracts/dates.ts';
 import { loadAllScreens } from './features/auth/lazy-screens.tsx';
 import type { RouteHandle } from '../contracts/web-context.ts';
+import { DISCLOSURE_SCRIPT } from './lib/disclosure-script.ts';
 import { EnhancementsContext, NonceContext, requestContext } from './lib/request-context.ts';
+import { DisclosureScriptContext } from './lib/static-page.ts';
 import { pageEdits } from './page-stream.ts';
 
 // The Fastify web handler sets values under this key; exporting it from the server build gives the
@@ -58,7 +60,9 @@ export default async function handleRequest(
       renderToPipeableStream(
         <NonceContext.Provider value={nonce}>
           <EnhancementsContext.Provider value={enhancements}>
-            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+            <DisclosureScriptContext.Provider value={DISCLOSURE_SCRIPT}>
+              <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+            </DisclosureScriptContext.Provider>
           </EnhancementsContext.Provider>
         </NonceContext.Provider>,
         {

@@ -19,7 +19,7 @@ import type { RootData } from './lib/page-meta.ts';
 import { requestContext, useEnhancements, useNonce } from './lib/request-context.ts';
 import { revalidateOnlyWhenAsked } from './lib/revalidate.ts';
 import { onSessionLost } from './lib/session-events.ts';
-import { DISCLOSURE_SCRIPT, staticPageHandle } from './lib/static-page.ts';
+import { staticPageHandle, useDisclosureScript } from './lib/static-page.ts';
 import './styles/app.css';
 import './styles/forms.css';
 
@@ -50,6 +50,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const matches = useMatches();
   const page = staticPageHandle(matches.map((m) => m.handle));
   const enhancements = useEnhancements();
+  const disclosureScript = useDisclosureScript();
   const script = page?.enhance ? enhancements[page.enhance] : undefined;
   return (
     <html lang="en-NZ">
@@ -80,7 +81,7 @@ export function Layout({ children }: { children: ReactNode }) {
         ) : (
           <>
             {/* A constant, not content: the menu and FAQ answers of a page without the app. */}
-            <script nonce={nonce} dangerouslySetInnerHTML={{ __html: DISCLOSURE_SCRIPT }} />
+            <script nonce={nonce} dangerouslySetInnerHTML={{ __html: disclosureScript }} />
             {script ? (
               <>
                 {script.imports.map((href) => (

@@ -1,3 +1,4 @@
+import { createContext, useContext } from 'react';
 import type { RouteHandle } from '../../contracts/web-context.ts';
 import type { EnhancementName } from './enhancements.ts';
 
@@ -9,8 +10,8 @@ import type { EnhancementName } from './enhancements.ts';
  * signed-in visitors too: the header's Sign Out is a form.
  *
  * What the static pages do in the browser, the menu button and the FAQ answers, is a disclosure: a
- * button with `aria-expanded` and `aria-controls`. DISCLOSURE_SCRIPT (inline, with the response's
- * CSP nonce) toggles them; without JavaScript noscript.css shows everything.
+ * button with `aria-expanded` and `aria-controls`. DISCLOSURE_SCRIPT (disclosure-script.ts, inline,
+ * with the response's CSP nonce) toggles them; without JavaScript noscript.css shows everything.
  */
 export interface PageHandle extends RouteHandle {
   hydrate: false;
@@ -34,20 +35,10 @@ export function staticPageHandle(handles: unknown[]): PageHandle | null {
   const found = handles.find((handle) => (handle as { hydrate?: unknown } | undefined)?.hydrate === false);
   return (found as PageHandle | undefined) ?? null;
 }
+
 /**
- * The menu closes on Escape (focus back on its button), on a tap outside it, and when one of its
- * links is followed; a FAQ answer toggles with its button; a switch (FAQ type, legal document)
- * keeps the reader's scroll position across its page load. Plain ES5, inlined into the page.
+ * DISCLOSURE_SCRIPT, for the root layout of a page that does not hydrate: given by the server's
+ * entry (entry.server.tsx), so the app's bundle, which never draws such a page, goes without it.
  */
-export const DISCLOSURE_SCRIPT = `(function(){
-function nav(){return document.getElementById('site-nav')}
-function btn(){return document.querySelector('button[aria-controls="site-nav"]')}
-function setMenu(o){var b=btn(),t=nav();if(!b||!t)return;b.setAttribute('aria-expanded',String(o));t.classList.toggle('site-nav--open',o);var l=b.querySelector('.visually-hidden');if(l)l.textContent=o?'Close menu':'Open menu'}
-function isOpen(){var b=btn();return !!b&&b.getAttribute('aria-expanded')==='true'}
-document.addEventListener('click',function(e){var el=e.target instanceof Element?e.target:null;var b=el&&el.closest('button[aria-expanded][aria-controls]');
-if(b){var t=document.getElementById(b.getAttribute('aria-controls'));if(!t)return;var o=b.getAttribute('aria-expanded')!=='true';if(t.id==='site-nav')setMenu(o);else{b.setAttribute('aria-expanded',String(o));t.hidden=!o}return}
-if(isOpen()&&!(el&&el.closest('#site-nav')&&!el.closest('a')))setMenu(false)});
-document.addEventListener('keydown',function(e){if(e.key==='Escape'&&isOpen()){setMenu(false);var b=btn();if(b)b.focus()}});
-document.addEventListener('submit',function(e){var f=e.target;if(f instanceof HTMLFormElement&&f.getAttribute('action')==='/sign-out'&&window.BroadcastChannel){var c=new BroadcastChannel('bagspace-session');c.postMessage('signed-out');c.close()}if(f instanceof HTMLFormElement&&f.classList.contains('switch'))try{sessionStorage.setItem('switch-scroll',location.pathname+' '+Math.round(scrollY))}catch(x){}});
-try{var k=sessionStorage.getItem('switch-scroll');if(k){sessionStorage.removeItem('switch-scroll');var p=k.split(' ');if(p[0]===location.pathname){var y=+p[1];scrollTo(0,y);addEventListener('load',function(){scrollTo(0,y)})}}}catch(x){}
-})();`;
+export const DisclosureScriptContext = createContext('');
+export const useDisclosureScript = () => useContext(DisclosureScriptContext);

@@ -18,6 +18,7 @@ import { deskApi, supportApi } from '../../contracts/api/support.ts';
 import { pathOf } from '../../contracts/endpoint.ts';
 import type { RouteHandle, ServerApiClient } from '../../contracts/web-context.ts';
 import { DESK_TEXT, expandSavedReply } from '../../contracts/desk.ts';
+import { firstQuestion } from '../../contracts/macros.ts';
 import { bulkApi } from '../../contracts/api/bulk.ts';
 import { describeMacro, hasMacroActions, MACRO_ACTION_TEXT } from '../../contracts/macro-actions.ts';
 import { MacroPanel } from '../features/support/macro-panel.tsx';
@@ -536,11 +537,10 @@ export default function AdminTicketPage({ params, loaderData, actionData }: Rout
               <ReplyBox<AdminMessage>
                 upload={{ declaration: deskApi.reply, params: { ticketId } }}
                 ticketId={ticketId}
-                savedReplies={loaderData.savedReplies.map((reply) => ({
-                  id: reply.id,
-                  title: reply.title,
-                  text: expandSavedReply(reply.body, ticket),
-                }))}
+                savedReplies={loaderData.savedReplies.map((reply) => {
+                  const text = expandSavedReply(reply.body, ticket);
+                  return { id: reply.id, title: reply.title, text, question: firstQuestion(text) };
+                })}
                 clientId={refusedReply?.values.clientId || loaderData.clientId}
                 kept={refusedReply}
                 versioning={versioning}

@@ -9,7 +9,7 @@ import {
   PriceIcon,
   RouteIcon,
   WalletIcon,
-} from '../components/ui/icons.tsx';
+} from '../features/home/icons.tsx';
 import { HeroIllustration } from '../features/home/hero-illustration.tsx';
 import { pageMeta, type RootData } from '../lib/page-meta.ts';
 import type { Route } from './+types/home';

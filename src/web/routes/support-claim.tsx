@@ -1,7 +1,12 @@
 import { data, Form, redirect, useNavigation } from 'react-router';
 import { claimsApi } from '../../contracts/api/claims.ts';
 import { ATTACHMENT_ACCEPT } from '../../contracts/attachments.ts';
-import { CLAIM_FORM_MAX_BYTES, CLAIM_LIMITS, CLAIM_TEXT, claimKindLabel } from '../../contracts/claims.ts';
+import {
+  CLAIM_FORM_MAX_BYTES,
+  CLAIM_LIMITS,
+  CLAIM_CUSTOMER_TEXT,
+  claimKindLabel,
+} from '../../contracts/claims-customer.ts';
 import { formatNzDate, formatNzDateTime } from '../../contracts/dates.ts';
 import type { RouteHandle } from '../../contracts/web-context.ts';
 import { InputField, TextAreaField } from '../components/ui/field.tsx';
@@ -15,7 +20,8 @@ import '../styles/support.css';
 /** The answer may carry a claim's ten files (docs/decisions/153-claim-life.md). */
 export const handle: RouteHandle = { formBytes: CLAIM_FORM_MAX_BYTES };
 
-export const meta: Route.MetaFunction = ({ matches }) => privatePageMeta(matches, 'support', CLAIM_TEXT.travellerTitle);
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta(matches, 'support', CLAIM_CUSTOMER_TEXT.travellerTitle);
 
 /**
  * /support/claims/:claimId: the traveller of a delivery answers a claim about it (the link of the
@@ -27,7 +33,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const read = await api.call(claimsApi.travellerClaim, { params: { claimId: params.claimId } });
   return {
     claim: read.ok ? read.data.claim : null,
-    missing: read.ok ? null : read.status === 404 ? CLAIM_TEXT.travellerMissing : read.message,
+    missing: read.ok ? null : read.status === 404 ? CLAIM_CUSTOMER_TEXT.travellerMissing : read.message,
     answered: new URL(request.url).searchParams.get('answered') === '1',
   };
 }
@@ -66,7 +72,7 @@ export default function SupportClaim({ loaderData, actionData }: Route.Component
   if (!claim) {
     return (
       <main className="support-page claim-answer">
-        <h1>{CLAIM_TEXT.travellerTitle}</h1>
+        <h1>{CLAIM_CUSTOMER_TEXT.travellerTitle}</h1>
         <p role="alert">{missing}</p>
       </main>
     );
@@ -75,20 +81,20 @@ export default function SupportClaim({ loaderData, actionData }: Route.Component
   const general = refused && !refused.fields.message ? refused.message : null;
   return (
     <main className="support-page claim-answer">
-      <h1>{CLAIM_TEXT.travellerTitle}</h1>
-      <p>{CLAIM_TEXT.travellerLead(claim.deliveryReference)}</p>
+      <h1>{CLAIM_CUSTOMER_TEXT.travellerTitle}</h1>
+      <p>{CLAIM_CUSTOMER_TEXT.travellerLead(claim.deliveryReference)}</p>
       <dl className="claim__facts">
         <div className="claim__fact">
-          <dt>{CLAIM_TEXT.kind}</dt>
+          <dt>{CLAIM_CUSTOMER_TEXT.kind}</dt>
           <dd>{claimKindLabel(claim.kind)}</dd>
         </div>
         <div className="claim__fact">
-          <dt>{CLAIM_TEXT.delivery}</dt>
+          <dt>{CLAIM_CUSTOMER_TEXT.delivery}</dt>
           <dd>{claim.deliveryReference}</dd>
         </div>
         {claim.deliveredOn ? (
           <div className="claim__fact">
-            <dt>{CLAIM_TEXT.deliveredOn}</dt>
+            <dt>{CLAIM_CUSTOMER_TEXT.deliveredOn}</dt>
             <dd>{formatNzDate(`${claim.deliveredOn}T00:00:00Z`)}</dd>
           </div>
         ) : null}
@@ -96,47 +102,47 @@ export default function SupportClaim({ loaderData, actionData }: Route.Component
       <blockquote className="claim__statement">{claim.statement}</blockquote>
       {answered && claim.answeredAt ? (
         <p role="status" className="notice notice--success">
-          {CLAIM_TEXT.answerSent}
+          {CLAIM_CUSTOMER_TEXT.answerSent}
         </p>
       ) : claim.answeredAt ? (
-        <p>{CLAIM_TEXT.answered(formatNzDateTime(claim.answeredAt))}</p>
+        <p>{CLAIM_CUSTOMER_TEXT.answered(formatNzDateTime(claim.answeredAt))}</p>
       ) : !claim.answerable ? (
-        <p>{CLAIM_TEXT.notAnswerable}</p>
+        <p>{CLAIM_CUSTOMER_TEXT.notAnswerable}</p>
       ) : (
         <Form
           method="post"
           encType="multipart/form-data"
           className="claim-answer__form"
-          aria-label={CLAIM_TEXT.travellerAnswer}
+          aria-label={CLAIM_CUSTOMER_TEXT.travellerAnswer}
         >
-          {claim.dueAt ? <p>{CLAIM_TEXT.answerDue(formatNzDateTime(claim.dueAt))}</p> : null}
+          {claim.dueAt ? <p>{CLAIM_CUSTOMER_TEXT.answerDue(formatNzDateTime(claim.dueAt))}</p> : null}
           {general ? (
             <p className="field__error" role="alert">
               {general}
             </p>
           ) : null}
           <TextAreaField
-            label={CLAIM_TEXT.travellerAnswer}
+            label={CLAIM_CUSTOMER_TEXT.travellerAnswer}
             name="message"
             rows={6}
             maxLength={CLAIM_LIMITS.answerMax}
             defaultValue={refused?.values?.message ?? ''}
             key={`message-${refused?.values?.message ?? ''}`}
-            hint={CLAIM_TEXT.travellerAnswerHint}
+            hint={CLAIM_CUSTOMER_TEXT.travellerAnswerHint}
             error={refused?.fields.message}
             required
           />
           <InputField
-            label={CLAIM_TEXT.travellerFiles}
+            label={CLAIM_CUSTOMER_TEXT.travellerFiles}
             name="files"
             type="file"
             multiple
             accept={ATTACHMENT_ACCEPT}
             className="input input--file"
-            hint={CLAIM_TEXT.travellerFilesHint}
+            hint={CLAIM_CUSTOMER_TEXT.travellerFilesHint}
           />
           <button type="submit" className="button button--primary" disabled={busy}>
-            {CLAIM_TEXT.sendAnswer}
+            {CLAIM_CUSTOMER_TEXT.sendAnswer}
           </button>
         </Form>
       )}

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { CLAIM_FORM_MAX_BYTES, CLAIM_LIMITS, CLAIM_TEXT } from '../../contracts/claims.ts';
+import { CLAIM_FORM_MAX_BYTES, CLAIM_LIMITS, CLAIM_CUSTOMER_TEXT } from '../../contracts/claims-customer.ts';
 import { supportApi } from '../../contracts/api/support.ts';
 import { fieldErrors } from '../../contracts/field-errors.ts';
 import type { RouteHandle } from '../../contracts/web-context.ts';
@@ -177,7 +177,7 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
   const filesId = useId();
   const picker = useAttachmentPicker(
     isIncident && incident.claimKind
-      ? { files: CLAIM_LIMITS.evidenceFiles, refusal: CLAIM_TEXT.tooManyFiles }
+      ? { files: CLAIM_LIMITS.evidenceFiles, refusal: CLAIM_CUSTOMER_TEXT.tooManyFiles }
       : undefined,
   );
   const drop = useFileDrop(picker, !submitting);
@@ -329,7 +329,7 @@ export default function CreateTicket({ loaderData, actionData }: Route.Component
           </span>
           <AttachmentPicker picker={picker} id={filesId} disabled={submitting} />
           <p className="field__hint">{ATTACHMENT_TEXT.attachHint}</p>
-          {!hydrated || isIncident ? <p className="field__hint">{CLAIM_TEXT.evidenceHint}</p> : null}
+          {!hydrated || isIncident ? <p className="field__hint">{CLAIM_CUSTOMER_TEXT.evidenceHint}</p> : null}
           {errorOf('files') ? <p className="field__error">{errorOf('files')}</p> : null}
         </div>
         <div className="form__actions">

@@ -1,4 +1,4 @@
-import { INBOUND_TEXT } from '../../contracts/inbound.ts';
+import { MAILED_TEXT } from '../../contracts/conversation.ts';
 import { loadWholeMail, WholeMailView } from '../features/support/whole-mail.tsx';
 import { privatePageMeta } from '../lib/page-meta.ts';
 import { requestContext } from '../lib/request-context.ts';
@@ -6,7 +6,7 @@ import type { Route } from './+types/support-ticket-mail';
 import '../styles/support.css';
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  privatePageMeta(matches, 'support', INBOUND_TEXT.wholeMailTitle);
+  privatePageMeta(matches, 'support', MAILED_TEXT.wholeMailTitle);
 
 /** The mail, read on the server (the layout signs in anyone else; the API shows a user only their own). */
 export function loader({ params, context }: Route.LoaderArgs) {

@@ -12,13 +12,8 @@ import type { RootData } from '../../lib/page-meta.ts';
 import { AuthCard } from './auth-form.tsx';
 import { OtpField, PasskeyButton, signInWithPasskey } from './otp-field.tsx';
 import { ResendVerification } from './resend-verification.tsx';
-import {
-  RESEND_FORM,
-  SignInCodeSchema,
-  SignInFormSchema,
-  type SignInArea,
-  type SignInResult,
-} from './sign-in-action.ts';
+import { SignInCodeSchema, SignInFormSchema, type SignInArea, type SignInResult } from './sign-in-action.ts';
+import { RESEND_FORM } from './sign-in-forms.ts';
 import '../../styles/auth.css';
 
 type Failure = { kind: 'error' | 'throttled'; message: string } | { kind: 'unverified'; email: string };

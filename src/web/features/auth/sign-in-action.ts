@@ -7,6 +7,7 @@ import { SECOND_FACTOR_MESSAGES as M } from '../../../contracts/second-factor.ts
 import { OtpSchema } from '../../../contracts/second-factor.schemas.ts';
 import { z } from '../../../contracts/zod.ts';
 import { type FormResult, invalid } from '../../lib/form.ts';
+import { RESEND_FORM, SIGN_IN_FORM } from './sign-in-forms.ts';
 import { requestContext, type RequestContextValue, type WebServices } from '../../lib/request-context.ts';
 
 /**
@@ -20,10 +21,6 @@ import { requestContext, type RequestContextValue, type WebServices } from '../.
  * an address can take only one action, and that form is shown on this very screen.
  */
 export type SignInArea = '/support' | '/admin';
-
-/** Which of the screen's two forms an answer belongs to. */
-export const SIGN_IN_FORM = 'sign-in';
-export const RESEND_FORM = 'resend';
 
 /**
  * The screen's answer: the one form result. `values.ticket` is the code step's ticket (the password

@@ -1,4 +1,4 @@
-import { CLAIM_KINDS, CLAIM_TEXT } from '../../../contracts/claims.ts';
+import { CLAIM_KINDS, CLAIM_CUSTOMER_TEXT } from '../../../contracts/claims-customer.ts';
 
 /** The incident's fields of the Contact us form, by their form names. */
 export const INCIDENT_FIELDS = ['claimKind', 'deliveryReference', 'itemValue', 'deliveredOn'] as const;
@@ -45,18 +45,18 @@ export function IncidentFields({
   });
   return (
     <fieldset className="incident-fields" hidden={!shown}>
-      <legend className="field__label">{CLAIM_TEXT.legend}</legend>
-      <p className="field__hint">{CLAIM_TEXT.lead}</p>
+      <legend className="field__label">{CLAIM_CUSTOMER_TEXT.legend}</legend>
+      <p className="field__hint">{CLAIM_CUSTOMER_TEXT.lead}</p>
       <div className="field">
         <label className="field__label" htmlFor={`${id}-claimKind`}>
-          {CLAIM_TEXT.kind}
+          {CLAIM_CUSTOMER_TEXT.kind}
         </label>
         <select
           className="select"
           {...common('claimKind', false)}
           onChange={(event) => onChange('claimKind', event.target.value)}
         >
-          <option value="">{CLAIM_TEXT.chooseKind}</option>
+          <option value="">{CLAIM_CUSTOMER_TEXT.chooseKind}</option>
           {CLAIM_KINDS.map((kind) => (
             <option key={kind.value} value={kind.value}>
               {kind.label}
@@ -67,7 +67,7 @@ export function IncidentFields({
       </div>
       <div className="field">
         <label className="field__label" htmlFor={`${id}-deliveryReference`}>
-          {CLAIM_TEXT.delivery}
+          {CLAIM_CUSTOMER_TEXT.delivery}
         </label>
         <input
           className="input"
@@ -77,13 +77,13 @@ export function IncidentFields({
           onChange={(event) => onChange('deliveryReference', event.target.value)}
         />
         <p id={`${id}-deliveryReference-hint`} className="field__hint">
-          {CLAIM_TEXT.deliveryHint}
+          {CLAIM_CUSTOMER_TEXT.deliveryHint}
         </p>
         {error('deliveryReference')}
       </div>
       <div className="field">
         <label className="field__label" htmlFor={`${id}-itemValue`}>
-          {CLAIM_TEXT.value}
+          {CLAIM_CUSTOMER_TEXT.value}
         </label>
         <input
           className="input"
@@ -93,13 +93,13 @@ export function IncidentFields({
           onChange={(event) => onChange('itemValue', event.target.value)}
         />
         <p id={`${id}-itemValue-hint`} className="field__hint">
-          {CLAIM_TEXT.valueHint}
+          {CLAIM_CUSTOMER_TEXT.valueHint}
         </p>
         {error('itemValue')}
       </div>
       <div className="field">
         <label className="field__label" htmlFor={`${id}-deliveredOn`}>
-          {CLAIM_TEXT.deliveredOn}
+          {CLAIM_CUSTOMER_TEXT.deliveredOn}
         </label>
         <input
           className="input"
@@ -108,7 +108,7 @@ export function IncidentFields({
           onChange={(event) => onChange('deliveredOn', event.target.value)}
         />
         <p id={`${id}-deliveredOn-hint`} className="field__hint">
-          {CLAIM_TEXT.deliveredOnHint}
+          {CLAIM_CUSTOMER_TEXT.deliveredOnHint}
         </p>
         {error('deliveredOn')}
       </div>

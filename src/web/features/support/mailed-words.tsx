@@ -1,4 +1,4 @@
-import { INBOUND_TEXT } from '../../../contracts/inbound.ts';
+import { MAILED_TEXT } from '../../../contracts/conversation.ts';
 
 type Part = { kind: 'text' | 'quote'; lines: string[] };
 
@@ -9,7 +9,7 @@ type Part = { kind: 'text' | 'quote'; lines: string[] };
  */
 export function MailedWords({ text }: { text: string }) {
   const lines = text.split('\n');
-  const forwardAt = lines.findIndex((line) => line.startsWith(`${INBOUND_TEXT.forwardedFrom} `));
+  const forwardAt = lines.findIndex((line) => line.startsWith(`${MAILED_TEXT.forwardedFrom} `));
   const own = forwardAt === -1 ? lines : lines.slice(0, forwardAt);
   return (
     <div className="bubble__body bubble__body--mail">

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
-import { DESK_TEXT, RATING_COMMENT_MAX_LENGTH } from '../../../contracts/desk.ts';
+import { CONVERSATION_TEXT, RATING_COMMENT_MAX_LENGTH } from '../../../contracts/conversation.ts';
 import { SUPPORT_TEXT } from '../../../contracts/support.ts';
 import type { Rating } from '../../../contracts/support.schemas.ts';
 import { formatNzDateTime } from '../../../contracts/dates.ts';
@@ -34,11 +34,11 @@ export function RatingForm({
   const changeable = !rating || Date.parse(rating.changeableUntil) > now;
   return (
     <section id="rating" className="rating" aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`}>{DESK_TEXT.rateTitle}</h3>
+      <h3 id={`${id}-title`}>{CONVERSATION_TEXT.rateTitle}</h3>
       {rating ? (
         <p role="status">
-          {rating.good ? DESK_TEXT.ratedGood : DESK_TEXT.ratedBad} {DESK_TEXT.thanks}{' '}
-          {changeable ? DESK_TEXT.changeableUntil(formatNzDateTime(rating.changeableUntil)) : null}
+          {rating.good ? CONVERSATION_TEXT.ratedGood : CONVERSATION_TEXT.ratedBad} {CONVERSATION_TEXT.thanks}{' '}
+          {changeable ? CONVERSATION_TEXT.changeableUntil(formatNzDateTime(rating.changeableUntil)) : null}
         </p>
       ) : null}
       {rating?.comment && !changeable ? <blockquote>{rating.comment}</blockquote> : null}
@@ -46,7 +46,7 @@ export function RatingForm({
         <Form method="post" preventScrollReset ref={formRef} noValidate onSubmit={onSubmit}>
           <input type="hidden" name="intent" value="rate" />
           <fieldset className="rating__choices" aria-describedby={error ? `${id}-error` : undefined}>
-            <legend className="visually-hidden">{DESK_TEXT.rateTitle}</legend>
+            <legend className="visually-hidden">{CONVERSATION_TEXT.rateTitle}</legend>
             {[true, false].map((good) => (
               <label key={String(good)} className="rating__choice">
                 <input
@@ -57,11 +57,11 @@ export function RatingForm({
                   required
                   aria-invalid={errors.good ? true : undefined}
                 />{' '}
-                {good ? DESK_TEXT.good : DESK_TEXT.bad}
+                {good ? CONVERSATION_TEXT.good : CONVERSATION_TEXT.bad}
               </label>
             ))}
           </fieldset>
-          <label htmlFor={`${id}-comment`}>{DESK_TEXT.ratingComment}</label>
+          <label htmlFor={`${id}-comment`}>{CONVERSATION_TEXT.ratingComment}</label>
           <textarea
             id={`${id}-comment`}
             name="comment"
@@ -77,7 +77,7 @@ export function RatingForm({
           ) : null}
           <p>
             <button type="submit" className="button button--primary" disabled={busy}>
-              {rating ? DESK_TEXT.changeRating : DESK_TEXT.sendRating}
+              {rating ? CONVERSATION_TEXT.changeRating : CONVERSATION_TEXT.sendRating}
             </button>
           </p>
         </Form>

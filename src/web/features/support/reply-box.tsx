@@ -1,7 +1,6 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { Form, Link, useFetcher, useRouteLoaderData } from 'react-router';
-import { DESK_TEXT, SAVED_REPLY_TEXT } from '../../../contracts/desk.ts';
-import { firstQuestion } from '../../../contracts/macros.ts';
+import { CONVERSATION_TEXT, SAVED_REPLY_PICKER_TEXT } from '../../../contracts/conversation.ts';
 import type { EndpointDeclaration } from '../../../contracts/endpoint.ts';
 import { MESSAGE_MAX_LENGTH, SUPPORT_TEXT } from '../../../contracts/support.ts';
 import type { Message } from '../../../contracts/support.schemas.ts';
@@ -26,6 +25,14 @@ export interface ReplyVersioning {
   /** Where the ticket stands now, in words (the notice's last line). */
   now: string;
   page: string;
+}
+
+/** A saved reply as the box offers it: filled in for the ticket, with its first question's place. */
+interface SavedReplyChoice {
+  id: string;
+  title: string;
+  text: string;
+  question: { start: number; end: number } | null;
 }
 
 /** Where a reply with files goes, with a progress bar: its endpoint and the ticket. */
@@ -62,8 +69,12 @@ export function ReplyBox<M extends Message = Message>({
   versioning?: ReplyVersioning;
   /** The ticket answered: its draft is kept under it (for the signed-in person and this box). */
   ticketId?: string;
-  /** The console's saved replies, already filled in for this ticket: a picker under the box, and `/` in it. */
-  savedReplies?: ReadonlyArray<{ id: string; title: string; text: string }>;
+  /**
+   * The console's saved replies, already filled in for this ticket: a picker under the box, and `/`
+   * in it. `question`: where the text's first question ({{ask:…}}) is (contracts/macros.ts
+   * firstQuestion), selected once it is inserted.
+   */
+  savedReplies?: ReadonlyArray<SavedReplyChoice>;
   /** 'note': the console's internal-note box (posted with intent=note, drawn apart; text only). */
   variant?: 'reply' | 'note';
   upload?: ReplyUpload;
@@ -165,9 +176,9 @@ export function ReplyBox<M extends Message = Message>({
     const box = document.getElementById(inputId);
     if (box instanceof HTMLTextAreaElement) box.setSelectionRange(range.start, range.end);
   }, [text, inputId]);
-  const insert = (value: string) => {
-    selectNext.current = firstQuestion(value);
-    update(value);
+  const insert = (reply: Pick<SavedReplyChoice, 'text' | 'question'>) => {
+    selectNext.current = reply.question;
+    update(reply.text);
     setActive(0);
     document.getElementById(inputId)?.focus();
   };
@@ -280,7 +291,7 @@ export function ReplyBox<M extends Message = Message>({
         closed: true,
       });
     else if (result.status === 412 && sentAgainst.current !== undefined)
-      finish({ ok: false, error: DESK_TEXT.stale, stale: sentAgainst.current });
+      finish({ ok: false, error: CONVERSATION_TEXT.stale, stale: sentAgainst.current });
     else if (result.status === 0) finish({ ok: false, error: REPLY_UNREACHABLE });
     else
       finish({
@@ -298,7 +309,7 @@ export function ReplyBox<M extends Message = Message>({
         // Outside the form (above the box, which sticks to the bottom), its Send anyway still the
         // form's own submit button (the form attribute), so it works without JavaScript too.
         <div className="reply-box__stale" role="alert">
-          <p>{DESK_TEXT.stale}</p>
+          <p>{CONVERSATION_TEXT.stale}</p>
           <ul className="reply-box__changes">
             {versioning.changesSince(staleSince).map((change) => (
               <li key={change.key}>{change.text}</li>
@@ -307,7 +318,7 @@ export function ReplyBox<M extends Message = Message>({
           </ul>
           <div className="reply-box__stale-actions">
             <button type="submit" form={formId} className="button button--primary" disabled={sending}>
-              {DESK_TEXT.sendAnyway}
+              {CONVERSATION_TEXT.sendAnyway}
             </button>
             {hydrated ? (
               <button
@@ -319,20 +330,20 @@ export function ReplyBox<M extends Message = Message>({
                   document.getElementById(inputId)?.focus();
                 }}
               >
-                {DESK_TEXT.editReply}
+                {CONVERSATION_TEXT.editReply}
               </button>
             ) : (
               <a className="button button--ghost" href={`#${inputId}`}>
-                {DESK_TEXT.editReply}
+                {CONVERSATION_TEXT.editReply}
               </a>
             )}
             {hydrated ? (
               <button type="button" className="button button--ghost" onClick={discard}>
-                {DESK_TEXT.discardReply}
+                {CONVERSATION_TEXT.discardReply}
               </button>
             ) : (
               <Link className="button button--ghost" to={versioning.page}>
-                {DESK_TEXT.discardReply}
+                {CONVERSATION_TEXT.discardReply}
               </Link>
             )}
           </div>
@@ -353,7 +364,7 @@ export function ReplyBox<M extends Message = Message>({
         {variant === 'note' ? <input type="hidden" name="intent" value="note" /> : null}
         {withFiles ? <AttachmentPicker picker={picker} id={`${inputId}-files`} disabled={sending} compact /> : null}
         <label htmlFor={inputId} className="visually-hidden">
-          {variant === 'note' ? DESK_TEXT.internalNote : 'Your message'}
+          {variant === 'note' ? CONVERSATION_TEXT.internalNote : 'Your message'}
         </label>
         <textarea
           id={inputId}
@@ -361,7 +372,7 @@ export function ReplyBox<M extends Message = Message>({
           className="textarea reply-box__input"
           rows={1}
           maxLength={MESSAGE_MAX_LENGTH}
-          placeholder={variant === 'note' ? DESK_TEXT.notePlaceholder : 'Write a message'}
+          placeholder={variant === 'note' ? CONVERSATION_TEXT.notePlaceholder : 'Write a message'}
           // In the console, r and n enter the boxes (docs/decisions/146-console-keyboard.md).
           {...(versioning
             ? {
@@ -390,7 +401,7 @@ export function ReplyBox<M extends Message = Message>({
               }
               if (e.key === 'Enter' || e.key === 'Tab') {
                 e.preventDefault();
-                insert(matches[active]?.text ?? '');
+                insert(matches[active] ?? { text: '', question: null });
                 return;
               }
             }
@@ -410,7 +421,7 @@ export function ReplyBox<M extends Message = Message>({
           type="submit"
           className="button button--primary reply-box__send"
           disabled={hydrated && (blank || sending)}
-          aria-label={variant === 'note' ? DESK_TEXT.addNote : 'Send'}
+          aria-label={variant === 'note' ? CONVERSATION_TEXT.addNote : 'Send'}
         >
           <SendIcon />
         </button>
@@ -420,8 +431,8 @@ export function ReplyBox<M extends Message = Message>({
           </p>
         ) : null}
         {matches ? (
-          <ul id={`${inputId}-saved`} className="saved-menu" role="listbox" aria-label={SAVED_REPLY_TEXT.title}>
-            {matches.length === 0 ? <li className="saved-menu__empty">{SAVED_REPLY_TEXT.noMatch}</li> : null}
+          <ul id={`${inputId}-saved`} className="saved-menu" role="listbox" aria-label={SAVED_REPLY_PICKER_TEXT.title}>
+            {matches.length === 0 ? <li className="saved-menu__empty">{SAVED_REPLY_PICKER_TEXT.noMatch}</li> : null}
             {matches.map((reply, i) => (
               <li
                 key={reply.id}
@@ -431,7 +442,7 @@ export function ReplyBox<M extends Message = Message>({
                 className="saved-menu__option"
                 onMouseDown={(e) => {
                   e.preventDefault();
-                  insert(reply.text);
+                  insert(reply);
                 }}
               >
                 <strong>{reply.title}</strong> <span className="saved-menu__preview">{reply.text.slice(0, 80)}</span>
@@ -449,15 +460,15 @@ export function ReplyBox<M extends Message = Message>({
             event.preventDefault();
             const id = new FormData(event.currentTarget).get('savedReplyId');
             const chosen = savedReplies.find((reply) => reply.id === id);
-            if (chosen) insert(chosen.text);
+            if (chosen) insert(chosen);
           }}
         >
           <input type="hidden" name="intent" value="insert-saved" />
           <label>
-            <span className="visually-hidden">{SAVED_REPLY_TEXT.pick}</span>
+            <span className="visually-hidden">{SAVED_REPLY_PICKER_TEXT.pick}</span>
             <select name="savedReplyId" className="select" defaultValue="" required>
               <option value="" disabled>
-                {SAVED_REPLY_TEXT.pick}…
+                {SAVED_REPLY_PICKER_TEXT.pick}…
               </option>
               {savedReplies.map((reply) => (
                 <option key={reply.id} value={reply.id}>
@@ -467,7 +478,7 @@ export function ReplyBox<M extends Message = Message>({
             </select>
           </label>
           <button type="submit" className="button button--ghost">
-            {SAVED_REPLY_TEXT.insert}
+            {SAVED_REPLY_PICKER_TEXT.insert}
           </button>
         </Form>
       ) : null}

@@ -3,10 +3,10 @@ import {
   CLAIM_LIMITS,
   CLAIM_OUTCOME_TEXT,
   CLAIM_STATE_TEXT,
-  CLAIM_TEXT,
+  CLAIM_CUSTOMER_TEXT,
   claimKindLabel,
   formatNzd,
-} from '../../../contracts/claims.ts';
+} from '../../../contracts/claims-customer.ts';
 import type { SenderClaim } from '../../../contracts/claims.schemas.ts';
 import { formatNzDateTime } from '../../../contracts/dates.ts';
 import { TextAreaField } from '../../components/ui/field.tsx';
@@ -25,7 +25,7 @@ export function SenderClaimPanel({ claim, refused }: { claim: SenderClaim; refus
   const failed = refused && !refused.ok ? refused : undefined;
   return (
     <section className="sender-claim" id="claim" aria-labelledby="sender-claim-title">
-      <h3 id="sender-claim-title">{CLAIM_TEXT.senderTitle}</h3>
+      <h3 id="sender-claim-title">{CLAIM_CUSTOMER_TEXT.senderTitle}</h3>
       <p>
         {claimKindLabel(claim.kind)} · {claim.deliveryReference} · <strong>{CLAIM_STATE_TEXT[claim.state]}</strong>
       </p>
@@ -39,18 +39,20 @@ export function SenderClaimPanel({ claim, refused }: { claim: SenderClaim; refus
           {claim.decision.reason ? <p className="claim__reason">{claim.decision.reason}</p> : null}
         </div>
       ) : null}
-      {claim.appeal ? <p>{claim.state === 'appealed' ? CLAIM_TEXT.appealed : CLAIM_TEXT.closedWord}</p> : null}
+      {claim.appeal ? (
+        <p>{claim.state === 'appealed' ? CLAIM_CUSTOMER_TEXT.appealed : CLAIM_CUSTOMER_TEXT.closedWord}</p>
+      ) : null}
       {claim.appealUntil ? (
-        <Form method="post" preventScrollReset className="claim__appeal-form" aria-label={CLAIM_TEXT.appeal}>
+        <Form method="post" preventScrollReset className="claim__appeal-form" aria-label={CLAIM_CUSTOMER_TEXT.appeal}>
           <input type="hidden" name="intent" value={CLAIM_APPEAL_INTENT} />
-          <p className="field__hint">{CLAIM_TEXT.appealHint(formatNzDateTime(claim.appealUntil))}</p>
+          <p className="field__hint">{CLAIM_CUSTOMER_TEXT.appealHint(formatNzDateTime(claim.appealUntil))}</p>
           {failed && !failed.fields.reason ? (
             <p className="field__error" role="alert">
               {failed.message}
             </p>
           ) : null}
           <TextAreaField
-            label={CLAIM_TEXT.appealReason}
+            label={CLAIM_CUSTOMER_TEXT.appealReason}
             name="reason"
             rows={3}
             maxLength={CLAIM_LIMITS.reasonMax}
@@ -60,7 +62,7 @@ export function SenderClaimPanel({ claim, refused }: { claim: SenderClaim; refus
             required
           />
           <button type="submit" className="button" disabled={busy}>
-            {CLAIM_TEXT.appeal}
+            {CLAIM_CUSTOMER_TEXT.appeal}
           </button>
         </Form>
       ) : null}

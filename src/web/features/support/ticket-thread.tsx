@@ -1,7 +1,6 @@
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { DESK_TEXT } from '../../../contracts/desk.ts';
-import { INBOUND_TEXT } from '../../../contracts/inbound.ts';
+import { CONVERSATION_TEXT, MAILED_TEXT } from '../../../contracts/conversation.ts';
 import type { Message } from '../../../contracts/support.schemas.ts';
 import { formatNzDateTime } from '../../../contracts/dates.ts';
 import { arriveAtThreadEnd, takeArrival } from '../../lib/thread-arrival.ts';
@@ -129,10 +128,10 @@ export function TicketThread<M extends Message>({
                 className={`bubble ${mine(message) ? 'bubble--mine' : team(message) ? 'bubble--team' : 'bubble--theirs'}${note(message) ? ' bubble--note' : ''}`}
               >
                 <p className="bubble__meta">
-                  {note(message) ? <span className="bubble__note-label">{DESK_TEXT.internalNote}</span> : null}
+                  {note(message) ? <span className="bubble__note-label">{CONVERSATION_TEXT.internalNote}</span> : null}
                   <span className="bubble__author">{author(message)}</span>
                   <time dateTime={message.timestamp}>{formatNzDateTime(message.timestamp)}</time>
-                  {message.byEmail ? <span className="bubble__by-email">{INBOUND_TEXT.byEmail}</span> : null}
+                  {message.byEmail ? <span className="bubble__by-email">{MAILED_TEXT.byEmail}</span> : null}
                 </p>
                 {!message.messageBody ? null : message.byEmail ? (
                   <MailedWords text={message.messageBody} />
@@ -142,7 +141,7 @@ export function TicketThread<M extends Message>({
                 <MessageAttachments attachments={message.attachments} />
                 {message.byEmail ? (
                   <p className="bubble__whole-mail">
-                    <Link to={wholeMail(message)}>{INBOUND_TEXT.showWholeMail}</Link>
+                    <Link to={wholeMail(message)}>{MAILED_TEXT.showWholeMail}</Link>
                   </p>
                 ) : null}
               </li>
