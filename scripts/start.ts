@@ -4,6 +4,8 @@
  */
 import { ensureBuild } from './ensure-build.ts';
 
+performance.mark('start-up: node started');
 ensureBuild();
+performance.mark('start-up: build checked');
 process.env.NODE_ENV ??= 'production';
 await import('../src/server/main.ts');

@@ -29,6 +29,7 @@ import { errorsPlugin } from './plugins/errors.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { preparedAnswersPlugin, preparedServerFactory } from './plugins/prepared.ts';
 import { requestIdFor } from './http/request-id.ts';
+import { RequestLog } from './http/request-log.ts';
 import { routeTablePlugin } from './plugins/route-table.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { createSessionResolver, sessionsPlugin } from './plugins/sessions.ts';
@@ -81,6 +82,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const front: { answers?: FastifyInstance['preparedAnswers'] } = {};
   const app = Fastify({
     logger: options.logger ?? false,
+    // One request log line per request, when its response is sent (http/request-log.ts).
+    logController: new RequestLog(),
     trustProxy: config.trustProxy,
     genReqId: requestIdFor(config.trustProxy),
     // Fastify's HTTP server with one step in front: a prepared public answer is sent before Fastify

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
-import { backoffSeconds, createBackgroundRounds, walkPages } from './background-rounds.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { backoffSeconds, checkingWorker, createBackgroundRounds, walkPages } from './background-rounds.ts';
 
 /** A round that waits until the test lets it end, and counts how many began. */
 function gatedRound() {
@@ -91,6 +91,40 @@ describe('background rounds', () => {
     expect(ended).toBe(1);
     rounds.wake();
     expect(gate.began).toBe(1);
+  });
+});
+
+describe('a checking worker', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('makes its first check a second after start, not at once (a restart serves first), and none after stop', async () => {
+    vi.useFakeTimers();
+    let checks = 0;
+    const worker = checkingWorker(
+      createBackgroundRounds(60 * 60_000, async () => {
+        checks++;
+      }),
+      {},
+    );
+    worker.start();
+    await vi.advanceTimersByTimeAsync(900);
+    expect(checks).toBe(0);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(checks).toBe(1);
+    await worker.stop();
+
+    const stopped = checkingWorker(
+      createBackgroundRounds(60 * 60_000, async () => {
+        checks++;
+      }),
+      {},
+    );
+    stopped.start();
+    await stopped.stop();
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(checks).toBe(1);
   });
 });
 

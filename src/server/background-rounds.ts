@@ -136,15 +136,23 @@ export async function stepAlone(log: Pick<Logger, 'error'>, failed: string, step
 }
 
 /**
+ * How long after `start()` a checking worker's first round waits: a restart's first requests get
+ * the database before the catching up does (the embedded one runs one statement at a time, and a
+ * round's first statements each cost a fresh plan), and a check made every few minutes loses
+ * nothing by starting a second later.
+ */
+const FIRST_CHECK_AFTER_MS = 1000;
+
+/**
  * What a worker that checks on a schedule (licence expiry, service levels, NZBN lookups) gives the
- * app: `start()` runs a round now and then every check interval, `run()` one round now (tests; it
- * resolves when the round has ended), `stop()`, and a copy of its counters.
+ * app: `start()` runs a round soon (FIRST_CHECK_AFTER_MS) and then every check interval, `run()` one
+ * round now (tests; it resolves when the round has ended), `stop()`, and a copy of its counters.
  */
 export function checkingWorker<C extends object>(rounds: BackgroundRounds, counters: C) {
   return {
     start() {
       rounds.start();
-      void rounds.run();
+      setTimeout(() => rounds.wake(), FIRST_CHECK_AFTER_MS).unref();
     },
     run: () => rounds.run(),
     stop: () => rounds.stop(),

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redactUrl } from '../../src/server/logging.ts';
+import { loggerOptions, redactUrl } from '../../src/server/logging.ts';
 import { strongPassword, uniqueEmail } from '../helpers/accounts.ts';
 import { recordFigure } from '../helpers/figures.ts';
 import { mailToReceiver } from '../helpers/inbound-mail.ts';
@@ -35,6 +35,15 @@ describe('redactUrl', () => {
   it('hides the token of an unsubscribe link, and of its React Router data request', () => {
     expect(redactUrl('/unsubscribe/AbC_123-xyz')).toBe('/unsubscribe/[redacted]');
     expect(redactUrl('/unsubscribe/AbC_123-xyz.data?_routes=x')).toBe('/unsubscribe/[redacted]?_routes=x');
+  });
+
+  it("is the request log's address every time an address is seen, however often (the log remembers clean ones)", () => {
+    const { req } = loggerOptions('info').serializers as { req(request: object): { url: string } };
+    for (let i = 0; i < 3; i++) {
+      expect(req({ method: 'GET', url: '/verify-email?token=abc' }).url).toBe('/verify-email?token=[redacted]');
+      expect(req({ method: 'GET', url: '/unsubscribe/AbC_123-xyz' }).url).toBe('/unsubscribe/[redacted]');
+      expect(req({ method: 'GET', url: '/faqs?type=sender' }).url).toBe('/faqs?type=sender');
+    }
   });
 });
 

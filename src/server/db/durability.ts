@@ -15,14 +15,19 @@ const REQUIRED = { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on'
 
 export async function findDurabilityProblems(database: DatabaseHandle): Promise<string[]> {
   if (database.kind !== 'postgres') return [];
+  // The three settings in one round trip (a start waits for it).
+  const [row] = await queryRows<Record<keyof typeof REQUIRED, string>>(
+    database.db,
+    sql`select current_setting('fsync') as fsync, current_setting('synchronous_commit') as synchronous_commit,
+        current_setting('full_page_writes') as full_page_writes`,
+  );
   const problems: string[] = [];
-  for (const [name, wanted] of Object.entries(REQUIRED)) {
-    const [row] = await queryRows<{ setting: string }>(database.db, sql`select current_setting(${name}) as setting`);
+  for (const [name, wanted] of Object.entries(REQUIRED) as Array<[keyof typeof REQUIRED, string]>) {
+    const setting = row?.[name];
     // synchronous_commit also accepts the stricter remote_write / remote_apply.
     const ok =
-      row?.setting === wanted ||
-      (name === 'synchronous_commit' && ['remote_write', 'remote_apply'].includes(row?.setting ?? ''));
-    if (!ok) problems.push(`${name} is ${row?.setting ?? 'unknown'} (needs ${wanted})`);
+      setting === wanted || (name === 'synchronous_commit' && ['remote_write', 'remote_apply'].includes(setting ?? ''));
+    if (!ok) problems.push(`${name} is ${setting ?? 'unknown'} (needs ${wanted})`);
   }
   return problems;
 }

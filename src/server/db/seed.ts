@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AppDatabase } from './connection.ts';
 import { documents, faqs, settings } from './schema.ts';
 import { DEMO_DOCUMENTS, DEMO_FAQS } from './seed-content.ts';
@@ -12,6 +12,9 @@ export const OWN_DOCUMENT_PATHS = { terms: '/documents/terms', privacy: '/docume
  * an admin later deletes is not brought back by a restart.
  */
 export async function seedContent(db: AppDatabase, options: { companyName: string; demo: boolean }): Promise<boolean> {
+  // A restart's usual case, in one read: seeded before. The insert below still decides a race.
+  const [seeded] = await db.select({ key: settings.key }).from(settings).where(eq(settings.key, 'seed/content'));
+  if (seeded) return false;
   const fill = (text: string) => text.replaceAll('{company}', options.companyName);
   return db.transaction(async (tx) => {
     const claimed = await tx

@@ -1,6 +1,5 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
 
 /**
  * Mail transports behind one small interface. By default every message is written to
@@ -67,6 +66,9 @@ export interface TransportOptions {
 /** SMTP waits no longer than this for any step, far inside the worker's lease on a claimed mail (one send each). */
 const SMTP_TIMEOUT_MS = 30_000;
 
+/** nodemailer loads with the first mail sent, not with the server (a start's cost; decision 101). */
+const nodemailer = async () => (await import('nodemailer')).default;
+
 export function createMailTransport(options: TransportOptions): MailTransport {
   const envelope = (mail: OutgoingMail) => {
     // Threading and reply headers go through nodemailer's own fields, which format them as RFC 5322
@@ -108,27 +110,30 @@ export function createMailTransport(options: TransportOptions): MailTransport {
     ] as const) {
       if (!url.searchParams.has(name)) url.searchParams.set(name, String(value));
     }
-    const transport = nodemailer.createTransport(url.toString());
+    const connect = async () => (await nodemailer()).createTransport(url.toString());
+    let transport: ReturnType<typeof connect> | undefined;
     return {
       kind: 'smtp',
       async deliver(mail) {
         try {
-          await transport.sendMail(envelope(mail));
+          await (await (transport ??= connect())).sendMail(envelope(mail));
         } catch (error) {
           throw classifyMailError(error);
         }
       },
       async close() {
-        transport.close();
+        (await transport)?.close();
       },
     };
   }
 
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const compose = async () =>
+    (await nodemailer()).createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  let composer: ReturnType<typeof compose> | undefined;
   return {
     kind: 'outbox',
     async deliver(mail) {
-      const info = await composer.sendMail(envelope(mail));
+      const info = await (await (composer ??= compose())).sendMail(envelope(mail));
       await fs.mkdir(options.outboxDir, { recursive: true });
       const file = path.join(options.outboxDir, `${mail.fileStem}.eml`);
       // Written under a temporary name and renamed, so a reader never sees half a message; a retry

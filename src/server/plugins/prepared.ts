@@ -17,7 +17,8 @@ import { NONCE_LENGTH } from './security-headers.ts';
  * no route handler. Only the parts that differ per response are made per response: the CSP nonce
  * (in the header and in the page's scripts), the request id and, for a page, its compression. The
  * security headers are the same words as every other response's (security-headers.ts); the metrics
- * count the answer under its route as Fastify's would, and request logging writes the same two lines.
+ * count the answer under its route as Fastify's would, and request logging writes the same one line
+ * (http/request-log.ts).
  *
  * A request that carries a session cookie or an Authorization header always takes the full way, so
  * a signed-in visitor sees what the full way shows them. So does every request while the server
@@ -160,7 +161,7 @@ export function sessionCookieTest(cookieName: string): (header: string | undefin
   return (header) => header !== undefined && pattern.test(header);
 }
 
-/** What the request log lines say of a request (logging.ts's serializer reads these fields). */
+/** What the request log line says of a request (logging.ts's serializer reads these fields). */
 function loggedRequest(req: IncomingMessage, trustProxy: boolean) {
   // As Fastify reads them: behind a trusted proxy, the client is the first forwarded address and
   // the host the last forwarded host.
@@ -222,8 +223,6 @@ export const preparedAnswersPlugin = fp<{ cookieName: string; trustProxy: boolea
 
     const send = (req: IncomingMessage, res: ServerResponse, answer: PreparedAnswer, started: number) => {
       const id = requestId(req);
-      const logging = log.isLevelEnabled?.('info') === true;
-      if (logging) log.info({ reqId: id, req: loggedRequest(req, options.trustProxy) }, 'incoming request');
       const nonce = security.nonce();
       const { body, encoding } = toSend(answer, nonce, req.headers['accept-encoding']);
       const head = headOf(answer).slice();
@@ -235,8 +234,16 @@ export const preparedAnswersPlugin = fp<{ cookieName: string; trustProxy: boolea
       res.end(body);
       const seconds = (performance.now() - started) / 1000;
       for (const listener of listeners) listener(answer, seconds);
-      if (logging) {
-        log.info({ reqId: id, res: { statusCode: 200 }, responseTime: seconds * 1000 }, 'request completed');
+      if (log.isLevelEnabled?.('info') === true) {
+        log.info(
+          {
+            reqId: id,
+            req: loggedRequest(req, options.trustProxy),
+            res: { statusCode: 200 },
+            responseTime: seconds * 1000,
+          },
+          'request completed',
+        );
       }
     };
 

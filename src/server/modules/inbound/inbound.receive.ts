@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { AddressObject } from 'mailparser';
-import { simpleParser } from 'mailparser';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import { isUnstorableValue } from '../../db/errors.ts';
 import { replyTokenOf } from '../../mail/threading.ts';
@@ -50,6 +49,8 @@ export async function storeReceived(
   // RFC 5322 allows no NUL in a header, and the database takes none in text (the Subject, From…).
   if (header.includes(0)) throw new NotStorable('5.6.0 The mail has a NUL byte in its header and cannot be taken');
   // Headers only: the bodies are the worker's to read. A header the parser refuses (over 1 MB) never parses.
+  // mailparser loads with the first mail (a start's cost otherwise; decision 101).
+  const { simpleParser } = await import('mailparser');
   const head = await simpleParser(header, {
     skipHtmlToText: true,
     skipTextToHtml: true,

@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Joiner, Splitter } from '@zone-eu/mailsplit';
-import { type ParsedMail, simpleParser } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
 import { unflow } from './flowed.ts';
 
 /** A format=flowed parameter anywhere in the mail: the only mails that need the second look. */
@@ -13,6 +12,8 @@ const FLOWED = /format\s*=\s*"?flowed/i;
  * joins the quote); for such a mail the text part is parsed as sent and unflowed here (flowed.ts).
  */
 export async function readMail(raw: Buffer): Promise<ParsedMail> {
+  // mailparser loads with the first mail read (a start's cost otherwise; decision 101).
+  const { simpleParser } = await import('mailparser');
   const options = { skipImageLinks: true, skipTextToHtml: true } as const;
   if (!FLOWED.test(raw.toString('latin1'))) return simpleParser(raw, options);
   const { raw: fixed, flowed } = await withoutFlowed(raw);
@@ -24,6 +25,7 @@ export async function readMail(raw: Buffer): Promise<ParsedMail> {
 /** The mail with its first flowed text part marked fixed, and how that part was flowed. */
 async function withoutFlowed(raw: Buffer): Promise<{ raw: Buffer; flowed: { delSp: boolean } | null }> {
   let flowed: { delSp: boolean } | null = null;
+  const { Joiner, Splitter } = await import('@zone-eu/mailsplit');
   const splitter = new Splitter();
   const joiner = new Joiner();
   const chunks: Buffer[] = [];

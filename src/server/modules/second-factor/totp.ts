@@ -1,5 +1,4 @@
 import { generateSecret, generateURI, verify } from 'otplib';
-import QRCode from 'qrcode';
 
 /**
  * TOTP (RFC 6238) through otplib 13: SHA-1, 6 digits, 30-second steps, what every authenticator app
@@ -24,7 +23,9 @@ export function totpUri(input: { issuer: string; account: string; secret: string
 }
 
 /** The QR code of the otpauth:// address as an SVG document, drawn on the server (no script, no image request). */
-export function totpQrSvg(uri: string): Promise<string> {
+export async function totpQrSvg(uri: string): Promise<string> {
+  // qrcode loads with the first enrolment (a start's cost otherwise; decision 101).
+  const { default: QRCode } = await import('qrcode');
   return QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
 }
 

@@ -1,5 +1,4 @@
 import { convert } from 'html-to-text';
-import { simpleParser } from 'mailparser';
 import { ATTACHMENT_TYPES, type AttachmentKind } from '../../../contracts/attachments.ts';
 import { MESSAGE_MAX_LENGTH } from '../../../contracts/support.ts';
 import { SIDE_LIMITS, SIDE_TEXT } from '../../../contracts/side-conversations.ts';
@@ -246,6 +245,7 @@ export function createSideService(deps: { db: AppDatabase; outbox: Outbox; mail:
     async wholeMail(sideId: string, messageId: number) {
       const raw = isUuid(sideId) ? await repository.findRawOfMessage(sideId, messageId) : null;
       if (!raw) throw notFound();
+      const { simpleParser } = await import('mailparser');
       const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true });
       const to = Array.isArray(parsed.to) ? parsed.to.map((a) => a.text).join(', ') : (parsed.to?.text ?? '');
       return {
