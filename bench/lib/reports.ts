@@ -87,7 +87,7 @@ export async function waitForRollups(db: DatabaseHandle, limitMs = 1_800_000): P
     const [left] = await queryRows<{ n: number }>(
       db.db,
       sql`select (select count(*) from report_dirty) + (select count(*) from report_dirty_days)
-            + (select count(*) from report_state where rebuild) as n`,
+            + (select count(*) from report_dirty_months) + (select count(*) from report_state where rebuild) as n`,
     );
     if (Number(left!.n) === 0) return (performance.now() - started) / 1000;
     await new Promise((resolve) => setTimeout(resolve, 250));

@@ -31,7 +31,9 @@ afterAll(cleanupAll);
 /** The rollups, in a fixed order, as text: two states are the same when these are. */
 const DUMP = `select
   (select coalesce(string_agg(x::text, '|' order by x::text), '') from (
-    select label, day, reason, assignee, first_by, created, closed, figures from report_days) x) as days,
+    select label, day, reason, assignee, first_by, created, closed, figures, rated_good, rated_all from report_days) x) as days,
+  (select coalesce(string_agg(x::text, '|' order by x::text), '') from report_months x) as months,
+  (select coalesce(string_agg(x::text, '|' order by x::text), '') from report_answer_months x) as answer_months,
   (select coalesce(string_agg(x::text, '|' order by x::text), '') from report_ticket_facts x) as facts,
   (select coalesce(string_agg(x::text, '|' order by x::text), '') from report_answers x) as answers,
   (select count(*) from report_ticket_facts)::int as tickets`;
@@ -39,7 +41,7 @@ const DUMP = `select
 const queued = async (query: Query) => {
   const [row] = await query<{ n: string }>(
     `select (select count(*) from report_dirty) + (select count(*) from report_dirty_days)
-       + (select count(*) from report_state where rebuild) as n`,
+       + (select count(*) from report_dirty_months) + (select count(*) from report_state where rebuild) as n`,
   );
   return Number(row!.n);
 };
@@ -106,7 +108,8 @@ describe('kill -9 while the reports’ rollups are counted (DATA-02)', () => {
     const [kept] = await readRunning((query) => query<Record<string, string>>(DUMP));
     // From nothing: every rollup thrown away, every ticket queued again.
     await readRunning((query) =>
-      query(`truncate report_ticket_facts, report_days, report_answers, report_dirty_days;
+      query(`truncate report_ticket_facts, report_days, report_months, report_answers, report_answer_days,
+               report_answer_months, report_dirty_days, report_dirty_months;
              insert into report_dirty (ticket_id) select id from support_tickets`),
     );
     await waitUntil('the rollups counted from nothing', async () => (await readRunning(queued)) === 0, {
@@ -121,6 +124,9 @@ describe('kill -9 while the reports’ rollups are counted (DATA-02)', () => {
     expect(kept!.facts === fresh!.facts, 'each ticket’s facts').toBe(true);
     expect(kept!.answers === fresh!.answers, 'the admins’ answer days').toBe(true);
     expect(kept!.days === fresh!.days, 'the days’ rows').toBe(true);
+    expect(kept!.months === fresh!.months, 'the months’ rows').toBe(true);
+    expect(kept!.months, 'the months’ rows').not.toBe('');
+    expect(kept!.answer_months === fresh!.answer_months, 'the admins’ answer months').toBe(true);
     recordFigure('reports-crash', {
       checks: ['DATA-02'],
       label: `kill -9 while the reports' rollups count: every batch whole or still queued (${kind})`,

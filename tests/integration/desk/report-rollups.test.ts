@@ -16,7 +16,8 @@ import { createTestApp, type TestApp } from '../../helpers/test-app.ts';
  *   exact percentile_cont over the same tickets, for the whole year and with each filter;
  * - after writes of every kind (a reopen, a close, a rating changed, labels added and taken off,
  *   a message moved, a ticket deleted, the targets changed), the rollups the writes kept equal
- *   rollups counted again from nothing.
+ *   rollups counted again from nothing;
+ * - a report reading whole months from their month rows equals one reading those months' days.
  */
 const TICKETS = 6_000;
 
@@ -73,23 +74,44 @@ function expectSame(a: Figures, b: Figures, near: boolean) {
   a.byLabel.forEach((x, i) => cmp(x.median_min, b.byLabel[i]!.median_min, `label ${x.name} median`));
 }
 
+/** Everything queued counted, the months too (as the worker does; a report counts all but the months). */
+const countAll = (now: Date) => exact().rollups.catchUp(now, { wait: true, months: true });
+
 /** Every rollup thrown away and counted again from the tickets, as the migration's backfill does. */
 async function recountFromNothing() {
   await t.database.db.execute(
-    sql`truncate report_ticket_facts, report_days, report_answers, report_dirty, report_dirty_days`,
+    sql`truncate report_ticket_facts, report_days, report_months, report_answers, report_answer_days,
+      report_answer_months, report_dirty, report_dirty_days, report_dirty_months`,
   );
   await t.database.db.execute(sql`insert into report_dirty (ticket_id) select id from support_tickets`);
-  await exact().rollups.catchUp(new Date(), { wait: true });
+  await countAll(new Date());
 }
 
-/** The reports as the writes kept the rollups, then the same reports from rollups counted from nothing. */
+/**
+ * The reports as the writes kept the rollups (months included), then the same reports from rollups
+ * counted from nothing, and again with every month queued (read from its days).
+ */
 async function expectKeptAsCounted(now: Date) {
-  const ranges: Range[] = [YEAR, { ...YEAR, label: labelIds[1]! }, { ...YEAR, reason: 'General' }];
+  const ranges: Range[] = [
+    YEAR,
+    { ...YEAR, label: labelIds[1]! },
+    { ...YEAR, reason: 'General' },
+    // From the first day of a month: its months and the one before it read whole.
+    { from: `${day(-200).slice(0, 7)}-01`, to: day(-20) },
+  ];
+  await countAll(now);
   const kept = [];
   for (const range of ranges) kept.push(await sketched().report(range, now));
-  const [left] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from report_dirty`);
-  expect(left!.n).toBe(0);
+  const [left] = await queryRows<{ n: number }>(
+    t.database.db,
+    sql`select (select count(*) from report_dirty) + (select count(*) from report_dirty_months) as n`,
+  );
+  expect(Number(left!.n)).toBe(0);
   await recountFromNothing();
+  for (const [i, range] of ranges.entries()) expectSame(kept[i]!, await sketched().report(range, now), false);
+  await t.database.db.execute(
+    sql`insert into report_dirty_months (month) select distinct month from report_months on conflict do nothing`,
+  );
   for (const [i, range] of ranges.entries()) expectSame(kept[i]!, await sketched().report(range, now), false);
 }
 
@@ -111,6 +133,11 @@ beforeAll(async () => {
     sql`insert into labels (name) values ('Courier'), ('Refund') returning id::text as id`,
   );
   labelIds = labels.map((l) => l.id);
+  // Some tickets answered again 40 days on, by the same admin: answer days far apart, across months.
+  await t.database.db.execute(sql`
+    insert into ticket_messages (ticket_id, message_body, user_id, admin, timestamp)
+    select id, 'Looking at this again', ${admins[0]!.id}::uuid, true, creation_date + interval '40 days'
+    from support_tickets where ticket_no % 40 = 0 and creation_date < now() - interval '41 days'`);
   // Courier on every third ticket, Refund on every fifth: some have both.
   await t.database.db.execute(sql`
     insert into ticket_labels (ticket_id, label_id)
@@ -124,6 +151,13 @@ afterAll(async () => {
 
 describe('report rollups on a year of tickets', () => {
   it('reads every count exactly and every percentile within the histograms’ bound, with each filter', async () => {
+    await countAll(new Date());
+    const [months] = await queryRows<{ n: number; answers: number }>(
+      t.database.db,
+      sql`select (select count(*)::int from report_months) as n, (select count(*)::int from report_answer_months) as answers`,
+    );
+    expect(months!.n).toBeGreaterThan(0);
+    expect(months!.answers).toBeGreaterThan(0);
     for (const range of [
       YEAR,
       { from: day(-27), to: day(0) },
@@ -142,7 +176,7 @@ describe('report rollups on a year of tickets', () => {
   it('keeps, through writes of every kind, what counting again from nothing finds', async () => {
     const db = t.database.db;
     const now = new Date();
-    await exact().rollups.catchUp(now, { wait: true });
+    await countAll(now);
     const some = (n: number, where: ReturnType<typeof sql>) =>
       queryRows<{ id: string }>(
         db,

@@ -36,9 +36,11 @@ export const reportsModule = fp<ReportsModuleOptions>(
       try {
         const counted = await repository.rollups.catchUp(options.clock.now(), {
           wait: false,
+          months: true,
           stopped: () => worker.stopped,
         });
-        if (counted.tickets > 0 || counted.days > 0) options.log.info(counted, 'report rollups counted');
+        if (counted.tickets > 0 || counted.days > 0 || counted.months > 0)
+          options.log.info(counted, 'report rollups counted');
       } catch (error) {
         options.log.error({ err: error }, 'report rollups failed; the next round tries again');
       }

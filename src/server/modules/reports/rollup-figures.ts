@@ -2,7 +2,7 @@ import { SPREAD_BUCKETS } from '../../../contracts/reports.ts';
 import { addDays } from '../../calendar/business-calendar.ts';
 import type { ClaimsFigureRow } from './claims-report.repository.ts';
 import type { Range } from './filters.ts';
-import { type DayFigures, daysBetween, NONE } from './rollups.ts';
+import { type DayFigures, daysBetween, isoWeekday, type MonthFigures, NONE } from './rollups.ts';
 import { type Histogram, mergeInto, quantile } from './sketch.ts';
 
 /**
@@ -41,8 +41,21 @@ interface MedianRow {
 }
 
 export interface RollupParts {
-  days: Array<{ day: string; first_by: string; created: number; closed: number; figures: DayFigures | string }>;
-  labelRows: Array<{ label: string; name: string; created: number; figures: DayFigures | string }>;
+  /** The range's day rows and whole-month rows (`month`: a month row, `day` its first day). */
+  rows: Array<{ day: string; month: boolean; first_by: string; created: number; figures: RowFigures | string }>;
+  /** Per day of the range: new and closed tickets, ratings given (Good, all). */
+  perDay: Array<{ day: string; created: number; closed: number; rated_good: number; rated_all: number }>;
+  /** Each label's day and month rows, with what the By label table shows. */
+  labelRows: Array<{
+    label: string;
+    name: string;
+    created: number;
+    fr: [number, number, number];
+    res: [number, number, number];
+    cohort: [number, number];
+    frMin: Histogram;
+    frHours: Histogram;
+  }>;
   before: { created: number; closed: number };
   exact: { small: boolean; totals: Record<string, number | null> | null; firsts: unknown; labels: unknown };
   open: { fr_late: number; res_late: number };
@@ -61,9 +74,12 @@ export interface RollupParts {
   labelName?: string | null;
 }
 
+/** A day row's figures, or a month row's. */
+type RowFigures = DayFigures | MonthFigures;
+
 const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
-const figuresOf = (value: DayFigures | string): DayFigures =>
-  typeof value === 'string' ? (JSON.parse(value) as DayFigures) : value;
+const figuresOf = (value: RowFigures | string): RowFigures =>
+  typeof value === 'string' ? (JSON.parse(value) as RowFigures) : value;
 const parsed = <T>(value: unknown): T => (typeof value === 'string' ? (JSON.parse(value) as T) : (value as T));
 
 /** The Monday of a 'YYYY-MM-DD' day's week. */
@@ -71,9 +87,6 @@ function mondayOf(day: string): string {
   const weekday = new Date(`${day}T12:00:00Z`).getUTCDay(); // 0 = Sunday
   return addDays(day, -((weekday + 6) % 7));
 }
-
-/** ISO weekday (1 = Monday … 7 = Sunday) of a 'YYYY-MM-DD' day. */
-const isoWeekday = (day: string) => ((new Date(`${day}T12:00:00Z`).getUTCDay() + 6) % 7) + 1;
 
 interface Totals {
   created: number;
@@ -97,7 +110,8 @@ const emptyTotals = (): Totals => ({
   resHours: {},
 });
 
-function addTotals(into: Totals, created: number, g: DayFigures) {
+/** Adds a row's counts and first-response histograms (what the By label and By admin tables read). */
+function addFirsts(into: Totals, created: number, g: Pick<DayFigures, 'fr' | 'res' | 'cohort' | 'frMin' | 'frHours'>) {
   into.created += created;
   for (let i = 0; i < 3; i++) {
     into.fr[i] = into.fr[i]! + g.fr[i]!;
@@ -107,6 +121,11 @@ function addTotals(into: Totals, created: number, g: DayFigures) {
   into.cohort[1] += g.cohort[1];
   mergeInto(into.frMin, g.frMin);
   mergeInto(into.frHours, g.frHours);
+}
+
+/** Adds a row's counts and every histogram. */
+function addTotals(into: Totals, created: number, g: RowFigures) {
+  addFirsts(into, created, g);
   mergeInto(into.resMin, g.resMin);
   mergeInto(into.resHours, g.resHours);
 }
@@ -117,29 +136,33 @@ export function summed(range: Range, parts: RollupParts) {
   const byFirst = new Map<string, Totals>();
   const createdPerDay = new Map<string, number>();
   const closedPerDay = new Map<string, number>();
-  const hourCounts = new Map<string, number>();
   const weeks = new Map<string, { good: number; total: number }>();
   const spread = SPREAD_BUCKETS.map(() => 0);
-  for (const row of parts.days) {
+  const weekHours = Array.from({ length: 7 * 24 }, () => 0);
+  for (const row of parts.rows) {
     const g = figuresOf(row.figures);
     addTotals(totals, row.created, g);
     if (row.first_by !== NONE) {
       let first = byFirst.get(row.first_by);
       if (!first) byFirst.set(row.first_by, (first = emptyTotals()));
-      addTotals(first, row.created, g);
+      addFirsts(first, row.created, g);
     }
-    if (row.created > 0) createdPerDay.set(row.day, (createdPerDay.get(row.day) ?? 0) + row.created);
-    if (row.closed > 0) closedPerDay.set(row.day, (closedPerDay.get(row.day) ?? 0) + row.closed);
-    const weekday = isoWeekday(row.day);
-    g.hours.forEach((count, hour) => {
-      if (count > 0) hourCounts.set(`${weekday}-${hour}`, (hourCounts.get(`${weekday}-${hour}`) ?? 0) + count);
-    });
+    if (row.month) {
+      (g as MonthFigures).weekHours.forEach((count, i) => (weekHours[i]! += count));
+    } else {
+      const offset = (isoWeekday(row.day) - 1) * 24;
+      (g as DayFigures).hours.forEach((count, hour) => (weekHours[offset + hour]! += count));
+    }
     g.spread.forEach((count, i) => (spread[i] = spread[i]! + count));
-    if (g.rated[1] > 0) {
-      const week = mondayOf(row.day);
+  }
+  for (const day of parts.perDay) {
+    if (day.created > 0) createdPerDay.set(day.day, day.created);
+    if (day.closed > 0) closedPerDay.set(day.day, day.closed);
+    if (day.rated_all > 0) {
+      const week = mondayOf(day.day);
       const w = weeks.get(week) ?? { good: 0, total: 0 };
-      w.good += g.rated[0];
-      w.total += g.rated[1];
+      w.good += day.rated_good;
+      w.total += day.rated_all;
       weeks.set(week, w);
     }
   }
@@ -195,7 +218,13 @@ export function summed(range: Range, parts: RollupParts) {
     for (const row of parts.labelRows) {
       let found = labels.get(row.label);
       if (!found) labels.set(row.label, (found = { name: row.name, totals: emptyTotals() }));
-      addTotals(found.totals, row.created, figuresOf(row.figures));
+      addFirsts(found.totals, row.created, {
+        fr: parsed(row.fr),
+        res: parsed(row.res),
+        cohort: parsed(row.cohort),
+        frMin: parsed(row.frMin),
+        frHours: parsed(row.frHours),
+      });
     }
     byLabel = [...labels].map(([labelId, { name, totals: t }]) => ({
       label_id: labelId,
@@ -260,10 +289,10 @@ export function summed(range: Range, parts: RollupParts) {
     createdPerDay,
     closedPerDay,
     backlogBefore: Number(parts.before.created) - Number(parts.before.closed),
-    hours: [...hourCounts].map(([key, count]) => {
-      const [weekday, hour] = key.split('-').map(Number) as [number, number];
-      return { weekday, hour, count };
-    }),
+    // New tickets per ISO weekday (1 = Monday) and hour, where there were any.
+    hours: weekHours.flatMap((count, i) =>
+      count > 0 ? [{ weekday: Math.floor(i / 24) + 1, hour: i % 24, count }] : [],
+    ),
     weeks: [...weeks]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([week, w]) => ({ week, good: w.good, total: w.total })),

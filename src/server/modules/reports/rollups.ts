@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { SPREAD_BUCKETS } from '../../../contracts/reports.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import { pgArray, queryRows } from '../../db/sql.ts';
-import { addValue, type Histogram } from './sketch.ts';
+import { addValue, type Histogram, mergeInto } from './sketch.ts';
 
 /**
  * The reports' rollups (docs/decisions/154-report-rollups.md, migration 0035): each ticket's
@@ -19,6 +19,8 @@ const ZONE = sql.raw(`'Pacific/Auckland'`);
 const TICKETS_PER_ROUND = 2_000;
 /** Days one transaction counts again. */
 const DAYS_PER_ROUND = 31;
+/** Months one transaction counts again from their days. */
+const MONTHS_PER_ROUND = 2;
 /** The rollups' own advisory lock (PostgreSQL): one process counts at a time. */
 const LOCK_KEY = 7_313_054;
 
@@ -54,6 +56,27 @@ export interface DayRow {
   figures: DayFigures;
 }
 
+/**
+ * What a month row holds besides `created` and `closed` (report_months.figures): its days' figures
+ * added up, the new tickets per weekday and hour (`weekHours[(weekday − 1) × 24 + hour]`, ISO
+ * weekdays) in place of per hour, and no ratings given (a report reads those per day).
+ */
+export type MonthFigures = Omit<DayFigures, 'hours' | 'rated'> & { weekHours: number[] };
+
+export interface MonthRow {
+  label: string;
+  month: string;
+  reason: string;
+  assignee: string;
+  first_by: string;
+  created: number;
+  closed: number;
+  figures: MonthFigures;
+}
+
+/** ISO weekday (1 = Monday … 7 = Sunday) of a 'YYYY-MM-DD' day. */
+export const isoWeekday = (day: string) => ((new Date(`${day}T12:00:00Z`).getUTCDay() + 6) % 7) + 1;
+
 const emptyFigures = (): DayFigures => ({
   hours: Array.from({ length: 24 }, () => 0),
   fr: [0, 0, 0],
@@ -66,6 +89,48 @@ const emptyFigures = (): DayFigures => ({
   resMin: {},
   resHours: {},
 });
+
+/** The month rows of the days' rows `days` (every day of those months), added up. */
+export function monthRowsOf(days: Array<Omit<DayRow, 'figures'> & { figures: DayFigures | string }>): MonthRow[] {
+  const rows = new Map<string, MonthRow>();
+  for (const d of days) {
+    const month = `${d.day.slice(0, 7)}-01`;
+    const key = `${d.label}|${month}|${d.reason}|${d.assignee}|${d.first_by}`;
+    let found = rows.get(key);
+    if (!found) {
+      const { hours: _hours, rated: _rated, ...empty } = emptyFigures();
+      found = {
+        label: d.label,
+        month,
+        reason: d.reason,
+        assignee: d.assignee,
+        first_by: d.first_by,
+        created: 0,
+        closed: 0,
+        figures: { ...empty, weekHours: Array.from({ length: 7 * 24 }, () => 0) },
+      };
+      rows.set(key, found);
+    }
+    const g = typeof d.figures === 'string' ? (JSON.parse(d.figures) as DayFigures) : d.figures;
+    const m = found.figures;
+    found.created += d.created;
+    found.closed += d.closed;
+    const offset = (isoWeekday(d.day) - 1) * 24;
+    g.hours.forEach((count, hour) => (m.weekHours[offset + hour]! += count));
+    for (let i = 0; i < 3; i++) {
+      m.fr[i]! += g.fr[i]!;
+      m.res[i]! += g.res[i]!;
+    }
+    g.spread.forEach((count, i) => (m.spread[i]! += count));
+    m.cohort[0] += g.cohort[0];
+    m.cohort[1] += g.cohort[1];
+    mergeInto(m.frMin, g.frMin);
+    mergeInto(m.frHours, g.frHours);
+    mergeInto(m.resMin, g.resMin);
+    mergeInto(m.resHours, g.resHours);
+  }
+  return [...rows.values()];
+}
 
 interface FactRow {
   created_day: string;
@@ -207,9 +272,39 @@ export function answerDayRowsOf(answers: AnswerRow[], days: ReadonlySet<string>)
   return [...rows.values()];
 }
 
+/**
+ * The answer-month rows of answer-day rows (every day of those months): a month row reads as a
+ * day row on the month's first day, its gaps counted back from that day. Only answers whose
+ * previous answer day on the ticket lies before the month are kept, those a range holding the
+ * whole month can count (its first answer day in the range is then in this month); a gap
+ * reaching back g days from day D reaches back g − (D − first day) from the first day.
+ */
+export function answerMonthRowsOf(days: AnswerDayRow[]): AnswerDayRow[] {
+  const rows = new Map<string, AnswerDayRow>();
+  for (const d of days) {
+    const month = `${d.day.slice(0, 7)}-01`;
+    const into = daysBetween(month, d.day);
+    const gaps = typeof d.gaps === 'string' ? (JSON.parse(d.gaps) as AnswerDayRow['gaps']) : d.gaps;
+    for (const gap in gaps) {
+      const g = Number(gap);
+      if (g !== FIRST_ANSWER_GAP && g <= into) continue;
+      const key = `${d.label}|${month}|${d.reason}|${d.assignee}|${d.user_id}`;
+      let row = rows.get(key);
+      if (!row) {
+        row = { label: d.label, day: month, reason: d.reason, assignee: d.assignee, user_id: d.user_id, gaps: {} };
+        rows.set(key, row);
+      }
+      const counts = (row.gaps[String(g === FIRST_ANSWER_GAP ? g : g - into)] ??= [0, 0, 0]);
+      for (let i = 0; i < 3; i++) counts[i]! += gaps[gap]![i]!;
+    }
+  }
+  return [...rows.values()];
+}
+
 export interface CatchUpResult {
   tickets: number;
   days: number;
+  months: number;
 }
 
 /**
@@ -222,7 +317,7 @@ export function createRollups(
   factsOf: (ticketIds: string[], now: Date) => ReturnType<typeof sql>,
 ) {
   /** Counts one batch of the queue again: true when it found work. */
-  async function round(now: Date, wait: boolean, counted: CatchUpResult): Promise<boolean> {
+  async function round(now: Date, wait: boolean, months: boolean, counted: CatchUpResult): Promise<boolean> {
     return inTransaction(db, async (tx) => {
       if (kind === 'postgres') {
         if (wait) await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_KEY})`);
@@ -259,12 +354,27 @@ export function createRollups(
         sql`delete from report_dirty_days where day in (select day from report_dirty_days order by day limit ${DAYS_PER_ROUND})
             returning day::text as day`,
       );
-      if (days.length === 0) return false;
-      await countDays(
+      if (days.length > 0) {
+        await countDays(
+          tx,
+          days.map((d) => d.day),
+        );
+        counted.days += days.length;
+        return true;
+      }
+      if (!months) return false;
+      const queuedMonths = await queryRows<{ month: string }>(
         tx,
-        days.map((d) => d.day),
+        sql`delete from report_dirty_months
+            where month in (select month from report_dirty_months order by month limit ${MONTHS_PER_ROUND})
+            returning month::text as month`,
       );
-      counted.days += days.length;
+      if (queuedMonths.length === 0) return false;
+      await countMonths(
+        tx,
+        queuedMonths.map((m) => m.month),
+      );
+      counted.months += queuedMonths.length;
       return true;
     });
   }
@@ -334,11 +444,16 @@ export function createRollups(
     const rows = dayRowsOf(facts, dayset);
     for (let i = 0; i < rows.length; i += 1_000) {
       await tx.execute(sql`
-        insert into report_days (label, day, reason, assignee, first_by, created, closed, figures)
-        select label, day, reason, assignee, first_by, created, closed, figures
+        insert into report_days (label, day, reason, assignee, first_by, created, closed, figures, rated_good, rated_all)
+        select label, day, reason, assignee, first_by, created, closed, figures,
+          (figures->'rated'->>0)::int, (figures->'rated'->>1)::int
         from json_to_recordset(${JSON.stringify(rows.slice(i, i + 1_000))}::json)
           as x(label uuid, day date, reason text, assignee uuid, first_by uuid, created int, closed int, figures jsonb)`);
     }
+    // Their months are counted again from their days, later (countMonths); until then a report
+    // reads those months' days.
+    await tx.execute(sql`insert into report_dirty_months (month)
+      select distinct date_trunc('month', d)::date from unnest(${list}::date[]) d on conflict do nothing`);
     const answers = await queryRows<AnswerRow>(
       tx,
       sql`select a.user_id::text as user_id, a.days::text[] as days, f.reason, f.assignee::text as assignee,
@@ -357,13 +472,52 @@ export function createRollups(
     }
   }
 
+  /** The months' rows and answer-month rows again, from all their days' rows. */
+  async function countMonths(tx: AppDatabase, months: string[]) {
+    const list = pgArray(months);
+    const days = await queryRows<Omit<DayRow, 'figures'> & { figures: DayFigures | string }>(
+      tx,
+      sql`select label::text as label, day::text as day, reason, assignee::text as assignee, first_by::text as first_by,
+            created, closed, figures
+          from report_days where date_trunc('month', day)::date = any(${list}::date[])`,
+    );
+    await tx.execute(sql`delete from report_months where month = any(${list}::date[])`);
+    const rows = monthRowsOf(days);
+    for (let i = 0; i < rows.length; i += 1_000) {
+      await tx.execute(sql`
+        insert into report_months (label, month, reason, assignee, first_by, created, closed, figures)
+        select label, month, reason, assignee, first_by, created, closed, figures
+        from json_to_recordset(${JSON.stringify(rows.slice(i, i + 1_000))}::json)
+          as x(label uuid, month date, reason text, assignee uuid, first_by uuid, created int, closed int, figures jsonb)`);
+    }
+    const answerDays = await queryRows<AnswerDayRow>(
+      tx,
+      sql`select label::text as label, day::text as day, reason, assignee::text as assignee, user_id::text as user_id, gaps
+          from report_answer_days where date_trunc('month', day)::date = any(${list}::date[])`,
+    );
+    await tx.execute(sql`delete from report_answer_months where month = any(${list}::date[])`);
+    const answerRows = answerMonthRowsOf(answerDays);
+    for (let i = 0; i < answerRows.length; i += 1_000) {
+      await tx.execute(sql`
+        insert into report_answer_months (label, month, reason, assignee, user_id, gaps)
+        select label, day, reason, assignee, user_id, gaps
+        from json_to_recordset(${JSON.stringify(answerRows.slice(i, i + 1_000))}::json)
+          as x(label uuid, day date, reason text, assignee uuid, user_id uuid, gaps jsonb)`);
+    }
+  }
+
   return {
     /**
      * Counts everything queued. `wait`: on PostgreSQL, waits for another process's round to end
-     * (a report must count what that round took); else leaves the work to it.
+     * (a report must count what that round took); else leaves the work to it. `months`: the months
+     * too (the worker; a report reads a queued month's days, so it need not wait for them).
      */
-    async catchUp(now: Date, options: { wait: boolean; stopped?: () => boolean }): Promise<CatchUpResult> {
-      const counted: CatchUpResult = { tickets: 0, days: 0 };
+    async catchUp(
+      now: Date,
+      options: { wait: boolean; months?: boolean; stopped?: () => boolean },
+    ): Promise<CatchUpResult> {
+      const counted: CatchUpResult = { tickets: 0, days: 0, months: 0 };
+      const months = options.months ?? false;
       // Nothing queued (the usual case): one look, no transaction. A batch another process has
       // taken but not yet committed is still seen here, so a report then waits for it below.
       // By the keys' indexes: a queue just emptied holds dead rows until vacuumed, and a plain
@@ -372,10 +526,11 @@ export function createRollups(
         db,
         sql`select exists (select 1 from report_dirty order by id limit 1)
               or exists (select 1 from report_dirty_days order by day limit 1)
-              or exists (select 1 from report_state where rebuild) as any`,
+              or exists (select 1 from report_state where rebuild)
+              or (${months} and exists (select 1 from report_dirty_months order by month limit 1)) as any`,
       );
       if (!queued?.any) return counted;
-      while (!options.stopped?.() && (await round(now, options.wait, counted)));
+      while (!options.stopped?.() && (await round(now, options.wait, months, counted)));
       return counted;
     },
   };
