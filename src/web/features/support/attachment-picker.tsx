@@ -34,12 +34,29 @@ export function useAttachmentPicker(
   const [files, setFiles] = useState<PickedFile[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
+  // The files as the picker's own changes leave them, at once (a render comes later): the count
+  // that refuses one file too many reads it.
   const current = useRef(files);
-  current.current = files;
+  const update = (next: PickedFile[]) => {
+    current.current = next;
+    setFiles(next);
+  };
+  // One add at a time, in the order they were asked for: a file is read (its first bytes) before
+  // it is taken, so a large PDF chosen and then a photo dropped would otherwise land in the order
+  // their reads ended, and two adds at once could together pass the most files a message takes.
+  const adding = useRef<Promise<void>>(Promise.resolve());
   // Object URLs are released with the picker.
   useEffect(() => () => current.current.forEach((f) => f.preview && URL.revokeObjectURL(f.preview)), []);
 
-  async function add(list: Iterable<File>) {
+  function add(list: Iterable<File>): Promise<void> {
+    // Taken now: a drop's or a paste's file list is only readable during its event.
+    const chosen = [...list];
+    const done = adding.current.then(() => addNow(chosen));
+    adding.current = done.catch(() => {});
+    return done;
+  }
+
+  async function addNow(list: File[]) {
     const accepted: PickedFile[] = [];
     let problem: string | null = null;
     for (const file of list) {
@@ -70,22 +87,20 @@ export function useAttachmentPicker(
         preview: ATTACHMENT_TYPES[kind].image ? URL.createObjectURL(file) : null,
       });
     }
-    setFiles((before) => [...before, ...accepted]);
+    update([...current.current, ...accepted]);
     setError(problem);
   }
 
   function remove(key: string) {
-    setFiles((before) => {
-      const gone = before.find((f) => f.key === key);
-      if (gone?.preview) URL.revokeObjectURL(gone.preview);
-      return before.filter((f) => f.key !== key);
-    });
+    const gone = current.current.find((f) => f.key === key);
+    if (gone?.preview) URL.revokeObjectURL(gone.preview);
+    update(current.current.filter((f) => f.key !== key));
     setError(null);
   }
 
   function clear() {
     current.current.forEach((f) => f.preview && URL.revokeObjectURL(f.preview));
-    setFiles([]);
+    update([]);
     setError(null);
     setProgress(null);
   }
