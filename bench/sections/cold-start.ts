@@ -9,9 +9,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../tests/helpers/ports.ts';
 import { MB, median, rssOf, sleep } from '../lib/process-stats.ts';
 import { ms, results, ROOT, row, type Section } from './common.ts';
 
@@ -24,17 +24,6 @@ interface Start {
   rss: number;
   /** The server's own marks (serve.ts): step → ms since its process started. */
   steps: Record<string, number>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** Asks for `/` until it answers 200 (a refused connection or a 503 is asked again 5 ms later). */

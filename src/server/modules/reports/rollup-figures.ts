@@ -84,8 +84,7 @@ const parsed = <T>(value: unknown): T => (typeof value === 'string' ? (JSON.pars
 
 /** The Monday of a 'YYYY-MM-DD' day's week. */
 function mondayOf(day: string): string {
-  const weekday = new Date(`${day}T12:00:00Z`).getUTCDay(); // 0 = Sunday
-  return addDays(day, -((weekday + 6) % 7));
+  return addDays(day, 1 - isoWeekday(day));
 }
 
 interface Totals {

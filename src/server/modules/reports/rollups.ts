@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { SPREAD_BUCKETS } from '../../../contracts/reports.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import { pgArray, queryRows } from '../../db/sql.ts';
@@ -301,6 +301,11 @@ export function answerMonthRowsOf(days: AnswerDayRow[]): AnswerDayRow[] {
   return [...rows.values()];
 }
 
+/** Rows written 1,000 to a statement, each batch handed to `insert` as JSON (json_to_recordset). */
+async function insertInBatches(tx: AppDatabase, rows: unknown[], insert: (batch: string) => SQL): Promise<void> {
+  for (let i = 0; i < rows.length; i += 1_000) await tx.execute(insert(JSON.stringify(rows.slice(i, i + 1_000))));
+}
+
 export interface CatchUpResult {
   tickets: number;
   days: number;
@@ -442,14 +447,16 @@ export function createRollups(
     await tx.execute(sql`delete from report_days where day = any(${list}::date[])`);
     const dayset = new Set(days);
     const rows = dayRowsOf(facts, dayset);
-    for (let i = 0; i < rows.length; i += 1_000) {
-      await tx.execute(sql`
+    await insertInBatches(
+      tx,
+      rows,
+      (batch) => sql`
         insert into report_days (label, day, reason, assignee, first_by, created, closed, figures, rated_good, rated_all)
         select label, day, reason, assignee, first_by, created, closed, figures,
           (figures->'rated'->>0)::int, (figures->'rated'->>1)::int
-        from json_to_recordset(${JSON.stringify(rows.slice(i, i + 1_000))}::json)
-          as x(label uuid, day date, reason text, assignee uuid, first_by uuid, created int, closed int, figures jsonb)`);
-    }
+        from json_to_recordset(${batch}::json)
+          as x(label uuid, day date, reason text, assignee uuid, first_by uuid, created int, closed int, figures jsonb)`,
+    );
     // Their months are counted again from their days, later (countMonths); until then a report
     // reads those months' days.
     await tx.execute(sql`insert into report_dirty_months (month)
@@ -463,13 +470,15 @@ export function createRollups(
     );
     await tx.execute(sql`delete from report_answer_days where day = any(${list}::date[])`);
     const answerRows = answerDayRowsOf(answers, dayset);
-    for (let i = 0; i < answerRows.length; i += 1_000) {
-      await tx.execute(sql`
+    await insertInBatches(
+      tx,
+      answerRows,
+      (batch) => sql`
         insert into report_answer_days (label, day, reason, assignee, user_id, gaps)
         select label, day, reason, assignee, user_id, gaps
-        from json_to_recordset(${JSON.stringify(answerRows.slice(i, i + 1_000))}::json)
-          as x(label uuid, day date, reason text, assignee uuid, user_id uuid, gaps jsonb)`);
-    }
+        from json_to_recordset(${batch}::json)
+          as x(label uuid, day date, reason text, assignee uuid, user_id uuid, gaps jsonb)`,
+    );
   }
 
   /** The months' rows and answer-month rows again, from all their days' rows. */
@@ -483,13 +492,15 @@ export function createRollups(
     );
     await tx.execute(sql`delete from report_months where month = any(${list}::date[])`);
     const rows = monthRowsOf(days);
-    for (let i = 0; i < rows.length; i += 1_000) {
-      await tx.execute(sql`
+    await insertInBatches(
+      tx,
+      rows,
+      (batch) => sql`
         insert into report_months (label, month, reason, assignee, first_by, created, closed, figures)
         select label, month, reason, assignee, first_by, created, closed, figures
-        from json_to_recordset(${JSON.stringify(rows.slice(i, i + 1_000))}::json)
-          as x(label uuid, month date, reason text, assignee uuid, first_by uuid, created int, closed int, figures jsonb)`);
-    }
+        from json_to_recordset(${batch}::json)
+          as x(label uuid, month date, reason text, assignee uuid, first_by uuid, created int, closed int, figures jsonb)`,
+    );
     const answerDays = await queryRows<AnswerDayRow>(
       tx,
       sql`select label::text as label, day::text as day, reason, assignee::text as assignee, user_id::text as user_id, gaps
@@ -497,13 +508,15 @@ export function createRollups(
     );
     await tx.execute(sql`delete from report_answer_months where month = any(${list}::date[])`);
     const answerRows = answerMonthRowsOf(answerDays);
-    for (let i = 0; i < answerRows.length; i += 1_000) {
-      await tx.execute(sql`
+    await insertInBatches(
+      tx,
+      answerRows,
+      (batch) => sql`
         insert into report_answer_months (label, month, reason, assignee, user_id, gaps)
         select label, day, reason, assignee, user_id, gaps
-        from json_to_recordset(${JSON.stringify(answerRows.slice(i, i + 1_000))}::json)
-          as x(label uuid, day date, reason text, assignee uuid, user_id uuid, gaps jsonb)`);
-    }
+        from json_to_recordset(${batch}::json)
+          as x(label uuid, day date, reason text, assignee uuid, user_id uuid, gaps jsonb)`,
+    );
   }
 
   return {
