@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AUDIT_ACTIONS, type AuditAction, type AuditEntry, auditSentence, describeAudit } from './audit.ts';
+import { AUDIT_ACTIONS, type AuditAction, auditSentence, describeAudit } from './audit.ts';
+import type { AuditEntry } from './audit.schemas.ts';
 
 /** Every action the server records reads as a sentence a person understands, never raw keys, ids or ISO times. */
 

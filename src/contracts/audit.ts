@@ -4,7 +4,7 @@ import { ERASED_USER } from './account-deletion.ts';
 import { FAQ_TYPE_LABELS, type FaqType, LEGAL_DOCUMENT_LABELS, type LegalDocument } from './content.ts';
 import { formatNzDateTime, formatNzDay } from './dates.ts';
 import { COMPANY_STATUS_LABELS, VERIFIED } from './partner-review.ts';
-import { z } from './zod.ts';
+import type { AuditEntry } from './audit.schemas.ts';
 
 /** The audit log: what admins did, as the console lists it. */
 
@@ -99,46 +99,6 @@ export const AUDIT_TARGETS = [
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 
 export const AUDIT_PAGE_SIZE = 25;
-export const AuditEntrySchema = z.object({
-  id: z.number().int(),
-  at: z.string(),
-  actorEmail: z.string().nullable(),
-  action: z.string(),
-  targetType: z.string(),
-  targetId: z.string().nullable(),
-  details: z.record(z.string(), z.unknown()).nullable(),
-  /**
-   * The number of a ticket the entry names only by id (a held mail posted to a ticket), read
-   * when the log is; null when there is none or it is gone.
-   */
-  ticketNo: z.number().int().nullable().optional(),
-});
-export type AuditEntry = z.infer<typeof AuditEntrySchema>;
-/** The filters' days are New Zealand calendar days ('YYYY-MM-DD'); the log starts long after 1900 (and the database has no year 0). */
-const NzDay = z.iso
-  .date({ error: 'Dates are written YYYY-MM-DD.' })
-  .refine((day) => day >= '1900-01-01', 'Choose a date from 1900 on.');
-
-export const AuditQuerySchema = z.object({
-  /** Entries older than this id (the last id of the previous page). */
-  before: z.coerce.number().int().positive().optional(),
-  targetType: z.enum(AUDIT_TARGETS).optional(),
-  targetId: z.string().max(100).optional(),
-  /** The email of whoever acted, as the log copied it (any case). */
-  actor: z.string().trim().min(1).max(320).optional(),
-  action: z.enum(Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]]).optional(),
-  /** From the start of this New Zealand day. */
-  from: NzDay.optional(),
-  /** To the end of this New Zealand day. */
-  to: NzDay.optional(),
-});
-export type AuditQuery = z.infer<typeof AuditQuerySchema>;
-export const AuditPageSchema = z.object({
-  entries: z.array(AuditEntrySchema),
-  nextBefore: z.number().int().nullable(),
-  /** The admins who have acted in the log (their copied emails), for the person filter. */
-  actors: z.array(z.string()),
-});
 
 export function auditActionLabel(action: string): string {
   return (AUDIT_ACTIONS as Record<string, string>)[action] ?? humanise(action);

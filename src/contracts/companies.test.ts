@@ -2,15 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   COMPANY_MESSAGES,
   COMPANY_TEXT_FIELDS,
-  CompanyRegistrationSchema,
-  companyFieldError,
-  companyFieldErrors,
   detectLicenseType,
   isValidNzbn,
   LICENCE_FIELD_TEXT,
   LICENCE_TYPES_TEXT,
   LICENSE_PICKER_ACCEPT,
 } from './companies.ts';
+import { CompanyRegistrationSchema, companyFieldError, companyFieldErrors } from './companies.schemas.ts';
 import { CHANGES_TEXT } from './partner-changes.ts';
 
 describe('detectLicenseType', () => {
@@ -47,6 +45,10 @@ describe('the licence’s accepted types, said one way', () => {
 });
 
 describe('the registration rules', () => {
+  it('name the schema’s fields in the form’s order (companies.ts lists them without zod)', () => {
+    expect(Object.keys(CompanyRegistrationSchema.shape)).toEqual([...COMPANY_TEXT_FIELDS]);
+  });
+
   it('give one message per field, in the spec’s words', () => {
     expect(companyFieldError('companyName', '')).toBe('Company name is required');
     expect(companyFieldError('companyName', 'Ab')).toBe('Company name must be at least 3 characters');

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isAllowedLegalLink, LegalLinksInputSchema } from './content-admin.ts';
+import { isAllowedLegalLink } from './content-admin.ts';
+import { LegalLinksInputSchema } from './content-admin.schemas.ts';
 
 // A hundred generated addresses per property: CPU work, which a loaded 2-core machine can stretch past vitest's 5 s.
 describe('legal links an admin may set (IN-04)', { timeout: 30_000 }, () => {

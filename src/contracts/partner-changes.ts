@@ -1,6 +1,5 @@
-import { storableInJson } from './json-text.ts';
 import { COMPANY_TEXT_FIELDS, type CompanyTextField, LICENCE_FIELD_TEXT, LICENCE_TYPES_TEXT } from './companies.ts';
-import { z } from './zod.ts';
+import type { RequestChanges, RequestedChanges } from './partner-changes.schemas.ts';
 
 /**
  * Changes requested (docs/decisions/113-changes-requested.md): instead of rejecting an application
@@ -106,40 +105,6 @@ export const CHANGES_MESSAGES = {
   sendFailed: 'Your changes could not be sent. Please try again.',
 } as const;
 
-/** The admin's request, as the API takes it (and the console's form sends it). */
-export const RequestChangesSchema = z
-  .object({
-    reasons: z
-      .array(z.enum(CHANGE_REASONS, { error: CHANGES_MESSAGES.reasonRequired }), {
-        error: CHANGES_MESSAGES.reasonRequired,
-      })
-      .min(1, CHANGES_MESSAGES.reasonRequired),
-    fields: z.array(z.enum(CHANGEABLE_FIELDS)).default([]),
-    note: z
-      .string()
-      .trim()
-      .max(CHANGE_NOTE_MAX, CHANGES_MESSAGES.noteTooLong)
-      .optional()
-      // Stored in a jsonb column, which refuses what a text column keeps (contracts/json-text.ts).
-      .transform((value) => (value ? storableInJson(value) : null)),
-  })
-  .superRefine((value, ctx) => {
-    if (!value.reasons.includes('other')) return;
-    if (!value.note) ctx.addIssue({ code: 'custom', path: ['note'], message: CHANGES_MESSAGES.noteRequired });
-    if (value.fields.length === 0)
-      ctx.addIssue({ code: 'custom', path: ['fields'], message: CHANGES_MESSAGES.fieldsRequired });
-  });
-export type RequestChanges = z.infer<typeof RequestChangesSchema>;
-export type RequestChangesInput = z.input<typeof RequestChangesSchema>;
-
-/** The request as stored and shown: the reasons, every field they open, and the note. */
-export const RequestedChangesSchema = z.object({
-  reasons: z.array(z.enum(CHANGE_REASONS)),
-  fields: z.array(z.enum(CHANGEABLE_FIELDS)),
-  note: z.string().nullable(),
-});
-export type RequestedChanges = z.infer<typeof RequestedChangesSchema>;
-
 /** The fields a request opens: its reasons' and, with Other, the admin's picks, in the form's order. */
 export function requestedChanges(request: RequestChanges): RequestedChanges {
   const open = new Set<ChangeableField>([...request.reasons.flatMap((r) => REASON_FIELDS[r]), ...request.fields]);
@@ -161,6 +126,3 @@ export function changesHistoryText(changes: RequestedChanges): string {
     ...(changes.note ? [changes.note] : []),
   ].join(' ');
 }
-
-/** What an applicant's send did: the changes went back to review, or a renewal's licence waits for an admin. */
-export const SentChangesSchema = z.object({ sent: z.enum(['changes', 'renewal']) });

@@ -1,5 +1,4 @@
-import { CLAIM_KIND_VALUES, CLAIM_OUTCOME_TEXT, CLAIM_OUTCOMES, type ClaimOutcome, claimKindLabel } from './claims.ts';
-import { z } from './zod.ts';
+import { CLAIM_OUTCOME_TEXT, type ClaimOutcome, claimKindLabel } from './claims.ts';
 
 /**
  * The report's claims (/admin/reports, docs/decisions/152-incident-claims.md): the incident claims
@@ -54,26 +53,6 @@ export const CLAIM_REPORT_TEXT = {
   listKind: (kind: string) => `Claims: ${claimKindLabel(kind)}`,
   listOutcome: (outcome: ClaimOutcome) => `Claims ${CLAIM_OUTCOME_TEXT[outcome].toLowerCase()} at their first decision`,
 } as const;
-
-const Count = z.number().int().nonnegative();
-
-export const ClaimsFigureSchema = z.object({
-  /** Claims made in the range. */
-  made: Count,
-  /** Every kind, in CLAIM_KINDS' order, none left out. */
-  kinds: z.array(z.object({ kind: z.enum(CLAIM_KIND_VALUES), count: Count })),
-  /** Claims with at least one decision. */
-  decided: Count,
-  /** The decided claims by their first decision, every outcome, none left out. */
-  outcomes: z.array(z.object({ outcome: z.enum(CLAIM_OUTCOMES), count: Count })),
-  /** The current amounts of the claims upheld in full or in part, in cents. */
-  paidCents: Count,
-  /** The item values given with the claims, in cents. */
-  claimedCents: Count,
-  /** Working days from the claim's day to its first decision's (see the file's comment): nearest rank. */
-  medianDecisionDays: z.number().int().nullable(),
-  p90DecisionDays: z.number().int().nullable(),
-});
 
 export const CLAIMS_CSV_COLUMNS = [
   'Ticket',

@@ -19,6 +19,9 @@ export const TotpCodeSchema = z
   .refine((v) => v.length > 0, SECOND_FACTOR_MESSAGES.codeRequired)
   .refine((v) => /^\d{6}$/.test(v), SECOND_FACTOR_MESSAGES.codeRequired);
 
+/** The console's form confirming an authenticator app: its one field, checked in the browser and in the action alike. */
+export const TotpConfirmFormSchema = z.object({ code: TotpCodeSchema });
+
 const base64url = z
   .string()
   .max(20_000)

@@ -1,5 +1,4 @@
-import { TICKET_REASON_VALUES } from './support.ts';
-import { z } from './zod.ts';
+import type { CalendarSettings, Targets } from './service-levels.schemas.ts';
 
 /**
  * Service levels (docs/decisions/108-service-levels.md): the team's business calendar, the targets per reason,
@@ -56,68 +55,11 @@ export const CALENDAR_TEXT = {
 } as const;
 
 /** '09:00' … '24:00' (a span may close at midnight). */
-const TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/;
+export const TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/;
 export const minutesOfTime = (time: string): number => {
   const [h, m] = time.split(':').map(Number);
   return h! * 60 + m!;
 };
-export const SpanSchema = z
-  .object({
-    start: z.string().regex(TIME, { error: CALENDAR_TEXT.timeInvalid }),
-    end: z.string().regex(TIME, { error: CALENDAR_TEXT.timeInvalid }),
-  })
-  .refine((span) => minutesOfTime(span.end) > minutesOfTime(span.start), {
-    error: CALENDAR_TEXT.spanOrder,
-    path: ['end'],
-  });
-export type Span = z.infer<typeof SpanSchema>;
-
-const spansOfADay = z
-  .array(SpanSchema)
-  .max(4, { error: CALENDAR_TEXT.tooManySpans })
-  .refine(
-    (spans) => {
-      const sorted = [...spans].sort((a, b) => minutesOfTime(a.start) - minutesOfTime(b.start));
-      return sorted.every((span, i) => i === 0 || minutesOfTime(span.start) >= minutesOfTime(sorted[i - 1]!.end));
-    },
-    { error: CALENDAR_TEXT.spansOverlap },
-  );
-
-export const CalendarOverrideSchema = z.object({
-  // A real calendar date (not 2027-13-40), in the years a calendar can reach.
-  date: z.iso
-    .date({ error: CALENDAR_TEXT.dateInvalid })
-    .refine((date) => date >= '2000-01-01' && date < '2100-01-01', { error: CALENDAR_TEXT.dateInvalid }),
-  /** Empty: closed all day. */
-  spans: spansOfADay,
-  note: z.string().trim().max(120, { error: CALENDAR_TEXT.noteTooLong }).default(''),
-});
-export type CalendarOverride = z.infer<typeof CalendarOverrideSchema>;
-
-export const CalendarSettingsSchema = z
-  .object({
-    hours: z.object({
-      mon: spansOfADay,
-      tue: spansOfADay,
-      wed: spansOfADay,
-      thu: spansOfADay,
-      fri: spansOfADay,
-      sat: spansOfADay,
-      sun: spansOfADay,
-    }),
-    /** The one regional anniversary day the team keeps (null: none). */
-    anniversary: z.enum(ANNIVERSARY_REGION_VALUES).nullable(),
-    overrides: z.array(CalendarOverrideSchema).max(366),
-  })
-  .refine((settings) => Object.values(settings.hours).some((spans) => spans.length > 0), {
-    error: CALENDAR_TEXT.noOpenHours,
-    path: ['hours'],
-  })
-  .refine((settings) => new Set(settings.overrides.map((o) => o.date)).size === settings.overrides.length, {
-    error: CALENDAR_TEXT.overrideDuplicate,
-    path: ['overrides'],
-  });
-export type CalendarSettings = z.infer<typeof CalendarSettingsSchema>;
 
 const nineToFive = [{ start: '09:00', end: '17:00' }];
 export const DEFAULT_CALENDAR: CalendarSettings = {
@@ -134,23 +76,8 @@ export const TARGETS_TEXT = {
 } as const;
 
 /** A target in business minutes: at least a minute, at most 400 business hours (ten working weeks). */
-export const TargetMinutesSchema = z
-  .number()
-  .int()
-  .min(1)
-  .max(400 * 60);
-export const ReasonTargetsSchema = z.object({
-  firstResponse: TargetMinutesSchema,
-  nextResponse: TargetMinutesSchema,
-  resolution: TargetMinutesSchema,
-});
-export const TargetsSchema = z.object(
-  Object.fromEntries(TICKET_REASON_VALUES.map((reason) => [reason, ReasonTargetsSchema])) as Record<
-    (typeof TICKET_REASON_VALUES)[number],
-    typeof ReasonTargetsSchema
-  >,
-);
-export type Targets = z.infer<typeof TargetsSchema>;
+export const TARGET_MINUTES_MIN = 1;
+export const TARGET_MINUTES_MAX = 400 * 60;
 
 /**
  * Defaults: an Incident (a parcel lost or damaged, someone hurt) is answered within two business
@@ -170,25 +97,8 @@ export function parseTargetMinutes(text: string): number | null {
   const match = /^\s*(\d{1,3})(?::([0-5]\d))?\s*$/.exec(text);
   if (!match) return null;
   const minutes = Number(match[1]) * 60 + Number(match[2] ?? 0);
-  return TargetMinutesSchema.safeParse(minutes).success ? minutes : null;
+  return minutes >= TARGET_MINUTES_MIN && minutes <= TARGET_MINUTES_MAX ? minutes : null;
 }
-
-/** A day the calendar does not keep its weekday hours: a holiday (closed) or an exception. */
-export const SpecialDaySchema = z.object({
-  date: z.string(),
-  name: z.string(),
-  spans: z.array(SpanSchema),
-  exception: z.boolean(),
-});
-export type SpecialDay = z.infer<typeof SpecialDaySchema>;
-
-export const ServiceLevelSettingsSchema = z.object({
-  calendar: CalendarSettingsSchema,
-  targets: TargetsSchema,
-  /** The holidays and exceptions of the next twelve months, earliest first. */
-  specialDays: z.array(SpecialDaySchema),
-});
-export type ServiceLevelSettings = z.infer<typeof ServiceLevelSettingsSchema>;
 
 /** The Business hours page of the console (/admin/business-hours): its headings, labels and messages. */
 export const BUSINESS_HOURS_TEXT = {

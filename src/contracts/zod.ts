@@ -5,9 +5,9 @@ import { config, z } from 'zod';
  * has no 'unsafe-eval' and would report it), and it decides when each schema is built, so the
  * switch is set here, before any contract defines a schema. The server keeps zod's fast path.
  *
- * Only schema modules import this one (`*.schemas.ts`, and the console's contracts): the modules of
- * texts and constants a customer's page loads hold no schema, so the page loads no zod
- * (docs/decisions/119-schemas-stay-on-the-server.md).
+ * Only schema modules import this one (`*.schemas.ts`, and errors.ts' error body): the modules of
+ * texts and constants a page loads hold no schema, so no page loads zod before a form is used
+ * (docs/decisions/119-schemas-stay-on-the-server.md, 159 for the console's pages).
  */
 if (typeof document !== 'undefined') config({ jitless: true });
 

@@ -1,12 +1,7 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { CLAIM_PERIODS, CLAIM_TEXT } from '../../src/contracts/claims.ts';
-import {
-  CALENDAR_TEXT,
-  DEFAULT_CALENDAR,
-  DEFAULT_TARGETS,
-  type ServiceLevelSettings,
-  TARGETS_TEXT,
-} from '../../src/contracts/service-levels.ts';
+import { CALENDAR_TEXT, DEFAULT_CALENDAR, DEFAULT_TARGETS, TARGETS_TEXT } from '../../src/contracts/service-levels.ts';
+import type { ServiceLevelSettings } from '../../src/contracts/service-levels.schemas.ts';
 import { adminApi, hydrated, signInAt } from './fixtures.ts';
 import { teamAdmin } from './second-factor.ts';
 import { expectFitsScreen, expectNoAxeViolations, VIEWPORTS } from './support.ts';

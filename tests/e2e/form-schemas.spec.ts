@@ -1,11 +1,14 @@
 import { expect, test } from '@playwright/test';
 import { AUTH_MESSAGES } from '../../src/contracts/auth.ts';
-import { hydrated, newPassword, signInToTickets, verifiedAccount } from './fixtures.ts';
+import { LABEL_TEXT } from '../../src/contracts/labels.ts';
+import { hydrated, newPassword, signInAt, signInToTickets, verifiedAccount } from './fixtures.ts';
+import { teamAdmin } from './second-factor.ts';
 
 /**
  * Decision 119 in Chromium: a customer's page loads no zod and no schema on its first visit; its
  * form loads its schema when first used, and a submit that comes before the schema is held, checked
- * and only then sent, so a form the schema refuses never reaches the server.
+ * and only then sent, so a form the schema refuses never reaches the server. Decision 159: the
+ * console's pages too.
  */
 const isSchemaFile = (url: string) => /\/assets\/(zod|[\w-]+\.schemas)-[\w-]+\.js$/.test(new URL(url).pathname);
 
@@ -45,4 +48,29 @@ test('the password form loads its schema when used, and an empty form is refused
   await page.getByRole('button', { name: 'Change password' }).click();
   expect(new URL((await sent).url()).pathname).toMatch(/^\/account\/password/);
   await expect(page.getByText(AUTH_MESSAGES.currentPasswordWrong)).toBeVisible();
+});
+
+test('a console page loads no schema until its form is used; an empty label is refused before anything is sent', async ({
+  page,
+}) => {
+  await signInAt(page, '/admin', teamAdmin('schemas'));
+  const scripts: string[] = [];
+  const posts: string[] = [];
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script') scripts.push(r.url());
+    if (r.method() === 'POST') posts.push(r.url());
+  });
+
+  await page.goto('/admin/labels');
+  await hydrated(page);
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.filter(isSchemaFile)).toEqual([]);
+
+  const add = page.getByRole('form', { name: LABEL_TEXT.add });
+  const schemaLoaded = page.waitForRequest((r) => isSchemaFile(r.url()));
+  await add.getByRole('button', { name: LABEL_TEXT.add }).click();
+  await schemaLoaded;
+  await expect(add.getByText(LABEL_TEXT.nameRequired)).toBeVisible();
+  await expect(add.getByLabel(LABEL_TEXT.nameLabel)).toBeFocused();
+  expect(posts).toEqual([]);
 });

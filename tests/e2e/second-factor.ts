@@ -69,6 +69,8 @@ export const TEAM_ADMINS = [
   'sso',
   // The delivery card (docs/decisions/151-delivery-card.md).
   'delivery',
+  // A console page's form loads its schema when used (docs/decisions/159-console-pages-in-the-budget.md).
+  'schemas',
 ] as const;
 export const teamAdminsFile = () => path.join(dataDir(), 'e2e-team-admins.json');
 type TeamAdmin = AdminFactor & { email: string; password: string };

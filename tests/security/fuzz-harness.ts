@@ -16,10 +16,14 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { z } from 'zod';
 import { AUDIT_ACTIONS, AUDIT_TARGETS } from '../../src/contracts/audit.ts';
-import { DocumentInputSchema, FaqInputSchema, LegalLinksInputSchema } from '../../src/contracts/content-admin.ts';
-import { RejectCompanySchema } from '../../src/contracts/partner-review.ts';
+import {
+  DocumentInputSchema,
+  FaqInputSchema,
+  LegalLinksInputSchema,
+} from '../../src/contracts/content-admin.schemas.ts';
+import { RejectCompanySchema } from '../../src/contracts/partner-review.schemas.ts';
 import { EmailSchema } from '../../src/contracts/auth.schemas.ts';
-import { CompanyRegistrationSchema } from '../../src/contracts/companies.ts';
+import { CompanyRegistrationSchema } from '../../src/contracts/companies.schemas.ts';
 import { LEGAL_DOCUMENTS } from '../../src/contracts/content.ts';
 import { ERROR_STATUS, ErrorBodySchema, GENERIC_MESSAGES } from '../../src/contracts/errors.ts';
 import { TICKET_REASON_VALUES } from '../../src/contracts/support.ts';

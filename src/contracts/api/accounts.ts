@@ -31,7 +31,7 @@ import {
   UserParamsSchema,
   UserResultSchema,
   UserRolesSchema,
-} from '../users.ts';
+} from '../users.schemas.ts';
 
 /** Sign-in, sign-up, verification and passwords: /api/auth/* (docs/design.md §4). */
 const AUTH_ERRORS = [400, 401, 403, 429] as const;

@@ -1,4 +1,4 @@
-import { AuditPageSchema, AuditQuerySchema } from '../audit.ts';
+import { AuditPageSchema, AuditQuerySchema } from '../audit.schemas.ts';
 import { endpoint } from '../endpoint.ts';
 
 /** The admin console's audit log: who did what, when, to which record. */

@@ -7,7 +7,7 @@ import {
   FaqReorderSchema,
   HostedDocumentSchema,
   LegalLinksInputSchema,
-} from '../content-admin.ts';
+} from '../content-admin.schemas.ts';
 import { FaqListSchema, FaqQuerySchema, FaqSchema, LegalLinksSchema } from '../content.schemas.ts';
 import { endpoint } from '../endpoint.ts';
 import { z } from '../zod.ts';

@@ -1,5 +1,6 @@
-import { CompanyRegistrationResultSchema } from '../companies.ts';
+import { CompanyRegistrationResultSchema } from '../companies.schemas.ts';
 import { endpoint } from '../endpoint.ts';
+import { MAIL_OUTCOMES } from '../partner-review.ts';
 import {
   AcceptLicenseSchema,
   ApproveCompanySchema,
@@ -9,12 +10,15 @@ import {
   CompanyListSchema,
   CompanyParamsSchema,
   CompanyResultSchema,
-  MAIL_OUTCOMES,
   RefuseLicenseSchema,
   RejectCompanySchema,
-} from '../partner-review.ts';
-import { ApplicationStatusSchema, StatusLinkRequestSchema, StatusTokenParamsSchema } from '../partner-status.ts';
-import { RequestChangesSchema, SentChangesSchema } from '../partner-changes.ts';
+} from '../partner-review.schemas.ts';
+import {
+  ApplicationStatusSchema,
+  StatusLinkRequestSchema,
+  StatusTokenParamsSchema,
+} from '../partner-status.schemas.ts';
+import { RequestChangesSchema, SentChangesSchema } from '../partner-changes.schemas.ts';
 import { z } from '../zod.ts';
 
 /** Partner registration: the public form, with its licence file (docs/product.md §2). */

@@ -6,7 +6,7 @@ import {
 } from '../account-deletion.schemas.ts';
 import { endpoint } from '../endpoint.ts';
 import { DataExportSchema } from '../privacy.schemas.ts';
-import { UserParamsSchema } from '../users.ts';
+import { UserParamsSchema } from '../users.schemas.ts';
 
 /** The person's own data (docs/product.md §2.12), deleting one's account and the admin's 'Erase now' (§2.14). */
 const ERRORS = [400, 401, 403, 404] as const;

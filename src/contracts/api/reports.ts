@@ -1,5 +1,5 @@
 import { endpoint } from '../endpoint.ts';
-import { ReportQuerySchema, ReportSchema, ReportTicketsQuerySchema, ReportTicketsSchema } from '../reports.ts';
+import { ReportQuerySchema, ReportSchema, ReportTicketsQuerySchema, ReportTicketsSchema } from '../reports.schemas.ts';
 import { z } from '../zod.ts';
 
 const ADMIN_ERRORS = [400, 401, 403] as const;

@@ -1,6 +1,6 @@
 import { ClaimPeriodsResultSchema, ClaimPeriodsSchema } from '../claims.schemas.ts';
 import { endpoint } from '../endpoint.ts';
-import { CalendarSettingsSchema, ServiceLevelSettingsSchema, TargetsSchema } from '../service-levels.ts';
+import { CalendarSettingsSchema, ServiceLevelSettingsSchema, TargetsSchema } from '../service-levels.schemas.ts';
 
 const ADMIN_ERRORS = [400, 401, 403] as const;
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type CalendarSettings, CalendarSettingsSchema, DEFAULT_CALENDAR } from '../../contracts/service-levels.ts';
+import { DEFAULT_CALENDAR } from '../../contracts/service-levels.ts';
+import { type CalendarSettings, CalendarSettingsSchema } from '../../contracts/service-levels.schemas.ts';
 import { anniversaryDay, BusinessCalendar, nationalHolidays, newZealandDate } from './business-calendar.ts';
 
 /** An instant at a New Zealand wall-clock time (NZDT is UTC+13, NZST UTC+12). */

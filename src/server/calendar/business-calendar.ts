@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { TZDate } from '@date-fns/tz';
 import type HolidaysClass from 'date-holidays';
-import { type CalendarSettings, minutesOfTime, type Span, WEEKDAY_BY_INDEX } from '../../contracts/service-levels.ts';
+import { minutesOfTime, WEEKDAY_BY_INDEX } from '../../contracts/service-levels.ts';
+import type { CalendarSettings, Span } from '../../contracts/service-levels.schemas.ts';
 
 /**
  * The team's business calendar (docs/decisions/108-service-levels.md), in New Zealand time

@@ -4,25 +4,19 @@ import { CLAIM_TEXT } from '../../contracts/claims.ts';
 import type { ClaimPeriods } from '../../contracts/claims.schemas.ts';
 import type { ApiResult } from '../../contracts/endpoint.ts';
 import { serviceLevelsApi } from '../../contracts/api/service-levels.ts';
-import {
-  BUSINESS_HOURS_TEXT,
-  CALENDAR_TEXT,
-  type CalendarSettings,
-  type ServiceLevelSettings,
-  TARGETS_TEXT,
-} from '../../contracts/service-levels.ts';
+import { BUSINESS_HOURS_TEXT, CALENDAR_TEXT, TARGETS_TEXT } from '../../contracts/service-levels.ts';
+import type { CalendarSettings, ServiceLevelSettings } from '../../contracts/service-levels.schemas.ts';
 import { ReadFailed } from '../features/admin/notice.tsx';
 import { ClaimPeriodsForm } from '../features/service-levels/business-hours-claim-periods.tsx';
 import { OpeningHoursForm } from '../features/service-levels/business-hours-calendar.tsx';
 import { ExceptionsSection, HolidaysAhead } from '../features/service-levels/business-hours-exceptions.tsx';
+import { INTENTS, withoutException } from '../features/service-levels/business-hours-form.ts';
 import {
-  INTENTS,
   readCalendarForm,
   readClaimPeriodsForm,
   readExceptionForm,
   readTargetsForm,
-  withoutException,
-} from '../features/service-levels/business-hours-form.ts';
+} from '../features/service-levels/business-hours-read.ts';
 import { TargetsForm } from '../features/service-levels/business-hours-targets.tsx';
 import { type FormResult, keepValues, readForm, refused, succeeded } from '../lib/form.ts';
 import { privatePageMeta } from '../lib/page-meta.ts';

@@ -1,7 +1,7 @@
 import { Form, redirect, useLocation, useNavigation } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { contentAdminApi } from '../../contracts/api/content.ts';
-import { FaqInputSchema } from '../../contracts/content-admin.ts';
+import { FaqInputSchema } from '../../contracts/content-admin.schemas.ts';
 import { FAQ_TYPE_LABELS, FAQ_TYPES, parseFaqType } from '../../contracts/content.ts';
 import { FaqForm } from '../features/admin/faq-form.tsx';
 import { SwitchButtons } from '../components/ui/switch-buttons.tsx';

@@ -50,6 +50,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   return done(values.intent === 'rename' ? LABEL_TEXT.renamed(name) : LABEL_TEXT.added(name));
 }
 
+/** The form's schema, loaded when the form is first used (useFormCheck). */
+const loadLabelBodySchema = () => import('../../contracts/labels.schemas.ts').then((m) => m.LabelBodySchema);
+
 function LabelForm({
   label,
   result,
@@ -60,7 +63,7 @@ function LabelForm({
   const busy = useNavigation().state === 'submitting';
   const formId = label?.id ?? NEW;
   const mine = result?.form === formId ? result : undefined;
-  const { errors, onSubmit, formRef } = useFormCheck(LabelBodySchema, mine);
+  const { errors, onSubmit, formRef } = useFormCheck(loadLabelBodySchema, mine);
   return (
     <Form
       method="post"

@@ -1,14 +1,13 @@
 import { Form, useNavigation } from 'react-router';
 import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { contentAdminApi } from '../../contracts/api/content.ts';
+import { DOCUMENT_LIMITS, LEGAL_LINK_MAX } from '../../contracts/content-admin.ts';
 import {
-  DOCUMENT_LIMITS,
   DocumentInputSchema,
   DocumentParamsSchema,
   type HostedDocumentDto,
-  LEGAL_LINK_MAX,
   LegalLinksInputSchema,
-} from '../../contracts/content-admin.ts';
+} from '../../contracts/content-admin.schemas.ts';
 import { LEGAL_DOCUMENT_LABELS, type LegalLinks } from '../../contracts/content.ts';
 import { formatNzDateTime } from '../../contracts/dates.ts';
 import type { RouteHandle } from '../../contracts/web-context.ts';
@@ -59,9 +58,14 @@ function FormNotice({ result }: { result: FormResult | undefined }) {
   return <Notice tone={result.ok ? 'success' : 'error'}>{result.message}</Notice>;
 }
 
+/** The forms' schemas, loaded when a form is first used (useFormCheck). */
+const schemas = () => import('../../contracts/content-admin.schemas.ts');
+const loadLegalLinksInputSchema = () => schemas().then((m) => m.LegalLinksInputSchema);
+const loadDocumentInputSchema = () => schemas().then((m) => m.DocumentInputSchema);
+
 function LinksForm({ links, result }: { links: LegalLinks | null; result: FormResult | undefined }) {
   const mine = result?.form === 'links' ? result : undefined;
-  const { errors, onSubmit, formRef } = useFormCheck(LegalLinksInputSchema, mine);
+  const { errors, onSubmit, formRef } = useFormCheck(loadLegalLinksInputSchema, mine);
   const saving = useNavigation().formData?.get('form') === 'links';
 
   const hint = 'An https:// address, or a path on this site that starts with /';
@@ -113,7 +117,7 @@ function LinksForm({ links, result }: { links: LegalLinks | null; result: FormRe
 
 function DocumentForm({ document, result }: { document: HostedDocumentDto; result: FormResult | undefined }) {
   const mine = result?.form === document.slug ? result : undefined;
-  const { errors, onSubmit, formRef } = useFormCheck(DocumentInputSchema, mine);
+  const { errors, onSubmit, formRef } = useFormCheck(loadDocumentInputSchema, mine);
   const saving = useNavigation().formData?.get('form') === document.slug;
   const titleId = `document-${document.slug}-title`;
 

@@ -3,23 +3,26 @@ import { ADMIN_TEXT } from '../../contracts/admin.ts';
 import { auditApi } from '../../contracts/api/audit.ts';
 import { auditActor } from '../../contracts/audit.ts';
 import { partnerChangesApi, partnerReviewApi } from '../../contracts/api/partners.ts';
-import { CHANGES_TEXT, RequestChangesSchema } from '../../contracts/partner-changes.ts';
+import { CHANGES_TEXT } from '../../contracts/partner-changes.ts';
+import { RequestChangesSchema } from '../../contracts/partner-changes.schemas.ts';
 import { RequestChangesForm, RequestedChangesNotice, requestFromForm } from '../features/admin/partner-changes.tsx';
 import {
-  type AdminCompany,
   COMPANY_STATUS_LABELS,
   companyStatusOf,
   type MailOutcome,
   REJECTION_REASON_MAX,
-  RejectCompanySchema,
   REVIEW_DUE_TEXT,
   VERIFIED,
-  AcceptLicenseFormSchema,
-  ApproveFormSchema,
   LICENCE_TEXT,
   LICENCE_VIEW_TEXT,
-  RefuseLicenseSchema,
 } from '../../contracts/partner-review.ts';
+import {
+  type AdminCompany,
+  RejectCompanySchema,
+  AcceptLicenseFormSchema,
+  ApproveFormSchema,
+  RefuseLicenseSchema,
+} from '../../contracts/partner-review.schemas.ts';
 import { NZBN_TEXT, nzbnNamesMatch } from '../../contracts/companies.ts';
 import { formatNzDateTime } from '../../contracts/dates.ts';
 import { AuditFacts, AuditSentence } from '../features/admin/audit-view.tsx';
@@ -251,6 +254,10 @@ function DecisionButton({
   );
 }
 
+/** The reject form's schema, loaded when the form is first used (useFormCheck). */
+const loadRejectCompanySchema = () =>
+  import('../../contracts/partner-review.schemas.ts').then((m) => m.RejectCompanySchema);
+
 /** Rejecting needs a reason: the same schema checks it here before it is sent and in the action. */
 function RejectForm({
   company,
@@ -261,7 +268,7 @@ function RejectForm({
   result: FormResult | undefined;
   busy: boolean;
 }) {
-  const { errors, onSubmit, formRef } = useFormCheck(RejectCompanySchema, result);
+  const { errors, onSubmit, formRef } = useFormCheck(loadRejectCompanySchema, result);
   return (
     <Form
       method="post"

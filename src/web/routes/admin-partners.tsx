@@ -7,8 +7,8 @@ import {
   type CompanyStatus,
   LICENCE_TEXT,
   REVIEW_DUE_TEXT,
-  type ReviewDue,
 } from '../../contracts/partner-review.ts';
+import type { ReviewDue } from '../../contracts/partner-review.schemas.ts';
 import { formatNzDateTime } from '../../contracts/dates.ts';
 import { SwitchButtons } from '../components/ui/switch-buttons.tsx';
 import { SearchForm } from '../features/admin/search-form.tsx';

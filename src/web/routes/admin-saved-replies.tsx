@@ -20,6 +20,9 @@ import type { Route } from './+types/admin-saved-replies';
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta(matches, 'admin', `${ADMIN_TEXT.nav.savedReplies} | ${ADMIN_TEXT.title}`);
 
+/** The form's schema, loaded when the form is first used (useFormCheck). */
+const loadSavedReplyBodySchema = () => import('../../contracts/desk.schemas.ts').then((m) => m.SavedReplyBodySchema);
+
 /** The list, read on the server (admins only: the layout refuses others). */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { user, services } = context.get(requestContext);
@@ -164,7 +167,7 @@ function SavedReplyForm({
   const busy = useNavigation().state === 'submitting';
   const formId = reply?.id ?? NEW;
   const mine = result?.form === formId ? result : undefined;
-  const { errors, onSubmit, formRef } = useFormCheck(SavedReplyBodySchema, mine);
+  const { errors, onSubmit, formRef } = useFormCheck(loadSavedReplyBodySchema, mine);
   return (
     <Form
       method="post"

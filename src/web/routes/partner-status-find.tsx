@@ -1,6 +1,7 @@
 import { redirect } from 'react-router';
 import { partnersApi } from '../../contracts/api/partners.ts';
-import { APPLICATION_STATUS_TEXT as TEXT, StatusLinkRequestSchema } from '../../contracts/partner-status.ts';
+import { APPLICATION_STATUS_TEXT as TEXT } from '../../contracts/partner-status.ts';
+import { StatusLinkRequestSchema } from '../../contracts/partner-status.schemas.ts';
 import { InputField } from '../components/ui/field.tsx';
 import { FormError } from '../features/auth/auth-form.tsx';
 import { type FormResult, invalid, readForm, refused } from '../lib/form.ts';

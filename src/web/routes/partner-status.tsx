@@ -1,18 +1,15 @@
 import { data, Link, redirect } from 'react-router';
 import { partnersApi } from '../../contracts/api/partners.ts';
-import { APPLICATION_STATUS_TEXT as TEXT, type ApplicationStatus, historyDay } from '../../contracts/partner-status.ts';
+import { APPLICATION_STATUS_TEXT as TEXT, historyDay } from '../../contracts/partner-status.ts';
+import type { ApplicationStatus } from '../../contracts/partner-status.schemas.ts';
 import {
   type CompanyTextField,
   LICENSE_FIELD,
   LICENSE_PICKER_ACCEPT,
   REGISTRATION_FORM_MAX_BYTES,
 } from '../../contracts/companies.ts';
-import {
-  CHANGES_MESSAGES,
-  CHANGES_TEXT,
-  licenseRequired,
-  type RequestedChanges,
-} from '../../contracts/partner-changes.ts';
+import { CHANGES_MESSAGES, CHANGES_TEXT, licenseRequired } from '../../contracts/partner-changes.ts';
+import type { RequestedChanges } from '../../contracts/partner-changes.schemas.ts';
 import { LICENCE_NEVER, licenceDay, reviewDay } from '../../contracts/partner-review.ts';
 import { InputField } from '../components/ui/field.tsx';
 import { FormError } from '../features/auth/auth-form.tsx';

@@ -1,8 +1,7 @@
 import { data, Form, Link, redirect, redirectDocument, useNavigation } from 'react-router';
 import { PASSWORD_MIN_LENGTH } from '../../contracts/auth.ts';
-import { EmailSchema, NewPasswordSchema } from '../../contracts/auth.schemas.ts';
 import { SETUP_TEXT } from '../../contracts/setup.ts';
-import { z } from '../../contracts/zod.ts';
+import { SetupFormSchema } from '../../contracts/setup.schemas.ts';
 import { InputField } from '../components/ui/field.tsx';
 import { AuthCard, ConfirmPasswordInput, FormActions, FormError, SuccessPanel } from '../features/auth/auth-form.tsx';
 import { type FormResult, invalid, keepValues, readForm, useFormCheck } from '../lib/form.ts';
@@ -11,13 +10,8 @@ import { requestContext } from '../lib/request-context.ts';
 import type { Route } from './+types/setup';
 import '../styles/auth.css';
 
-/** The form's fields: the sign-up rules, and the password twice (the server checks the rest). */
-const SetupFormSchema = z
-  .object({ email: EmailSchema, password: NewPasswordSchema, confirmPassword: z.string() })
-  .refine((v) => v.password === v.confirmPassword, {
-    path: ['confirmPassword'],
-    message: SETUP_TEXT.passwordsDiffer,
-  });
+/** The form's schema, loaded when the form is first used (useFormCheck). */
+const loadSetupFormSchema = () => import('../../contracts/setup.schemas.ts').then((m) => m.SetupFormSchema);
 
 /**
  * /setup?token=…: the first admin, created in the browser from the one-time link the server prints
@@ -58,7 +52,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 ];
 
 export default function Setup({ loaderData, actionData }: Route.ComponentProps) {
-  const { errors, onSubmit, formRef } = useFormCheck(SetupFormSchema, actionData);
+  const { errors, onSubmit, formRef } = useFormCheck(loadSetupFormSchema, actionData);
   const busy = useNavigation().state === 'submitting';
   if (loaderData.state === 'done') {
     return (

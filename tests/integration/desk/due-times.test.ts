@@ -2,12 +2,8 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceLevelsApi } from '../../../src/contracts/api/service-levels.ts';
-import {
-  type CalendarSettings,
-  DEFAULT_CALENDAR,
-  DEFAULT_TARGETS,
-  type ServiceLevelSettings,
-} from '../../../src/contracts/service-levels.ts';
+import { DEFAULT_CALENDAR, DEFAULT_TARGETS } from '../../../src/contracts/service-levels.ts';
+import type { CalendarSettings, ServiceLevelSettings } from '../../../src/contracts/service-levels.schemas.ts';
 import { BusinessCalendar, newZealandDate } from '../../../src/server/calendar/business-calendar.ts';
 import { queryRows } from '../../../src/server/db/sql.ts';
 import { type SupportUser, supportUser } from '../../helpers/support.ts';

@@ -3,7 +3,7 @@ import { reportsApi } from '../../../src/contracts/api/reports.ts';
 import { formatNzd } from '../../../src/contracts/claims.ts';
 import { pathOf } from '../../../src/contracts/endpoint.ts';
 import { CLAIM_REPORT_TEXT, CLAIMS_CSV_COLUMNS } from '../../../src/contracts/report-claims.ts';
-import type { Report, ReportTickets } from '../../../src/contracts/reports.ts';
+import type { Report, ReportTickets } from '../../../src/contracts/reports.schemas.ts';
 import { movableClock } from '../../../src/server/clock.ts';
 import { apiClient, type ApiClient } from '../../helpers/admin-client.ts';
 import { supportUser, type SupportUser } from '../../helpers/support.ts';

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportsApi } from '../../../src/contracts/api/reports.ts';
 import { pathOf } from '../../../src/contracts/endpoint.ts';
-import { type Report, REPORTS_TEXT, type ReportTickets } from '../../../src/contracts/reports.ts';
+import { REPORTS_TEXT } from '../../../src/contracts/reports.ts';
+import type { Report, ReportTickets } from '../../../src/contracts/reports.schemas.ts';
 import { addDays, newZealandDate } from '../../../src/server/calendar/business-calendar.ts';
 import { movableClock } from '../../../src/server/clock.ts';
 import { type SupportUser, supportUser } from '../../helpers/support.ts';

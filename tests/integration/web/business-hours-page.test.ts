@@ -7,9 +7,9 @@ import {
   CALENDAR_TEXT,
   DEFAULT_CALENDAR,
   DEFAULT_TARGETS,
-  type ServiceLevelSettings,
   TARGETS_TEXT,
 } from '../../../src/contracts/service-levels.ts';
+import type { ServiceLevelSettings } from '../../../src/contracts/service-levels.schemas.ts';
 import { movableClock } from '../../../src/server/clock.ts';
 import { postPageForm } from '../../helpers/page-forms.ts';
 import { supportUser, type SupportUser } from '../../helpers/support.ts';

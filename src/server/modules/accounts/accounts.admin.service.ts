@@ -1,6 +1,7 @@
 import { z } from '../../../contracts/zod.ts';
 import { DELETION_TEXT, shownEmail } from '../../../contracts/account-deletion.ts';
-import { type AdminUser, USER_MESSAGES, USERS_PAGE_SIZE } from '../../../contracts/users.ts';
+import { USER_MESSAGES, USERS_PAGE_SIZE } from '../../../contracts/users.ts';
+import type { AdminUser } from '../../../contracts/users.schemas.ts';
 import { EmailSchema, NewPasswordSchema, type User } from '../../../contracts/auth.schemas.ts';
 import { AppError } from '../../errors.ts';
 import type { AuditActor, AuditService } from '../audit/audit.service.ts';

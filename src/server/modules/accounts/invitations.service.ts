@@ -1,5 +1,6 @@
 import { ROLE_TEXT, type StaffRole } from '../../../contracts/roles.ts';
-import { INVITATION_DAYS, type Invitation, USER_MESSAGES } from '../../../contracts/users.ts';
+import { INVITATION_DAYS, USER_MESSAGES } from '../../../contracts/users.ts';
+import type { Invitation } from '../../../contracts/users.schemas.ts';
 import type { Clock } from '../../clock.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import { AppError } from '../../errors.ts';

@@ -1,11 +1,6 @@
 import { storableInJson } from '../../../contracts/json-text.ts';
-import {
-  AUDIT_PAGE_SIZE,
-  type AuditAction,
-  type AuditEntry,
-  type AuditQuery,
-  type AuditTarget,
-} from '../../../contracts/audit.ts';
+import { AUDIT_PAGE_SIZE, type AuditAction, type AuditTarget } from '../../../contracts/audit.ts';
+import type { AuditEntry, AuditQuery } from '../../../contracts/audit.schemas.ts';
 import type { AuditRepository } from './audit.repository.ts';
 
 /** Who did it: the signed-in admin (the request's principal). */

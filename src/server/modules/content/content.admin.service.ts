@@ -1,9 +1,5 @@
-import {
-  FAQ_MESSAGES,
-  type FaqInput,
-  type HostedDocumentDto,
-  type LegalLinksInput,
-} from '../../../contracts/content-admin.ts';
+import { FAQ_MESSAGES } from '../../../contracts/content-admin.ts';
+import type { FaqInput, HostedDocumentDto, LegalLinksInput } from '../../../contracts/content-admin.schemas.ts';
 import {
   type Faq,
   type FaqType,

@@ -2,12 +2,12 @@ import {
   APPLICATION_STATUS_TEXT,
   type ApplicationEventKind,
   type ApplicationState,
-  type ApplicationStatus,
   STATUS_TOKEN_PATTERN,
 } from '../../../contracts/partner-status.ts';
-import { RequestedChangesSchema } from '../../../contracts/partner-changes.ts';
+import type { ApplicationStatus } from '../../../contracts/partner-status.schemas.ts';
+import { RequestedChangesSchema } from '../../../contracts/partner-changes.schemas.ts';
 import { type CompanyStatus, companyStatusOf, VERIFIED } from '../../../contracts/partner-review.ts';
-import type { CalendarSettings } from '../../../contracts/service-levels.ts';
+import type { CalendarSettings } from '../../../contracts/service-levels.schemas.ts';
 import { BusinessCalendar } from '../../calendar/business-calendar.ts';
 import { AppError } from '../../errors.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';

@@ -1,4 +1,4 @@
-import type { CompanyRegistration } from '../../../contracts/companies.ts';
+import type { CompanyRegistration } from '../../../contracts/companies.schemas.ts';
 import type { CompanyKeys } from './partners.repository.ts';
 
 /**

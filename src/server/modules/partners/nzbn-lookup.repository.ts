@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { NzbnCheck } from '../../../contracts/companies.ts';
+import type { NzbnCheck } from '../../../contracts/companies.schemas.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import { companies } from '../../db/schema.ts';
 import { queryRows } from '../../db/sql.ts';

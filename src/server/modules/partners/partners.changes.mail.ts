@@ -1,4 +1,5 @@
-import { CHANGES_TEXT, type RequestedChanges } from '../../../contracts/partner-changes.ts';
+import { CHANGES_TEXT } from '../../../contracts/partner-changes.ts';
+import type { RequestedChanges } from '../../../contracts/partner-changes.schemas.ts';
 import { APPLICATION_STATUS_TEXT } from '../../../contracts/partner-status.ts';
 import { renderMail } from '../../mail/layout.ts';
 import type { MailMessage } from '../../mail/mailer.ts';

@@ -1,6 +1,6 @@
 import { and, eq, ne, not, sql } from 'drizzle-orm';
 import type { CompanyTextField } from '../../../contracts/companies.ts';
-import type { RequestedChanges } from '../../../contracts/partner-changes.ts';
+import type { RequestedChanges } from '../../../contracts/partner-changes.schemas.ts';
 import type { AppDatabase } from '../../db/connection.ts';
 import { companies, companyEvents, companyStatusLinks } from '../../db/schema.ts';
 import { companyFields, lockCompanyId } from './partners.repository.ts';

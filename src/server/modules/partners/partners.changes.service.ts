@@ -3,18 +3,17 @@ import type { FastifyBaseLogger } from 'fastify';
 import {
   COMPANY_MESSAGES,
   COMPANY_TEXT_FIELDS,
-  CompanyRegistrationSchema,
   type CompanyTextField,
   LICENSE_FIELD,
 } from '../../../contracts/companies.ts';
+import { CompanyRegistrationSchema } from '../../../contracts/companies.schemas.ts';
 import {
   CHANGES_MESSAGES,
   changesHistoryText,
   licenseRequired,
-  type RequestChanges,
   requestedChanges,
-  type RequestedChanges,
 } from '../../../contracts/partner-changes.ts';
+import type { RequestChanges, RequestedChanges } from '../../../contracts/partner-changes.schemas.ts';
 import { COMPANY_REVIEW_MESSAGES, type MailOutcome } from '../../../contracts/partner-review.ts';
 import { APPLICATION_STATUS_TEXT, STATUS_TOKEN_PATTERN } from '../../../contracts/partner-status.ts';
 import type { Clock } from '../../clock.ts';

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, ilike, isNotNull, isNull, like, lt, ne, not, or, type SQL, sql } from 'drizzle-orm';
-import type { NzbnCheck } from '../../../contracts/companies.ts';
+import type { NzbnCheck } from '../../../contracts/companies.schemas.ts';
 import { type CompanySort, type CompanyStatus, LICENCE_NEVER } from '../../../contracts/partner-review.ts';
 import { type AppDatabase } from '../../db/connection.ts';
 import { companies, companyEvents } from '../../db/schema.ts';

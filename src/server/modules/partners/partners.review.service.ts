@@ -1,5 +1,4 @@
 import {
-  type AdminCompany,
   COMPANY_REVIEW_MESSAGES,
   type CompanyDueFilter,
   type CompanySort,
@@ -8,11 +7,11 @@ import {
   LICENCE_NEVER,
   LICENCE_TEXT,
   type MailOutcome,
-  type ReviewDue,
   VERIFIED,
 } from '../../../contracts/partner-review.ts';
+import type { AdminCompany, ReviewDue } from '../../../contracts/partner-review.schemas.ts';
 import { licenseTypeOfKey } from '../../../contracts/companies.ts';
-import type { CalendarSettings } from '../../../contracts/service-levels.ts';
+import type { CalendarSettings } from '../../../contracts/service-levels.schemas.ts';
 import { BusinessCalendar, newZealandDate } from '../../calendar/business-calendar.ts';
 import type { Clock } from '../../clock.ts';
 import { AppError } from '../../errors.ts';
@@ -38,7 +37,7 @@ import {
 import { isUniqueViolation } from '../../db/errors.ts';
 import { isLate, lateBefore, reviewDue } from './review-due.ts';
 import { newStatusLink } from './status-links.ts';
-import { RequestedChangesSchema } from '../../../contracts/partner-changes.ts';
+import { RequestedChangesSchema } from '../../../contracts/partner-changes.schemas.ts';
 
 /** A pending application's review due date, and whether `today` is past it; null when nothing is due from the team. */
 function reviewDueOf(row: ReviewCompanyRow, calendar: BusinessCalendar, today: string): ReviewDue | null {

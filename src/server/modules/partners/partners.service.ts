@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import { COMPANY_MESSAGES, type CompanyTextField, licenseTypeOfKey } from '../../../contracts/companies.ts';
 import {
   type Company,
-  COMPANY_MESSAGES,
   type CompanyRegistration,
   type CompanyRegistrationResult,
   CompanyRegistrationSchema,
-  type CompanyTextField,
-  licenseTypeOfKey,
-} from '../../../contracts/companies.ts';
+} from '../../../contracts/companies.schemas.ts';
 import { AppError } from '../../errors.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
 import type { FileStorage } from '../../storage/storage.ts';

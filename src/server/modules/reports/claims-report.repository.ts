@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { CLAIM_KIND_VALUES, CLAIM_OUTCOMES, type ClaimKind, type ClaimOutcome } from '../../../contracts/claims.ts';
-import type { ReportTicketsQuery } from '../../../contracts/reports.ts';
+import type { ReportTicketsQuery } from '../../../contracts/reports.schemas.ts';
 import type { AppDatabase } from '../../db/connection.ts';
 import { nzDayStart, queryRows } from '../../db/sql.ts';
 import { labelled, type Range } from './filters.ts';

@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { REPORT_COMMENTS_LIMIT, type ReportTicketsQuery, SPREAD_BUCKETS } from '../../../contracts/reports.ts';
+import { REPORT_COMMENTS_LIMIT, SPREAD_BUCKETS } from '../../../contracts/reports.ts';
+import type { ReportTicketsQuery } from '../../../contracts/reports.schemas.ts';
 import { addDays } from '../../calendar/business-calendar.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';
 import { nzDayStart, pgArray, queryRows } from '../../db/sql.ts';

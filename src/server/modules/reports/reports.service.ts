@@ -5,13 +5,15 @@ import {
   REPORT_LIST_LIMIT,
   REPORT_MAX_DAYS,
   REPORTS_TEXT,
-  type Report,
-  type ReportQuery,
-  type ReportTicket,
-  type ReportTickets,
-  type ReportTicketsQuery,
-  type TimeFigure,
 } from '../../../contracts/reports.ts';
+import type {
+  Report,
+  ReportQuery,
+  ReportTicket,
+  ReportTickets,
+  ReportTicketsQuery,
+  TimeFigure,
+} from '../../../contracts/reports.schemas.ts';
 import { CLAIM_OUTCOME_TEXT, CLAIM_STATE_TEXT, type ClaimState, claimKindLabel } from '../../../contracts/claims.ts';
 import { CLAIMS_CSV_COLUMNS } from '../../../contracts/report-claims.ts';
 import { reasonLabel } from '../../../contracts/support.ts';

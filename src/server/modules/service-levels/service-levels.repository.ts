@@ -1,13 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { CLAIM_PERIOD_NAMES, CLAIM_PERIODS } from '../../../contracts/claims.ts';
 import type { ClaimPeriods } from '../../../contracts/claims.schemas.ts';
+import { DEFAULT_CALENDAR, DEFAULT_TARGETS } from '../../../contracts/service-levels.ts';
 import {
   type CalendarSettings,
   CalendarSettingsSchema,
-  DEFAULT_CALENDAR,
-  DEFAULT_TARGETS,
   type Targets,
-} from '../../../contracts/service-levels.ts';
+} from '../../../contracts/service-levels.schemas.ts';
 import { TICKET_REASON_VALUES } from '../../../contracts/support.ts';
 import { addDays, BusinessCalendar, newZealandDate } from '../../calendar/business-calendar.ts';
 import { type AppDatabase, inTransaction } from '../../db/connection.ts';

@@ -1,5 +1,10 @@
 import type { ClaimPeriods } from '../../../contracts/claims.schemas.ts';
-import type { CalendarSettings, ServiceLevelSettings, SpecialDay, Targets } from '../../../contracts/service-levels.ts';
+import type {
+  CalendarSettings,
+  ServiceLevelSettings,
+  SpecialDay,
+  Targets,
+} from '../../../contracts/service-levels.schemas.ts';
 import type { Principal } from '../../plugins/access.ts';
 import { addDays, BusinessCalendar, newZealandDate } from '../../calendar/business-calendar.ts';
 import type { Clock } from '../../clock.ts';

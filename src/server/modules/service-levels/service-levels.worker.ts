@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
-import type { CalendarSettings } from '../../../contracts/service-levels.ts';
+import type { CalendarSettings } from '../../../contracts/service-levels.schemas.ts';
 import type { TargetKind } from '../../../contracts/due-times.ts';
 import { SYSTEM_LINE_TEXT } from '../../../contracts/support.ts';
 import { checkingWorker, createBackgroundRounds, stepAlone, walkPages } from '../../background-rounds.ts';

@@ -1,6 +1,7 @@
 import { Fragment, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { type AuditEntry, type AuditFact, type AuditPart, describeAudit } from '../../../contracts/audit.ts';
+import { type AuditFact, type AuditPart, describeAudit } from '../../../contracts/audit.ts';
+import type { AuditEntry } from '../../../contracts/audit.schemas.ts';
 import { Email } from '../../components/ui/email.tsx';
 
 /** A word or a record of a sentence: records link to their page in the console (unless it is this one). */

@@ -1,8 +1,11 @@
 import { Form, Link, useNavigation } from 'react-router';
-import { FAQ_LIMITS, FaqInputSchema } from '../../../contracts/content-admin.ts';
+import { FAQ_LIMITS } from '../../../contracts/content-admin.ts';
 import { FAQ_TYPE_LABELS, FAQ_TYPES, type FaqType } from '../../../contracts/content.ts';
 import { InputField, SelectField, TextAreaField } from '../../components/ui/field.tsx';
 import { type FormResult, useFormCheck } from '../../lib/form.ts';
+
+/** The form's schema, loaded when the form is first used (useFormCheck). */
+const loadFaqInputSchema = () => import('../../../contracts/content-admin.schemas.ts').then((m) => m.FaqInputSchema);
 
 /**
  * One FAQ entry's fields (Type, Title, Content) and Save: a form posted to the page's action. The
@@ -25,7 +28,7 @@ export function FaqForm({
   cancelTo?: string;
 }) {
   const mine = result?.form === formId ? result : undefined;
-  const { errors, onSubmit, formRef } = useFormCheck(FaqInputSchema, mine);
+  const { errors, onSubmit, formRef } = useFormCheck(loadFaqInputSchema, mine);
   const saving = useNavigation().formData?.get('form') === formId;
   const value = (name: 'type' | 'title' | 'content') => mine?.values[name] ?? initial[name];
 

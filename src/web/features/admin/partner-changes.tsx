@@ -5,9 +5,8 @@ import {
   CHANGEABLE_FIELDS,
   type ChangeableField,
   CHANGES_TEXT,
-  type RequestChangesInput,
-  type RequestedChanges,
 } from '../../../contracts/partner-changes.ts';
+import type { RequestChangesInput, RequestedChanges } from '../../../contracts/partner-changes.schemas.ts';
 import { APPLICATION_STATUS_TEXT } from '../../../contracts/partner-status.ts';
 import { TextAreaField } from '../../components/ui/field.tsx';
 import type { FormResult } from '../../lib/form.ts';

@@ -1,14 +1,8 @@
 import { useId } from 'react';
 import { Form } from 'react-router';
 import { historyDay } from '../../../contracts/partner-status.ts';
-import {
-  AcceptLicenseFormSchema,
-  type AdminCompany,
-  ApproveFormSchema,
-  LICENCE_TEXT,
-  REJECTION_REASON_MAX,
-  RefuseLicenseSchema,
-} from '../../../contracts/partner-review.ts';
+import { LICENCE_TEXT, REJECTION_REASON_MAX } from '../../../contracts/partner-review.ts';
+import type { AdminCompany } from '../../../contracts/partner-review.schemas.ts';
 import { InputField, TextAreaField } from '../../components/ui/field.tsx';
 import { type FormResult, useFormCheck } from '../../lib/form.ts';
 
@@ -16,8 +10,14 @@ import { type FormResult, useFormCheck } from '../../lib/form.ts';
  * The console's licence forms on a partner's page (docs/decisions/115-licence-expiry.md): approve
  * with the licence's expiry date, and a new licence the partner sent, accepted with its expiry
  * date or refused with a reason. Each a real form posted to the page's action (intents 'approve',
- * 'accept-licence', 'refuse-licence'); the same schemas check them here before they are sent.
+ * 'accept-licence', 'refuse-licence'); the same schemas check them here before they are sent,
+ * loaded when a form is first used (useFormCheck).
  */
+
+const schemas = () => import('../../../contracts/partner-review.schemas.ts');
+const loadApproveFormSchema = () => schemas().then((m) => m.ApproveFormSchema);
+const loadAcceptLicenseFormSchema = () => schemas().then((m) => m.AcceptLicenseFormSchema);
+const loadRefuseLicenseSchema = () => schemas().then((m) => m.RefuseLicenseSchema);
 
 /** 'Licence expires Wed 3 Dec 2027', or 'Licence expired …' once the date has passed. */
 export function licenceExpiryText(company: Pick<AdminCompany, 'licenseExpiresOn' | 'licenseHoldAt'>): string {
@@ -88,7 +88,7 @@ function ExpiryForm({
   className: string;
 }) {
   const { errors, onSubmit, formRef } = useFormCheck(
-    intent === 'approve' ? ApproveFormSchema : AcceptLicenseFormSchema,
+    intent === 'approve' ? loadApproveFormSchema : loadAcceptLicenseFormSchema,
     result,
   );
   return (
@@ -128,7 +128,7 @@ export function ApproveForm({ result, busy, label }: { result: FormResult | unde
 }
 
 function RefuseForm({ result, busy }: { result: FormResult | undefined; busy: boolean }) {
-  const { errors, onSubmit, formRef } = useFormCheck(RefuseLicenseSchema, result);
+  const { errors, onSubmit, formRef } = useFormCheck(loadRefuseLicenseSchema, result);
   return (
     <Form
       method="post"

@@ -1,8 +1,7 @@
 import { data } from 'react-router';
 import { secondFactorApi } from '../../../contracts/api/second-factor.ts';
-import { type TotpEnrolment, TotpCodeSchema } from '../../../contracts/second-factor.schemas.ts';
+import { type TotpEnrolment, TotpConfirmFormSchema } from '../../../contracts/second-factor.schemas.ts';
 import { ENROL_TOTP } from '../../../contracts/second-factor.ts';
-import { z } from '../../../contracts/zod.ts';
 import { type FormResult, invalid, refused } from '../../lib/form.ts';
 import type { WebServices } from '../../lib/request-context.ts';
 
@@ -12,9 +11,6 @@ import type { WebServices } from '../../lib/request-context.ts';
  * page's action, which sends it on to the API as this admin.
  */
 export type EnrolmentOffer = { ok: true; totp: TotpEnrolment } | { ok: false; message: string };
-
-/** The confirm form's one field, checked in the browser and in the action alike. */
-export const TotpConfirmFormSchema = z.object({ code: TotpCodeSchema });
 
 /**
  * A form result that may hand over new recovery codes: they are shown once, on the page that

@@ -10,7 +10,7 @@ import { useFormCheck } from '../../lib/form.ts';
 import { useHydrated } from '../../lib/hydrated.ts';
 import type { RootData } from '../../lib/page-meta.ts';
 import { AuthCard, FormError } from './auth-form.tsx';
-import { type CodesResult, type EnrolmentOffer, TotpConfirmFormSchema } from './second-factor-enrolment-action.ts';
+import type { CodesResult, EnrolmentOffer } from './second-factor-enrolment-action.ts';
 import '../../styles/second-factor.css';
 
 /**
@@ -90,6 +90,10 @@ export function TotpKey({ totp }: { totp: TotpEnrolment }) {
   );
 }
 
+/** The confirm form's schema, loaded when the form is first used (useFormCheck). */
+const loadTotpConfirmFormSchema = () =>
+  import('../../../contracts/second-factor.schemas.ts').then((m) => m.TotpConfirmFormSchema);
+
 /**
  * The authenticator app confirmed with one code: a form posted to `action` (the page's own action
  * takes `intent=enrol-totp`); `result` is its answer. `children` go beside Confirm.
@@ -106,7 +110,7 @@ export function TotpConfirmForm({
   children?: ReactNode;
 }) {
   const mine = result?.form === ENROL_TOTP ? result : undefined;
-  const { errors, onSubmit, formRef } = useFormCheck(TotpConfirmFormSchema, mine);
+  const { errors, onSubmit, formRef } = useFormCheck(loadTotpConfirmFormSchema, mine);
   const busy = useNavigation().state === 'submitting';
   return (
     <Form

@@ -3,10 +3,9 @@ import {
   COMPANY_TEXT_FIELDS,
   type CompanyFormField,
   type CompanyTextField,
-  companyFieldError,
-  companyFieldErrors,
   LICENSE_FIELD,
 } from '../../../contracts/companies.ts';
+import { companyFieldError, companyFieldErrors } from '../../../contracts/companies.schemas.ts';
 import { FIELD_ORDER, fieldId, GATING_FIELDS, type RegistrationErrors } from './form-rules.ts';
 import { checkLicenseFile } from './license-check.ts';
 import { submitRegistration } from './submit-registration.ts';

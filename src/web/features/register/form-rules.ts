@@ -1,9 +1,5 @@
-import {
-  type CompanyFormField,
-  type CompanyTextField,
-  companyFieldError,
-  LICENSE_FIELD,
-} from '../../../contracts/companies.ts';
+import { type CompanyFormField, type CompanyTextField, LICENSE_FIELD } from '../../../contracts/companies.ts';
+import { companyFieldError } from '../../../contracts/companies.schemas.ts';
 
 /**
  * What the register form's markup (registration-form.tsx, on the server) and its script

@@ -3,7 +3,8 @@ import { HeatmapRect } from '@visx/heatmap';
 import { scaleBand, scaleLinear } from '@visx/scale';
 import { Bar, LinePath } from '@visx/shape';
 import type { ReactNode } from 'react';
-import { type Report, REPORTS_TEXT, SPREAD_BUCKETS, shortDay, weekdayName } from '../../../contracts/reports.ts';
+import { REPORTS_TEXT, SPREAD_BUCKETS, shortDay, weekdayName } from '../../../contracts/reports.ts';
+import type { Report } from '../../../contracts/reports.schemas.ts';
 import { figurePath, type RangeOf } from './links.ts';
 import { INK, INK_SOFT, OKABE_ITO, RULE } from './palette.ts';
 

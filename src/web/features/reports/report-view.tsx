@@ -3,15 +3,8 @@ import { Form, Link } from 'react-router';
 import { reportsApi } from '../../../contracts/api/reports.ts';
 import { formatNzDateTime, formatNzDay } from '../../../contracts/dates.ts';
 import { pathOf } from '../../../contracts/endpoint.ts';
-import {
-  hoursWords,
-  percentWords,
-  type Report,
-  REPORTS_TEXT,
-  SPREAD_BUCKETS,
-  type TimeFigure,
-  weekdayName,
-} from '../../../contracts/reports.ts';
+import { hoursWords, percentWords, REPORTS_TEXT, SPREAD_BUCKETS, weekdayName } from '../../../contracts/reports.ts';
+import type { Report, TimeFigure } from '../../../contracts/reports.schemas.ts';
 import { reasonLabel, TICKET_REASON_VALUES } from '../../../contracts/support.ts';
 import { ratingWord } from '../../../contracts/ticket-words.ts';
 import { DataTable } from '../../components/ui/data-table.tsx';

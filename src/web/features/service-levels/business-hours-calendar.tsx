@@ -4,20 +4,18 @@ import { Form, useNavigation } from 'react-router';
 import {
   ANNIVERSARY_REGIONS,
   BUSINESS_HOURS_TEXT,
-  type CalendarSettings,
   WEEKDAYS,
   type WeekdayKey,
 } from '../../../contracts/service-levels.ts';
+import type { CalendarSettings } from '../../../contracts/service-levels.schemas.ts';
 import { SelectField } from '../../components/ui/field.tsx';
 import { type FormResult, useFormCheck } from '../../lib/form.ts';
 import {
   ANNIVERSARY_FIELD,
-  checkOf,
   HOURS_FIELD,
   hourField,
   INTENTS,
   openMinutes,
-  readCalendarForm,
   spansShown,
   spanValues,
 } from './business-hours-form.ts';
@@ -94,7 +92,14 @@ function DayRow({
 /** Opening hours per weekday, and the anniversary day: one form, one Save. */
 export function OpeningHoursForm({ calendar, result }: { calendar: CalendarSettings; result: FormResult | undefined }) {
   const mine = result?.form === INTENTS.calendar ? result : undefined;
-  const check = useMemo(() => checkOf((values) => readCalendarForm(values, calendar).read), [calendar]);
+  // The form's check, loaded with zod when the form is first used (useFormCheck).
+  const check = useMemo(
+    () => () =>
+      import('./business-hours-read.ts').then(({ checkOf, readCalendarForm }) =>
+        checkOf((values) => readCalendarForm(values, calendar).read),
+      ),
+    [calendar],
+  );
   const { errors, onSubmit, formRef } = useFormCheck(check, mine);
   const saving = useNavigation().formData?.get('intent') === INTENTS.calendar;
   const saved = useMemo(

@@ -4,12 +4,14 @@ import type { ClaimPeriods } from '../../../contracts/claims.schemas.ts';
 import { BUSINESS_HOURS_TEXT } from '../../../contracts/service-levels.ts';
 import { InputField } from '../../components/ui/field.tsx';
 import { type FormResult, useFormCheck } from '../../lib/form.ts';
-import { checkOf, INTENTS, readClaimPeriodsForm } from './business-hours-form.ts';
+import { INTENTS } from './business-hours-form.ts';
 import { ResultNotice } from './business-hours-parts.tsx';
 
 /** The section's id: the audit log's entries for a change of the periods link to it. */
 export const CLAIM_PERIODS_SECTION = 'claim-periods';
-const check = checkOf(readClaimPeriodsForm);
+/** The form's check, loaded with zod when the form is first used (useFormCheck). */
+const check = () =>
+  import('./business-hours-read.ts').then(({ checkOf, readClaimPeriodsForm }) => checkOf(readClaimPeriodsForm));
 
 /**
  * The periods of a claim's waits (docs/decisions/153-claim-life.md), in working days of the

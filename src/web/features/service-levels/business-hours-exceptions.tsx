@@ -1,17 +1,11 @@
 import { useMemo } from 'react';
 import { Form, useNavigation } from 'react-router';
-import { BUSINESS_HOURS_TEXT, type CalendarSettings, type SpecialDay } from '../../../contracts/service-levels.ts';
+import { BUSINESS_HOURS_TEXT } from '../../../contracts/service-levels.ts';
+import type { CalendarSettings, SpecialDay } from '../../../contracts/service-levels.schemas.ts';
 import { DataTable } from '../../components/ui/data-table.tsx';
 import { InputField, TextAreaField } from '../../components/ui/field.tsx';
 import { type FormResult, useFormCheck } from '../../lib/form.ts';
-import {
-  checkOf,
-  EXCEPTION_FIELDS,
-  EXCEPTION_SPANS,
-  exceptionField,
-  INTENTS,
-  readExceptionForm,
-} from './business-hours-form.ts';
+import { EXCEPTION_FIELDS, EXCEPTION_SPANS, exceptionField, INTENTS } from './business-hours-form.ts';
 import { dayWords, describedBy, hoursWords, ResultNotice, TimePair } from './business-hours-parts.tsx';
 
 export const EXCEPTIONS_SECTION = 'exceptions';
@@ -20,7 +14,14 @@ const SPAN_NUMBERS = Array.from({ length: EXCEPTION_SPANS }, (_, i) => i + 1);
 
 function AddExceptionForm({ calendar, result }: { calendar: CalendarSettings; result: FormResult | undefined }) {
   const mine = result?.form === INTENTS.addException ? result : undefined;
-  const check = useMemo(() => checkOf((values) => readExceptionForm(values, calendar).read), [calendar]);
+  // The form's check, loaded with zod when the form is first used (useFormCheck).
+  const check = useMemo(
+    () => () =>
+      import('./business-hours-read.ts').then(({ checkOf, readExceptionForm }) =>
+        checkOf((values) => readExceptionForm(values, calendar).read),
+      ),
+    [calendar],
+  );
   const { errors, onSubmit, formRef } = useFormCheck(check, mine);
   const saving = useNavigation().formData?.get('intent') === INTENTS.addException;
   const values = mine && !mine.ok ? mine.values : {};

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { formatNzDay } from '../../../contracts/dates.ts';
-import { BUSINESS_HOURS_TEXT, type Span, WEEKDAY_BY_INDEX, WEEKDAYS } from '../../../contracts/service-levels.ts';
+import { BUSINESS_HOURS_TEXT, WEEKDAY_BY_INDEX, WEEKDAYS } from '../../../contracts/service-levels.ts';
+import type { Span } from '../../../contracts/service-levels.schemas.ts';
 import type { FormResult } from '../../lib/form.ts';
 
 /** A calendar date as the page writes it: 'Friday 25 Dec 2026'. */

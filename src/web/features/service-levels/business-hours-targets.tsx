@@ -1,21 +1,18 @@
 import { DataTable } from '../../components/ui/data-table.tsx';
 import { Form, useNavigation } from 'react-router';
-import {
-  BUSINESS_HOURS_TEXT,
-  formatTargetMinutes,
-  type Targets,
-  TARGETS_TEXT,
-} from '../../../contracts/service-levels.ts';
+import { BUSINESS_HOURS_TEXT, formatTargetMinutes, TARGETS_TEXT } from '../../../contracts/service-levels.ts';
+import type { Targets } from '../../../contracts/service-levels.schemas.ts';
 import { TARGET_KINDS } from '../../../contracts/due-times.ts';
 import { reasonLabel, TICKET_REASON_VALUES } from '../../../contracts/support.ts';
 import { type FormResult, useFormCheck } from '../../lib/form.ts';
-import { checkOf, INTENTS, readTargetsForm, targetField } from './business-hours-form.ts';
+import { INTENTS, targetField } from './business-hours-form.ts';
 import { ResultNotice } from './business-hours-parts.tsx';
 
 /** The section's id: the audit log's entries for a change of targets link to it. */
 export const TARGETS_SECTION = 'targets';
 const COLUMNS = [BUSINESS_HOURS_TEXT.reasonColumn, ...TARGET_KINDS.map((kind) => kind.label)];
-const check = checkOf(readTargetsForm);
+/** The form's check, loaded with zod when the form is first used (useFormCheck). */
+const check = () => import('./business-hours-read.ts').then(({ checkOf, readTargetsForm }) => checkOf(readTargetsForm));
 
 /** Reason × first response, next response, resolution: business hours and minutes typed as 'H:MM'. */
 export function TargetsForm({ targets, result }: { targets: Targets; result: FormResult | undefined }) {

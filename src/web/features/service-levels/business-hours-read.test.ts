@@ -12,7 +12,7 @@ import {
   readClaimPeriodsForm,
   readExceptionForm,
   readTargetsForm,
-} from './business-hours-form.ts';
+} from './business-hours-read.ts';
 
 const week = (overrides: Record<string, string> = {}) => ({
   'mon-1-opens': '09:00',
