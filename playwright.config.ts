@@ -54,7 +54,7 @@ export default defineConfig({
     command:
       `rm -rf "${dataDir}" && node scripts/cli.ts create-user --admin ` +
       `--email "${process.env.E2E_ADMIN_EMAIL}" --password "${process.env.E2E_ADMIN_PASSWORD}" && ` +
-      `node ${SERVER_NODE_FLAGS.join(' ')} scripts/start.ts`,
+      `node ${SERVER_NODE_FLAGS.join(' ')} scripts/start.js`,
     url: `${baseURL}/readyz`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: performance figures of the production build, started as `npm start` would
- * (scripts/start.ts), on a fresh PostgreSQL database that is dropped afterwards. Prints one table
+ * (scripts/start.js), on a fresh PostgreSQL database that is dropped afterwards. Prints one table
  * and writes bench/results/latest.json. Every comparison is a ratio to a yardstick measured side by
  * side in this run; nothing here passes or fails on a timing (docs/performance.md).
  *

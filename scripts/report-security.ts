@@ -14,7 +14,7 @@ import path from 'node:path';
 import { CHROMIUM_PATH } from '../tests/helpers/chromium.ts';
 import { FIGURES_DIR } from '../tests/helpers/figures.ts';
 import { isPostgresReachable } from '../tests/helpers/postgres.ts';
-import { ensureBuild } from './ensure-build.ts';
+import { ensureBuild } from './ensure-build.js';
 import { renderSecurityReport, type Figure, type SuiteRun } from './security-report.ts';
 
 const root = path.resolve(import.meta.dirname, '..');

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CHROMIUM_INSTALL, CHROMIUM_PATH } from '../tests/helpers/chromium.ts';
 import { isPostgresReachable, POSTGRES_ADMIN_URL } from '../tests/helpers/postgres.ts';
-import { ensureBuild } from './ensure-build.ts';
+import { ensureBuild } from './ensure-build.js';
 import { type PlaywrightTimings, writeTestFigures } from './test-figures.ts';
 
 const root = path.resolve(import.meta.dirname, '..');

@@ -1,6 +1,6 @@
 /**
  * Reply by email, as figures (docs/decisions/105-reply-by-email.md): a real server process started
- * as `npm start` starts it (scripts/start.ts, production mode, the prebuilt web app), on PGlite and
+ * as `npm start` starts it (scripts/start.js, production mode, the prebuilt web app), on PGlite and
  * on a fresh PostgreSQL database of its own (dropped after), with its SMTP receiver on 127.0.0.1
  * and, where Dovecot is installed, a private Dovecot mailbox read in IDLE (IMAP_URL). A relay
  * vouches for every mail with its Authentication-Results (INBOUND_AUTHSERV_ID), and every mail
@@ -129,7 +129,7 @@ async function startInboundServer(kind: DatabaseKind, withImap: boolean): Promis
       INBOUND_AUTHSERV_ID: AUTHSERV_ID,
       ...(dovecot ? { IMAP_URL: dovecot.url } : {}),
     },
-    { script: 'scripts/start.ts' },
+    { script: 'scripts/start.js' },
   );
   const stop = async () => {
     if ((await Promise.race([server.stop(), sleep(15_000).then(() => 'late' as const)])) === 'late') {

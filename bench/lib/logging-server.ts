@@ -1,5 +1,5 @@
 /**
- * A server of the throughput section's own, started as `npm start` would (scripts/start.ts, the
+ * A server of the throughput section's own, started as `npm start` would (scripts/start.js, the
  * flags of node-flags.ts) at the default log level (LOG_LEVEL unset: info), its standard output a
  * pipe that this process drains as a log collector would: it reads every byte and counts the
  * lines, so a section can say how many lines each request wrote. The shared bench server runs at
@@ -26,7 +26,7 @@ export interface LoggingServer {
 export async function startLoggingServer(env: Record<string, string>): Promise<LoggingServer> {
   const { LOG_LEVEL: _dropped, ...rest } = env;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-bench-info-'));
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT, 'scripts', 'start.ts')], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT, 'scripts', 'start.js')], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

@@ -67,7 +67,7 @@ async function oneVersusTwo(
 
 export async function scaleOut(input: ScaleOutInput, row: RowFn): Promise<Record<string, unknown>> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bagspace-bench-b-'));
-  const second = startServer({ ...input.env, DATA_DIR: dataDir }, { script: 'scripts/start.ts' });
+  const second = startServer({ ...input.env, DATA_DIR: dataDir }, { script: 'scripts/start.js' });
   try {
     const baseB = (await second.ready).replace('localhost', '127.0.0.1');
     const bases: [string, string] = [input.first.base, baseB];

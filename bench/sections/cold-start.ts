@@ -133,7 +133,7 @@ async function npmStart(env: Record<string, string>): Promise<number> {
 const STEP_NAMES: Array<[string, string]> = [
   ['node started', 'Node and its entry script'],
   ['build checked', 'build staleness check'],
-  ['server entry loaded', 'module hooks, serve.ts and the database modules'],
+  ['server entry loaded', 'the entry point, serve.ts and the database modules'],
   ['configuration read', 'configuration and data dir lock'],
   // The database opens while the app's modules and the web build load (serve.ts): one main thread.
   ['database connected', 'PostgreSQL connection, with the modules loading alongside'],

@@ -1,13 +1,13 @@
 /**
  * Set-up of the first sections: the production build, started as `npm start` would
- * (scripts/start.ts) on a fresh PostgreSQL database with the limits raised, then the accounts,
+ * (scripts/start.js) on a fresh PostgreSQL database with the limits raised, then the accounts,
  * sessions and tickets those sections share (the app's own code writes them), and the server's
  * memory at rest on PostgreSQL.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureBuild } from '../../scripts/ensure-build.ts';
+import { ensureBuild } from '../../scripts/ensure-build.js';
 import type { DatabaseHandle } from '../../src/server/db/connection.ts';
 import { type ServerProcess, startServer } from '../../tests/helpers/server-process.ts';
 import {
@@ -51,7 +51,7 @@ export async function startBenchServer(): Promise<BenchServer> {
     LOG_LEVEL: 'warn',
     ...RAISED_LIMITS,
   };
-  const server = startServer(serverEnv, { script: 'scripts/start.ts' });
+  const server = startServer(serverEnv, { script: 'scripts/start.js' });
   return { database, dataDir, serverEnv, server };
 }
 

@@ -1,17 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { constants, enableCompileCache, getCompileCacheDir, registerHooks, stripTypeScriptTypes } from 'node:module';
-
-/**
- * Node's on-disk cache of compiled code (in the system's temporary directory, or NODE_COMPILE_CACHE;
- * NODE_DISABLE_COMPILE_CACHE=1 turns it off): a start after the first compiles the modules it
- * loads from the cache instead of from source. Measured in docs/decisions/101-start-up-cost.md.
- */
-const compileCache = enableCompileCache();
-const caching =
-  compileCache.status === constants.compileCacheStatus.ENABLED ||
-  compileCache.status === constants.compileCacheStatus.ALREADY_ENABLED;
+import { getCompileCacheDir, registerHooks, stripTypeScriptTypes } from 'node:module';
+import { compileCaching } from './compile-cache.ts';
 
 /**
  * Our TypeScript with its types stripped, kept beside the compile cache (whose folder is named for
@@ -22,7 +13,7 @@ const caching =
  * Off with the compile cache, and with --enable-source-maps (Node then adds a source map we do not).
  */
 const strippedDir = (() => {
-  const dir = caching && !process.sourceMapsEnabled ? getCompileCacheDir() : undefined;
+  const dir = compileCaching && !process.sourceMapsEnabled ? getCompileCacheDir() : undefined;
   return dir ? `${dir}-stripped-ts` : undefined;
 })();
 const OWN_FILES = new URL('../../', import.meta.url).href;

@@ -43,7 +43,7 @@ test.beforeAll(async () => {
     PUBLIC_BASE_URL: baseURL,
   };
   await createUserWithCli(env, ADMIN.email, ADMIN.password, ['--admin', '--totp-secret', ADMIN_SECRET]);
-  server = startServer(env, { script: 'scripts/start.ts' });
+  server = startServer(env, { script: 'scripts/start.js' });
   expect(await server.ready).toBe(baseURL);
 });
 

@@ -85,7 +85,7 @@ test.beforeAll(async () => {
   };
   // The only way to become admin: the CLI, before the server takes the data directory.
   await createUserWithCli(env, ADMIN.email, ADMIN.password, ['--admin', '--totp-secret', ADMIN_SECRET]);
-  server = startServer(env, { script: 'scripts/start.ts' });
+  server = startServer(env, { script: 'scripts/start.js' });
   const url = await server.ready;
   expect(url).toBe(baseURL);
 });

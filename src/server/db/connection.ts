@@ -69,11 +69,12 @@ async function migrationsCurrent(
 
 /**
  * The embedded database's buffer cache (PostgreSQL's shared_buffers; PGlite's own default is 128 MB).
- * PGlite zeroes all of it as it starts, page by page: 128 MB cost a restart about 0.35 s (a third of
- * opening the database) and 96 MB more memory at rest than this. Pages past it are read from the data
- * directory through the system's file cache; production runs on PostgreSQL.
+ * PGlite zeroes its shared memory as it starts, byte by byte in its WebAssembly (about 5 ms a MB):
+ * 128 MB cost a restart about 0.35 s, and 32 MB (42 MB of shared memory) still 0.1 s more than this
+ * (24 MB; decisions 157 and 158). The demo's whole database (11 MB) fits in it; pages past it are
+ * read from the data directory through the system's file cache; production runs on PostgreSQL.
  */
-const EMBEDDED_SHARED_BUFFERS = '32MB';
+const EMBEDDED_SHARED_BUFFERS = '16MB';
 
 /** Any number of processes may start at once against one PostgreSQL: only one migrates at a time. */
 const MIGRATION_LOCK_ID = 7_241_009;

@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { createRequestListener } from '@react-router/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -11,6 +10,7 @@ import { AppError } from '../errors.ts';
 import { preparedBody, sendPrepared } from '../plugins/prepared.ts';
 import { type CachedPage, type PageCacheOptions, createPageCache, headersToSend } from './page-cache.ts';
 import { routeNeeds } from './route-needs.ts';
+import { importServerBuild } from './server-build.ts';
 
 /**
  * Serves the React Router app (server-rendered pages) and its built assets from one Fastify
@@ -62,7 +62,7 @@ export async function loadProductionBuild(buildDir = BUILD_DIR): Promise<ServerB
   if (!fs.existsSync(file)) {
     throw new Error(`The web app is not built (${file} is missing). Run "npm run build" or "npm start".`);
   }
-  return (await import(pathToFileURL(file).href)) as ServerBuild;
+  return importServerBuild(file);
 }
 
 /**
