@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../helpers/server-process.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { withAdminClient } from '../helpers/postgres.ts';
 import { openTestDatabase, testDatabaseKind, withMigratedDatabase } from '../helpers/test-app.ts';
 
@@ -66,19 +67,31 @@ describe.runIf(testDatabaseKind === 'pglite')('start-up on the embedded database
     expect(server.output()).toContain('PORT must be a whole number from 0 to 65535 (got "eighty")');
   });
 
-  it('writes JSON logs that carry the request id it returns', async () => {
+  it('writes JSON logs that carry the request id it returns, while it runs and all of them by its stop', async () => {
     const server = startServer({ DATA_DIR: withMigratedDatabase(freshDataDir()), PORT: '0', LOG_LEVEL: 'info' });
     const url = await server.ready;
     const res = await fetch(`${url}/api/faqs?type=general`);
     const id = res.headers.get('x-request-id');
     expect(id).toBeTruthy();
-    await server.stop();
-    const lines = server
-      .output()
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l));
-    expect(lines.some((l) => l.reqId === id && l.msg === 'request completed')).toBe(true);
+    const lines = () =>
+      server
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { reqId?: string; msg: string });
+    // The line is buffered, and written by the buffer's periodic flush while the server runs.
+    await waitFor(`the log line of request ${id}`, () =>
+      lines().some((l) => l.reqId === id && l.msg === 'request completed'),
+    );
+    // Many more lines than one write holds: every one of them is written, the last ones at the stop.
+    const ids = new Set<string>();
+    for (let round = 0; round < 20; round++) {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${url}/faqs`)));
+      for (const answer of answers) ids.add(answer.headers.get('x-request-id')!);
+    }
+    expect(await server.stop()).toBe(0);
+    const logged = new Set(lines().map((l) => l.reqId));
+    expect([...ids].filter((each) => !logged.has(each))).toEqual([]);
   });
 });
 

@@ -1,8 +1,9 @@
-import Fastify from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loggerOptions } from '../logging.ts';
+import { type LoggableRequest, loggerOptions } from '../logging.ts';
 import { errorsPlugin } from '../plugins/errors.ts';
-import { RequestLog } from './request-log.ts';
+import { RequestLog, writeRequestLine } from './request-log.ts';
 
 type Line = Record<string, unknown> & { msg: string; reqId?: string };
 
@@ -51,5 +52,52 @@ describe('the request log', () => {
     expect(mine.map((line) => line.msg)).toEqual(['request failed', 'request completed']);
     expect(mine[0]).toMatchObject({ level: 50, err: { message: 'the database went away' } });
     expect(mine[1]).toMatchObject({ res: { statusCode: 500 } });
+  });
+});
+
+describe('a request line', () => {
+  /** A logger as the server's (logging.ts's options), its lines kept as written, at a fixed time. */
+  function capture() {
+    const written: string[] = [];
+    const logger = pino(
+      { ...loggerOptions('info'), timestamp: () => ',"time":1796397502719' },
+      { write: (line: string) => void written.push(line) },
+    );
+    return { logger, written };
+  }
+  const requests: LoggableRequest[] = [
+    { method: 'GET', url: '/faqs', host: '127.0.0.1:4390', ip: '127.0.0.1', socket: { remotePort: 51234 } },
+    { method: 'GET', url: '/unsubscribe/tok-123?token=abc&page=2', host: 'bagspace.nz', ip: '::1', socket: {} },
+    { method: 'POST', url: '/search?q="quoted"\\back\tslash\u0001é🙂\ud800', ip: undefined, socket: undefined },
+    { method: 'GET', url: `/${'long-path/'.repeat(40)}`, host: 'a"b', ip: '10.0.0.1', socket: { remotePort: 1 } },
+  ];
+
+  it('is the very bytes pino writes for the same fields, bound to the request or given its id', () => {
+    const times = [0.0732, 12, Number.NaN, 1e21];
+    for (const [i, request] of requests.entries()) {
+      const { logger, written } = capture();
+      const bound = logger.child({ reqId: `req-${i}` });
+      const fields = { req: request, res: { statusCode: 200 + i }, responseTime: times[i]! };
+      bound.info(fields, 'request completed');
+      writeRequestLine(bound as FastifyBaseLogger, undefined, request, 200 + i, times[i]!);
+      logger.info({ reqId: `req-${i}`, ...fields }, 'request completed');
+      writeRequestLine(logger as FastifyBaseLogger, `req-${i}`, request, 200 + i, times[i]!);
+      expect(written).toHaveLength(4);
+      expect(written[1]).toBe(written[0]);
+      expect(written[3]).toBe(written[2]);
+      expect(written[0]).toBe(written[2]);
+      expect(JSON.parse(written[0]!)).toMatchObject({ reqId: `req-${i}`, msg: 'request completed' });
+    }
+  });
+
+  it('keeps the secrets out and is not written below its level', () => {
+    const { logger, written } = capture();
+    writeRequestLine(logger as FastifyBaseLogger, 'r1', requests[1]!, 200, 1);
+    expect(JSON.parse(written[0]!)).toMatchObject({
+      req: { url: '/unsubscribe/[redacted]?token=[redacted]&page=2' },
+    });
+    logger.level = 'warn';
+    writeRequestLine(logger as FastifyBaseLogger, 'r2', requests[0]!, 200, 1);
+    expect(written).toHaveLength(1);
   });
 });

@@ -1,4 +1,49 @@
-import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import pino from 'pino';
+import { type LoggableRequest, serializeRequest } from '../logging.ts';
+
+const { chindingsSym, endSym, lsCacheSym, streamSym, timeSym } = pino.symbols;
+
+const INFO = 30;
+
+/**
+ * Writes one request line to `logger`'s destination, the very bytes pino writes for
+ * `logger.info({ reqId, req, res: { statusCode }, responseTime }, 'request completed')` (request-log.test.ts
+ * compares them byte for byte): the level, time and bindings (pid, host name, and a request logger's
+ * id) as pino made them, the request through the same serializer (logging.ts: secrets redacted).
+ * Made by concatenation, without pino's generic walk of the object, its serializer lookups and its
+ * redaction of paths this line never has (the request's headers): that walk was most of the line's
+ * cost, and the line is written for every request (decision 158 … see docs/decisions).
+ * `reqId` is given when `logger` is not already bound to the request (a prepared answer's).
+ */
+export function writeRequestLine(
+  logger: FastifyBaseLogger,
+  reqId: string | undefined,
+  request: LoggableRequest,
+  statusCode: number,
+  responseTime: number,
+): void {
+  // The parts pino makes a line of, by pino's own names for them (pino.symbols).
+  const parts = logger as unknown as Partial<pino.Logger> & Record<symbol, unknown>;
+  // Fastify's logger when logging is off has no levels; a logger not made by pino has none of its parts.
+  if (parts.isLevelEnabled?.('info') !== true) return;
+  const stream = parts[streamSym] as { write(line: string): unknown } | undefined;
+  if (stream === undefined) {
+    const fields = { req: request, res: { statusCode }, responseTime };
+    logger.info(reqId === undefined ? fields : { reqId, ...fields }, 'request completed');
+    return;
+  }
+  const opening = (parts[lsCacheSym] as Record<number, string>)[INFO]!;
+  const time = (parts[timeSym] as () => string)();
+  stream.write(
+    opening +
+      time +
+      (parts[chindingsSym] as string) +
+      (reqId === undefined ? '' : `,"reqId":${JSON.stringify(reqId)}`) +
+      `,"req":${JSON.stringify(serializeRequest(request))},"res":{"statusCode":${statusCode}},"responseTime":${Number.isFinite(responseTime) ? responseTime : null},"msg":"request completed"` +
+      (parts[endSym] as string),
+  );
+}
 
 /**
  * The request log: one line per request, written when its response has been sent, with what
@@ -21,7 +66,7 @@ export class RequestLog extends LogController {
     if (error) {
       reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
     } else {
-      reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+      writeRequestLine(reply.log, undefined, request, reply.statusCode, reply.elapsedTime);
     }
   }
 }

@@ -4,6 +4,8 @@ import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerFactory } from 'fastify';
 import fp from 'fastify-plugin';
 import { requestIdFor } from '../http/request-id.ts';
+import { writeRequestLine } from '../http/request-log.ts';
+import type { LoggableRequest } from '../logging.ts';
 import { NONCE_LENGTH } from './security-headers.ts';
 
 /**
@@ -162,14 +164,14 @@ export function sessionCookieTest(cookieName: string): (header: string | undefin
 }
 
 /** What the request log line says of a request (logging.ts's serializer reads these fields). */
-function loggedRequest(req: IncomingMessage, trustProxy: boolean) {
+function loggedRequest(req: IncomingMessage, trustProxy: boolean): LoggableRequest {
   // As Fastify reads them: behind a trusted proxy, the client is the first forwarded address and
   // the host the last forwarded host.
   const forwardedFor = trustProxy ? String(req.headers['x-forwarded-for'] ?? '') : '';
   const forwardedHost = trustProxy ? String(req.headers['x-forwarded-host'] ?? '') : '';
   return {
-    method: req.method,
-    url: req.url,
+    method: req.method!,
+    url: req.url!,
     host: forwardedHost ? forwardedHost.slice(forwardedHost.lastIndexOf(',') + 1).trim() : req.headers.host,
     ip: forwardedFor ? forwardedFor.split(',')[0]!.trim() : req.socket.remoteAddress,
     socket: req.socket,
@@ -184,7 +186,7 @@ export const preparedAnswersPlugin = fp<{ cookieName: string; trustProxy: boolea
     const hasSession = sessionCookieTest(options.cookieName);
     const requestId = requestIdFor(options.trustProxy);
     const security = app.securityHeaders;
-    const log = app.log as typeof app.log & { isLevelEnabled?: (level: string) => boolean };
+    const log = app.log;
     // While the server closes every request takes Fastify's way, which answers 503.
     let closing = false;
     app.addHook('preClose', (done) => {
@@ -234,17 +236,7 @@ export const preparedAnswersPlugin = fp<{ cookieName: string; trustProxy: boolea
       res.end(body);
       const seconds = (performance.now() - started) / 1000;
       for (const listener of listeners) listener(answer, seconds);
-      if (log.isLevelEnabled?.('info') === true) {
-        log.info(
-          {
-            reqId: id,
-            req: loggedRequest(req, options.trustProxy),
-            res: { statusCode: 200 },
-            responseTime: seconds * 1000,
-          },
-          'request completed',
-        );
-      }
+      writeRequestLine(log, id, loggedRequest(req, options.trustProxy), 200, seconds * 1000);
     };
 
     app.decorate('preparedAnswers', {
