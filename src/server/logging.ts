@@ -151,7 +151,7 @@ export interface ServerLogDestination {
  * synchronous write per line, and a quiet server's lines at least every LOG_FLUSH_MS. Each line is
  * handed over as bytes (SonicBoom's buffer mode): given text, SonicBoom measured its whole growing
  * buffer again for every line and encoded it twice more per write, which cost more than making
- * the line (decision 158). What is still buffered is written on close and at exit (serve.ts
+ * the line (decision 160). What is still buffered is written on close and at exit (serve.ts
  * calls `flush` and `flushSync`; pino also writes it on the process's 'exit'). Pino is loaded
  * here, not with this file: serve.ts loads this file before the database opens, and pino with the
  * app (Fastify brings it), after.

@@ -13,7 +13,7 @@ const INFO = 30;
  * id) as pino made them, the request through the same serializer (logging.ts: secrets redacted).
  * Made by concatenation, without pino's generic walk of the object, its serializer lookups and its
  * redaction of paths this line never has (the request's headers): that walk was most of the line's
- * cost, and the line is written for every request (decision 158 … see docs/decisions).
+ * cost, and the line is written for every request (decision 160).
  * `reqId` is given when `logger` is not already bound to the request (a prepared answer's).
  */
 export function writeRequestLine(
