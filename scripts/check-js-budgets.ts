@@ -2,6 +2,7 @@
  * The pages' JavaScript budgets, checked after every `npm run build` (package.json): for each page,
  * the scripts a browser downloads to load and hydrate it, each as the server sends it, against the
  * page's budget. Prints every page; a page over its budget fails the build, named with its size.
+ * Every page has a budget (docs/decisions/155-js-budgets-in-the-build.md, 159).
  *
  * What a page counts (the same files Chromium fetches on a first visit, docs/performance.md):
  * - a hydrated page: what React Router's <Scripts> asks for. The entry and its imports, and for the
@@ -25,9 +26,11 @@
  * of the files, not the compressed size of them all together.
  *
  * Budgets (kB = 1,000 bytes): the customer's pages 120 kB, every page outside the console included
- * (the public ones: those without hydration ship none of the app's scripts); the console's 150 kB, for
- * its inbox and its ticket page, where the team works. The console's other pages are printed, and
- * not held to a budget yet.
+ * (the public ones: those without hydration ship none of the app's scripts); the console's 150 kB,
+ * every page of it (every page under /admin, and /setup): the inbox and the ticket page where the
+ * team works, and the reports, settings and partner pages alike. A console page loads what it
+ * shows; a form's schema and zod come when the form is first used, as on the customer's pages
+ * (docs/decisions/159-console-pages-in-the-budget.md).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -78,17 +81,11 @@ export interface Budget {
 export const CUSTOMER_BUDGET: Budget = { name: 'customer', bytes: 120_000 };
 export const CONSOLE_BUDGET: Budget = { name: 'console', bytes: 150_000 };
 
-/** The console's pages held to its budget: the inbox and a ticket, where the team spends its day. */
-const CONSOLE_BUDGETED = new Set(['/admin/support', '/admin/support/:ticketId']);
-
 /** The console: every page under /admin, and /setup, where the first admin starts it. */
 const isConsole = (page: string) => page === '/admin' || page.startsWith('/admin/') || page === '/setup';
 
-/** The budget a page is held to, by its path: null for a console page not budgeted yet. */
-export function budgetOf(page: string): Budget | null {
-  if (!isConsole(page)) return CUSTOMER_BUDGET;
-  return CONSOLE_BUDGETED.has(page) ? CONSOLE_BUDGET : null;
-}
+/** The budget a page is held to, by its path: the console's for a console page, the customer's for any other. */
+export const budgetOf = (page: string): Budget => (isConsole(page) ? CONSOLE_BUDGET : CUSTOMER_BUDGET);
 
 /** From the root down to the route. */
 function chainOf(manifest: Manifest, routeId: string): ManifestRoute[] {
@@ -150,13 +147,13 @@ export interface PageFigure {
   bytes: number;
   files: number;
   hydrates: boolean;
-  budget: Budget | null;
+  budget: Budget;
 }
 
 /** Every page's figure, and those over their budget. */
 export function checkBudgets(
   facts: BuildFacts,
-  budgetFor: (page: string) => Budget | null = budgetOf,
+  budgetFor: (page: string) => Budget = budgetOf,
 ): { pages: PageFigure[]; over: PageFigure[] } {
   const pages = pagesOf(facts.manifest)
     .map((routeId): PageFigure => {
@@ -167,15 +164,15 @@ export function checkBudgets(
       return { routeId, page, bytes, files: files.length, hydrates, budget: budgetFor(page) };
     })
     .sort((a, b) => a.page.localeCompare(b.page));
-  return { pages, over: pages.filter((p) => p.budget !== null && p.bytes > p.budget.bytes) };
+  return { pages, over: pages.filter((p) => p.bytes > p.budget.bytes) };
 }
 
 const kB = (bytes: number) => (bytes / 1000).toFixed(1);
 const bytes = (n: number) => n.toLocaleString('en-NZ');
 
 /**
- * What the build prints: the pages by budget, largest first (the customer's, the console's, then the
- * console's pages without a budget), then one line for each page over its budget.
+ * What the build prints: the pages by budget, largest first (the customer's, then the console's),
+ * then one line for each page over its budget.
  */
 export function report({ pages, over }: ReturnType<typeof checkBudgets>): string {
   const width = Math.max(...pages.map((p) => p.page.length));
@@ -184,20 +181,18 @@ export function report({ pages, over }: ReturnType<typeof checkBudgets>): string
     (p.hydrates ? '' : p.files ? '  (no hydration: its own script)' : '  (no hydration)') +
     (over.includes(p) ? '  OVER' : '');
   const lines = ['JavaScript each page loads, brotli as sent (scripts/check-js-budgets.ts)'];
-  // The customer's budget first, then the console's, then the console's pages without one.
-  const rank = (p: PageFigure) => (p.budget === null ? 2 : p.budget === CUSTOMER_BUDGET ? 0 : 1);
+  // The customer's budget first, then the console's.
+  const rank = (p: PageFigure) => (p.budget === CUSTOMER_BUDGET ? 0 : 1);
   let title = '';
   for (const p of [...pages].sort((a, b) => rank(a) - rank(b) || b.bytes - a.bytes)) {
-    const next = p.budget
-      ? `${p.budget.name} pages, budget ${kB(p.budget.bytes)} kB:`
-      : 'console pages without a budget yet:';
+    const next = `${p.budget.name} pages, budget ${kB(p.budget.bytes)} kB:`;
     if (next !== title) lines.push((title = next));
     lines.push(line(p));
   }
-  if (over.length === 0) lines.push('Every budgeted page is within its budget.');
+  if (over.length === 0) lines.push('Every page is within its budget.');
   for (const p of over)
     lines.push(
-      `✗ ${p.page} (${p.routeId}): ${bytes(p.bytes)} bytes of brotli JavaScript, over the ${p.budget!.name} budget of ${bytes(p.budget!.bytes)} by ${bytes(p.bytes - p.budget!.bytes)}`,
+      `✗ ${p.page} (${p.routeId}): ${bytes(p.bytes)} bytes of brotli JavaScript, over the ${p.budget.name} budget of ${bytes(p.budget.bytes)} by ${bytes(p.bytes - p.budget.bytes)}`,
     );
   return lines.join('\n');
 }

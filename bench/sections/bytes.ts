@@ -37,10 +37,9 @@ export const bytesSection: Section<ServerBench> = {
     // The budgets, counted as sent (the build's brotli files), as the build's check counts them
     // (scripts/check-js-budgets.ts): the public pages' own goal, the customer's pages, the console's.
     const budgetOf = (r: RouteBytes & { area: string }) => {
-      const page = r.path.replace(/[0-9a-f-]{36}/, ':id');
       if (r.area === 'public') return 85_000;
       if (r.area === 'signed in') return CUSTOMER_BUDGET.bytes;
-      if (r.area === 'admin' && ['/admin/support', '/admin/support/:id'].includes(page)) return CONSOLE_BUDGET.bytes;
+      if (r.area === 'admin') return CONSOLE_BUDGET.bytes;
       return undefined;
     };
     const privateOnly = supportOnlyFiles(CLIENT_DIR, (id) => /^routes\/(support|admin)/.test(id));
@@ -91,11 +90,9 @@ export const bytesSection: Section<ServerBench> = {
       const found = modulesIn(customerFiles, chunks, matches);
       row(label, String(found.length), '0', found.length === 0, found.slice(0, 4).join(', '));
     };
-    // The console's own code: its routes and features, and the chart library only its reports use.
+    // The console's own code: its routes and features (the reports' charts among them).
     noneOnCustomerPages('console modules in the customer pages', (m) =>
-      /src[\\/]web[\\/](routes[\\/]admin|features[\\/](admin|reports|service-levels)[\\/])|node_modules[\\/](@visx|d3-)/.test(
-        m,
-      ),
+      /src[\\/]web[\\/](routes[\\/]admin|features[\\/](admin|reports|service-levels)[\\/])/.test(m),
     );
     // Schemas stay on the server (decision 119): a customer's first visit loads no zod and no schema
     // module; a form loads its schema when it is first used.

@@ -1,20 +1,18 @@
-import { Group } from '@visx/group';
-import { HeatmapRect } from '@visx/heatmap';
-import { scaleBand, scaleLinear } from '@visx/scale';
-import { Bar, LinePath } from '@visx/shape';
 import type { ReactNode } from 'react';
 import { REPORTS_TEXT, SPREAD_BUCKETS, shortDay, weekdayName } from '../../../contracts/reports.ts';
 import type { Report } from '../../../contracts/reports.schemas.ts';
 import { figurePath, type RangeOf } from './links.ts';
 import { INK, INK_SOFT, OKABE_ITO, RULE } from './palette.ts';
+import { type LinearScale, linePath, scaleBand, scaleLinear } from './scales.ts';
 
 /**
- * The report's charts: SVG drawn on the server with visx (scales and shapes), the same on the
- * client, so they are whole without JavaScript and in print. Each chart is a picture with a title
- * and a description for screen readers (an inner `<svg role="img">`); beside it, a layer of links
- * over every bar, point and cell opens that figure's tickets with a pointer. The links are hidden
- * from screen readers and out of the tab order: the figures' table under each chart carries the
- * same links for the keyboard and for screen readers, and an image may not hold links itself.
+ * The report's charts: SVG that React draws from a few scales of our own (scales.ts: d3's
+ * arithmetic, without visx and d3, decision 159), on the server and the same on the client, so
+ * they are whole without JavaScript and in print. Each chart is a picture with a title and a
+ * description for screen readers (an inner `<svg role="img">`); beside it, a layer of links over
+ * every bar, point and cell opens that figure's tickets with a pointer. The links are hidden from
+ * screen readers and out of the tab order: the figures' table under each chart carries the same
+ * links for the keyboard and for screen readers, and an image may not hold links itself.
  */
 
 export const WIDTH = 760;
@@ -29,6 +27,11 @@ interface Hit {
   y: number;
   width: number;
   height: number;
+}
+
+/** A group of marks moved to its place (the chart's margins). */
+export function Group({ left = 0, top = 0, children }: { left?: number; top?: number; children: ReactNode }) {
+  return <g transform={`translate(${left}, ${top})`}>{children}</g>;
 }
 
 export function Chart({
@@ -72,7 +75,7 @@ export function Chart({
 }
 
 /** Whole-number ticks of a count axis (at most `count` of them). */
-export const countTicks = (scale: ReturnType<typeof scaleLinear<number>>, count = 4) =>
+export const countTicks = (scale: LinearScale, count = 4) =>
   scale.ticks(count).filter((tick) => Number.isInteger(tick));
 
 export function CountAxis({
@@ -81,7 +84,7 @@ export function CountAxis({
   ticks,
   format = String,
 }: {
-  scale: ReturnType<typeof scaleLinear<number>>;
+  scale: LinearScale;
   width: number;
   ticks: number[];
   format?: (tick: number) => string;
@@ -112,7 +115,7 @@ export function SpreadChart({ report, range }: { report: Report; range: RangeOf 
   const innerHeight = height - margin.top - margin.bottom;
   const x = scaleBand<string>({ domain: SPREAD_BUCKETS.map((b) => b.key), range: [0, innerWidth], padding: 0.3 });
   const max = Math.max(1, ...report.spread.map((s) => s.count));
-  const y = scaleLinear<number>({ domain: [0, max], range: [innerHeight, 0], nice: true });
+  const y = scaleLinear({ domain: [0, max], range: [innerHeight, 0], nice: true });
   const bars = SPREAD_BUCKETS.map((bucket) => {
     const count = report.spread.find((s) => s.bucket === bucket.key)?.count ?? 0;
     return { bucket, count, x: x(bucket.key) ?? 0, y: y(count) };
@@ -138,7 +141,7 @@ export function SpreadChart({ report, range }: { report: Report; range: RangeOf 
         <CountAxis scale={y} width={innerWidth} ticks={countTicks(y)} />
         {bars.map((b) => (
           <g key={b.bucket.key}>
-            <Bar
+            <rect
               x={b.x}
               y={b.y}
               width={x.bandwidth()}
@@ -180,12 +183,12 @@ export function DaysChart({ report, range }: { report: Report; range: RangeOf })
   const lineTop = barsHeight + gap;
   const days = report.days;
   const x = scaleBand<string>({ domain: days.map((d) => d.day), range: [0, innerWidth], padding: 0.2 });
-  const y = scaleLinear<number>({
+  const y = scaleLinear({
     domain: [0, Math.max(1, ...days.flatMap((d) => [d.created, d.closed]))],
     range: [barsHeight, 0],
     nice: true,
   });
-  const yLine = scaleLinear<number>({
+  const yLine = scaleLinear({
     domain: [0, Math.max(1, ...days.map((d) => d.backlog))],
     range: [lineHeight, 0],
     nice: true,
@@ -241,14 +244,14 @@ export function DaysChart({ report, range }: { report: Report; range: RangeOf })
         <CountAxis scale={y} width={innerWidth} ticks={countTicks(y)} />
         {days.map((d) => (
           <g key={d.day}>
-            <Bar
+            <rect
               x={x(d.day) ?? 0}
               y={y(d.created)}
               width={half}
               height={barsHeight - y(d.created)}
               fill={OKABE_ITO.blue}
             />
-            <Bar
+            <rect
               x={(x(d.day) ?? 0) + half}
               y={y(d.closed)}
               width={half}
@@ -263,13 +266,12 @@ export function DaysChart({ report, range }: { report: Report; range: RangeOf })
         <text x={0} y={-8} fontSize={FONT} fill={INK_SOFT}>
           {REPORTS_TEXT.backlog}
         </text>
-        <LinePath
-          data={days}
-          x={(d) => centre(d.day)}
-          y={(d) => yLine(d.backlog)}
+        <path
+          d={linePath(days.map((d) => [centre(d.day), yLine(d.backlog)]))}
+          fill="none"
+          strokeLinecap="round"
           stroke={OKABE_ITO.black}
           strokeWidth={2}
-          fill="none"
         />
         {days.map((d) => (
           <circle
@@ -300,6 +302,8 @@ export function DaysChart({ report, range }: { report: Report; range: RangeOf })
 export const heatLevel = (count: number, max: number) =>
   count === 0 ? 0 : count / max <= 0.25 ? 1 : count / max <= 0.5 ? 2 : count / max <= 0.75 ? 3 : 4;
 const LEVEL_OPACITY = [0, 0.15, 0.3, 0.5, 1] as const;
+/** The white line between the heatmap's cells. */
+const HEAT_GAP = 2;
 
 interface HourBin {
   weekday: number;
@@ -339,50 +343,41 @@ export function HoursHeatmap({ report, range }: { report: Report; range: RangeOf
   return (
     <Chart id="chart-hours" title={REPORTS_TEXT.hoursTitle} description={description} height={height} hits={hits}>
       <Group left={margin.left} top={margin.top}>
-        <HeatmapRect<(typeof columns)[number], HourBin>
-          data={columns}
-          bins={(column) => column.bins}
-          count={(bin) => bin.count}
-          xScale={(i) => i * cell}
-          yScale={(i) => i * cell}
-          binWidth={cell}
-          binHeight={cell}
-          gap={2}
-        >
-          {(heatmap) =>
-            heatmap.flat().map((c) => {
-              const count = c.count ?? 0;
-              const level = heatLevel(count, max);
-              return (
-                <g key={`${c.row}-${c.column}`}>
-                  <rect
-                    x={c.x}
-                    y={c.y}
-                    width={c.width}
-                    height={c.height}
-                    fill={level === 0 ? '#ffffff' : OKABE_ITO.blue}
-                    fillOpacity={level === 0 ? 1 : LEVEL_OPACITY[level]}
-                    stroke={RULE}
-                    strokeWidth={level === 0 ? 1 : 0}
-                  />
-                  {count > 0 ? (
-                    <text
-                      x={c.x + c.width / 2}
-                      y={c.y + c.height / 2}
-                      dy="0.35em"
-                      textAnchor="middle"
-                      fontSize={12}
-                      fontWeight={600}
-                      fill={level === 4 ? '#ffffff' : INK}
-                    >
-                      {count}
-                    </text>
-                  ) : null}
-                </g>
-              );
-            })
-          }
-        </HeatmapRect>
+        {columns.flatMap((column, i) =>
+          column.bins.map((bin, row) => {
+            // A cell is its place less a gap: the gap on its right and above it.
+            const c = { x: i * cell, y: row * cell + HEAT_GAP, width: cell - HEAT_GAP, height: cell - HEAT_GAP };
+            const count = bin.count;
+            const level = heatLevel(count, max);
+            return (
+              <g key={`${row}-${i}`}>
+                <rect
+                  x={c.x}
+                  y={c.y}
+                  width={c.width}
+                  height={c.height}
+                  fill={level === 0 ? '#ffffff' : OKABE_ITO.blue}
+                  fillOpacity={level === 0 ? 1 : LEVEL_OPACITY[level]}
+                  stroke={RULE}
+                  strokeWidth={level === 0 ? 1 : 0}
+                />
+                {count > 0 ? (
+                  <text
+                    x={c.x + c.width / 2}
+                    y={c.y + c.height / 2}
+                    dy="0.35em"
+                    textAnchor="middle"
+                    fontSize={12}
+                    fontWeight={600}
+                    fill={level === 4 ? '#ffffff' : INK}
+                  >
+                    {count}
+                  </text>
+                ) : null}
+              </g>
+            );
+          }),
+        )}
         {Array.from({ length: 7 }, (_, row) => (
           <text key={row} x={-8} y={row * cell + cell / 2} dy="0.35em" textAnchor="end" fontSize={FONT} fill={INK_SOFT}>
             {weekdayName(row + 1).slice(0, 3)}
@@ -416,7 +411,7 @@ export function RatingsChart({ report, range }: { report: Report; range: RangeOf
   const innerHeight = height - margin.top - margin.bottom;
   const weeks = report.ratings.weeks;
   const x = scaleBand<string>({ domain: weeks.map((w) => w.week), range: [0, innerWidth], padding: 0.3 });
-  const y = scaleLinear<number>({ domain: [0, 1], range: [innerHeight, 0] });
+  const y = scaleLinear({ domain: [0, 1], range: [innerHeight, 0] });
   const every = Math.max(1, Math.ceil(weeks.length / 10));
   const labelled = weeks.length <= 16;
   const description = `${REPORTS_TEXT.ratingsLead} ${weeks
@@ -445,7 +440,7 @@ export function RatingsChart({ report, range }: { report: Report; range: RangeOf
           const left = x(w.week) ?? 0;
           return (
             <g key={w.week}>
-              <Bar
+              <rect
                 x={left}
                 y={y(share)}
                 width={x.bandwidth()}

@@ -1,15 +1,13 @@
-import { Group } from '@visx/group';
-import { scaleBand, scaleLinear } from '@visx/scale';
-import { Bar } from '@visx/shape';
 import { reportsApi } from '../../../contracts/api/reports.ts';
 import { CLAIM_KINDS, CLAIM_OUTCOME_TEXT, formatNzd } from '../../../contracts/claims.ts';
 import { pathOf } from '../../../contracts/endpoint.ts';
 import { CLAIM_REPORT_TEXT } from '../../../contracts/report-claims.ts';
 import { percentWords } from '../../../contracts/reports.ts';
 import type { Report } from '../../../contracts/reports.schemas.ts';
-import { Chart, CountAxis, countTicks, FONT, plural, WIDTH } from './charts.tsx';
+import { Chart, CountAxis, countTicks, FONT, Group, plural, WIDTH } from './charts.tsx';
 import { figurePath, type RangeOf, rangeQuery } from './links.ts';
 import { INK, INK_SOFT, OKABE_ITO } from './palette.ts';
+import { scaleBand, scaleLinear } from './scales.ts';
 import { FigureLink, FiguresTable } from './report-view.tsx';
 
 /**
@@ -26,7 +24,7 @@ export function ClaimKindsChart({ report, range }: { report: Report; range: Rang
   const innerWidth = WIDTH - margin.left - margin.right;
   const innerHeight = height - margin.top - margin.bottom;
   const x = scaleBand<string>({ domain: CLAIM_KINDS.map((k) => k.value), range: [0, innerWidth], padding: 0.3 });
-  const y = scaleLinear<number>({
+  const y = scaleLinear({
     domain: [0, Math.max(1, ...report.claims.kinds.map((k) => k.count))],
     range: [innerHeight, 0],
     nice: true,
@@ -56,7 +54,7 @@ export function ClaimKindsChart({ report, range }: { report: Report; range: Rang
         <CountAxis scale={y} width={innerWidth} ticks={countTicks(y)} />
         {bars.map((b) => (
           <g key={b.kind.value}>
-            <Bar
+            <rect
               x={b.x}
               y={b.y}
               width={x.bandwidth()}
