@@ -1,5 +1,4 @@
 import type { FastifyLoggerOptions, FastifyServerOptions } from 'fastify';
-import type pino from 'pino';
 
 /**
  * What a service or worker logs through: the app's logger (pino) fits it, and a test can hand in
