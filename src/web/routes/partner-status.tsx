@@ -3,6 +3,7 @@ import { partnersApi } from '../../contracts/api/partners.ts';
 import { APPLICATION_STATUS_TEXT as TEXT, historyDay } from '../../contracts/partner-status.ts';
 import type { ApplicationStatus } from '../../contracts/partner-status.schemas.ts';
 import {
+  COMPANY_TEXT_FIELDS,
   type CompanyTextField,
   LICENSE_FIELD,
   LICENSE_PICKER_ACCEPT,
@@ -88,17 +89,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
   { name: 'robots', content: 'noindex' },
 ];
 
-const DETAIL_FIELDS = [
-  'companyName',
-  'nzbn',
-  'phoneNumber',
-  'address',
-  'street',
-  'contactPersonName',
-  'contactPersonJobTitle',
-  'contactPersonPhoneNumber',
-  'contactPersonEmail',
-] as const;
+const DETAIL_FIELDS = COMPANY_TEXT_FIELDS;
 
 /** The input each registration field is asked again with (the registration form's kinds of input). */
 const INPUT_KIND: Partial<

@@ -1,4 +1,9 @@
-import { type CompanyFormField, type CompanyTextField, LICENSE_FIELD } from '../../../contracts/companies.ts';
+import {
+  COMPANY_TEXT_FIELDS,
+  type CompanyFormField,
+  type CompanyTextField,
+  LICENSE_FIELD,
+} from '../../../contracts/companies.ts';
 import { companyFieldError } from '../../../contracts/companies.schemas.ts';
 
 /**
@@ -12,18 +17,7 @@ export type RegistrationErrors = Partial<Record<CompanyFormField, string>>;
 export const fieldId = (name: string) => `register-${name}`;
 
 /** The order fields appear in, for focusing the first one with a problem. */
-export const FIELD_ORDER: CompanyFormField[] = [
-  'companyName',
-  'nzbn',
-  'phoneNumber',
-  'address',
-  'street',
-  'contactPersonName',
-  'contactPersonJobTitle',
-  'contactPersonPhoneNumber',
-  'contactPersonEmail',
-  LICENSE_FIELD,
-];
+export const FIELD_ORDER: CompanyFormField[] = [...COMPANY_TEXT_FIELDS, LICENSE_FIELD];
 
 /** Submit waits for these three (docs/product.md §2): long enough, the right digits, and no message showing. */
 export const GATING_FIELDS: CompanyTextField[] = ['companyName', 'address', 'phoneNumber'];
