@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
+import { ensureBuild } from '../../scripts/ensure-build.js';
 import { type DatabaseHandle, openDatabase } from '../../src/server/db/connection.ts';
 import { createServiceLevelsRepository } from '../../src/server/modules/service-levels/service-levels.repository.ts';
 import {
@@ -28,6 +29,10 @@ declare module 'vitest' {
  * rows, 0.1 to 0.4 s of CPU for each app and server the tests start on a copy).
  */
 export default async function setup(project: TestProject) {
+  // The servers the tests start run the server's bundle, as `npm start` does (server-process.ts):
+  // built here when missing or older than its sources, before any test runs (a build replaces the
+  // bundle whole, under any server running from it). Nothing to do after npm test's own check.
+  ensureBuild();
   if (project.name === 'pglite') {
     const database = await openDatabase({ kind: 'pglite' });
     await withIntervals(database);

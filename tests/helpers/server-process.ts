@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { SERVER_BUNDLE } from '../../scripts/ensure-build.js';
 import { SERVER_NODE_FLAGS } from '../../src/server/node-flags.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -79,15 +80,18 @@ export interface ServerProcess {
 }
 
 /**
- * Starts the built server like `npm start` does (production mode, Node's flags of node-flags.ts),
- * with its own environment. `nodeFlags` replaces those flags (a test of a start without them).
+ * Starts the built server like `npm start` does: its bundle (scripts/build-server.ts, which the
+ * integration suites' global set-up builds when it is missing or stale), in production mode, with
+ * Node's flags of node-flags.ts and its own environment. A start from the bundle costs about 1 s of
+ * CPU, from the sources about 2 s, and the kill -9 loops start dozens. `script` starts another entry
+ * (the sources' `src/server/main.ts`); `nodeFlags` replaces the flags (a test of a start without them).
  */
 export function startServer(
   env: Record<string, string>,
   options: { script?: string; nodeFlags?: readonly string[] } = {},
 ): ServerProcess {
   const flags = options.nodeFlags ?? SERVER_NODE_FLAGS;
-  const child = spawn(process.execPath, [...flags, path.join(ROOT, options.script ?? 'src/server/main.ts')], {
+  const child = spawn(process.execPath, [...flags, options.script ? path.join(ROOT, options.script) : SERVER_BUNDLE], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

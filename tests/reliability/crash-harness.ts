@@ -124,8 +124,8 @@ export interface AppServer {
 }
 
 /**
- * Starts the production server (src/server/main.ts with NODE_ENV=production, the prebuilt web app,
- * like `npm start` without the rebuild check) on a loopback port the system picks when it listens
+ * Starts the production server (its bundle with NODE_ENV=production, the prebuilt web app, like
+ * `npm start` without the rebuild check) on a loopback port the system picks when it listens
  * (PORT=0): a port found free beforehand could be taken by another socket before the server binds
  * it, and a restart after a kill then failed with "already in use". Rejects, with the child
  * killed, when it does not come up within `timeoutMs`.

@@ -9,10 +9,11 @@ import { startServer } from '../helpers/server-process.ts';
 import { testDatabaseKind } from '../helpers/test-app.ts';
 
 /**
- * `npm start` runs the server's bundle (scripts/build-server.ts, decision 158), not the sources the
- * other tests load: it must find what lies outside it where the sources do (the migrations, the
- * common passwords, the pages' build, PGlite's engine and files), and load each database's driver
- * and the migrator from chunks of its own.
+ * `npm start` runs the server's bundle (scripts/build-server.ts, decision 158), and so do the
+ * servers the other tests start: it must find what lies outside it where the sources do (the
+ * migrations, the common passwords, the pages' build, PGlite's engine and files), and load each
+ * database's driver and the migrator from chunks of its own. The sources' entry (`src/server/main.ts`,
+ * which `npm run dev` and an operator may run) makes the same first start here.
  */
 const dataDirs: string[] = [];
 function freshDataDir(): string {
@@ -29,8 +30,8 @@ beforeAll(() => {
 }); // A build on a loaded 2-core machine takes up to a minute; the suite's deadline bounds it.
 
 /** A first start from the bundle: migrations, demo content, a page, and the common passwords list. */
-async function firstStart(env: Record<string, string>) {
-  const server = startServer({ PORT: '0', ...env }, { script: path.relative(process.cwd(), SERVER_BUNDLE) });
+async function firstStart(env: Record<string, string>, script = path.relative(process.cwd(), SERVER_BUNDLE)) {
+  const server = startServer({ PORT: '0', ...env }, { script });
   try {
     const url = await server.ready;
     const page = await fetch(`${url}/faqs`);
@@ -57,6 +58,11 @@ describe.runIf(testDatabaseKind === 'pglite')('the server bundle on the embedded
     expect(output).toContain('Database: embedded (PGlite)');
     expect(output).toContain('Command line and psql:');
   }); // PGlite's initdb and every migration: a cold start.
+
+  it('makes the same first start from the sources (src/server/main.ts)', async () => {
+    const output = await firstStart({ DATA_DIR: freshDataDir() }, 'src/server/main.ts');
+    expect(output).toContain('Database: embedded (PGlite)');
+  });
 });
 
 describe.runIf(testDatabaseKind === 'postgres')('the server bundle on PostgreSQL', () => {
