@@ -91,6 +91,7 @@ export const CLAIM_CUSTOMER_TEXT = {
   valueTooLarge: 'That value is more than $100,000.00: check it, or tell us in the message.',
   deliveredOnInvalid: 'Enter the day as a date, for example 2026-12-01.',
   deliveredOnFuture: 'The delivery day cannot be after today.',
+  dayTooEarly: 'Enter a day from 1900 on.',
   photoRequired: 'For a damaged item, attach at least one photo showing the packaging, the label and the item.',
   /** The app's API takes no files: its sender makes a damaged item's claim on the Contact us page. */
   photoRequiredOnPage: (link: string) =>

@@ -18,6 +18,16 @@ import { z } from './zod.ts';
  */
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
+/**
+ * A day a claim names ('YYYY-MM-DD'): the delivery, the notice to a carrier. From 1900 on: the
+ * database has no year 0 (a day of year 0000 was a 500, found by the fuzzer), and nothing a claim is
+ * about happened before then.
+ */
+const ClaimDay = z.iso
+  .date({ error: T.deliveredOnInvalid })
+  .refine((day) => day >= '1900-01-01', T.dayTooEarly)
+  .optional();
+
 export const IncidentFieldsShape = {
   claimKind: z.preprocess(blankToUndefined, z.enum(CLAIM_KIND_VALUES, { error: T.chooseKind }).optional()),
   deliveryReference: z.preprocess(
@@ -31,7 +41,7 @@ export const IncidentFieldsShape = {
   ),
   /** Dollars as typed ('120.50', '$1,200') or a number of dollars. */
   itemValue: z.preprocess(blankToUndefined, z.union([z.string().max(40), z.number()]).optional()),
-  deliveredOn: z.preprocess(blankToUndefined, z.iso.date({ error: T.deliveredOnInvalid }).optional()),
+  deliveredOn: z.preprocess(blankToUndefined, ClaimDay),
 };
 
 /** The claim an Incident Report opens, as the service takes it. */
@@ -208,7 +218,7 @@ export type AskTraveller = z.infer<typeof AskTravellerSchema>;
 /** A partner company that carried a leg, and the day notice was given (blank: none). */
 export const CarrierNoticeSchema = z.object({
   companyId: z.preprocess(blankToUndefined, z.uuid().optional()),
-  noticeSentOn: z.preprocess(blankToUndefined, z.iso.date({ error: T.deliveredOnInvalid }).optional()),
+  noticeSentOn: z.preprocess(blankToUndefined, ClaimDay),
   seenVersion: SeenVersion,
 });
 export type CarrierNotice = z.infer<typeof CarrierNoticeSchema>;

@@ -228,6 +228,14 @@ describe('the partner carrier', () => {
     });
     expect(future.statusCode).toBe(400);
     expect(future.json().error.fields).toEqual({ noticeSentOn: CLAIM_TEXT.noticeFuture });
+    // The fuzzer's find: year 0, which the database has not, was a 500.
+    const yearZero = await agent.post(`${claimPath(ticketId)}/carrier`, {
+      companyId: company!.id,
+      noticeSentOn: '0000-01-01',
+      seenVersion: 1,
+    });
+    expect(yearZero.statusCode).toBe(400);
+    expect(yearZero.json().error.fields).toEqual({ noticeSentOn: CLAIM_TEXT.dayTooEarly });
     const unknown = await agent.post(`${claimPath(ticketId)}/carrier`, {
       companyId: '00000000-0000-4000-8000-000000000001',
       seenVersion: 1,

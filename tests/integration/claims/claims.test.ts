@@ -134,6 +134,15 @@ describe('asking well', () => {
         { claimKind: 'late', deliveryReference: 'BGS-1', deliveredOn: '2026-12-24' },
         { deliveredOn: CLAIM_TEXT.deliveredOnFuture },
       ],
+      // A day the database cannot hold (there is no year 0): a field's message, not a failure of ours.
+      [
+        { claimKind: 'late', deliveryReference: 'BGS-1', deliveredOn: '0000-01-01' },
+        { deliveredOn: CLAIM_TEXT.dayTooEarly },
+      ],
+      [
+        { claimKind: 'late', deliveryReference: 'BGS-1', deliveredOn: '1899-12-31' },
+        { deliveredOn: CLAIM_TEXT.dayTooEarly },
+      ],
     ];
     for (const [fields, expected] of cases) {
       const res = await sender.post('/api/support/tickets', {
