@@ -131,8 +131,8 @@ export function loggerOptions(
 
 /** Buffered lines are written at least this often, so a quiet server's log is never older than this. */
 const LOG_FLUSH_MS = 500;
-/** A write is made once this many bytes are waiting (about 50 request lines), or at the flush above. */
-const LOG_WRITE_BYTES = 16 * 1024;
+/** A write is made once this many bytes are waiting (about 200 request lines), or at the flush above. */
+const LOG_WRITE_BYTES = 64 * 1024;
 
 /** The server's log destination and how to empty its buffer. */
 export interface ServerLogDestination {
@@ -146,7 +146,7 @@ export interface ServerLogDestination {
 
 /**
  * Where the server writes its log: stdout through pino's own buffered, asynchronous destination
- * (SonicBoom): lines are gathered until 16 kB and written by one asynchronous write, not a
+ * (SonicBoom): lines are gathered until 64 kB and written by one asynchronous write, not a
  * synchronous write per line, and a quiet server's lines at least every LOG_FLUSH_MS. Each line is
  * handed over as bytes (SonicBoom's buffer mode): given text, SonicBoom measured its whole growing
  * buffer again for every line and encoded it twice more per write, which cost more than making

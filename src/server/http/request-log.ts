@@ -6,6 +6,11 @@ const { chindingsSym, endSym, lsCacheSym, streamSym, timeSym } = pino.symbols;
 
 const INFO = 30;
 
+/** The `req` of a request line as JSON: what pino's `req` serializer (logging.ts) makes of it. */
+export function requestJson(request: LoggableRequest): string {
+  return JSON.stringify(serializeRequest(request));
+}
+
 /**
  * Writes one request line to `logger`'s destination, the very bytes pino writes for
  * `logger.info({ reqId, req, res: { statusCode }, responseTime }, 'request completed')` (request-log.test.ts
@@ -14,12 +19,13 @@ const INFO = 30;
  * Made by concatenation, without pino's generic walk of the object, its serializer lookups and its
  * redaction of paths this line never has (the request's headers): that walk was most of the line's
  * cost, and the line is written for every request (decision 160).
- * `reqId` is given when `logger` is not already bound to the request (a prepared answer's).
+ * `reqId` is given when `logger` is not already bound to the request (a prepared answer's); `request`
+ * may be given as `requestJson` made it (a prepared answer's, made once per connection).
  */
 export function writeRequestLine(
   logger: FastifyBaseLogger,
   reqId: string | undefined,
-  request: LoggableRequest,
+  request: LoggableRequest | string,
   statusCode: number,
   responseTime: number,
 ): void {
@@ -29,7 +35,8 @@ export function writeRequestLine(
   if (parts.isLevelEnabled?.('info') !== true) return;
   const stream = parts[streamSym] as { write(line: string): unknown } | undefined;
   if (stream === undefined) {
-    const fields = { req: request, res: { statusCode }, responseTime };
+    const req = typeof request === 'string' ? (JSON.parse(request) as object) : request;
+    const fields = { req, res: { statusCode }, responseTime };
     logger.info(reqId === undefined ? fields : { reqId, ...fields }, 'request completed');
     return;
   }
@@ -40,7 +47,7 @@ export function writeRequestLine(
       time +
       (parts[chindingsSym] as string) +
       (reqId === undefined ? '' : `,"reqId":${JSON.stringify(reqId)}`) +
-      `,"req":${JSON.stringify(serializeRequest(request))},"res":{"statusCode":${statusCode}},"responseTime":${Number.isFinite(responseTime) ? responseTime : null},"msg":"request completed"` +
+      `,"req":${typeof request === 'string' ? request : requestJson(request)},"res":{"statusCode":${statusCode}},"responseTime":${Number.isFinite(responseTime) ? responseTime : null},"msg":"request completed"` +
       (parts[endSym] as string),
   );
 }

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, type Metric, Registry } from 'prom-client';
 import type { DatabaseHandle } from '../db/connection.ts';
 
 declare module 'fastify' {
@@ -27,6 +27,82 @@ function routeLabel(url: string | undefined, is404: boolean): string {
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
+/** The request durations' buckets, in seconds (upper bounds; `+Inf` is the count). */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** One label set's requests: how many fell in each bucket (not yet cumulative), their sum and count. */
+class Series {
+  readonly inBucket = new Float64Array(DURATION_BUCKETS.length);
+  sum = 0;
+  count = 0;
+  readonly labels: { method: string; route: string; status_code: string };
+  constructor(labels: Series['labels']) {
+    this.labels = labels;
+  }
+
+  observe(seconds: number): void {
+    if (!Number.isFinite(seconds)) return;
+    let b = 0;
+    while (b < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[b]!) b++;
+    if (b < DURATION_BUCKETS.length) this.inBucket[b]!++;
+    this.sum += seconds;
+    this.count++;
+  }
+}
+
+/**
+ * `http_request_duration_seconds` (a histogram) and `http_requests_total` (a counter), by method,
+ * route and status, kept as plain numbers per label set and handed to prom-client's registry as
+ * its own histogram and counter are, at scrape time: prom-client checks the labels, builds a key
+ * string and converts each bucket's bound to a string at every observation, which was a tenth of a
+ * prepared answer's cost (decision 160). The registry formats them as it formats every metric.
+ */
+class RequestSeries {
+  private readonly series = new Map<string, Series>();
+
+  constructor(registry: Registry) {
+    const all = () => [...this.series.values()];
+    // The registry reads a metric through its name, help, type, aggregator and get() only.
+    const register = (name: string, help: string, type: 'histogram' | 'counter', values: () => object[]) => {
+      const metric = { name, help, type, aggregator: 'sum' as const };
+      registry.registerMetric({ ...metric, get: async () => ({ ...metric, values: values() }) } as unknown as Metric);
+    };
+    const bucket = 'http_request_duration_seconds_bucket';
+    register(
+      'http_request_duration_seconds',
+      'Time from the request arriving to the response being sent, by route pattern, method and status.',
+      'histogram',
+      () =>
+        all().flatMap(({ labels, inBucket, sum, count }) => {
+          let below = 0;
+          return [
+            ...DURATION_BUCKETS.map((le, b) => {
+              below += inBucket[b]!;
+              return { labels: { ...labels, le }, value: below, metricName: bucket };
+            }),
+            { labels: { ...labels, le: '+Inf' }, value: count, metricName: bucket },
+            { labels, value: sum, metricName: 'http_request_duration_seconds_sum' },
+            { labels, value: count, metricName: 'http_request_duration_seconds_count' },
+          ];
+        }),
+    );
+    register('http_requests_total', 'Requests answered, by route pattern, method and status.', 'counter', () =>
+      all().map(({ labels, count }) => ({ labels, value: count })),
+    );
+  }
+
+  /** The series of one label set, made on its first request. */
+  of(method: string, route: string, status: number): Series {
+    const key = `${method} ${status} ${route}`;
+    let series = this.series.get(key);
+    if (!series) {
+      series = new Series({ method, route, status_code: String(status) });
+      this.series.set(key, series);
+    }
+    return series;
+  }
+}
+
 /**
  * Prometheus metrics with prom-client: requests by route, method and status with their durations,
  * open live streams, the mail queue (depth, oldest age, failed), database connections and the
@@ -39,42 +115,23 @@ export const metricsPlugin = fp<MetricsOptions>(
     const registry = new Registry();
     collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
 
-    const requests = new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'Time from the request arriving to the response being sent, by route pattern, method and status.',
-      labelNames: ['method', 'route', 'status_code'] as const,
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [registry],
-    });
-    const requestsTotal = new Counter({
-      name: 'http_requests_total',
-      help: 'Requests answered, by route pattern, method and status.',
-      labelNames: ['method', 'route', 'status_code'] as const,
-      registers: [registry],
-    });
+    const requests = new RequestSeries(registry);
     // A callback hook: it waits for nothing, so no promise per request.
     app.addHook('onResponse', (request, reply, done) => {
-      const labels = {
-        method: request.method,
-        route: routeLabel(request.routeOptions.url, request.is404),
-        status_code: String(reply.statusCode),
-      };
-      requests.observe(labels, reply.elapsedTime / 1000);
-      requestsTotal.inc(labels);
+      const route = routeLabel(request.routeOptions.url, request.is404);
+      requests.of(request.method, route, reply.statusCode).observe(reply.elapsedTime / 1000);
       done();
     });
     // The prepared answers never reach Fastify's hooks (plugins/prepared.ts): counted here in the same
-    // series, under the route that answers them the full way (the label set made once per route).
-    const preparedSeries = new Map<string, { duration: { observe(seconds: number): void }; total: { inc(): void } }>();
+    // series, under the route that answers them the full way.
+    const preparedSeries = new Map<string, Series>();
     app.preparedAnswers.onAnswered((answer, seconds) => {
       let series = preparedSeries.get(answer.route);
       if (!series) {
-        const labels = { method: 'GET', route: routeLabel(answer.route, false), status_code: '200' };
-        series = { duration: requests.labels(labels), total: requestsTotal.labels(labels) };
+        series = requests.of('GET', routeLabel(answer.route, false), 200);
         preparedSeries.set(answer.route, series);
       }
-      series.duration.observe(seconds);
-      series.total.inc();
+      series.observe(seconds);
     });
 
     new Gauge({

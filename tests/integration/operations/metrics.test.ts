@@ -84,6 +84,21 @@ describe('/metrics with METRICS_TOKEN', () => {
     const after = (await scrape(`Bearer ${TOKEN}`)).body;
     expect((sample(after, series) ?? 0) - (sample(before, series) ?? 0)).toBe(4);
     expect((sample(after, duration) ?? 0) - (sample(before, duration) ?? 0)).toBe(4);
+    // A histogram Prometheus reads: buckets that only grow, the last (+Inf) every request, a sum of seconds.
+    const labels = 'method="GET",route="/api/legal/links",status_code="200"';
+    const buckets = after
+      .split('\n')
+      .filter((line) => line.startsWith(`http_request_duration_seconds_bucket{${labels},le=`))
+      .map((line) => Number(line.slice(line.lastIndexOf(' ') + 1)));
+    expect(buckets).toHaveLength(12);
+    expect(buckets).toEqual([...buckets].sort((a, b) => a - b));
+    expect(buckets.at(-1)).toBe(sample(after, `http_request_duration_seconds_count{${labels}}`));
+    expect(sample(after, `http_request_duration_seconds_bucket{${labels},le="+Inf"}`)).toBe(buckets.at(-1));
+    const sum = sample(after, `http_request_duration_seconds_sum{${labels}}`)!;
+    expect(sum).toBeGreaterThan(0);
+    expect(sum).toBeLessThan(10);
+    expect(after).toContain('# TYPE http_request_duration_seconds histogram');
+    expect(after).toContain('# TYPE http_requests_total counter');
   });
 
   it('reports the mail queue, live streams, database connections and the event loop', async () => {
