@@ -54,8 +54,9 @@ class Series {
  * `http_request_duration_seconds` (a histogram) and `http_requests_total` (a counter), by method,
  * route and status, kept as plain numbers per label set and handed to prom-client's registry as
  * its own histogram and counter are, at scrape time: prom-client checks the labels, builds a key
- * string and converts each bucket's bound to a string at every observation, which was a tenth of a
- * prepared answer's cost (decision 160). The registry formats them as it formats every metric.
+ * string and converts each bucket's bound to a string at every observation, a few per cent of a
+ * prepared answer's CPU in a profile (decision 160). The registry formats them as it formats every
+ * metric.
  */
 class RequestSeries {
   private readonly series = new Map<string, Series>();
