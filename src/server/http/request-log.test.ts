@@ -3,7 +3,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type LoggableRequest, loggerOptions } from '../logging.ts';
 import { errorsPlugin } from '../plugins/errors.ts';
-import { RequestLog, writeRequestLine } from './request-log.ts';
+import { RequestLog, requestJson, writeRequestLine } from './request-log.ts';
 
 type Line = Record<string, unknown> & { msg: string; reqId?: string };
 
@@ -82,9 +82,12 @@ describe('a request line', () => {
       writeRequestLine(bound as FastifyBaseLogger, undefined, request, 200 + i, times[i]!);
       logger.info({ reqId: `req-${i}`, ...fields }, 'request completed');
       writeRequestLine(logger as FastifyBaseLogger, `req-${i}`, request, 200 + i, times[i]!);
-      expect(written).toHaveLength(4);
+      // A prepared answer's way: the request as requestJson made it (once per connection).
+      writeRequestLine(logger as FastifyBaseLogger, `req-${i}`, requestJson(request), 200 + i, times[i]!);
+      expect(written).toHaveLength(5);
       expect(written[1]).toBe(written[0]);
       expect(written[3]).toBe(written[2]);
+      expect(written[4]).toBe(written[2]);
       expect(written[0]).toBe(written[2]);
       expect(JSON.parse(written[0]!)).toMatchObject({ reqId: `req-${i}`, msg: 'request completed' });
     }
