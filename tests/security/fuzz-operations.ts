@@ -464,8 +464,15 @@ export const FUZZ: Record<EndpointKey, FuzzEntry> = {
         { weight: 3, arbitrary: fc.constant('') },
         { weight: 1, arbitrary: fc.constantFrom('lost', 'late', 'other', 'damaged', 'lunch') },
       ),
-      itemValue: fc.constantFrom('', '120', '$1,200.50', 45, 'ten dollars'),
-      deliveredOn: fc.constantFrom('', '2026-11-30', '2099-01-01', '30/11/2026'),
+      // Blank as often as the kind, so that a plain ticket (no incident) is a fair share of them.
+      itemValue: fc.oneof(
+        { weight: 3, arbitrary: fc.constant('') },
+        { weight: 1, arbitrary: fc.constantFrom('120', '$1,200.50', 45, 'ten dollars') },
+      ),
+      deliveredOn: fc.oneof(
+        { weight: 3, arbitrary: fc.constant('') },
+        { weight: 1, arbitrary: fc.constantFrom('2026-11-30', '2099-01-01', '30/11/2026') },
+      ),
     },
   },
   'app.postMessage': { group: 'support' },
