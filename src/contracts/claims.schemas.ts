@@ -196,11 +196,14 @@ export const WaitForSenderSchema = z.object({ seenVersion: SeenVersion });
 
 /** The traveller of the delivery, asked by mail to answer on their page. */
 export const AskTravellerSchema = z.object({
+  // Trimmed before it is checked: an address pasted with a space or a line break around it is the same address.
   email: z.preprocess(
     blankToUndefined,
     z
-      .email({ error: (issue) => (issue.input === undefined ? T.travellerEmailRequired : T.travellerEmailInvalid) })
-      .max(254),
+      .string({ error: (issue) => (issue.input === undefined ? T.travellerEmailRequired : T.travellerEmailInvalid) })
+      .trim()
+      .max(254, T.travellerEmailInvalid)
+      .pipe(z.email({ error: T.travellerEmailInvalid })),
   ),
   name: z.preprocess(blankToUndefined, z.string().trim().max(CLAIM_LIMITS.nameMax).optional()),
   statement: z.preprocess(

@@ -139,7 +139,12 @@ const messageBody = z
 
 /** Which app user: their account's email or id (exactly one). */
 const appUser = {
-  userEmail: z.email({ error: T.userMissing }).max(254).optional(),
+  userEmail: z
+    .string({ error: T.userMissing })
+    .trim()
+    .max(254, T.userMissing)
+    .pipe(z.email({ error: T.userMissing }))
+    .optional(),
   userId: z.uuid({ error: T.userMissing }).optional(),
 };
 const oneUser = (value: { userEmail?: string | undefined; userId?: string | undefined }) =>

@@ -91,6 +91,8 @@ export function runId(): string {
 export const BASE_SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : fnv1a(runId());
 /** FUZZ_ONLY='POST /api/...' runs one operation (for replaying a failure). */
 export const ONLY = process.env.FUZZ_ONLY;
+/** FUZZ_SHOW_VALID=1 prints each valid input's body and answer (to see why valid inputs are refused). */
+const SHOW_VALID = process.env.FUZZ_SHOW_VALID === '1';
 export const seedFor = (key: string, principal: string) => fnv1a(`${BASE_SEED}:${key}:${principal}`);
 
 // --- Operations ---------------------------------------------------------------------------------
@@ -702,6 +704,8 @@ export async function runOne(
     stats.throttled++;
     opStats.throttled++;
   }
+  if (SHOW_VALID && generated.label === 'valid')
+    console.log(`valid ${JSON.stringify(request.body).slice(0, 400)} -> ${res.status} ${res.body.slice(0, 300)}`);
   if (reachedHandler(op, res)) {
     stats.reached++;
     opStats.reached++;

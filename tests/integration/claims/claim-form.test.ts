@@ -199,7 +199,8 @@ describe('the claim’s life without JavaScript', () => {
     const asked = await staffPost(url, {
       intent: 'claim-traveller',
       seenVersion: '1',
-      email: traveller.email,
+      // Pasted with a space and a line break around it: the same address, and the traveller's page is theirs.
+      email: ` ${traveller.email.toUpperCase()}\n`,
       name: 'Sam',
       statement: 'When did you hand over the camera?',
     });

@@ -129,7 +129,8 @@ describe('the app opens and follows tickets for its users', () => {
 
   it('opens a ticket with a delivery reference that the user sees as their own', async () => {
     const res = await withKey(app.secret, 'POST', '/api/app/tickets', {
-      userEmail: customer.email.toUpperCase(),
+      // In another case, with a space and a line break around it: the same account.
+      userEmail: ` ${customer.email.toUpperCase()}\n`,
       reason: 'Incident',
       message: 'My bag never arrived in Dunedin.',
       deliveryReference: 'BGS-1001',
