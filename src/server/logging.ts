@@ -133,6 +133,8 @@ export function loggerOptions(
 const LOG_FLUSH_MS = 500;
 /** A write is made once this many bytes are waiting (about 200 request lines), or at the flush above. */
 const LOG_WRITE_BYTES = 64 * 1024;
+/** Lines are gathered as text and handed to the destination as bytes once this many characters wait (about 60 lines). */
+const HAND_OVER_CHARACTERS = 16 * 1024;
 
 /** The server's log destination and how to empty its buffer. */
 export interface ServerLogDestination {
@@ -147,13 +149,15 @@ export interface ServerLogDestination {
 /**
  * Where the server writes its log: stdout through pino's own buffered, asynchronous destination
  * (SonicBoom): lines are gathered until 64 kB and written by one asynchronous write, not a
- * synchronous write per line, and a quiet server's lines at least every LOG_FLUSH_MS. Each line is
- * handed over as bytes (SonicBoom's buffer mode): given text, SonicBoom measured its whole growing
- * buffer again for every line and encoded it twice more per write, which cost more than making
- * the line (decision 160). What is still buffered is written on close and at exit (serve.ts
- * calls `flush` and `flushSync`; pino also writes it on the process's 'exit'). Pino is loaded
- * here, not with this file: serve.ts loads this file before the database opens, and pino with the
- * app (Fastify brings it), after.
+ * synchronous write per line, and a quiet server's lines within LOG_FLUSH_MS. SonicBoom is given
+ * bytes (its buffer mode): given text, it measured its whole growing buffer again for every line
+ * and encoded it twice more per write, which cost more than making the line (decision 160). The
+ * lines are joined as text first and handed over about 60 at a time, one encoding and one Buffer
+ * for all of them: a Buffer per line, and SonicBoom's bookkeeping per line, were half of a request
+ * line's cost. Every half of LOG_FLUSH_MS the waiting text is handed over and SonicBoom writes what
+ * it holds. What is still waiting is written on close and at exit (serve.ts calls `flush` and
+ * `flushSync`, also on the process's 'exit'). Pino is loaded here, not with this file: serve.ts
+ * loads this file before the database opens, and pino with the app (Fastify brings it), after.
  */
 export async function serverLogDestination(): Promise<ServerLogDestination> {
   const { default: pino } = await import('pino');
@@ -163,21 +167,37 @@ export async function serverLogDestination(): Promise<ServerLogDestination> {
     contentMode: 'buffer',
     minLength: LOG_WRITE_BYTES,
     maxWrite: 4 * LOG_WRITE_BYTES,
-    periodicFlush: LOG_FLUSH_MS,
+    periodicFlush: LOG_FLUSH_MS / 2,
   });
   // In buffer mode SonicBoom takes bytes (its types know only text).
   const bytes = destination as unknown as { write(chunk: Buffer): boolean };
+  let waiting = '';
+  const handOver = () => {
+    if (waiting.length === 0) return;
+    const text = waiting;
+    waiting = '';
+    bytes.write(Buffer.from(text));
+  };
+  // Unreferenced: a waiting line never keeps the process alive (close and exit write it).
+  setInterval(handOver, LOG_FLUSH_MS / 2).unref();
   const flushSync = () => {
     try {
+      handOver();
       destination.flushSync();
     } catch {
       // Nothing more can be written (stdout closed): the lines are lost either way.
     }
   };
   return {
-    stream: { write: (line: string) => bytes.write(Buffer.from(line)) },
+    stream: {
+      write(line: string) {
+        waiting += line;
+        if (waiting.length >= HAND_OVER_CHARACTERS) handOver();
+      },
+    },
     flushSync,
     async flush(timeoutMs = 2000) {
+      handOver();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, timeoutMs);
         try {
