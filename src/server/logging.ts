@@ -154,8 +154,8 @@ export interface ServerLogDestination {
  * and encoded it twice more per write, which cost more than making the line (decision 160). The
  * lines are joined as text first and handed over about 60 at a time, one encoding and one Buffer
  * for all of them: a Buffer per line, and SonicBoom's bookkeeping per line, were half of a request
- * line's cost. Every half of LOG_FLUSH_MS the waiting text is handed over and SonicBoom writes what
- * it holds. What is still waiting is written on close and at exit (serve.ts calls `flush` and
+ * line's cost. Every LOG_FLUSH_MS the waiting text is handed over and SonicBoom writes what it
+ * holds. What is still waiting is written on close and at exit (serve.ts calls `flush` and
  * `flushSync`, also on the process's 'exit'). Pino is loaded here, not with this file: serve.ts
  * loads this file before the database opens, and pino with the app (Fastify brings it), after.
  */
@@ -167,7 +167,6 @@ export async function serverLogDestination(): Promise<ServerLogDestination> {
     contentMode: 'buffer',
     minLength: LOG_WRITE_BYTES,
     maxWrite: 4 * LOG_WRITE_BYTES,
-    periodicFlush: LOG_FLUSH_MS / 2,
   });
   // In buffer mode SonicBoom takes bytes (its types know only text).
   const bytes = destination as unknown as { write(chunk: Buffer): boolean };
@@ -178,8 +177,16 @@ export async function serverLogDestination(): Promise<ServerLogDestination> {
     waiting = '';
     bytes.write(Buffer.from(text));
   };
+  // The periodic write (SonicBoom's own `periodicFlush`, with the waiting text handed over first).
   // Unreferenced: a waiting line never keeps the process alive (close and exit write it).
-  setInterval(handOver, LOG_FLUSH_MS / 2).unref();
+  setInterval(() => {
+    try {
+      handOver();
+      destination.flush();
+    } catch {
+      // Closed: what could still be written was written by flushSync.
+    }
+  }, LOG_FLUSH_MS).unref();
   const flushSync = () => {
     try {
       handOver();
